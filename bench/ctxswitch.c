@@ -1,0 +1,271 @@
+/*
+ * Cost of one user-level-thread context switch (DESIGN.md section 10 target:
+ * <= 20 ns on x86-64).
+ *
+ * Two contexts bounce control back and forth: the benchmark's own stack and
+ * one ULT made with amp_ult_ctx_make.  N round trips are 2N switches; the
+ * time per switch is the median over several repetitions.  The ULT counts
+ * how often it is resumed, and the count is checked, so a switch that
+ * silently does nothing cannot pass for a fast one.
+ *
+ * The same loop over glibc's swapcontext runs in the same invocation for
+ * comparison.  swapcontext also saves and restores the signal mask, a system
+ * call per switch, which is the main reason runtimes write their own.
+ *
+ * Output:
+ *   method=amp_ult ns_per_switch=6.1 min_ns=5.9 switches=2000000 reps=7
+ *   method=ucontext ns_per_switch=250.3 min_ns=245.0 switches=200000 reps=7
+ *   ratio_ucontext_over_amp_ult=41.0
+ */
+#define _GNU_SOURCE /* makecontext and swapcontext, clock_gettime */
+
+#include "ult/ult.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <ucontext.h>
+
+#define STACK_SIZE (64 * 1024)
+#define DEFAULT_ROUNDS 1000000L
+#define DEFAULT_REPS 7
+#define MAX_REPS 101
+/* swapcontext costs a system call per switch: give it fewer rounds. */
+#define UCONTEXT_ROUNDS_DIVISOR 10
+
+typedef struct amp_pair {
+    amp_ult_ctx_t main_ctx;
+    amp_ult_ctx_t ult_ctx;
+    long resumed; /* times the ULT has been switched to */
+} amp_pair_t;
+
+typedef struct uc_pair {
+    ucontext_t main_ctx;
+    ucontext_t ult_ctx;
+    long resumed;
+} uc_pair_t;
+
+typedef struct result {
+    double median_ns;
+    double min_ns;
+    long switches;
+} result_t;
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void summarize(double *ns, int reps, long switches, result_t *out)
+{
+    qsort(ns, (size_t)reps, sizeof(double), cmp_double);
+    out->median_ns =
+        reps % 2 ? ns[reps / 2] : 0.5 * (ns[reps / 2 - 1] + ns[reps / 2]);
+    out->min_ns = ns[0];
+    out->switches = switches;
+}
+
+/* ------------------------------------------------------------------ amp */
+
+static void amp_body(void *arg)
+{
+    amp_pair_t *p = arg;
+    for (;;) {
+        p->resumed++;
+        amp_ult_switch(&p->ult_ctx, &p->main_ctx);
+    }
+}
+
+static void amp_rounds(amp_pair_t *p, long rounds)
+{
+    for (long k = 0; k < rounds; k++)
+        amp_ult_switch(&p->main_ctx, &p->ult_ctx);
+}
+
+/* Returns 0, or -1 when the ULT was not resumed as often as it should be. */
+static int bench_amp(void *stack, long rounds, int reps, result_t *out)
+{
+    amp_pair_t p;
+    double ns[MAX_REPS];
+    long warmup = rounds / 10 + 1;
+
+    memset(&p, 0, sizeof(p));
+    amp_ult_ctx_make(&p.ult_ctx, stack, STACK_SIZE, amp_body, &p);
+    amp_rounds(&p, warmup);
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_ns();
+        amp_rounds(&p, rounds);
+        ns[r] = (now_ns() - t0) / (2.0 * (double)rounds);
+    }
+    long expected = warmup + (long)reps * rounds;
+    if (p.resumed != expected) {
+        fprintf(stderr,
+                "ctxswitch: amp_ult: ULT resumed %ld times, expected "
+                "%ld\n",
+                p.resumed, expected);
+        return -1;
+    }
+    summarize(ns, reps, 2 * rounds, out);
+    /* The ULT stays suspended in amp_body; its stack is freed by the caller
+     * and never switched to again. */
+    return 0;
+}
+
+/* ------------------------------------------------------------- ucontext */
+
+/* makecontext passes int arguments only: the pointer travels in two halves. */
+static void uc_body(int hi, int lo)
+{
+    uintptr_t v = ((uintptr_t)(unsigned)hi << 16 << 16) | (unsigned)lo;
+    uc_pair_t *p = (uc_pair_t *)v;
+    for (;;) {
+        p->resumed++;
+        swapcontext(&p->ult_ctx, &p->main_ctx);
+    }
+}
+
+static void uc_rounds(uc_pair_t *p, long rounds)
+{
+    for (long k = 0; k < rounds; k++)
+        swapcontext(&p->main_ctx, &p->ult_ctx);
+}
+
+static int bench_ucontext(void *stack, long rounds, int reps, result_t *out)
+{
+    uc_pair_t p;
+    double ns[MAX_REPS];
+    long warmup = rounds / 10 + 1;
+
+    memset(&p, 0, sizeof(p));
+    if (getcontext(&p.ult_ctx) != 0) {
+        fprintf(stderr, "ctxswitch: getcontext: %s\n", strerror(errno));
+        return -1;
+    }
+    p.ult_ctx.uc_stack.ss_sp = stack;
+    p.ult_ctx.uc_stack.ss_size = STACK_SIZE;
+    p.ult_ctx.uc_link = NULL;
+    uintptr_t v = (uintptr_t)&p;
+    makecontext(&p.ult_ctx, (void (*)(void))uc_body, 2,
+                (int)(unsigned)(v >> 16 >> 16), (int)(unsigned)v);
+
+    uc_rounds(&p, warmup);
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_ns();
+        uc_rounds(&p, rounds);
+        ns[r] = (now_ns() - t0) / (2.0 * (double)rounds);
+    }
+    long expected = warmup + (long)reps * rounds;
+    if (p.resumed != expected) {
+        fprintf(stderr,
+                "ctxswitch: ucontext: resumed %ld times, expected "
+                "%ld\n",
+                p.resumed, expected);
+        return -1;
+    }
+    summarize(ns, reps, 2 * rounds, out);
+    return 0;
+}
+
+/* ----------------------------------------------------------------- main */
+
+static int parse_long(const char *arg, const char *flag, long lo, long hi,
+                      long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(arg, &end, 10);
+    if (end == arg || *end != '\0' || errno != 0 || v < lo || v > hi) {
+        fprintf(stderr,
+                "ctxswitch: %s wants an integer in %ld..%ld, got "
+                "'%s'\n",
+                flag, lo, hi, arg);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static void usage(FILE *f, const char *prog)
+{
+    fprintf(f,
+            "usage: %s [-n ROUNDS] [-r REPS]\n"
+            "  -n ROUNDS  round trips (2 switches each) per repetition for\n"
+            "             amp_ult; ucontext gets ROUNDS/%d (default %ld)\n"
+            "  -r REPS    repetitions, median reported (default %d)\n",
+            prog, UCONTEXT_ROUNDS_DIVISOR, DEFAULT_ROUNDS, DEFAULT_REPS);
+}
+
+static void print_result(const char *method, const result_t *r, int reps)
+{
+    printf("method=%s ns_per_switch=%.2f min_ns=%.2f switches=%ld reps=%d\n",
+           method, r->median_ns, r->min_ns, r->switches, reps);
+}
+
+int main(int argc, char **argv)
+{
+    long rounds = DEFAULT_ROUNDS, reps = DEFAULT_REPS;
+
+    for (int i = 1; i < argc; i++) {
+        int status;
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout, argv[0]);
+            return 0;
+        } else if (i + 1 < argc && strcmp(argv[i], "-n") == 0) {
+            status = parse_long(argv[++i], "-n", UCONTEXT_ROUNDS_DIVISOR,
+                                1000000000L, &rounds);
+        } else if (i + 1 < argc && strcmp(argv[i], "-r") == 0) {
+            status = parse_long(argv[++i], "-r", 1, MAX_REPS, &reps);
+        } else {
+            fprintf(stderr, "ctxswitch: unknown or incomplete option '%s'\n",
+                    argv[i]);
+            status = -1;
+        }
+        if (status != 0) {
+            usage(stderr, argv[0]);
+            return 2;
+        }
+    }
+
+    void *stack;
+    if (posix_memalign(&stack, 4096, STACK_SIZE) != 0) {
+        fprintf(stderr, "ctxswitch: cannot allocate a %d-byte stack\n",
+                STACK_SIZE);
+        return 1;
+    }
+    /* Fault the stack in before timing. */
+    memset(stack, 0x5a, STACK_SIZE);
+
+    result_t amp, uc;
+    printf("# ctxswitch: round trips between two contexts, 2 switches "
+           "each; median of %ld repetitions\n",
+           reps);
+    if (bench_amp(stack, rounds, (int)reps, &amp) != 0)
+        goto err_free_stack;
+    print_result("amp_ult", &amp, (int)reps);
+    fflush(stdout);
+    /* The amp ULT is abandoned, never resumed: reuse its stack. */
+    memset(stack, 0x5a, STACK_SIZE);
+    if (bench_ucontext(stack, rounds / UCONTEXT_ROUNDS_DIVISOR, (int)reps,
+                       &uc) != 0)
+        goto err_free_stack;
+    print_result("ucontext", &uc, (int)reps);
+    printf("ratio_ucontext_over_amp_ult=%.1f\n", uc.median_ns / amp.median_ns);
+
+    free(stack);
+    return 0;
+
+err_free_stack:
+    free(stack);
+    return 1;
+}

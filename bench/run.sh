@@ -1,0 +1,268 @@
+#!/usr/bin/env bash
+# Runs the benchmarks side by side and prints Markdown tables (docs/bench.md).
+#
+#   bench/run.sh [BUILD_DIR] [PINGPONG_OPTIONS...]
+#
+# BUILD_DIR defaults to `build`; the programs are taken from BUILD_DIR/bench
+# (build them with `cmake --build BUILD_DIR --target bench`).  Any further
+# arguments go to every pingpong run, e.g. `bench/run.sh build -s 8,4m -i 2000`.
+#
+# Tables go to stdout, progress to stderr, raw outputs to
+# BUILD_DIR/bench/results/<timestamp>/.  Environment:
+#   BENCH_ROUNDS    rounds (every program once each, interleaved); each
+#                   cell is the median over the rounds (default 3)
+#   BENCH_TIMEOUT   seconds allowed per program run (default 300)
+#   MPIRUN          Open MPI's mpirun (default: mpirun.openmpi, else mpirun)
+#
+# Exit status: 0 when every program ran, 1 when one failed or was missing
+# (its cells read n/a).  Targets missed are reported, never an error: timings
+# are not pass/fail.
+set -uo pipefail
+
+build_dir=${1:-build}
+shift || true
+pingpong_args=("$@")
+bench_dir=$build_dir/bench
+timeout_s=${BENCH_TIMEOUT:-300}
+rounds=${BENCH_ROUNDS:-3}
+
+case $rounds in
+    '' | *[!0-9]* | 0) echo "run.sh: BENCH_ROUNDS must be a positive integer, got '$rounds'" >&2; exit 2 ;;
+esac
+if [ ! -d "$bench_dir" ]; then
+    echo "run.sh: no $bench_dir; configure and build first" \
+         "(cmake -S . -B $build_dir && cmake --build $build_dir --target bench)," \
+         "or pass the build directory as the first argument" >&2
+    exit 2
+fi
+
+stamp=$(date -u +%Y%m%d-%H%M%S)
+raw_dir=$bench_dir/results/$stamp
+mkdir -p "$raw_dir" || exit 2
+failed=0
+
+note() { echo "run.sh: $*" >&2; }
+
+# run NAME CMD...: runs CMD with the timeout, output in $raw_dir/NAME.txt.
+run() {
+    local name=$1
+    shift
+    if [ ! -x "$1" ] && ! command -v "$1" >/dev/null 2>&1; then
+        note "$name: $1 not found, skipped"
+        echo "skipped: $1 not found" >"$raw_dir/$name.txt"
+        failed=1
+        return 1
+    fi
+    note "$name: $*"
+    local rc=0
+    timeout "$timeout_s" "$@" >"$raw_dir/$name.txt" 2>"$raw_dir/$name.err" || rc=$?
+    if [ "$rc" -eq 124 ]; then
+        note "$name: timed out after ${timeout_s}s (BENCH_TIMEOUT)"
+    elif [ "$rc" -ne 0 ]; then
+        note "$name: failed (exit $rc); see $raw_dir/$name.err"
+    fi
+    [ "$rc" -eq 0 ] || failed=1
+    return "$rc"
+}
+
+# field FILE KEY MATCH_KEY MATCH_VALUE: value of KEY on the line of FILE where
+# MATCH_KEY=MATCH_VALUE (lines are space-separated key=value pairs).
+field() {
+    [ -f "$1" ] || return 0
+    awk -v key="$2" -v mk="$3" -v mv="$4" '
+        /^#/ { next }
+        {
+            delete kv
+            for (i = 1; i <= NF; i++) {
+                eq = index($i, "=")
+                if (eq) kv[substr($i, 1, eq - 1)] = substr($i, eq + 1)
+            }
+            if ((mk == "" || kv[mk] == mv) && (key in kv)) { print kv[key]; exit }
+        }' "$1"
+}
+
+# ratio A B [FORMAT]: A / B, or n/a when either is missing.
+ratio() {
+    awk -v a="$1" -v b="$2" -v f="${3:-%.2f}" 'BEGIN {
+        if (a == "" || b == "" || b + 0 == 0) print "n/a"; else printf f "\n", a / b }'
+}
+
+# verdict VALUE OP LIMIT: yes/no/n/a for VALUE OP LIMIT (OP is <= or >= or <).
+verdict() {
+    awk -v v="$1" -v op="$2" -v l="$3" 'BEGIN {
+        if (v == "" || v == "n/a" || l == "" || l == "n/a") { print "n/a"; exit }
+        ok = (op == "<=") ? v + 0 <= l + 0 : (op == ">=") ? v + 0 >= l + 0 : v + 0 < l + 0
+        print ok ? "yes" : "no" }'
+}
+
+or_na() { if [ -n "$1" ]; then echo "$1"; else echo "n/a"; fi; }
+
+# with VALUE UNIT: VALUE followed by UNIT, or n/a.
+with() { if [ -n "$1" ] && [ "$1" != "n/a" ]; then echo "$1$2"; else echo "n/a"; fi; }
+
+human_size() {
+    awk -v n="$1" 'BEGIN {
+        if (n >= 1048576 && n % 1048576 == 0) printf "%d MiB\n", n / 1048576
+        else if (n >= 1024 && n % 1024 == 0) printf "%d KiB\n", n / 1024
+        else printf "%d B\n", n }'
+}
+
+# ------------------------------------------------------------------ machine
+model=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)
+ncpu=$(nproc)
+ncores=$(lscpu -p=CORE,SOCKET 2>/dev/null | grep -v '^#' | sort -u | wc -l)
+[ "$ncores" -gt 0 ] 2>/dev/null || ncores=$ncpu
+build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build_dir/CMakeCache.txt" 2>/dev/null)
+sanitize=$(sed -n 's/^AMPI_SANITIZE:[A-Z]*=//p' "$build_dir/CMakeCache.txt" 2>/dev/null)
+src_dir=$(cd "$(dirname "$0")/.." && pwd)
+revision=$(git -C "$src_dir" rev-parse --short HEAD 2>/dev/null || echo "uncommitted")
+
+mpirun_cmd=${MPIRUN:-}
+if [ -z "$mpirun_cmd" ]; then
+    mpirun_cmd=$(command -v mpirun.openmpi || command -v mpirun || true)
+fi
+peer="Open MPI not found"
+if [ -n "$mpirun_cmd" ]; then
+    ompi_version=$("$mpirun_cmd" --version 2>/dev/null | head -n 1 | awk '{ print $NF }')
+    peer="Open MPI ${ompi_version:-(unknown version)} ($(basename "$mpirun_cmd"))"
+fi
+
+echo "## Benchmark run $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo
+echo "- machine: ${model:-unknown CPU}, $ncores cores ($ncpu CPUs), kernel $(uname -sr)"
+echo "- load average at start: $(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null)"
+echo "- build: \`$build_dir\`, ${build_type:-unknown} build${sanitize:+, sanitizer $sanitize}, revision $revision"
+echo "- peer: $peer"
+echo "- each cell: median over $rounds interleaved rounds of each program's own median"
+if [ "${#pingpong_args[@]}" -gt 0 ]; then
+    echo "- pingpong options: \`${pingpong_args[*]}\`"
+fi
+echo
+
+# --------------------------------------------------------------------- runs
+ompi_flags=(-np 2)
+[ "$(id -u)" -eq 0 ] && ompi_flags+=(--allow-run-as-root)
+if [ "$ncores" -ge 2 ]; then
+    ompi_binding="2 processes, --bind-to core"
+    ompi_flags+=(--bind-to core)
+else
+    ompi_binding="2 processes on 1 core (oversubscribed, unbound)"
+    ompi_flags+=(--oversubscribe --bind-to none)
+fi
+have_ompi=1
+if [ -z "$mpirun_cmd" ] || [ ! -x "$bench_dir/pingpong-ompi" ]; then
+    note "ompi: mpirun or $bench_dir/pingpong-ompi missing, skipped"
+    have_ompi=0
+    failed=1
+fi
+
+# One round runs every program once; rounds are interleaved so that a burst
+# of background load hits all columns alike, and each cell is the median of
+# its rounds.
+bw_size=""
+for round in $(seq 1 "$rounds"); do
+    run "ampi_p1.$round" "$bench_dir/pingpong-ampi" +vp 2 +p 1 "${pingpong_args[@]}"
+    run "ampi_p2.$round" "$bench_dir/pingpong-ampi" +vp 2 +p 2 "${pingpong_args[@]}"
+    if [ "$have_ompi" -eq 1 ]; then
+        run "ompi.$round" "$mpirun_cmd" "${ompi_flags[@]}" \
+            "$bench_dir/pingpong-ompi" "${pingpong_args[@]}"
+    fi
+    if [ -z "$bw_size" ]; then
+        # Sizes in the order the runs printed them (union of all runs).
+        sizes=$(cat "$raw_dir"/ampi_p1.1.txt "$raw_dir"/ampi_p2.1.txt \
+                    "$raw_dir"/ompi.1.txt 2>/dev/null |
+                sed -n 's/^size=\([0-9]*\) .*/\1/p' | awk '!seen[$0]++')
+        # Bandwidth is compared at 4 MiB, or at the largest size measured.
+        bw_size=$(echo "$sizes" | sort -n | tail -n 1)
+        echo "$sizes" | grep -qx 4194304 && bw_size=4194304
+        [ -n "$bw_size" ] || bw_size=4194304
+    fi
+    # Two memcpy references, one per cache footprint (docs/bench.md).
+    run "memcpy2.$round" "$bench_dir/memcpy_bw" -s "$bw_size" -b 2
+    run "memcpy4.$round" "$bench_dir/memcpy_bw" -s "$bw_size" -b 4
+    run "ctxswitch.$round" "$bench_dir/ctxswitch"
+done
+
+# ------------------------------------------------------------------- tables
+# value NAME KEY [MATCH_KEY MATCH_VALUE]: median over the rounds of NAME.
+value() {
+    local f
+    for f in "$raw_dir/$1".*.txt; do
+        field "$f" "$2" "${3:-}" "${4:-}"
+    done | sort -g | awk '{ v[NR] = $1 } END {
+        if (NR == 0) exit
+        if (NR % 2) print v[(NR + 1) / 2]
+        else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+lat() { value "$1" lat_us size "$2"; }
+bw() { value "$1" bw_MBps size "$2"; }
+
+echo "### Ping-pong latency (one way, µs, median)"
+echo
+echo "Open MPI: $ompi_binding. Ratio = Open MPI / AMPI: above 1 means we are faster."
+echo
+echo "| size | AMPI same PE (+vp 2 +p 1) | AMPI two PEs (+vp 2 +p 2) | Open MPI | ratio, same PE | ratio, two PEs |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: |"
+for s in $sizes; do
+    a1=$(lat ampi_p1 "$s")
+    a2=$(lat ampi_p2 "$s")
+    o=$(lat ompi "$s")
+    echo "| $(human_size "$s") | $(or_na "$a1") | $(or_na "$a2") | $(or_na "$o") |" \
+         "$(ratio "$o" "$a1") | $(ratio "$o" "$a2") |"
+done
+echo
+
+mc2=$(value memcpy2 memcpy_MBps size "$bw_size")
+mc4=$(value memcpy4 memcpy_MBps size "$bw_size")
+bw_p1=$(bw ampi_p1 "$bw_size")
+bw_p2=$(bw ampi_p2 "$bw_size")
+bw_o=$(bw ompi "$bw_size")
+hs=$(human_size "$bw_size")
+echo "### Bandwidth at $hs (MB/s = 10^6 B/s, size / one-way time)"
+echo
+echo "| | MB/s | vs Open MPI | % of memcpy, same footprint |"
+echo "| --- | ---: | ---: | ---: |"
+pct() { ratio "$1" "$2" | awk '{ if ($1 == "n/a") print; else printf "%.0f%%\n", $1 * 100 }'; }
+echo "| AMPI same PE | $(or_na "$bw_p1") | $(with "$(ratio "$bw_p1" "$bw_o")" ×) | $(pct "$bw_p1" "$mc4") |"
+echo "| AMPI two PEs | $(or_na "$bw_p2") | $(with "$(ratio "$bw_p2" "$bw_o")" ×) | $(pct "$bw_p2" "$mc2") |"
+echo "| Open MPI | $(or_na "$bw_o") | $(with "$(ratio "$bw_o" "$bw_o")" ×) | $(pct "$bw_o" "$mc2") |"
+echo "| memcpy, 2 buffers (one core) | $(or_na "$mc2") | | |"
+echo "| memcpy, 4 buffers (one core) | $(or_na "$mc4") | | |"
+echo
+echo "Each AMPI figure is compared with the memcpy of the same cache footprint:"
+echo "two ranks on one PE touch 4 buffers from one core; on two PEs (or two"
+echo "processes) each core touches 2."
+echo
+
+sw=$(value ctxswitch ns_per_switch method amp_ult)
+uc=$(value ctxswitch ns_per_switch method ucontext)
+echo "### Context switch (ns per switch, median)"
+echo
+echo "| amp_ult_switch | glibc swapcontext | swapcontext / amp_ult |"
+echo "| ---: | ---: | ---: |"
+echo "| $(or_na "$sw") | $(or_na "$uc") | $(with "$(ratio "$uc" "$sw" "%.1f")" ×) |"
+echo
+
+# DESIGN.md section 10, for the numbers this run measures.  Informational.
+lat8_p1=$(lat ampi_p1 8)
+lat8_p2=$(lat ampi_p2 8)
+lat8_o=$(lat ompi 8)
+r_p1=$(ratio "$bw_p1" "$bw_o")
+r_p2=$(ratio "$bw_p2" "$bw_o")
+m_p1=$(ratio "$bw_p1" "$mc4")
+m_p2=$(ratio "$bw_p2" "$mc2")
+echo "### Against the targets (DESIGN.md §10)"
+echo
+echo "| metric | target | measured | met |"
+echo "| --- | --- | ---: | :---: |"
+echo "| ULT context switch | ≤ 20 ns | $(with "$sw" " ns") | $(verdict "$sw" '<=' 20) |"
+echo "| 8-byte ping-pong, same PE | ≤ 0.15 µs | $(with "$lat8_p1" " µs") | $(verdict "$lat8_p1" '<=' 0.15) |"
+echo "| 8-byte ping-pong, two PEs | < Open MPI ($(with "$lat8_o" " µs")) | $(with "$lat8_p2" " µs") | $(verdict "$lat8_p2" '<' "$lat8_o") |"
+echo "| $hs bandwidth, same PE | ≥ 1.5× Open MPI | $(with "$r_p1" ×) | $(verdict "$r_p1" '>=' 1.5) |"
+echo "| $hs bandwidth, two PEs | ≥ 1.5× Open MPI | $(with "$r_p2" ×) | $(verdict "$r_p2" '>=' 1.5) |"
+echo "| $hs bandwidth, same PE | ≥ 80% of memcpy (4 buffers) | $(pct "$bw_p1" "$mc4") | $(verdict "$m_p1" '>=' 0.8) |"
+echo "| $hs bandwidth, two PEs | ≥ 80% of memcpy (2 buffers) | $(pct "$bw_p2" "$mc2") | $(verdict "$m_p2" '>=' 0.8) |"
+echo
+
+note "raw output in $raw_dir"
+exit "$failed"

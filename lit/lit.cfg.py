@@ -1,0 +1,86 @@
+# -*- Python -*-
+# lit configuration for AMPI.  Run lit on the build's lit directory (ctest
+# does: `ctest -R lit`); lit.site.cfg.py there says where the build is and
+# loads this file.
+
+import os
+import shutil
+import subprocess
+
+import lit.formats
+
+if not hasattr(config, "ampi_obj_root"):
+    lit_config.fatal(
+        "run lit on the build's lit directory (build/lit), which holds "
+        "lit.site.cfg.py, not on the source directory"
+    )
+
+config.name = "ampi"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".test", ".c", ".cpp"]
+# Inputs/ hold the sources that tests build; they are not tests.
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = config.ampi_lit_exec_root
+
+# Our tools first, then FileCheck, not and split-file.  Nothing from the
+# caller's environment chooses the compiler under test.
+config.environment["PATH"] = os.pathsep.join(
+    [config.ampi_bin_dir, config.llvm_tools_dir, config.environment["PATH"]]
+)
+for var in ["AMPI_CC", "AMPI_CXX", "CC", "CXX", "CFLAGS", "LDFLAGS"]:
+    config.environment.pop(var, None)
+
+
+def tool(name):
+    return os.path.join(config.ampi_bin_dir, name)
+
+
+# Projects that tests configure use this build's generator, single-config so
+# that programs land at the top of their build directory.
+generator = config.cmake_generator.replace(" Multi-Config", "")
+
+
+# %ampicc is the full path of the wrapper, so it also serves where a path is
+# wanted (-DMPI_C_COMPILER=%ampicc); %ampicc_path says so explicitly.
+# Longer names first: lit substitutes in list order.
+config.substitutions.extend(
+    [
+        ("%ampicc_path", tool("ampicc")),
+        ("%ampicxx", tool("ampicxx")),
+        ("%ampicc", tool("ampicc")),
+        ("%ampirun", tool("ampirun")),
+        # The prefix the wrappers report: the build tree, symlinks resolved.
+        ("%ampi_prefix", os.path.realpath(config.ampi_obj_root)),
+        ("%clangxx", config.ampi_default_cxx),
+        ("%clang", config.ampi_default_cc),
+        ("%cmake_generator", '-G "%s"' % generator),
+        ("%cmake", config.cmake_command),
+        ("%make", config.make_program),
+    ]
+)
+
+if config.ampi_have_runtime:
+    config.available_features.add("ampi-runtime")
+if os.path.isfile(config.make_program):
+    config.available_features.add("make")
+
+
+def is_open_mpi(mpicc):
+    try:
+        out = subprocess.run(
+            [mpicc, "-showme:version"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "Open MPI" in out
+
+
+# Open MPI's mpicc, for tests that compare our wrapper with it.
+mpicc = shutil.which("mpicc", path=config.environment["PATH"])
+if mpicc and is_open_mpi(mpicc):
+    config.available_features.add("openmpi")
+    config.substitutions.append(("%openmpi_mpicc", mpicc))

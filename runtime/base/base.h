@@ -1,0 +1,59 @@
+/*
+ * base: the status enum every module returns, logging, and internal
+ * assertions.  Nothing here knows about MPI; the MPI layer translates
+ * amp_status_t into error classes at the API boundary.
+ */
+#ifndef AMP_BASE_H
+#define AMP_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* X(name, value, description).  One list: the enum and the strings come
+ * from it. */
+#define AMP_STATUS_LIST(X)                                                     \
+    X(AMP_OK, 0, "success")                                                    \
+    X(AMP_ERR_NOMEM, -1, "out of memory")                                      \
+    X(AMP_ERR_ARG, -2, "invalid argument")                                     \
+    X(AMP_ERR_RANK, -3, "invalid rank")                                        \
+    X(AMP_ERR_TAG, -4, "invalid tag")                                          \
+    X(AMP_ERR_COUNT, -5, "invalid count")                                      \
+    X(AMP_ERR_TYPE, -6, "invalid datatype")                                    \
+    X(AMP_ERR_COMM, -7, "invalid communicator")                                \
+    X(AMP_ERR_REQUEST, -8, "invalid request")                                  \
+    X(AMP_ERR_BUFFER, -9, "invalid buffer")                                    \
+    X(AMP_ERR_TRUNCATE, -10, "message truncated")                              \
+    X(AMP_ERR_OP, -11, "invalid reduction operation")                          \
+    X(AMP_ERR_ROOT, -12, "invalid root")                                       \
+    X(AMP_ERR_SYS, -13, "operating system call failed")                        \
+    X(AMP_ERR_UNSUPPORTED, -14, "operation not supported")                     \
+    X(AMP_ERR_INTERN, -15, "internal error")                                   \
+    X(AMP_ERR_OTHER, -16, "other error")
+
+typedef enum amp_status {
+#define AMP_STATUS_ENUM(name, value, text) name = value,
+    AMP_STATUS_LIST(AMP_STATUS_ENUM)
+#undef AMP_STATUS_ENUM
+} amp_status_t;
+
+const char *amp_status_str(amp_status_t status);
+
+/* Prints "ampi: <message>" on stderr as one write. */
+void amp_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints the message and ends the process with status 1. */
+_Noreturn void amp_fatal(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+_Noreturn void amp_assert_fail(const char *expr, const char *file, int line);
+
+/* Internal invariants only; user input is validated, never asserted. */
+#define amp_assert(expr)                                                       \
+    ((expr) ? (void)0 : amp_assert_fail(#expr, __FILE__, __LINE__))
+
+#define AMP_CONTAINER_OF(ptr, type, member)                                    \
+    ((type *)((char *)(ptr) - offsetof(type, member)))
+
+#define AMP_ROUND_UP(x, align) (((x) + (align) - 1) / (align) * (align))
+
+#endif

@@ -1,0 +1,171 @@
+#include "coll/coll.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Tags on the collective context; each collective call on a communicator
+ * is matched in order, so fixed tags per algorithm step suffice. */
+enum { TAG_BARRIER = 1, TAG_BCAST = 2, TAG_REDUCE = 3, TAG_REDUCE_ROOT = 4 };
+
+static int world_of(const amp_coll_comm_t *c, int r)
+{
+    return c->world ? c->world[r] : r;
+}
+
+static void send_to(const amp_coll_comm_t *c, const void *buf, size_t bytes,
+                    int dst, int tag, amp_p2p_req_t *req)
+{
+    amp_p2p_isend(c->ep, buf, bytes, world_of(c, dst), c->ctx, c->rank, tag,
+                  AMP_P2P_STANDARD, req);
+}
+
+static void recv_from(const amp_coll_comm_t *c, void *buf, size_t bytes,
+                      int src, int tag, amp_p2p_req_t *req)
+{
+    amp_p2p_irecv(c->ep, buf, bytes, c->ctx, src, tag, req);
+}
+
+static void wait1(const amp_coll_comm_t *c, amp_p2p_req_t *req)
+{
+    amp_p2p_req_t *reqs[1] = {req};
+    amp_p2p_wait_all(c->ep, reqs, 1);
+}
+
+/* Dissemination barrier: ceil(log2 n) rounds of zero-byte messages. */
+amp_status_t amp_coll_barrier(const amp_coll_comm_t *c)
+{
+    int n = c->size;
+    for (int k = 1; k < n; k <<= 1) {
+        amp_p2p_req_t rreq, sreq;
+        amp_p2p_req_t *reqs[2] = {&rreq, &sreq};
+        rreq.on_done = sreq.on_done = NULL;
+        recv_from(c, NULL, 0, (c->rank - k + n) % n, TAG_BARRIER, &rreq);
+        send_to(c, NULL, 0, (c->rank + k) % n, TAG_BARRIER, &sreq);
+        amp_p2p_wait_all(c->ep, reqs, 2);
+    }
+    return AMP_OK;
+}
+
+/* Binomial tree rooted at root, over ranks relative to it. */
+static amp_status_t bcast_bytes(const amp_coll_comm_t *c, void *data,
+                                size_t bytes, int root)
+{
+    int n = c->size;
+    int vr = (c->rank - root + n) % n;
+    int mask = 1;
+    amp_p2p_req_t rreq;
+    rreq.on_done = NULL;
+    while (mask < n) {
+        if (vr & mask) {
+            recv_from(c, data, bytes, (vr - mask + root) % n, TAG_BCAST, &rreq);
+            wait1(c, &rreq);
+            break;
+        }
+        mask <<= 1;
+    }
+    amp_p2p_req_t sreqs[32];
+    amp_p2p_req_t *reqs[32];
+    int ns = 0;
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        if (vr + mask < n) {
+            sreqs[ns].on_done = NULL;
+            send_to(c, data, bytes, (vr + mask + root) % n, TAG_BCAST,
+                    &sreqs[ns]);
+            reqs[ns] = &sreqs[ns];
+            ns++;
+        }
+    }
+    amp_p2p_wait_all(c->ep, reqs, ns);
+    return AMP_OK;
+}
+
+amp_status_t amp_coll_bcast(const amp_coll_comm_t *c, void *buf, int count,
+                            const amp_dt_t *dt, int root)
+{
+    size_t span = amp_dt_span(dt, count);
+    return bcast_bytes(c, (char *)buf + dt->true_lb, span, root);
+}
+
+/* A scratch buffer holding count elements in dt's layout; returns the
+ * address to use as the elements' base. */
+static char *scratch(const amp_dt_t *dt, int count, void **mem)
+{
+    size_t span = amp_dt_span(dt, count);
+    *mem = malloc(span ? span : 1);
+    return *mem ? (char *)*mem - dt->true_lb : NULL;
+}
+
+/* Binomial reduction to rank 0 that combines in rank order (lower op
+ * higher), so it is right for non-commutative operations too.  acc holds
+ * this rank's contribution on entry and, at rank 0, the result on return. */
+static amp_status_t reduce_to_zero(const amp_coll_comm_t *c, char *acc,
+                                   int count, const amp_dt_t *dt,
+                                   const amp_coll_op_t *op)
+{
+    size_t span = amp_dt_span(dt, count);
+    void *mem;
+    char *tmp = scratch(dt, count, &mem);
+    if (!tmp)
+        return AMP_ERR_NOMEM;
+    amp_p2p_req_t req;
+    req.on_done = NULL;
+    for (int mask = 1; mask < c->size; mask <<= 1) {
+        if (c->rank & mask) {
+            send_to(c, acc + dt->true_lb, span, c->rank - mask, TAG_REDUCE,
+                    &req);
+            wait1(c, &req);
+            break;
+        }
+        if (c->rank + mask < c->size) {
+            recv_from(c, tmp + dt->true_lb, span, c->rank + mask, TAG_REDUCE,
+                      &req);
+            wait1(c, &req);
+            /* tmp = acc (lower ranks) op tmp (higher ranks) */
+            amp_coll_apply(op, dt, count, acc, tmp);
+            memcpy(acc + dt->true_lb, tmp + dt->true_lb, span);
+        }
+    }
+    free(mem);
+    return AMP_OK;
+}
+
+amp_status_t amp_coll_reduce(const amp_coll_comm_t *c, const void *sendbuf,
+                             void *recvbuf, int count, const amp_dt_t *dt,
+                             const amp_coll_op_t *op, int root)
+{
+    size_t span = amp_dt_span(dt, count);
+    void *mem;
+    char *acc = scratch(dt, count, &mem);
+    if (!acc)
+        return AMP_ERR_NOMEM;
+    memcpy(acc + dt->true_lb, (const char *)sendbuf + dt->true_lb, span);
+    amp_status_t st = reduce_to_zero(c, acc, count, dt, op);
+    if (st == AMP_OK && root == 0 && c->rank == 0)
+        memcpy((char *)recvbuf + dt->true_lb, acc + dt->true_lb, span);
+    if (st == AMP_OK && root != 0 && (c->rank == 0 || c->rank == root)) {
+        amp_p2p_req_t req;
+        req.on_done = NULL;
+        if (c->rank == 0)
+            send_to(c, acc + dt->true_lb, span, root, TAG_REDUCE_ROOT, &req);
+        else
+            recv_from(c, (char *)recvbuf + dt->true_lb, span, 0,
+                      TAG_REDUCE_ROOT, &req);
+        wait1(c, &req);
+    }
+    free(mem);
+    return st;
+}
+
+amp_status_t amp_coll_allreduce(const amp_coll_comm_t *c, const void *sendbuf,
+                                void *recvbuf, int count, const amp_dt_t *dt,
+                                const amp_coll_op_t *op)
+{
+    size_t span = amp_dt_span(dt, count);
+    if (sendbuf != recvbuf)
+        memcpy((char *)recvbuf + dt->true_lb,
+               (const char *)sendbuf + dt->true_lb, span);
+    amp_status_t st = reduce_to_zero(c, recvbuf, count, dt, op);
+    if (st != AMP_OK)
+        return st;
+    return bcast_bytes(c, (char *)recvbuf + dt->true_lb, span, 0);
+}

@@ -1,0 +1,49 @@
+/*
+ * coll: collective operations built on p2p, on a communicator's collective
+ * context, and the predefined reduction operations.
+ *
+ * Buffers are in the user's memory layout: count elements of a datatype
+ * whose data spans amp_dt_span() bytes from buf + true_lb; collectives move
+ * that span as raw bytes.  (Shared-address-space algorithms and the rest of
+ * the collectives come later; these are the tree/dissemination versions.)
+ */
+#ifndef AMP_COLL_H
+#define AMP_COLL_H
+
+#include "dt/dt.h"
+#include "p2p/p2p.h"
+
+typedef struct amp_coll_comm {
+    amp_p2p_ep_t *ep;
+    int ctx;          /* the collective context */
+    int rank, size;
+    const int *world; /* comm rank -> world rank; NULL: the identity */
+} amp_coll_comm_t;
+
+/* A reduction: a predefined operation (op_id) or a user function. */
+typedef void (*amp_coll_user_fn_t)(void *in, void *inout, int *len, int *dt);
+typedef struct amp_coll_op {
+    int op_id;               /* predefined id, or 0 for user */
+    amp_coll_user_fn_t user; /* user function */
+    int dt_handle;           /* handed to the user function */
+} amp_coll_op_t;
+
+/* Applies inout[i] = in[i] op inout[i] for count elements of dt. */
+void amp_coll_apply(const amp_coll_op_t *op, const amp_dt_t *dt, int count,
+                    const void *in, void *inout);
+/* 1 if the predefined operation op_id is defined on dt. */
+int amp_op_defined(int op_id, const amp_dt_t *dt);
+const char *amp_op_name(int op_id);
+
+amp_status_t amp_coll_barrier(const amp_coll_comm_t *c);
+amp_status_t amp_coll_bcast(const amp_coll_comm_t *c, void *buf, int count,
+                            const amp_dt_t *dt, int root);
+/* sendbuf may equal recvbuf (in place).  recvbuf matters at root only. */
+amp_status_t amp_coll_reduce(const amp_coll_comm_t *c, const void *sendbuf,
+                             void *recvbuf, int count, const amp_dt_t *dt,
+                             const amp_coll_op_t *op, int root);
+amp_status_t amp_coll_allreduce(const amp_coll_comm_t *c, const void *sendbuf,
+                                void *recvbuf, int count, const amp_dt_t *dt,
+                                const amp_coll_op_t *op);
+
+#endif

@@ -1,0 +1,182 @@
+/* The predefined reduction operations on the predefined types. */
+#include "coll/coll.h"
+
+#include "mpi.h"
+
+#include <complex.h>
+#include <string.h>
+#include <stdbool.h>
+#include <wchar.h>
+
+#define INT_TYPES(X)                                                           \
+    X(CHAR, char) X(SIGNED_CHAR, signed char)                          \
+    X(UNSIGNED_CHAR, unsigned char) X(WCHAR, wchar_t)                  \
+    X(SHORT, short) X(UNSIGNED_SHORT, unsigned short) X(INT, int)  \
+    X(UNSIGNED, unsigned) X(LONG, long)                                \
+    X(UNSIGNED_LONG, unsigned long) X(LONG_LONG_INT, long long)        \
+    X(UNSIGNED_LONG_LONG, unsigned long long) X(INT8_T, int8_t)        \
+    X(INT16_T, int16_t) X(INT32_T, int32_t) X(INT64_T, int64_t)    \
+    X(UINT8_T, uint8_t) X(UINT16_T, uint16_t)                          \
+    X(UINT32_T, uint32_t) X(UINT64_T, uint64_t) X(AINT, MPI_Aint)  \
+    X(OFFSET, MPI_Offset) X(COUNT, MPI_Count) X(INTEGER, int)      \
+    X(INTEGER1, int8_t) X(INTEGER2, int16_t)                           \
+    X(INTEGER4, int32_t) X(INTEGER8, int64_t)
+#define FLOAT_TYPES(X)                                                         \
+    X(FLOAT, float) X(DOUBLE, double) X(LONG_DOUBLE, long double)  \
+    X(REAL, float) X(DOUBLE_PRECISION, double) X(REAL4, float)     \
+    X(REAL8, double)
+#define COMPLEX_TYPES(X)                                                       \
+    X(C_FLOAT_COMPLEX, float _Complex)                                     \
+    X(C_DOUBLE_COMPLEX, double _Complex)                                   \
+    X(C_LONG_DOUBLE_COMPLEX, long double _Complex)                         \
+    X(CXX_FLOAT_COMPLEX, float _Complex)                                   \
+    X(CXX_DOUBLE_COMPLEX, double _Complex)                                 \
+    X(CXX_LONG_DOUBLE_COMPLEX, long double _Complex)                       \
+    X(COMPLEX, float _Complex) X(DOUBLE_COMPLEX, double _Complex)
+#define LOGICAL_TYPES(X)                                                       \
+    X(C_BOOL, bool) X(CXX_BOOL, bool) X(LOGICAL, int)
+#define BYTE_TYPES(X) X(BYTE, unsigned char)
+
+#define PAIR_TYPE(V, I)                                                        \
+    struct {                                                                   \
+        V v;                                                                   \
+        I i;                                                                   \
+    }
+#define PAIR_TYPES(X)                                                          \
+    X(FLOAT_INT, float, int) X(DOUBLE_INT, double, int)                \
+    X(LONG_INT, long, int) X(2INT, int, int)                           \
+    X(SHORT_INT, short, int) X(LONG_DOUBLE_INT, long double, int)      \
+    X(2INTEGER, int, int) X(2REAL, float, float)                       \
+    X(2DOUBLE_PRECISION, double, double)
+
+/* One case: apply EXPR (over a[i] and b[i]) to n values of type T, or, with
+ * n == 0 and no buffers, just report that the combination exists. */
+#define CASE(id, T, EXPR)                                                      \
+    case AMPI_DTID_MPI_##id: {                                                     \
+        const T *a = in;                                                       \
+        T *b = io;                                                             \
+        for (size_t i = 0; i < n; i++)                                         \
+            b[i] = (T)(EXPR);                                                  \
+        return 1;                                                              \
+    }
+
+#define DEFINE_OP(name, EXPR, LISTS)                                           \
+    static int name(const void *in, void *io, size_t n, int id)                \
+    {                                                                          \
+        switch (id) { LISTS(EXPR) }                                            \
+        return 0;                                                              \
+    }
+
+#define ARITH_LISTS(EXPR) ARITH_X(EXPR)
+#define X_SUM(id, T) CASE(id, T, b[i] + a[i])
+#define X_PROD(id, T) CASE(id, T, b[i] * a[i])
+#define X_MAX(id, T) CASE(id, T, a[i] > b[i] ? a[i] : b[i])
+#define X_MIN(id, T) CASE(id, T, a[i] < b[i] ? a[i] : b[i])
+#define X_LAND(id, T) CASE(id, T, (a[i] && b[i]))
+#define X_LOR(id, T) CASE(id, T, (a[i] || b[i]))
+#define X_LXOR(id, T) CASE(id, T, (!a[i] != !b[i]))
+#define X_BAND(id, T) CASE(id, T, b[i] & a[i])
+#define X_BOR(id, T) CASE(id, T, b[i] | a[i])
+#define X_BXOR(id, T) CASE(id, T, b[i] ^ a[i])
+
+#define SUM_LISTS(E) INT_TYPES(X_SUM) FLOAT_TYPES(X_SUM) COMPLEX_TYPES(X_SUM)
+#define PROD_LISTS(E) INT_TYPES(X_PROD) FLOAT_TYPES(X_PROD) COMPLEX_TYPES(X_PROD)
+#define MAX_LISTS(E) INT_TYPES(X_MAX) FLOAT_TYPES(X_MAX)
+#define MIN_LISTS(E) INT_TYPES(X_MIN) FLOAT_TYPES(X_MIN)
+#define LAND_LISTS(E) INT_TYPES(X_LAND) LOGICAL_TYPES(X_LAND)
+#define LOR_LISTS(E) INT_TYPES(X_LOR) LOGICAL_TYPES(X_LOR)
+#define LXOR_LISTS(E) INT_TYPES(X_LXOR) LOGICAL_TYPES(X_LXOR)
+#define BAND_LISTS(E) INT_TYPES(X_BAND) BYTE_TYPES(X_BAND)
+#define BOR_LISTS(E) INT_TYPES(X_BOR) BYTE_TYPES(X_BOR)
+#define BXOR_LISTS(E) INT_TYPES(X_BXOR) BYTE_TYPES(X_BXOR)
+
+DEFINE_OP(op_sum, _, SUM_LISTS)
+DEFINE_OP(op_prod, _, PROD_LISTS)
+DEFINE_OP(op_max, _, MAX_LISTS)
+DEFINE_OP(op_min, _, MIN_LISTS)
+DEFINE_OP(op_land, _, LAND_LISTS)
+DEFINE_OP(op_lor, _, LOR_LISTS)
+DEFINE_OP(op_lxor, _, LXOR_LISTS)
+DEFINE_OP(op_band, _, BAND_LISTS)
+DEFINE_OP(op_bor, _, BOR_LISTS)
+DEFINE_OP(op_bxor, _, BXOR_LISTS)
+
+/* MAXLOC/MINLOC: the better value wins; on a tie, the lower index. */
+#define LOC_CASE(id, V, I, BETTER)                                             \
+    case AMPI_DTID_MPI_##id: {                                                     \
+        typedef PAIR_TYPE(V, I) pair_t;                                        \
+        const pair_t *a = in;                                                  \
+        pair_t *b = io;                                                        \
+        for (size_t i = 0; i < n; i++) {                                       \
+            if (a[i].v BETTER b[i].v)                                          \
+                b[i] = a[i];                                                   \
+            else if (a[i].v == b[i].v && a[i].i < b[i].i)                      \
+                b[i].i = a[i].i;                                               \
+        }                                                                      \
+        return 1;                                                              \
+    }
+#define X_MAXLOC(id, V, I) LOC_CASE(id, V, I, >)
+#define X_MINLOC(id, V, I) LOC_CASE(id, V, I, <)
+
+static int op_maxloc(const void *in, void *io, size_t n, int id)
+{
+    switch (id) { PAIR_TYPES(X_MAXLOC) }
+    return 0;
+}
+
+static int op_minloc(const void *in, void *io, size_t n, int id)
+{
+    switch (id) { PAIR_TYPES(X_MINLOC) }
+    return 0;
+}
+
+typedef int (*op_fn_t)(const void *in, void *io, size_t n, int id);
+
+static const struct {
+    const char *name;
+    op_fn_t fn;
+} ops[AMPI_OP_COUNT] = {
+    [1] = {"MPI_MAX", op_max},       [2] = {"MPI_MIN", op_min},
+    [3] = {"MPI_SUM", op_sum},       [4] = {"MPI_PROD", op_prod},
+    [5] = {"MPI_LAND", op_land},     [6] = {"MPI_BAND", op_band},
+    [7] = {"MPI_LOR", op_lor},       [8] = {"MPI_BOR", op_bor},
+    [9] = {"MPI_LXOR", op_lxor},     [10] = {"MPI_BXOR", op_bxor},
+    [11] = {"MPI_MINLOC", op_minloc}, [12] = {"MPI_MAXLOC", op_maxloc},
+    [13] = {"MPI_REPLACE", NULL},    [14] = {"MPI_NO_OP", NULL},
+};
+
+const char *amp_op_name(int op_id)
+{
+    if (op_id <= 0 || op_id >= AMPI_OP_COUNT)
+        return "user-defined operation";
+    return ops[op_id].name;
+}
+
+int amp_op_defined(int op_id, const amp_dt_t *dt)
+{
+    if (op_id == 13 || op_id == 14)
+        return 1;
+    if (!dt->base_id || op_id <= 0 || op_id >= AMPI_OP_COUNT)
+        return 0;
+    return ops[op_id].fn(NULL, NULL, 0, dt->base_id);
+}
+
+void amp_coll_apply(const amp_coll_op_t *op, const amp_dt_t *dt, int count,
+                    const void *in, void *inout)
+{
+    if (!op->op_id) {
+        int len = count, h = op->dt_handle;
+        op->user((void *)in, inout, &len, &h);
+        return;
+    }
+    if (op->op_id == 14)
+        return;
+    if (op->op_id == 13) {
+        memcpy((char *)inout + dt->true_lb, (const char *)in + dt->true_lb,
+               amp_dt_span(dt, count));
+        return;
+    }
+    amp_assert(dt->base_id != 0);
+    ops[op->op_id].fn(in, inout, (size_t)count * (size_t)dt->base_count,
+                      dt->base_id);
+}

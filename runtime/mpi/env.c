@@ -1,0 +1,186 @@
+/* Environment calls: initialization, finalization, abort, timers. */
+#include "mpi/impl.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define AMP_LIBRARY_VERSION "libampi 0.1.0 (MPI 3.1 subset; ranks are user-level threads)"
+
+static int init_common(int required, int *provided, const char *call)
+{
+    amp_rank_t *rank = amp_rank_self();
+    if (!rank)
+        amp_fatal("%s was called from a thread that is not an MPI rank", call);
+    if (rank->state != AMP_MPI_NOT_INIT)
+        return amp_mpi_error(rank, NULL, MPI_ERR_OTHER, call,
+                             "MPI is already %s on this rank",
+                             rank->state == AMP_MPI_ACTIVE ? "initialized"
+                                                           : "finalized");
+    /* Each rank is one user-level thread: MPI may be called from it alone,
+     * which is MPI_THREAD_FUNNELED. */
+    rank->thread_level = required < MPI_THREAD_FUNNELED ? required
+                                                         : MPI_THREAD_FUNNELED;
+    if (provided)
+        *provided = rank->thread_level;
+    rank->state = AMP_MPI_ACTIVE;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Init(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return init_common(MPI_THREAD_SINGLE, NULL, "MPI_Init");
+}
+AMP_WEAK_ALIAS(Init)
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    (void)argc;
+    (void)argv;
+    return init_common(required, provided, "MPI_Init_thread");
+}
+AMP_WEAK_ALIAS(Init_thread)
+
+int PMPI_Initialized(int *flag)
+{
+    amp_rank_t *rank = amp_rank_self();
+    if (!flag)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Initialized",
+                             "NULL pointer (argument flag)");
+    *flag = rank && rank->state != AMP_MPI_NOT_INIT;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Initialized)
+
+int PMPI_Finalized(int *flag)
+{
+    amp_rank_t *rank = amp_rank_self();
+    if (!flag)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Finalized",
+                             "NULL pointer (argument flag)");
+    *flag = rank && rank->state == AMP_MPI_FINALIZED;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Finalized)
+
+int PMPI_Finalize(void)
+{
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, "MPI_Finalize");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rank->state = AMP_MPI_FINALIZED;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Finalize)
+
+int PMPI_Abort(MPI_Comm comm_h, int errorcode)
+{
+    amp_rank_t *rank = amp_rank_self();
+    char label[MPI_MAX_OBJECT_NAME + 32] = "an invalid communicator";
+    amp_comm_t *comm = rank ? amp_comm_lookup(rank, comm_h) : NULL;
+    if (comm)
+        amp_comm_label(comm, label, sizeof(label));
+    amp_log_error("MPI_Abort called by rank %d on %s with error code %d",
+                  rank ? rank->world_rank : -1, label, errorcode);
+    amp_mpi_abort_job(errorcode);
+}
+AMP_WEAK_ALIAS(Abort)
+
+int PMPI_Query_thread(int *provided)
+{
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, "MPI_Query_thread");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!provided)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Query_thread",
+                             "NULL pointer (argument provided)");
+    *provided = rank->thread_level;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Query_thread)
+
+int PMPI_Is_thread_main(int *flag)
+{
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, "MPI_Is_thread_main");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!flag)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Is_thread_main",
+                             "NULL pointer (argument flag)");
+    *flag = 1; /* amp_mpi_enter only lets the rank's own thread through */
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Is_thread_main)
+
+double PMPI_Wtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - amp_proc.wtime_base;
+}
+AMP_WEAK_ALIAS(Wtime)
+
+double PMPI_Wtick(void)
+{
+    struct timespec res;
+    if (clock_getres(CLOCK_MONOTONIC, &res) != 0)
+        return 1e-9;
+    return (double)res.tv_sec + (double)res.tv_nsec * 1e-9;
+}
+AMP_WEAK_ALIAS(Wtick)
+
+int PMPI_Get_processor_name(char *name, int *resultlen)
+{
+    amp_rank_t *rank = amp_rank_self();
+    if (!name || !resultlen)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Get_processor_name",
+                             "NULL pointer (argument %s)",
+                             name ? "resultlen" : "name");
+    if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
+        snprintf(name, MPI_MAX_PROCESSOR_NAME, "localhost");
+    name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';
+    *resultlen = (int)strlen(name);
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Get_processor_name)
+
+int PMPI_Get_version(int *version, int *subversion)
+{
+    if (!version || !subversion)
+        return amp_mpi_error(amp_rank_self(), NULL, MPI_ERR_ARG,
+                             "MPI_Get_version", "NULL pointer (argument %s)",
+                             version ? "subversion" : "version");
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Get_version)
+
+int PMPI_Get_library_version(char *version, int *resultlen)
+{
+    if (!version || !resultlen)
+        return amp_mpi_error(amp_rank_self(), NULL, MPI_ERR_ARG,
+                             "MPI_Get_library_version",
+                             "NULL pointer (argument %s)",
+                             version ? "resultlen" : "version");
+    *resultlen = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "%s",
+                          AMP_LIBRARY_VERSION);
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Get_library_version)
+
+int AMPI_Yield(void)
+{
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, "AMPI_Yield");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    amp_sched_yield();
+    return MPI_SUCCESS;
+}

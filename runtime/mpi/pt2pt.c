@@ -1,0 +1,738 @@
+/*
+ * Point-to-point calls: argument checks, then p2p.  Blocking calls keep
+ * their p2p request on the stack; nonblocking ones take a request object
+ * from the rank's table.
+ */
+#include "mpi/impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const int tag_ub = MPI_TAG_UB_VALUE;
+
+static int p2p_tag(int tag)
+{
+    return tag == MPI_ANY_TAG ? AMP_P2P_ANY : tag;
+}
+
+void amp_status_set(MPI_Status *st, int source, int tag, int error,
+                    size_t bytes, int cancelled)
+{
+    if (st == MPI_STATUS_IGNORE)
+        return;
+    st->MPI_SOURCE = source;
+    st->MPI_TAG = tag;
+    st->MPI_ERROR = error;
+    st->amp_bytes = (long long)bytes;
+    st->amp_cancelled = cancelled;
+}
+
+void amp_status_empty(MPI_Status *st)
+{
+    amp_status_set(st, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+}
+
+static int check_tag(amp_rank_t *rank, amp_comm_t *comm, int tag, int any_ok,
+                     const char *call)
+{
+    if ((tag >= 0 && tag <= tag_ub) || (any_ok && tag == MPI_ANY_TAG))
+        return MPI_SUCCESS;
+    return amp_mpi_error(rank, comm, MPI_ERR_TAG, call,
+                         "invalid tag %d (argument tag): tags are 0..%d%s",
+                         tag, tag_ub, any_ok ? " or MPI_ANY_TAG" : "");
+}
+
+static int check_peer(amp_rank_t *rank, amp_comm_t *comm, int peer,
+                      int any_ok, const char *call, const char *arg)
+{
+    if ((peer >= 0 && peer < comm->size) || peer == MPI_PROC_NULL ||
+        (any_ok && peer == MPI_ANY_SOURCE))
+        return MPI_SUCCESS;
+    return amp_mpi_error(rank, comm, MPI_ERR_RANK, call,
+                         "invalid rank %d (argument %s): the communicator "
+                         "has %d ranks",
+                         peer, arg, comm->size);
+}
+
+/* Checks the arguments of a send or receive (recv: wildcards allowed). */
+static int check_xfer(amp_rank_t *rank, MPI_Comm comm_h, const void *buf,
+                      int count, MPI_Datatype dtype, int peer, int tag,
+                      int recv, const char *call, amp_comm_t **comm,
+                      const amp_dt_t **dt)
+{
+    int rc = amp_check_comm(rank, comm_h, call, comm);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_count(rank, *comm, count, call, "count");
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_dt(rank, *comm, dtype, call, "datatype", dt);
+    if (rc == MPI_SUCCESS)
+        rc = check_peer(rank, *comm, peer, recv, call, recv ? "source" : "dest");
+    if (rc == MPI_SUCCESS)
+        rc = check_tag(rank, *comm, tag, recv, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_buf(rank, *comm, buf, count, *dt, call, "buf");
+    return rc;
+}
+
+/* Starts a send into p (whose on_done is already set).  Non-contiguous
+ * data is packed into *pack, which the caller frees after completion. */
+static void start_send(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
+                       int count, const amp_dt_t *dt, int dest, int tag,
+                       int mode, amp_p2p_req_t *p, void **pack)
+{
+    size_t bytes = dt->size * (size_t)count;
+    const void *data = (const char *)buf + dt->true_lb;
+    *pack = NULL;
+    if (!dt->contig && bytes) {
+        *pack = malloc(bytes);
+        if (!*pack)
+            amp_fatal("out of memory packing a %zu-byte message", bytes);
+        amp_dt_pack(dt, count, buf, *pack);
+        data = *pack;
+    }
+    amp_p2p_isend(&rank->ep, data, bytes, amp_comm_world_rank(comm, dest),
+                  comm->ctx, comm->rank, tag,
+                  mode == AMP_SEND_SYNC ? AMP_P2P_SYNC : AMP_P2P_STANDARD, p);
+}
+
+/* Where a receive lands: the user buffer, or a packing buffer for
+ * non-contiguous types. */
+static void *recv_target(void *buf, int count, const amp_dt_t *dt,
+                         void **pack)
+{
+    size_t cap = dt->size * (size_t)count;
+    *pack = NULL;
+    if (dt->contig || !cap)
+        return (char *)buf + dt->true_lb;
+    *pack = malloc(cap);
+    if (!*pack)
+        amp_fatal("out of memory for a %zu-byte receive buffer", cap);
+    return *pack;
+}
+
+static void wait_one(amp_rank_t *rank, amp_p2p_req_t *p, const char *call)
+{
+    if (p->done)
+        return;
+    rank->call = call;
+    amp_p2p_wait_all(&rank->ep, &p, 1);
+}
+
+int amp_truncate_error(amp_rank_t *rank, amp_comm_t *comm, const char *call,
+                       int source, int tag, size_t capacity)
+{
+    return amp_mpi_error(rank, comm, MPI_ERR_TRUNCATE, call,
+                         "message from rank %d with tag %d is longer than "
+                         "the receive buffer (%zu bytes)",
+                         source, tag, capacity);
+}
+
+static int send_common(const void *buf, int count, MPI_Datatype dtype,
+                       int dest, int tag, MPI_Comm comm_h, int mode,
+                       const char *call)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    const amp_dt_t *dt;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_xfer(rank, comm_h, buf, count, dtype, dest, tag, 0, call,
+                        &comm, &dt);
+    if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
+        return rc;
+    if (mode == AMP_SEND_BUFFERED)
+        return amp_bsend_start(rank, comm, buf, count, dt, dest, tag, call);
+    amp_p2p_req_t p;
+    void *pack;
+    p.on_done = NULL;
+    start_send(rank, comm, buf, count, dt, dest, tag, mode, &p, &pack);
+    wait_one(rank, &p, call);
+    free(pack);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,
+              int tag, MPI_Comm comm)
+{
+    return send_common(buf, count, datatype, dest, tag, comm,
+                       AMP_SEND_STANDARD, "MPI_Send");
+}
+AMP_WEAK_ALIAS(Send)
+
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest,
+               int tag, MPI_Comm comm)
+{
+    return send_common(buf, count, datatype, dest, tag, comm, AMP_SEND_SYNC,
+                       "MPI_Ssend");
+}
+AMP_WEAK_ALIAS(Ssend)
+
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest,
+               int tag, MPI_Comm comm)
+{
+    return send_common(buf, count, datatype, dest, tag, comm,
+                       AMP_SEND_READY, "MPI_Rsend");
+}
+AMP_WEAK_ALIAS(Rsend)
+
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest,
+               int tag, MPI_Comm comm)
+{
+    return send_common(buf, count, datatype, dest, tag, comm,
+                       AMP_SEND_BUFFERED, "MPI_Bsend");
+}
+AMP_WEAK_ALIAS(Bsend)
+
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
+              int tag, MPI_Comm comm_h, MPI_Status *status)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    const amp_dt_t *dt;
+    int rc = amp_mpi_enter(&rank, "MPI_Recv");
+    if (rc == MPI_SUCCESS)
+        rc = check_xfer(rank, comm_h, buf, count, datatype, source, tag, 1,
+                        "MPI_Recv", &comm, &dt);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        amp_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+        return MPI_SUCCESS;
+    }
+    amp_p2p_req_t p;
+    void *pack;
+    size_t cap = dt->size * (size_t)count;
+    p.on_done = NULL;
+    amp_p2p_irecv(&rank->ep, recv_target(buf, count, dt, &pack), cap,
+                  comm->ctx, source, p2p_tag(tag), &p);
+    wait_one(rank, &p, "MPI_Recv");
+    if (pack) {
+        amp_dt_unpack(dt, count, buf, pack, p.st_bytes);
+        free(pack);
+    }
+    if (status != MPI_STATUS_IGNORE) {
+        int err = status->MPI_ERROR;
+        amp_status_set(status, p.st_source, p.st_tag, err, p.st_bytes, 0);
+    }
+    if (p.error == AMP_ERR_TRUNCATE)
+        return amp_truncate_error(rank, comm, "MPI_Recv", p.st_source,
+                                  p.st_tag, cap);
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Recv)
+
+/* ---- nonblocking and persistent ---- */
+
+static int new_xfer_req(const void *buf, int count, MPI_Datatype dtype,
+                        int peer, int tag, MPI_Comm comm_h, int kind, int mode,
+                        int persistent, MPI_Request *request, const char *call)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    const amp_dt_t *dt;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_xfer(rank, comm_h, buf, count, dtype, peer, tag,
+                        kind == AMP_REQ_RECV, call, &comm, &dt);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!request)
+        return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
+                             "NULL pointer (argument request)");
+    amp_req_t *r = amp_req_new(rank, kind);
+    if (!r)
+        return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
+                             "out of memory for a request");
+    r->buf = (void *)buf;
+    r->count = count;
+    r->dtype = dtype;
+    r->dt = dt;
+    r->peer = peer;
+    r->tag = tag;
+    r->comm = comm_h;
+    r->mode = mode;
+    r->persistent = (unsigned char)persistent;
+    *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
+    if (persistent)
+        return MPI_SUCCESS;
+    return amp_req_start(rank, r, call);
+}
+
+#define DEFINE_ISEND(Name, mode, persistent)                                   \
+    int PMPI_##Name(const void *buf, int count, MPI_Datatype datatype,        \
+                    int dest, int tag, MPI_Comm comm, MPI_Request *request)    \
+    {                                                                          \
+        return new_xfer_req(buf, count, datatype, dest, tag, comm,             \
+                            AMP_REQ_SEND, mode, persistent, request,           \
+                            "MPI_" #Name);                                     \
+    }                                                                          \
+    AMP_WEAK_ALIAS(Name)
+
+DEFINE_ISEND(Isend, AMP_SEND_STANDARD, 0)
+DEFINE_ISEND(Issend, AMP_SEND_SYNC, 0)
+DEFINE_ISEND(Irsend, AMP_SEND_READY, 0)
+DEFINE_ISEND(Ibsend, AMP_SEND_BUFFERED, 0)
+DEFINE_ISEND(Send_init, AMP_SEND_STANDARD, 1)
+DEFINE_ISEND(Ssend_init, AMP_SEND_SYNC, 1)
+DEFINE_ISEND(Rsend_init, AMP_SEND_READY, 1)
+DEFINE_ISEND(Bsend_init, AMP_SEND_BUFFERED, 1)
+
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
+               int tag, MPI_Comm comm, MPI_Request *request)
+{
+    return new_xfer_req(buf, count, datatype, source, tag, comm, AMP_REQ_RECV,
+                        0, 0, request, "MPI_Irecv");
+}
+AMP_WEAK_ALIAS(Irecv)
+
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
+                   int tag, MPI_Comm comm, MPI_Request *request)
+{
+    return new_xfer_req(buf, count, datatype, source, tag, comm, AMP_REQ_RECV,
+                        0, 1, request, "MPI_Recv_init");
+}
+AMP_WEAK_ALIAS(Recv_init)
+
+/* Completion hook of every request object: unpack, release buffers, and
+ * free the request if MPI_Request_free already dropped the handle. */
+static void req_done(amp_p2p_req_t *p)
+{
+    amp_req_t *r = AMP_CONTAINER_OF(p, amp_req_t, p2p);
+    if (r->pack) {
+        if (r->kind == AMP_REQ_RECV && !p->cancelled)
+            amp_dt_unpack(r->dt, r->count, r->buf, r->pack, p->st_bytes);
+        free(r->pack);
+        r->pack = NULL;
+    }
+    if (r->freed)
+        amp_req_release(AMP_CONTAINER_OF(p->owner, amp_rank_t, ep), r);
+}
+
+int amp_req_start(amp_rank_t *rank, amp_req_t *r, const char *call)
+{
+    amp_comm_t *comm = amp_comm_lookup(rank, r->comm);
+    if (!comm)
+        return amp_mpi_error(rank, NULL, MPI_ERR_COMM, call,
+                             "the request's communicator has been freed");
+    r->active = 1;
+    r->p2p.on_done = req_done;
+    if (r->peer == MPI_PROC_NULL) {
+        amp_p2p_req_init_done(&rank->ep, &r->p2p, MPI_PROC_NULL, MPI_ANY_TAG);
+        return MPI_SUCCESS;
+    }
+    if (r->kind == AMP_REQ_SEND && r->mode == AMP_SEND_BUFFERED) {
+        int rc = amp_bsend_start(rank, comm, r->buf, r->count, r->dt, r->peer,
+                                 r->tag, call);
+        amp_p2p_req_init_done(&rank->ep, &r->p2p, r->peer, r->tag);
+        return rc;
+    }
+    if (r->kind == AMP_REQ_SEND) {
+        start_send(rank, comm, r->buf, r->count, r->dt, r->peer, r->tag,
+                   r->mode, &r->p2p, &r->pack);
+        return MPI_SUCCESS;
+    }
+    size_t cap = r->dt->size * (size_t)r->count;
+    void *target = recv_target(r->buf, r->count, r->dt, &r->pack);
+    amp_p2p_irecv(&rank->ep, target, cap, comm->ctx, r->peer, p2p_tag(r->tag),
+                  &r->p2p);
+    return MPI_SUCCESS;
+}
+
+/* ---- combined send and receive ---- */
+
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  int dest, int sendtag, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm_h, MPI_Status *status)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    const amp_dt_t *sdt, *rdt;
+    const char *call = "MPI_Sendrecv";
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_xfer(rank, comm_h, sendbuf, sendcount, sendtype, dest,
+                        sendtag, 0, call, &comm, &sdt);
+    if (rc == MPI_SUCCESS)
+        rc = check_xfer(rank, comm_h, recvbuf, recvcount, recvtype, source,
+                        recvtag, 1, call, &comm, &rdt);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    amp_p2p_req_t sp, rp;
+    amp_p2p_req_t *reqs[2] = {&rp, &sp};
+    void *spack = NULL, *rpack = NULL;
+    size_t cap = rdt->size * (size_t)recvcount;
+    sp.on_done = rp.on_done = NULL;
+    if (source == MPI_PROC_NULL)
+        amp_p2p_req_init_done(&rank->ep, &rp, MPI_PROC_NULL, MPI_ANY_TAG);
+    else
+        amp_p2p_irecv(&rank->ep, recv_target(recvbuf, recvcount, rdt, &rpack),
+                      cap, comm->ctx, source, p2p_tag(recvtag), &rp);
+    if (dest == MPI_PROC_NULL)
+        amp_p2p_req_init_done(&rank->ep, &sp, MPI_PROC_NULL, MPI_ANY_TAG);
+    else
+        start_send(rank, comm, sendbuf, sendcount, sdt, dest, sendtag,
+                   AMP_SEND_STANDARD, &sp, &spack);
+    rank->call = call;
+    amp_p2p_wait_all(&rank->ep, reqs, 2);
+    free(spack);
+    if (rpack) {
+        amp_dt_unpack(rdt, recvcount, recvbuf, rpack, rp.st_bytes);
+        free(rpack);
+    }
+    amp_status_set(status, rp.st_source, rp.st_tag,
+                   status ? status->MPI_ERROR : 0, rp.st_bytes, 0);
+    if (rp.error == AMP_ERR_TRUNCATE)
+        return amp_truncate_error(rank, comm, call, rp.st_source, rp.st_tag,
+                                  cap);
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Sendrecv)
+
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
+                          int dest, int sendtag, int source, int recvtag,
+                          MPI_Comm comm_h, MPI_Status *status)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    const amp_dt_t *dt;
+    const char *call = "MPI_Sendrecv_replace";
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_xfer(rank, comm_h, buf, count, datatype, dest, sendtag, 0,
+                        call, &comm, &dt);
+    if (rc == MPI_SUCCESS)
+        rc = check_xfer(rank, comm_h, buf, count, datatype, source, recvtag, 1,
+                        call, &comm, &dt);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    size_t bytes = dt->size * (size_t)count;
+    void *copy = malloc(bytes ? bytes : 1);
+    if (!copy)
+        return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
+                             "out of memory for a %zu-byte copy", bytes);
+    amp_dt_pack(dt, count, buf, copy);
+    amp_p2p_req_t sp, rp;
+    amp_p2p_req_t *reqs[2] = {&rp, &sp};
+    void *rpack = NULL;
+    sp.on_done = rp.on_done = NULL;
+    if (source == MPI_PROC_NULL)
+        amp_p2p_req_init_done(&rank->ep, &rp, MPI_PROC_NULL, MPI_ANY_TAG);
+    else
+        amp_p2p_irecv(&rank->ep, recv_target(buf, count, dt, &rpack), bytes,
+                      comm->ctx, source, p2p_tag(recvtag), &rp);
+    if (dest == MPI_PROC_NULL)
+        amp_p2p_req_init_done(&rank->ep, &sp, MPI_PROC_NULL, MPI_ANY_TAG);
+    else
+        amp_p2p_isend(&rank->ep, copy, bytes, amp_comm_world_rank(comm, dest),
+                      comm->ctx, comm->rank, sendtag, AMP_P2P_STANDARD, &sp);
+    rank->call = call;
+    amp_p2p_wait_all(&rank->ep, reqs, 2);
+    free(copy);
+    if (rpack) {
+        amp_dt_unpack(dt, count, buf, rpack, rp.st_bytes);
+        free(rpack);
+    }
+    amp_status_set(status, rp.st_source, rp.st_tag,
+                   status ? status->MPI_ERROR : 0, rp.st_bytes, 0);
+    if (rp.error == AMP_ERR_TRUNCATE)
+        return amp_truncate_error(rank, comm, call, rp.st_source, rp.st_tag,
+                                  bytes);
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Sendrecv_replace)
+
+/* ---- probes ---- */
+
+static int check_probe(amp_rank_t *rank, MPI_Comm comm_h, int source, int tag,
+                       const char *call, amp_comm_t **comm)
+{
+    int rc = amp_check_comm(rank, comm_h, call, comm);
+    if (rc == MPI_SUCCESS)
+        rc = check_peer(rank, *comm, source, 1, call, "source");
+    if (rc == MPI_SUCCESS)
+        rc = check_tag(rank, *comm, tag, 1, call);
+    return rc;
+}
+
+static void probe_status(MPI_Status *status, const amp_p2p_probe_info_t *info)
+{
+    amp_status_set(status, info->source, info->tag,
+                   status ? status->MPI_ERROR : 0, info->bytes, 0);
+}
+
+int PMPI_Probe(int source, int tag, MPI_Comm comm_h, MPI_Status *status)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    int rc = amp_mpi_enter(&rank, "MPI_Probe");
+    if (rc == MPI_SUCCESS)
+        rc = check_probe(rank, comm_h, source, tag, "MPI_Probe", &comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        amp_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+        return MPI_SUCCESS;
+    }
+    amp_p2p_probe_info_t info;
+    rank->call = "MPI_Probe";
+    amp_p2p_probe(&rank->ep, comm->ctx, source, p2p_tag(tag), &info);
+    probe_status(status, &info);
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Probe)
+
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm_h, int *flag,
+                MPI_Status *status)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    int rc = amp_mpi_enter(&rank, "MPI_Iprobe");
+    if (rc == MPI_SUCCESS)
+        rc = check_probe(rank, comm_h, source, tag, "MPI_Iprobe", &comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!flag)
+        return amp_mpi_error(rank, comm, MPI_ERR_ARG, "MPI_Iprobe",
+                             "NULL pointer (argument flag)");
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        amp_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+        return MPI_SUCCESS;
+    }
+    amp_p2p_probe_info_t info;
+    *flag = amp_p2p_iprobe(&rank->ep, comm->ctx, source, p2p_tag(tag), &info);
+    if (!*flag) {
+        /* Let the other ranks of this PE run, so that a polling loop
+         * makes progress, then look again. */
+        amp_p2p_progress(&rank->ep);
+        rank = amp_rank_self();
+        *flag = amp_p2p_iprobe(&rank->ep, comm->ctx, source, p2p_tag(tag),
+                               &info);
+    }
+    if (*flag)
+        probe_status(status, &info);
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Iprobe)
+
+static MPI_Message new_message(amp_rank_t *rank, struct amp_msg *m)
+{
+    amp_msg_handle_t *h = amp_table_alloc(&rank->msgs);
+    if (!h)
+        amp_fatal("out of memory for a message handle");
+    h->msg = m;
+    return AMPI_HANDLE(AMPI_HANDLE_MESSAGE, h->obj.idx);
+}
+
+static int mprobe_common(int source, int tag, MPI_Comm comm_h, int *flag,
+                         MPI_Message *message, MPI_Status *status,
+                         const char *call)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_probe(rank, comm_h, source, tag, call, &comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!message)
+        return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
+                             "NULL pointer (argument message)");
+    if (source == MPI_PROC_NULL) {
+        if (flag)
+            *flag = 1;
+        *message = MPI_MESSAGE_NO_PROC;
+        amp_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+        return MPI_SUCCESS;
+    }
+    amp_p2p_probe_info_t info;
+    struct amp_msg *m;
+    if (flag) {
+        m = amp_p2p_improbe(&rank->ep, comm->ctx, source, p2p_tag(tag), &info);
+        if (!m) {
+            amp_p2p_progress(&rank->ep);
+            rank = amp_rank_self();
+            m = amp_p2p_improbe(&rank->ep, comm->ctx, source, p2p_tag(tag),
+                                &info);
+        }
+        *flag = m != NULL;
+        if (!m)
+            return MPI_SUCCESS;
+    } else {
+        rank->call = call;
+        m = amp_p2p_mprobe(&rank->ep, comm->ctx, source, p2p_tag(tag), &info);
+    }
+    *message = new_message(rank, m);
+    probe_status(status, &info);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
+                MPI_Status *status)
+{
+    return mprobe_common(source, tag, comm, NULL, message, status,
+                         "MPI_Mprobe");
+}
+AMP_WEAK_ALIAS(Mprobe)
+
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
+                 MPI_Message *message, MPI_Status *status)
+{
+    amp_rank_t *rank = amp_rank_self();
+    if (rank && !flag)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Improbe",
+                             "NULL pointer (argument flag)");
+    return mprobe_common(source, tag, comm, flag, message, status,
+                         "MPI_Improbe");
+}
+AMP_WEAK_ALIAS(Improbe)
+
+/* Takes the message out of its handle; NULL for MPI_MESSAGE_NO_PROC. */
+static int take_message(amp_rank_t *rank, MPI_Message *message,
+                        const char *call, struct amp_msg **m)
+{
+    if (!message)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "NULL pointer (argument message)");
+    if (*message == MPI_MESSAGE_NO_PROC) {
+        *m = NULL;
+        *message = MPI_MESSAGE_NULL;
+        return MPI_SUCCESS;
+    }
+    amp_msg_handle_t *h = NULL;
+    if (AMP_HANDLE_KIND(*message) == AMPI_HANDLE_MESSAGE)
+        h = amp_table_lookup(&rank->msgs, AMP_HANDLE_INDEX(*message));
+    if (!h)
+        return amp_mpi_error(rank, NULL, MPI_ERR_REQUEST, call,
+                             "invalid message handle %#x (argument message)",
+                             (unsigned)*message);
+    *m = h->msg;
+    amp_table_free(&rank->msgs, h);
+    *message = MPI_MESSAGE_NULL;
+    return MPI_SUCCESS;
+}
+
+static int check_mrecv(amp_rank_t *rank, void *buf, int count,
+                       MPI_Datatype datatype, const char *call,
+                       const amp_dt_t **dt)
+{
+    int rc = amp_check_count(rank, NULL, count, call, "count");
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_dt(rank, NULL, datatype, call, "datatype", dt);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_buf(rank, NULL, buf, count, *dt, call, "buf");
+    return rc;
+}
+
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
+               MPI_Message *message, MPI_Status *status)
+{
+    amp_rank_t *rank;
+    const amp_dt_t *dt;
+    struct amp_msg *m;
+    int rc = amp_mpi_enter(&rank, "MPI_Mrecv");
+    if (rc == MPI_SUCCESS)
+        rc = check_mrecv(rank, buf, count, datatype, "MPI_Mrecv", &dt);
+    if (rc == MPI_SUCCESS)
+        rc = take_message(rank, message, "MPI_Mrecv", &m);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!m) {
+        amp_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+        return MPI_SUCCESS;
+    }
+    amp_p2p_req_t p;
+    void *pack;
+    size_t cap = dt->size * (size_t)count;
+    p.on_done = NULL;
+    amp_p2p_mrecv(&rank->ep, m, recv_target(buf, count, dt, &pack), cap, &p);
+    if (pack) {
+        amp_dt_unpack(dt, count, buf, pack, p.st_bytes);
+        free(pack);
+    }
+    amp_status_set(status, p.st_source, p.st_tag,
+                   status ? status->MPI_ERROR : 0, p.st_bytes, 0);
+    if (p.error == AMP_ERR_TRUNCATE)
+        return amp_truncate_error(rank, NULL, "MPI_Mrecv", p.st_source,
+                                  p.st_tag, cap);
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Mrecv)
+
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype,
+                MPI_Message *message, MPI_Request *request)
+{
+    amp_rank_t *rank;
+    const amp_dt_t *dt;
+    struct amp_msg *m;
+    int rc = amp_mpi_enter(&rank, "MPI_Imrecv");
+    if (rc == MPI_SUCCESS)
+        rc = check_mrecv(rank, buf, count, datatype, "MPI_Imrecv", &dt);
+    if (rc == MPI_SUCCESS && !request)
+        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Imrecv",
+                           "NULL pointer (argument request)");
+    if (rc == MPI_SUCCESS)
+        rc = take_message(rank, message, "MPI_Imrecv", &m);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    amp_req_t *r = amp_req_new(rank, AMP_REQ_RECV);
+    if (!r)
+        return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, "MPI_Imrecv",
+                             "out of memory for a request");
+    r->buf = buf;
+    r->count = count;
+    r->dtype = datatype;
+    r->dt = dt;
+    r->comm = MPI_COMM_WORLD;
+    r->active = 1;
+    r->p2p.on_done = req_done;
+    *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
+    if (!m) {
+        r->peer = MPI_PROC_NULL;
+        amp_p2p_req_init_done(&rank->ep, &r->p2p, MPI_PROC_NULL, MPI_ANY_TAG);
+        return MPI_SUCCESS;
+    }
+    size_t cap = dt->size * (size_t)count;
+    amp_p2p_mrecv(&rank->ep, m, recv_target(buf, count, dt, &r->pack), cap,
+                  &r->p2p);
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Imrecv)
+
+int PMPI_Comm_get_attr(MPI_Comm comm_h, int keyval, void *attribute_val,
+                       int *flag)
+{
+    static const int wtime_is_global = 1, host = MPI_PROC_NULL,
+                     io = MPI_ANY_SOURCE;
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    int rc = amp_mpi_enter(&rank, "MPI_Comm_get_attr");
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_comm(rank, comm_h, "MPI_Comm_get_attr", &comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!attribute_val || !flag)
+        return amp_mpi_error(rank, comm, MPI_ERR_ARG, "MPI_Comm_get_attr",
+                             "NULL pointer (argument %s)",
+                             flag ? "attribute_val" : "flag");
+    const int *value = NULL;
+    switch (keyval) {
+    case MPI_TAG_UB: value = &tag_ub; break;
+    case MPI_HOST: value = &host; break;
+    case MPI_IO: value = &io; break;
+    case MPI_WTIME_IS_GLOBAL: value = &wtime_is_global; break;
+    case MPI_UNIVERSE_SIZE: value = &amp_proc.nranks; break;
+    case MPI_APPNUM:
+    case MPI_LASTUSEDCODE: break;
+    default:
+        return amp_mpi_error(rank, comm, MPI_ERR_KEYVAL, "MPI_Comm_get_attr",
+                             "invalid attribute key %d (argument keyval)",
+                             keyval);
+    }
+    *flag = value != NULL;
+    if (value)
+        *(const int **)attribute_val = value;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Comm_get_attr)

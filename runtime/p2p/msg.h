@@ -1,0 +1,51 @@
+/*
+ * Envelopes and their per-PE pools (private to p2p).
+ *
+ * An envelope is allocated from the pool of the PE that sends it and goes
+ * back to that pool when the message is consumed, wherever that happens:
+ * a PE returning another PE's envelope pushes it onto that pool's lock-free
+ * return stack, which the owner takes whole when its free list runs dry.
+ */
+#ifndef AMP_P2P_MSG_H
+#define AMP_P2P_MSG_H
+
+#include "p2p/p2p.h"
+
+#include <stdatomic.h>
+
+enum amp_msg_kind {
+    AMP_MSG_EAGER,       /* payload inline */
+    AMP_MSG_RNDV,        /* data at the sender's buffer */
+    AMP_MSG_RNDV_DONE,   /* back to the sender: the data was copied */
+    AMP_MSG_CANCEL,      /* to the receiver: withdraw sreq's envelope */
+    AMP_MSG_CANCEL_DONE, /* back to the sender: it was withdrawn */
+};
+
+typedef struct amp_msg_pool amp_msg_pool_t;
+
+typedef struct amp_msg {
+    amp_inbox_item_t item;
+    struct amp_msg *next, *prev; /* unexpected queue or free list */
+    amp_msg_pool_t *home;
+    unsigned char kind;
+    unsigned char queued; /* in a receiver's unexpected queue */
+    int ctx, src, tag;
+    int dst; /* world rank */
+    size_t bytes;
+    const void *data;
+    amp_p2p_req_t *sreq;
+    amp_p2p_ep_t *sender;
+    _Alignas(16) char payload[];
+} amp_msg_t;
+
+struct amp_msg_pool {
+    amp_msg_t *free;
+    _Alignas(64) _Atomic(amp_msg_t *) returned;
+    _Alignas(64) size_t payload; /* bytes of payload per envelope */
+};
+
+amp_msg_t *amp_msg_get(amp_msg_pool_t *pool);
+/* Returns m to its pool; mine is the calling PE's pool. */
+void amp_msg_put(amp_msg_pool_t *mine, amp_msg_t *m);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * p2p: MPI point-to-point matching and the in-process protocols.
+ *
+ * Every rank has an endpoint with a posted-receive queue and an
+ * unexpected-message queue.  Matching for a rank happens only on the rank's
+ * own PE, so the queues need no lock.  The protocols (DESIGN.md §6):
+ *
+ *  - same PE, receive posted: the sender copies straight into the receive
+ *    buffer; no envelope, no queue;
+ *  - small messages (<= eager limit) otherwise: the data is copied into a
+ *    pooled envelope, and the send completes at once;
+ *  - larger (and synchronous) messages: rendezvous.  The envelope carries
+ *    the sender's buffer address; the receiver copies straight from it (one
+ *    copy) and then completes the send.
+ *
+ * Envelopes for another PE travel through that PE's inbox, in order per
+ * sender, which keeps MPI's non-overtaking rule.  Every request completes
+ * on its owner's PE.
+ */
+#ifndef AMP_P2P_H
+#define AMP_P2P_H
+
+#include "base/base.h"
+#include "sched/sched.h"
+
+#define AMP_P2P_ANY (-2) /* wildcard source or tag */
+
+enum amp_p2p_mode { AMP_P2P_STANDARD = 0, AMP_P2P_SYNC = 1 };
+
+struct amp_p2p_ep;
+struct amp_msg;
+
+typedef struct amp_p2p_req amp_p2p_req_t;
+typedef void (*amp_p2p_done_fn_t)(amp_p2p_req_t *req);
+
+struct amp_p2p_req {
+    amp_p2p_req_t *next, *prev; /* posted queue */
+    struct amp_p2p_ep *owner;
+    void *buf;    /* send: data; receive: where data goes */
+    size_t bytes; /* send: length; receive: capacity */
+    int ctx, peer, tag; /* receive: wanted source and tag; send: dest */
+    unsigned char is_send, done, in_wait, cancelled, posted;
+    amp_status_t error;
+    int st_source, st_tag;
+    size_t st_bytes;
+    struct amp_msg *msg;       /* pending rendezvous send: its envelope */
+    amp_p2p_done_fn_t on_done; /* runs after completion; may free req */
+};
+
+typedef struct amp_p2p_world amp_p2p_world_t;
+
+typedef struct amp_p2p_ep {
+    amp_thread_t *thr;
+    amp_p2p_world_t *world;
+    int world_rank;
+    amp_p2p_req_t *posted_head, *posted_tail;
+    struct amp_msg *unexp_head, *unexp_tail;
+    int wait_pending;  /* completions still awaited before waking */
+    int probe_waiting; /* blocked in a probe: wake on any arrival */
+    /* What a blocked rank waits for, for the deadlock report. */
+    amp_p2p_req_t **wait_reqs;
+    int wait_nreqs;
+    int probe_ctx, probe_src, probe_tag;
+} amp_p2p_ep_t;
+
+struct amp_p2p_world {
+    amp_p2p_ep_t **eps; /* by world rank */
+    int nranks;
+    size_t eager_limit;
+};
+
+/* Information about a matched-but-not-received message (probe). */
+typedef struct amp_p2p_probe_info {
+    int source, tag;
+    size_t bytes;
+} amp_p2p_probe_info_t;
+
+/* Per-PE state: the envelope pool.  Call on each PE before it runs. */
+amp_status_t amp_p2p_pe_init(amp_pe_t *pe, size_t eager_limit);
+void amp_p2p_pe_cleanup(amp_pe_t *pe);
+/* Inbox handler to register with the scheduler. */
+void amp_p2p_handle_item(amp_pe_t *pe, amp_inbox_item_t *item);
+
+void amp_p2p_ep_init(amp_p2p_ep_t *ep, amp_p2p_world_t *world, int world_rank,
+                     amp_thread_t *thr);
+
+/* Starts a send of bytes at buf to world rank dst; src is the sender's
+ * rank in the communicator with context ctx. */
+void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes, int dst,
+                   int ctx, int src, int tag, int mode, amp_p2p_req_t *req);
+/* Starts a receive into buf (capacity bytes) from source src (or
+ * AMP_P2P_ANY) with tag (or AMP_P2P_ANY) on context ctx. */
+void amp_p2p_irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity, int ctx,
+                   int src, int tag, amp_p2p_req_t *req);
+
+/* Request whose completion needs nothing else (MPI_PROC_NULL, ...). */
+void amp_p2p_req_init_done(amp_p2p_ep_t *ep, amp_p2p_req_t *req, int source,
+                           int tag);
+
+/* Blocks until every non-NULL request in reqs is done. */
+void amp_p2p_wait_all(amp_p2p_ep_t *ep, amp_p2p_req_t **reqs, int n);
+/* Blocks until at least one non-NULL request in reqs is done (returns at
+ * once if there is none). */
+void amp_p2p_wait_any(amp_p2p_ep_t *ep, amp_p2p_req_t **reqs, int n);
+/* Lets queued work run (inbox, other ranks) without blocking for long. */
+void amp_p2p_progress(amp_p2p_ep_t *ep);
+
+/* Returns 1 and fills info if a matching message has arrived. */
+int amp_p2p_iprobe(amp_p2p_ep_t *ep, int ctx, int src, int tag,
+                   amp_p2p_probe_info_t *info);
+void amp_p2p_probe(amp_p2p_ep_t *ep, int ctx, int src, int tag,
+                   amp_p2p_probe_info_t *info);
+/* Like iprobe, but removes the message for a later amp_p2p_mrecv. */
+struct amp_msg *amp_p2p_improbe(amp_p2p_ep_t *ep, int ctx, int src, int tag,
+                                amp_p2p_probe_info_t *info);
+struct amp_msg *amp_p2p_mprobe(amp_p2p_ep_t *ep, int ctx, int src, int tag,
+                               amp_p2p_probe_info_t *info);
+void amp_p2p_mrecv(amp_p2p_ep_t *ep, struct amp_msg *msg, void *buf,
+                   size_t capacity, amp_p2p_req_t *req);
+
+/* Tries to cancel a pending request; completion follows (cancelled or
+ * not) and is awaited like any other. */
+void amp_p2p_cancel(amp_p2p_ep_t *ep, amp_p2p_req_t *req);
+
+/* Completes req (on its owner's PE). */
+void amp_p2p_req_complete(amp_p2p_req_t *req);
+
+#endif

@@ -1,0 +1,272 @@
+#include "sched/sched.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { PE_AWAKE = 0, PE_ASLEEP = 1 };
+
+/* How long an idle PE polls before it sleeps, and how long it sleeps before
+ * looking again on its own. */
+#define IDLE_SPIN_NS 200000L
+#define IDLE_SLEEP_NS 50000000L
+
+static __thread amp_pe_t *self_pe __attribute__((tls_model("initial-exec")));
+
+__attribute__((noinline)) amp_pe_t *amp_pe_self(void)
+{
+    return self_pe;
+}
+
+void amp_pe_set_self(amp_pe_t *pe)
+{
+    self_pe = pe;
+}
+
+amp_status_t amp_sched_init(amp_sched_t *sched, int npes,
+                            amp_sched_item_fn_t on_item,
+                            amp_sched_deadlock_fn_t on_deadlock)
+{
+    memset(sched, 0, sizeof(*sched));
+    sched->pes = calloc((size_t)npes, sizeof(*sched->pes));
+    if (!sched->pes)
+        return AMP_ERR_NOMEM;
+    sched->npes = npes;
+    sched->on_item = on_item;
+    sched->on_deadlock = on_deadlock;
+    for (int i = 0; i < npes; i++) {
+        amp_pe_t *pe = aligned_alloc(64, AMP_ROUND_UP(sizeof(*pe), 64));
+        if (!pe) {
+            amp_sched_cleanup(sched);
+            return AMP_ERR_NOMEM;
+        }
+        memset(pe, 0, sizeof(*pe));
+        amp_inbox_init(&pe->inbox);
+        atomic_init(&pe->sleep_state, PE_AWAKE);
+        pe->sched = sched;
+        pe->id = i;
+        sched->pes[i] = pe;
+    }
+    return AMP_OK;
+}
+
+void amp_sched_cleanup(amp_sched_t *sched)
+{
+    if (sched->pes) {
+        for (int i = 0; i < sched->npes; i++)
+            free(sched->pes[i]);
+        free(sched->pes);
+    }
+    sched->pes = NULL;
+}
+
+static void runq_push(amp_pe_t *pe, amp_thread_t *thr)
+{
+    thr->next = NULL;
+    if (pe->runq_tail)
+        pe->runq_tail->next = thr;
+    else
+        pe->runq_head = thr;
+    pe->runq_tail = thr;
+}
+
+static amp_thread_t *runq_pop(amp_pe_t *pe)
+{
+    amp_thread_t *thr = pe->runq_head;
+    if (thr) {
+        pe->runq_head = thr->next;
+        if (!pe->runq_head)
+            pe->runq_tail = NULL;
+    }
+    return thr;
+}
+
+void amp_sched_thread_init(amp_thread_t *thr, amp_pe_t *pe, void *stack,
+                           size_t size, amp_ult_entry_fn_t fn, void *arg)
+{
+    memset(thr, 0, sizeof(*thr));
+    thr->pe = pe;
+    thr->state = AMP_THREAD_READY;
+    amp_ult_ctx_make(&thr->ctx, stack, size, fn, arg);
+}
+
+void amp_sched_spawn(amp_thread_t *thr)
+{
+    atomic_fetch_add(&thr->pe->sched->live, 1);
+    thr->state = AMP_THREAD_READY;
+    runq_push(thr->pe, thr);
+}
+
+void amp_sched_poll(amp_pe_t *pe)
+{
+    if (amp_inbox_is_empty(&pe->inbox))
+        return;
+    amp_inbox_item_t *item = amp_inbox_take_all(&pe->inbox);
+    while (item) {
+        amp_inbox_item_t *next = item->next;
+        pe->sched->on_item(pe, item);
+        item = next;
+    }
+}
+
+/* Leaves thr (blocked, yielding or done) for the next ready thread, or for
+ * the scheduler loop when there is none. */
+static void switch_away(amp_pe_t *pe, amp_thread_t *thr)
+{
+    amp_sched_poll(pe);
+    amp_thread_t *next = runq_pop(pe);
+    if (next == thr) {
+        thr->state = AMP_THREAD_RUNNING;
+        return;
+    }
+    if (next) {
+        next->state = AMP_THREAD_RUNNING;
+        pe->current = next;
+        amp_ult_switch(&thr->ctx, &next->ctx);
+    } else {
+        pe->current = NULL;
+        amp_ult_switch(&thr->ctx, &pe->sched_ctx);
+    }
+}
+
+void amp_sched_block(void)
+{
+    amp_pe_t *pe = amp_pe_self();
+    amp_thread_t *thr = pe->current;
+    thr->state = AMP_THREAD_BLOCKED;
+    switch_away(pe, thr);
+}
+
+void amp_sched_yield(void)
+{
+    amp_pe_t *pe = amp_pe_self();
+    amp_thread_t *thr = pe->current;
+    thr->state = AMP_THREAD_READY;
+    runq_push(pe, thr);
+    switch_away(pe, thr);
+}
+
+void amp_sched_wake(amp_thread_t *thr)
+{
+    if (thr->state != AMP_THREAD_BLOCKED)
+        return;
+    thr->state = AMP_THREAD_READY;
+    runq_push(thr->pe, thr);
+}
+
+static void pe_wake(amp_pe_t *pe)
+{
+    if (atomic_load(&pe->sleep_state) != PE_ASLEEP)
+        return;
+    if (atomic_exchange(&pe->sleep_state, PE_AWAKE) == PE_ASLEEP)
+        syscall(SYS_futex, &pe->sleep_state, FUTEX_WAKE_PRIVATE, 1, NULL,
+                NULL, 0);
+}
+
+static void wake_all(amp_sched_t *sched)
+{
+    for (int i = 0; i < sched->npes; i++)
+        pe_wake(sched->pes[i]);
+}
+
+void amp_sched_exit(void)
+{
+    amp_pe_t *pe = amp_pe_self();
+    amp_thread_t *thr = pe->current;
+    thr->state = AMP_THREAD_DONE;
+    if (atomic_fetch_sub(&pe->sched->live, 1) == 1) {
+        atomic_store(&pe->sched->done, 1);
+        wake_all(pe->sched);
+    }
+    switch_away(pe, thr);
+    amp_assert(!"a finished thread was resumed");
+    abort();
+}
+
+void amp_sched_post(amp_pe_t *pe, amp_inbox_item_t *item)
+{
+    amp_inbox_push(&pe->inbox, item);
+    pe_wake(pe);
+}
+
+static long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+static int has_work(amp_pe_t *pe)
+{
+    return !amp_inbox_is_empty(&pe->inbox) || atomic_load(&pe->sched->done);
+}
+
+/* Every PE idle, every inbox empty, and no PE woke up meanwhile: nothing
+ * can make progress any more.  (A PE leaves the idle count before it
+ * bumps the epoch and before it drains its inbox.) */
+static int deadlocked(amp_sched_t *sched)
+{
+    long epoch = atomic_load(&sched->epoch);
+    if (atomic_load(&sched->idle) != sched->npes)
+        return 0;
+    for (int i = 0; i < sched->npes; i++)
+        if (!amp_inbox_is_empty(&sched->pes[i]->inbox))
+            return 0;
+    if (atomic_load(&sched->done))
+        return 0;
+    return atomic_load(&sched->epoch) == epoch &&
+           atomic_load(&sched->idle) == sched->npes;
+}
+
+static void sleep_until_posted(amp_pe_t *pe)
+{
+    amp_sched_t *sched = pe->sched;
+    atomic_store(&pe->sleep_state, PE_ASLEEP);
+    int nidle = atomic_fetch_add(&sched->idle, 1) + 1;
+    if (!has_work(pe)) {
+        if (nidle == sched->npes && deadlocked(sched))
+            sched->on_deadlock(sched);
+        struct timespec ts = {0, IDLE_SLEEP_NS};
+        syscall(SYS_futex, &pe->sleep_state, FUTEX_WAIT_PRIVATE, PE_ASLEEP,
+                &ts, NULL, 0);
+    }
+    atomic_store(&pe->sleep_state, PE_AWAKE);
+    atomic_fetch_sub(&sched->idle, 1);
+    atomic_fetch_add(&sched->epoch, 1);
+}
+
+static void idle(amp_pe_t *pe)
+{
+    long start = now_ns();
+    do {
+        for (int i = 0; i < 64; i++) {
+            if (has_work(pe))
+                return;
+            __builtin_ia32_pause();
+        }
+    } while (now_ns() - start < IDLE_SPIN_NS);
+    sleep_until_posted(pe);
+}
+
+void amp_sched_run(amp_pe_t *pe)
+{
+    amp_pe_set_self(pe);
+    for (;;) {
+        amp_sched_poll(pe);
+        amp_thread_t *next = runq_pop(pe);
+        if (next) {
+            next->state = AMP_THREAD_RUNNING;
+            pe->current = next;
+            amp_ult_switch(&pe->sched_ctx, &next->ctx);
+            pe = amp_pe_self();
+            continue;
+        }
+        if (atomic_load(&pe->sched->done))
+            break;
+        idle(pe);
+    }
+}

@@ -1,0 +1,110 @@
+/*
+ * sched: processing elements (PEs) and the user-level threads they run.
+ *
+ * Each PE is one kernel thread with a FIFO run queue of ready threads and a
+ * lock-free inbox through which other PEs hand it work.  A thread always
+ * runs on its own PE; every operation on a thread (block, wake) happens on
+ * that PE, so the run queue needs no lock.  Inbox items are handed to the
+ * handler the layer above registers; the scheduler does not look inside.
+ *
+ * An idle PE spins briefly, then sleeps on a futex until something is
+ * posted to its inbox.  When every PE is asleep with an empty inbox while
+ * threads remain, nothing can ever happen again: that is a deadlock, and the
+ * registered deadlock handler is called (it reports and ends the process).
+ */
+#ifndef AMP_SCHED_H
+#define AMP_SCHED_H
+
+#include "base/base.h"
+#include "sched/inbox.h"
+#include "ult/ult.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+typedef enum amp_thread_state {
+    AMP_THREAD_READY,
+    AMP_THREAD_RUNNING,
+    AMP_THREAD_BLOCKED,
+    AMP_THREAD_DONE
+} amp_thread_state_t;
+
+struct amp_pe;
+
+typedef struct amp_thread {
+    amp_ult_ctx_t ctx;
+    struct amp_thread *next; /* run queue link */
+    struct amp_pe *pe;       /* the PE this thread runs on */
+    amp_thread_state_t state;
+} amp_thread_t;
+
+typedef struct amp_sched amp_sched_t;
+typedef struct amp_pe amp_pe_t;
+
+/* Called on the receiving PE for each inbox item, oldest first. */
+typedef void (*amp_sched_item_fn_t)(amp_pe_t *pe, amp_inbox_item_t *item);
+/* Called once when a deadlock is detected; must not return. */
+typedef void (*amp_sched_deadlock_fn_t)(amp_sched_t *sched);
+
+struct amp_pe {
+    /* Touched by other PEs: keep on its own cache line. */
+    _Alignas(64) amp_inbox_t inbox;
+    _Atomic int sleep_state; /* futex word: AWAKE or ASLEEP */
+    /* Owned by this PE. */
+    _Alignas(64) amp_thread_t *current;
+    amp_thread_t *runq_head, *runq_tail;
+    amp_ult_ctx_t sched_ctx;
+    amp_sched_t *sched;
+    int id;
+    pthread_t thread;
+    void *upper; /* state of the layers above, per PE */
+};
+
+struct amp_sched {
+    amp_pe_t **pes;
+    int npes;
+    _Atomic int live;   /* threads not yet done */
+    _Atomic int idle;   /* PEs between going idle and waking */
+    _Atomic long epoch; /* bumped on every wake from sleep */
+    _Atomic int done;   /* every thread has finished */
+    amp_sched_item_fn_t on_item;
+    amp_sched_deadlock_fn_t on_deadlock;
+};
+
+amp_status_t amp_sched_init(amp_sched_t *sched, int npes,
+                            amp_sched_item_fn_t on_item,
+                            amp_sched_deadlock_fn_t on_deadlock);
+void amp_sched_cleanup(amp_sched_t *sched);
+
+/* The PE the calling kernel thread runs, or NULL outside the runtime.
+ * Not inlined: re-read it after anything that may block or migrate. */
+amp_pe_t *amp_pe_self(void);
+void amp_pe_set_self(amp_pe_t *pe);
+
+/* Prepares thr to run fn(arg) on the given stack, on pe.  fn must end with
+ * amp_sched_exit(). */
+void amp_sched_thread_init(amp_thread_t *thr, amp_pe_t *pe, void *stack,
+                           size_t size, amp_ult_entry_fn_t fn, void *arg);
+/* Makes a new thread ready; before the PEs start, or on thr's PE. */
+void amp_sched_spawn(amp_thread_t *thr);
+
+/* Runs pe's scheduler on the calling kernel thread until every thread of
+ * the process is done. */
+void amp_sched_run(amp_pe_t *pe);
+
+/* The calling thread waits until amp_sched_wake(); it may also resume
+ * spuriously, so callers re-check their condition in a loop. */
+void amp_sched_block(void);
+/* Lets the other ready threads of this PE run first. */
+void amp_sched_yield(void);
+/* Makes a blocked thread ready.  Must run on thr's PE. */
+void amp_sched_wake(amp_thread_t *thr);
+/* Ends the calling thread. */
+_Noreturn void amp_sched_exit(void);
+
+/* Hands item to pe (any PE may call this). */
+void amp_sched_post(amp_pe_t *pe, amp_inbox_item_t *item);
+/* Handles what is in the calling PE's inbox. */
+void amp_sched_poll(amp_pe_t *pe);
+
+#endif

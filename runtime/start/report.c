@@ -1,0 +1,88 @@
+/* The deadlock report: which rank waits in which call, for what. */
+#include "start/start.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Name of the communicator a context id belongs to, seen from rank. */
+static void ctx_label(amp_rank_t *rank, int ctx, char *buf, size_t len)
+{
+    int base = ctx & ~1;
+    for (int i = 0; i < rank->comms.nchunks * AMP_TABLE_CHUNK; i++) {
+        amp_comm_t *c = amp_table_lookup(&rank->comms, i);
+        if (c && c->ctx == base) {
+            char name[MPI_MAX_OBJECT_NAME + 32];
+            snprintf(buf, len, "%s%s", amp_comm_label(c, name, sizeof(name)),
+                     ctx & 1 ? ", inside a collective" : "");
+            return;
+        }
+    }
+    snprintf(buf, len, "context %d", ctx);
+}
+
+static void describe_peer(char *buf, size_t len, const char *what, int peer)
+{
+    if (peer == AMP_P2P_ANY)
+        snprintf(buf, len, "%s MPI_ANY_SOURCE", what);
+    else
+        snprintf(buf, len, "%s %d", what, peer);
+}
+
+static void describe_tag(char *buf, size_t len, int tag)
+{
+    if (tag == AMP_P2P_ANY)
+        snprintf(buf, len, "MPI_ANY_TAG");
+    else
+        snprintf(buf, len, "%d", tag);
+}
+
+static void describe_req(amp_rank_t *rank, const amp_p2p_req_t *r)
+{
+    char peer[64], tag[32], comm[MPI_MAX_OBJECT_NAME + 64];
+    if (r->is_send)
+        describe_peer(peer, sizeof(peer), "send to world rank", r->peer);
+    else
+        describe_peer(peer, sizeof(peer), "receive from source", r->peer);
+    describe_tag(tag, sizeof(tag), r->tag);
+    ctx_label(rank, r->ctx, comm, sizeof(comm));
+    amp_log_error("    %s, tag %s (%s)", peer, tag, comm);
+}
+
+static void describe_rank(amp_rank_t *rank)
+{
+    amp_p2p_ep_t *ep = &rank->ep;
+    amp_log_error("  rank %d: blocked in %s", rank->world_rank,
+                  rank->call ? rank->call : "an MPI call");
+    if (ep->probe_waiting) {
+        char peer[64], tag[32], comm[MPI_MAX_OBJECT_NAME + 64];
+        describe_peer(peer, sizeof(peer), "probe for source", ep->probe_src);
+        describe_tag(tag, sizeof(tag), ep->probe_tag);
+        ctx_label(rank, ep->probe_ctx, comm, sizeof(comm));
+        amp_log_error("    %s, tag %s (%s)", peer, tag, comm);
+        return;
+    }
+    for (int i = 0; ep->wait_reqs && i < ep->wait_nreqs; i++)
+        if (ep->wait_reqs[i] && ep->wait_reqs[i]->in_wait)
+            describe_req(rank, ep->wait_reqs[i]);
+}
+
+void amp_report_deadlock(amp_sched_t *sched)
+{
+    (void)sched;
+    int finished = 0;
+    fflush(stdout);
+    amp_log_error("deadlock: every rank is blocked and no message is in "
+                  "flight");
+    for (int r = 0; r < amp_proc.nranks; r++) {
+        amp_rank_t *rank = amp_proc.ranks[r];
+        if (rank->thr.state == AMP_THREAD_DONE)
+            finished++;
+        else
+            describe_rank(rank);
+    }
+    if (finished)
+        amp_log_error("  %d rank%s already finished", finished,
+                      finished == 1 ? " has" : "s have");
+    _exit(1);
+}

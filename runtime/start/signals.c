@@ -1,0 +1,64 @@
+/*
+ * Fatal signals.  A rank that overflows its stack faults in the guard page
+ * below it; the handler (on an alternate signal stack, since the faulting
+ * one is full) names the rank and the option to raise, then lets the
+ * default action end the process.
+ */
+#include "start/start.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define ALT_STACK_SIZE (64u << 10)
+
+static void on_fault(int sig, siginfo_t *si, void *ucontext)
+{
+    (void)ucontext;
+    char msg[320];
+    int n;
+    int slot = amp_mem_guard_slot(&amp_proc.mem, si->si_addr);
+    if (slot >= 0) {
+        n = snprintf(msg, sizeof(msg),
+                     "ampi: rank %d overflowed its %zu-byte stack; raise it "
+                     "with +stacksize (e.g. +stacksize %zuM) or "
+                     "AMPI_STACKSIZE\n",
+                     slot, amp_proc.mem.stack_size,
+                     2 * (amp_proc.mem.stack_size >> 20) + 1);
+    } else {
+        amp_pe_t *pe = amp_pe_self();
+        amp_rank_t *rank = pe ? (amp_rank_t *)pe->current : NULL;
+        n = snprintf(msg, sizeof(msg),
+                     "ampi: rank %d: fatal signal %d (%s) at address %p\n",
+                     rank ? rank->world_rank : -1, sig, strsignal(sig),
+                     si->si_addr);
+    }
+    if (n > 0) {
+        ssize_t ignored = write(STDERR_FILENO, msg, (size_t)n);
+        (void)ignored;
+    }
+    signal(sig, SIG_DFL); /* returning re-faults into the default action */
+}
+
+void amp_signals_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
+void amp_signals_thread_init(void)
+{
+    stack_t ss;
+    ss.ss_sp = malloc(ALT_STACK_SIZE);
+    ss.ss_size = ALT_STACK_SIZE;
+    ss.ss_flags = 0;
+    if (ss.ss_sp)
+        sigaltstack(&ss, NULL);
+}

@@ -1,0 +1,29 @@
+/*
+ * start: the runtime's entry.  The program's main is renamed at link time
+ * (-Wl,--wrap=main); libampi_main.a's __wrap_main calls amp_start_main,
+ * which reads the runtime options, starts the PEs and runs the real main
+ * once per rank.
+ */
+#ifndef AMP_START_H
+#define AMP_START_H
+
+#include "mpi/impl.h"
+
+__attribute__((visibility("default"))) int
+amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn);
+
+/* Reads the options from the environment, then from argv, and removes the
+ * runtime's own "+" options from argv.  Exits with a one-line message on a
+ * bad option. */
+void amp_opts_parse(amp_opts_t *opts, int *argc, char **argv);
+
+/* Prints which rank waits where, then ends the process. */
+_Noreturn void amp_report_deadlock(amp_sched_t *sched);
+
+/* Fatal-signal handling for PE threads: names the rank whose stack
+ * overflowed into its guard page.  Call amp_signals_install once, and
+ * amp_signals_thread_init on each PE thread. */
+void amp_signals_install(void);
+void amp_signals_thread_init(void);
+
+#endif

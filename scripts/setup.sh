@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian packages this project builds, tests and benchmarks with.
+# Idempotent: packages already present are left alone, and `apt-get update`
+# runs at most once per invocation (only when something is missing).
+set -euo pipefail
+
+packages=(
+    build-essential cmake ninja-build pkg-config python3
+    clang-19 llvm-19-tools
+    libhwloc-dev hwloc
+    openmpi-bin libopenmpi-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
+        missing+=("$p")
+    fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+    exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "setup.sh: missing packages (${missing[*]}); run as root to install them" >&2
+    exit 1
+fi
+
+echo "setup.sh: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

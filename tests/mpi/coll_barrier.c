@@ -1,0 +1,51 @@
+/*
+ * coll_barrier: MPI_Barrier on MPI_COMM_WORLD, a dup and MPI_COMM_SELF.
+ * In round k, rank k % size checks (MPI_Iprobe) that no message has
+ * arrived before it enters the barrier; every other rank sends it one
+ * message only after leaving the barrier. A barrier that let a rank out
+ * before the checking rank came in could make the probe find a message. The
+ * checker then receives exactly size - 1 messages.
+ */
+#include "mpitest.h"
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    int rounds = size < 16 ? 2 * size : size;
+
+    for (int k = 0; k < rounds; k++) {
+        MPI_Comm comm = k % 2 ? dup : MPI_COMM_WORLD;
+        int checker = k % size, flag = 0;
+        if (rank == checker) {
+            MT_CHECK_MPI(
+                MPI_Iprobe(MPI_ANY_SOURCE, k, comm, &flag, MPI_STATUS_IGNORE));
+            if (!MT_CHECK_INT_EQ(flag, 0))
+                MT_FAIL("round %d: a message arrived before the barrier", k);
+        }
+        MT_CHECK_MPI(MPI_Barrier(comm));
+        if (rank != checker) {
+            MT_CHECK_MPI(MPI_Send(&rank, 1, MPI_INT, checker, k, comm));
+        } else {
+            int sum = 0;
+            for (int i = 0; i < size - 1; i++) {
+                int from = -1;
+                MPI_Recv(&from, 1, MPI_INT, MPI_ANY_SOURCE, k, comm,
+                         MPI_STATUS_IGNORE);
+                sum += from;
+            }
+            MT_CHECK_INT_EQ(sum, size * (size - 1) / 2 - rank);
+        }
+    }
+
+    for (int k = 0; k < 10; k++)
+        MT_CHECK_MPI(MPI_Barrier(MPI_COMM_SELF));
+    MPI_Comm_free(&dup);
+
+    return mt_finish_and_finalize();
+}

@@ -1,0 +1,142 @@
+/* The lock-free inbox, the envelope pool and the handle table. */
+#include "unit.h"
+
+#include "base/table.h"
+#include "p2p/msg.h"
+#include "sched/inbox.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PRODUCERS 3
+#define PER_PRODUCER 200000
+
+typedef struct item {
+    amp_inbox_item_t link;
+    int producer, seq;
+} item_t;
+
+static amp_inbox_t box;
+static atomic_int started;
+
+static void *produce(void *arg)
+{
+    int p = (int)(long)arg;
+    atomic_fetch_add(&started, 1);
+    while (atomic_load(&started) < PRODUCERS)
+        ;
+    for (int i = 0; i < PER_PRODUCER; i++) {
+        item_t *it = malloc(sizeof(*it));
+        it->producer = p;
+        it->seq = i;
+        amp_inbox_push(&box, &it->link);
+    }
+    return NULL;
+}
+
+/* Every item arrives exactly once, and each producer's items arrive in the
+ * order it pushed them (MPI's non-overtaking rule rests on this). */
+UNIT_TEST(inbox_keeps_each_producers_order)
+{
+    pthread_t t[PRODUCERS];
+    int next[PRODUCERS] = {0};
+    long total = 0;
+    amp_inbox_init(&box);
+    for (long p = 0; p < PRODUCERS; p++)
+        pthread_create(&t[p], NULL, produce, (void *)p);
+    while (total < (long)PRODUCERS * PER_PRODUCER) {
+        amp_inbox_item_t *it = amp_inbox_take_all(&box);
+        while (it) {
+            item_t *x = (item_t *)it;
+            it = it->next;
+            UNIT_EQ(x->seq, next[x->producer]);
+            next[x->producer]++;
+            total++;
+            free(x);
+        }
+    }
+    for (int p = 0; p < PRODUCERS; p++) {
+        pthread_join(t[p], NULL);
+        UNIT_EQ(next[p], PER_PRODUCER);
+    }
+    UNIT_TRUE(amp_inbox_is_empty(&box));
+}
+
+UNIT_TEST(msg_pool_reuses_envelopes_locally)
+{
+    amp_msg_pool_t pool;
+    memset(&pool, 0, sizeof(pool));
+    pool.payload = 64;
+    amp_msg_t *a = amp_msg_get(&pool);
+    amp_msg_t *b = amp_msg_get(&pool);
+    UNIT_TRUE(a != b);
+    UNIT_TRUE(a->home == &pool);
+    amp_msg_put(&pool, a);
+    UNIT_TRUE(amp_msg_get(&pool) == a); /* last freed, first reused */
+}
+
+static amp_msg_pool_t owner, other;
+static amp_msg_t *handed[100];
+
+static void *give_back(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 100; i++)
+        amp_msg_put(&other, handed[i]);
+    return NULL;
+}
+
+/* Envelopes freed by another PE go back to the pool they came from. */
+UNIT_TEST(msg_pool_takes_back_envelopes_from_other_threads)
+{
+    pthread_t t;
+    owner.payload = other.payload = 32;
+    for (int i = 0; i < 100; i++)
+        handed[i] = amp_msg_get(&owner);
+    pthread_create(&t, NULL, give_back, NULL);
+    pthread_join(t, NULL);
+    UNIT_TRUE(other.free == NULL);
+    int found = 0;
+    for (int i = 0; i < 100; i++) {
+        amp_msg_t *m = amp_msg_get(&owner);
+        for (int j = 0; j < 100; j++)
+            found += m == handed[j];
+    }
+    UNIT_EQ(found, 100);
+}
+
+typedef struct obj {
+    amp_obj_t obj;
+    int payload;
+} obj_t;
+
+UNIT_TEST(table_hands_out_stable_reusable_indices)
+{
+    amp_table_t t;
+    obj_t *objs[300];
+    amp_table_init(&t, sizeof(obj_t), 2);
+    for (int i = 0; i < 300; i++) {
+        objs[i] = amp_table_alloc(&t);
+        UNIT_TRUE(objs[i] != NULL);
+        UNIT_TRUE(objs[i]->obj.idx >= 2); /* reserved ones are skipped */
+        objs[i]->payload = i;
+    }
+    for (int i = 0; i < 300; i++)
+        UNIT_TRUE(amp_table_lookup(&t, objs[i]->obj.idx) == objs[i]);
+    int freed = objs[7]->obj.idx;
+    amp_table_free(&t, objs[7]);
+    UNIT_TRUE(amp_table_lookup(&t, freed) == NULL);
+    UNIT_TRUE(amp_table_lookup(&t, 1) == NULL);
+    UNIT_TRUE(amp_table_lookup(&t, -1) == NULL);
+    UNIT_TRUE(amp_table_lookup(&t, 1 << 20) == NULL);
+    obj_t *again = amp_table_alloc(&t);
+    UNIT_EQ(again->obj.idx, freed);
+    UNIT_EQ(again->payload, 0); /* handed out zeroed */
+    UNIT_EQ(objs[299]->payload, 299);
+    obj_t *reserved = amp_table_put(&t, 0);
+    UNIT_TRUE(amp_table_lookup(&t, 0) == reserved);
+    UNIT_EQ(t.nlive, 301);
+    amp_table_cleanup(&t);
+}
