@@ -6,6 +6,7 @@
 import os
 import shutil
 import subprocess
+import sys
 
 import lit.formats
 
@@ -57,6 +58,9 @@ config.substitutions.extend(
         ("%cmake_generator", '-G "%s"' % generator),
         ("%cmake", config.cmake_command),
         ("%make", config.make_program),
+        ("%python", sys.executable),
+        ("%status", sys.executable + " " +
+         os.path.join(config.test_source_root, "Inputs", "status.py")),
     ]
 )
 

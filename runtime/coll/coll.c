@@ -90,8 +90,11 @@ amp_status_t amp_coll_bcast(const amp_coll_comm_t *c, void *buf, int count,
  * address to use as the elements' base. */
 static char *scratch(const amp_dt_t *dt, int count, void **mem)
 {
+    /* Whole elements, padding included: reductions on pair types assign
+     * whole structs. */
     size_t span = amp_dt_span(dt, count);
-    *mem = malloc(span ? span : 1);
+    size_t whole = (size_t)count * (size_t)dt->extent;
+    *mem = malloc(whole > span ? whole : span ? span : 1);
     return *mem ? (char *)*mem - dt->true_lb : NULL;
 }
 

@@ -1,0 +1,46 @@
+// Runtime options: what the program sees of argv, the environment
+// equivalents, and one-line errors naming the option.
+// REQUIRES: ampi-runtime
+// RUN: %ampicc %s -o %t
+// RUN: %t +vp 3 +p 2 alpha +stacksize 2M beta +mapping rr | FileCheck %s --check-prefix=ARGS
+// RUN: %t +vp3 -x ++ +vp 9 | FileCheck %s --check-prefix=PLUSPLUS
+// RUN: env AMPI_VP=5 AMPI_P=2 %t | FileCheck %s --check-prefix=ENV
+// RUN: env AMPI_VP=5 %t +vp 2 | FileCheck %s --check-prefix=OVERRIDE
+// RUN: not %t +vp abc 2>&1 | FileCheck %s --check-prefix=BADVP --implicit-check-not={{.}}
+// RUN: not %t +vp 2>&1 | FileCheck %s --check-prefix=NOVAL --implicit-check-not={{.}}
+// RUN: not %t +pv 4 2>&1 | FileCheck %s --check-prefix=UNKNOWN --implicit-check-not={{.}}
+// RUN: not %t +mapping diagonal 2>&1 | FileCheck %s --check-prefix=MAPPING --implicit-check-not={{.}}
+// RUN: not %t +stacksize 1K 2>&1 | FileCheck %s --check-prefix=SMALL --implicit-check-not={{.}}
+// RUN: env AMPI_P=zero not %t 2>&1 | FileCheck %s --check-prefix=ENVBAD --implicit-check-not={{.}}
+// RUN: %ampirun -n 1 %t +vp 2 gamma | FileCheck %s --check-prefix=AMPIRUN
+
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (rank == 0) {
+        printf("size=%d argc=%d", size, argc);
+        for (int i = 1; i < argc; i++)
+            printf(" [%s]", argv[i]);
+        printf("\n");
+    }
+    MPI_Finalize();
+    return 0;
+}
+
+// ARGS: size=3 argc=3 [alpha] [beta]
+// PLUSPLUS: size=3 argc=4 [-x] [+vp] [9]
+// ENV: size=5 argc=1
+// OVERRIDE: size=2 argc=1
+// BADVP: ampi: +vp: expected a positive integer, got 'abc'
+// NOVAL: ampi: +vp: missing value
+// UNKNOWN: ampi: unknown runtime option '+pv'; runtime options: +vp N, +p N, {{.*}} (see docs/runtime-options.md)
+// MAPPING: ampi: +mapping: expected block or rr, got 'diagonal'
+// SMALL: ampi: +stacksize: 1K is too small; the minimum is 65536 bytes
+// ENVBAD: ampi: AMPI_P: expected a positive integer, got 'zero'
+// AMPIRUN: size=2 argc=2 [gamma]
