@@ -12,7 +12,7 @@
 // RUN: not %t +mapping diagonal 2>&1 | FileCheck %s --check-prefix=MAPPING --implicit-check-not={{.}}
 // RUN: not %t +stacksize 1K 2>&1 | FileCheck %s --check-prefix=SMALL --implicit-check-not={{.}}
 // RUN: env AMPI_P=zero not %t 2>&1 | FileCheck %s --check-prefix=ENVBAD --implicit-check-not={{.}}
-// RUN: %ampirun -n 1 %t +vp 2 gamma | FileCheck %s --check-prefix=AMPIRUN
+// RUN: %ampirun -n 1 %t +vp 2 gamma | FileCheck %s --check-prefix=LAUNCHER
 
 #include <mpi.h>
 #include <stdio.h>
@@ -43,4 +43,4 @@ int main(int argc, char **argv)
 // MAPPING: ampi: +mapping: expected block or rr, got 'diagonal'
 // SMALL: ampi: +stacksize: 1K is too small; the minimum is 65536 bytes
 // ENVBAD: ampi: AMPI_P: expected a positive integer, got 'zero'
-// AMPIRUN: size=2 argc=2 [gamma]
+// LAUNCHER: size=2 argc=2 [gamma]
