@@ -42,6 +42,7 @@ typedef struct amp_proc {
     amp_opts_t opts;
     amp_topo_t topo;
     amp_mem_t mem;
+    amp_tls_image_t tls; /* static TLS layout each rank gets a copy of */
     amp_sched_t sched;
     amp_p2p_world_t world;
     struct amp_rank **ranks; /* by world rank */

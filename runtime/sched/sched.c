@@ -86,10 +86,12 @@ static amp_thread_t *runq_pop(amp_pe_t *pe)
 }
 
 void amp_sched_thread_init(amp_thread_t *thr, amp_pe_t *pe, void *stack,
-                           size_t size, amp_ult_entry_fn_t fn, void *arg)
+                           size_t size, void *tls, amp_ult_entry_fn_t fn,
+                           void *arg)
 {
     memset(thr, 0, sizeof(*thr));
     thr->pe = pe;
+    thr->tls = tls;
     thr->state = AMP_THREAD_READY;
     amp_ult_ctx_make(&thr->ctx, stack, size, fn, arg);
 }
@@ -113,6 +115,15 @@ void amp_sched_poll(amp_pe_t *pe)
     }
 }
 
+/* Switches from the context in from to thread next, with next's TLS. */
+static void switch_to(amp_pe_t *pe, amp_ult_ctx_t *from, amp_thread_t *next)
+{
+    next->state = AMP_THREAD_RUNNING;
+    pe->current = next;
+    amp_tls_set(next->tls ? next->tls : pe->kernel_tls);
+    amp_ult_switch(from, &next->ctx);
+}
+
 /* Leaves thr (blocked, yielding or done) for the next ready thread, or for
  * the scheduler loop when there is none. */
 static void switch_away(amp_pe_t *pe, amp_thread_t *thr)
@@ -124,11 +135,10 @@ static void switch_away(amp_pe_t *pe, amp_thread_t *thr)
         return;
     }
     if (next) {
-        next->state = AMP_THREAD_RUNNING;
-        pe->current = next;
-        amp_ult_switch(&thr->ctx, &next->ctx);
+        switch_to(pe, &thr->ctx, next);
     } else {
         pe->current = NULL;
+        amp_tls_set(pe->kernel_tls);
         amp_ult_switch(&thr->ctx, &pe->sched_ctx);
     }
 }
@@ -255,13 +265,12 @@ static void idle(amp_pe_t *pe)
 void amp_sched_run(amp_pe_t *pe)
 {
     amp_pe_set_self(pe);
+    pe->kernel_tls = amp_tls_get();
     for (;;) {
         amp_sched_poll(pe);
         amp_thread_t *next = runq_pop(pe);
         if (next) {
-            next->state = AMP_THREAD_RUNNING;
-            pe->current = next;
-            amp_ult_switch(&pe->sched_ctx, &next->ctx);
+            switch_to(pe, &pe->sched_ctx, next);
             pe = amp_pe_self();
             continue;
         }

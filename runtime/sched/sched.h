@@ -17,6 +17,7 @@
 
 #include "base/base.h"
 #include "sched/inbox.h"
+#include "tlsglobals/tls.h"
 #include "ult/ult.h"
 
 #include <pthread.h>
@@ -35,6 +36,7 @@ typedef struct amp_thread {
     amp_ult_ctx_t ctx;
     struct amp_thread *next; /* run queue link */
     struct amp_pe *pe;       /* the PE this thread runs on */
+    void *tls;               /* its thread pointer (%fs:0), or NULL */
     amp_thread_state_t state;
 } amp_thread_t;
 
@@ -54,6 +56,7 @@ struct amp_pe {
     _Alignas(64) amp_thread_t *current;
     amp_thread_t *runq_head, *runq_tail;
     amp_ult_ctx_t sched_ctx;
+    void *kernel_tls; /* the kernel thread's own thread pointer */
     amp_sched_t *sched;
     int id;
     pthread_t thread;
@@ -81,10 +84,12 @@ void amp_sched_cleanup(amp_sched_t *sched);
 amp_pe_t *amp_pe_self(void);
 void amp_pe_set_self(amp_pe_t *pe);
 
-/* Prepares thr to run fn(arg) on the given stack, on pe.  fn must end with
- * amp_sched_exit(). */
+/* Prepares thr to run fn(arg) on the given stack, on pe, with thread
+ * pointer tls (its private TLS copy; NULL: the kernel thread's).  fn must
+ * end with amp_sched_exit(). */
 void amp_sched_thread_init(amp_thread_t *thr, amp_pe_t *pe, void *stack,
-                           size_t size, amp_ult_entry_fn_t fn, void *arg);
+                           size_t size, void *tls, amp_ult_entry_fn_t fn,
+                           void *arg);
 /* Makes a new thread ready; before the PEs start, or on thr's PE. */
 void amp_sched_spawn(amp_thread_t *thr);
 

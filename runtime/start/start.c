@@ -57,13 +57,16 @@ static void create_rank(int r, int npes)
                   r);
     amp_rank_t *rank = amp_mem_slot_rank_area(mem, r);
     memset(rank, 0, sizeof(*rank));
+    /* The rank's copy of the static TLS block follows its struct. */
+    void *tls = amp_tls_copy_init(&amp_proc.tls,
+                                  (char *)rank + AMP_ROUND_UP(sizeof(*rank), 64));
     rank->world_rank = r;
     rank->slot = r;
     if (amp_rank_objects_init(rank) != AMP_OK)
         amp_fatal("out of memory setting up rank %d", r);
     amp_pe_t *pe = amp_proc.sched.pes[pe_of_rank(&amp_proc.opts, npes, r)];
     amp_sched_thread_init(&rank->thr, pe, amp_mem_slot_stack(mem, r),
-                          mem->stack_size, rank_entry, rank);
+                          mem->stack_size, tls, rank_entry, rank);
     amp_p2p_ep_init(&rank->ep, &amp_proc.world, r, &rank->thr);
     amp_proc.world.eps[r] = &rank->ep;
     amp_proc.ranks[r] = rank;
@@ -91,8 +94,11 @@ static int choose_npes(const amp_opts_t *o)
 static void setup(int npes)
 {
     amp_opts_t *o = &amp_proc.opts;
-    if (amp_mem_init(&amp_proc.mem, o->vp, o->stacksize, sizeof(amp_rank_t)) !=
-        AMP_OK)
+    if (amp_tls_image_init(&amp_proc.tls) != AMP_OK)
+        amp_fatal("cannot read the program's thread-local storage layout");
+    size_t rank_area = AMP_ROUND_UP(sizeof(amp_rank_t), 64) +
+                       amp_tls_copy_size(&amp_proc.tls);
+    if (amp_mem_init(&amp_proc.mem, o->vp, o->stacksize, rank_area) != AMP_OK)
         amp_fatal("cannot reserve memory for %d ranks with %zu-byte stacks; "
                   "lower +vp or +stacksize",
                   o->vp, o->stacksize);
