@@ -132,8 +132,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < N; i++)
             maxdiff = fmax(maxdiff, fabs(all[i] - ref[i]));
         ok = maxdiff == 0.0 && fabs(change - ref_change) <= 1e-12 * ref_change;
-        printf("global change in the last sweep: %.6e (serial: %.6e)\n",
-               change, ref_change);
+        printf("global change in the last sweep: %.6e (serial: %.6e)\n", change,
+               ref_change);
         printf("largest difference from the serial run: %g\n", maxdiff);
         printf("%s: %d ranks computed the same field as one process\n",
                ok ? "CORRECT" : "WRONG", size);

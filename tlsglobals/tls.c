@@ -12,7 +12,7 @@ typedef struct scan {
     amp_status_t status;
 } scan_t;
 
-static const ElfW(Phdr) *tls_phdr(const struct dl_phdr_info *info)
+static const ElfW(Phdr) * tls_phdr(const struct dl_phdr_info *info)
 {
     for (int i = 0; i < info->dlpi_phnum; i++)
         if (info->dlpi_phdr[i].p_type == PT_TLS)

@@ -9,8 +9,7 @@ const char *amp_status_str(amp_status_t status)
 {
     switch (status) {
 #define AMP_STATUS_CASE(name, value, text)                                     \
-    case name:                                                                 \
-        return text;
+    case name: return text;
         AMP_STATUS_LIST(AMP_STATUS_CASE)
 #undef AMP_STATUS_CASE
     }

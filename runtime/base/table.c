@@ -29,7 +29,8 @@ static amp_obj_t *slot(amp_table_t *t, int idx)
 /* Adds one chunk; its slots at or above t->first go on the free list. */
 static amp_status_t grow(amp_table_t *t)
 {
-    char **chunks = realloc(t->chunks, (size_t)(t->nchunks + 1) * sizeof(*chunks));
+    char **chunks =
+        realloc(t->chunks, (size_t)(t->nchunks + 1) * sizeof(*chunks));
     if (!chunks)
         return AMP_ERR_NOMEM;
     t->chunks = chunks;

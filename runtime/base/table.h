@@ -42,8 +42,9 @@ static inline void *amp_table_lookup(const amp_table_t *t, int idx)
 {
     if (idx < 0 || idx >= t->nchunks * AMP_TABLE_CHUNK)
         return NULL;
-    amp_obj_t *o = (amp_obj_t *)(t->chunks[idx / AMP_TABLE_CHUNK] +
-                                 (size_t)(idx % AMP_TABLE_CHUNK) * t->elem_size);
+    amp_obj_t *o =
+        (amp_obj_t *)(t->chunks[idx / AMP_TABLE_CHUNK] +
+                      (size_t)(idx % AMP_TABLE_CHUNK) * t->elem_size);
     return o->live ? o : NULL;
 }
 

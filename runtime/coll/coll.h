@@ -15,7 +15,7 @@
 
 typedef struct amp_coll_comm {
     amp_p2p_ep_t *ep;
-    int ctx;          /* the collective context */
+    int ctx; /* the collective context */
     int rank, size;
     const int *world; /* comm rank -> world rank; NULL: the identity */
 } amp_coll_comm_t;

@@ -8,51 +8,82 @@
 #include <stdbool.h>
 #include <wchar.h>
 
-#define INT_TYPES(X)                                                           \
-    X(CHAR, char) X(SIGNED_CHAR, signed char)                          \
-    X(UNSIGNED_CHAR, unsigned char) X(WCHAR, wchar_t)                  \
-    X(SHORT, short) X(UNSIGNED_SHORT, unsigned short) X(INT, int)  \
-    X(UNSIGNED, unsigned) X(LONG, long)                                \
-    X(UNSIGNED_LONG, unsigned long) X(LONG_LONG_INT, long long)        \
-    X(UNSIGNED_LONG_LONG, unsigned long long) X(INT8_T, int8_t)        \
-    X(INT16_T, int16_t) X(INT32_T, int32_t) X(INT64_T, int64_t)    \
-    X(UINT8_T, uint8_t) X(UINT16_T, uint16_t)                          \
-    X(UINT32_T, uint32_t) X(UINT64_T, uint64_t) X(AINT, MPI_Aint)  \
-    X(OFFSET, MPI_Offset) X(COUNT, MPI_Count) X(INTEGER, int)      \
-    X(INTEGER1, int8_t) X(INTEGER2, int16_t)                           \
-    X(INTEGER4, int32_t) X(INTEGER8, int64_t)
-#define FLOAT_TYPES(X)                                                         \
-    X(FLOAT, float) X(DOUBLE, double) X(LONG_DOUBLE, long double)  \
-    X(REAL, float) X(DOUBLE_PRECISION, double) X(REAL4, float)     \
+/* clang-format off */
+#define INT_TYPES(X)                          \
+    X(CHAR, char)                             \
+    X(SIGNED_CHAR, signed char)               \
+    X(UNSIGNED_CHAR, unsigned char)           \
+    X(WCHAR, wchar_t)                         \
+    X(SHORT, short)                           \
+    X(UNSIGNED_SHORT, unsigned short)         \
+    X(INT, int)                               \
+    X(UNSIGNED, unsigned)                     \
+    X(LONG, long)                             \
+    X(UNSIGNED_LONG, unsigned long)           \
+    X(LONG_LONG_INT, long long)               \
+    X(UNSIGNED_LONG_LONG, unsigned long long) \
+    X(INT8_T, int8_t)                         \
+    X(INT16_T, int16_t)                       \
+    X(INT32_T, int32_t)                       \
+    X(INT64_T, int64_t)                       \
+    X(UINT8_T, uint8_t)                       \
+    X(UINT16_T, uint16_t)                     \
+    X(UINT32_T, uint32_t)                     \
+    X(UINT64_T, uint64_t)                     \
+    X(AINT, MPI_Aint)                         \
+    X(OFFSET, MPI_Offset)                     \
+    X(COUNT, MPI_Count)                       \
+    X(INTEGER, int)                           \
+    X(INTEGER1, int8_t)                       \
+    X(INTEGER2, int16_t)                      \
+    X(INTEGER4, int32_t)                      \
+    X(INTEGER8, int64_t)
+#define FLOAT_TYPES(X)          \
+    X(FLOAT, float)             \
+    X(DOUBLE, double)           \
+    X(LONG_DOUBLE, long double) \
+    X(REAL, float)              \
+    X(DOUBLE_PRECISION, double) \
+    X(REAL4, float)             \
     X(REAL8, double)
-#define COMPLEX_TYPES(X)                                                       \
-    X(C_FLOAT_COMPLEX, float _Complex)                                     \
-    X(C_DOUBLE_COMPLEX, double _Complex)                                   \
-    X(C_LONG_DOUBLE_COMPLEX, long double _Complex)                         \
-    X(CXX_FLOAT_COMPLEX, float _Complex)                                   \
-    X(CXX_DOUBLE_COMPLEX, double _Complex)                                 \
-    X(CXX_LONG_DOUBLE_COMPLEX, long double _Complex)                       \
-    X(COMPLEX, float _Complex) X(DOUBLE_COMPLEX, double _Complex)
-#define LOGICAL_TYPES(X)                                                       \
-    X(C_BOOL, bool) X(CXX_BOOL, bool) X(LOGICAL, int)
-#define BYTE_TYPES(X) X(BYTE, unsigned char)
+#define COMPLEX_TYPES(X)                             \
+    X(C_FLOAT_COMPLEX, float _Complex)               \
+    X(C_DOUBLE_COMPLEX, double _Complex)             \
+    X(C_LONG_DOUBLE_COMPLEX, long double _Complex)   \
+    X(CXX_FLOAT_COMPLEX, float _Complex)             \
+    X(CXX_DOUBLE_COMPLEX, double _Complex)           \
+    X(CXX_LONG_DOUBLE_COMPLEX, long double _Complex) \
+    X(COMPLEX, float _Complex)                       \
+    X(DOUBLE_COMPLEX, double _Complex)
+#define LOGICAL_TYPES(X) \
+    X(C_BOOL, bool)      \
+    X(CXX_BOOL, bool)    \
+    X(LOGICAL, int)
+#define BYTE_TYPES(X)      \
+    X(BYTE, unsigned char)
 
 #define PAIR_TYPE(V, I)                                                        \
     struct {                                                                   \
         V v;                                                                   \
         I i;                                                                   \
     }
-#define PAIR_TYPES(X)                                                          \
-    X(FLOAT_INT, float, int) X(DOUBLE_INT, double, int)                \
-    X(LONG_INT, long, int) X(2INT, int, int)                           \
-    X(SHORT_INT, short, int) X(LONG_DOUBLE_INT, long double, int)      \
-    X(2INTEGER, int, int) X(2REAL, float, float)                       \
+#define PAIR_TYPES(X)                    \
+    X(FLOAT_INT, float, int)             \
+    X(DOUBLE_INT, double, int)           \
+    X(LONG_INT, long, int)               \
+    X(2INT, int, int)                    \
+    X(SHORT_INT, short, int)             \
+    X(LONG_DOUBLE_INT, long double, int) \
+    X(2INTEGER, int, int)                \
+    X(2REAL, float, float)               \
     X(2DOUBLE_PRECISION, double, double)
+
+/* clang-format on */
 
 /* One case: apply EXPR (over a[i] and b[i]) to n values of type T, or, with
  * n == 0 and no buffers, just report that the combination exists. */
 #define CASE(id, T, EXPR)                                                      \
-    case AMPI_DTID_MPI_##id: {                                                     \
+    case AMPI_DTID_MPI_##id: {                                                 \
         const T *a = in;                                                       \
         T *b = io;                                                             \
         for (size_t i = 0; i < n; i++)                                         \
@@ -63,11 +94,12 @@
 #define DEFINE_OP(name, EXPR, LISTS)                                           \
     static int name(const void *in, void *io, size_t n, int id)                \
     {                                                                          \
-        switch (id) { LISTS(EXPR) }                                            \
+        switch (id) {                                                          \
+            LISTS(EXPR)                                                        \
+        }                                                                      \
         return 0;                                                              \
     }
 
-#define ARITH_LISTS(EXPR) ARITH_X(EXPR)
 #define X_SUM(id, T) CASE(id, T, b[i] + a[i])
 #define X_PROD(id, T) CASE(id, T, b[i] * a[i])
 #define X_MAX(id, T) CASE(id, T, a[i] > b[i] ? a[i] : b[i])
@@ -80,7 +112,8 @@
 #define X_BXOR(id, T) CASE(id, T, b[i] ^ a[i])
 
 #define SUM_LISTS(E) INT_TYPES(X_SUM) FLOAT_TYPES(X_SUM) COMPLEX_TYPES(X_SUM)
-#define PROD_LISTS(E) INT_TYPES(X_PROD) FLOAT_TYPES(X_PROD) COMPLEX_TYPES(X_PROD)
+#define PROD_LISTS(E)                                                          \
+    INT_TYPES(X_PROD) FLOAT_TYPES(X_PROD) COMPLEX_TYPES(X_PROD)
 #define MAX_LISTS(E) INT_TYPES(X_MAX) FLOAT_TYPES(X_MAX)
 #define MIN_LISTS(E) INT_TYPES(X_MIN) FLOAT_TYPES(X_MIN)
 #define LAND_LISTS(E) INT_TYPES(X_LAND) LOGICAL_TYPES(X_LAND)
@@ -103,7 +136,7 @@ DEFINE_OP(op_bxor, _, BXOR_LISTS)
 
 /* MAXLOC/MINLOC: the better value wins; on a tie, the lower index. */
 #define LOC_CASE(id, V, I, BETTER)                                             \
-    case AMPI_DTID_MPI_##id: {                                                     \
+    case AMPI_DTID_MPI_##id: {                                                 \
         typedef PAIR_TYPE(V, I) pair_t;                                        \
         const pair_t *a = in;                                                  \
         pair_t *b = io;                                                        \
@@ -120,13 +153,17 @@ DEFINE_OP(op_bxor, _, BXOR_LISTS)
 
 static int op_maxloc(const void *in, void *io, size_t n, int id)
 {
-    switch (id) { PAIR_TYPES(X_MAXLOC) }
+    switch (id) {
+        PAIR_TYPES(X_MAXLOC)
+    }
     return 0;
 }
 
 static int op_minloc(const void *in, void *io, size_t n, int id)
 {
-    switch (id) { PAIR_TYPES(X_MINLOC) }
+    switch (id) {
+        PAIR_TYPES(X_MINLOC)
+    }
     return 0;
 }
 
@@ -136,13 +173,13 @@ static const struct {
     const char *name;
     op_fn_t fn;
 } ops[AMPI_OP_COUNT] = {
-    [1] = {"MPI_MAX", op_max},       [2] = {"MPI_MIN", op_min},
-    [3] = {"MPI_SUM", op_sum},       [4] = {"MPI_PROD", op_prod},
-    [5] = {"MPI_LAND", op_land},     [6] = {"MPI_BAND", op_band},
-    [7] = {"MPI_LOR", op_lor},       [8] = {"MPI_BOR", op_bor},
-    [9] = {"MPI_LXOR", op_lxor},     [10] = {"MPI_BXOR", op_bxor},
+    [1] = {"MPI_MAX", op_max},        [2] = {"MPI_MIN", op_min},
+    [3] = {"MPI_SUM", op_sum},        [4] = {"MPI_PROD", op_prod},
+    [5] = {"MPI_LAND", op_land},      [6] = {"MPI_BAND", op_band},
+    [7] = {"MPI_LOR", op_lor},        [8] = {"MPI_BOR", op_bor},
+    [9] = {"MPI_LXOR", op_lxor},      [10] = {"MPI_BXOR", op_bxor},
     [11] = {"MPI_MINLOC", op_minloc}, [12] = {"MPI_MAXLOC", op_maxloc},
-    [13] = {"MPI_REPLACE", NULL},    [14] = {"MPI_NO_OP", NULL},
+    [13] = {"MPI_REPLACE", NULL},     [14] = {"MPI_NO_OP", NULL},
 };
 
 const char *amp_op_name(int op_id)

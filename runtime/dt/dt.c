@@ -54,7 +54,8 @@ amp_status_t amp_dt_make_contiguous(amp_dt_t *newdt, int count,
     newdt->lb = old->lb;
     newdt->extent = old->extent * count;
     newdt->true_lb = old->true_lb;
-    newdt->true_extent = count > 0 ? (count - 1) * old->extent + old->true_extent : 0;
+    newdt->true_extent =
+        count > 0 ? (count - 1) * old->extent + old->true_extent : 0;
     newdt->basic_size = old->basic_size;
     newdt->contig = old->contig;
     newdt->nblocks = n;
@@ -127,7 +128,8 @@ long long amp_dt_elements(const amp_dt_t *dt, size_t bytes)
     if (dt->size == 0)
         return 0;
     if (dt->basic_size)
-        return bytes % dt->basic_size ? -1 : (long long)(bytes / dt->basic_size);
+        return bytes % dt->basic_size ? -1
+                                      : (long long)(bytes / dt->basic_size);
     amp_dt_block_t one;
     int n;
     const amp_dt_block_t *b = blocks_of(dt, &n, &one);

@@ -25,19 +25,19 @@ typedef struct amp_dt {
     size_t size;          /* data bytes in one element */
     ptrdiff_t lb, extent; /* bounds of one element */
     ptrdiff_t true_lb, true_extent;
-    size_t basic_size;    /* size of the one basic type it is made of, or 0 */
-    int contig;           /* n elements are n * size bytes at true_lb */
+    size_t basic_size; /* size of the one basic type it is made of, or 0 */
+    int contig;        /* n elements are n * size bytes at true_lb */
     int nblocks;
     const amp_dt_block_t *blocks;
     amp_dt_block_t *owned_blocks; /* derived types: blocks to free */
     int predefined;
     int committed;
     int combiner;
-    int count;        /* MPI_Type_contiguous count */
-    int old_handle;   /* MPI_Type_contiguous old type */
-    int flags;        /* AMP_DT_* below: what reductions may apply */
-    int base_id;      /* predefined type it repeats (for reductions), or 0 */
-    int base_count;   /* how many base_id values one element holds */
+    int count;      /* MPI_Type_contiguous count */
+    int old_handle; /* MPI_Type_contiguous old type */
+    int flags;      /* AMP_DT_* below: what reductions may apply */
+    int base_id;    /* predefined type it repeats (for reductions), or 0 */
+    int base_count; /* how many base_id values one element holds */
     const char *name;
 } amp_dt_t;
 

@@ -19,7 +19,7 @@ PAIR_STRUCT(pair_short, short);
 PAIR_STRUCT(pair_ldouble, long double);
 
 #define PAIR_BLOCKS(name, T, I)                                                \
-    static const amp_dt_block_t name##_blocks[2] = {                          \
+    static const amp_dt_block_t name##_blocks[2] = {                           \
         {0, sizeof(T), sizeof(T)},                                             \
         {offsetof(struct name, i), sizeof(I), sizeof(I)}}
 PAIR_BLOCKS(pair_float, float, int);
@@ -56,20 +56,20 @@ PAIR_BLOCKS(pair_ldouble, long double, int);
                          .flags = (fl) | AMP_DT_PAIR,                          \
                          .name = #id_}
 #define PAIR(id_, S, T)                                                        \
-    [AMPI_DTID_##id_] = {.size = sizeof(T) + sizeof(int),                      \
-                         .extent = sizeof(struct S),                           \
-                         .true_extent = offsetof(struct S, i) + sizeof(int),   \
-                         .contig = sizeof(T) + sizeof(int) ==                  \
-                                   sizeof(struct S),                           \
-                         .nblocks = 2,                                         \
-                         .blocks = S##_blocks,                                 \
-                         .predefined = 1,                                      \
-                         .committed = 1,                                       \
-                         .combiner = MPI_COMBINER_NAMED,                       \
-                         .base_id = AMPI_DTID_##id_,                           \
-                         .base_count = 1,                                      \
-                         .flags = AMP_DT_PAIR,                                 \
-                         .name = #id_}
+    [AMPI_DTID_##                                                              \
+        id_] = {.size = sizeof(T) + sizeof(int),                               \
+                .extent = sizeof(struct S),                                    \
+                .true_extent = offsetof(struct S, i) + sizeof(int),            \
+                .contig = sizeof(T) + sizeof(int) == sizeof(struct S),         \
+                .nblocks = 2,                                                  \
+                .blocks = S##_blocks,                                          \
+                .predefined = 1,                                               \
+                .committed = 1,                                                \
+                .combiner = MPI_COMBINER_NAMED,                                \
+                .base_id = AMPI_DTID_##id_,                                    \
+                .base_count = 1,                                               \
+                .flags = AMP_DT_PAIR,                                          \
+                .name = #id_}
 
 enum {
     K_INT = AMP_DT_INTEGER,
@@ -79,6 +79,7 @@ enum {
     K_BYT = AMP_DT_BYTE
 };
 
+/* clang-format off */
 static const amp_dt_t table[AMPI_DTID_COUNT] = {
     BASIC(MPI_CHAR, char, K_INT),
     BASIC(MPI_SIGNED_CHAR, signed char, K_INT),
@@ -143,6 +144,7 @@ static const amp_dt_t table[AMPI_DTID_COUNT] = {
     [AMPI_DTID_MPI_UB] = {.contig = 1, .predefined = 1, .committed = 1,
                           .combiner = MPI_COMBINER_NAMED, .name = "MPI_UB"},
 };
+/* clang-format on */
 
 const amp_dt_t *amp_dt_predefined(int id)
 {

@@ -18,8 +18,8 @@
 #include "base/base.h"
 
 typedef struct amp_mem {
-    char *base;            /* start of the reserved range */
-    size_t slot_size;      /* bytes per slot, page aligned */
+    char *base;       /* start of the reserved range */
+    size_t slot_size; /* bytes per slot, page aligned */
     size_t page_size;
     size_t stack_size;     /* usable stack bytes per slot */
     size_t rank_area_size; /* bytes after the stack for per-rank state */

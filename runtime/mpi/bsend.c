@@ -85,9 +85,12 @@ int PMPI_Buffer_attach(void *buffer, int size)
         return amp_mpi_error(rank, NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach",
                              "a buffer is already attached; detach it first");
     if (size < 0 || (!buffer && size > 0))
-        return amp_mpi_error(rank, NULL, size < 0 ? MPI_ERR_ARG : MPI_ERR_BUFFER,
-                             "MPI_Buffer_attach", "invalid buffer of %d bytes "
-                             "(arguments buffer, size)", size);
+        return amp_mpi_error(rank, NULL,
+                             size < 0 ? MPI_ERR_ARG : MPI_ERR_BUFFER,
+                             "MPI_Buffer_attach",
+                             "invalid buffer of %d bytes "
+                             "(arguments buffer, size)",
+                             size);
     rank->bsend.buf = buffer;
     rank->bsend.size = (size_t)size;
     rank->bsend.segs = NULL;

@@ -82,11 +82,11 @@ static int check_op(amp_rank_t *rank, amp_comm_t *comm, MPI_Op op,
         return amp_mpi_error(rank, comm, MPI_ERR_OP, call,
                              "%s is not defined for datatype %s (arguments "
                              "op, datatype)",
-                             amp_op_name(idx), dt->name ? dt->name : "(derived)");
+                             amp_op_name(idx),
+                             dt->name ? dt->name : "(derived)");
     }
-    amp_op_obj_t *user = kind == AMPI_HANDLE_OP_USER
-                             ? amp_table_lookup(&rank->ops, idx)
-                             : NULL;
+    amp_op_obj_t *user =
+        kind == AMPI_HANDLE_OP_USER ? amp_table_lookup(&rank->ops, idx) : NULL;
     if (user) {
         out->user = (amp_coll_user_fn_t)user->fn;
         return MPI_SUCCESS;
@@ -143,10 +143,9 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
         sendbuf = recvbuf;
     amp_coll_comm_of(rank, comm, &c);
     rank->call = call;
-    return coll_status(rank, comm,
-                       amp_coll_reduce(&c, sendbuf, recvbuf, count, dt, &cop,
-                                       root),
-                       call);
+    return coll_status(
+        rank, comm,
+        amp_coll_reduce(&c, sendbuf, recvbuf, count, dt, &cop, root), call);
 }
 AMP_WEAK_ALIAS(Reduce)
 
@@ -171,10 +170,9 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
         sendbuf = recvbuf;
     amp_coll_comm_of(rank, comm, &c);
     rank->call = call;
-    return coll_status(rank, comm,
-                       amp_coll_allreduce(&c, sendbuf, recvbuf, count, dt,
-                                          &cop),
-                       call);
+    return coll_status(
+        rank, comm, amp_coll_allreduce(&c, sendbuf, recvbuf, count, dt, &cop),
+        call);
 }
 AMP_WEAK_ALIAS(Allreduce)
 
@@ -226,8 +224,8 @@ int PMPI_Op_commutative(MPI_Op op, int *commute)
     if (!commute)
         return amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Op_commutative",
                              "NULL pointer (argument commute)");
-    if (AMP_HANDLE_KIND(op) == AMPI_HANDLE_OP &&
-        AMP_HANDLE_INDEX(op) > 0 && AMP_HANDLE_INDEX(op) < AMPI_OP_COUNT) {
+    if (AMP_HANDLE_KIND(op) == AMPI_HANDLE_OP && AMP_HANDLE_INDEX(op) > 0 &&
+        AMP_HANDLE_INDEX(op) < AMPI_OP_COUNT) {
         *commute = 1;
         return MPI_SUCCESS;
     }

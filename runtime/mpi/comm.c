@@ -47,9 +47,8 @@ static amp_status_t agree_ctx(amp_rank_t *rank, amp_comm_t *comm, int *ctx)
     amp_coll_op_t max = {.op_id = 1};
     int mine = rank->next_ctx, agreed;
     amp_coll_comm_of(rank, comm, &c);
-    amp_status_t st = amp_coll_allreduce(&c, &mine, &agreed, 1,
-                                         amp_dt_predefined(AMPI_DTID_MPI_INT),
-                                         &max);
+    amp_status_t st = amp_coll_allreduce(
+        &c, &mine, &agreed, 1, amp_dt_predefined(AMPI_DTID_MPI_INT), &max);
     if (st != AMP_OK)
         return st;
     rank = amp_rank_self();
@@ -114,8 +113,7 @@ int PMPI_Comm_free(MPI_Comm *comm_h)
         return rc;
     if (*comm_h == MPI_COMM_WORLD || *comm_h == MPI_COMM_SELF)
         return amp_mpi_error(rank, comm, MPI_ERR_COMM, "MPI_Comm_free",
-                             "%s cannot be freed (argument comm)",
-                             comm->name);
+                             "%s cannot be freed (argument comm)", comm->name);
     free(comm->owned_world);
     amp_table_free(&rank->comms, comm);
     *comm_h = MPI_COMM_NULL;

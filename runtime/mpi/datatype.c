@@ -14,8 +14,7 @@ static int lookup_any(amp_rank_t *rank, MPI_Datatype h, const char *call,
                          (unsigned)h, arg);
 }
 
-int PMPI_Type_contiguous(int count, MPI_Datatype oldtype,
-                         MPI_Datatype *newtype)
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     amp_rank_t *rank;
     const amp_dt_t *old;

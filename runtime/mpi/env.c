@@ -6,7 +6,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define AMP_LIBRARY_VERSION "libampi 0.1.0 (MPI 3.1 subset; ranks are user-level threads)"
+#define AMP_LIBRARY_VERSION                                                    \
+    "libampi 0.1.0 (MPI 3.1 subset; ranks are user-level threads)"
 
 static int init_common(int required, int *provided, const char *call)
 {
@@ -14,14 +15,13 @@ static int init_common(int required, int *provided, const char *call)
     if (!rank)
         amp_fatal("%s was called from a thread that is not an MPI rank", call);
     if (rank->state != AMP_MPI_NOT_INIT)
-        return amp_mpi_error(rank, NULL, MPI_ERR_OTHER, call,
-                             "MPI is already %s on this rank",
-                             rank->state == AMP_MPI_ACTIVE ? "initialized"
-                                                           : "finalized");
+        return amp_mpi_error(
+            rank, NULL, MPI_ERR_OTHER, call, "MPI is already %s on this rank",
+            rank->state == AMP_MPI_ACTIVE ? "initialized" : "finalized");
     /* Each rank is one user-level thread: MPI may be called from it alone,
      * which is MPI_THREAD_FUNNELED. */
-    rank->thread_level = required < MPI_THREAD_FUNNELED ? required
-                                                         : MPI_THREAD_FUNNELED;
+    rank->thread_level =
+        required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
     if (provided)
         *provided = rank->thread_level;
     rank->state = AMP_MPI_ACTIVE;
@@ -165,10 +165,9 @@ AMP_WEAK_ALIAS(Get_version)
 int PMPI_Get_library_version(char *version, int *resultlen)
 {
     if (!version || !resultlen)
-        return amp_mpi_error(amp_rank_self(), NULL, MPI_ERR_ARG,
-                             "MPI_Get_library_version",
-                             "NULL pointer (argument %s)",
-                             version ? "resultlen" : "version");
+        return amp_mpi_error(
+            amp_rank_self(), NULL, MPI_ERR_ARG, "MPI_Get_library_version",
+            "NULL pointer (argument %s)", version ? "resultlen" : "version");
     *resultlen = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "%s",
                           AMP_LIBRARY_VERSION);
     return MPI_SUCCESS;

@@ -183,8 +183,7 @@ int amp_mpi_enter(amp_rank_t **out, const char *call)
 
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
-    if (errorcode < 0 || class_of_code(errorcode) >= NCLASSES ||
-        !errorclass) {
+    if (errorcode < 0 || class_of_code(errorcode) >= NCLASSES || !errorclass) {
         amp_rank_t *rank = amp_rank_self();
         return amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Error_class",
                              "invalid error code %d (argument errorcode)",
@@ -271,10 +270,9 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
     if (rc != MPI_SUCCESS)
         return rc;
     if (!fn || !errhandler)
-        return amp_mpi_error(rank, NULL, MPI_ERR_ARG,
-                             "MPI_Comm_create_errhandler",
-                             "NULL pointer (argument %s)",
-                             fn ? "errhandler" : "function");
+        return amp_mpi_error(
+            rank, NULL, MPI_ERR_ARG, "MPI_Comm_create_errhandler",
+            "NULL pointer (argument %s)", fn ? "errhandler" : "function");
     amp_errh_t *e = amp_table_alloc(&rank->errhs);
     if (!e)
         return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM,
@@ -314,11 +312,11 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
         rc = amp_check_comm(rank, comm, "MPI_Comm_call_errhandler", &c);
     if (rc != MPI_SUCCESS)
         return rc;
-    amp_mpi_error(rank, c, class_of_code(errorcode) < NCLASSES
-                               ? class_of_code(errorcode)
-                               : MPI_ERR_UNKNOWN,
-                  "MPI_Comm_call_errhandler", "error code %d raised by the program",
-                  errorcode);
+    amp_mpi_error(rank, c,
+                  class_of_code(errorcode) < NCLASSES ? class_of_code(errorcode)
+                                                      : MPI_ERR_UNKNOWN,
+                  "MPI_Comm_call_errhandler",
+                  "error code %d raised by the program", errorcode);
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Comm_call_errhandler)

@@ -139,6 +139,5 @@ int amp_check_buf(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
     if (buf || count == 0 || dt->size == 0 || dt->true_lb != 0)
         return MPI_SUCCESS;
     return amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
-                         "NULL buffer with count %d (argument %s)", count,
-                         arg);
+                         "NULL buffer with count %d (argument %s)", count, arg);
 }

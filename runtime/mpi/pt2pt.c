@@ -38,12 +38,12 @@ static int check_tag(amp_rank_t *rank, amp_comm_t *comm, int tag, int any_ok,
     if ((tag >= 0 && tag <= tag_ub) || (any_ok && tag == MPI_ANY_TAG))
         return MPI_SUCCESS;
     return amp_mpi_error(rank, comm, MPI_ERR_TAG, call,
-                         "invalid tag %d (argument tag): tags are 0..%d%s",
-                         tag, tag_ub, any_ok ? " or MPI_ANY_TAG" : "");
+                         "invalid tag %d (argument tag): tags are 0..%d%s", tag,
+                         tag_ub, any_ok ? " or MPI_ANY_TAG" : "");
 }
 
-static int check_peer(amp_rank_t *rank, amp_comm_t *comm, int peer,
-                      int any_ok, const char *call, const char *arg)
+static int check_peer(amp_rank_t *rank, amp_comm_t *comm, int peer, int any_ok,
+                      const char *call, const char *arg)
 {
     if ((peer >= 0 && peer < comm->size) || peer == MPI_PROC_NULL ||
         (any_ok && peer == MPI_ANY_SOURCE))
@@ -66,7 +66,8 @@ static int check_xfer(amp_rank_t *rank, MPI_Comm comm_h, const void *buf,
     if (rc == MPI_SUCCESS)
         rc = amp_check_dt(rank, *comm, dtype, call, "datatype", dt);
     if (rc == MPI_SUCCESS)
-        rc = check_peer(rank, *comm, peer, recv, call, recv ? "source" : "dest");
+        rc =
+            check_peer(rank, *comm, peer, recv, call, recv ? "source" : "dest");
     if (rc == MPI_SUCCESS)
         rc = check_tag(rank, *comm, tag, recv, call);
     if (rc == MPI_SUCCESS)
@@ -97,8 +98,7 @@ static void start_send(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
 
 /* Where a receive lands: the user buffer, or a packing buffer for
  * non-contiguous types. */
-static void *recv_target(void *buf, int count, const amp_dt_t *dt,
-                         void **pack)
+static void *recv_target(void *buf, int count, const amp_dt_t *dt, void **pack)
 {
     size_t cap = dt->size * (size_t)count;
     *pack = NULL;
@@ -127,9 +127,8 @@ int amp_truncate_error(amp_rank_t *rank, amp_comm_t *comm, const char *call,
                          source, tag, capacity);
 }
 
-static int send_common(const void *buf, int count, MPI_Datatype dtype,
-                       int dest, int tag, MPI_Comm comm_h, int mode,
-                       const char *call)
+static int send_common(const void *buf, int count, MPI_Datatype dtype, int dest,
+                       int tag, MPI_Comm comm_h, int mode, const char *call)
 {
     amp_rank_t *rank;
     amp_comm_t *comm;
@@ -154,8 +153,8 @@ static int send_common(const void *buf, int count, MPI_Datatype dtype,
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,
               int tag, MPI_Comm comm)
 {
-    return send_common(buf, count, datatype, dest, tag, comm,
-                       AMP_SEND_STANDARD, "MPI_Send");
+    return send_common(buf, count, datatype, dest, tag, comm, AMP_SEND_STANDARD,
+                       "MPI_Send");
 }
 AMP_WEAK_ALIAS(Send)
 
@@ -170,21 +169,21 @@ AMP_WEAK_ALIAS(Ssend)
 int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest,
                int tag, MPI_Comm comm)
 {
-    return send_common(buf, count, datatype, dest, tag, comm,
-                       AMP_SEND_READY, "MPI_Rsend");
+    return send_common(buf, count, datatype, dest, tag, comm, AMP_SEND_READY,
+                       "MPI_Rsend");
 }
 AMP_WEAK_ALIAS(Rsend)
 
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest,
                int tag, MPI_Comm comm)
 {
-    return send_common(buf, count, datatype, dest, tag, comm,
-                       AMP_SEND_BUFFERED, "MPI_Bsend");
+    return send_common(buf, count, datatype, dest, tag, comm, AMP_SEND_BUFFERED,
+                       "MPI_Bsend");
 }
 AMP_WEAK_ALIAS(Bsend)
 
-int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
-              int tag, MPI_Comm comm_h, MPI_Status *status)
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+              MPI_Comm comm_h, MPI_Status *status)
 {
     amp_rank_t *rank;
     amp_comm_t *comm;
@@ -203,8 +202,8 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
     void *pack;
     size_t cap = dt->size * (size_t)count;
     p.on_done = NULL;
-    amp_p2p_irecv(&rank->ep, recv_target(buf, count, dt, &pack), cap,
-                  comm->ctx, source, p2p_tag(tag), &p);
+    amp_p2p_irecv(&rank->ep, recv_target(buf, count, dt, &pack), cap, comm->ctx,
+                  source, p2p_tag(tag), &p);
     wait_one(rank, &p, "MPI_Recv");
     if (pack) {
         amp_dt_unpack(dt, count, buf, pack, p.st_bytes);
@@ -215,8 +214,8 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
         amp_status_set(status, p.st_source, p.st_tag, err, p.st_bytes, 0);
     }
     if (p.error == AMP_ERR_TRUNCATE)
-        return amp_truncate_error(rank, comm, "MPI_Recv", p.st_source,
-                                  p.st_tag, cap);
+        return amp_truncate_error(rank, comm, "MPI_Recv", p.st_source, p.st_tag,
+                                  cap);
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Recv)
@@ -259,7 +258,7 @@ static int new_xfer_req(const void *buf, int count, MPI_Datatype dtype,
 }
 
 #define DEFINE_ISEND(Name, mode, persistent)                                   \
-    int PMPI_##Name(const void *buf, int count, MPI_Datatype datatype,        \
+    int PMPI_##Name(const void *buf, int count, MPI_Datatype datatype,         \
                     int dest, int tag, MPI_Comm comm, MPI_Request *request)    \
     {                                                                          \
         return new_xfer_req(buf, count, datatype, dest, tag, comm,             \
@@ -277,8 +276,8 @@ DEFINE_ISEND(Ssend_init, AMP_SEND_SYNC, 1)
 DEFINE_ISEND(Rsend_init, AMP_SEND_READY, 1)
 DEFINE_ISEND(Bsend_init, AMP_SEND_BUFFERED, 1)
 
-int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
-               int tag, MPI_Comm comm, MPI_Request *request)
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+               MPI_Comm comm, MPI_Request *request)
 {
     return new_xfer_req(buf, count, datatype, source, tag, comm, AMP_REQ_RECV,
                         0, 0, request, "MPI_Irecv");
@@ -389,9 +388,9 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 }
 AMP_WEAK_ALIAS(Sendrecv)
 
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
-                          int dest, int sendtag, int source, int recvtag,
-                          MPI_Comm comm_h, MPI_Status *status)
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
+                          int sendtag, int source, int recvtag, MPI_Comm comm_h,
+                          MPI_Status *status)
 {
     amp_rank_t *rank;
     amp_comm_t *comm;
@@ -507,8 +506,8 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm_h, int *flag,
          * makes progress, then look again. */
         amp_p2p_progress(&rank->ep);
         rank = amp_rank_self();
-        *flag = amp_p2p_iprobe(&rank->ep, comm->ctx, source, p2p_tag(tag),
-                               &info);
+        *flag =
+            amp_p2p_iprobe(&rank->ep, comm->ctx, source, p2p_tag(tag), &info);
     }
     if (*flag)
         probe_status(status, &info);

@@ -73,7 +73,8 @@ static int report(amp_rank_t *rank, MPI_Comm comm_h, int errclass,
     amp_comm_t *comm = amp_comm_lookup(rank, comm_h);
     if (errclass == MPI_ERR_TRUNCATE)
         return amp_truncate_error(rank, comm, call, r->p2p.st_source,
-                                  r->p2p.st_tag, r->dt->size * (size_t)r->count);
+                                  r->p2p.st_tag,
+                                  r->dt->size * (size_t)r->count);
     return amp_mpi_error(rank, comm, errclass, call, "request failed");
 }
 
@@ -150,8 +151,7 @@ AMP_WEAK_ALIAS(Test)
 /* The active requests of an array, as p2p pointers (NULL elsewhere).
  * Returns how many are active, or -1 after reporting a bad handle. */
 static int collect(amp_rank_t *rank, int count, MPI_Request *reqs,
-                   amp_req_t **r, amp_p2p_req_t **p, const char *call,
-                   int *rc)
+                   amp_req_t **r, amp_p2p_req_t **p, const char *call, int *rc)
 {
     int active = 0;
     for (int i = 0; i < count; i++) {
@@ -231,7 +231,8 @@ static int finish_all(amp_rank_t *rank, int count, MPI_Request *reqs,
     if (!failed)
         return MPI_SUCCESS;
     return amp_mpi_error(rank, amp_comm_lookup(rank, comm), MPI_ERR_IN_STATUS,
-                         call, "at least one request failed; see the "
+                         call,
+                         "at least one request failed; see the "
                          "MPI_ERROR field of the statuses");
 }
 
@@ -422,16 +423,16 @@ static int some_common(int count, MPI_Request reqs[], int *outcount,
     return MPI_SUCCESS;
 }
 
-int PMPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
-                  int indices[], MPI_Status statuses[])
+int PMPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
+                  MPI_Status statuses[])
 {
     return some_common(incount, reqs, outcount, indices, statuses, 1,
                        "MPI_Waitsome");
 }
 AMP_WEAK_ALIAS(Waitsome)
 
-int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
-                  int indices[], MPI_Status statuses[])
+int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
+                  MPI_Status statuses[])
 {
     return some_common(incount, reqs, outcount, indices, statuses, 0,
                        "MPI_Testsome");

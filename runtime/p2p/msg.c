@@ -43,8 +43,8 @@ void amp_msg_put(amp_msg_pool_t *mine, amp_msg_t *m)
         home->free = m;
         return;
     }
-    amp_msg_t *old = atomic_load_explicit(&home->returned,
-                                          memory_order_relaxed);
+    amp_msg_t *old =
+        atomic_load_explicit(&home->returned, memory_order_relaxed);
     do {
         m->next = old;
     } while (!atomic_compare_exchange_weak_explicit(

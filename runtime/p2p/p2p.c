@@ -262,7 +262,8 @@ void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes, int dst,
             amp_p2p_req_complete(req);
             return;
         }
-        amp_msg_t *m = envelope(pe, ep, buf, bytes, dst, ctx, src, tag, mode, req);
+        amp_msg_t *m =
+            envelope(pe, ep, buf, bytes, dst, ctx, src, tag, mode, req);
         unexp_append(to, m);
         if (m->kind == AMP_MSG_EAGER)
             amp_p2p_req_complete(req);
@@ -479,16 +480,13 @@ void amp_p2p_handle_item(amp_pe_t *pe, amp_inbox_item_t *item)
         sreq->st_bytes = sreq->bytes;
         amp_p2p_req_complete(sreq);
         break;
-    case AMP_MSG_CANCEL:
-        handle_cancel(pe, m);
-        break;
+    case AMP_MSG_CANCEL: handle_cancel(pe, m); break;
     case AMP_MSG_CANCEL_DONE:
         sreq = m->sreq;
         amp_msg_put(pool_of(pe), m);
         sreq->cancelled = 1;
         amp_p2p_req_complete(sreq);
         break;
-    default:
-        amp_assert(!"unknown envelope kind");
+    default: amp_assert(!"unknown envelope kind");
     }
 }

@@ -36,8 +36,8 @@ typedef void (*amp_p2p_done_fn_t)(amp_p2p_req_t *req);
 struct amp_p2p_req {
     amp_p2p_req_t *next, *prev; /* posted queue */
     struct amp_p2p_ep *owner;
-    void *buf;    /* send: data; receive: where data goes */
-    size_t bytes; /* send: length; receive: capacity */
+    void *buf;          /* send: data; receive: where data goes */
+    size_t bytes;       /* send: length; receive: capacity */
     int ctx, peer, tag; /* receive: wanted source and tag; send: dest */
     unsigned char is_send, done, in_wait, cancelled, posted;
     amp_status_t error;

@@ -30,8 +30,8 @@ static inline int amp_inbox_is_empty(amp_inbox_t *box)
 
 static inline void amp_inbox_push(amp_inbox_t *box, amp_inbox_item_t *item)
 {
-    amp_inbox_item_t *old = atomic_load_explicit(&box->head,
-                                                 memory_order_relaxed);
+    amp_inbox_item_t *old =
+        atomic_load_explicit(&box->head, memory_order_relaxed);
     do {
         item->next = old;
     } while (!atomic_compare_exchange_weak_explicit(
@@ -41,8 +41,8 @@ static inline void amp_inbox_push(amp_inbox_t *box, amp_inbox_item_t *item)
 /* Everything pushed so far, oldest first (NULL when empty). */
 static inline amp_inbox_item_t *amp_inbox_take_all(amp_inbox_t *box)
 {
-    amp_inbox_item_t *top = atomic_exchange_explicit(&box->head, NULL,
-                                                     memory_order_acquire);
+    amp_inbox_item_t *top =
+        atomic_exchange_explicit(&box->head, NULL, memory_order_acquire);
     amp_inbox_item_t *fifo = NULL;
     while (top) {
         amp_inbox_item_t *next = top->next;

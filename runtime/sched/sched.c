@@ -173,8 +173,8 @@ static void pe_wake(amp_pe_t *pe)
     if (atomic_load(&pe->sleep_state) != PE_ASLEEP)
         return;
     if (atomic_exchange(&pe->sleep_state, PE_AWAKE) == PE_ASLEEP)
-        syscall(SYS_futex, &pe->sleep_state, FUTEX_WAKE_PRIVATE, 1, NULL,
-                NULL, 0);
+        syscall(SYS_futex, &pe->sleep_state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL,
+                0);
 }
 
 static void wake_all(amp_sched_t *sched)
@@ -241,8 +241,8 @@ static void sleep_until_posted(amp_pe_t *pe)
         if (nidle == sched->npes && deadlocked(sched))
             sched->on_deadlock(sched);
         struct timespec ts = {0, IDLE_SLEEP_NS};
-        syscall(SYS_futex, &pe->sleep_state, FUTEX_WAIT_PRIVATE, PE_ASLEEP,
-                &ts, NULL, 0);
+        syscall(SYS_futex, &pe->sleep_state, FUTEX_WAIT_PRIVATE, PE_ASLEEP, &ts,
+                NULL, 0);
     }
     atomic_store(&pe->sleep_state, PE_AWAKE);
     atomic_fetch_sub(&sched->idle, 1);

@@ -38,9 +38,18 @@ static size_t parse_bytes(const char *name, const char *value, size_t min)
         bad_value(name, "a size in bytes (K, M or G suffix allowed)", value);
     int shift = 0;
     switch (toupper((unsigned char)*end)) {
-    case 'K': shift = 10; end++; break;
-    case 'M': shift = 20; end++; break;
-    case 'G': shift = 30; end++; break;
+    case 'K':
+        shift = 10;
+        end++;
+        break;
+    case 'M':
+        shift = 20;
+        end++;
+        break;
+    case 'G':
+        shift = 30;
+        end++;
+        break;
     }
     if (*end && strcasecmp(end, "B") != 0 && strcasecmp(end, "iB") != 0)
         bad_value(name, "a size in bytes (K, M or G suffix allowed)", value);
@@ -55,8 +64,8 @@ static int parse_mapping(const char *name, const char *value)
 {
     if (value && strcmp(value, "block") == 0)
         return AMP_MAP_BLOCK;
-    if (value && (strcmp(value, "rr") == 0 ||
-                  strcmp(value, "round-robin") == 0))
+    if (value &&
+        (strcmp(value, "rr") == 0 || strcmp(value, "round-robin") == 0))
         return AMP_MAP_RR;
     bad_value(name, "block or rr", value);
     return AMP_MAP_BLOCK;
@@ -121,7 +130,9 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
         switch (k) {
         case 0: o->vp = parse_count("+vp", value); break;
         case 1: o->p = parse_count("+p", value); break;
-        case 2: o->stacksize = parse_bytes("+stacksize", value, MIN_STACK); break;
+        case 2:
+            o->stacksize = parse_bytes("+stacksize", value, MIN_STACK);
+            break;
         case 3: o->mapping = parse_mapping("+mapping", value); break;
         case 4: o->eager = parse_bytes("+eager", value, 0); break;
         }

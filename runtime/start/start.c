@@ -58,8 +58,8 @@ static void create_rank(int r, int npes)
     amp_rank_t *rank = amp_mem_slot_rank_area(mem, r);
     memset(rank, 0, sizeof(*rank));
     /* The rank's copy of the static TLS block follows its struct. */
-    void *tls = amp_tls_copy_init(&amp_proc.tls,
-                                  (char *)rank + AMP_ROUND_UP(sizeof(*rank), 64));
+    void *tls = amp_tls_copy_init(
+        &amp_proc.tls, (char *)rank + AMP_ROUND_UP(sizeof(*rank), 64));
     rank->world_rank = r;
     rank->slot = r;
     if (amp_rank_objects_init(rank) != AMP_OK)
@@ -96,8 +96,8 @@ static void setup(int npes)
     amp_opts_t *o = &amp_proc.opts;
     if (amp_tls_image_init(&amp_proc.tls) != AMP_OK)
         amp_fatal("cannot read the program's thread-local storage layout");
-    size_t rank_area = AMP_ROUND_UP(sizeof(amp_rank_t), 64) +
-                       amp_tls_copy_size(&amp_proc.tls);
+    size_t rank_area =
+        AMP_ROUND_UP(sizeof(amp_rank_t), 64) + amp_tls_copy_size(&amp_proc.tls);
     if (amp_mem_init(&amp_proc.mem, o->vp, o->stacksize, rank_area) != AMP_OK)
         amp_fatal("cannot reserve memory for %d ranks with %zu-byte stacks; "
                   "lower +vp or +stacksize",

@@ -38,8 +38,8 @@ amp_status_t amp_topo_pin_self(amp_topo_t *topo, int pe)
     hwloc_topology_t t = topo->topology;
     if (!t)
         return AMP_ERR_SYS;
-    hwloc_obj_t obj = hwloc_get_obj_by_type(t, HWLOC_OBJ_CORE,
-                                            (unsigned)(pe % topo->ncores));
+    hwloc_obj_t obj =
+        hwloc_get_obj_by_type(t, HWLOC_OBJ_CORE, (unsigned)(pe % topo->ncores));
     if (!obj)
         obj = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU,
                                     (unsigned)(pe % topo->ncores));

@@ -43,8 +43,7 @@ UNIT_TEST(dt_contiguous_of_contiguous_is_one_block)
 {
     amp_dt_t d;
     memset(&d, 0, sizeof(d));
-    UNIT_EQ(amp_dt_make_contiguous(&d, 5,
-                                   amp_dt_predefined(AMPI_DTID_MPI_INT)),
+    UNIT_EQ(amp_dt_make_contiguous(&d, 5, amp_dt_predefined(AMPI_DTID_MPI_INT)),
             AMP_OK);
     UNIT_EQ(d.size, 5 * sizeof(int));
     UNIT_EQ(d.extent, 5 * sizeof(int));
@@ -60,7 +59,7 @@ UNIT_TEST(dt_elements_of_pairs_count_both_members)
 {
     const amp_dt_t *dt = amp_dt_predefined(AMPI_DTID_MPI_DOUBLE_INT);
     UNIT_EQ(amp_dt_elements(dt, 24), 4);
-    UNIT_EQ(amp_dt_elements(dt, 12 + 8), 3); /* two pairs' worth: 1 + 1 + 1 */
+    UNIT_EQ(amp_dt_elements(dt, 12 + 8), 3);  /* two pairs' worth: 1 + 1 + 1 */
     UNIT_EQ(amp_dt_elements(dt, 12 + 4), -1); /* ends inside the double */
     amp_dt_t d;
     memset(&d, 0, sizeof(d));
