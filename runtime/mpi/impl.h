@@ -33,6 +33,7 @@ typedef struct amp_opts {
     int mapping;      /* enum amp_mapping */
     size_t eager;     /* eager/rendezvous threshold in bytes */
     int pin;          /* pin PEs to cores */
+    int stats;        /* print per-rank scheduling counts at exit */
 } amp_opts_t;
 
 typedef int (*amp_main_fn_t)(int argc, char **argv, char **envp);
@@ -158,6 +159,7 @@ int amp_mpi_class_of(amp_status_t st);
 /* Checks that MPI is initialized and not finalized for the caller. */
 int amp_mpi_enter(amp_rank_t **rank, const char *call);
 _Noreturn void amp_mpi_abort_job(int code);
+int amp_mpi_unsupported(const char *call); /* see unsupported.c */
 
 /* ---- handles (handles.c) ---- */
 amp_comm_t *amp_comm_lookup(amp_rank_t *rank, MPI_Comm h);

@@ -119,6 +119,7 @@ void amp_sched_poll(amp_pe_t *pe)
 static void switch_to(amp_pe_t *pe, amp_ult_ctx_t *from, amp_thread_t *next)
 {
     next->state = AMP_THREAD_RUNNING;
+    next->resumes++;
     pe->current = next;
     amp_tls_set(next->tls ? next->tls : pe->kernel_tls);
     amp_ult_switch(from, &next->ctx);
@@ -132,6 +133,7 @@ static void switch_away(amp_pe_t *pe, amp_thread_t *thr)
     amp_thread_t *next = runq_pop(pe);
     if (next == thr) {
         thr->state = AMP_THREAD_RUNNING;
+        thr->resumes++;
         return;
     }
     if (next) {

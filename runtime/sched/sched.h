@@ -38,6 +38,7 @@ typedef struct amp_thread {
     struct amp_pe *pe;       /* the PE this thread runs on */
     void *tls;               /* its thread pointer (%fs:0), or NULL */
     amp_thread_state_t state;
+    unsigned long resumes; /* times it was switched to (+stats) */
 } amp_thread_t;
 
 typedef struct amp_sched amp_sched_t;

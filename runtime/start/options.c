@@ -11,7 +11,7 @@
 
 static const char usage[] =
     "runtime options: +vp N, +p N, +stacksize BYTES, +mapping block|rr, "
-    "+eager BYTES, +nopin (see docs/runtime-options.md)";
+    "+eager BYTES, +nopin, +stats (see docs/runtime-options.md)";
 
 static void bad_value(const char *name, const char *what, const char *value)
 {
@@ -98,6 +98,8 @@ static void from_env(amp_opts_t *o)
         o->eager = parse_bytes("AMPI_EAGER_LIMIT", v, 0);
     if ((v = getenv("AMPI_PIN")))
         o->pin = parse_flag("AMPI_PIN", v);
+    if ((v = getenv("AMPI_STATS")))
+        o->stats = parse_flag("AMPI_STATS", v);
 }
 
 /* Handles argv[*i] if it is a runtime option (advancing *i past its value);
@@ -111,6 +113,10 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
                                              "+mapping", "+eager"};
     if (strcmp(arg, "+nopin") == 0) {
         o->pin = 0;
+        return 1;
+    }
+    if (strcmp(arg, "+stats") == 0) {
+        o->stats = 1;
         return 1;
     }
     for (size_t k = 0; k < sizeof(with_value) / sizeof(*with_value); k++) {

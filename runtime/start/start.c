@@ -119,6 +119,16 @@ static void setup(int npes)
         create_rank(r, npes);
 }
 
+/* +stats: how often each rank was switched to, for tuning and tests. */
+static void print_stats(void)
+{
+    for (int r = 0; r < amp_proc.nranks; r++) {
+        amp_rank_t *rank = amp_proc.ranks[r];
+        fprintf(stderr, "ampi: stats: rank %d on PE %d resumed %lu times\n",
+                r, rank->thr.pe->id, rank->thr.resumes);
+    }
+}
+
 int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
 {
     struct timespec ts;
@@ -145,5 +155,7 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
     for (int i = 1; i < npes; i++)
         pthread_join(amp_proc.sched.pes[i]->thread, NULL);
     fflush(NULL);
+    if (amp_proc.opts.stats)
+        print_stats();
     return atomic_load(&amp_proc.exit_status);
 }
