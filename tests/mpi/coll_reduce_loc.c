@@ -64,24 +64,12 @@ typedef struct {
 static void set(const type_t *t, void *buf, int k, pair_t p)
 {
     switch (t->kind) {
-    case P_FLOAT:
-        ((float_int *)buf)[k] = (float_int){(float)p.v, p.i};
-        break;
-    case P_DOUBLE:
-        ((double_int *)buf)[k] = (double_int){p.v, p.i};
-        break;
-    case P_LONG:
-        ((long_int *)buf)[k] = (long_int){(long)p.v, p.i};
-        break;
-    case P_INT:
-        ((int_int *)buf)[k] = (int_int){(int)p.v, p.i};
-        break;
-    case P_SHORT:
-        ((short_int *)buf)[k] = (short_int){(short)p.v, p.i};
-        break;
-    case P_LDOUBLE:
-        ((ldouble_int *)buf)[k] = (ldouble_int){p.v, p.i};
-        break;
+    case P_FLOAT: ((float_int *)buf)[k] = (float_int){(float)p.v, p.i}; break;
+    case P_DOUBLE: ((double_int *)buf)[k] = (double_int){p.v, p.i}; break;
+    case P_LONG: ((long_int *)buf)[k] = (long_int){(long)p.v, p.i}; break;
+    case P_INT: ((int_int *)buf)[k] = (int_int){(int)p.v, p.i}; break;
+    case P_SHORT: ((short_int *)buf)[k] = (short_int){(short)p.v, p.i}; break;
+    case P_LDOUBLE: ((ldouble_int *)buf)[k] = (ldouble_int){p.v, p.i}; break;
     }
 }
 

@@ -70,18 +70,10 @@ static void set_bits(void *buf, int i, size_t size, uint64_t v)
     uint16_t v16 = (uint16_t)v;
     uint32_t v32 = (uint32_t)v;
     switch (size) {
-    case 1:
-        memcpy(p, &v8, 1);
-        break;
-    case 2:
-        memcpy(p, &v16, 2);
-        break;
-    case 4:
-        memcpy(p, &v32, 4);
-        break;
-    default:
-        memcpy(p, &v, 8);
-        break;
+    case 1: memcpy(p, &v8, 1); break;
+    case 2: memcpy(p, &v16, 2); break;
+    case 4: memcpy(p, &v32, 4); break;
+    default: memcpy(p, &v, 8); break;
     }
 }
 
@@ -93,18 +85,10 @@ static uint64_t get_bits(const void *buf, int i, size_t size)
     uint32_t v32;
     uint64_t v64;
     switch (size) {
-    case 1:
-        memcpy(&v8, p, 1);
-        return v8;
-    case 2:
-        memcpy(&v16, p, 2);
-        return v16;
-    case 4:
-        memcpy(&v32, p, 4);
-        return v32;
-    default:
-        memcpy(&v64, p, 8);
-        return v64;
+    case 1: memcpy(&v8, p, 1); return v8;
+    case 2: memcpy(&v16, p, 2); return v16;
+    case 4: memcpy(&v32, p, 4); return v32;
+    default: memcpy(&v64, p, 8); return v64;
     }
 }
 
@@ -126,18 +110,12 @@ static uint64_t mix(uint64_t x)
 static int truth(int r, int i, int size)
 {
     switch (i % 6) {
-    case 0:
-        return 1;
-    case 1:
-        return 0;
-    case 2:
-        return r == size - 1;
-    case 3:
-        return r != 0;
-    case 4:
-        return r % 2 == 0;
-    default:
-        return mix((uint64_t)(r * 131 + i)) % 3 == 0;
+    case 0: return 1;
+    case 1: return 0;
+    case 2: return r == size - 1;
+    case 3: return r != 0;
+    case 4: return r % 2 == 0;
+    default: return mix((uint64_t)(r * 131 + i)) % 3 == 0;
     }
 }
 
@@ -165,24 +143,12 @@ static uint64_t expected(const type_t *t, int op, int i, int size)
     for (int r = 1; r < size; r++) {
         uint64_t v = contribution(t, op, r, i, size);
         switch (op) {
-        case OP_LAND:
-            acc = acc && v;
-            break;
-        case OP_LOR:
-            acc = acc || v;
-            break;
-        case OP_LXOR:
-            acc = !acc != !v;
-            break;
-        case OP_BAND:
-            acc &= v;
-            break;
-        case OP_BOR:
-            acc |= v;
-            break;
-        default:
-            acc ^= v;
-            break;
+        case OP_LAND: acc = acc && v; break;
+        case OP_LOR: acc = acc || v; break;
+        case OP_LXOR: acc = !acc != !v; break;
+        case OP_BAND: acc &= v; break;
+        case OP_BOR: acc |= v; break;
+        default: acc ^= v; break;
         }
     }
     if (op <= OP_LXOR)

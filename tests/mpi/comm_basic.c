@@ -7,7 +7,7 @@
  */
 #include "mpitest.h"
 
-enum { NCYCLES = 200 };
+enum { NCYCLES = 100 };
 
 static void check_rank_size(void)
 {

@@ -1,7 +1,7 @@
 /*
  * comm_self: point-to-point on MPI_COMM_SELF: sends to self (small and
- * 1 MiB, receive posted first or sender first), the status source is 0 (the
- * rank in SELF, not in WORLD), and SELF traffic does not match WORLD
+ * large, receive posted first or sender first), the status source is 0
+ * (the rank in SELF, not in WORLD), and SELF traffic does not match WORLD
  * traffic to self.
  */
 #include "mpitest.h"

@@ -6,7 +6,7 @@
  *   MPI_ERR_COUNT    negative count
  *   MPI_ERR_TYPE     MPI_DATATYPE_NULL
  *   MPI_ERR_COMM     MPI_COMM_NULL (reported through MPI_COMM_WORLD's
- *                    handler)
+ *                    handler in MPI 3.1, MPI_COMM_SELF's in MPI 4)
  *   MPI_ERR_BUFFER   NULL buffer with a positive count
  *   MPI_ERR_REQUEST  MPI_Request_free of MPI_REQUEST_NULL
  *   MPI_ERR_ROOT     MPI_Bcast root out of range
@@ -164,11 +164,15 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int partner = mt_partner(MPI_COMM_WORLD);
 
+    /* MPI 3.1 reports errors without a communicator (MPI_COMM_NULL) on
+     * MPI_COMM_WORLD, MPI 4 on MPI_COMM_SELF: make both return. */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     argument_errors(size);
     truncation(rank, partner);
     still_works(rank, partner, size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
 
     return mt_finish_and_finalize();
 }

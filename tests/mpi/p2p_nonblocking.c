@@ -18,14 +18,10 @@ static int start_send(int mode, const int *buf, int n, int dest, int tag,
                       MPI_Request *req)
 {
     switch (mode) {
-    case 0:
-        return MPI_Isend(buf, n, MPI_INT, dest, tag, MPI_COMM_WORLD, req);
-    case 1:
-        return MPI_Issend(buf, n, MPI_INT, dest, tag, MPI_COMM_WORLD, req);
-    case 2:
-        return MPI_Irsend(buf, n, MPI_INT, dest, tag, MPI_COMM_WORLD, req);
-    default:
-        return MPI_Ibsend(buf, n, MPI_INT, dest, tag, MPI_COMM_WORLD, req);
+    case 0: return MPI_Isend(buf, n, MPI_INT, dest, tag, MPI_COMM_WORLD, req);
+    case 1: return MPI_Issend(buf, n, MPI_INT, dest, tag, MPI_COMM_WORLD, req);
+    case 2: return MPI_Irsend(buf, n, MPI_INT, dest, tag, MPI_COMM_WORLD, req);
+    default: return MPI_Ibsend(buf, n, MPI_INT, dest, tag, MPI_COMM_WORLD, req);
     }
 }
 
