@@ -411,6 +411,7 @@ AMPI_DECLARE(int, Op_commutative, (MPI_Op op, int *commute))
 
 #undef AMPI_DECLARE
 
+#include "mpi_more.h"
 #include "ampi.h"
 
 #ifdef __cplusplus
