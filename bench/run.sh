@@ -134,6 +134,13 @@ echo "- load average at start: $(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null)"
 echo "- build: \`$build_dir\`, ${build_type:-unknown} build${sanitize:+, sanitizer $sanitize}, revision $revision"
 echo "- peer: $peer"
 echo "- each cell: median over $rounds interleaved rounds of each program's own median"
+# Two ranks that poll on two cores need both cores: a busy machine ruins the
+# two-PE and Open MPI columns first.
+load1=$(cut -d ' ' -f 1 /proc/loadavg 2>/dev/null)
+if awk -v l="${load1:-0}" -v n="$ncpu" 'BEGIN { exit !(l > n / 2) }'; then
+    echo "- **warning**: load average $load1 on $ncpu CPUs: other work is running," \
+         "and the two-PE and Open MPI columns are unreliable"
+fi
 if [ "${#pingpong_args[@]}" -gt 0 ]; then
     echo "- pingpong options: \`${pingpong_args[*]}\`"
 fi
