@@ -1,24 +1,42 @@
 #include "p2p/p2p.h"
 
 #include "p2p/msg.h"
+#include "p2p/pe.h"
+#include "p2p/ring.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static amp_msg_pool_t *pool_of(amp_pe_t *pe)
+static amp_p2p_pe_t *p2p_of(amp_pe_t *pe)
 {
     return pe->upper;
 }
 
-amp_status_t amp_p2p_pe_init(amp_pe_t *pe, size_t eager_limit)
+static amp_msg_pool_t *pool_of(amp_pe_t *pe)
 {
-    amp_msg_pool_t *pool = aligned_alloc(64, AMP_ROUND_UP(sizeof(*pool), 64));
-    if (!pool)
+    return &p2p_of(pe)->pool;
+}
+
+amp_status_t amp_p2p_pe_init(amp_pe_t *pe, size_t eager_limit,
+                             amp_p2p_world_t *world)
+{
+    int npes = pe->sched->npes;
+    amp_p2p_pe_t *me = aligned_alloc(64, AMP_ROUND_UP(sizeof(*me), 64));
+    if (!me)
         return AMP_ERR_NOMEM;
-    memset(pool, 0, sizeof(*pool));
-    atomic_init(&pool->returned, NULL);
-    pool->payload = eager_limit;
-    pe->upper = pool;
+    memset(me, 0, sizeof(*me));
+    atomic_init(&me->pool.returned, NULL);
+    me->pool.payload = eager_limit;
+    me->in = aligned_alloc(128, (size_t)npes * sizeof(amp_ring_t));
+    if (!me->in) {
+        free(me);
+        return AMP_ERR_NOMEM;
+    }
+    for (int i = 0; i < npes; i++)
+        amp_ring_init(&me->in[i]);
+    me->npes = npes;
+    me->world = world;
+    pe->upper = me;
     return AMP_OK;
 }
 
@@ -33,12 +51,13 @@ static void free_chain(amp_msg_t *m)
 
 void amp_p2p_pe_cleanup(amp_pe_t *pe)
 {
-    amp_msg_pool_t *pool = pool_of(pe);
-    if (!pool)
+    amp_p2p_pe_t *me = p2p_of(pe);
+    if (!me)
         return;
-    free_chain(pool->free);
-    free_chain(atomic_load(&pool->returned));
-    free(pool);
+    free_chain(me->pool.free);
+    free_chain(atomic_load(&me->pool.returned));
+    free(me->in);
+    free(me);
     pe->upper = NULL;
 }
 
@@ -192,6 +211,13 @@ static void copy_in(amp_p2p_req_t *r, const void *data, size_t bytes, int src,
     r->st_tag = tag;
 }
 
+/* Sends envelope m from PE pe to PE to, through their ring. */
+static void post_msg(amp_pe_t *pe, amp_pe_t *to, amp_msg_t *m)
+{
+    amp_ring_put_msg(&p2p_of(to)->in[pe->id], m);
+    amp_sched_notify(to);
+}
+
 /* The receiver has copied a rendezvous message: complete its sender. */
 static void finish_rndv(amp_pe_t *pe, amp_msg_t *m)
 {
@@ -203,7 +229,7 @@ static void finish_rndv(amp_pe_t *pe, amp_msg_t *m)
         return;
     }
     m->kind = AMP_MSG_RNDV_DONE;
-    amp_sched_post(sender_pe, &m->item);
+    post_msg(pe, sender_pe, m);
 }
 
 /* A receive and a message have matched (on the receiver's PE). */
@@ -247,6 +273,37 @@ static amp_msg_t *envelope(amp_pe_t *pe, amp_p2p_ep_t *ep, const void *buf,
     return m;
 }
 
+/* To a rank on another PE: small messages travel inline in a ring slot,
+ * the rest as envelopes through the same ring. */
+static void send_remote(amp_pe_t *pe, amp_p2p_ep_t *ep, amp_p2p_ep_t *to,
+                        const void *buf, size_t bytes, int dst, int ctx,
+                        int src, int tag, int mode, amp_p2p_req_t *req)
+{
+    amp_pe_t *dpe = to->thr->pe;
+    amp_ring_t *ring = &p2p_of(dpe)->in[pe->id];
+    amp_ring_slot_t *s;
+    if (bytes <= AMP_RING_INLINE && bytes <= pool_of(pe)->payload &&
+        mode == AMP_P2P_STANDARD && (s = amp_ring_reserve(ring))) {
+        s->kind = AMP_SLOT_INLINE;
+        s->bytes = (uint32_t)bytes;
+        s->ctx = ctx;
+        s->src = src;
+        s->tag = tag;
+        s->dst = dst;
+        if (bytes)
+            memcpy(s->u.data, buf, bytes);
+        amp_ring_publish(ring, s);
+        amp_sched_notify(dpe);
+        amp_p2p_req_complete(req);
+        return;
+    }
+    amp_msg_t *m = envelope(pe, ep, buf, bytes, dst, ctx, src, tag, mode, req);
+    int eager = m->kind == AMP_MSG_EAGER;
+    post_msg(pe, dpe, m);
+    if (eager)
+        amp_p2p_req_complete(req);
+}
+
 void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes, int dst,
                    int ctx, int src, int tag, int mode, amp_p2p_req_t *req)
 {
@@ -269,11 +326,7 @@ void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes, int dst,
             amp_p2p_req_complete(req);
         return;
     }
-    amp_msg_t *m = envelope(pe, ep, buf, bytes, dst, ctx, src, tag, mode, req);
-    int eager = m->kind == AMP_MSG_EAGER;
-    amp_sched_post(to->thr->pe, &m->item);
-    if (eager)
-        amp_p2p_req_complete(req);
+    send_remote(pe, ep, to, buf, bytes, dst, ctx, src, tag, mode, req);
 }
 
 /* ---- receiving ------------------------------------------------------- */
@@ -436,7 +489,7 @@ void amp_p2p_cancel(amp_p2p_ep_t *ep, amp_p2p_req_t *req)
     ctl->sreq = req;
     ctl->dst = m->dst;
     ctl->sender = ep;
-    amp_sched_post(to->thr->pe, &ctl->item);
+    post_msg(pe, to->thr->pe, ctl);
 }
 
 /* On the receiver's PE: withdraw the envelope of ctl->sreq if it is still
@@ -451,17 +504,85 @@ static void handle_cancel(amp_pe_t *pe, amp_msg_t *ctl)
         if (m->kind == AMP_MSG_RNDV && m->sreq == sreq) {
             unexp_remove(to, m);
             m->kind = AMP_MSG_CANCEL_DONE;
-            amp_sched_post(m->sender->thr->pe, &m->item);
+            post_msg(pe, m->sender->thr->pe, m);
             return;
         }
     }
 }
 
-/* ---- inbox ----------------------------------------------------------- */
+/* ---- arrivals -------------------------------------------------------- */
+
+/* A small message from a ring slot: straight into a posted receive, or
+ * into an envelope of this PE's pool for the unexpected queue. */
+static void deliver_inline(amp_pe_t *pe, const amp_ring_slot_t *s)
+{
+    amp_p2p_ep_t *to = p2p_of(pe)->world->eps[s->dst];
+    amp_p2p_req_t *r = match_posted(to, s->ctx, s->src, s->tag);
+    if (r) {
+        copy_in(r, s->u.data, s->bytes, s->src, s->tag);
+        amp_p2p_req_complete(r);
+        return;
+    }
+    amp_msg_t *m = amp_msg_get(pool_of(pe));
+    m->kind = AMP_MSG_EAGER;
+    m->ctx = s->ctx;
+    m->src = s->src;
+    m->tag = s->tag;
+    m->dst = s->dst;
+    m->bytes = s->bytes;
+    memcpy(m->payload, s->u.data, s->bytes);
+    m->data = m->payload;
+    m->sreq = NULL;
+    m->sender = NULL;
+    unexp_append(to, m);
+}
+
+static void handle_msg(amp_pe_t *pe, amp_msg_t *m);
+
+/* The scheduler's poll hook: take everything the other PEs sent, and move
+ * this PE's overflowed envelopes into rings that have room again. */
+void amp_p2p_poll(amp_pe_t *pe)
+{
+    amp_p2p_pe_t *me = p2p_of(pe);
+    amp_pe_t **pes = pe->sched->pes;
+    for (int i = 0; i < me->npes; i++) {
+        amp_ring_t *ring = &me->in[i];
+        amp_ring_slot_t *s;
+        while ((s = amp_ring_peek(ring))) {
+            if (s->kind == AMP_SLOT_INLINE)
+                deliver_inline(pe, s);
+            else
+                handle_msg(pe, s->u.msg);
+            amp_ring_release(ring, s);
+        }
+        amp_ring_t *out = &p2p_of(pes[i])->in[pe->id];
+        if (out->ovf_head) {
+            amp_ring_flush(out);
+            amp_sched_notify(pes[i]);
+        }
+    }
+}
+
+/* The scheduler's pending hook: something for pe in a ring, or envelopes
+ * pe still has to move into one. */
+int amp_p2p_pending(amp_pe_t *pe)
+{
+    amp_p2p_pe_t *me = p2p_of(pe);
+    amp_pe_t **pes = pe->sched->pes;
+    for (int i = 0; i < me->npes; i++)
+        if (amp_ring_nonempty(&me->in[i]) ||
+            p2p_of(pes[i])->in[pe->id].ovf_head)
+            return 1;
+    return 0;
+}
 
 void amp_p2p_handle_item(amp_pe_t *pe, amp_inbox_item_t *item)
 {
-    amp_msg_t *m = AMP_CONTAINER_OF(item, amp_msg_t, item);
+    handle_msg(pe, AMP_CONTAINER_OF(item, amp_msg_t, item));
+}
+
+static void handle_msg(amp_pe_t *pe, amp_msg_t *m)
+{
     amp_p2p_req_t *sreq;
     switch (m->kind) {
     case AMP_MSG_EAGER:

@@ -13,9 +13,10 @@
  *    the sender's buffer address; the receiver copies straight from it (one
  *    copy) and then completes the send.
  *
- * Envelopes for another PE travel through that PE's inbox, in order per
- * sender, which keeps MPI's non-overtaking rule.  Every request completes
- * on its owner's PE.
+ * Everything for another PE travels through the ring of that pair of PEs
+ * (p2p/ring.h), small messages inline in the ring's slots; one ordered
+ * channel per pair keeps MPI's non-overtaking rule.  Every request
+ * completes on its owner's PE.
  */
 #ifndef AMP_P2P_H
 #define AMP_P2P_H
@@ -75,11 +76,15 @@ typedef struct amp_p2p_probe_info {
     size_t bytes;
 } amp_p2p_probe_info_t;
 
-/* Per-PE state: the envelope pool.  Call on each PE before it runs. */
-amp_status_t amp_p2p_pe_init(amp_pe_t *pe, size_t eager_limit);
+/* Per-PE state: the envelope pool and the rings from the other PEs.  Set
+ * up every PE (after amp_sched_init) before any runs. */
+amp_status_t amp_p2p_pe_init(amp_pe_t *pe, size_t eager_limit,
+                             amp_p2p_world_t *world);
 void amp_p2p_pe_cleanup(amp_pe_t *pe);
-/* Inbox handler to register with the scheduler. */
+/* Hooks to register with the scheduler (amp_sched_hooks_t). */
 void amp_p2p_handle_item(amp_pe_t *pe, amp_inbox_item_t *item);
+void amp_p2p_poll(amp_pe_t *pe);
+int amp_p2p_pending(amp_pe_t *pe);
 
 void amp_p2p_ep_init(amp_p2p_ep_t *ep, amp_p2p_world_t *world, int world_rank,
                      amp_thread_t *thr);

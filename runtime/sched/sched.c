@@ -28,16 +28,17 @@ void amp_pe_set_self(amp_pe_t *pe)
 }
 
 amp_status_t amp_sched_init(amp_sched_t *sched, int npes,
-                            amp_sched_item_fn_t on_item,
-                            amp_sched_deadlock_fn_t on_deadlock)
+                            const amp_sched_hooks_t *hooks)
 {
     memset(sched, 0, sizeof(*sched));
     sched->pes = calloc((size_t)npes, sizeof(*sched->pes));
     if (!sched->pes)
         return AMP_ERR_NOMEM;
     sched->npes = npes;
-    sched->on_item = on_item;
-    sched->on_deadlock = on_deadlock;
+    sched->on_item = hooks->on_item;
+    sched->on_poll = hooks->on_poll;
+    sched->pending = hooks->pending;
+    sched->on_deadlock = hooks->on_deadlock;
     for (int i = 0; i < npes; i++) {
         amp_pe_t *pe = aligned_alloc(64, AMP_ROUND_UP(sizeof(*pe), 64));
         if (!pe) {
@@ -105,6 +106,8 @@ void amp_sched_spawn(amp_thread_t *thr)
 
 void amp_sched_poll(amp_pe_t *pe)
 {
+    if (pe->sched->on_poll)
+        pe->sched->on_poll(pe);
     if (amp_inbox_is_empty(&pe->inbox))
         return;
     amp_inbox_item_t *item = amp_inbox_take_all(&pe->inbox);
@@ -205,6 +208,11 @@ void amp_sched_post(amp_pe_t *pe, amp_inbox_item_t *item)
     pe_wake(pe);
 }
 
+void amp_sched_notify(amp_pe_t *pe)
+{
+    pe_wake(pe);
+}
+
 static long now_ns(void)
 {
     struct timespec ts;
@@ -214,20 +222,25 @@ static long now_ns(void)
 
 static int has_work(amp_pe_t *pe)
 {
-    return !amp_inbox_is_empty(&pe->inbox) || atomic_load(&pe->sched->done);
+    amp_sched_t *sched = pe->sched;
+    return !amp_inbox_is_empty(&pe->inbox) || atomic_load(&sched->done) ||
+           (sched->pending && sched->pending(pe));
 }
 
-/* Every PE idle, every inbox empty, and no PE woke up meanwhile: nothing
- * can make progress any more.  (A PE leaves the idle count before it
- * bumps the epoch and before it drains its inbox.) */
+/* Every PE idle, every inbox and channel empty, and no PE woke up
+ * meanwhile: nothing can make progress any more.  (A PE leaves the idle count
+ * before it bumps the epoch and before it drains its inbox.) */
 static int deadlocked(amp_sched_t *sched)
 {
     long epoch = atomic_load(&sched->epoch);
     if (atomic_load(&sched->idle) != sched->npes)
         return 0;
-    for (int i = 0; i < sched->npes; i++)
-        if (!amp_inbox_is_empty(&sched->pes[i]->inbox))
+    for (int i = 0; i < sched->npes; i++) {
+        amp_pe_t *pe = sched->pes[i];
+        if (!amp_inbox_is_empty(&pe->inbox) ||
+            (sched->pending && sched->pending(pe)))
             return 0;
+    }
     if (atomic_load(&sched->done))
         return 0;
     return atomic_load(&sched->epoch) == epoch &&

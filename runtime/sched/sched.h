@@ -46,6 +46,10 @@ typedef struct amp_pe amp_pe_t;
 
 /* Called on the receiving PE for each inbox item, oldest first. */
 typedef void (*amp_sched_item_fn_t)(amp_pe_t *pe, amp_inbox_item_t *item);
+/* The layer above's own channels: poll takes what they hold for pe;
+ * pending says (from any PE) whether they hold or owe anything for pe. */
+typedef void (*amp_sched_poll_fn_t)(amp_pe_t *pe);
+typedef int (*amp_sched_pending_fn_t)(amp_pe_t *pe);
 /* Called once when a deadlock is detected; must not return. */
 typedef void (*amp_sched_deadlock_fn_t)(amp_sched_t *sched);
 
@@ -72,12 +76,21 @@ struct amp_sched {
     _Atomic long epoch; /* bumped on every wake from sleep */
     _Atomic int done;   /* every thread has finished */
     amp_sched_item_fn_t on_item;
+    amp_sched_poll_fn_t on_poll;
+    amp_sched_pending_fn_t pending;
     amp_sched_deadlock_fn_t on_deadlock;
 };
 
+/* Hooks of the layer above; see amp_sched_init. */
+typedef struct amp_sched_hooks {
+    amp_sched_item_fn_t on_item;
+    amp_sched_poll_fn_t on_poll;    /* may be NULL */
+    amp_sched_pending_fn_t pending; /* may be NULL */
+    amp_sched_deadlock_fn_t on_deadlock;
+} amp_sched_hooks_t;
+
 amp_status_t amp_sched_init(amp_sched_t *sched, int npes,
-                            amp_sched_item_fn_t on_item,
-                            amp_sched_deadlock_fn_t on_deadlock);
+                            const amp_sched_hooks_t *hooks);
 void amp_sched_cleanup(amp_sched_t *sched);
 
 /* The PE the calling kernel thread runs, or NULL outside the runtime.
@@ -110,6 +123,9 @@ _Noreturn void amp_sched_exit(void);
 
 /* Hands item to pe (any PE may call this). */
 void amp_sched_post(amp_pe_t *pe, amp_inbox_item_t *item);
+/* Wakes pe if it sleeps: call after giving it work through the layer
+ * above's channels (after a sequentially consistent store). */
+void amp_sched_notify(amp_pe_t *pe);
 /* Handles what is in the calling PE's inbox. */
 void amp_sched_poll(amp_pe_t *pe);
 

@@ -28,17 +28,26 @@ static char **copy_argv(int argc, char **argv)
     return copy;
 }
 
-static void rank_entry(void *arg)
+_Noreturn void amp_start_rank_exit(int status)
 {
-    (void)arg;
-    char **argv = copy_argv(amp_proc.argc, amp_proc.argv);
-    int rc = amp_proc.main_fn(amp_proc.argc, argv, amp_proc.envp);
-    free(argv);
-    if (rc != 0) {
+    amp_rank_t *rank = amp_rank_self();
+    if (!rank)
+        amp_fatal("the program ended a thread that is not an MPI rank");
+    free(rank->argv);
+    rank->argv = NULL;
+    if (status != 0) {
         int zero = 0;
-        atomic_compare_exchange_strong(&amp_proc.exit_status, &zero, rc);
+        atomic_compare_exchange_strong(&amp_proc.exit_status, &zero, status);
     }
     amp_sched_exit();
+}
+
+static void rank_entry(void *arg)
+{
+    amp_rank_t *rank = arg;
+    rank->argv = copy_argv(amp_proc.argc, amp_proc.argv);
+    amp_start_rank_exit(
+        amp_proc.main_fn(amp_proc.argc, rank->argv, amp_proc.envp));
 }
 
 static int pe_of_rank(const amp_opts_t *o, int npes, int r)
@@ -102,11 +111,15 @@ static void setup(int npes)
         amp_fatal("cannot reserve memory for %d ranks with %zu-byte stacks; "
                   "lower +vp or +stacksize",
                   o->vp, o->stacksize);
-    if (amp_sched_init(&amp_proc.sched, npes, amp_p2p_handle_item,
-                       amp_report_deadlock) != AMP_OK)
+    amp_sched_hooks_t hooks = {.on_item = amp_p2p_handle_item,
+                               .on_poll = amp_p2p_poll,
+                               .pending = amp_p2p_pending,
+                               .on_deadlock = amp_report_deadlock};
+    if (amp_sched_init(&amp_proc.sched, npes, &hooks) != AMP_OK)
         amp_fatal("out of memory starting %d PEs", npes);
     for (int i = 0; i < npes; i++)
-        if (amp_p2p_pe_init(amp_proc.sched.pes[i], o->eager) != AMP_OK)
+        if (amp_p2p_pe_init(amp_proc.sched.pes[i], o->eager, &amp_proc.world) !=
+            AMP_OK)
             amp_fatal("out of memory starting PE %d", i);
     amp_proc.nranks = o->vp;
     amp_proc.ranks = calloc((size_t)o->vp, sizeof(*amp_proc.ranks));
@@ -124,8 +137,8 @@ static void print_stats(void)
 {
     for (int r = 0; r < amp_proc.nranks; r++) {
         amp_rank_t *rank = amp_proc.ranks[r];
-        fprintf(stderr, "ampi: stats: rank %d on PE %d resumed %lu times\n",
-                r, rank->thr.pe->id, rank->thr.resumes);
+        fprintf(stderr, "ampi: stats: rank %d on PE %d resumed %lu times\n", r,
+                rank->thr.pe->id, rank->thr.resumes);
     }
 }
 
