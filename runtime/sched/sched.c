@@ -130,10 +130,20 @@ static void switch_to(amp_pe_t *pe, amp_ult_ctx_t *from, amp_thread_t *next)
 
 /* Leaves thr (blocked, yielding or done) for the next ready thread, or for
  * the scheduler loop when there is none. */
+static void idle(amp_pe_t *pe);
+
 static void switch_away(amp_pe_t *pe, amp_thread_t *thr)
 {
     amp_sched_poll(pe);
     amp_thread_t *next = runq_pop(pe);
+    /* A blocked thread with nobody else ready waits for work right here, on
+     * its own stack, instead of through the scheduler loop: when its own
+     * wake-up is what arrives, no switch happens at all. */
+    while (!next && thr->state == AMP_THREAD_BLOCKED) {
+        idle(pe);
+        amp_sched_poll(pe);
+        next = runq_pop(pe);
+    }
     if (next == thr) {
         thr->state = AMP_THREAD_RUNNING;
         thr->resumes++;
