@@ -18,7 +18,7 @@ if not hasattr(config, "ampi_obj_root"):
 
 config.name = "ampi"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".test", ".c", ".cpp"]
+config.suffixes = [".test", ".c", ".cpp", ".f", ".f90"]
 # Inputs/ hold the sources that tests build; they are not tests.
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
@@ -29,7 +29,8 @@ config.test_exec_root = config.ampi_lit_exec_root
 config.environment["PATH"] = os.pathsep.join(
     [config.ampi_bin_dir, config.llvm_tools_dir, config.environment["PATH"]]
 )
-for var in ["AMPI_CC", "AMPI_CXX", "CC", "CXX", "CFLAGS", "LDFLAGS"]:
+for var in ["AMPI_CC", "AMPI_CXX", "AMPI_FC", "AMPI_F77", "AMPI_PRIVATIZE",
+            "CC", "CXX", "FC", "CFLAGS", "FFLAGS", "LDFLAGS"]:
     config.environment.pop(var, None)
 
 
@@ -50,11 +51,17 @@ config.substitutions.extend(
         ("%ampicc_path", tool("ampicc")),
         ("%ampicxx", tool("ampicxx")),
         ("%ampicc", tool("ampicc")),
+        ("%ampif90", tool("ampif90")),
+        ("%ampif77", tool("ampif77")),
+        # The flang pass plugin, as ampif90 -privatize=tls loads it.
+        ("%ampi_pass", os.path.join(config.ampi_obj_root, "lib", "ampi",
+                                    "AmpiPrivatizePass.so")),
         ("%ampirun", tool("ampirun")),
         # The prefix the wrappers report: the build tree, symlinks resolved.
         ("%ampi_prefix", os.path.realpath(config.ampi_obj_root)),
         ("%clangxx", config.ampi_default_cxx),
         ("%clang", config.ampi_default_cc),
+        ("%flang", config.ampi_default_fc),
         ("%cmake_generator", '-G "%s"' % generator),
         ("%cmake", config.cmake_command),
         ("%make", config.make_program),
@@ -66,6 +73,12 @@ config.substitutions.extend(
 
 if config.ampi_have_runtime:
     config.available_features.add("ampi-runtime")
+if config.ampi_have_fortran:
+    config.available_features.add("flang")
+# The privatization plugin, as ampicc -privatize=tls loads it.
+if config.ampi_clang_plugin:
+    config.available_features.add("clang-plugin")
+    config.substitutions.append(("%ampi_plugin", config.ampi_clang_plugin))
 if os.path.isfile(config.make_program):
     config.available_features.add("make")
 

@@ -1,7 +1,9 @@
 /*
- * ampicc and ampicxx: compiler wrappers for AMPI programs.
+ * ampicc, ampicxx, ampif90 and ampif77: compiler wrappers for AMPI programs.
  *
- * One source, built twice; with AMPI_WRAPPER_CXX defined it is ampicxx.
+ * One source, built once per language: with AMPI_WRAPPER_CXX defined it is
+ * ampicxx; with AMPI_WRAPPER_FORTRAN defined to 90 or 77 it is ampif90 or
+ * ampif77, which drive flang-new.
  *
  * The wrapper finds its installation prefix from its own location
  * (/proc/self/exe is <prefix>/bin/ampicc), so the build tree and every
@@ -9,7 +11,7 @@
  *
  *     <compiler> <compile flags> <user args> [<link flags>]
  *
- *     compile flags  -I<prefix>/include
+ *     compile flags  -I<prefix>/include [privatization flags]
  *     link flags     -Wl,--wrap=main -L<prefix>/lib -lampi_main -lampi
  *                    -Wl,-rpath,<prefix>/lib -lpthread
  *
@@ -23,9 +25,22 @@
  * libampi is added.  Without any input file (--version, -v) no flag at all
  * is added: `ampicc --version` is `clang --version`.
  *
+ * Fortran: the include directory also holds mpif.h and mpi.mod.  flang's
+ * generated main ends with _FortranAProgramEndStatement, which closes every
+ * unit and calls exit(): the link wraps it (and STOP) so that END ends the
+ * rank, not the job (start/fortran_main.c in libampi_main.a).
+ *
+ * Privatization (-privatize=MODE, or AMPI_PRIVATIZE; the option wins):
+ * tls, the default, gives every rank its own mutable globals; none builds
+ * the program as it is.  For Fortran, tls loads the LLVM pass plugin
+ * <prefix>/lib/ampi/AmpiPrivatizePass.so into flang (-fpass-plugin), which
+ * makes the globals thread-local and marks every function for TLS accesses
+ * through %fs:0.
+ *
  * The compiler is the one chosen at configure time, or AMPI_CC (AMPI_CXX for
- * ampicxx) from the environment, split on white space (AMPI_CC="ccache
- * clang" works).  The wrapper execs it, so its exit status is the wrapper's.
+ * ampicxx, AMPI_FC for ampif90, AMPI_F77 for ampif77) from the environment,
+ * split on white space (AMPI_CC="ccache clang" works).  The wrapper execs
+ * it, so its exit status is the wrapper's.
  *
  * The wrapper's own options (-show, -showme:..., -compile-info, -link-info,
  * -ampi-help) are listed in usage() below.  They follow the conventions of
@@ -45,7 +60,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#if defined(AMPI_WRAPPER_CXX)
+#if defined(AMPI_WRAPPER_FORTRAN) && AMPI_WRAPPER_FORTRAN == 77
+#define WRAPPER_NAME "ampif77"
+#define COMPILER_ENV "AMPI_F77"
+#define DEFAULT_COMPILER AMPI_DEFAULT_FC
+#define LANGUAGE_NAME "Fortran 77"
+#elif defined(AMPI_WRAPPER_FORTRAN)
+#define WRAPPER_NAME "ampif90"
+#define COMPILER_ENV "AMPI_FC"
+#define DEFAULT_COMPILER AMPI_DEFAULT_FC
+#define LANGUAGE_NAME "Fortran"
+#elif defined(AMPI_WRAPPER_CXX)
 #define WRAPPER_NAME "ampicxx"
 #define COMPILER_ENV "AMPI_CXX"
 #define DEFAULT_COMPILER AMPI_DEFAULT_CXX
@@ -82,10 +107,21 @@ typedef struct {
     size_t capacity;
 } strv_t;
 
+typedef enum {
+    PRIVATIZE_TLS,  /* every rank gets its own globals (the default) */
+    PRIVATIZE_NONE, /* the program is built as it is */
+} privatize_t;
+
 typedef struct {
     char *incdir;
     char *libdir;
 } paths_t;
+
+/* The wrapper's own settings, from its options and the environment. */
+typedef struct {
+    wrap_mode_t mode;
+    privatize_t privatize;
+} settings_t;
 
 /* What the user's arguments ask the compiler to do. */
 typedef struct {
@@ -139,6 +175,8 @@ static const char *const options_with_value[] = {
     "-B", "-F", "-target", "-arch", "--sysroot", "--param", "-aux-info",
     "-dumpdir", "-dumpbase", "-dumpbase-ext", "-resource-dir",
     "--serialize-diagnostics", "-working-directory",
+    /* flang: where .mod files go */
+    "-J", "-module-dir",
 };
 /* clang-format on */
 
@@ -271,11 +309,36 @@ static void find_paths(const char *argv0, paths_t *paths)
     free(prefix);
 }
 
-static void add_compile_flags(strv_t *v, const paths_t *paths)
+/*
+ * What -privatize=tls adds to a compilation.  Fortran: the pass plugin,
+ * which also marks every function "indirect-tls-seg-refs" (flang has no
+ * -mno-tls-direct-seg-refs).
+ */
+static void add_privatize_flags(strv_t *v, const paths_t *paths,
+                                privatize_t privatize)
+{
+    if (privatize != PRIVATIZE_TLS)
+        return;
+#if defined(AMPI_WRAPPER_FORTRAN)
+    char *plugin = concat(paths->libdir, "/ampi/AmpiPrivatizePass.so");
+    char *flag = concat("-fpass-plugin=", plugin);
+    strv_push(v, flag);
+    free(flag);
+    free(plugin);
+#else
+    /* C and C++: the Clang plugin's flags (clang-plugin/) go here. */
+    (void)v;
+    (void)paths;
+#endif
+}
+
+static void add_compile_flags(strv_t *v, const paths_t *paths,
+                              privatize_t privatize)
 {
     char *flag = concat("-I", paths->incdir);
     strv_push(v, flag);
     free(flag);
+    add_privatize_flags(v, paths, privatize);
 }
 
 /* A program gets main wrapped and libampi_main; a shared object only needs
@@ -285,8 +348,14 @@ static void add_link_flags(strv_t *v, const paths_t *paths, bool program)
     char *libpath = concat("-L", paths->libdir);
     char *rpath = concat("-Wl,-rpath,", paths->libdir);
 
-    if (program)
+    if (program) {
         strv_push(v, "-Wl,--wrap=main");
+#if defined(AMPI_WRAPPER_FORTRAN)
+        strv_push(v, "-Wl,--wrap=_FortranAProgramEndStatement");
+        strv_push(v, "-Wl,--wrap=_FortranAStopStatement");
+        strv_push(v, "-Wl,--wrap=_FortranAStopStatementText");
+#endif
+    }
     strv_push(v, libpath);
     if (program)
         strv_push(v, "-lampi_main");
@@ -428,20 +497,43 @@ static bool is_own_flag(const char *arg, wrap_mode_t *mode)
     return false;
 }
 
-/* Separates the wrapper's own options from the user's; the last of the
- * wrapper's options wins. */
-static wrap_mode_t parse_args(int argc, char **argv, strv_t *user)
+/* Reads a privatization mode; where names the flag or variable it came
+ * from, for the error message. */
+static privatize_t parse_privatize(const char *value, const char *where)
 {
-    wrap_mode_t mode = MODE_RUN;
+    if (strcmp(value, "tls") == 0)
+        return PRIVATIZE_TLS;
+    if (strcmp(value, "none") == 0)
+        return PRIVATIZE_NONE;
+    die("unknown privatization mode '%s' in %s (use tls or none)", value,
+        where);
+}
 
+/* Separates the wrapper's own options from the user's; the last of the
+ * wrapper's options wins, and -privatize= wins over AMPI_PRIVATIZE. */
+static void parse_args(int argc, char **argv, strv_t *user, settings_t *set)
+{
+    const char *env = getenv("AMPI_PRIVATIZE");
+    const char *flag = NULL;
+
+    set->mode = MODE_RUN;
     for (int i = 1; i < argc; i++) {
         wrap_mode_t own;
-        if (is_own_flag(argv[i], &own))
-            mode = own;
+        if (strncmp(argv[i], "-privatize=", 11) == 0)
+            flag = argv[i];
+        else if (strcmp(argv[i], "-privatize") == 0)
+            die("-privatize needs a mode: -privatize=tls or -privatize=none");
+        else if (is_own_flag(argv[i], &own))
+            set->mode = own;
         else
             strv_push(user, argv[i]);
     }
-    return mode;
+    if (flag != NULL)
+        set->privatize = parse_privatize(flag + 11, flag);
+    else if (env != NULL && env[0] != '\0')
+        set->privatize = parse_privatize(env, "AMPI_PRIVATIZE");
+    else
+        set->privatize = PRIVATIZE_TLS;
 }
 
 /* Characters that need no quoting when a command is shown for a shell. */
@@ -496,19 +588,25 @@ static void usage(void)
            "  -compile-info       print the compiler and the compile flags\n"
            "  -link-info          print the compiler, compile and link flags\n"
            "  -ampi-help          print this help (-help goes to the compiler)"
+           "\n  -privatize=MODE     tls (default): each rank gets its own "
+           "global variables;\n                      none: build the program "
+           "as it is"
            "\n\nEnvironment:\n"
            "  " COMPILER_ENV "  the " LANGUAGE_NAME " compiler to run (default "
-           "%s)\n",
+           "%s)\n"
+           "  AMPI_PRIVATIZE  the privatization mode when -privatize= is not "
+           "given\n",
            DEFAULT_COMPILER);
 }
 
 /* Answers the -showme:... family, whose output is the flags alone. */
-static void show_part(wrap_mode_t mode, const paths_t *paths)
+static void show_part(const settings_t *set, const paths_t *paths)
 {
+    wrap_mode_t mode = set->mode;
     strv_t v = {0};
 
     if (mode == MODE_SHOW_COMPILE)
-        add_compile_flags(&v, paths);
+        add_compile_flags(&v, paths, set->privatize);
     else if (mode == MODE_SHOW_LINK || mode == MODE_SHOW_LIBS)
         add_link_flags(&v, paths, true);
     else if (mode == MODE_SHOW_COMMAND)
@@ -536,9 +634,10 @@ static void show_part(wrap_mode_t mode, const paths_t *paths)
  * argument at all prints the whole line, as the Open MPI and MPICH wrappers
  * do, for tools that read flags from it.
  */
-static void build_command(wrap_mode_t mode, const strv_t *user,
+static void build_command(const settings_t *set, const strv_t *user,
                           const paths_t *paths, strv_t *cmd)
 {
+    wrap_mode_t mode = set->mode;
     scan_t scan = {0};
     bool compile, link;
 
@@ -555,7 +654,7 @@ static void build_command(wrap_mode_t mode, const strv_t *user,
     }
     add_compiler(cmd);
     if (compile)
-        add_compile_flags(cmd, paths);
+        add_compile_flags(cmd, paths, set->privatize);
     strv_append(cmd, user);
     if (link)
         add_link_flags(cmd, paths, !scan.no_program);
@@ -588,21 +687,22 @@ int main(int argc, char **argv)
 {
     strv_t user = {0}, cmd = {0};
     paths_t paths = {0};
-    wrap_mode_t mode = parse_args(argc, argv, &user);
+    settings_t set;
     int status = 0;
 
-    if (mode == MODE_HELP) {
+    parse_args(argc, argv, &user, &set);
+    if (set.mode == MODE_HELP) {
         usage();
-    } else if (mode == MODE_SHOW_VERSION) {
+    } else if (set.mode == MODE_SHOW_VERSION) {
         printf(WRAPPER_NAME ": AMPI %s (Language: " LANGUAGE_NAME ")\n",
                AMPI_VERSION_STRING);
     } else {
         find_paths(argv[0], &paths);
-        if (prints_flags_only(mode)) {
-            show_part(mode, &paths);
+        if (prints_flags_only(set.mode)) {
+            show_part(&set, &paths);
         } else {
-            build_command(mode, &user, &paths, &cmd);
-            if (mode == MODE_RUN)
+            build_command(&set, &user, &paths, &cmd);
+            if (set.mode == MODE_RUN)
                 status = run(cmd.items);
             else
                 print_words(&cmd);

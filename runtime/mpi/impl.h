@@ -129,7 +129,8 @@ typedef struct amp_rank {
     amp_p2p_ep_t ep;
     int world_rank;
     int slot;
-    int state; /* enum amp_mpi_state */
+    char **argv; /* the rank's own copy of the command line */
+    int state;   /* enum amp_mpi_state */
     int thread_level;
     const char *call; /* the MPI call a blocked rank waits in */
     int next_ctx;     /* lowest context id this rank has not used */

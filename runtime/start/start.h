@@ -12,6 +12,12 @@
 __attribute__((visibility("default"))) int
 amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn);
 
+/* Ends the calling rank as if its main had returned status: the job's
+ * exit status is the first non-zero one.  Fortran's END and STOP end a rank
+ * this way (fortran_main.c, in libampi_main.a). */
+__attribute__((visibility("default"))) _Noreturn void
+amp_start_rank_exit(int status);
+
 /* Reads the options from the environment, then from argv, and removes the
  * runtime's own "+" options from argv.  Exits with a one-line message on a
  * bad option. */

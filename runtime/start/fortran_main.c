@@ -1,0 +1,57 @@
+/*
+ * Linked into Fortran programs from libampi_main.a: ampif90 and ampif77 link
+ * with -Wl,--wrap= for the three symbols below.
+ *
+ * flang ends the main program with _FortranAProgramEndStatement, and STOP
+ * with _FortranAStopStatement or _FortranAStopStatementText; all of them
+ * close every Fortran unit and call exit(), which would end every rank of
+ * the process when the first one reaches END.  Here END and STOP end the
+ * calling rank only, as returning from a C main does: STOP n is return n,
+ * and the job's exit status is the first non-zero one.  ERROR STOP still
+ * ends the job, as an error termination of one MPI process does.  Units
+ * are flushed when the process exits.
+ *
+ * The messages are the ones flang prints.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+_Noreturn void amp_start_rank_exit(int status);
+
+_Noreturn void __real__FortranAStopStatement(int code, bool error_stop,
+                                             bool quiet);
+_Noreturn void __real__FortranAStopStatementText(const char *text, size_t len,
+                                                 bool error_stop, bool quiet);
+
+_Noreturn void __wrap__FortranAProgramEndStatement(void);
+_Noreturn void __wrap__FortranAStopStatement(int code, bool error_stop,
+                                             bool quiet);
+_Noreturn void __wrap__FortranAStopStatementText(const char *text, size_t len,
+                                                 bool error_stop, bool quiet);
+
+void __wrap__FortranAProgramEndStatement(void)
+{
+    amp_start_rank_exit(0);
+}
+
+void __wrap__FortranAStopStatement(int code, bool error_stop, bool quiet)
+{
+    if (error_stop)
+        __real__FortranAStopStatement(code, error_stop, quiet);
+    if (!quiet && code == 0)
+        fputs("Fortran STOP\n", stderr);
+    else if (!quiet)
+        fprintf(stderr, "Fortran STOP: code %d\n\n", code);
+    amp_start_rank_exit(code);
+}
+
+void __wrap__FortranAStopStatementText(const char *text, size_t len,
+                                       bool error_stop, bool quiet)
+{
+    if (error_stop)
+        __real__FortranAStopStatementText(text, len, error_stop, quiet);
+    if (!quiet)
+        fprintf(stderr, "Fortran STOP: %.*s\n", (int)len, text);
+    amp_start_rank_exit(0);
+}
