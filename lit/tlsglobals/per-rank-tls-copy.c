@@ -4,10 +4,12 @@
 // with direct %fs:offset accesses shares them between the ranks of a PE,
 // which this test shows too, so it proves something.
 // REQUIRES: ampi-runtime
-// RUN: %ampicc -O2 -mno-tls-direct-seg-refs %s -o %t
+// The program declares its thread-locals itself, so it is built without the
+// privatization plugin (-privatize=none): this tests the runtime half alone.
+// RUN: %ampicc -privatize=none -O2 -mno-tls-direct-seg-refs %s -o %t
 // RUN: %t +vp 4 +p 1 | FileCheck %s --check-prefix=PRIVATE
 // RUN: %t +vp 16 +p 2 | FileCheck %s --check-prefix=PRIVATE
-// RUN: %ampicc -O2 %s -o %t.shared
+// RUN: %ampicc -privatize=none -O2 %s -o %t.shared
 // RUN: %t.shared +vp 4 +p 1 | FileCheck %s --check-prefix=SHARED
 
 #include <mpi.h>

@@ -13,6 +13,12 @@ extern "C" {
  * continues. */
 __attribute__((visibility("default"))) int AMPI_Yield(void);
 
+/* Registers fn to run in every rank, on the rank's own copies of the
+ * privatized globals, before its main.  The privatization plugin calls it
+ * from constructors; it must be called before the ranks start. */
+__attribute__((visibility("default"))) void
+AMPI_Register_rank_init(void (*fn)(void));
+
 #ifdef __cplusplus
 }
 #endif

@@ -32,4 +32,8 @@ _Noreturn void amp_report_deadlock(amp_sched_t *sched);
 void amp_signals_install(void);
 void amp_signals_thread_init(void);
 
+/* Runs the per-rank initializers (AMPI_Register_rank_init) in the calling
+ * rank. */
+void amp_start_run_rank_inits(void);
+
 #endif
