@@ -87,53 +87,53 @@
 #define MAX_RESPONSE_DEPTH 8
 
 typedef enum {
-  MODE_RUN,          /* exec the compiler */
-  MODE_SHOW,         /* -show, -showme: print the command */
-  MODE_SHOW_COMPILE, /* -showme:compile */
-  MODE_SHOW_LINK,    /* -showme:link */
-  MODE_SHOW_COMMAND, /* -showme:command */
-  MODE_SHOW_INCDIRS, /* -showme:incdirs */
-  MODE_SHOW_LIBDIRS, /* -showme:libdirs */
-  MODE_SHOW_LIBS,    /* -showme:libs */
-  MODE_SHOW_VERSION, /* -showme:version */
-  MODE_COMPILE_INFO, /* -compile-info, -compile_info */
-  MODE_LINK_INFO,    /* -link-info, -link_info */
-  MODE_HELP,         /* -ampi-help, -showme:help */
+    MODE_RUN,          /* exec the compiler */
+    MODE_SHOW,         /* -show, -showme: print the command */
+    MODE_SHOW_COMPILE, /* -showme:compile */
+    MODE_SHOW_LINK,    /* -showme:link */
+    MODE_SHOW_COMMAND, /* -showme:command */
+    MODE_SHOW_INCDIRS, /* -showme:incdirs */
+    MODE_SHOW_LIBDIRS, /* -showme:libdirs */
+    MODE_SHOW_LIBS,    /* -showme:libs */
+    MODE_SHOW_VERSION, /* -showme:version */
+    MODE_COMPILE_INFO, /* -compile-info, -compile_info */
+    MODE_LINK_INFO,    /* -link-info, -link_info */
+    MODE_HELP,         /* -ampi-help, -showme:help */
 } wrap_mode_t;
 
 typedef struct {
-  char **items; /* NULL-terminated, so it can be handed to execvp */
-  size_t count;
-  size_t capacity;
+    char **items; /* NULL-terminated, so it can be handed to execvp */
+    size_t count;
+    size_t capacity;
 } strv_t;
 
 typedef enum {
-  PRIVATIZE_TLS,  /* every rank gets its own globals (the default) */
-  PRIVATIZE_NONE, /* the program is built as it is */
+    PRIVATIZE_TLS,  /* every rank gets its own globals (the default) */
+    PRIVATIZE_NONE, /* the program is built as it is */
 } privatize_t;
 
 typedef struct {
-  char *incdir;
-  char *libdir;
+    char *incdir;
+    char *libdir;
 } paths_t;
 
 /* The wrapper's own settings, from its options and the environment. */
 typedef struct {
-  wrap_mode_t mode;
-  privatize_t privatize;
-  strv_t plugin_args; /* for the C/C++ plugin: report, warning groups */
+    wrap_mode_t mode;
+    privatize_t privatize;
+    strv_t plugin_args; /* for the C/C++ plugin: report, warning groups */
 } settings_t;
 
 /* What the user's arguments ask the compiler to do. */
 typedef struct {
-  bool has_input;   /* a source, object, library, - or @file */
-  bool stops_early; /* -c, -S, -E, -M, -MM, -fsyntax-only, ... */
-  bool no_program;  /* -shared or -r: links, but not a program */
+    bool has_input;   /* a source, object, library, - or @file */
+    bool stops_early; /* -c, -S, -E, -M, -MM, -fsyntax-only, ... */
+    bool no_program;  /* -shared or -r: links, but not a program */
 } scan_t;
 
 static const struct {
-  const char *flag;
-  wrap_mode_t mode;
+    const char *flag;
+    wrap_mode_t mode;
 } own_flags[] = {
     {"-show", MODE_SHOW},
     {"-showme", MODE_SHOW},
@@ -187,72 +187,81 @@ static const char *const options_with_value[] = {
 static void die(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 
-static void die(const char *fmt, ...) {
-  va_list ap;
+static void die(const char *fmt, ...)
+{
+    va_list ap;
 
-  fputs(WRAPPER_NAME ": ", stderr);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-  exit(1);
+    fputs(WRAPPER_NAME ": ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(1);
 }
 
-static void *xrealloc(void *ptr, size_t size) {
-  void *p = realloc(ptr, size);
-  if (p == NULL)
-    die("out of memory");
-  return p;
+static void *xrealloc(void *ptr, size_t size)
+{
+    void *p = realloc(ptr, size);
+    if (p == NULL)
+        die("out of memory");
+    return p;
 }
 
-static char *concat(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b);
-  char *s = xrealloc(NULL, la + lb + 1);
-  memcpy(s, a, la);
-  memcpy(s + la, b, lb + 1);
-  return s;
+static char *concat(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *s = xrealloc(NULL, la + lb + 1);
+    memcpy(s, a, la);
+    memcpy(s + la, b, lb + 1);
+    return s;
 }
 
-static void strv_push(strv_t *v, const char *s) {
-  if (v->count + 2 > v->capacity) {
-    v->capacity = v->capacity ? 2 * v->capacity : 16;
-    v->items = xrealloc(v->items, v->capacity * sizeof(char *));
-  }
-  v->items[v->count++] = concat(s, "");
-  v->items[v->count] = NULL;
+static void strv_push(strv_t *v, const char *s)
+{
+    if (v->count + 2 > v->capacity) {
+        v->capacity = v->capacity ? 2 * v->capacity : 16;
+        v->items = xrealloc(v->items, v->capacity * sizeof(char *));
+    }
+    v->items[v->count++] = concat(s, "");
+    v->items[v->count] = NULL;
 }
 
-static void strv_free(strv_t *v) {
-  for (size_t i = 0; i < v->count; i++)
-    free(v->items[i]);
-  free(v->items);
-  *v = (strv_t){0};
+static void strv_free(strv_t *v)
+{
+    for (size_t i = 0; i < v->count; i++)
+        free(v->items[i]);
+    free(v->items);
+    *v = (strv_t){0};
 }
 
-static void strv_append(strv_t *v, const strv_t *from) {
-  for (size_t i = 0; i < from->count; i++)
-    strv_push(v, from->items[i]);
+static void strv_append(strv_t *v, const strv_t *from)
+{
+    for (size_t i = 0; i < from->count; i++)
+        strv_push(v, from->items[i]);
 }
 
-static bool in_list(const char *arg, const char *const *list, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (strcmp(arg, list[i]) == 0)
-      return true;
-  return false;
+static bool in_list(const char *arg, const char *const *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(arg, list[i]) == 0)
+            return true;
+    return false;
 }
 
-static bool is_directory(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+static bool is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* Cuts the last path component: "/a/b/c" becomes "/a/b", "/a" becomes "". */
-static void cut_last_component(char *path) {
-  char *slash = strrchr(path, '/');
-  if (slash != NULL)
-    *slash = '\0';
-  else
-    path[0] = '\0';
+static void cut_last_component(char *path)
+{
+    char *slash = strrchr(path, '/');
+    if (slash != NULL)
+        *slash = '\0';
+    else
+        path[0] = '\0';
 }
 
 /*
@@ -260,21 +269,22 @@ static void cut_last_component(char *path) {
  * /proc/self/exe names the real file even when the wrapper was started
  * through a symbolic link; argv[0] is the fallback where /proc is missing.
  */
-static char *find_prefix(const char *argv0) {
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-  int err = errno;
+static char *find_prefix(const char *argv0)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    int err = errno;
 
-  if (n > 0) {
-    exe[n] = '\0';
-  } else if (strchr(argv0, '/') == NULL || realpath(argv0, exe) == NULL) {
-    die("cannot find its own location (/proc/self/exe: %s); "
-        "install it as <prefix>/bin/" WRAPPER_NAME,
-        strerror(err));
-  }
-  cut_last_component(exe); /* <prefix>/bin */
-  cut_last_component(exe); /* <prefix> */
-  return concat(exe, "");
+    if (n > 0) {
+        exe[n] = '\0';
+    } else if (strchr(argv0, '/') == NULL || realpath(argv0, exe) == NULL) {
+        die("cannot find its own location (/proc/self/exe: %s); "
+            "install it as <prefix>/bin/" WRAPPER_NAME,
+            strerror(err));
+    }
+    cut_last_component(exe); /* <prefix>/bin */
+    cut_last_component(exe); /* <prefix> */
+    return concat(exe, "");
 }
 
 /*
@@ -283,19 +293,21 @@ static char *find_prefix(const char *argv0) {
  * when they differ from those and exist.
  */
 static char *prefix_dir(const char *prefix, const char *installed,
-                        const char *plain) {
-  char *dir = concat(prefix, installed);
-  if (strcmp(installed, plain) != 0 && is_directory(dir))
-    return dir;
-  free(dir);
-  return concat(prefix, plain);
+                        const char *plain)
+{
+    char *dir = concat(prefix, installed);
+    if (strcmp(installed, plain) != 0 && is_directory(dir))
+        return dir;
+    free(dir);
+    return concat(prefix, plain);
 }
 
-static void find_paths(const char *argv0, paths_t *paths) {
-  char *prefix = find_prefix(argv0);
-  paths->incdir = prefix_dir(prefix, "/" AMPI_INSTALL_INCLUDEDIR, "/include");
-  paths->libdir = prefix_dir(prefix, "/" AMPI_INSTALL_LIBDIR, "/lib");
-  free(prefix);
+static void find_paths(const char *argv0, paths_t *paths)
+{
+    char *prefix = find_prefix(argv0);
+    paths->incdir = prefix_dir(prefix, "/" AMPI_INSTALL_INCLUDEDIR, "/include");
+    paths->libdir = prefix_dir(prefix, "/" AMPI_INSTALL_LIBDIR, "/lib");
+    free(prefix);
 }
 
 /*
@@ -304,195 +316,206 @@ static void find_paths(const char *argv0, paths_t *paths) {
  * -mno-tls-direct-seg-refs).
  */
 static void add_privatize_flags(strv_t *v, const paths_t *paths,
-                                const settings_t *set) {
-  if (set->privatize != PRIVATIZE_TLS)
-    return;
+                                const settings_t *set)
+{
+    if (set->privatize != PRIVATIZE_TLS)
+        return;
 #if defined(AMPI_WRAPPER_FORTRAN)
-  char *plugin = concat(paths->libdir, "/ampi/AmpiPrivatizePass.so");
-  char *flag = concat("-fpass-plugin=", plugin);
-  strv_push(v, flag);
-  free(flag);
-  free(plugin);
+    char *plugin = concat(paths->libdir, "/ampi/AmpiPrivatizePass.so");
+    char *flag = concat("-fpass-plugin=", plugin);
+    strv_push(v, flag);
+    free(flag);
+    free(plugin);
 #else
-  /* C and C++: the Clang plugin makes the globals thread-local; every TLS
-   * access then reads the thread pointer from %fs:0, which the runtime
-   * switches per rank, with an exec model (also in shared libraries). */
-  char *plugin = concat(paths->libdir, "/ampi/AmpiPrivatize.so");
-  char *flag = concat("-fplugin=", plugin);
-  strv_push(v, flag);
-  strv_push(v, "-mno-tls-direct-seg-refs");
-  strv_push(v, "-ftls-model=initial-exec");
-  strv_append(v, &set->plugin_args);
-  free(flag);
-  free(plugin);
+    /* C and C++: the Clang plugin makes the globals thread-local; every TLS
+     * access then reads the thread pointer from %fs:0, which the runtime
+     * switches per rank, with an exec model (also in shared libraries). */
+    char *plugin = concat(paths->libdir, "/ampi/AmpiPrivatize.so");
+    char *flag = concat("-fplugin=", plugin);
+    strv_push(v, flag);
+    strv_push(v, "-mno-tls-direct-seg-refs");
+    strv_push(v, "-ftls-model=initial-exec");
+    strv_append(v, &set->plugin_args);
+    free(flag);
+    free(plugin);
 #endif
 }
 
 static void add_compile_flags(strv_t *v, const paths_t *paths,
-                              const settings_t *set) {
-  char *flag = concat("-I", paths->incdir);
-  strv_push(v, flag);
-  free(flag);
-  add_privatize_flags(v, paths, set);
+                              const settings_t *set)
+{
+    char *flag = concat("-I", paths->incdir);
+    strv_push(v, flag);
+    free(flag);
+    add_privatize_flags(v, paths, set);
 }
 
 /* A program gets main wrapped and libampi_main; a shared object only needs
  * libampi. */
-static void add_link_flags(strv_t *v, const paths_t *paths, bool program) {
-  char *libpath = concat("-L", paths->libdir);
-  char *rpath = concat("-Wl,-rpath,", paths->libdir);
+static void add_link_flags(strv_t *v, const paths_t *paths, bool program)
+{
+    char *libpath = concat("-L", paths->libdir);
+    char *rpath = concat("-Wl,-rpath,", paths->libdir);
 
-  if (program) {
-    strv_push(v, "-Wl,--wrap=main");
+    if (program) {
+        strv_push(v, "-Wl,--wrap=main");
 #if defined(AMPI_WRAPPER_FORTRAN)
-    strv_push(v, "-Wl,--wrap=_FortranAProgramEndStatement");
-    strv_push(v, "-Wl,--wrap=_FortranAStopStatement");
-    strv_push(v, "-Wl,--wrap=_FortranAStopStatementText");
+        strv_push(v, "-Wl,--wrap=_FortranAProgramEndStatement");
+        strv_push(v, "-Wl,--wrap=_FortranAStopStatement");
+        strv_push(v, "-Wl,--wrap=_FortranAStopStatementText");
 #endif
-  }
-  strv_push(v, libpath);
-  if (program)
-    strv_push(v, "-lampi_main");
-  strv_push(v, "-lampi");
-  strv_push(v, rpath);
-  strv_push(v, "-lpthread");
-  free(libpath);
-  free(rpath);
+    }
+    strv_push(v, libpath);
+    if (program)
+        strv_push(v, "-lampi_main");
+    strv_push(v, "-lampi");
+    strv_push(v, rpath);
+    strv_push(v, "-lpthread");
+    free(libpath);
+    free(rpath);
 }
 
 /* The compiler command: AMPI_CC split on white space, or the default. */
-static void add_compiler(strv_t *v) {
-  const char *env = getenv(COMPILER_ENV);
-  size_t before = v->count;
+static void add_compiler(strv_t *v)
+{
+    const char *env = getenv(COMPILER_ENV);
+    size_t before = v->count;
 
-  if (env != NULL) {
-    char *copy = concat(env, "");
-    for (char *word = strtok(copy, " \t\n"); word != NULL;
-         word = strtok(NULL, " \t\n"))
-      strv_push(v, word);
-    free(copy);
-  }
-  if (v->count == before)
-    strv_push(v, DEFAULT_COMPILER);
+    if (env != NULL) {
+        char *copy = concat(env, "");
+        for (char *word = strtok(copy, " \t\n"); word != NULL;
+             word = strtok(NULL, " \t\n"))
+            strv_push(v, word);
+        free(copy);
+    }
+    if (v->count == before)
+        strv_push(v, DEFAULT_COMPILER);
 }
 
 /* Splits a response file the way GCC and Clang read one: white space
  * separates words; quotes group; a backslash takes the next character. */
-static void split_response(const char *text, strv_t *words) {
-  size_t len = strlen(text);
-  char *word = xrealloc(NULL, len + 1);
-  const char *p = text;
+static void split_response(const char *text, strv_t *words)
+{
+    size_t len = strlen(text);
+    char *word = xrealloc(NULL, len + 1);
+    const char *p = text;
 
-  while (*p != '\0') {
-    size_t n = 0;
-    char quote = '\0';
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-      p++;
-    if (*p == '\0')
-      break;
-    for (; *p != '\0'; p++) {
-      if (quote == '\0' && strchr(" \t\n\r", *p) != NULL)
-        break;
-      if (*p == '\\' && p[1] != '\0' && quote != '\'')
-        word[n++] = *++p;
-      else if (quote == '\0' && (*p == '\'' || *p == '"'))
-        quote = *p;
-      else if (*p == quote)
-        quote = '\0';
-      else
-        word[n++] = *p;
+    while (*p != '\0') {
+        size_t n = 0;
+        char quote = '\0';
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+            p++;
+        if (*p == '\0')
+            break;
+        for (; *p != '\0'; p++) {
+            if (quote == '\0' && strchr(" \t\n\r", *p) != NULL)
+                break;
+            if (*p == '\\' && p[1] != '\0' && quote != '\'')
+                word[n++] = *++p;
+            else if (quote == '\0' && (*p == '\'' || *p == '"'))
+                quote = *p;
+            else if (*p == quote)
+                quote = '\0';
+            else
+                word[n++] = *p;
+        }
+        word[n] = '\0';
+        strv_push(words, word);
     }
-    word[n] = '\0';
-    strv_push(words, word);
-  }
-  free(word);
+    free(word);
 }
 
 /* Reads @file's words into words; false when it cannot be read. */
-static bool read_response(const char *path, strv_t *words) {
-  FILE *f = fopen(path, "r");
-  char *text = NULL;
-  size_t len = 0, cap = 0, got;
+static bool read_response(const char *path, strv_t *words)
+{
+    FILE *f = fopen(path, "r");
+    char *text = NULL;
+    size_t len = 0, cap = 0, got;
 
-  if (f == NULL)
-    return false;
-  do {
-    if (cap - len < 4096) {
-      cap = cap ? 2 * cap : 8192;
-      text = xrealloc(text, cap);
-    }
-    got = fread(text + len, 1, cap - len - 1, f);
-    len += got;
-  } while (got > 0);
-  fclose(f);
-  text[len] = '\0';
-  split_response(text, words);
-  free(text);
-  return true;
+    if (f == NULL)
+        return false;
+    do {
+        if (cap - len < 4096) {
+            cap = cap ? 2 * cap : 8192;
+            text = xrealloc(text, cap);
+        }
+        got = fread(text + len, 1, cap - len - 1, f);
+        len += got;
+    } while (got > 0);
+    fclose(f);
+    text[len] = '\0';
+    split_response(text, words);
+    free(text);
+    return true;
 }
 
 static void scan_args(char *const *args, size_t n, scan_t *scan, int depth);
 
-static void scan_response(const char *arg, scan_t *scan, int depth) {
-  strv_t words = {0};
+static void scan_response(const char *arg, scan_t *scan, int depth)
+{
+    strv_t words = {0};
 
-  if (depth < MAX_RESPONSE_DEPTH && read_response(arg + 1, &words))
-    scan_args(words.items, words.count, scan, depth + 1);
-  else
-    scan->has_input = true; /* the compiler takes it as a file name */
-  strv_free(&words);
+    if (depth < MAX_RESPONSE_DEPTH && read_response(arg + 1, &words))
+        scan_args(words.items, words.count, scan, depth + 1);
+    else
+        scan->has_input = true; /* the compiler takes it as a file name */
+    strv_free(&words);
 }
 
 /* Records what the user's arguments ask for.  Only the options that change
  * the link decision matter; everything else passes through untouched. */
-static void scan_args(char *const *args, size_t n, scan_t *scan, int depth) {
-  bool options_done = false;
+static void scan_args(char *const *args, size_t n, scan_t *scan, int depth)
+{
+    bool options_done = false;
 
-  for (size_t i = 0; i < n; i++) {
-    const char *arg = args[i];
+    for (size_t i = 0; i < n; i++) {
+        const char *arg = args[i];
 
-    if (arg[0] == '@' && !options_done) {
-      scan_response(arg, scan, depth);
-    } else if (options_done || arg[0] != '-' || arg[1] == '\0') {
-      scan->has_input = true; /* a file, or - for standard input */
-    } else if (strcmp(arg, "--") == 0) {
-      options_done = true;
-    } else if (in_list(arg, stop_flags, COUNT_OF(stop_flags))) {
-      scan->stops_early = true;
-    } else if (strcmp(arg, "-shared") == 0 || strcmp(arg, "-r") == 0) {
-      scan->no_program = true;
-    } else if (strncmp(arg, "-l", 2) == 0 || strncmp(arg, "-Wl,", 4) == 0 ||
-               strcmp(arg, "-Xlinker") == 0) {
-      scan->has_input = true; /* the driver runs the linker for it */
+        if (arg[0] == '@' && !options_done) {
+            scan_response(arg, scan, depth);
+        } else if (options_done || arg[0] != '-' || arg[1] == '\0') {
+            scan->has_input = true; /* a file, or - for standard input */
+        } else if (strcmp(arg, "--") == 0) {
+            options_done = true;
+        } else if (in_list(arg, stop_flags, COUNT_OF(stop_flags))) {
+            scan->stops_early = true;
+        } else if (strcmp(arg, "-shared") == 0 || strcmp(arg, "-r") == 0) {
+            scan->no_program = true;
+        } else if (strncmp(arg, "-l", 2) == 0 || strncmp(arg, "-Wl,", 4) == 0 ||
+                   strcmp(arg, "-Xlinker") == 0) {
+            scan->has_input = true; /* the driver runs the linker for it */
+        }
+        if (in_list(arg, options_with_value, COUNT_OF(options_with_value)))
+            i++;
     }
-    if (in_list(arg, options_with_value, COUNT_OF(options_with_value)))
-      i++;
-  }
 }
 
-static bool is_own_flag(const char *arg, wrap_mode_t *mode) {
-  /* Open MPI spells these with one dash or two: --showme:link. */
-  const char *flag = strncmp(arg, "--showme", 8) == 0 ? arg + 1 : arg;
+static bool is_own_flag(const char *arg, wrap_mode_t *mode)
+{
+    /* Open MPI spells these with one dash or two: --showme:link. */
+    const char *flag = strncmp(arg, "--showme", 8) == 0 ? arg + 1 : arg;
 
-  for (size_t i = 0; i < COUNT_OF(own_flags); i++) {
-    if (strcmp(flag, own_flags[i].flag) == 0) {
-      *mode = own_flags[i].mode;
-      return true;
+    for (size_t i = 0; i < COUNT_OF(own_flags); i++) {
+        if (strcmp(flag, own_flags[i].flag) == 0) {
+            *mode = own_flags[i].mode;
+            return true;
+        }
     }
-  }
-  if (strncmp(flag, "-showme:", 8) == 0)
-    die("unknown option '%s' (see " WRAPPER_NAME " -ampi-help)", arg);
-  return false;
+    if (strncmp(flag, "-showme:", 8) == 0)
+        die("unknown option '%s' (see " WRAPPER_NAME " -ampi-help)", arg);
+    return false;
 }
 
 /* Reads a privatization mode; where names the flag or variable it came
  * from, for the error message. */
-static privatize_t parse_privatize(const char *value, const char *where) {
-  if (strcmp(value, "tls") == 0)
-    return PRIVATIZE_TLS;
-  if (strcmp(value, "none") == 0)
-    return PRIVATIZE_NONE;
-  die("unknown privatization mode '%s' in %s (use tls or none)", value, where);
+static privatize_t parse_privatize(const char *value, const char *where)
+{
+    if (strcmp(value, "tls") == 0)
+        return PRIVATIZE_TLS;
+    if (strcmp(value, "none") == 0)
+        return PRIVATIZE_NONE;
+    die("unknown privatization mode '%s' in %s (use tls or none)", value,
+        where);
 }
 
 /* Separates the wrapper's own options from the user's; the last of the
@@ -504,143 +527,151 @@ static privatize_t parse_privatize(const char *value, const char *where) {
  * FILE may be a directory, which then gets one SOURCE.privatize.json per
  * source.
  */
-static bool take_plugin_option(const char *arg, strv_t *plugin_args) {
-  const char *prefix = "-fplugin-arg-ampi-privatize-";
-  if (strcmp(arg, "-privatize-report") == 0)
-    arg = "-privatize-report=.";
-  if (strncmp(arg, "-privatize-report=", 18) == 0) {
+static bool take_plugin_option(const char *arg, strv_t *plugin_args)
+{
+    const char *prefix = "-fplugin-arg-ampi-privatize-";
+    if (strcmp(arg, "-privatize-report") == 0)
+        arg = "-privatize-report=.";
+    if (strncmp(arg, "-privatize-report=", 18) == 0) {
 #if defined(AMPI_WRAPPER_FORTRAN)
-    die("-privatize-report: the Fortran privatization pass writes no "
-        "report yet");
+        die("-privatize-report: the Fortran privatization pass writes no "
+            "report yet");
 #endif
-    char *report = concat("report=", arg + 18);
-    char *flag = concat(prefix, report);
-    strv_push(plugin_args, flag);
-    free(flag);
-    free(report);
-    return true;
-  }
-  if (strncmp(arg, "-Wampi-", 7) == 0 || strncmp(arg, "-Wno-ampi-", 10) == 0) {
-    char *flag = concat(prefix, arg + 1);
-    strv_push(plugin_args, flag);
-    free(flag);
-    return true;
-  }
-  return false;
+        char *report = concat("report=", arg + 18);
+        char *flag = concat(prefix, report);
+        strv_push(plugin_args, flag);
+        free(flag);
+        free(report);
+        return true;
+    }
+    if (strncmp(arg, "-Wampi-", 7) == 0 ||
+        strncmp(arg, "-Wno-ampi-", 10) == 0) {
+        char *flag = concat(prefix, arg + 1);
+        strv_push(plugin_args, flag);
+        free(flag);
+        return true;
+    }
+    return false;
 }
 
-static void parse_args(int argc, char **argv, strv_t *user, settings_t *set) {
-  const char *env = getenv("AMPI_PRIVATIZE");
-  const char *flag = NULL;
+static void parse_args(int argc, char **argv, strv_t *user, settings_t *set)
+{
+    const char *env = getenv("AMPI_PRIVATIZE");
+    const char *flag = NULL;
 
-  set->mode = MODE_RUN;
-  set->plugin_args = (strv_t){0};
-  for (int i = 1; i < argc; i++) {
-    wrap_mode_t own;
-    if (take_plugin_option(argv[i], &set->plugin_args))
-      continue;
-    if (strncmp(argv[i], "-privatize=", 11) == 0)
-      flag = argv[i];
-    else if (strcmp(argv[i], "-privatize") == 0)
-      die("-privatize needs a mode: -privatize=tls or -privatize=none");
-    else if (is_own_flag(argv[i], &own))
-      set->mode = own;
+    set->mode = MODE_RUN;
+    set->plugin_args = (strv_t){0};
+    for (int i = 1; i < argc; i++) {
+        wrap_mode_t own;
+        if (take_plugin_option(argv[i], &set->plugin_args))
+            continue;
+        if (strncmp(argv[i], "-privatize=", 11) == 0)
+            flag = argv[i];
+        else if (strcmp(argv[i], "-privatize") == 0)
+            die("-privatize needs a mode: -privatize=tls or -privatize=none");
+        else if (is_own_flag(argv[i], &own))
+            set->mode = own;
+        else
+            strv_push(user, argv[i]);
+    }
+    if (flag != NULL)
+        set->privatize = parse_privatize(flag + 11, flag);
+    else if (env != NULL && env[0] != '\0')
+        set->privatize = parse_privatize(env, "AMPI_PRIVATIZE");
     else
-      strv_push(user, argv[i]);
-  }
-  if (flag != NULL)
-    set->privatize = parse_privatize(flag + 11, flag);
-  else if (env != NULL && env[0] != '\0')
-    set->privatize = parse_privatize(env, "AMPI_PRIVATIZE");
-  else
-    set->privatize = PRIVATIZE_TLS;
+        set->privatize = PRIVATIZE_TLS;
 }
 
 /* Characters that need no quoting when a command is shown for a shell. */
-static bool shell_safe(const char *s) {
-  if (*s == '\0')
-    return false;
-  return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                   "0123456789-_./=+,:%@") == strlen(s);
+static bool shell_safe(const char *s)
+{
+    if (*s == '\0')
+        return false;
+    return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                     "0123456789-_./=+,:%@") == strlen(s);
 }
 
-static void print_word(const char *s) {
-  if (shell_safe(s)) {
-    fputs(s, stdout);
-    return;
-  }
-  putchar('"');
-  for (; *s != '\0'; s++) {
-    if (strchr("\"\\$`", *s) != NULL)
-      putchar('\\');
-    putchar(*s);
-  }
-  putchar('"');
+static void print_word(const char *s)
+{
+    if (shell_safe(s)) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s != '\0'; s++) {
+        if (strchr("\"\\$`", *s) != NULL)
+            putchar('\\');
+        putchar(*s);
+    }
+    putchar('"');
 }
 
-static void print_words(const strv_t *v) {
-  for (size_t i = 0; i < v->count; i++) {
-    if (i > 0)
-      putchar(' ');
-    print_word(v->items[i]);
-  }
-  putchar('\n');
+static void print_words(const strv_t *v)
+{
+    for (size_t i = 0; i < v->count; i++) {
+        if (i > 0)
+            putchar(' ');
+        print_word(v->items[i]);
+    }
+    putchar('\n');
 }
 
-static void usage(void) {
-  printf("usage: " WRAPPER_NAME " [compiler arguments...]\n"
-         "Compiles and links " LANGUAGE_NAME " programs for AMPI: runs the "
-         "compiler with AMPI's\ninclude directory and, when it links, "
-         "AMPI's libraries (main is wrapped).\n\n"
-         "Wrapper options (every other argument goes to the compiler):\n"
-         "  -show, -showme      print the command instead of running it\n"
-         "  -showme:compile     print the compile flags\n"
-         "  -showme:link        print the link flags\n"
-         "  -showme:command     print the compiler command\n"
-         "  -showme:incdirs     print the include directories\n"
-         "  -showme:libdirs     print the library directories\n"
-         "  -showme:libs        print the library names\n"
-         "  -showme:version     print the AMPI version\n"
-         "  -compile-info       print the compiler and the compile flags\n"
-         "  -link-info          print the compiler, compile and link flags\n"
-         "  -ampi-help          print this help (-help goes to the compiler)"
-         "\n  -privatize=MODE     tls (default): each rank gets its own "
-         "global variables;\n                      none: build the program "
-         "as it is"
-         "\n\nEnvironment:\n"
-         "  " COMPILER_ENV "  the " LANGUAGE_NAME " compiler to run (default "
-         "%s)\n"
-         "  AMPI_PRIVATIZE  the privatization mode when -privatize= is not "
-         "given\n",
-         DEFAULT_COMPILER);
+static void usage(void)
+{
+    printf("usage: " WRAPPER_NAME " [compiler arguments...]\n"
+           "Compiles and links " LANGUAGE_NAME " programs for AMPI: runs the "
+           "compiler with AMPI's\ninclude directory and, when it links, "
+           "AMPI's libraries (main is wrapped).\n\n"
+           "Wrapper options (every other argument goes to the compiler):\n"
+           "  -show, -showme      print the command instead of running it\n"
+           "  -showme:compile     print the compile flags\n"
+           "  -showme:link        print the link flags\n"
+           "  -showme:command     print the compiler command\n"
+           "  -showme:incdirs     print the include directories\n"
+           "  -showme:libdirs     print the library directories\n"
+           "  -showme:libs        print the library names\n"
+           "  -showme:version     print the AMPI version\n"
+           "  -compile-info       print the compiler and the compile flags\n"
+           "  -link-info          print the compiler, compile and link flags\n"
+           "  -ampi-help          print this help (-help goes to the compiler)"
+           "\n  -privatize=MODE     tls (default): each rank gets its own "
+           "global variables;\n                      none: build the program "
+           "as it is"
+           "\n\nEnvironment:\n"
+           "  " COMPILER_ENV "  the " LANGUAGE_NAME " compiler to run (default "
+           "%s)\n"
+           "  AMPI_PRIVATIZE  the privatization mode when -privatize= is not "
+           "given\n",
+           DEFAULT_COMPILER);
 }
 
 /* Answers the -showme:... family, whose output is the flags alone. */
-static void show_part(const settings_t *set, const paths_t *paths) {
-  wrap_mode_t mode = set->mode;
-  strv_t v = {0};
+static void show_part(const settings_t *set, const paths_t *paths)
+{
+    wrap_mode_t mode = set->mode;
+    strv_t v = {0};
 
-  if (mode == MODE_SHOW_COMPILE)
-    add_compile_flags(&v, paths, set);
-  else if (mode == MODE_SHOW_LINK || mode == MODE_SHOW_LIBS)
-    add_link_flags(&v, paths, true);
-  else if (mode == MODE_SHOW_COMMAND)
-    add_compiler(&v);
-  else if (mode == MODE_SHOW_INCDIRS)
-    strv_push(&v, paths->incdir);
-  else if (mode == MODE_SHOW_LIBDIRS)
-    strv_push(&v, paths->libdir);
-  if (mode == MODE_SHOW_LIBS) {
-    /* The names of the -l flags, as Open MPI prints them. */
-    strv_t names = {0};
-    for (size_t i = 0; i < v.count; i++)
-      if (strncmp(v.items[i], "-l", 2) == 0)
-        strv_push(&names, v.items[i] + 2);
+    if (mode == MODE_SHOW_COMPILE)
+        add_compile_flags(&v, paths, set);
+    else if (mode == MODE_SHOW_LINK || mode == MODE_SHOW_LIBS)
+        add_link_flags(&v, paths, true);
+    else if (mode == MODE_SHOW_COMMAND)
+        add_compiler(&v);
+    else if (mode == MODE_SHOW_INCDIRS)
+        strv_push(&v, paths->incdir);
+    else if (mode == MODE_SHOW_LIBDIRS)
+        strv_push(&v, paths->libdir);
+    if (mode == MODE_SHOW_LIBS) {
+        /* The names of the -l flags, as Open MPI prints them. */
+        strv_t names = {0};
+        for (size_t i = 0; i < v.count; i++)
+            if (strncmp(v.items[i], "-l", 2) == 0)
+                strv_push(&names, v.items[i] + 2);
+        strv_free(&v);
+        v = names;
+    }
+    print_words(&v);
     strv_free(&v);
-    v = names;
-  }
-  print_words(&v);
-  strv_free(&v);
 }
 
 /*
@@ -650,79 +681,83 @@ static void show_part(const settings_t *set, const paths_t *paths) {
  * do, for tools that read flags from it.
  */
 static void build_command(const settings_t *set, const strv_t *user,
-                          const paths_t *paths, strv_t *cmd) {
-  wrap_mode_t mode = set->mode;
-  scan_t scan = {0};
-  bool compile, link;
+                          const paths_t *paths, strv_t *cmd)
+{
+    wrap_mode_t mode = set->mode;
+    scan_t scan = {0};
+    bool compile, link;
 
-  scan_args(user->items, user->count, &scan, 0);
-  if (mode == MODE_COMPILE_INFO || mode == MODE_LINK_INFO) {
-    compile = true;
-    link = mode == MODE_LINK_INFO;
-    scan.no_program = false;
-  } else if (mode == MODE_SHOW && user->count == 0) {
-    compile = link = true;
-  } else {
-    compile = scan.has_input;
-    link = scan.has_input && !scan.stops_early;
-  }
-  add_compiler(cmd);
-  if (compile)
-    add_compile_flags(cmd, paths, set);
-  strv_append(cmd, user);
-  if (link)
-    add_link_flags(cmd, paths, !scan.no_program);
+    scan_args(user->items, user->count, &scan, 0);
+    if (mode == MODE_COMPILE_INFO || mode == MODE_LINK_INFO) {
+        compile = true;
+        link = mode == MODE_LINK_INFO;
+        scan.no_program = false;
+    } else if (mode == MODE_SHOW && user->count == 0) {
+        compile = link = true;
+    } else {
+        compile = scan.has_input;
+        link = scan.has_input && !scan.stops_early;
+    }
+    add_compiler(cmd);
+    if (compile)
+        add_compile_flags(cmd, paths, set);
+    strv_append(cmd, user);
+    if (link)
+        add_link_flags(cmd, paths, !scan.no_program);
 }
 
-static int run(char **cmd) {
-  int err;
+static int run(char **cmd)
+{
+    int err;
 
-  fflush(stdout);
-  execvp(cmd[0], cmd);
-  err = errno;
-  fprintf(stderr,
-          WRAPPER_NAME ": cannot run the " LANGUAGE_NAME
-                       " compiler '%s': %s (set " COMPILER_ENV
-                       " to the compiler to use)\n",
-          cmd[0], strerror(err));
-  return err == ENOENT ? 127 : 126;
+    fflush(stdout);
+    execvp(cmd[0], cmd);
+    err = errno;
+    fprintf(stderr,
+            WRAPPER_NAME ": cannot run the " LANGUAGE_NAME
+                         " compiler '%s': %s (set " COMPILER_ENV
+                         " to the compiler to use)\n",
+            cmd[0], strerror(err));
+    return err == ENOENT ? 127 : 126;
 }
 
-static bool prints_flags_only(wrap_mode_t mode) {
-  return mode != MODE_RUN && mode != MODE_SHOW && mode != MODE_COMPILE_INFO &&
-         mode != MODE_LINK_INFO;
+static bool prints_flags_only(wrap_mode_t mode)
+{
+    return mode != MODE_RUN && mode != MODE_SHOW && mode != MODE_COMPILE_INFO &&
+           mode != MODE_LINK_INFO;
 }
 
 /* Frees what it built before returning, so that sanitizer builds
  * (AMPI_SANITIZE) report no leak from the wrapper. */
-int main(int argc, char **argv) {
-  strv_t user = {0}, cmd = {0};
-  paths_t paths = {0};
-  settings_t set;
-  int status = 0;
+int main(int argc, char **argv)
+{
+    strv_t user = {0}, cmd = {0};
+    paths_t paths = {0};
+    settings_t set;
+    int status = 0;
 
-  parse_args(argc, argv, &user, &set);
-  if (set.mode == MODE_HELP) {
-    usage();
-  } else if (set.mode == MODE_SHOW_VERSION) {
-    printf(WRAPPER_NAME ": AMPI %s (Language: " LANGUAGE_NAME ")\n",
-           AMPI_VERSION_STRING);
-  } else {
-    find_paths(argv[0], &paths);
-    if (prints_flags_only(set.mode)) {
-      show_part(&set, &paths);
+    parse_args(argc, argv, &user, &set);
+    if (set.mode == MODE_HELP) {
+        usage();
+    } else if (set.mode == MODE_SHOW_VERSION) {
+        printf(WRAPPER_NAME ": AMPI %s (Language: " LANGUAGE_NAME ")\n",
+               AMPI_VERSION_STRING);
     } else {
-      build_command(&set, &user, &paths, &cmd);
-      if (set.mode == MODE_RUN)
-        status = run(cmd.items);
-      else
-        print_words(&cmd);
+        find_paths(argv[0], &paths);
+        if (prints_flags_only(set.mode)) {
+            show_part(&set, &paths);
+        } else {
+            build_command(&set, &user, &paths, &cmd);
+            if (set.mode == MODE_RUN)
+                status = run(cmd.items);
+            else
+                print_words(&cmd);
+        }
     }
-  }
-  strv_free(&cmd);
-  strv_free(&user);
-  strv_free(&set.plugin_args);
-  free(paths.incdir);
-  free(paths.libdir);
-  return status;
+    strv_free(&cmd);
+    strv_free(&user);
+    strv_free(&set.plugin_args);
+    free(paths.incdir);
+    free(paths.libdir);
+    return status;
 }

@@ -19,7 +19,7 @@
 #include <stdatomic.h>
 
 #define AMP_WEAK_ALIAS(name)                                                   \
-  _Pragma(AMP_PRAGMA_STR(weak MPI_##name = PMPI_##name))
+    _Pragma(AMP_PRAGMA_STR(weak MPI_##name = PMPI_##name))
 #define AMP_PRAGMA_STR(x) #x
 
 #define AMP_HANDLE_KIND(h) ((unsigned)(h) >> AMPI_HANDLE_SHIFT)
@@ -28,36 +28,36 @@
 enum amp_mapping { AMP_MAP_BLOCK, AMP_MAP_RR };
 
 typedef struct amp_opts {
-  int vp;           /* virtual ranks */
-  int p;            /* PEs (0: one per core, at most vp) */
-  size_t stacksize; /* bytes of stack per rank */
-  int mapping;      /* enum amp_mapping */
-  size_t eager;     /* eager/rendezvous threshold in bytes */
-  int pin;          /* pin PEs to cores */
-  int stats;        /* print per-rank scheduling counts at exit */
+    int vp;           /* virtual ranks */
+    int p;            /* PEs (0: one per core, at most vp) */
+    size_t stacksize; /* bytes of stack per rank */
+    int mapping;      /* enum amp_mapping */
+    size_t eager;     /* eager/rendezvous threshold in bytes */
+    int pin;          /* pin PEs to cores */
+    int stats;        /* print per-rank scheduling counts at exit */
 } amp_opts_t;
 
 typedef int (*amp_main_fn_t)(int argc, char **argv, char **envp);
 
 /* The one process-wide struct: written at startup, read afterwards. */
 typedef struct amp_proc {
-  amp_opts_t opts;
-  amp_topo_t topo;
-  amp_mem_t mem;
-  amp_tls_image_t tls; /* static TLS layout each rank gets a copy of */
-  amp_sched_t sched;
-  amp_p2p_world_t world;
-  struct amp_rank **ranks; /* by world rank */
-  int nranks;
-  amp_main_fn_t main_fn;
-  int argc;
-  char **argv;
-  char **envp;
-  _Atomic int exit_status; /* first non-zero status a rank returned */
-  /* Registered with AMPI_Register_rank_init before the ranks start. */
-  void (**rank_inits)(void);
-  int nrank_inits;
-  double wtime_base;
+    amp_opts_t opts;
+    amp_topo_t topo;
+    amp_mem_t mem;
+    amp_tls_image_t tls; /* static TLS layout each rank gets a copy of */
+    amp_sched_t sched;
+    amp_p2p_world_t world;
+    struct amp_rank **ranks; /* by world rank */
+    int nranks;
+    amp_main_fn_t main_fn;
+    int argc;
+    char **argv;
+    char **envp;
+    _Atomic int exit_status; /* first non-zero status a rank returned */
+    /* Registered with AMPI_Register_rank_init before the ranks start. */
+    void (**rank_inits)(void);
+    int nrank_inits;
+    double wtime_base;
 } amp_proc_t;
 
 extern amp_proc_t amp_proc;
@@ -65,90 +65,92 @@ extern amp_proc_t amp_proc;
 enum amp_mpi_state { AMP_MPI_NOT_INIT, AMP_MPI_ACTIVE, AMP_MPI_FINALIZED };
 
 typedef struct amp_comm {
-  amp_obj_t obj;
-  int ctx; /* p2p context; ctx + 1 is the collective one */
-  int rank, size;
-  const int *world; /* comm rank -> world rank; NULL: identity */
-  int *owned_world; /* world map to free with the communicator */
-  MPI_Errhandler errh;
-  char name[MPI_MAX_OBJECT_NAME];
+    amp_obj_t obj;
+    int ctx; /* p2p context; ctx + 1 is the collective one */
+    int rank, size;
+    const int *world; /* comm rank -> world rank; NULL: identity */
+    int *owned_world; /* world map to free with the communicator */
+    MPI_Errhandler errh;
+    char name[MPI_MAX_OBJECT_NAME];
 } amp_comm_t;
 
 enum amp_req_kind {
-  AMP_REQ_SEND,
-  AMP_REQ_RECV,
-  AMP_REQ_DONE, /* complete at creation: MPI_PROC_NULL, Ibsend */
+    AMP_REQ_SEND,
+    AMP_REQ_RECV,
+    AMP_REQ_DONE, /* complete at creation: MPI_PROC_NULL, Ibsend */
 };
 
 typedef struct amp_req {
-  amp_obj_t obj;
-  amp_p2p_req_t p2p;
-  unsigned char kind, persistent, active, freed;
-  int mode; /* send mode (MPI_Send, Ssend, Rsend, Bsend) */
-  MPI_Comm comm;
-  /* Arguments, kept for persistent requests and unpacking. */
-  void *buf;
-  int count;
-  MPI_Datatype dtype;
-  const amp_dt_t *dt;
-  int peer, tag;
-  void *pack; /* packed copy of non-contiguous data */
+    amp_obj_t obj;
+    amp_p2p_req_t p2p;
+    unsigned char kind, persistent, active, freed;
+    int mode; /* send mode (MPI_Send, Ssend, Rsend, Bsend) */
+    MPI_Comm comm;
+    /* Arguments, kept for persistent requests and unpacking. */
+    void *buf;
+    int count;
+    MPI_Datatype dtype;
+    const amp_dt_t *dt;
+    int peer, tag;
+    void *pack; /* packed copy of non-contiguous data */
 } amp_req_t;
 
 enum amp_send_mode {
-  AMP_SEND_STANDARD,
-  AMP_SEND_SYNC,
-  AMP_SEND_READY,
-  AMP_SEND_BUFFERED
+    AMP_SEND_STANDARD,
+    AMP_SEND_SYNC,
+    AMP_SEND_READY,
+    AMP_SEND_BUFFERED
 };
 
 typedef struct amp_errh {
-  amp_obj_t obj;
-  MPI_Comm_errhandler_function *fn;
+    amp_obj_t obj;
+    MPI_Comm_errhandler_function *fn;
 } amp_errh_t;
 
 typedef struct amp_op_obj {
-  amp_obj_t obj;
-  MPI_User_function *fn;
-  int commute;
+    amp_obj_t obj;
+    MPI_User_function *fn;
+    int commute;
 } amp_op_obj_t;
 
 typedef struct amp_msg_handle {
-  amp_obj_t obj;
-  struct amp_msg *msg;
+    amp_obj_t obj;
+    struct amp_msg *msg;
 } amp_msg_handle_t;
 
 /* MPI_Buffer_attach state; see bsend.c. */
 typedef struct amp_bsend {
-  char *buf;
-  size_t size;
-  struct amp_bseg *segs; /* live segments, by address */
+    char *buf;
+    size_t size;
+    struct amp_bseg *segs; /* live segments, by address */
 } amp_bsend_t;
 
 #define AMP_ERRMSG_RING 16
 #define AMP_ERRMSG_LEN 256
 
 typedef struct amp_rank {
-  amp_thread_t thr; /* first: the scheduler's thread is the rank */
-  amp_p2p_ep_t ep;
-  int world_rank;
-  int slot;
-  char **argv; /* the rank's own copy of the command line */
-  int state;   /* enum amp_mpi_state */
-  int thread_level;
-  const char *call; /* the MPI call a blocked rank waits in */
-  int next_ctx;     /* lowest context id this rank has not used */
-  amp_table_t comms, dts, reqs, msgs, errhs, ops;
-  amp_bsend_t bsend;
-  unsigned errseq;
-  int errcodes[AMP_ERRMSG_RING];
-  char errmsgs[AMP_ERRMSG_RING][AMP_ERRMSG_LEN];
+    amp_thread_t thr; /* first: the scheduler's thread is the rank */
+    amp_p2p_ep_t ep;
+    int world_rank;
+    int slot;
+    char **argv; /* the rank's own copy of the command line */
+    int state;   /* enum amp_mpi_state */
+    struct amp_tls_dtor *tls_dtors; /* destructors of its thread_locals */
+    int thread_level;
+    const char *call; /* the MPI call a blocked rank waits in */
+    int next_ctx;     /* lowest context id this rank has not used */
+    amp_table_t comms, dts, reqs, msgs, errhs, ops;
+    amp_bsend_t bsend;
+    unsigned errseq;
+    int errcodes[AMP_ERRMSG_RING];
+    char errmsgs[AMP_ERRMSG_RING][AMP_ERRMSG_LEN];
 } amp_rank_t;
 
 /* The calling rank, or NULL outside a rank. */
-static inline amp_rank_t *amp_rank_self(void) {
-  amp_pe_t *pe = amp_pe_self();
-  return pe ? (amp_rank_t *)pe->current : NULL;
+static inline amp_rank_t *amp_rank_self(void)
+{
+    amp_pe_t *pe = amp_pe_self();
+    return pe ? (amp_rank_t *)pe->current : NULL;
 }
 
 /* ---- errors (errors.c) ---- */

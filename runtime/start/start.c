@@ -9,157 +9,168 @@
 amp_proc_t amp_proc;
 
 /* Each rank gets its own argv (pointers and strings), as a process would. */
-static char **copy_argv(int argc, char **argv) {
-  size_t bytes = (size_t)(argc + 1) * sizeof(char *);
-  for (int i = 0; i < argc; i++)
-    bytes += strlen(argv[i]) + 1;
-  char **copy = malloc(bytes);
-  if (!copy)
-    amp_fatal("out of memory copying the command line");
-  char *s = (char *)(copy + argc + 1);
-  for (int i = 0; i < argc; i++) {
-    size_t n = strlen(argv[i]) + 1;
-    memcpy(s, argv[i], n);
-    copy[i] = s;
-    s += n;
-  }
-  copy[argc] = NULL;
-  return copy;
+static char **copy_argv(int argc, char **argv)
+{
+    size_t bytes = (size_t)(argc + 1) * sizeof(char *);
+    for (int i = 0; i < argc; i++)
+        bytes += strlen(argv[i]) + 1;
+    char **copy = malloc(bytes);
+    if (!copy)
+        amp_fatal("out of memory copying the command line");
+    char *s = (char *)(copy + argc + 1);
+    for (int i = 0; i < argc; i++) {
+        size_t n = strlen(argv[i]) + 1;
+        memcpy(s, argv[i], n);
+        copy[i] = s;
+        s += n;
+    }
+    copy[argc] = NULL;
+    return copy;
 }
 
-_Noreturn void amp_start_rank_exit(int status) {
-  amp_rank_t *rank = amp_rank_self();
-  if (!rank)
-    amp_fatal("the program ended a thread that is not an MPI rank");
-  free(rank->argv);
-  rank->argv = NULL;
-  if (status != 0) {
-    int zero = 0;
-    atomic_compare_exchange_strong(&amp_proc.exit_status, &zero, status);
-  }
-  amp_sched_exit();
+_Noreturn void amp_start_rank_exit(int status)
+{
+    amp_rank_t *rank = amp_rank_self();
+    if (!rank)
+        amp_fatal("the program ended a thread that is not an MPI rank");
+    amp_start_run_tls_dtors(rank);
+    free(rank->argv);
+    rank->argv = NULL;
+    if (status != 0) {
+        int zero = 0;
+        atomic_compare_exchange_strong(&amp_proc.exit_status, &zero, status);
+    }
+    amp_sched_exit();
 }
 
-static void rank_entry(void *arg) {
-  amp_rank_t *rank = arg;
-  rank->argv = copy_argv(amp_proc.argc, amp_proc.argv);
-  amp_start_run_rank_inits();
-  amp_start_rank_exit(
-      amp_proc.main_fn(amp_proc.argc, rank->argv, amp_proc.envp));
+static void rank_entry(void *arg)
+{
+    amp_rank_t *rank = arg;
+    rank->argv = copy_argv(amp_proc.argc, amp_proc.argv);
+    amp_start_run_rank_inits();
+    amp_start_rank_exit(
+        amp_proc.main_fn(amp_proc.argc, rank->argv, amp_proc.envp));
 }
 
-static int pe_of_rank(const amp_opts_t *o, int npes, int r) {
-  if (o->mapping == AMP_MAP_RR)
-    return r % npes;
-  return (int)((long long)r * npes / o->vp);
+static int pe_of_rank(const amp_opts_t *o, int npes, int r)
+{
+    if (o->mapping == AMP_MAP_RR)
+        return r % npes;
+    return (int)((long long)r * npes / o->vp);
 }
 
-static void create_rank(int r, int npes) {
-  amp_mem_t *mem = &amp_proc.mem;
-  if (amp_mem_slot_commit(mem, r) != AMP_OK)
-    amp_fatal("cannot set up rank %d; try fewer ranks (+vp) or a "
-              "smaller +stacksize",
-              r);
-  amp_rank_t *rank = amp_mem_slot_rank_area(mem, r);
-  memset(rank, 0, sizeof(*rank));
-  /* The rank's copy of the static TLS block follows its struct. */
-  void *tls = amp_tls_copy_init(&amp_proc.tls,
-                                (char *)rank + AMP_ROUND_UP(sizeof(*rank), 64));
-  rank->world_rank = r;
-  rank->slot = r;
-  if (amp_rank_objects_init(rank) != AMP_OK)
-    amp_fatal("out of memory setting up rank %d", r);
-  amp_pe_t *pe = amp_proc.sched.pes[pe_of_rank(&amp_proc.opts, npes, r)];
-  amp_sched_thread_init(&rank->thr, pe, amp_mem_slot_stack(mem, r),
-                        mem->stack_size, tls, rank_entry, rank);
-  amp_p2p_ep_init(&rank->ep, &amp_proc.world, r, &rank->thr);
-  amp_proc.world.eps[r] = &rank->ep;
-  amp_proc.ranks[r] = rank;
-  amp_sched_spawn(&rank->thr);
+static void create_rank(int r, int npes)
+{
+    amp_mem_t *mem = &amp_proc.mem;
+    if (amp_mem_slot_commit(mem, r) != AMP_OK)
+        amp_fatal("cannot set up rank %d; try fewer ranks (+vp) or a "
+                  "smaller +stacksize",
+                  r);
+    amp_rank_t *rank = amp_mem_slot_rank_area(mem, r);
+    memset(rank, 0, sizeof(*rank));
+    /* The rank's copy of the static TLS block follows its struct. */
+    void *tls = amp_tls_copy_init(
+        &amp_proc.tls, (char *)rank + AMP_ROUND_UP(sizeof(*rank), 64));
+    rank->world_rank = r;
+    rank->slot = r;
+    if (amp_rank_objects_init(rank) != AMP_OK)
+        amp_fatal("out of memory setting up rank %d", r);
+    amp_pe_t *pe = amp_proc.sched.pes[pe_of_rank(&amp_proc.opts, npes, r)];
+    amp_sched_thread_init(&rank->thr, pe, amp_mem_slot_stack(mem, r),
+                          mem->stack_size, tls, rank_entry, rank);
+    amp_p2p_ep_init(&rank->ep, &amp_proc.world, r, &rank->thr);
+    amp_proc.world.eps[r] = &rank->ep;
+    amp_proc.ranks[r] = rank;
+    amp_sched_spawn(&rank->thr);
 }
 
-static void *pe_main(void *arg) {
-  amp_pe_t *pe = arg;
-  if (amp_proc.opts.pin)
-    amp_topo_pin_self(&amp_proc.topo, pe->id);
-  amp_signals_thread_init();
-  amp_sched_run(pe);
-  return NULL;
+static void *pe_main(void *arg)
+{
+    amp_pe_t *pe = arg;
+    if (amp_proc.opts.pin)
+        amp_topo_pin_self(&amp_proc.topo, pe->id);
+    amp_signals_thread_init();
+    amp_sched_run(pe);
+    return NULL;
 }
 
-static int choose_npes(const amp_opts_t *o) {
-  int n = o->p;
-  if (n == 0)
-    n = amp_proc.topo.ncores;
-  return n > o->vp ? o->vp : n;
+static int choose_npes(const amp_opts_t *o)
+{
+    int n = o->p;
+    if (n == 0)
+        n = amp_proc.topo.ncores;
+    return n > o->vp ? o->vp : n;
 }
 
-static void setup(int npes) {
-  amp_opts_t *o = &amp_proc.opts;
-  if (amp_tls_image_init(&amp_proc.tls) != AMP_OK)
-    amp_fatal("cannot read the program's thread-local storage layout");
-  size_t rank_area =
-      AMP_ROUND_UP(sizeof(amp_rank_t), 64) + amp_tls_copy_size(&amp_proc.tls);
-  if (amp_mem_init(&amp_proc.mem, o->vp, o->stacksize, rank_area) != AMP_OK)
-    amp_fatal("cannot reserve memory for %d ranks with %zu-byte stacks; "
-              "lower +vp or +stacksize",
-              o->vp, o->stacksize);
-  amp_sched_hooks_t hooks = {.on_item = amp_p2p_handle_item,
-                             .on_poll = amp_p2p_poll,
-                             .pending = amp_p2p_pending,
-                             .on_deadlock = amp_report_deadlock};
-  if (amp_sched_init(&amp_proc.sched, npes, &hooks) != AMP_OK)
-    amp_fatal("out of memory starting %d PEs", npes);
-  for (int i = 0; i < npes; i++)
-    if (amp_p2p_pe_init(amp_proc.sched.pes[i], o->eager, &amp_proc.world) !=
-        AMP_OK)
-      amp_fatal("out of memory starting PE %d", i);
-  amp_proc.nranks = o->vp;
-  amp_proc.ranks = calloc((size_t)o->vp, sizeof(*amp_proc.ranks));
-  amp_proc.world.eps = calloc((size_t)o->vp, sizeof(*amp_proc.world.eps));
-  if (!amp_proc.ranks || !amp_proc.world.eps)
-    amp_fatal("out of memory for %d ranks", o->vp);
-  amp_proc.world.nranks = o->vp;
-  amp_proc.world.eager_limit = o->eager;
-  for (int r = 0; r < o->vp; r++)
-    create_rank(r, npes);
+static void setup(int npes)
+{
+    amp_opts_t *o = &amp_proc.opts;
+    if (amp_tls_image_init(&amp_proc.tls) != AMP_OK)
+        amp_fatal("cannot read the program's thread-local storage layout");
+    size_t rank_area =
+        AMP_ROUND_UP(sizeof(amp_rank_t), 64) + amp_tls_copy_size(&amp_proc.tls);
+    if (amp_mem_init(&amp_proc.mem, o->vp, o->stacksize, rank_area) != AMP_OK)
+        amp_fatal("cannot reserve memory for %d ranks with %zu-byte stacks; "
+                  "lower +vp or +stacksize",
+                  o->vp, o->stacksize);
+    amp_sched_hooks_t hooks = {.on_item = amp_p2p_handle_item,
+                               .on_poll = amp_p2p_poll,
+                               .pending = amp_p2p_pending,
+                               .on_deadlock = amp_report_deadlock};
+    if (amp_sched_init(&amp_proc.sched, npes, &hooks) != AMP_OK)
+        amp_fatal("out of memory starting %d PEs", npes);
+    for (int i = 0; i < npes; i++)
+        if (amp_p2p_pe_init(amp_proc.sched.pes[i], o->eager, &amp_proc.world) !=
+            AMP_OK)
+            amp_fatal("out of memory starting PE %d", i);
+    amp_proc.nranks = o->vp;
+    amp_proc.ranks = calloc((size_t)o->vp, sizeof(*amp_proc.ranks));
+    amp_proc.world.eps = calloc((size_t)o->vp, sizeof(*amp_proc.world.eps));
+    if (!amp_proc.ranks || !amp_proc.world.eps)
+        amp_fatal("out of memory for %d ranks", o->vp);
+    amp_proc.world.nranks = o->vp;
+    amp_proc.world.eager_limit = o->eager;
+    for (int r = 0; r < o->vp; r++)
+        create_rank(r, npes);
 }
 
 /* +stats: how often each rank was switched to, for tuning and tests. */
-static void print_stats(void) {
-  for (int r = 0; r < amp_proc.nranks; r++) {
-    amp_rank_t *rank = amp_proc.ranks[r];
-    fprintf(stderr, "ampi: stats: rank %d on PE %d resumed %lu times\n", r,
-            rank->thr.pe->id, rank->thr.resumes);
-  }
+static void print_stats(void)
+{
+    for (int r = 0; r < amp_proc.nranks; r++) {
+        amp_rank_t *rank = amp_proc.ranks[r];
+        fprintf(stderr, "ampi: stats: rank %d on PE %d resumed %lu times\n", r,
+                rank->thr.pe->id, rank->thr.resumes);
+    }
 }
 
-int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  amp_proc.wtime_base = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-  amp_opts_parse(&amp_proc.opts, &argc, argv);
-  amp_proc.main_fn = main_fn;
-  amp_proc.argc = argc;
-  amp_proc.argv = argv;
-  amp_proc.envp = envp;
-  if (amp_topo_init(&amp_proc.topo) != AMP_OK) {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    amp_proc.topo.ncores = n > 0 ? (int)n : 1;
-    amp_proc.opts.pin = 0;
-  }
-  int npes = choose_npes(&amp_proc.opts);
-  setup(npes);
-  amp_signals_install();
-  for (int i = 1; i < npes; i++)
-    if (pthread_create(&amp_proc.sched.pes[i]->thread, NULL, pe_main,
-                       amp_proc.sched.pes[i]) != 0)
-      amp_fatal("cannot start the thread for PE %d", i);
-  pe_main(amp_proc.sched.pes[0]);
-  for (int i = 1; i < npes; i++)
-    pthread_join(amp_proc.sched.pes[i]->thread, NULL);
-  fflush(NULL);
-  if (amp_proc.opts.stats)
-    print_stats();
-  return atomic_load(&amp_proc.exit_status);
+int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    amp_proc.wtime_base = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    amp_opts_parse(&amp_proc.opts, &argc, argv);
+    amp_proc.main_fn = main_fn;
+    amp_proc.argc = argc;
+    amp_proc.argv = argv;
+    amp_proc.envp = envp;
+    if (amp_topo_init(&amp_proc.topo) != AMP_OK) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        amp_proc.topo.ncores = n > 0 ? (int)n : 1;
+        amp_proc.opts.pin = 0;
+    }
+    int npes = choose_npes(&amp_proc.opts);
+    setup(npes);
+    amp_signals_install();
+    for (int i = 1; i < npes; i++)
+        if (pthread_create(&amp_proc.sched.pes[i]->thread, NULL, pe_main,
+                           amp_proc.sched.pes[i]) != 0)
+            amp_fatal("cannot start the thread for PE %d", i);
+    pe_main(amp_proc.sched.pes[0]);
+    for (int i = 1; i < npes; i++)
+        pthread_join(amp_proc.sched.pes[i]->thread, NULL);
+    fflush(NULL);
+    if (amp_proc.opts.stats)
+        print_stats();
+    return atomic_load(&amp_proc.exit_status);
 }

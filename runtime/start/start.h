@@ -36,4 +36,8 @@ void amp_signals_thread_init(void);
  * rank. */
 void amp_start_run_rank_inits(void);
 
+/* Runs the destructors the rank's thread_local objects registered
+ * (tls_dtors.c). */
+void amp_start_run_tls_dtors(amp_rank_t *rank);
+
 #endif
