@@ -6,7 +6,11 @@
  * every block with plain sends and receives, runs the same computation
  * serially, and checks that both agree point for point.
  *
- *   ampicc -O2 -o jacobi1d jacobi1d.c
+ * Like many old codes it keeps its state in global variables (its rank, its
+ * block, its neighbours, its arrays).  ampicc gives every rank its own copy
+ * of them, so the program runs unchanged as many ranks in one process.
+ *
+ *   ampicc -O2 -o jacobi1d jacobi1d.c -lm
  *   ./jacobi1d +vp 8 +p 2          (8 ranks on 2 worker threads)
  */
 #include <math.h>
@@ -18,6 +22,14 @@
 #define SWEEPS 500
 #define TAG_HALO 10
 #define TAG_GATHER 20
+
+/* The rank's state, in globals, as legacy codes keep it. */
+int rank, size;   /* who am I, how many are we */
+int first, n;     /* my block: points first .. first + n - 1 */
+int left, right;  /* my neighbours, or MPI_PROC_NULL */
+double *u, *unew; /* my block with one halo point at each end */
+double change;    /* global change in the last sweep */
+static int sweeps_done;
 
 static double initial(int i)
 {
@@ -65,38 +77,42 @@ static void serial(double *ref, double *change_out)
     free(unew);
 }
 
+static void setup(void)
+{
+    first = (int)((long)N * rank / size);
+    n = (int)((long)N * (rank + 1) / size) - first;
+    left = rank > 0 ? rank - 1 : MPI_PROC_NULL;
+    right = rank < size - 1 ? rank + 1 : MPI_PROC_NULL;
+    u = malloc((n + 2) * sizeof(double));
+    unew = malloc((n + 2) * sizeof(double));
+    for (int k = 1; k <= n; k++)
+        u[k] = initial(first + k - 1);
+}
+
+static void sweep(void)
+{
+    /* Halo exchange: my edges to my neighbours, theirs into u[0] and
+     * u[n + 1]. */
+    MPI_Sendrecv(&u[n], 1, MPI_DOUBLE, right, TAG_HALO, &u[0], 1, MPI_DOUBLE,
+                 left, TAG_HALO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, left, TAG_HALO, &u[n + 1], 1, MPI_DOUBLE,
+                 right, TAG_HALO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    double mine = relax(u, unew, first, n);
+    MPI_Allreduce(&mine, &change, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    double *t = u;
+    u = unew;
+    unew = t;
+    sweeps_done++;
+}
+
 int main(int argc, char **argv)
 {
-    int rank, size;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-
-    int first = (int)((long)N * rank / size);
-    int n = (int)((long)N * (rank + 1) / size) - first;
-    int left = rank > 0 ? rank - 1 : MPI_PROC_NULL;
-    int right = rank < size - 1 ? rank + 1 : MPI_PROC_NULL;
-    double *u = malloc((n + 2) * sizeof(double));
-    double *unew = malloc((n + 2) * sizeof(double));
-    for (int k = 1; k <= n; k++)
-        u[k] = initial(first + k - 1);
-
-    double change = 0.0;
-    for (int s = 0; s < SWEEPS; s++) {
-        /* Halo exchange: my edges to my neighbours, theirs into u[0] and
-         * u[n + 1]. */
-        MPI_Sendrecv(&u[n], 1, MPI_DOUBLE, right, TAG_HALO, &u[0], 1,
-                     MPI_DOUBLE, left, TAG_HALO, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
-        MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, left, TAG_HALO, &u[n + 1], 1,
-                     MPI_DOUBLE, right, TAG_HALO, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
-        double mine = relax(u, unew, first, n);
-        MPI_Allreduce(&mine, &change, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        double *t = u;
-        u = unew;
-        unew = t;
-    }
+    setup();
+    while (sweeps_done < SWEEPS)
+        sweep();
 
     double local_sum = 0.0;
     for (int k = 1; k <= n; k++)
@@ -112,7 +128,9 @@ int main(int argc, char **argv)
         double *ref = malloc(N * sizeof(double));
         for (int k = 0; k < n; k++)
             all[k] = u[k + 1];
-        printf("jacobi1d: %d points, %d sweeps, %d ranks\n", N, SWEEPS, size);
+        printf("jacobi1d: %d points, %d sweeps, %d ranks, state in globals "
+               "(private to each rank)\n",
+               N, SWEEPS, size);
         printf("  rank %3d: points %4d..%4d  sum %.12f\n", 0, 0, n - 1,
                local_sum);
         for (int r = 1; r < size; r++) {
