@@ -48,6 +48,7 @@
  * FindMPI, Meson, autoconf macros) interrogate.
  */
 #define _GNU_SOURCE
+#include "run_compiler.h"
 #include "wrapper_config.h"
 
 #include <errno.h>
@@ -706,19 +707,18 @@ static void build_command(const settings_t *set, const strv_t *user,
         add_link_flags(cmd, paths, !scan.no_program);
 }
 
-static int run(char **cmd)
+/* Runs the compiler as a child, so that a link failure caused by mixing
+ * privatized and plain objects can be explained (run_compiler.c).  Its
+ * diagnostics then go through a pipe: C and C++ compilers are told to keep
+ * their colours when our own stderr is a terminal. */
+static int run(strv_t *cmd)
 {
-    int err;
-
-    fflush(stdout);
-    execvp(cmd[0], cmd);
-    err = errno;
-    fprintf(stderr,
-            WRAPPER_NAME ": cannot run the " LANGUAGE_NAME
-                         " compiler '%s': %s (set " COMPILER_ENV
-                         " to the compiler to use)\n",
-            cmd[0], strerror(err));
-    return err == ENOENT ? 127 : 126;
+#if !defined(AMPI_WRAPPER_FORTRAN)
+    if (isatty(STDERR_FILENO))
+        strv_push(cmd, "-fdiagnostics-color=always");
+#endif
+    return amp_wrapper_run(cmd->items, WRAPPER_NAME, LANGUAGE_NAME " compiler",
+                           "set " COMPILER_ENV " to the compiler to use");
 }
 
 static bool prints_flags_only(wrap_mode_t mode)
@@ -749,7 +749,7 @@ int main(int argc, char **argv)
         } else {
             build_command(&set, &user, &paths, &cmd);
             if (set.mode == MODE_RUN)
-                status = run(cmd.items);
+                status = run(&cmd);
             else
                 print_words(&cmd);
         }
