@@ -1,5 +1,7 @@
 #include "dt/dt.h"
 
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,63 +20,399 @@ static const amp_dt_block_t *blocks_of(const amp_dt_t *dt, int *n,
     return one;
 }
 
+/* The state of one constructor run.  Constructors run their layout twice:
+ * once with blocks NULL to count the merged blocks (and stop at the
+ * limit), once to fill an array of exactly that size. */
+typedef struct build {
+    amp_dt_block_t *blocks; /* NULL while counting */
+    amp_dt_block_t last;    /* the block most recently added */
+    size_t n;
+    int over;     /* more than AMP_DT_MAX_BLOCKS blocks */
+    int overflow; /* a size or bound that does not fit */
+    size_t size;
+    int has_data, has_nat, sticky;
+    ptrdiff_t tlb, tub; /* first and past-last data byte */
+    ptrdiff_t nlb, nub; /* bounds from the parts' own bounds */
+    ptrdiff_t mlb, mub; /* sticky bounds */
+    size_t align;
+    size_t basic; /* common basic_size, 0: mixed; SIZE_MAX: none yet */
+    int base_id;  /* common base_id, 0: mixed; -1: none yet */
+    int flags;
+    long long base_count;
+} build_t;
+
+static void build_init(build_t *b, amp_dt_block_t *blocks)
+{
+    memset(b, 0, sizeof(*b));
+    b->blocks = blocks;
+    b->basic = SIZE_MAX;
+    b->base_id = -1;
+}
+
 /* Appends a block, merging it into the previous one when they touch and
  * hold the same kind of values. */
-static void add_block(amp_dt_block_t *blocks, int *n, amp_dt_block_t b)
+static void put_block(build_t *b, amp_dt_block_t blk)
 {
-    if (*n > 0) {
-        amp_dt_block_t *last = &blocks[*n - 1];
-        if (last->off + (ptrdiff_t)last->len == b.off && last->elem == b.elem) {
-            last->len += b.len;
-            return;
+    if (b->n > 0 && b->last.off + (ptrdiff_t)b->last.len == blk.off &&
+        b->last.elem == blk.elem) {
+        b->last.len += blk.len;
+        if (b->blocks)
+            b->blocks[b->n - 1] = b->last;
+        return;
+    }
+    if (b->n == AMP_DT_MAX_BLOCKS) {
+        b->over = 1;
+        return;
+    }
+    b->last = blk;
+    if (b->blocks)
+        b->blocks[b->n] = blk;
+    b->n++;
+}
+
+static ptrdiff_t min_d(ptrdiff_t a, ptrdiff_t b)
+{
+    return a < b ? a : b;
+}
+static ptrdiff_t max_d(ptrdiff_t a, ptrdiff_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Widens the bounds for blocklen copies of old at disp; span is how far
+ * the last copy lies from the first (negative for a negative extent). */
+static void add_bounds(build_t *b, ptrdiff_t disp, ptrdiff_t span,
+                       const amp_dt_t *old)
+{
+    ptrdiff_t lo = disp + min_d(0, span), hi = disp + max_d(0, span);
+    ptrdiff_t lb = lo + old->lb, ub = hi + old->lb + old->extent;
+    if (old->sticky & AMP_DT_STICKY_LB) {
+        b->mlb = (b->sticky & AMP_DT_STICKY_LB) ? min_d(b->mlb, lb) : lb;
+        b->sticky |= AMP_DT_STICKY_LB;
+    }
+    if (old->sticky & AMP_DT_STICKY_UB) {
+        b->mub = (b->sticky & AMP_DT_STICKY_UB) ? max_d(b->mub, ub) : ub;
+        b->sticky |= AMP_DT_STICKY_UB;
+    }
+    if (old->size == 0)
+        return;
+    b->nlb = b->has_nat ? min_d(b->nlb, lb) : lb;
+    b->nub = b->has_nat ? max_d(b->nub, ub) : ub;
+    b->has_nat = 1;
+    ptrdiff_t tlb = lo + old->true_lb,
+              tub = hi + old->true_lb + old->true_extent;
+    b->tlb = b->has_data ? min_d(b->tlb, tlb) : tlb;
+    b->tub = b->has_data ? max_d(b->tub, tub) : tub;
+    b->has_data = 1;
+}
+
+/* What kind of values the type holds, for reductions and element counts. */
+static void add_kind(build_t *b, size_t blocklen, const amp_dt_t *old)
+{
+    if (old->align > b->align)
+        b->align = old->align;
+    if (old->size == 0)
+        return;
+    if (b->basic == SIZE_MAX)
+        b->basic = old->basic_size;
+    else if (b->basic != old->basic_size)
+        b->basic = 0;
+    if (b->base_id == -1) {
+        b->base_id = old->base_id;
+        b->flags = old->flags;
+    } else if (b->base_id != old->base_id) {
+        b->base_id = 0;
+        b->flags = 0;
+    }
+    b->base_count += (long long)blocklen * old->base_count;
+}
+
+/* Adds blocklen copies of old, back to back, starting at byte disp. */
+static void add_part(build_t *b, ptrdiff_t disp, size_t blocklen,
+                     const amp_dt_t *old)
+{
+    ptrdiff_t span, bytes;
+    size_t size;
+    if (blocklen == 0 || b->over || b->overflow)
+        return;
+    if (blocklen > PTRDIFF_MAX ||
+        __builtin_mul_overflow((ptrdiff_t)(blocklen - 1), old->extent, &span) ||
+        __builtin_mul_overflow(blocklen, old->size, &size) ||
+        __builtin_add_overflow(b->size, size, &b->size) ||
+        __builtin_add_overflow(disp, span, &bytes)) {
+        b->overflow = 1;
+        return;
+    }
+    add_bounds(b, disp, span, old);
+    add_kind(b, blocklen, old);
+    if (old->size == 0)
+        return;
+    amp_dt_block_t one;
+    int nold;
+    const amp_dt_block_t *ob = blocks_of(old, &nold, &one);
+    if (nold == 1 && (ptrdiff_t)ob[0].len == old->extent) {
+        /* dense: the copies make one block */
+        amp_dt_block_t blk = ob[0];
+        blk.off += disp;
+        blk.len *= blocklen;
+        put_block(b, blk);
+        return;
+    }
+    for (size_t k = 0; k < blocklen && !b->over; k++) {
+        for (int j = 0; j < nold; j++) {
+            amp_dt_block_t blk = ob[j];
+            blk.off += disp + (ptrdiff_t)k * old->extent;
+            put_block(b, blk);
         }
     }
-    blocks[(*n)++] = b;
+}
+
+/* A layout: either count entries of blocklen copies of old, stride bytes
+ * apart, or count parts. */
+typedef struct layout {
+    int count;
+    size_t blocklen;
+    ptrdiff_t stride;
+    const amp_dt_t *old;
+    const amp_dt_part_t *parts;
+} layout_t;
+static amp_status_t build(amp_dt_t *newdt, const layout_t *l, int pad,
+                          int check);
+
+/* Whether dt's data is laid out as count values of the predefined type
+ * base_id, back to back from offset 0 (what the reduction functions walk). */
+static int is_array_of_base(const amp_dt_t *dt)
+{
+    const amp_dt_t *base = amp_dt_predefined(dt->base_id);
+    if (!base || base->size == 0 || dt->size % base->size)
+        return 0;
+    size_t k = dt->size / base->size;
+    if (dt->extent != (ptrdiff_t)k * base->extent)
+        return 0;
+    amp_dt_t want;
+    memset(&want, 0, sizeof(want));
+    layout_t l = {.count = 1, .blocklen = k, .old = base};
+    if (build(&want, &l, 0, 0) != AMP_OK)
+        return 0;
+    int same = want.nblocks == dt->nblocks &&
+               !memcmp(want.blocks, dt->blocks,
+                       (size_t)dt->nblocks * sizeof(*dt->blocks));
+    amp_dt_destroy(&want);
+    return same;
+}
+
+/* Whether count elements are count * size bytes at true_lb. */
+static int is_contig(const amp_dt_t *dt)
+{
+    if (dt->size == 0)
+        return 1;
+    if (dt->extent != (ptrdiff_t)dt->size)
+        return 0;
+    ptrdiff_t at = dt->true_lb;
+    for (int j = 0; j < dt->nblocks; j++) {
+        if (dt->blocks[j].off != at)
+            return 0;
+        at += (ptrdiff_t)dt->blocks[j].len;
+    }
+    return 1;
+}
+
+/* Fills the layout fields of newdt from a finished run. */
+static void build_finish(build_t *b, amp_dt_t *newdt, int pad, int check)
+{
+    ptrdiff_t lb = b->has_nat ? b->nlb : 0, ub = b->has_nat ? b->nub : 0;
+    if (b->sticky & AMP_DT_STICKY_LB)
+        lb = b->mlb;
+    if (b->sticky & AMP_DT_STICKY_UB)
+        ub = b->mub;
+    ptrdiff_t extent = ub - lb;
+    if (pad && !b->sticky && b->align > 1 && extent > 0 &&
+        extent % (ptrdiff_t)b->align)
+        extent += (ptrdiff_t)b->align - extent % (ptrdiff_t)b->align;
+    newdt->size = b->size;
+    newdt->lb = lb;
+    newdt->extent = extent;
+    newdt->true_lb = b->has_data ? b->tlb : 0;
+    newdt->true_extent = b->has_data ? b->tub - b->tlb : 0;
+    newdt->basic_size = b->basic == SIZE_MAX ? 0 : b->basic;
+    newdt->align = b->align;
+    newdt->sticky = b->sticky;
+    newdt->nblocks = (int)b->n;
+    newdt->blocks = b->blocks;
+    newdt->owned_blocks = b->blocks;
+    newdt->contig = is_contig(newdt);
+    newdt->base_id = b->base_id > 0 ? b->base_id : 0;
+    newdt->flags = newdt->base_id ? b->flags : 0;
+    newdt->base_count = (int)b->base_count;
+    if (newdt->base_id && check &&
+        (b->base_count > INT_MAX || !is_array_of_base(newdt)))
+        newdt->base_id = newdt->flags = newdt->base_count = 0;
+}
+
+static void run(build_t *b, const layout_t *l)
+{
+    ptrdiff_t disp;
+    for (int i = 0; i < l->count && !b->over && !b->overflow; i++) {
+        if (l->parts)
+            add_part(b, l->parts[i].disp, l->parts[i].blocklen,
+                     l->parts[i].type);
+        else if (__builtin_mul_overflow((ptrdiff_t)i, l->stride, &disp))
+            b->overflow = 1;
+        else
+            add_part(b, disp, l->blocklen, l->old);
+    }
+}
+
+/* Runs layout l into newdt; check: verify that a common base type is
+ * really laid out as an array of it (see is_array_of_base). */
+static amp_status_t build(amp_dt_t *newdt, const layout_t *l, int pad,
+                          int check)
+{
+    build_t b;
+    build_init(&b, NULL);
+    run(&b, l);
+    if (b.over)
+        return AMP_ERR_NOMEM;
+    if (b.overflow)
+        return AMP_ERR_ARG;
+    amp_dt_block_t *blocks = malloc((b.n ? b.n : 1) * sizeof(*blocks));
+    if (!blocks)
+        return AMP_ERR_NOMEM;
+    build_init(&b, blocks);
+    run(&b, l);
+    build_finish(&b, newdt, pad, check);
+    return AMP_OK;
+}
+
+amp_status_t amp_dt_make_hvector(amp_dt_t *newdt, int count, size_t blocklen,
+                                 ptrdiff_t stride, const amp_dt_t *old)
+{
+    layout_t l = {
+        .count = count, .blocklen = blocklen, .stride = stride, .old = old};
+    return build(newdt, &l, 0, 1);
+}
+
+amp_status_t amp_dt_make_struct(amp_dt_t *newdt, int count,
+                                const amp_dt_part_t *parts, int pad)
+{
+    layout_t l = {.count = count, .parts = parts};
+    return build(newdt, &l, pad, 1);
 }
 
 amp_status_t amp_dt_make_contiguous(amp_dt_t *newdt, int count,
                                     const amp_dt_t *old)
 {
-    amp_dt_block_t one;
-    int nold;
-    const amp_dt_block_t *ob = blocks_of(old, &nold, &one);
-    size_t cap = (size_t)nold * (size_t)(count > 0 ? count : 1);
-    amp_dt_block_t *blocks = malloc((cap ? cap : 1) * sizeof(*blocks));
-    if (!blocks)
-        return AMP_ERR_NOMEM;
-    int n = 0;
-    for (int i = 0; i < count; i++) {
-        for (int j = 0; j < nold; j++) {
-            amp_dt_block_t b = ob[j];
-            b.off += (ptrdiff_t)i * old->extent;
-            add_block(blocks, &n, b);
-        }
+    amp_status_t st =
+        amp_dt_make_hvector(newdt, 1, count > 0 ? (size_t)count : 0, 0, old);
+    if (st == AMP_OK && count == 0) {
+        newdt->lb = old->lb; /* MPI: an empty contiguous type keeps lb */
+        newdt->extent = 0;
     }
-    newdt->size = old->size * (size_t)count;
+    if (st == AMP_OK)
+        newdt->count = count;
+    return st;
+}
+
+/* Copies old's layout fields and blocks into newdt. */
+static amp_status_t copy_layout(amp_dt_t *newdt, const amp_dt_t *old)
+{
+    amp_dt_block_t *blocks = NULL;
+    if (old->nblocks > 0) {
+        blocks = malloc((size_t)old->nblocks * sizeof(*blocks));
+        if (!blocks)
+            return AMP_ERR_NOMEM;
+        memcpy(blocks, old->blocks, (size_t)old->nblocks * sizeof(*blocks));
+    }
+    newdt->size = old->size;
     newdt->lb = old->lb;
-    newdt->extent = old->extent * count;
+    newdt->extent = old->extent;
     newdt->true_lb = old->true_lb;
-    newdt->true_extent =
-        count > 0 ? (count - 1) * old->extent + old->true_extent : 0;
+    newdt->true_extent = old->true_extent;
     newdt->basic_size = old->basic_size;
     newdt->contig = old->contig;
-    newdt->nblocks = n;
+    newdt->nblocks = old->nblocks;
     newdt->blocks = blocks;
     newdt->owned_blocks = blocks;
     newdt->flags = old->flags;
     newdt->base_id = old->base_id;
-    newdt->base_count = old->base_count * count;
-    newdt->count = count;
-    newdt->name = NULL;
+    newdt->base_count = old->base_count;
+    newdt->align = old->align;
+    newdt->sticky = old->sticky;
     return AMP_OK;
+}
+
+amp_status_t amp_dt_make_dup(amp_dt_t *newdt, const amp_dt_t *old)
+{
+    return copy_layout(newdt, old);
+}
+
+amp_status_t amp_dt_make_resized(amp_dt_t *newdt, const amp_dt_t *old,
+                                 ptrdiff_t lb, ptrdiff_t extent)
+{
+    amp_status_t st = copy_layout(newdt, old);
+    if (st != AMP_OK)
+        return st;
+    newdt->lb = lb;
+    newdt->extent = extent;
+    newdt->sticky = AMP_DT_STICKY_LB | AMP_DT_STICKY_UB;
+    newdt->contig = is_contig(newdt);
+    if (newdt->base_id && !is_array_of_base(newdt))
+        newdt->base_id = newdt->flags = newdt->base_count = 0;
+    return AMP_OK;
+}
+
+amp_status_t amp_dt_make_subarray(amp_dt_t *newdt, int ndims, const int *sizes,
+                                  const int *subsizes, const int *starts,
+                                  int c_order, const amp_dt_t *old)
+{
+    /* From the fastest-varying dimension out: each level is subsizes[d]
+     * copies of the level inside, one row of the full array apart. */
+    amp_dt_t level[2];
+    const amp_dt_t *inner = old;
+    ptrdiff_t stride = old->extent, disp = 0;
+    amp_status_t st = AMP_OK;
+    for (int k = 0; k < ndims && st == AMP_OK; k++) {
+        int d = c_order ? ndims - 1 - k : k;
+        amp_dt_t *cur = &level[k % 2];
+        memset(cur, 0, sizeof(*cur));
+        st = amp_dt_make_hvector(cur, subsizes[d], 1, stride, inner);
+        if (inner != old)
+            amp_dt_destroy((amp_dt_t *)inner);
+        if (st != AMP_OK)
+            return st;
+        inner = cur;
+        disp += (ptrdiff_t)starts[d] * stride;
+        if (__builtin_mul_overflow(stride, (ptrdiff_t)sizes[d], &stride))
+            st = AMP_ERR_ARG;
+    }
+    if (st == AMP_OK) {
+        amp_dt_part_t part = {.disp = disp, .blocklen = 1, .type = inner};
+        amp_dt_t placed;
+        memset(&placed, 0, sizeof(placed));
+        st = amp_dt_make_struct(&placed, 1, &part, 0);
+        if (st == AMP_OK)
+            st = amp_dt_make_resized(newdt, &placed, 0, stride);
+        amp_dt_destroy(&placed);
+    }
+    if (inner != old)
+        amp_dt_destroy((amp_dt_t *)inner);
+    return st;
 }
 
 void amp_dt_destroy(amp_dt_t *dt)
 {
     free(dt->owned_blocks);
+    free(dt->ints);
+    free(dt->addrs);
+    free(dt->types);
+    free(dt->owned_name);
     dt->owned_blocks = NULL;
     dt->blocks = NULL;
     dt->nblocks = 0;
+    dt->ints = NULL;
+    dt->addrs = NULL;
+    dt->types = NULL;
+    dt->owned_name = NULL;
 }
 
 void amp_dt_pack(const amp_dt_t *dt, int count, const void *buf, void *out)

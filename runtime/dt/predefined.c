@@ -34,6 +34,7 @@ PAIR_BLOCKS(pair_ldouble, long double, int);
                          .extent = sizeof(T),                                  \
                          .true_extent = sizeof(T),                             \
                          .basic_size = sizeof(T),                              \
+                         .align = _Alignof(T),                                 \
                          .contig = 1,                                          \
                          .predefined = 1,                                      \
                          .committed = 1,                                       \
@@ -47,6 +48,7 @@ PAIR_BLOCKS(pair_ldouble, long double, int);
                          .extent = 2 * sizeof(T),                              \
                          .true_extent = 2 * sizeof(T),                         \
                          .basic_size = sizeof(T),                              \
+                         .align = _Alignof(T),                                 \
                          .contig = 1,                                          \
                          .predefined = 1,                                      \
                          .committed = 1,                                       \
@@ -63,6 +65,7 @@ PAIR_BLOCKS(pair_ldouble, long double, int);
                 .contig = sizeof(T) + sizeof(int) == sizeof(struct S),         \
                 .nblocks = 2,                                                  \
                 .blocks = S##_blocks,                                          \
+                .align = _Alignof(struct S),                                   \
                 .predefined = 1,                                               \
                 .committed = 1,                                                \
                 .combiner = MPI_COMBINER_NAMED,                                \
@@ -139,9 +142,9 @@ static const amp_dt_t table[AMPI_DTID_COUNT] = {
     TWO(MPI_2INTEGER, int, K_INT),
     TWO(MPI_2REAL, float, K_FLT),
     TWO(MPI_2DOUBLE_PRECISION, double, K_FLT),
-    [AMPI_DTID_MPI_LB] = {.contig = 1, .predefined = 1, .committed = 1,
+    [AMPI_DTID_MPI_LB] = {.sticky = AMP_DT_STICKY_LB, .contig = 1, .predefined = 1, .committed = 1,
                           .combiner = MPI_COMBINER_NAMED, .name = "MPI_LB"},
-    [AMPI_DTID_MPI_UB] = {.contig = 1, .predefined = 1, .committed = 1,
+    [AMPI_DTID_MPI_UB] = {.sticky = AMP_DT_STICKY_UB, .contig = 1, .predefined = 1, .committed = 1,
                           .combiner = MPI_COMBINER_NAMED, .name = "MPI_UB"},
 };
 /* clang-format on */

@@ -37,57 +37,11 @@ int amp_mpi_unsupported(const char *call)
 
 /* Datatypes, packing (chapter 4). */
 
-UNSUPPORTED(Type_vector, (int count, int blocklength, int stride,
-                          MPI_Datatype oldtype, MPI_Datatype *newtype))
-UNSUPPORTED(Type_create_hvector, (int count, int blocklength, MPI_Aint stride,
-                                  MPI_Datatype oldtype, MPI_Datatype *newtype))
-UNSUPPORTED(Type_indexed, (int count, const int array_of_blocklengths[],
-                           const int array_of_displacements[],
-                           MPI_Datatype oldtype, MPI_Datatype *newtype))
-UNSUPPORTED(Type_create_hindexed, (int count, const int array_of_blocklengths[],
-                                   const MPI_Aint array_of_displacements[],
-                                   MPI_Datatype oldtype, MPI_Datatype *newtype))
-UNSUPPORTED(Type_create_indexed_block,
-            (int count, int blocklength, const int array_of_displacements[],
-             MPI_Datatype oldtype, MPI_Datatype *newtype))
-UNSUPPORTED(Type_create_hindexed_block,
-            (int count, int blocklength,
-             const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
-             MPI_Datatype *newtype))
-UNSUPPORTED(Type_create_struct,
-            (int count, const int array_of_blocklengths[],
-             const MPI_Aint array_of_displacements[],
-             const MPI_Datatype array_of_types[], MPI_Datatype *newtype))
-UNSUPPORTED(Type_create_subarray,
-            (int ndims, const int array_of_sizes[],
-             const int array_of_subsizes[], const int array_of_starts[],
-             int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
 UNSUPPORTED(Type_create_darray,
             (int size, int rank, int ndims, const int array_of_gsizes[],
              const int array_of_distribs[], const int array_of_dargs[],
              const int array_of_psizes[], int order, MPI_Datatype oldtype,
              MPI_Datatype *newtype))
-UNSUPPORTED(Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb,
-                                  MPI_Aint extent, MPI_Datatype *newtype))
-UNSUPPORTED(Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
-UNSUPPORTED(Type_get_extent_x,
-            (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
-UNSUPPORTED(Type_get_true_extent_x,
-            (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent))
-UNSUPPORTED(Type_get_envelope,
-            (MPI_Datatype datatype, int *num_integers, int *num_addresses,
-             int *num_datatypes, int *combiner))
-UNSUPPORTED(Type_get_contents,
-            (MPI_Datatype datatype, int max_integers, int max_addresses,
-             int max_datatypes, int array_of_integers[],
-             MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]))
-UNSUPPORTED(Get_address, (const void *location, MPI_Aint *address))
-UNSUPPORTED(Pack, (const void *inbuf, int incount, MPI_Datatype datatype,
-                   void *outbuf, int outsize, int *position, MPI_Comm comm))
-UNSUPPORTED(Unpack, (const void *inbuf, int insize, int *position, void *outbuf,
-                     int outcount, MPI_Datatype datatype, MPI_Comm comm))
-UNSUPPORTED(Pack_size,
-            (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
 UNSUPPORTED(Pack_external, (const char datarep[], const void *inbuf,
                             int incount, MPI_Datatype datatype, void *outbuf,
                             MPI_Aint outsize, MPI_Aint *position))
@@ -293,9 +247,6 @@ UNSUPPORTED(Attr_delete, (MPI_Comm comm, int keyval))
 
 /* Naming objects (chapter 6). */
 
-UNSUPPORTED(Type_set_name, (MPI_Datatype datatype, const char *type_name))
-UNSUPPORTED(Type_get_name,
-            (MPI_Datatype datatype, char *type_name, int *resultlen))
 UNSUPPORTED(Win_set_name, (MPI_Win win, const char *win_name))
 UNSUPPORTED(Win_get_name, (MPI_Win win, char *win_name, int *resultlen))
 
@@ -658,18 +609,6 @@ UNSUPPORTED(Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
 
 /* Removed in MPI-3.0; legacy programs still call them. */
 
-UNSUPPORTED(Address, (void *location, MPI_Aint *address))
-UNSUPPORTED(Type_extent, (MPI_Datatype datatype, MPI_Aint *extent))
-UNSUPPORTED(Type_lb, (MPI_Datatype datatype, MPI_Aint *displacement))
-UNSUPPORTED(Type_ub, (MPI_Datatype datatype, MPI_Aint *displacement))
-UNSUPPORTED(Type_hvector, (int count, int blocklength, MPI_Aint stride,
-                           MPI_Datatype oldtype, MPI_Datatype *newtype))
-UNSUPPORTED(Type_hindexed, (int count, int array_of_blocklengths[],
-                            MPI_Aint array_of_displacements[],
-                            MPI_Datatype oldtype, MPI_Datatype *newtype))
-UNSUPPORTED(Type_struct, (int count, int array_of_blocklengths[],
-                          MPI_Aint array_of_displacements[],
-                          MPI_Datatype array_of_types[], MPI_Datatype *newtype))
 UNSUPPORTED(Errhandler_create,
             (MPI_Handler_function * function, MPI_Errhandler *errhandler))
 UNSUPPORTED(Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler))

@@ -67,7 +67,10 @@ static void check_returned(int rank)
                                        MPI_INFO_NULL, MPI_COMM_WORLD, &win));
     CHECK_UNSUPPORTED(MPI_File_open, (MPI_COMM_WORLD, "unsupported.dat",
                                       MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
-    CHECK_UNSUPPORTED(MPI_Type_vector, (2, 1, 2, MPI_INT, &type));
+    CHECK_UNSUPPORTED(MPI_Type_create_darray,
+                      (1, 0, 1, (int[]){4}, (int[]){MPI_DISTRIBUTE_BLOCK},
+                       (int[]){MPI_DISTRIBUTE_DFLT_DARG}, (int[]){1},
+                       MPI_ORDER_C, MPI_INT, &type));
 }
 
 static void check_user_handler(void)
@@ -78,7 +81,10 @@ static void check_user_handler(void)
         return;
     MT_CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh));
     int before = atomic_load(handler_calls());
-    CHECK_UNSUPPORTED(MPI_Type_vector, (2, 1, 2, MPI_INT, &type));
+    CHECK_UNSUPPORTED(MPI_Type_create_darray,
+                      (1, 0, 1, (int[]){4}, (int[]){MPI_DISTRIBUTE_BLOCK},
+                       (int[]){MPI_DISTRIBUTE_DFLT_DARG}, (int[]){1},
+                       MPI_ORDER_C, MPI_INT, &type));
     int after = atomic_load(handler_calls());
     if (!MT_CHECK(after > before))
         MT_FAIL("the error handler of MPI_COMM_WORLD was not called");

@@ -68,3 +68,177 @@ UNIT_TEST(dt_elements_of_pairs_count_both_members)
     UNIT_EQ(amp_dt_elements(&d, 24), 4);
     amp_dt_destroy(&d);
 }
+
+static const amp_dt_t *pre(int id)
+{
+    return amp_dt_predefined(id);
+}
+
+UNIT_TEST(dt_vector_of_ints_has_one_block_per_row)
+{
+    amp_dt_t d;
+    memset(&d, 0, sizeof(d));
+    /* 3 blocks of 2 ints, 5 ints apart */
+    UNIT_EQ(
+        amp_dt_make_hvector(&d, 3, 2, 5 * sizeof(int), pre(AMPI_DTID_MPI_INT)),
+        AMP_OK);
+    UNIT_EQ(d.nblocks, 3);
+    UNIT_EQ(d.size, 6 * sizeof(int));
+    UNIT_EQ(d.lb, 0);
+    UNIT_EQ(d.extent, 12 * sizeof(int));
+    UNIT_EQ(d.true_extent, 12 * sizeof(int));
+    UNIT_EQ(d.blocks[2].off, 10 * sizeof(int));
+    UNIT_EQ(d.blocks[2].len, 2 * sizeof(int));
+    UNIT_TRUE(!d.contig);
+    UNIT_EQ(d.base_id, 0); /* holes: no reductions straight over it */
+    UNIT_EQ(amp_dt_elements(&d, 6 * sizeof(int)), 6);
+    amp_dt_destroy(&d);
+}
+
+UNIT_TEST(dt_vector_with_touching_blocks_merges)
+{
+    amp_dt_t d;
+    memset(&d, 0, sizeof(d));
+    UNIT_EQ(amp_dt_make_hvector(&d, 1000000, 2, 2 * sizeof(double),
+                                pre(AMPI_DTID_MPI_DOUBLE)),
+            AMP_OK);
+    UNIT_EQ(d.nblocks, 1);
+    UNIT_TRUE(d.contig);
+    UNIT_EQ(d.base_id, AMPI_DTID_MPI_DOUBLE);
+    UNIT_EQ(d.base_count, 2000000);
+    amp_dt_destroy(&d);
+}
+
+UNIT_TEST(dt_negative_stride_and_displacement_bounds)
+{
+    amp_dt_t d;
+    memset(&d, 0, sizeof(d));
+    UNIT_EQ(amp_dt_make_hvector(&d, 3, 1, -8, pre(AMPI_DTID_MPI_INT)), AMP_OK);
+    UNIT_EQ(d.lb, -16);
+    UNIT_EQ(d.extent, 20);
+    UNIT_EQ(d.true_lb, -16);
+    UNIT_EQ(d.blocks[0].off, 0); /* type-map order kept */
+    UNIT_EQ(d.blocks[2].off, -16);
+    amp_dt_destroy(&d);
+}
+
+struct padded {
+    int a;
+    double b;
+    char c;
+};
+
+UNIT_TEST(dt_struct_extent_is_padded_like_c)
+{
+    amp_dt_part_t parts[3] = {
+        {offsetof(struct padded, a), 1, pre(AMPI_DTID_MPI_INT)},
+        {offsetof(struct padded, b), 1, pre(AMPI_DTID_MPI_DOUBLE)},
+        {offsetof(struct padded, c), 1, pre(AMPI_DTID_MPI_CHAR)}};
+    amp_dt_t d;
+    memset(&d, 0, sizeof(d));
+    UNIT_EQ(amp_dt_make_struct(&d, 3, parts, 1), AMP_OK);
+    UNIT_EQ(d.size, sizeof(int) + sizeof(double) + 1);
+    UNIT_EQ(d.extent, sizeof(struct padded));
+    UNIT_EQ(d.true_extent, offsetof(struct padded, c) + 1);
+    UNIT_EQ(d.nblocks, 3);
+    UNIT_EQ(d.basic_size, 0);
+    UNIT_EQ(d.base_id, 0);
+    amp_dt_destroy(&d);
+}
+
+UNIT_TEST(dt_resized_bounds_are_sticky)
+{
+    amp_dt_t r, s;
+    memset(&r, 0, sizeof(r));
+    memset(&s, 0, sizeof(s));
+    UNIT_EQ(amp_dt_make_resized(&r, pre(AMPI_DTID_MPI_INT), -4, 16), AMP_OK);
+    UNIT_EQ(r.lb, -4);
+    UNIT_EQ(r.extent, 16);
+    UNIT_EQ(r.true_lb, 0);
+    UNIT_TRUE(!r.contig);
+    /* an int placed further out does not move the sticky upper bound */
+    amp_dt_part_t parts[2] = {{0, 2, &r}, {100, 1, pre(AMPI_DTID_MPI_INT)}};
+    UNIT_EQ(amp_dt_make_struct(&s, 2, parts, 1), AMP_OK);
+    UNIT_EQ(s.lb, -4);
+    UNIT_EQ(s.extent, 32);
+    UNIT_EQ(s.true_extent, 104);
+    UNIT_EQ(s.nblocks, 3);
+    amp_dt_destroy(&s);
+    amp_dt_destroy(&r);
+}
+
+UNIT_TEST(dt_lb_ub_markers_set_bounds)
+{
+    amp_dt_part_t parts[3] = {{-8, 1, pre(AMPI_DTID_MPI_LB)},
+                              {0, 1, pre(AMPI_DTID_MPI_INT)},
+                              {32, 1, pre(AMPI_DTID_MPI_UB)}};
+    amp_dt_t d;
+    memset(&d, 0, sizeof(d));
+    UNIT_EQ(amp_dt_make_struct(&d, 3, parts, 1), AMP_OK);
+    UNIT_EQ(d.lb, -8);
+    UNIT_EQ(d.extent, 40);
+    UNIT_EQ(d.size, sizeof(int));
+    amp_dt_destroy(&d);
+}
+
+UNIT_TEST(dt_subarray_c_and_fortran_order)
+{
+    int sizes[2] = {4, 6}, subsizes[2] = {2, 3}, starts[2] = {1, 2};
+    amp_dt_t c, f;
+    memset(&c, 0, sizeof(c));
+    memset(&f, 0, sizeof(f));
+    UNIT_EQ(amp_dt_make_subarray(&c, 2, sizes, subsizes, starts, 1,
+                                 pre(AMPI_DTID_MPI_INT)),
+            AMP_OK);
+    /* rows 1..2, columns 2..4 of a 4 x 6 row-major array */
+    UNIT_EQ(c.lb, 0);
+    UNIT_EQ(c.extent, 24 * sizeof(int));
+    UNIT_EQ(c.nblocks, 2);
+    UNIT_EQ(c.blocks[0].off, (1 * 6 + 2) * sizeof(int));
+    UNIT_EQ(c.blocks[1].off, (2 * 6 + 2) * sizeof(int));
+    UNIT_EQ(c.blocks[1].len, 3 * sizeof(int));
+    UNIT_EQ(amp_dt_make_subarray(&f, 2, sizes, subsizes, starts, 0,
+                                 pre(AMPI_DTID_MPI_INT)),
+            AMP_OK);
+    /* column-major: 3 columns of 2, columns 4 ints apart */
+    UNIT_EQ(f.nblocks, 3);
+    UNIT_EQ(f.blocks[0].off, (2 * 4 + 1) * sizeof(int));
+    UNIT_EQ(f.blocks[0].len, 2 * sizeof(int));
+    UNIT_EQ(f.blocks[2].off, (4 * 4 + 1) * sizeof(int));
+    amp_dt_destroy(&c);
+    amp_dt_destroy(&f);
+}
+
+UNIT_TEST(dt_too_many_blocks_fail_cleanly)
+{
+    amp_dt_t d;
+    memset(&d, 0, sizeof(d));
+    UNIT_EQ(amp_dt_make_hvector(&d, AMP_DT_MAX_BLOCKS + 1, 1, 8,
+                                pre(AMPI_DTID_MPI_INT)),
+            AMP_ERR_NOMEM);
+    UNIT_EQ(
+        amp_dt_make_hvector(&d, 4, 1, PTRDIFF_MAX / 2, pre(AMPI_DTID_MPI_INT)),
+        AMP_ERR_ARG);
+}
+
+UNIT_TEST(dt_indexed_pack_round_trip)
+{
+    const amp_dt_t *i = pre(AMPI_DTID_MPI_INT);
+    amp_dt_part_t parts[3] = {{5 * 4, 2, i}, {0, 1, i}, {9 * 4, 1, i}};
+    amp_dt_t d;
+    memset(&d, 0, sizeof(d));
+    UNIT_EQ(amp_dt_make_struct(&d, 3, parts, 0), AMP_OK);
+    UNIT_EQ(d.extent, 10 * sizeof(int));
+    int in[20], out[20], packed[8];
+    for (int k = 0; k < 20; k++)
+        in[k] = k;
+    amp_dt_pack(&d, 2, in, packed);
+    int want[8] = {5, 6, 0, 9, 15, 16, 10, 19};
+    for (int k = 0; k < 8; k++)
+        UNIT_EQ(packed[k], want[k]);
+    memset(out, 0, sizeof(out));
+    UNIT_EQ(amp_dt_unpack(&d, 2, out, packed, sizeof(packed)), sizeof(packed));
+    UNIT_EQ(out[16], 16);
+    UNIT_EQ(out[1], 0);
+    amp_dt_destroy(&d);
+}

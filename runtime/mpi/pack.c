@@ -1,0 +1,156 @@
+/* MPI_Pack, MPI_Unpack, MPI_Pack_size and addresses.  The packed format
+ * is the data bytes in type-map order, with no header. */
+#include "mpi/impl.h"
+
+#include <limits.h>
+#include <stdint.h>
+
+/* The bytes count elements of dt pack into, or -1 past INT_MAX. */
+static long long packed_bytes(const amp_dt_t *dt, int count)
+{
+    unsigned long long b = (unsigned long long)dt->size * (unsigned)count;
+    return b > INT_MAX ? -1 : (long long)b;
+}
+
+/* Checks what Pack and Unpack share; *bytes is the data size. */
+static int check_pack(amp_rank_t *rank, MPI_Comm comm_h, int count,
+                      MPI_Datatype dtype, const void *buf, const char *bufarg,
+                      int size, const int *position, const char *call,
+                      amp_comm_t **comm, const amp_dt_t **dt, long long *bytes)
+{
+    int rc = amp_check_comm(rank, comm_h, call, comm);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_count(rank, *comm, count, call,
+                             bufarg[0] == 'i' ? "incount" : "outcount");
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_dt(rank, *comm, dtype, call, "datatype", dt);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_buf(rank, *comm, buf, count, *dt, call, bufarg);
+    if (rc == MPI_SUCCESS && !position)
+        rc = amp_mpi_error(rank, *comm, MPI_ERR_ARG, call,
+                           "NULL pointer (argument position)");
+    if (rc == MPI_SUCCESS && (size < 0 || *position < 0 || *position > size))
+        rc = amp_mpi_error(rank, *comm, MPI_ERR_ARG, call,
+                           "position %d outside a buffer of %d bytes "
+                           "(arguments position, %s)",
+                           *position, size,
+                           bufarg[0] == 'i' ? "outsize" : "insize");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *bytes = packed_bytes(*dt, count);
+    if (*bytes < 0)
+        return amp_mpi_error(rank, *comm, MPI_ERR_COUNT, call,
+                             "%d elements of the type are more than INT_MAX "
+                             "bytes packed",
+                             count);
+    if (*bytes > (long long)size - *position)
+        return amp_mpi_error(rank, *comm, MPI_ERR_TRUNCATE, call,
+                             "%lld bytes do not fit at position %d of a "
+                             "%d-byte packed buffer",
+                             *bytes, *position, size);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
+              void *outbuf, int outsize, int *position, MPI_Comm comm_h)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    const amp_dt_t *dt;
+    long long bytes;
+    const char *call = "MPI_Pack";
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_pack(rank, comm_h, incount, datatype, inbuf, "inbuf",
+                        outsize, position, call, &comm, &dt, &bytes);
+    if (rc == MPI_SUCCESS && bytes && !outbuf)
+        rc = amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
+                           "NULL buffer (argument outbuf)");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (bytes)
+        amp_dt_pack(dt, incount, inbuf, (char *)outbuf + *position);
+    *position += (int)bytes;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Pack)
+
+int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
+                int outcount, MPI_Datatype datatype, MPI_Comm comm_h)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    const amp_dt_t *dt;
+    long long bytes;
+    const char *call = "MPI_Unpack";
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_pack(rank, comm_h, outcount, datatype, outbuf, "outbuf",
+                        insize, position, call, &comm, &dt, &bytes);
+    if (rc == MPI_SUCCESS && bytes && !inbuf)
+        rc = amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
+                           "NULL buffer (argument inbuf)");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (bytes)
+        amp_dt_unpack(dt, outcount, outbuf, (const char *)inbuf + *position,
+                      (size_t)bytes);
+    *position += (int)bytes;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Unpack)
+
+int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm_h,
+                   int *size)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    const amp_dt_t *dt;
+    const char *call = "MPI_Pack_size";
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_comm(rank, comm_h, call, &comm);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_count(rank, comm, incount, call, "incount");
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_dt(rank, comm, datatype, call, "datatype", &dt);
+    if (rc == MPI_SUCCESS && !size)
+        rc = amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
+                           "NULL pointer (argument size)");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    long long bytes = packed_bytes(dt, incount);
+    if (bytes < 0)
+        return amp_mpi_error(rank, comm, MPI_ERR_COUNT, call,
+                             "%d elements of the type are more than INT_MAX "
+                             "bytes packed",
+                             incount);
+    *size = (int)bytes;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Pack_size)
+
+static int address_common(const void *location, MPI_Aint *address,
+                          const char *call)
+{
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS && !address)
+        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                           "NULL pointer (argument address)");
+    if (rc == MPI_SUCCESS)
+        *address = (MPI_Aint)(uintptr_t)location;
+    return rc;
+}
+
+int PMPI_Get_address(const void *location, MPI_Aint *address)
+{
+    return address_common(location, address, "MPI_Get_address");
+}
+AMP_WEAK_ALIAS(Get_address)
+
+int PMPI_Address(void *location, MPI_Aint *address)
+{
+    return address_common(location, address, "MPI_Address");
+}
+AMP_WEAK_ALIAS(Address)
