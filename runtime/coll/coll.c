@@ -82,8 +82,22 @@ static amp_status_t bcast_bytes(const amp_coll_comm_t *c, void *data,
 amp_status_t amp_coll_bcast(const amp_coll_comm_t *c, void *buf, int count,
                             const amp_dt_t *dt, int root)
 {
-    size_t span = amp_dt_span(dt, count);
-    return bcast_bytes(c, (char *)buf + dt->true_lb, span, root);
+    if (dt->contig)
+        return bcast_bytes(c, (char *)buf + dt->true_lb,
+                           dt->size * (size_t)count, root);
+    /* A type with gaps: move its data packed, so that the receivers' bytes
+     * in the gaps stay as they were. */
+    size_t bytes = dt->size * (size_t)count;
+    void *packed = malloc(bytes ? bytes : 1);
+    if (!packed)
+        return AMP_ERR_NOMEM;
+    if (c->rank == root)
+        amp_dt_pack(dt, count, buf, packed);
+    amp_status_t st = bcast_bytes(c, packed, bytes, root);
+    if (st == AMP_OK && c->rank != root)
+        amp_dt_unpack(dt, count, buf, packed, bytes);
+    free(packed);
+    return st;
 }
 
 /* A scratch buffer holding count elements in dt's layout; returns the
