@@ -12,12 +12,12 @@ using namespace llvm;
 namespace ampi {
 namespace {
 
-enum class Severity { Warning, Error, Note };
+enum class Severity { Warning, Error, Note, Remark };
 
 struct DiagInfo {
   DiagKind Kind;
   Severity Sev;
-  const char *Group; // Warnings only.
+  const char *Group; // Warnings and remarks only.
   const char *Text;  // Clang format: %0 is an argument, %% a percent sign.
 };
 
@@ -25,6 +25,7 @@ constexpr const char *HiddenState = "ampi-hidden-state";
 constexpr const char *Unprivatized = "ampi-unprivatized";
 constexpr const char *Pragma = "ampi-pragma";
 constexpr const char *SharedRedecl = "ampi-shared-redecl";
+constexpr const char *Rewrite = "ampi-rewrite";
 
 const DiagInfo Infos[] = {
     {DiagKind::HiddenStateCall, Severity::Warning, HiddenState,
@@ -75,8 +76,30 @@ const DiagInfo Infos[] = {
      "unknown argument '%0' for plugin 'ampi-privatize'; expected "
      "report=FILE or Wno-<group>, with <group> one of %1"},
     {DiagKind::ReportFailed, Severity::Error, nullptr, "%0"},
+    {DiagKind::RewriteInitNeedsCode, Severity::Error, nullptr,
+     "'%0' is left as it is: its initializer takes the address of privatized "
+     "variable '%1', which is not a constant once '%1' is %2, and "
+     "ampi-privatize cannot move it into per-rank code (%3); make '%0' %2 and "
+     "assign it in code that each rank runs before using it, or mark '%1' "
+     "shared"},
+    {DiagKind::RewriteInMacro, Severity::Error, nullptr,
+     "cannot insert '%1' into this declaration of '%0': it is written inside "
+     "a macro; add '%1' to the macro by hand"},
+    {DiagKind::RewriteMixedDeclaration, Severity::Error, nullptr,
+     "cannot insert '%1' into this declaration of '%0': it also declares %2, "
+     "which must not be thread-local; split the declaration"},
+    {DiagKind::RewriteFileNotListed, Severity::Error, nullptr,
+     "cannot insert '%1' into this declaration of '%0': '%2' is not being "
+     "rewritten; name it among the inputs of ampi-privatize -i, so that "
+     "every declaration of '%0' changes"},
+    {DiagKind::RewriteUnknownGroup, Severity::Error, nullptr,
+     "unknown warning group in '-W%0'; the groups are %1"},
     {DiagKind::NoteFirstDeclaration, Severity::Note, nullptr,
      "first declaration of '%0' is here"},
+    {DiagKind::RewritePrivatized, Severity::Remark, Rewrite,
+     "%0 '%1' made %2%3"},
+    {DiagKind::RewriteShared, Severity::Remark, Rewrite,
+     "%0 '%1' stays shared: %2"},
 };
 
 const char *const GroupNames[] = {HiddenState, Unprivatized, Pragma,
@@ -109,13 +132,16 @@ std::string formatMessage(StringRef Text, ArrayRef<StringRef> Args) {
 std::string withGroup(const DiagInfo &Info) {
   std::string Text = Info.Text;
   if (Info.Group)
-    Text += std::string(" [-W") + Info.Group + "]";
+    Text += std::string(Info.Sev == Severity::Remark ? " [-R" : " [-W") +
+            Info.Group + "]";
   return Text;
 }
 
 } // namespace
 
 ArrayRef<const char *> Diagnostics::groups() { return GroupNames; }
+
+void Diagnostics::disableRemarks() { Disabled.insert(Rewrite); }
 
 bool Diagnostics::disableGroup(StringRef Group) {
   if (!is_contained(groups(), Group))
@@ -143,6 +169,11 @@ bool Diagnostics::emit(SourceLocation Loc, DiagKind Kind,
     if (LastSuppressed)
       return false;
     Level = DiagnosticsEngine::Note;
+  } else if (Info.Sev == Severity::Remark) {
+    LastSuppressed = Disabled.contains(Info.Group);
+    if (LastSuppressed)
+      return false;
+    Level = DiagnosticsEngine::Remark;
   } else if (Info.Sev == Severity::Warning) {
     LastSuppressed =
         Disabled.contains(Info.Group) || Engine.getIgnoreAllWarnings();
@@ -158,7 +189,9 @@ bool Diagnostics::emit(SourceLocation Loc, DiagKind Kind,
   for (StringRef Arg : Args)
     Builder << Arg;
 
-  if (Level != DiagnosticsEngine::Note)
+  if (Level == DiagnosticsEngine::Error)
+    ++Errors;
+  if (Level != DiagnosticsEngine::Note && Level != DiagnosticsEngine::Remark)
     Rep.addDiagnostic(SM, Loc, Level == DiagnosticsEngine::Error,
                       Info.Group ? Info.Group : "",
                       formatMessage(Info.Text, Args));

@@ -3,8 +3,9 @@
 // Every diagnostic the plugin emits goes through this class: it owns the
 // custom diagnostic IDs, the warning groups (named in the message, since a
 // plugin cannot register real -W groups), turning groups off with the plugin
-// argument Wno-<group>, -w and -Werror, and it copies each one into the
-// report.
+// argument Wno-<group>, -w and -Werror, and it copies each warning and error
+// into the report.  The source rewriter adds its remarks (what it changed), in
+// a group of their own, which the report leaves out.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,8 +44,18 @@ enum class DiagKind {
   NeedExecTLSModel,
   BadPluginArg,
   ReportFailed,
+  // Errors of the source rewriter (ampi-privatize): what it leaves to do by
+  // hand.
+  RewriteInitNeedsCode,
+  RewriteInMacro,
+  RewriteMixedDeclaration,
+  RewriteFileNotListed,
+  RewriteUnknownGroup,
   // Notes.
   NoteFirstDeclaration,
+  // Remarks of the source rewriter: what it did, in their own group.
+  RewritePrivatized,
+  RewriteShared,
 };
 
 class Diagnostics {
@@ -56,6 +67,9 @@ public:
   /// Turns a warning group off; false if there is no such group.
   bool disableGroup(llvm::StringRef Group);
 
+  /// Turns the source rewriter's remarks off.
+  void disableRemarks();
+
   /// Emits one diagnostic; %0, %1... in its text are replaced by Args.
   /// Returns false if it was suppressed.
   bool emit(clang::SourceLocation Loc, DiagKind Kind,
@@ -63,6 +77,9 @@ public:
 
   /// The names of all warning groups, for messages and the documentation.
   static llvm::ArrayRef<const char *> groups();
+
+  /// The errors emitted so far.
+  unsigned errorCount() const { return Errors; }
 
 private:
   unsigned idFor(DiagKind Kind, clang::DiagnosticsEngine::Level Level);
@@ -73,6 +90,7 @@ private:
   llvm::StringSet<> Disabled;
   llvm::DenseMap<unsigned, unsigned> IDs;
   bool LastSuppressed = false;
+  unsigned Errors = 0;
 };
 
 } // namespace ampi

@@ -1,7 +1,7 @@
 //===- Policy.h - Which variables are privatized, and why not -------------===//
 //
 // The single statement of what privatization covers, shared by every entry
-// point (this plugin today; a source rewriter or pass plugin later).  A
+// point (the plugin and the source rewriter ampi-privatize).  A
 // variable is privatized when it has static storage duration and none of the
 // reasons in SkipReason applies.
 //

@@ -90,8 +90,13 @@ Privatizer::VarState *Privatizer::stateOf(const VarDecl *VD) {
   return It == Vars.end() ? nullptr : &It->second;
 }
 
-bool Privatizer::isPrivatized(const VarDecl *VD) {
-  VarState *S = stateOf(VD);
+const Privatizer::VarState *Privatizer::stateOf(const VarDecl *VD) const {
+  auto It = Vars.find(VD->getCanonicalDecl());
+  return It == Vars.end() ? nullptr : &It->second;
+}
+
+bool Privatizer::isPrivatized(const VarDecl *VD) const {
+  const VarState *S = stateOf(VD);
   return S && S->Skip == SkipReason::None;
 }
 
@@ -125,6 +130,7 @@ void Privatizer::handleTentativeDefinition(VarDecl *VD) {
     return;
   // A common symbol cannot be thread-local; a weak definition merges the
   // same way across translation units.
+  S->WeakCommon = true;
   if (Facts.EmitsCode)
     VD->addAttr(WeakAttr::CreateImplicit(Ctx));
   addNote(S->Notes, "tentative definition under -fcommon: emitted as a weak "
@@ -345,13 +351,26 @@ void Privatizer::checkCodeGenOptions() {
     Diags.emit(Loc, DiagKind::NeedExecTLSModel);
 }
 
+bool Privatizer::isReported(const VarState &S) const {
+  return S.Skip != SkipReason::Templated &&
+         (S.Skip != SkipReason::SystemHeader || S.Referenced) &&
+         !S.Canonical->isImplicit() &&
+         !isUnusedInstantiation(S.Canonical, S.Referenced);
+}
+
+std::vector<Privatizer::Outcome> Privatizer::outcomes() const {
+  std::vector<Outcome> All;
+  for (const auto &Entry : Vars) {
+    const VarState &S = Entry.second;
+    All.push_back({S.Canonical, S.Skip, isReported(S), S.WeakCommon});
+  }
+  return All;
+}
+
 void Privatizer::fillReport() {
   for (auto &Entry : Vars) {
     const VarState &S = Entry.second;
-    if (S.Skip == SkipReason::Templated ||
-        (S.Skip == SkipReason::SystemHeader && !S.Referenced) ||
-        S.Canonical->isImplicit() ||
-        isUnusedInstantiation(S.Canonical, S.Referenced))
+    if (!isReported(S))
       continue;
     const VarDecl *D = reportedDeclaration(S.Canonical);
     Report::Variable V{variableName(D), variableKind(D).str(),
@@ -374,7 +393,7 @@ std::vector<Decl *> Privatizer::finish() {
   convert();
   Finished = true;
   std::vector<Decl *> Extra;
-  if (!Facts.CPlusPlus)
+  if (!Facts.CPlusPlus && Facts.EmitsCode)
     Extra = PerRank.build();
   fillReport();
   return Extra;

@@ -1,6 +1,8 @@
 //===- Privatizer.h - Turning mutable globals into thread-locals ----------===//
 //
-// The transformation itself, which every entry point calls.
+// The transformation itself, which every entry point calls.  The source
+// rewriter (tool/) runs it without code generation, which leaves the AST as
+// written, and applies outcomes() to the text.
 //
 // Clang's CodeGen reads a variable's thread-local kind each time it emits a
 // definition of it or an access to it, and it emits as it goes: after each
@@ -75,6 +77,22 @@ public:
   std::vector<clang::Decl *> finish();
   bool finished() const { return Finished; }
 
+  /// What finish() decided about one variable, for an entry point that
+  /// applies the decision itself (the source rewriter).
+  struct Outcome {
+    const clang::VarDecl *Canonical;
+    SkipReason Skip;
+    bool Reported;   // Listed in the report.
+    bool WeakCommon; // A tentative definition under -fcommon: made weak.
+  };
+  std::vector<Outcome> outcomes() const;
+  bool isPrivatized(const clang::VarDecl *VD) const;
+  /// C: the parts of initializers to assign in each rank (RankInit.h).
+  llvm::ArrayRef<RankInit::Assignment> perRankAssignments() const {
+    return PerRank.assignments();
+  }
+  const CompileFacts &facts() const { return Facts; }
+
   /// Called by the AST walk.
   void noteDeclaration(clang::Decl *D);
   void noteVariable(clang::VarDecl *VD);
@@ -87,11 +105,13 @@ private:
     SkipReason Skip = SkipReason::None;
     bool Referenced = false;  // Code already uses it.
     bool DynamicInit = false; // C++: initialized per rank at run time.
+    bool WeakCommon = false;  // -fcommon tentative definition: made weak.
     std::vector<std::string> Notes;
   };
 
   VarState *stateOf(const clang::VarDecl *VD);
-  bool isPrivatized(const clang::VarDecl *VD);
+  const VarState *stateOf(const clang::VarDecl *VD) const;
+  bool isReported(const VarState &S) const;
   void walk(clang::Decl *D, bool Sweep);
   void checkRedeclaration(VarState &S, clang::VarDecl *VD);
   void analyzeNewDefinitions();

@@ -182,12 +182,15 @@ struct RankInit::ListRewrite {
     return true;
   }
 
-  void commit(std::vector<Assignment> &Into) {
+  void record(std::vector<Assignment> &Into) {
+    for (Assignment &A : Moves)
+      Into.push_back(std::move(A));
+  }
+
+  void fillHoles() {
     for (auto [ILE, I] : Holes)
       ILE->setInit(I,
                    new (Ctx) ImplicitValueInitExpr(ILE->getInit(I)->getType()));
-    for (Assignment &A : Moves)
-      Into.push_back(std::move(A));
   }
 };
 
@@ -200,9 +203,10 @@ bool RankInit::rewrite(VarDecl *VD, VarPredicate IsPrivatized, Failure &F,
     ListRewrite LR{Ctx, VD, IsPrivatized, F, {}, {}};
     if (!LR.list(ILE, {}))
       return false;
+    LR.record(Assignments);
     if (!Commit)
       return true;
-    LR.commit(Assignments);
+    LR.fillHoles();
     VD->setInit(ILE); // Drops any value Sema computed for the old contents.
     return true;
   }
@@ -215,9 +219,9 @@ bool RankInit::rewrite(VarDecl *VD, VarPredicate IsPrivatized, Failure &F,
     F = {Init, findAddressUse(Init, IsPrivatized), Problem};
     return false;
   }
+  Assignments.push_back({VD, {}, Init});
   if (!Commit)
     return true;
-  Assignments.push_back({VD, {}, Init});
   VD->setInit(new (Ctx) ImplicitValueInitExpr(VD->getType()));
   return true;
 }

@@ -20,6 +20,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -50,29 +51,35 @@ public:
     llvm::StringRef What; // "a compound literal", ...
   };
 
-  /// Moves the parts of VD's initializer that take the address of a
-  /// privatized variable into the per-rank function, leaving zero in their
-  /// place.  On failure nothing changes and F says why.  With Commit false
-  /// it only checks that it could.
-  bool rewrite(clang::VarDecl *VD, VarPredicate IsPrivatized, Failure &F,
-               bool Commit = true);
-
-  bool empty() const { return Assignments.empty(); }
-
-  /// The per-rank function, the constructor that registers it and the
-  /// declaration of the runtime function, for CodeGen to emit.
-  std::vector<clang::Decl *> build();
-
-private:
+  /// One step from a variable to the part of it an assignment writes.
   struct Step {
     clang::FieldDecl *Field; // Null: an array element.
     unsigned Index;
   };
+  /// Var.Path = Value, run in each rank.
   struct Assignment {
     clang::VarDecl *Var;
     llvm::SmallVector<Step, 4> Path;
     clang::Expr *Value;
   };
+
+  /// Moves the parts of VD's initializer that take the address of a
+  /// privatized variable into the per-rank function, leaving zero in their
+  /// place.  On failure nothing changes and F says why.  With Commit false
+  /// the AST stays as it is: the assignments are only recorded, for an
+  /// entry point that writes them out itself (the source rewriter).
+  bool rewrite(clang::VarDecl *VD, VarPredicate IsPrivatized, Failure &F,
+               bool Commit = true);
+
+  bool empty() const { return Assignments.empty(); }
+  llvm::ArrayRef<Assignment> assignments() const { return Assignments; }
+
+  /// The per-rank function, the constructor that registers it and the
+  /// declaration of the runtime function, for CodeGen to emit.  Only after
+  /// rewrites with Commit true.
+  std::vector<clang::Decl *> build();
+
+private:
   struct ListRewrite;
 
   clang::Expr *designate(const Assignment &A, clang::SourceLocation Loc);

@@ -75,10 +75,12 @@ if config.ampi_have_runtime:
     config.available_features.add("ampi-runtime")
 if config.ampi_have_fortran:
     config.available_features.add("flang")
-# The privatization plugin, as ampicc -privatize=tls loads it.
+# The privatization plugin, as ampicc -privatize=tls loads it, and the
+# source rewriter built with it.
 if config.ampi_clang_plugin:
     config.available_features.add("clang-plugin")
     config.substitutions.append(("%ampi_plugin", config.ampi_clang_plugin))
+    config.substitutions.append(("%ampi_privatize", tool("ampi-privatize")))
 if os.path.isfile(config.make_program):
     config.available_features.add("make")
 
