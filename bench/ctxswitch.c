@@ -8,17 +8,30 @@
  * how often it is resumed, and the count is checked, so a switch that
  * silently does nothing cannot pass for a fast one.
  *
+ * The scheduler does one thing more at every switch to a rank: it stores
+ * the rank's thread pointer into %fs:0 (amp_tls_set), through which the
+ * rank's privatized globals are reached (tlsglobals/tls.h).  The amp_ult_tls
+ * loop does the same: each context gets its own copy of the static TLS
+ * block, made as the runtime makes a rank's, and each switch first installs
+ * the copy of the context it resumes.  The kernel thread's own pointer is
+ * put back after every repetition, before anything else runs.  Plain and
+ * TLS repetitions alternate, so that a burst of other work on the machine
+ * hits both alike; their difference is the cost of the TLS switch.
+ *
  * The same loop over glibc's swapcontext runs in the same invocation for
  * comparison.  swapcontext also saves and restores the signal mask, a system
  * call per switch, which is the main reason runtimes write their own.
  *
  * Output:
  *   method=amp_ult ns_per_switch=6.1 min_ns=5.9 switches=2000000 reps=7
+ *   method=amp_ult_tls ns_per_switch=6.4 min_ns=6.1 switches=2000000 reps=7
  *   method=ucontext ns_per_switch=250.3 min_ns=245.0 switches=200000 reps=7
+ *   ratio_tls_over_amp_ult=1.05
  *   ratio_ucontext_over_amp_ult=41.0
  */
 #define _GNU_SOURCE /* makecontext and swapcontext, clock_gettime */
 
+#include "tlsglobals/tls.h"
 #include "ult/ult.h"
 
 #include <errno.h>
@@ -41,6 +54,15 @@ typedef struct amp_pair {
     amp_ult_ctx_t ult_ctx;
     long resumed; /* times the ULT has been switched to */
 } amp_pair_t;
+
+typedef struct tls_pair {
+    amp_ult_ctx_t main_ctx;
+    amp_ult_ctx_t ult_ctx;
+    void *main_tp, *ult_tp; /* thread pointers of the two TLS copies */
+    void *kernel_tp;        /* the kernel thread's own, put back after */
+    void *copies;           /* memory of both copies */
+    long resumed;
+} tls_pair_t;
 
 typedef struct uc_pair {
     ucontext_t main_ctx;
@@ -93,33 +115,135 @@ static void amp_rounds(amp_pair_t *p, long rounds)
         amp_ult_switch(&p->main_ctx, &p->ult_ctx);
 }
 
-/* Returns 0, or -1 when the ULT was not resumed as often as it should be. */
-static int bench_amp(void *stack, long rounds, int reps, result_t *out)
+/* ------------------------------------------------------------ amp + TLS */
+
+/* A variable of this program's own TLS block.  Every copy must hold its
+ * initial value, not the kernel thread's current one: the copies are made
+ * from the initialization image, as a rank's are. */
+static _Thread_local long tls_marker = 0x5a17;
+
+static void tls_body(void *arg)
+{
+    tls_pair_t *p = arg;
+    for (;;) {
+        p->resumed++;
+        amp_tls_set(p->main_tp);
+        amp_ult_switch(&p->ult_ctx, &p->main_ctx);
+    }
+}
+
+/* Leaves %fs:0 pointing at main's copy: the caller puts the kernel
+ * thread's pointer back. */
+static void tls_rounds(tls_pair_t *p, long rounds)
+{
+    for (long k = 0; k < rounds; k++) {
+        amp_tls_set(p->ult_tp);
+        amp_ult_switch(&p->main_ctx, &p->ult_ctx);
+    }
+}
+
+/* Gives main and the ULT a TLS copy each.  Returns 0, or -1 (reported). */
+static int tls_pair_init(tls_pair_t *p, void *stack)
+{
+    amp_tls_image_t img;
+
+    memset(p, 0, sizeof(*p));
+    if (amp_tls_image_init(&img) != AMP_OK) {
+        fprintf(stderr, "ctxswitch: cannot read the static TLS layout\n");
+        return -1;
+    }
+    size_t size = amp_tls_copy_size(&img);
+    if (posix_memalign(&p->copies, 64, 2 * size) != 0) {
+        fprintf(stderr, "ctxswitch: cannot allocate two %zu-byte TLS copies\n",
+                size);
+        return -1;
+    }
+    p->kernel_tp = amp_tls_get();
+    tls_marker = 1; /* the kernel thread's value, which no copy may show */
+    ptrdiff_t marker_off = (char *)&tls_marker - (char *)p->kernel_tp;
+    p->main_tp = amp_tls_copy_init(&img, p->copies);
+    p->ult_tp = amp_tls_copy_init(&img, (char *)p->copies + size);
+    long in_main = *(long *)((char *)p->main_tp + marker_off);
+    long in_ult = *(long *)((char *)p->ult_tp + marker_off);
+    if (in_main != 0x5a17 || in_ult != 0x5a17) {
+        fprintf(stderr,
+                "ctxswitch: TLS copies hold %#lx and %#lx, expected "
+                "%#lx\n",
+                (unsigned long)in_main, (unsigned long)in_ult, 0x5a17UL);
+        free(p->copies);
+        return -1;
+    }
+    amp_ult_ctx_make(&p->ult_ctx, stack, STACK_SIZE, tls_body, p);
+    return 0;
+}
+
+/* One timed repetition of the TLS loop, in ns per switch; 0 when the ULT's
+ * store to %fs:0 did not take effect (reported). */
+static double tls_rep(tls_pair_t *p, long rounds)
+{
+    double t0 = now_ns();
+    tls_rounds(p, rounds);
+    void *tp = amp_tls_get();
+    amp_tls_set(p->kernel_tp);
+    double ns = (now_ns() - t0) / (2.0 * (double)rounds);
+    if (tp != p->main_tp) {
+        fprintf(stderr,
+                "ctxswitch: amp_ult_tls: %%fs:0 is %p after the switch "
+                "back, expected main's copy %p\n",
+                tp, p->main_tp);
+        return 0.0;
+    }
+    return ns;
+}
+
+static int check_resumed(const char *method, long resumed, long expected)
+{
+    if (resumed == expected)
+        return 0;
+    fprintf(stderr, "ctxswitch: %s: ULT resumed %ld times, expected %ld\n",
+            method, resumed, expected);
+    return -1;
+}
+
+/* amp_ult_switch alone (into plain) and with the TLS store (into tls), in
+ * alternating repetitions.  Returns 0, or -1 when a check failed. */
+static int bench_amp(void *stack, void *tls_stack, long rounds, int reps,
+                     result_t *plain, result_t *tls)
 {
     amp_pair_t p;
-    double ns[MAX_REPS];
+    tls_pair_t t;
+    double ns[MAX_REPS], tls_ns[MAX_REPS];
     long warmup = rounds / 10 + 1;
 
+    if (tls_pair_init(&t, tls_stack) != 0)
+        return -1;
     memset(&p, 0, sizeof(p));
     amp_ult_ctx_make(&p.ult_ctx, stack, STACK_SIZE, amp_body, &p);
     amp_rounds(&p, warmup);
-    for (int r = 0; r < reps; r++) {
+    tls_rounds(&t, warmup);
+    amp_tls_set(t.kernel_tp);
+    int status = 0;
+    for (int r = 0; r < reps && status == 0; r++) {
         double t0 = now_ns();
         amp_rounds(&p, rounds);
         ns[r] = (now_ns() - t0) / (2.0 * (double)rounds);
+        tls_ns[r] = tls_rep(&t, rounds);
+        if (tls_ns[r] == 0.0)
+            status = -1;
     }
     long expected = warmup + (long)reps * rounds;
-    if (p.resumed != expected) {
-        fprintf(stderr,
-                "ctxswitch: amp_ult: ULT resumed %ld times, expected "
-                "%ld\n",
-                p.resumed, expected);
-        return -1;
+    if (status == 0)
+        status = check_resumed("amp_ult", p.resumed, expected);
+    if (status == 0)
+        status = check_resumed("amp_ult_tls", t.resumed, expected);
+    if (status == 0) {
+        summarize(ns, reps, 2 * rounds, plain);
+        summarize(tls_ns, reps, 2 * rounds, tls);
     }
-    summarize(ns, reps, 2 * rounds, out);
-    /* The ULT stays suspended in amp_body; its stack is freed by the caller
-     * and never switched to again. */
-    return 0;
+    /* Both ULTs stay suspended in their bodies, never switched to again:
+     * their stacks and TLS copies can go. */
+    free(t.copies);
+    return status;
 }
 
 /* ------------------------------------------------------------- ucontext */
@@ -237,34 +361,45 @@ int main(int argc, char **argv)
         }
     }
 
-    void *stack;
+    void *stack, *tls_stack;
     if (posix_memalign(&stack, 4096, STACK_SIZE) != 0) {
         fprintf(stderr, "ctxswitch: cannot allocate a %d-byte stack\n",
                 STACK_SIZE);
         return 1;
     }
-    /* Fault the stack in before timing. */
+    if (posix_memalign(&tls_stack, 4096, STACK_SIZE) != 0) {
+        fprintf(stderr, "ctxswitch: cannot allocate a %d-byte stack\n",
+                STACK_SIZE);
+        goto err_free_stack;
+    }
+    /* Fault the stacks in before timing. */
     memset(stack, 0x5a, STACK_SIZE);
+    memset(tls_stack, 0x5a, STACK_SIZE);
 
-    result_t amp, uc;
+    result_t amp, amp_tls, uc;
     printf("# ctxswitch: round trips between two contexts, 2 switches "
            "each; median of %ld repetitions\n",
            reps);
-    if (bench_amp(stack, rounds, (int)reps, &amp) != 0)
-        goto err_free_stack;
+    if (bench_amp(stack, tls_stack, rounds, (int)reps, &amp, &amp_tls) != 0)
+        goto err_free_stacks;
     print_result("amp_ult", &amp, (int)reps);
+    print_result("amp_ult_tls", &amp_tls, (int)reps);
     fflush(stdout);
-    /* The amp ULT is abandoned, never resumed: reuse its stack. */
+    /* The amp ULTs are abandoned, never resumed: reuse a stack. */
     memset(stack, 0x5a, STACK_SIZE);
     if (bench_ucontext(stack, rounds / UCONTEXT_ROUNDS_DIVISOR, (int)reps,
                        &uc) != 0)
-        goto err_free_stack;
+        goto err_free_stacks;
     print_result("ucontext", &uc, (int)reps);
+    printf("ratio_tls_over_amp_ult=%.3f\n", amp_tls.median_ns / amp.median_ns);
     printf("ratio_ucontext_over_amp_ult=%.1f\n", uc.median_ns / amp.median_ns);
 
+    free(tls_stack);
     free(stack);
     return 0;
 
+err_free_stacks:
+    free(tls_stack);
 err_free_stack:
     free(stack);
     return 1;

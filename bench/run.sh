@@ -13,15 +13,17 @@
 #                   cell is the median over the rounds (default 3)
 #   BENCH_TIMEOUT   seconds allowed per program run (default 300)
 #   MPIRUN          Open MPI's mpirun (default: mpirun.openmpi, else mpirun)
+#   BENCH_JACOBI_OPTIONS  options for every jacobi3d run (e.g. "-n 48 -s 100")
 #
 # Exit status: 0 when every program ran, 1 when one failed or was missing
-# (its cells read n/a).  Targets missed are reported, never an error: timings
-# are not pass/fail.
+# (its cells read n/a) or when the jacobi3d builds disagree on the result.
+# Targets missed are reported, never an error: timings are not pass/fail.
 set -uo pipefail
 
 build_dir=${1:-build}
 shift || true
 pingpong_args=("$@")
+read -r -a jacobi_args <<<"${BENCH_JACOBI_OPTIONS:-}"
 bench_dir=$build_dir/bench
 timeout_s=${BENCH_TIMEOUT:-300}
 rounds=${BENCH_ROUNDS:-3}
@@ -144,7 +146,20 @@ fi
 if [ "${#pingpong_args[@]}" -gt 0 ]; then
     echo "- pingpong options: \`${pingpong_args[*]}\`"
 fi
+if [ "${#jacobi_args[@]}" -gt 0 ]; then
+    echo "- jacobi3d options: \`${jacobi_args[*]}\`"
+fi
 echo
+
+# rotate N WORDS...: WORDS, rotated left by N - 1.
+rotate() {
+    local n=$1
+    shift
+    local w=("$@") i
+    for ((i = 0; i < ${#w[@]}; i++)); do
+        echo "${w[(i + n - 1) % ${#w[@]}]}"
+    done
+}
 
 # --------------------------------------------------------------------- runs
 ompi_flags=(-np 2)
@@ -188,6 +203,16 @@ for round in $(seq 1 "$rounds"); do
     run "memcpy2.$round" "$bench_dir/memcpy_bw" -s "$bw_size" -b 2
     run "memcpy4.$round" "$bench_dir/memcpy_bw" -s "$bw_size" -b 4
     run "ctxswitch.$round" "$bench_dir/ctxswitch"
+    # Privatization overhead.  The three builds start in a different order
+    # each round, so that none of them always runs right after another
+    # program.  A plain build shares its globals between the ranks of a
+    # process: it runs with one rank only.
+    for v in $(rotate "$round" tls none hand); do
+        run "jac_${v}_p1.$round" "$bench_dir/jacobi3d-$v" +vp 1 +p 1 "${jacobi_args[@]}"
+    done
+    for v in $(rotate "$round" tls hand); do
+        run "jac_${v}_p2.$round" "$bench_dir/jacobi3d-$v" +vp 4 +p 2 "${jacobi_args[@]}"
+    done
 done
 
 # ------------------------------------------------------------------- tables
@@ -242,12 +267,97 @@ echo "processes) each core touches 2."
 echo
 
 sw=$(value ctxswitch ns_per_switch method amp_ult)
+swt=$(value ctxswitch ns_per_switch method amp_ult_tls)
 uc=$(value ctxswitch ns_per_switch method ucontext)
+tls_cost=$(awk -v a="$swt" -v b="$sw" 'BEGIN { if (a != "" && b != "") printf "%+.2f\n", a - b }')
 echo "### Context switch (ns per switch, median)"
 echo
-echo "| amp_ult_switch | glibc swapcontext | swapcontext / amp_ult |"
-echo "| ---: | ---: | ---: |"
-echo "| $(or_na "$sw") | $(or_na "$uc") | $(with "$(ratio "$uc" "$sw" "%.1f")" ×) |"
+echo "With TLS switch: the store of the resumed context's thread pointer into"
+echo "%fs:0 that the scheduler adds to every switch (globals privatization)."
+echo
+echo "| amp_ult_switch | with TLS switch | TLS switch costs | glibc swapcontext | swapcontext / amp_ult |"
+echo "| ---: | ---: | ---: | ---: | ---: |"
+echo "| $(or_na "$sw") | $(or_na "$swt") | $(with "$tls_cost" " ns") | $(or_na "$uc") |" \
+     "$(with "$(ratio "$uc" "$sw" "%.1f")" ×) |"
+echo
+
+# ----------------------------------------------------------- privatization
+# minimum NAME KEY MATCH_KEY MATCH_VALUE: smallest value over the rounds.
+minimum() {
+    local f
+    for f in "$raw_dir/$1".*.txt; do
+        field "$f" "$2" "$3" "$4"
+    done | sort -g | head -n 1
+}
+# jac VARIANT SHAPE KEY KERNEL: median over the rounds.
+jac() { value "jac_$1_$2" "$3" kernel "$4"; }
+
+# Every build of one shape must end with the same grid: a privatization
+# that lets ranks share a global shows here, not as a fast number.
+checksum_mismatch=""
+for shape in p1 p2; do
+    for kernel in resid update; do
+        sums=$(for f in "$raw_dir"/jac_*_"$shape".*.txt; do
+                   field "$f" checksum kernel "$kernel"
+               done | sort -u)
+        if [ "$(echo "$sums" | grep -c .)" -gt 1 ]; then
+            checksum_mismatch="$checksum_mismatch $shape/$kernel"
+        fi
+    done
+done
+[ -z "$checksum_mismatch" ] || failed=1
+
+jac_n=$(field "$raw_dir/jac_tls_p1.1.txt" n kernel resid)
+# jac_table KEY MIN_KEY: the rows of one Jacobi-3D table, medians of KEY
+# and the ratios of the smallest MIN_KEY.  none has no 4-rank runs: n/a.
+jac_table() {
+    local key=$1 min_key=$2
+    local shape label kernel none tls hand tls_min none_min hand_min
+    for shape in p1 p2; do
+        label="+vp 1 +p 1"
+        [ "$shape" = p2 ] && label="+vp 4 +p 2"
+        for kernel in resid update; do
+            none=$(jac none "$shape" "$key" "$kernel")
+            tls=$(jac tls "$shape" "$key" "$kernel")
+            hand=$(jac hand "$shape" "$key" "$kernel")
+            tls_min=$(minimum "jac_tls_$shape" "$min_key" kernel "$kernel")
+            none_min=$(minimum "jac_none_$shape" "$min_key" kernel "$kernel")
+            hand_min=$(minimum "jac_hand_$shape" "$min_key" kernel "$kernel")
+            echo "| $label | $kernel | $(or_na "$none") | $(or_na "$tls") | $(or_na "$hand") |" \
+                 "$(ratio "$tls" "$none" "%.3f") | $(ratio "$hand" "$none" "%.3f") |" \
+                 "$(ratio "$tls" "$hand" "%.3f") |" \
+                 "$(ratio "$tls_min" "$none_min" "%.3f") / $(ratio "$tls_min" "$hand_min" "%.3f") |"
+        done
+    done
+}
+
+echo "### Privatized globals: Jacobi-3D (median)"
+echo
+echo "Each rank relaxes a ${jac_n:-?}³ block whose loop reads its sizes, weights"
+echo "and array pointers from globals.  none: plain build; tls: the default"
+echo "\`-privatize=tls\` (globals in per-rank TLS, reached through %fs:0); hand: the"
+echo "globals moved into a struct by hand.  A plain build shares its globals"
+echo "between ranks, so with 4 ranks it is not a correct program (n/a): compare"
+echo "tls with hand there.  resid: the update and the residual sum in one loop;"
+echo "update: the update alone (vectorized).  Ratios above 1: slower.  The last"
+echo "column divides the fastest repetitions (tls / none, tls / hand)."
+echo
+if [ -n "$checksum_mismatch" ]; then
+    echo "**Checksums differ between builds** ($checksum_mismatch): a build computes"
+    echo "a wrong result, and its numbers mean nothing."
+    echo
+fi
+echo "#### Relaxation loop alone (ns per grid point)"
+echo
+echo "| shape | kernel | none | tls | hand | tls / none | hand / none | tls / hand | fastest: tls / none, tls / hand |"
+echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+jac_table point_ns point_min_ns
+echo
+echo "#### Whole sweep: halo exchange, relaxation, allreduce (µs)"
+echo
+echo "| shape | kernel | none | tls | hand | tls / none | hand / none | tls / hand | fastest: tls / none, tls / hand |"
+echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+jac_table sweep_us sweep_min_us
 echo
 
 # DESIGN.md section 10, for the numbers this run measures.  Informational.
@@ -258,11 +368,25 @@ r_p1=$(ratio "$bw_p1" "$bw_o")
 r_p2=$(ratio "$bw_p2" "$bw_o")
 m_p1=$(ratio "$bw_p1" "$mc4")
 m_p2=$(ratio "$bw_p2" "$mc2")
+# Privatized access: tls against none, one rank, relaxation loop alone.
+# Judged on the fastest repetitions: other work on the machine only ever
+# adds time to a loop like this, and a 2% bound drowns in it otherwise.
+pct_slower() { awk -v r="$1" 'BEGIN { if (r == "" || r == "n/a") print "n/a"; else printf "%+.1f%%\n", (r - 1) * 100 }'; }
+priv_target() { # KERNEL: "<ratio of fastest> <ratio of medians>"
+    echo "$(ratio "$(minimum jac_tls_p1 point_min_ns kernel "$1")" \
+                  "$(minimum jac_none_p1 point_min_ns kernel "$1")" "%.4f")" \
+         "$(ratio "$(jac tls p1 point_ns "$1")" "$(jac none p1 point_ns "$1")" "%.4f")"
+}
+read -r priv_r priv_r_med <<<"$(priv_target resid)"
+read -r priv_u priv_u_med <<<"$(priv_target update)"
 echo "### Against the targets (DESIGN.md §10)"
 echo
 echo "| metric | target | measured | met |"
 echo "| --- | --- | ---: | :---: |"
 echo "| ULT context switch | ≤ 20 ns | $(with "$sw" " ns") | $(verdict "$sw" '<=' 20) |"
+echo "| ULT context switch with the TLS switch | ≤ 20 ns | $(with "$swt" " ns") | $(verdict "$swt" '<=' 20) |"
+echo "| privatized globals, Jacobi-3D loop with residual, fastest (median) | ≤ 2% slower than none | $(pct_slower "$priv_r") ($(pct_slower "$priv_r_med")) | $(verdict "$priv_r" '<=' 1.02) |"
+echo "| privatized globals, Jacobi-3D update loop, fastest (median) | ≤ 2% slower than none | $(pct_slower "$priv_u") ($(pct_slower "$priv_u_med")) | $(verdict "$priv_u" '<=' 1.02) |"
 echo "| 8-byte ping-pong, same PE | ≤ 0.15 µs | $(with "$lat8_p1" " µs") | $(verdict "$lat8_p1" '<=' 0.15) |"
 echo "| 8-byte ping-pong, two PEs | < Open MPI ($(with "$lat8_o" " µs")) | $(with "$lat8_p2" " µs") | $(verdict "$lat8_p2" '<' "$lat8_o") |"
 echo "| $hs bandwidth, same PE | ≥ 1.5× Open MPI | $(with "$r_p1" ×) | $(verdict "$r_p1" '>=' 1.5) |"
