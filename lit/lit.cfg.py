@@ -75,6 +75,12 @@ if config.ampi_have_runtime:
     config.available_features.add("ampi-runtime")
 if config.ampi_have_fortran:
     config.available_features.add("flang")
+    # ampif90/ampif77 drive gfortran with AMPI_FC/AMPI_F77=gfortran (pie
+    # privatization); the tests name it through %gfortran_env.
+    if shutil.which("gfortran", path=config.environment["PATH"]):
+        config.available_features.add("gfortran")
+        config.substitutions.append(
+            ("%gfortran_env", "env AMPI_FC=gfortran AMPI_F77=gfortran"))
 # The privatization plugin, as ampicc -privatize=tls loads it, and the
 # source rewriter built with it.
 if config.ampi_clang_plugin:

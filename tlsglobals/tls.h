@@ -9,7 +9,10 @@
  * pointer into %fs:0 at every switch.  Code compiled normally (the C
  * library, this runtime) addresses TLS as %fs:offset and keeps using the
  * kernel thread's block: errno, stdio locks and the runtime's own
- * thread-local data are untouched.
+ * thread-local data are untouched.  The C library's functions that hand
+ * out such an address computed from %fs:0 (__errno_location, the ctype
+ * table lookups) are replaced by libc.c with ones that answer the kernel
+ * thread's block.
  *
  * x86-64 (TLS variant II): module blocks sit at negative offsets from the
  * thread pointer; *tp holds tp itself.

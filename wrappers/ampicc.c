@@ -35,7 +35,10 @@
  * the program as it is.  For Fortran, tls loads the LLVM pass plugin
  * <prefix>/lib/ampi/AmpiPrivatizePass.so into flang (-fpass-plugin), which
  * makes the globals thread-local and marks every function for TLS accesses
- * through %fs:0.
+ * through %fs:0.  pie, for any compiler (and the default with gfortran,
+ * which the pass plugin cannot serve), builds a position-independent
+ * executable marked for the runtime, which gives every rank its own
+ * relocated copy of the program image (pie/, docs/privatization-pie.md).
  *
  * The compiler is the one chosen at configure time, or AMPI_CC (AMPI_CXX for
  * ampicxx, AMPI_FC for ampif90, AMPI_F77 for ampif77) from the environment,
@@ -110,6 +113,7 @@ typedef struct {
 
 typedef enum {
     PRIVATIZE_TLS,  /* every rank gets its own globals (the default) */
+    PRIVATIZE_PIE,  /* every rank gets its own copy of the program image */
     PRIVATIZE_NONE, /* the program is built as it is */
 } privatize_t;
 
@@ -122,6 +126,7 @@ typedef struct {
 typedef struct {
     wrap_mode_t mode;
     privatize_t privatize;
+    bool gnu;           /* the compiler is GCC's (gcc, g++, gfortran) */
     strv_t plugin_args; /* for the C/C++ plugin: report, warning groups */
 } settings_t;
 
@@ -312,6 +317,27 @@ static void find_paths(const char *argv0, paths_t *paths)
 }
 
 /*
+ * What -privatize=pie adds to a compilation (pie/README.md): position-
+ * independent code, whose dynamic relocations the runtime applies to each
+ * rank's copy of the program.  GCC (also gfortran) reads a shared library's
+ * variables through copy relocations unless told otherwise, and a copy
+ * cannot share those.  TLS accesses go through %fs:0 (not flang: it lacks
+ * the flag), so the program's own thread-local variables are per rank too.
+ */
+static void add_pie_compile_flags(strv_t *v, const settings_t *set)
+{
+    strv_push(v, "-fPIE");
+#if defined(AMPI_WRAPPER_FORTRAN)
+    if (set->gnu)
+        strv_push(v, "-mno-tls-direct-seg-refs");
+#else
+    strv_push(v, "-mno-tls-direct-seg-refs");
+#endif
+    if (set->gnu)
+        strv_push(v, "-mno-direct-extern-access");
+}
+
+/*
  * What -privatize=tls adds to a compilation.  Fortran: the pass plugin,
  * which also marks every function "indirect-tls-seg-refs" (flang has no
  * -mno-tls-direct-seg-refs).
@@ -319,6 +345,10 @@ static void find_paths(const char *argv0, paths_t *paths)
 static void add_privatize_flags(strv_t *v, const paths_t *paths,
                                 const settings_t *set)
 {
+    if (set->privatize == PRIVATIZE_PIE) {
+        add_pie_compile_flags(v, set);
+        return;
+    }
     if (set->privatize != PRIVATIZE_TLS)
         return;
 #if defined(AMPI_WRAPPER_FORTRAN)
@@ -346,25 +376,71 @@ static void add_compile_flags(strv_t *v, const paths_t *paths,
                               const settings_t *set)
 {
     char *flag = concat("-I", paths->incdir);
+#if defined(AMPI_WRAPPER_FORTRAN)
+    /* gfortran's mpi.mod (use mpi) first: include/mpi.mod is flang's. */
+    if (set->gnu) {
+        char *gfortran = concat(flag, "/gfortran");
+        strv_push(v, gfortran);
+        free(gfortran);
+    }
+#endif
     strv_push(v, flag);
     free(flag);
     add_privatize_flags(v, paths, set);
 }
 
+/*
+ * What -privatize=pie adds to a program's link: a position-independent
+ * executable (flang's driver makes one anyway, and has no -pie), every
+ * symbol bound at startup (the runtime reads what each relocation resolved
+ * to from the loaded program), and the note that asks the runtime for
+ * per-rank copies (pie/note.S, in libampi_main.a).
+ */
+static void add_pie_link_flags(strv_t *v, const settings_t *set)
+{
+#if defined(AMPI_WRAPPER_FORTRAN)
+    if (set->gnu)
+        strv_push(v, "-pie");
+#else
+    (void)set;
+    strv_push(v, "-pie");
+#endif
+    strv_push(v, "-Wl,-z,now");
+    strv_push(v, "-Wl,--undefined=amp_pie_note");
+}
+
+/* The Fortran runtime's END and STOP must end one rank, not the process
+ * (start/fortran_main.c for flang, start/gfortran_main.c for gfortran). */
+static void add_fortran_wraps(strv_t *v, const settings_t *set)
+{
+#if defined(AMPI_WRAPPER_FORTRAN)
+    if (set->gnu) {
+        strv_push(v, "-Wl,--wrap=_gfortran_stop_numeric");
+        strv_push(v, "-Wl,--wrap=_gfortran_stop_string");
+        return;
+    }
+    strv_push(v, "-Wl,--wrap=_FortranAProgramEndStatement");
+    strv_push(v, "-Wl,--wrap=_FortranAStopStatement");
+    strv_push(v, "-Wl,--wrap=_FortranAStopStatementText");
+#else
+    (void)v;
+    (void)set;
+#endif
+}
+
 /* A program gets main wrapped and libampi_main; a shared object only needs
  * libampi. */
-static void add_link_flags(strv_t *v, const paths_t *paths, bool program)
+static void add_link_flags(strv_t *v, const paths_t *paths,
+                           const settings_t *set, bool program)
 {
     char *libpath = concat("-L", paths->libdir);
     char *rpath = concat("-Wl,-rpath,", paths->libdir);
 
     if (program) {
+        if (set->privatize == PRIVATIZE_PIE)
+            add_pie_link_flags(v, set);
         strv_push(v, "-Wl,--wrap=main");
-#if defined(AMPI_WRAPPER_FORTRAN)
-        strv_push(v, "-Wl,--wrap=_FortranAProgramEndStatement");
-        strv_push(v, "-Wl,--wrap=_FortranAStopStatement");
-        strv_push(v, "-Wl,--wrap=_FortranAStopStatementText");
-#endif
+        add_fortran_wraps(v, set);
     }
     strv_push(v, libpath);
     if (program)
@@ -513,10 +589,57 @@ static privatize_t parse_privatize(const char *value, const char *where)
 {
     if (strcmp(value, "tls") == 0)
         return PRIVATIZE_TLS;
+    if (strcmp(value, "pie") == 0)
+        return PRIVATIZE_PIE;
     if (strcmp(value, "none") == 0)
         return PRIVATIZE_NONE;
-    die("unknown privatization mode '%s' in %s (use tls or none)", value,
+    die("unknown privatization mode '%s' in %s (use tls, pie or none)", value,
         where);
+}
+
+/* Whether the compiler command names GCC's C, C++ or Fortran compiler
+ * (gcc, g++, gfortran, with any target prefix or version suffix; clang++
+ * is not g++). */
+static bool compiler_is_gnu(void)
+{
+    strv_t words = {0};
+    bool gnu = false;
+
+    add_compiler(&words);
+    for (size_t i = 0; i < words.count && !gnu; i++) {
+        const char *slash = strrchr(words.items[i], '/');
+        const char *name = slash ? slash + 1 : words.items[i];
+        gnu = strstr(name, "clang") == NULL &&
+              (strstr(name, "gcc") != NULL || strstr(name, "g++") != NULL ||
+               strstr(name, "gfortran") != NULL);
+    }
+    strv_free(&words);
+    return gnu;
+}
+
+/*
+ * The mode when neither -privatize= nor AMPI_PRIVATIZE gives one: tls,
+ * except with gfortran, which the TLS pass plugin (flang's) cannot serve.
+ */
+static privatize_t default_privatize(const settings_t *set)
+{
+#if defined(AMPI_WRAPPER_FORTRAN)
+    if (set->gnu)
+        return PRIVATIZE_PIE;
+#endif
+    (void)set;
+    return PRIVATIZE_TLS;
+}
+
+static void check_privatize(const settings_t *set)
+{
+#if defined(AMPI_WRAPPER_FORTRAN)
+    if (set->gnu && set->privatize == PRIVATIZE_TLS)
+        die("-privatize=tls needs flang (the privatization pass is flang's); "
+            "with gfortran use -privatize=pie (its default) or none");
+#else
+    (void)set;
+#endif
 }
 
 /* Separates the wrapper's own options from the user's; the last of the
@@ -569,18 +692,21 @@ static void parse_args(int argc, char **argv, strv_t *user, settings_t *set)
         if (strncmp(argv[i], "-privatize=", 11) == 0)
             flag = argv[i];
         else if (strcmp(argv[i], "-privatize") == 0)
-            die("-privatize needs a mode: -privatize=tls or -privatize=none");
+            die("-privatize needs a mode: -privatize=tls, -privatize=pie "
+                "or -privatize=none");
         else if (is_own_flag(argv[i], &own))
             set->mode = own;
         else
             strv_push(user, argv[i]);
     }
+    set->gnu = compiler_is_gnu();
     if (flag != NULL)
         set->privatize = parse_privatize(flag + 11, flag);
     else if (env != NULL && env[0] != '\0')
         set->privatize = parse_privatize(env, "AMPI_PRIVATIZE");
     else
-        set->privatize = PRIVATIZE_TLS;
+        set->privatize = default_privatize(set);
+    check_privatize(set);
 }
 
 /* Characters that need no quoting when a command is shown for a shell. */
@@ -636,8 +762,10 @@ static void usage(void)
            "  -link-info          print the compiler, compile and link flags\n"
            "  -ampi-help          print this help (-help goes to the compiler)"
            "\n  -privatize=MODE     tls (default): each rank gets its own "
-           "global variables;\n                      none: build the program "
-           "as it is"
+           "global variables;\n                      pie: each rank gets its "
+           "own copy of the program image\n                      (any "
+           "compiler; the default with gfortran);\n                      "
+           "none: build the program as it is"
            "\n\nEnvironment:\n"
            "  " COMPILER_ENV "  the " LANGUAGE_NAME " compiler to run (default "
            "%s)\n"
@@ -655,7 +783,7 @@ static void show_part(const settings_t *set, const paths_t *paths)
     if (mode == MODE_SHOW_COMPILE)
         add_compile_flags(&v, paths, set);
     else if (mode == MODE_SHOW_LINK || mode == MODE_SHOW_LIBS)
-        add_link_flags(&v, paths, true);
+        add_link_flags(&v, paths, set, true);
     else if (mode == MODE_SHOW_COMMAND)
         add_compiler(&v);
     else if (mode == MODE_SHOW_INCDIRS)
@@ -704,7 +832,7 @@ static void build_command(const settings_t *set, const strv_t *user,
         add_compile_flags(cmd, paths, set);
     strv_append(cmd, user);
     if (link)
-        add_link_flags(cmd, paths, !scan.no_program);
+        add_link_flags(cmd, paths, set, !scan.no_program);
 }
 
 /* Runs the compiler as a child, so that a link failure caused by mixing
@@ -717,7 +845,8 @@ static int run(strv_t *cmd)
     if (isatty(STDERR_FILENO))
         strv_push(cmd, "-fdiagnostics-color=always");
 #endif
-    return amp_wrapper_run(cmd->items, WRAPPER_NAME, LANGUAGE_NAME " compiler",
+    return amp_wrapper_run(cmd->items, WRAPPER_NAME,
+                           LANGUAGE_NAME " compiler",
                            "set " COMPILER_ENV " to the compiler to use");
 }
 

@@ -88,7 +88,9 @@ static int check_op(amp_rank_t *rank, amp_comm_t *comm, MPI_Op op,
     amp_op_obj_t *user =
         kind == AMPI_HANDLE_OP_USER ? amp_table_lookup(&rank->ops, idx) : NULL;
     if (user) {
-        out->user = (amp_coll_user_fn_t)user->fn;
+        /* Under pie privatization: the function in this rank's copy of the
+         * program, whichever copy it was created from. */
+        out->user = (amp_coll_user_fn_t)amp_pie_to_rank(rank, user->fn);
         return MPI_SUCCESS;
     }
     return amp_mpi_error(rank, comm, MPI_ERR_OP, call,

@@ -160,7 +160,8 @@ int amp_mpi_error(amp_rank_t *rank, amp_comm_t *comm, int errclass,
     amp_errh_t *user = amp_table_lookup(&rank->errhs, AMP_HANDLE_INDEX(eh));
     if (user && user->fn) {
         MPI_Comm h = AMPI_HANDLE(AMPI_HANDLE_COMM, comm->obj.idx);
-        user->fn(&h, &code);
+        MPI_Comm_errhandler_function *fn = amp_pie_to_rank(rank, user->fn);
+        fn(&h, &code);
     }
     return code;
 }

@@ -9,7 +9,10 @@
  * Fortran variables (mpif.h puts each in a COMMON block named after the
  * objects below), recognized here by their address.  The privatization
  * pass leaves names starting with mpi_fortran_ shared, so the program's
- * references and these definitions are the same object.
+ * references and these definitions are the same object.  Under pie
+ * privatization each rank's copy of the program has its own COMMON blocks
+ * (gfortran defines them in the program, and these definitions bind to the
+ * original's), so an address is first moved back to the original image.
  */
 #include "mpi/impl.h"
 
@@ -40,16 +43,19 @@ AMPI_API MPI_Fint mpi_fortran_statuses_ignore_[F_STATUS_SIZE];
 /* A Fortran buffer argument as the C binding takes it. */
 static void *c_buf(void *buf)
 {
-    if (buf == &mpi_fortran_bottom_)
+    const void *orig = amp_pie_to_original(buf);
+    if (orig == &mpi_fortran_bottom_)
         return MPI_BOTTOM;
-    if (buf == &mpi_fortran_in_place_)
+    if (orig == &mpi_fortran_in_place_)
         return MPI_IN_PLACE;
     return buf;
 }
 
 static bool ignores_status(const MPI_Fint *f)
 {
-    return f == mpi_fortran_status_ignore_ || f == mpi_fortran_statuses_ignore_;
+    const void *orig = amp_pie_to_original(f);
+    return orig == mpi_fortran_status_ignore_ ||
+           orig == mpi_fortran_statuses_ignore_;
 }
 
 /* The C status to hand the C binding for Fortran's status argument f:

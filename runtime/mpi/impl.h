@@ -13,13 +13,13 @@
 #include "dt/dt.h"
 #include "mem/mem.h"
 #include "p2p/p2p.h"
+#include "pie/pie.h"
 #include "sched/sched.h"
 #include "topo/topo.h"
 
 #include <stdatomic.h>
 
-#define AMP_WEAK_ALIAS(name)                                                   \
-    _Pragma(AMP_PRAGMA_STR(weak MPI_##name = PMPI_##name))
+#define AMP_WEAK_ALIAS(name) _Pragma(AMP_PRAGMA_STR(weak MPI_##name = PMPI_##name))
 #define AMP_PRAGMA_STR(x) #x
 
 #define AMP_HANDLE_KIND(h) ((unsigned)(h) >> AMPI_HANDLE_SHIFT)
@@ -45,6 +45,7 @@ typedef struct amp_proc {
     amp_topo_t topo;
     amp_mem_t mem;
     amp_tls_image_t tls; /* static TLS layout each rank gets a copy of */
+    amp_pie_image_t pie; /* the program image each rank gets a copy of */
     amp_sched_t sched;
     amp_p2p_world_t world;
     struct amp_rank **ranks; /* by world rank */
@@ -66,7 +67,7 @@ enum amp_mpi_state { AMP_MPI_NOT_INIT, AMP_MPI_ACTIVE, AMP_MPI_FINALIZED };
 
 typedef struct amp_comm {
     amp_obj_t obj;
-    int ctx; /* p2p context; ctx + 1 is the collective one */
+    int ctx;          /* p2p context; ctx + 1 is the collective one */
     int rank, size;
     const int *world; /* comm rank -> world rank; NULL: identity */
     int *owned_world; /* world map to free with the communicator */
@@ -144,6 +145,9 @@ typedef struct amp_rank {
     unsigned errseq;
     int errcodes[AMP_ERRMSG_RING];
     char errmsgs[AMP_ERRMSG_RING][AMP_ERRMSG_LEN];
+    uintptr_t pie_base; /* base of the rank's program copy (pie), or 0 */
+    /* libgcc's record of the copy's unwind tables (pie) */
+    _Alignas(16) unsigned char pie_frames[AMP_PIE_FRAME_OBJECT_SIZE];
 } amp_rank_t;
 
 /* The calling rank, or NULL outside a rank. */
@@ -152,6 +156,18 @@ static inline amp_rank_t *amp_rank_self(void)
     amp_pe_t *pe = amp_pe_self();
     return pe ? (amp_rank_t *)pe->current : NULL;
 }
+
+/* ---- program image copies (start/image.c) ---- */
+
+/* addr, when it lies in a rank's copy of the program image (pie), moved to
+ * the same place in the loaded original; anything else unchanged.  Safe in
+ * a signal handler.  Exported for debuggers (docs/privatization-pie.md). */
+AMPI_API void *amp_pie_to_original(const void *addr);
+
+/* addr, when it lies in the original program image or any rank's copy,
+ * moved to the same place in rank's copy: a function pointer that one
+ * rank handed the runtime, as that rank would call it. */
+void *amp_pie_to_rank(const amp_rank_t *rank, const void *addr);
 
 /* ---- errors (errors.c) ---- */
 

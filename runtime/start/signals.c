@@ -4,20 +4,41 @@
  * one is full) names the rank and the option to raise, then lets the
  * default action end the process.
  */
+#define _GNU_SOURCE 1 /* REG_RIP */
 #include "start/start.h"
 
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <ucontext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define ALT_STACK_SIZE (64u << 10)
 
+/* Under pie privatization, where the faulting instruction is in the
+ * program: its address in the loaded original (which debuggers and
+ * backtraces know) and in the program file (for addr2line). */
+static int describe_pc(char *msg, size_t size, const void *ucontext)
+{
+    const ucontext_t *uc = ucontext;
+    const amp_pie_image_t *img = &amp_proc.pie;
+    uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    uintptr_t orig = (uintptr_t)amp_pie_to_original((const void *)pc);
+    if (!img->active || orig == pc)
+        return 0;
+    return snprintf(msg, size,
+                    "ampi: the instruction is at %p in the rank's copy of "
+                    "the program: %p in the original (addr2line -e %s "
+                    "%#lx)\n",
+                    (void *)pc, (void *)orig, img->path,
+                    (unsigned long)(orig - img->bias));
+}
+
 static void on_fault(int sig, siginfo_t *si, void *ucontext)
 {
-    (void)ucontext;
-    char msg[320];
+    char msg[640];
     int n;
     int slot = amp_mem_guard_slot(&amp_proc.mem, si->si_addr);
     if (slot >= 0) {
@@ -34,6 +55,8 @@ static void on_fault(int sig, siginfo_t *si, void *ucontext)
                      "ampi: rank %d: fatal signal %d (%s) at address %p\n",
                      rank ? rank->world_rank : -1, sig, strsignal(sig),
                      si->si_addr);
+        if (n > 0 && n < (int)sizeof(msg))
+            n += describe_pc(msg + n, sizeof(msg) - (size_t)n, ucontext);
     }
     if (n > 0) {
         ssize_t ignored = write(STDERR_FILENO, msg, (size_t)n);

@@ -34,6 +34,7 @@ _Noreturn void amp_start_rank_exit(int status)
     if (!rank)
         amp_fatal("the program ended a thread that is not an MPI rank");
     amp_start_run_tls_dtors(rank);
+    amp_start_pie_rank_exit(rank);
     free(rank->argv);
     rank->argv = NULL;
     if (status != 0) {
@@ -47,9 +48,11 @@ static void rank_entry(void *arg)
 {
     amp_rank_t *rank = arg;
     rank->argv = copy_argv(amp_proc.argc, amp_proc.argv);
+    amp_main_fn_t main_fn = amp_proc.main_fn;
+    if (amp_proc.pie.active)
+        main_fn = amp_start_pie_rank_enter(rank);
     amp_start_run_rank_inits();
-    amp_start_rank_exit(
-        amp_proc.main_fn(amp_proc.argc, rank->argv, amp_proc.envp));
+    amp_start_rank_exit(main_fn(amp_proc.argc, rank->argv, amp_proc.envp));
 }
 
 static int pe_of_rank(const amp_opts_t *o, int npes, int r)
@@ -73,6 +76,7 @@ static void create_rank(int r, int npes)
         &amp_proc.tls, (char *)rank + AMP_ROUND_UP(sizeof(*rank), 64));
     rank->world_rank = r;
     rank->slot = r;
+    amp_start_pie_rank_create(rank);
     if (amp_rank_objects_init(rank) != AMP_OK)
         amp_fatal("out of memory setting up rank %d", r);
     amp_pe_t *pe = amp_proc.sched.pes[pe_of_rank(&amp_proc.opts, npes, r)];
@@ -107,9 +111,15 @@ static void setup(int npes)
     amp_opts_t *o = &amp_proc.opts;
     if (amp_tls_image_init(&amp_proc.tls) != AMP_OK)
         amp_fatal("cannot read the program's thread-local storage layout");
-    size_t rank_area =
-        AMP_ROUND_UP(sizeof(amp_rank_t), 64) + amp_tls_copy_size(&amp_proc.tls);
-    if (amp_mem_init(&amp_proc.mem, o->vp, o->stacksize, rank_area) != AMP_OK)
+    amp_start_pie_setup();
+    amp_mem_layout_t layout = {
+        .stack_size = o->stacksize,
+        .rank_area = AMP_ROUND_UP(sizeof(amp_rank_t), 64) +
+                     amp_tls_copy_size(&amp_proc.tls),
+        .image_size = amp_pie_copy_size(&amp_proc.pie),
+        .image_align = amp_pie_copy_align(&amp_proc.pie),
+    };
+    if (amp_mem_init(&amp_proc.mem, o->vp, &layout) != AMP_OK)
         amp_fatal("cannot reserve memory for %d ranks with %zu-byte stacks; "
                   "lower +vp or +stacksize",
                   o->vp, o->stacksize);

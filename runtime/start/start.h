@@ -32,6 +32,22 @@ _Noreturn void amp_report_deadlock(amp_sched_t *sched);
 void amp_signals_install(void);
 void amp_signals_thread_init(void);
 
+/* pie privatization (image.c).  amp_start_pie_setup reads the program
+ * image (no-op unless it was built with -privatize=pie);
+ * amp_start_pie_rank_create maps a new rank's copy (no-op without pie); the
+ * rank calls amp_start_pie_rank_enter first, which runs the copy's
+ * initializers and returns the copy's main, and amp_start_pie_rank_exit
+ * when it ends. */
+void amp_start_pie_setup(void);
+void amp_start_pie_rank_create(amp_rank_t *rank);
+amp_main_fn_t amp_start_pie_rank_enter(amp_rank_t *rank);
+void amp_start_pie_rank_exit(amp_rank_t *rank);
+
+/* Base of world rank's copy of the program image (0 without pie), for
+ * debuggers: `add-symbol-file PROGRAM -o BASE` (docs/privatization-pie.md). */
+__attribute__((visibility("default"))) uintptr_t
+amp_pie_rank_base(int world_rank);
+
 /* Runs the per-rank initializers (AMPI_Register_rank_init) in the calling
  * rank. */
 void amp_start_run_rank_inits(void);

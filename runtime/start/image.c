@@ -1,0 +1,92 @@
+/*
+ * The runtime's side of pie privatization (pie/ does the ELF work): set up
+ * the image once, give each rank its copy in its memory slot's image area,
+ * run the copy's initializers and main as that rank, its finalizers when
+ * the rank ends, and map addresses between copies.
+ *
+ * The copy is made by the rank itself, on its first run: the PEs build
+ * their ranks' copies in parallel, and each copy's pages are first touched
+ * by the PE that uses them.
+ */
+#include "start/start.h"
+
+#include <stdlib.h>
+
+void amp_start_pie_setup(void)
+{
+    if (amp_pie_image_init(&amp_proc.pie) != AMP_OK)
+        amp_fatal("cannot privatize the program's globals (it was built "
+                  "with -privatize=pie); see the messages above");
+}
+
+static uintptr_t copy_base(int slot)
+{
+    return amp_pie_copy_base(&amp_proc.pie,
+                             amp_mem_slot_image(&amp_proc.mem, slot));
+}
+
+void amp_start_pie_rank_create(amp_rank_t *rank)
+{
+    const amp_pie_image_t *img = &amp_proc.pie;
+    uintptr_t base = copy_base(rank->slot);
+    if (!img->active)
+        return;
+    if (amp_pie_copy_map(img, base) != AMP_OK)
+        amp_fatal("rank %d: cannot map its copy of the program; try fewer "
+                  "ranks (+vp)",
+                  rank->world_rank);
+    rank->pie_base = base;
+}
+
+amp_main_fn_t amp_start_pie_rank_enter(amp_rank_t *rank)
+{
+    const amp_pie_image_t *img = &amp_proc.pie;
+    uintptr_t base = rank->pie_base;
+    uintptr_t main_fn = (uintptr_t)amp_proc.main_fn;
+    if (!amp_pie_in_image(img, img->bias, main_fn))
+        amp_fatal("pie: the program's main (%p) is not in the program "
+                  "image; it cannot run one copy per rank",
+                  (void *)main_fn);
+    amp_pie_copy_tls_init(img, base, &amp_proc.tls, rank->thr.tls);
+    amp_pie_copy_init(img, base, amp_proc.argc, rank->argv, amp_proc.envp,
+                      rank->pie_frames);
+    return (amp_main_fn_t)amp_pie_translate(img, img->bias, base, main_fn);
+}
+
+void amp_start_pie_rank_exit(amp_rank_t *rank)
+{
+    uintptr_t base = rank->pie_base;
+    if (!base)
+        return;
+    rank->pie_base = 0; /* a finalizer that ends the rank ends it for good */
+    amp_pie_copy_fini(&amp_proc.pie, base);
+}
+
+void *amp_pie_to_original(const void *addr)
+{
+    const amp_pie_image_t *img = &amp_proc.pie;
+    if (!img->active)
+        return (void *)addr;
+    int slot = amp_mem_slot_of(&amp_proc.mem, addr);
+    if (slot < 0)
+        return (void *)addr;
+    return (void *)amp_pie_translate(img, copy_base(slot), img->bias,
+                                     (uintptr_t)addr);
+}
+
+void *amp_pie_to_rank(const amp_rank_t *rank, const void *addr)
+{
+    const amp_pie_image_t *img = &amp_proc.pie;
+    if (!img->active)
+        return (void *)addr;
+    uintptr_t orig = (uintptr_t)amp_pie_to_original(addr);
+    return (void *)amp_pie_translate(img, img->bias, copy_base(rank->slot),
+                                     orig);
+}
+
+uintptr_t amp_pie_rank_base(int world_rank)
+{
+    if (!amp_proc.pie.active || world_rank < 0 || world_rank >= amp_proc.nranks)
+        return 0;
+    return copy_base(amp_proc.ranks[world_rank]->slot);
+}
