@@ -56,6 +56,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
+
 #define DEFAULT_N 32
 #define MAX_N 512
 #define DEFAULT_SWEEPS 100
@@ -272,18 +274,7 @@ static void usage(FILE *f, const char *prog)
 static int parse_long(const char *arg, const char *flag, long lo, long hi,
                       long *out, FILE *err)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(arg, &end, 10);
-    if (end == arg || *end != '\0' || errno != 0 || v < lo || v > hi) {
-        if (err)
-            fprintf(err,
-                    "jacobi3d: %s wants an integer in %ld..%ld, got '%s'\n",
-                    flag, lo, hi, arg);
-        return -1;
-    }
-    *out = v;
-    return 0;
+    return bench_parse_long("jacobi3d", arg, flag, lo, hi, out, err);
 }
 
 /* Returns 0 to run, 1 for -h, -1 on a bad command line (reason printed to

@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
+
 #define MAX_SIZES 64
 #define MAX_REPS 101
 #define DEFAULT_ITERS 10000
@@ -123,18 +125,7 @@ static int parse_sizes(const char *arg, options_t *opts, FILE *err)
 static int parse_long(const char *arg, const char *flag, long lo, long hi,
                       long *out, FILE *err)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(arg, &end, 10);
-    if (end == arg || *end != '\0' || errno != 0 || v < lo || v > hi) {
-        if (err)
-            fprintf(err,
-                    "pingpong: %s wants an integer in %ld..%ld, got '%s'\n",
-                    flag, lo, hi, arg);
-        return -1;
-    }
-    *out = v;
-    return 0;
+    return bench_parse_long("pingpong", arg, flag, lo, hi, out, err);
 }
 
 /* Returns 0 to run, 1 for -h, -1 on a bad command line (reason printed to
