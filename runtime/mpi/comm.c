@@ -41,7 +41,7 @@ AMP_WEAK_ALIAS(Comm_size)
 
 /* Agrees on a context id no member has used: the largest of the members'
  * next free ids. */
-static amp_status_t agree_ctx(amp_rank_t *rank, amp_comm_t *comm, int *ctx)
+amp_status_t amp_comm_agree_ctx(amp_rank_t *rank, amp_comm_t *comm, int *ctx)
 {
     amp_coll_comm_t c;
     amp_coll_op_t max = {.op_id = 1};
@@ -55,6 +55,30 @@ static amp_status_t agree_ctx(amp_rank_t *rank, amp_comm_t *comm, int *ctx)
     rank->next_ctx = agreed + 2;
     *ctx = agreed;
     return AMP_OK;
+}
+
+amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
+                         int *world)
+{
+    amp_comm_t *c = amp_table_alloc(&rank->comms);
+    if (!c) {
+        free(world);
+        return NULL;
+    }
+    c->ctx = ctx;
+    c->rank = myrank;
+    c->size = size;
+    c->world = world;
+    c->owned_world = world;
+    c->errh = MPI_ERRORS_ARE_FATAL;
+    return c;
+}
+
+void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm)
+{
+    free(comm->owned_world);
+    free(comm->owned_remote_world);
+    amp_table_free(&rank->comms, comm);
 }
 
 int PMPI_Comm_dup(MPI_Comm comm_h, MPI_Comm *newcomm)
@@ -71,29 +95,24 @@ int PMPI_Comm_dup(MPI_Comm comm_h, MPI_Comm *newcomm)
                              "NULL pointer (argument newcomm)");
     int ctx;
     rank->call = "MPI_Comm_dup";
-    amp_status_t st = agree_ctx(rank, comm, &ctx);
+    amp_status_t st = amp_comm_agree_ctx(rank, comm, &ctx);
     rank = amp_rank_self();
     comm = amp_comm_lookup(rank, comm_h);
-    amp_comm_t *c = st == AMP_OK ? amp_table_alloc(&rank->comms) : NULL;
+    int *world = NULL;
+    if (st == AMP_OK && comm->world) {
+        world = malloc((size_t)comm->size * sizeof(int));
+        if (world)
+            memcpy(world, comm->world, (size_t)comm->size * sizeof(int));
+        else
+            st = AMP_ERR_NOMEM;
+    }
+    amp_comm_t *c = st == AMP_OK
+                        ? amp_comm_new(rank, ctx, comm->rank, comm->size, world)
+                        : NULL;
     if (!c)
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, "MPI_Comm_dup",
                              "out of memory");
-    c->ctx = ctx;
-    c->rank = comm->rank;
-    c->size = comm->size;
     c->errh = comm->errh;
-    c->world = comm->world;
-    if (comm->owned_world) {
-        c->owned_world = malloc((size_t)comm->size * sizeof(int));
-        if (!c->owned_world) {
-            amp_table_free(&rank->comms, c);
-            return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, "MPI_Comm_dup",
-                                 "out of memory");
-        }
-        memcpy(c->owned_world, comm->owned_world,
-               (size_t)comm->size * sizeof(int));
-        c->world = c->owned_world;
-    }
     *newcomm = AMPI_HANDLE(AMPI_HANDLE_COMM, c->obj.idx);
     return MPI_SUCCESS;
 }
@@ -114,8 +133,7 @@ int PMPI_Comm_free(MPI_Comm *comm_h)
     if (*comm_h == MPI_COMM_WORLD || *comm_h == MPI_COMM_SELF)
         return amp_mpi_error(rank, comm, MPI_ERR_COMM, "MPI_Comm_free",
                              "%s cannot be freed (argument comm)", comm->name);
-    free(comm->owned_world);
-    amp_table_free(&rank->comms, comm);
+    amp_comm_destroy(rank, comm);
     *comm_h = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }

@@ -19,7 +19,8 @@
 
 #include <stdatomic.h>
 
-#define AMP_WEAK_ALIAS(name) _Pragma(AMP_PRAGMA_STR(weak MPI_##name = PMPI_##name))
+#define AMP_WEAK_ALIAS(name)                                                   \
+    _Pragma(AMP_PRAGMA_STR(weak MPI_##name = PMPI_##name))
 #define AMP_PRAGMA_STR(x) #x
 
 #define AMP_HANDLE_KIND(h) ((unsigned)(h) >> AMPI_HANDLE_SHIFT)
@@ -67,12 +68,25 @@ enum amp_mpi_state { AMP_MPI_NOT_INIT, AMP_MPI_ACTIVE, AMP_MPI_FINALIZED };
 
 typedef struct amp_comm {
     amp_obj_t obj;
-    int ctx;          /* p2p context; ctx + 1 is the collective one */
+    int ctx; /* p2p context; ctx + 1 is the collective one */
     int rank, size;
     const int *world; /* comm rank -> world rank; NULL: identity */
     int *owned_world; /* world map to free with the communicator */
     MPI_Errhandler errh;
     char name[MPI_MAX_OBJECT_NAME];
+    /* Each of the following belongs to the file named; amp_comm_new zeroes
+     * them and amp_comm_destroy asks each owner to release its part. */
+    int is_inter;              /* intercomm.c: an inter-communicator */
+    int remote_size;           /* intercomm.c */
+    const int *remote_world;   /* intercomm.c: remote rank -> world rank */
+    int *owned_remote_world;   /* intercomm.c */
+    MPI_Comm local_comm;       /* intercomm.c: the local group's intra-comm */
+    struct amp_topology *topo; /* topology.c */
+    struct amp_attr *attrs;    /* attr.c: cached attributes */
+    struct amp_info *info;     /* info.c: hints set on the communicator */
+    unsigned coll_seq;         /* coll: collectives started, for tags */
+    struct amp_coll_shm *shm;  /* coll/shm.c: state its members share */
+    unsigned asserts;          /* comm.c: MPI-4 mpi_assert_* hints */
 } amp_comm_t;
 
 enum amp_req_kind {
@@ -204,6 +218,21 @@ int amp_check_count(amp_rank_t *rank, amp_comm_t *comm, int count,
 int amp_check_buf(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
                   int count, const amp_dt_t *dt, const char *call,
                   const char *arg);
+
+/* ---- communicators (comm.c) ---- */
+
+/* A new communicator object of this rank with context ctx (ctx and ctx + 1),
+ * this rank's position myrank among size members, and world (comm rank ->
+ * world rank, which the communicator takes over and frees; NULL for the
+ * identity).  Error handler MPI_ERRORS_ARE_FATAL, no name.  NULL when out
+ * of memory (world is freed then too). */
+amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
+                         int *world);
+/* Releases everything the communicator holds and its handle. */
+void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm);
+/* Collective over comm: a context id no member has used yet (two ids are
+ * taken: ctx and ctx + 1).  May block; re-read rank-local pointers after. */
+amp_status_t amp_comm_agree_ctx(amp_rank_t *rank, amp_comm_t *comm, int *ctx);
 
 /* ---- requests (request.c) ---- */
 amp_req_t *amp_req_new(amp_rank_t *rank, int kind);
