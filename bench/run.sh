@@ -14,6 +14,8 @@
 #   BENCH_TIMEOUT   seconds allowed per program run (default 300)
 #   MPIRUN          Open MPI's mpirun (default: mpirun.openmpi, else mpirun)
 #   BENCH_JACOBI_OPTIONS  options for every jacobi3d run (e.g. "-n 48 -s 100")
+#   BENCH_COLL_OPTIONS    options for every coll run (e.g. "-m 65536 -r 7")
+#   BENCH_COLL_RANKS      rank counts for the collectives (default "8 64")
 #
 # Exit status: 0 when every program ran, 1 when one failed or was missing
 # (its cells read n/a) or when the jacobi3d builds disagree on the result.
@@ -24,6 +26,8 @@ build_dir=${1:-build}
 shift || true
 pingpong_args=("$@")
 read -r -a jacobi_args <<<"${BENCH_JACOBI_OPTIONS:-}"
+read -r -a coll_args <<<"${BENCH_COLL_OPTIONS:-}"
+read -r -a coll_ranks <<<"${BENCH_COLL_RANKS:-8 64}"
 bench_dir=$build_dir/bench
 timeout_s=${BENCH_TIMEOUT:-300}
 rounds=${BENCH_ROUNDS:-3}
@@ -171,6 +175,8 @@ else
     ompi_binding="2 processes on 1 core (oversubscribed, unbound)"
     ompi_flags+=(--oversubscribe --bind-to none)
 fi
+coll_ompi_flags=(--oversubscribe --bind-to none)
+[ "$(id -u)" -eq 0 ] && coll_ompi_flags+=(--allow-run-as-root)
 have_ompi=1
 if [ -z "$mpirun_cmd" ] || [ ! -x "$bench_dir/pingpong-ompi" ]; then
     note "ompi: mpirun or $bench_dir/pingpong-ompi missing, skipped"
@@ -212,6 +218,15 @@ for round in $(seq 1 "$rounds"); do
     done
     for v in $(rotate "$round" tls hand); do
         run "jac_${v}_p2.$round" "$bench_dir/jacobi3d-$v" +vp 4 +p 2 "${jacobi_args[@]}"
+    done
+    # Collectives: N ranks on 2 PEs against N Open MPI processes on the
+    # same cores (oversubscribed, as N > cores).
+    for n in "${coll_ranks[@]}"; do
+        run "coll_ampi_$n.$round" "$bench_dir/coll-ampi" +vp "$n" +p 2 "${coll_args[@]}"
+        if [ "$have_ompi" -eq 1 ] && [ -x "$bench_dir/coll-ompi" ]; then
+            run "coll_ompi_$n.$round" "$mpirun_cmd" "${coll_ompi_flags[@]}" -np "$n" \
+                "$bench_dir/coll-ompi" "${coll_args[@]}"
+        fi
     done
 done
 
@@ -379,6 +394,66 @@ priv_target() { # KERNEL: "<ratio of fastest> <ratio of medians>"
 }
 read -r priv_r priv_r_med <<<"$(priv_target resid)"
 read -r priv_u priv_u_med <<<"$(priv_target update)"
+# ------------------------------------------------------------- collectives
+# coll_lat NAME OP SIZE: median over the rounds of NAME's lat_us for OP, SIZE.
+coll_lat() {
+    local f
+    for f in "$raw_dir/$1".*.txt; do
+        [ -f "$f" ] || continue
+        awk -v op="$2" -v sz="$3" '
+            /^#/ { next }
+            {
+                delete kv
+                for (i = 1; i <= NF; i++) {
+                    eq = index($i, "=")
+                    if (eq) kv[substr($i, 1, eq - 1)] = substr($i, eq + 1)
+                }
+                if (kv["op"] == op && kv["size"] == sz) { print kv["lat_us"]; exit }
+            }' "$f"
+    done | sort -g | awk '{ v[NR] = $1 } END {
+        if (NR == 0) exit
+        if (NR % 2) print v[(NR + 1) / 2]
+        else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+echo "### Collectives (µs per call, median)"
+echo
+echo "MPI_COMM_WORLD; allreduce: MPI_SUM on doubles; bcast: root 0; alltoall:"
+echo "SIZE bytes to each rank.  AMPI: N ranks on 2 PEs (+vp N +p 2); Open MPI:"
+echo "N processes, --oversubscribe --bind-to none.  Ratio = Open MPI / AMPI:"
+echo "above 1 means we are faster.  n/a: not measured (alltoall skipped when"
+echo "the library returns an error for it, and past 4 MiB per rank)."
+echo
+header="| op | size |"
+rule="| --- | ---: |"
+for n in "${coll_ranks[@]}"; do
+    header="$header AMPI $n | Open MPI $n | ratio $n |"
+    rule="$rule ---: | ---: | ---: |"
+done
+echo "$header"
+echo "$rule"
+first_coll=$raw_dir/coll_ampi_${coll_ranks[0]}.1.txt
+for op in allreduce bcast alltoall; do
+    csizes=$(cat "$raw_dir"/coll_*_"${coll_ranks[0]}".1.txt 2>/dev/null |
+             awk -v op="$op" '$1 == "op=" op { sub("size=", "", $2); print $2 }' |
+             awk '!seen[$0]++' | sort -n)
+    for s in $csizes; do
+        row="| $op | $(human_size "$s") |"
+        for n in "${coll_ranks[@]}"; do
+            a=$(coll_lat "coll_ampi_$n" "$op" "$s")
+            o=$(coll_lat "coll_ompi_$n" "$op" "$s")
+            row="$row $(or_na "$a") | $(or_na "$o") | $(ratio "$o" "$a") |"
+        done
+        echo "$row"
+    done
+done
+grep -h '^# alltoall' "$first_coll" 2>/dev/null | sed 's/^# /AMPI: /'
+echo
+
+ar8=$(coll_lat coll_ampi_8 allreduce 8)
+ar8_o=$(coll_lat coll_ompi_8 allreduce 8)
+ar8_r=$(ratio "$ar8_o" "$ar8" "%.1f")
+
 echo "### Against the targets (DESIGN.md §10)"
 echo
 echo "| metric | target | measured | met |"
@@ -393,6 +468,7 @@ echo "| $hs bandwidth, same PE | ≥ 1.5× Open MPI | $(with "$r_p1" ×) | $(ver
 echo "| $hs bandwidth, two PEs | ≥ 1.5× Open MPI | $(with "$r_p2" ×) | $(verdict "$r_p2" '>=' 1.5) |"
 echo "| $hs bandwidth, same PE | ≥ 80% of memcpy (4 buffers) | $(pct "$bw_p1" "$mc4") | $(verdict "$m_p1" '>=' 0.8) |"
 echo "| $hs bandwidth, two PEs | ≥ 80% of memcpy (2 buffers) | $(pct "$bw_p2" "$mc2") | $(verdict "$m_p2" '>=' 0.8) |"
+echo "| 8-byte allreduce, 8 ranks on 2 PEs | ≥ 10× faster than Open MPI, 8 processes ($(with "$ar8_o" " µs")) | $(with "$ar8" " µs") ($(with "$ar8_r" ×)) | $(verdict "$ar8_r" '>=' 10) |"
 echo
 
 note "raw output in $raw_dir"

@@ -10,6 +10,10 @@
 // RUN: not %t +vp 2>&1 | FileCheck %s --check-prefix=NOVAL --implicit-check-not={{.}}
 // RUN: not %t +pv 4 2>&1 | FileCheck %s --check-prefix=UNKNOWN --implicit-check-not={{.}}
 // RUN: not %t +mapping diagonal 2>&1 | FileCheck %s --check-prefix=MAPPING --implicit-check-not={{.}}
+// RUN: %t +vp 4 +p 2 +mapping random:5 delta | FileCheck %s --check-prefix=RANDOM
+// RUN: env AMPI_MAPPING=list:1,0 %t +vp 3 +p 2 | FileCheck %s --check-prefix=LIST
+// RUN: not %t +vp 4 +p 2 +mapping list:0,2 2>&1 | FileCheck %s --check-prefix=LISTPE --implicit-check-not={{.}}
+// RUN: not %t +mapping list:0,,1 2>&1 | FileCheck %s --check-prefix=LISTBAD --implicit-check-not={{.}}
 // RUN: not %t +stacksize 1K 2>&1 | FileCheck %s --check-prefix=SMALL --implicit-check-not={{.}}
 // RUN: env AMPI_P=zero not %t 2>&1 | FileCheck %s --check-prefix=ENVBAD --implicit-check-not={{.}}
 // RUN: %ampirun -n 1 %t +vp 2 gamma | FileCheck %s --check-prefix=LAUNCHER
@@ -40,7 +44,11 @@ int main(int argc, char **argv)
 // BADVP: ampi: +vp: expected a positive integer, got 'abc'
 // NOVAL: ampi: +vp: missing value
 // UNKNOWN: ampi: unknown runtime option '+pv'; runtime options: +vp N, +p N, {{.*}} (see docs/runtime-options.md)
-// MAPPING: ampi: +mapping: expected block or rr, got 'diagonal'
+// MAPPING: ampi: +mapping: expected block, rr, random[:SEED] or list:PE,PE,..., got 'diagonal'
+// RANDOM: size=4 argc=2 [delta]
+// LIST: size=3 argc=1
+// LISTPE: ampi: +mapping: PE 2 (for rank 1) does not exist; there are 2 PEs (+p)
+// LISTBAD: ampi: +mapping: expected block, rr, random[:SEED] or list:PE,PE,..., got 'list:0,,1'
 // SMALL: ampi: +stacksize: 1K is too small; the minimum is 65536 bytes
 // ENVBAD: ampi: AMPI_P: expected a positive integer, got 'zero'
 // LAUNCHER: size=2 argc=2 [gamma]

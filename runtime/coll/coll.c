@@ -3,8 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Tags on the collective context; each collective call on a communicator
- * is matched in order, so fixed tags per algorithm step suffice. */
+/* Steps of the algorithms here, for their tags: amp_coll_tag(c->seq,
+ * step) keeps every call's messages apart from those of the collectives
+ * before and after it on the communicator, nonblocking ones included. */
 enum { TAG_BARRIER = 1, TAG_BCAST = 2, TAG_REDUCE = 3, TAG_REDUCE_ROOT = 4 };
 
 static int world_of(const amp_coll_comm_t *c, int r)
@@ -15,14 +16,15 @@ static int world_of(const amp_coll_comm_t *c, int r)
 static void send_to(const amp_coll_comm_t *c, const void *buf, size_t bytes,
                     int dst, int tag, amp_p2p_req_t *req)
 {
-    amp_p2p_isend(c->ep, buf, bytes, world_of(c, dst), c->ctx, c->rank, tag,
-                  AMP_P2P_STANDARD, req);
+    amp_p2p_isend(c->ep, buf, bytes, world_of(c, dst), c->ctx, c->rank,
+                  amp_coll_tag(c->seq, tag), AMP_P2P_STANDARD, req);
 }
 
 static void recv_from(const amp_coll_comm_t *c, void *buf, size_t bytes,
                       int src, int tag, amp_p2p_req_t *req)
 {
-    amp_p2p_irecv(c->ep, buf, bytes, c->ctx, src, tag, req);
+    amp_p2p_irecv(c->ep, buf, bytes, c->ctx, src, amp_coll_tag(c->seq, tag),
+                  req);
 }
 
 static void wait1(const amp_coll_comm_t *c, amp_p2p_req_t *req)

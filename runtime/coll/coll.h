@@ -13,12 +13,29 @@
 #include "dt/dt.h"
 #include "p2p/p2p.h"
 
+struct amp_nbc_pe;
+
 typedef struct amp_coll_comm {
     amp_p2p_ep_t *ep;
     int ctx; /* the collective context */
     int rank, size;
     const int *world; /* comm rank -> world rank; NULL: the identity */
+    /* The communicator's collective sequence number for this call: every
+     * collective call on a communicator takes the next one (in the order
+     * the members call them, which MPI makes the same everywhere), and its
+     * messages carry tags amp_coll_tag(seq, step). */
+    unsigned seq;
+    struct amp_nbc_pe *nbc_pes; /* by PE id: see coll/nbc.h */
 } amp_coll_comm_t;
+
+/* The tag of step (0 .. 4095, taken modulo 4096) of the collective call
+ * with sequence number seq: never negative.  Calls 2^19 apart share tags;
+ * messages between two ranks never overtake each other, so they still
+ * match right unless that many collectives are in flight at once. */
+static inline int amp_coll_tag(unsigned seq, int step)
+{
+    return (int)(((seq & 0x7ffffu) << 12) | ((unsigned)step & 0xfffu));
+}
 
 /* A reduction: a predefined operation (op_id) or a user function. */
 typedef void (*amp_coll_user_fn_t)(void *in, void *inout, int *len, int *dt);
@@ -31,7 +48,20 @@ typedef struct amp_coll_op {
 /* Applies inout[i] = in[i] op inout[i] for count elements of dt. */
 void amp_coll_apply(const amp_coll_op_t *op, const amp_dt_t *dt, int count,
                     const void *in, void *inout);
-/* 1 if the predefined operation op_id is defined on dt. */
+/* amp_coll_reduce and amp_coll_allreduce for any datatype: they move
+ * the span of a type's data as raw bytes, which writes the gaps of a
+ * non-contiguous type; these reduce such types in scratch buffers and copy
+ * only the data into recvbuf.  The MPI calls use these. */
+amp_status_t amp_coll_reduce_typed(const amp_coll_comm_t *c,
+                                   const void *sendbuf, void *recvbuf,
+                                   int count, const amp_dt_t *dt,
+                                   const amp_coll_op_t *op, int root);
+amp_status_t amp_coll_allreduce_typed(const amp_coll_comm_t *c,
+                                      const void *sendbuf, void *recvbuf,
+                                      int count, const amp_dt_t *dt,
+                                      const amp_coll_op_t *op);
+/* 1 if the predefined operation op_id is defined on dt: dt's basic values
+ * are all of one predefined type (with or without gaps between them). */
 int amp_op_defined(int op_id, const amp_dt_t *dt);
 const char *amp_op_name(int op_id);
 

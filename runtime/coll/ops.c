@@ -4,6 +4,7 @@
 #include "mpi.h"
 
 #include <complex.h>
+#include <stdlib.h>
 #include <string.h>
 #include <stdbool.h>
 #include <wchar.h>
@@ -189,13 +190,84 @@ const char *amp_op_name(int op_id)
     return ops[op_id].name;
 }
 
+/* Whether the base values of a type with holes can be found from its
+ * blocks: for a base type without padding each block holds whole values;
+ * for a padded pair (MPI_DOUBLE_INT, ...) the blocks alternate value and
+ * index, exactly as in the pair. */
+static int walkable(const amp_dt_t *dt)
+{
+    const amp_dt_t *base = amp_dt_predefined(dt->base_id);
+    amp_dt_block_t one;
+    int n;
+    const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
+    if (!base || base->size == 0)
+        return 0;
+    if (base->contig) {
+        for (int j = 0; j < n; j++)
+            if (b[j].len % base->size)
+                return 0;
+        return 1;
+    }
+    if (n % 2 || base->nblocks != 2)
+        return 0;
+    for (int j = 0; j < n; j += 2)
+        if (b[j].len != base->blocks[0].len ||
+            b[j + 1].len != base->blocks[1].len)
+            return 0;
+    return 1;
+}
+
 int amp_op_defined(int op_id, const amp_dt_t *dt)
 {
     if (op_id == 13 || op_id == 14)
         return 1;
     if (!dt->base_id || op_id <= 0 || op_id >= AMPI_OP_COUNT)
         return 0;
+    if (dt->base_holes && !walkable(dt))
+        return 0;
     return ops[op_id].fn(NULL, NULL, 0, dt->base_id);
+}
+
+/* A padded pair at a time: gathered into pair layout, combined, and the
+ * result scattered back. */
+static void apply_pairs(op_fn_t fn, const amp_dt_t *base,
+                        const amp_dt_block_t *b, int n, const char *in,
+                        char *io)
+{
+    _Alignas(16) char pin[64], pio[64];
+    const amp_dt_block_t *pb = base->blocks;
+    amp_assert(base->extent <= 64);
+    for (int j = 0; j < n; j += 2) {
+        for (int k = 0; k < 2; k++) {
+            memcpy(pin + pb[k].off, in + b[j + k].off, pb[k].len);
+            memcpy(pio + pb[k].off, io + b[j + k].off, pb[k].len);
+        }
+        fn(pin, pio, 1, base->base_id);
+        for (int k = 0; k < 2; k++)
+            memcpy(io + b[j + k].off, pio + pb[k].off, pb[k].len);
+    }
+}
+
+/* A predefined operation on a type whose base values have holes between
+ * them: walks the blocks of each element (amp_op_defined checked that the
+ * layout is walkable). */
+static void apply_holes(op_fn_t fn, const amp_dt_t *dt, int count,
+                        const char *in, char *io)
+{
+    const amp_dt_t *base = amp_dt_predefined(dt->base_id);
+    amp_dt_block_t one;
+    int n;
+    const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
+    for (int i = 0; i < count; i++) {
+        ptrdiff_t at = (ptrdiff_t)i * dt->extent;
+        if (!base->contig) {
+            apply_pairs(fn, base, b, n, in + at, io + at);
+            continue;
+        }
+        for (int j = 0; j < n; j++)
+            fn(in + at + b[j].off, io + at + b[j].off, b[j].len / base->size,
+               dt->base_id);
+    }
 }
 
 void amp_coll_apply(const amp_coll_op_t *op, const amp_dt_t *dt, int count,
@@ -209,11 +281,65 @@ void amp_coll_apply(const amp_coll_op_t *op, const amp_dt_t *dt, int count,
     if (op->op_id == 14)
         return;
     if (op->op_id == 13) {
-        memcpy((char *)inout + dt->true_lb, (const char *)in + dt->true_lb,
-               amp_dt_span(dt, count));
+        amp_dt_copy(dt, count, inout, in);
         return;
     }
     amp_assert(dt->base_id != 0);
-    ops[op->op_id].fn(in, inout, (size_t)count * (size_t)dt->base_count,
-                      dt->base_id);
+    if (dt->base_holes)
+        apply_holes(ops[op->op_id].fn, dt, count, in, inout);
+    else
+        ops[op->op_id].fn(in, inout, (size_t)count * (size_t)dt->base_count,
+                          dt->base_id);
+}
+
+/* A scratch copy of count elements of dt's data in its layout (the gaps
+ * undefined); returns the address to use as the elements' base. */
+static char *scratch(const amp_dt_t *dt, int count, void **mem)
+{
+    size_t span = amp_dt_span(dt, count);
+    size_t whole = (size_t)count * (size_t)dt->extent;
+    *mem = malloc(whole > span ? whole : span ? span : 1);
+    return *mem ? (char *)*mem - dt->true_lb : NULL;
+}
+
+/* Reduce (root >= 0) or allreduce (root < 0) for any datatype: a type with
+ * gaps is reduced in scratch buffers of its layout, so that the receive
+ * buffer's gaps are never written and the send buffer's never read. */
+static amp_status_t reduce_typed(const amp_coll_comm_t *c, const void *sendbuf,
+                                 void *recvbuf, int count, const amp_dt_t *dt,
+                                 const amp_coll_op_t *op, int root)
+{
+    if (dt->contig)
+        return root < 0
+                   ? amp_coll_allreduce(c, sendbuf, recvbuf, count, dt, op)
+                   : amp_coll_reduce(c, sendbuf, recvbuf, count, dt, op, root);
+    void *smem, *rmem;
+    char *s = scratch(dt, count, &smem), *r = scratch(dt, count, &rmem);
+    amp_status_t st = s && r ? AMP_OK : AMP_ERR_NOMEM;
+    if (st == AMP_OK) {
+        amp_dt_copy(dt, count, s, sendbuf);
+        st = root < 0 ? amp_coll_allreduce(c, s, r, count, dt, op)
+                      : amp_coll_reduce(c, s, r, count, dt, op, root);
+    }
+    if (st == AMP_OK && (root < 0 || c->rank == root))
+        amp_dt_copy(dt, count, recvbuf, r);
+    free(smem);
+    free(rmem);
+    return st;
+}
+
+amp_status_t amp_coll_reduce_typed(const amp_coll_comm_t *c,
+                                   const void *sendbuf, void *recvbuf,
+                                   int count, const amp_dt_t *dt,
+                                   const amp_coll_op_t *op, int root)
+{
+    return reduce_typed(c, sendbuf, recvbuf, count, dt, op, root);
+}
+
+amp_status_t amp_coll_allreduce_typed(const amp_coll_comm_t *c,
+                                      const void *sendbuf, void *recvbuf,
+                                      int count, const amp_dt_t *dt,
+                                      const amp_coll_op_t *op)
+{
+    return reduce_typed(c, sendbuf, recvbuf, count, dt, op, -1);
 }

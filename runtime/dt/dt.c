@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The blocks of one element; a type without a block list is one block. */
-static const amp_dt_block_t *blocks_of(const amp_dt_t *dt, int *n,
-                                       amp_dt_block_t *one)
+const amp_dt_block_t *amp_dt_blocks(const amp_dt_t *dt, int *n,
+                                    amp_dt_block_t *one)
 {
     if (dt->nblocks > 0) {
         *n = dt->nblocks;
@@ -15,7 +14,8 @@ static const amp_dt_block_t *blocks_of(const amp_dt_t *dt, int *n,
     }
     one->off = dt->true_lb;
     one->len = dt->size;
-    one->elem = dt->basic_size ? dt->basic_size : 1;
+    one->elem = (uint32_t)(dt->basic_size ? dt->basic_size : 1);
+    one->x32 = amp_dt_x32_kind(dt);
     *n = dt->size ? 1 : 0;
     return one;
 }
@@ -54,7 +54,7 @@ static void build_init(build_t *b, amp_dt_block_t *blocks)
 static void put_block(build_t *b, amp_dt_block_t blk)
 {
     if (b->n > 0 && b->last.off + (ptrdiff_t)b->last.len == blk.off &&
-        b->last.elem == blk.elem) {
+        b->last.elem == blk.elem && b->last.x32 == blk.x32) {
         b->last.len += blk.len;
         if (b->blocks)
             b->blocks[b->n - 1] = b->last;
@@ -149,7 +149,7 @@ static void add_part(build_t *b, ptrdiff_t disp, size_t blocklen,
         return;
     amp_dt_block_t one;
     int nold;
-    const amp_dt_block_t *ob = blocks_of(old, &nold, &one);
+    const amp_dt_block_t *ob = amp_dt_blocks(old, &nold, &one);
     if (nold == 1 && (ptrdiff_t)ob[0].len == old->extent) {
         /* dense: the copies make one block */
         amp_dt_block_t blk = ob[0];
@@ -244,9 +244,11 @@ static void build_finish(build_t *b, amp_dt_t *newdt, int pad, int check)
     newdt->base_id = b->base_id > 0 ? b->base_id : 0;
     newdt->flags = newdt->base_id ? b->flags : 0;
     newdt->base_count = (int)b->base_count;
-    if (newdt->base_id && check &&
-        (b->base_count > INT_MAX || !is_array_of_base(newdt)))
+    newdt->base_holes = 0;
+    if (newdt->base_id && b->base_count > INT_MAX)
         newdt->base_id = newdt->flags = newdt->base_count = 0;
+    else if (newdt->base_id && check && !is_array_of_base(newdt))
+        newdt->base_holes = 1;
 }
 
 static void run(build_t *b, const layout_t *l)
@@ -336,6 +338,7 @@ static amp_status_t copy_layout(amp_dt_t *newdt, const amp_dt_t *old)
     newdt->flags = old->flags;
     newdt->base_id = old->base_id;
     newdt->base_count = old->base_count;
+    newdt->base_holes = old->base_holes;
     newdt->align = old->align;
     newdt->sticky = old->sticky;
     return AMP_OK;
@@ -356,8 +359,7 @@ amp_status_t amp_dt_make_resized(amp_dt_t *newdt, const amp_dt_t *old,
     newdt->extent = extent;
     newdt->sticky = AMP_DT_STICKY_LB | AMP_DT_STICKY_UB;
     newdt->contig = is_contig(newdt);
-    if (newdt->base_id && !is_array_of_base(newdt))
-        newdt->base_id = newdt->flags = newdt->base_count = 0;
+    newdt->base_holes = newdt->base_id && !is_array_of_base(newdt);
     return AMP_OK;
 }
 
@@ -399,6 +401,86 @@ amp_status_t amp_dt_make_subarray(amp_dt_t *newdt, int ndims, const int *sizes,
     return st;
 }
 
+/* The local blocks of one dimension of a distributed array: (start, len)
+ * pairs in elements of that dimension, into parts (at most *n). */
+static int darray_blocks(const amp_dt_darray_dim_t *d, int coord,
+                         ptrdiff_t stride, const amp_dt_t *inner,
+                         amp_dt_part_t *parts)
+{
+    int n = 0;
+    if (d->distrib == AMP_DT_DIST_NONE) {
+        parts[n++] = (amp_dt_part_t){0, (size_t)d->gsize, inner};
+        return n;
+    }
+    int k = d->darg;
+    if (d->distrib == AMP_DT_DIST_BLOCK) {
+        long long start = (long long)coord * k;
+        long long len = d->gsize - start < k ? d->gsize - start : k;
+        if (len > 0)
+            parts[n++] =
+                (amp_dt_part_t){(ptrdiff_t)start * stride, (size_t)len, inner};
+        return n;
+    }
+    /* cyclic(k): blocks of k, dealt round the processes */
+    for (long long start = (long long)coord * k; start < d->gsize;
+         start += (long long)k * d->psize) {
+        long long len = d->gsize - start < k ? d->gsize - start : k;
+        parts[n++] =
+            (amp_dt_part_t){(ptrdiff_t)start * stride, (size_t)len, inner};
+    }
+    return n;
+}
+
+/* The most parts one dimension can have. */
+static size_t darray_max_parts(const amp_dt_darray_dim_t *d)
+{
+    if (d->distrib != AMP_DT_DIST_CYCLIC)
+        return 1;
+    long long per = (long long)d->darg * d->psize;
+    return (size_t)((d->gsize + per - 1) / per);
+}
+
+amp_status_t amp_dt_make_darray(amp_dt_t *newdt, int ndims,
+                                const amp_dt_darray_dim_t *dims,
+                                const int *coords, int c_order,
+                                const amp_dt_t *old)
+{
+    /* From the fastest-varying dimension out: each level is the local
+     * blocks of that dimension, each block a run of whole rows of the
+     * level inside (resized to one full row of the global array). */
+    amp_dt_t level[2], row;
+    const amp_dt_t *inner = old;
+    ptrdiff_t stride = old->extent;
+    amp_status_t st = AMP_OK;
+    for (int k = 0; k < ndims && st == AMP_OK; k++) {
+        int d = c_order ? ndims - 1 - k : k;
+        size_t max = darray_max_parts(&dims[d]);
+        amp_dt_part_t *parts = malloc(max * sizeof(*parts));
+        memset(&row, 0, sizeof(row));
+        st =
+            parts ? amp_dt_make_resized(&row, inner, 0, stride) : AMP_ERR_NOMEM;
+        amp_dt_t *cur = &level[k % 2];
+        memset(cur, 0, sizeof(*cur));
+        if (st == AMP_OK) {
+            int n = darray_blocks(&dims[d], coords[d], stride, &row, parts);
+            st = amp_dt_make_struct(cur, n, parts, 0);
+        }
+        free(parts);
+        amp_dt_destroy(&row);
+        if (inner != old)
+            amp_dt_destroy((amp_dt_t *)inner);
+        inner = st == AMP_OK ? cur : old;
+        if (st == AMP_OK &&
+            __builtin_mul_overflow(stride, (ptrdiff_t)dims[d].gsize, &stride))
+            st = AMP_ERR_ARG;
+    }
+    if (st == AMP_OK)
+        st = amp_dt_make_resized(newdt, inner, 0, stride);
+    if (inner != old)
+        amp_dt_destroy((amp_dt_t *)inner);
+    return st;
+}
+
 void amp_dt_destroy(amp_dt_t *dt)
 {
     free(dt->owned_blocks);
@@ -423,7 +505,7 @@ void amp_dt_pack(const amp_dt_t *dt, int count, const void *buf, void *out)
     }
     amp_dt_block_t one;
     int n;
-    const amp_dt_block_t *b = blocks_of(dt, &n, &one);
+    const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
     char *o = out;
     for (int i = 0; i < count; i++) {
         const char *elem = (const char *)buf + (ptrdiff_t)i * dt->extent;
@@ -446,7 +528,7 @@ size_t amp_dt_unpack(const amp_dt_t *dt, int count, void *buf, const void *in,
     }
     amp_dt_block_t one;
     int n;
-    const amp_dt_block_t *b = blocks_of(dt, &n, &one);
+    const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
     const char *p = in;
     size_t left = bytes;
     for (int i = 0; i < count && left; i++) {
@@ -470,7 +552,7 @@ long long amp_dt_elements(const amp_dt_t *dt, size_t bytes)
                                       : (long long)(bytes / dt->basic_size);
     amp_dt_block_t one;
     int n;
-    const amp_dt_block_t *b = blocks_of(dt, &n, &one);
+    const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
     long long per = 0;
     for (int j = 0; j < n; j++)
         per += (long long)(b[j].len / b[j].elem);
@@ -484,4 +566,87 @@ long long amp_dt_elements(const amp_dt_t *dt, size_t bytes)
         rem -= len;
     }
     return elems;
+}
+
+void amp_dt_copy(const amp_dt_t *dt, int count, void *dst, const void *src)
+{
+    if (dt->contig) {
+        memcpy((char *)dst + dt->true_lb, (const char *)src + dt->true_lb,
+               dt->size * (size_t)count);
+        return;
+    }
+    amp_dt_block_t one;
+    int n;
+    const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
+    for (int i = 0; i < count; i++) {
+        ptrdiff_t at = (ptrdiff_t)i * dt->extent;
+        for (int j = 0; j < n; j++)
+            memcpy((char *)dst + at + b[j].off,
+                   (const char *)src + at + b[j].off, b[j].len);
+    }
+}
+
+/* A position in the data of count elements of a type, walked in
+ * type-map order; a NULL type is one endless run of bytes. */
+typedef struct cursor {
+    char *base;
+    const amp_dt_block_t *b;
+    int n, i, j;
+    ptrdiff_t extent;
+    size_t off; /* bytes of block j already passed */
+    amp_dt_block_t one;
+} cursor_t;
+
+static void cursor_init(cursor_t *c, const amp_dt_t *dt, const void *buf)
+{
+    memset(c, 0, sizeof(*c));
+    c->base = (char *)buf;
+    if (!dt) {
+        c->one.len = SIZE_MAX;
+        c->b = &c->one;
+        c->n = 1;
+        return;
+    }
+    c->b = amp_dt_blocks(dt, &c->n, &c->one);
+    c->extent = dt->extent;
+}
+
+/* The contiguous bytes at the cursor: their address and (return) length. */
+static size_t cursor_run(const cursor_t *c, char **at)
+{
+    *at = c->base + (ptrdiff_t)c->i * c->extent + c->b[c->j].off +
+          (ptrdiff_t)c->off;
+    return c->b[c->j].len - c->off;
+}
+
+static void cursor_advance(cursor_t *c, size_t k)
+{
+    c->off += k;
+    if (c->off < c->b[c->j].len)
+        return;
+    c->off = 0;
+    if (++c->j == c->n) {
+        c->j = 0;
+        c->i++;
+    }
+}
+
+void amp_dt_copy_typed(const amp_dt_t *sdt, const void *sbuf,
+                       const amp_dt_t *rdt, void *rbuf, size_t bytes)
+{
+    cursor_t s, r;
+    cursor_init(&s, sdt, sbuf);
+    cursor_init(&r, rdt, rbuf);
+    while (bytes > 0) {
+        char *from, *to;
+        size_t k = cursor_run(&s, &from), kr = cursor_run(&r, &to);
+        if (kr < k)
+            k = kr;
+        if (bytes < k)
+            k = bytes;
+        memcpy(to, from, k);
+        cursor_advance(&s, k);
+        cursor_advance(&r, k);
+        bytes -= k;
+    }
 }

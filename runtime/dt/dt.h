@@ -20,12 +20,24 @@
 #include "base/table.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct amp_dt_block {
     ptrdiff_t off;
     size_t len;
-    size_t elem; /* size of the basic values in this block */
+    uint32_t elem; /* size of the basic values in this block */
+    uint32_t x32;  /* AMP_DT_X32_*: how the values convert to external32 */
 } amp_dt_block_t;
+
+/* What external32 (big-endian, MPI standard sizes) makes of a basic value:
+ * plain values byte-swap whole, complex ones swap each half, long double
+ * becomes IEEE binary128. */
+enum {
+    AMP_DT_X32_PLAIN = 0,
+    AMP_DT_X32_COMPLEX = 1,
+    AMP_DT_X32_LDOUBLE = 2,
+    AMP_DT_X32_LDCOMPLEX = 3,
+};
 
 typedef struct amp_dt {
     amp_obj_t obj;        /* handle table entry (derived types only) */
@@ -47,6 +59,7 @@ typedef struct amp_dt {
     int sticky;     /* AMP_DT_STICKY_*: bounds set explicitly */
     int base_id;    /* predefined type it repeats (for reductions), or 0 */
     int base_count; /* how many base_id values one element holds */
+    int base_holes; /* 1: they are not back to back from offset 0 */
     const char *name;
     /* Set by the MPI layer: the constructor's arguments for
      * MPI_Type_get_contents, a name, and references from other types. */
@@ -57,6 +70,7 @@ typedef struct amp_dt {
     ptrdiff_t *addrs;
     int *types;
     char *owned_name;
+    struct amp_attr *attrs; /* mpi/attr.c: attributes cached on it */
 } amp_dt_t;
 
 /* Bounds set by MPI_LB/MPI_UB or MPI_Type_create_resized: they win over
@@ -109,8 +123,40 @@ amp_status_t amp_dt_make_dup(amp_dt_t *newdt, const amp_dt_t *old);
 amp_status_t amp_dt_make_subarray(amp_dt_t *newdt, int ndims, const int *sizes,
                                   const int *subsizes, const int *starts,
                                   int c_order, const amp_dt_t *old);
+/* One dimension of a distributed array (MPI_Type_create_darray). */
+enum { AMP_DT_DIST_BLOCK = 1, AMP_DT_DIST_CYCLIC, AMP_DT_DIST_NONE };
+typedef struct amp_dt_darray_dim {
+    int gsize;   /* elements of the global array in this dimension */
+    int distrib; /* AMP_DT_DIST_* */
+    int darg;    /* block size (block: >= ceil(gsize/psize); cyclic: k) */
+    int psize;   /* processes in this dimension */
+} amp_dt_darray_dim_t;
+/* The part of an ndims global array of old that the process at coords
+ * (one per dimension) owns, in C (row-major, c_order) or Fortran order;
+ * lb 0, extent the whole global array.  The arguments must already be
+ * valid, darg resolved (no default left). */
+amp_status_t amp_dt_make_darray(amp_dt_t *newdt, int ndims,
+                                const amp_dt_darray_dim_t *dims,
+                                const int *coords, int c_order,
+                                const amp_dt_t *old);
 /* Frees what a constructor or the MPI layer allocated for dt. */
 void amp_dt_destroy(amp_dt_t *dt);
+
+/* The data blocks of one element of dt, in type-map order (*n of them);
+ * one is room for the single block of a type without a list. */
+const amp_dt_block_t *amp_dt_blocks(const amp_dt_t *dt, int *n,
+                                    amp_dt_block_t *one);
+
+/* Copies the data of count elements from src to dst, both in dt's layout;
+ * the bytes between the blocks stay as they were. */
+void amp_dt_copy(const amp_dt_t *dt, int count, void *dst, const void *src);
+
+/* Copies the first bytes data bytes (in type-map order) of sdt elements
+ * at sbuf into rdt elements at rbuf: one copy between two layouts of the
+ * same type signature.  A NULL type stands for plain bytes at the
+ * address; the caller makes sure bytes fit both sides. */
+void amp_dt_copy_typed(const amp_dt_t *sdt, const void *sbuf,
+                       const amp_dt_t *rdt, void *rbuf, size_t bytes);
 
 /* Copies count elements from buf into the packed buffer out
  * (count * size bytes). */
@@ -120,6 +166,18 @@ void amp_dt_pack(const amp_dt_t *dt, int count, const void *buf, void *out);
  * returns the bytes used. */
 size_t amp_dt_unpack(const amp_dt_t *dt, int count, void *buf, const void *in,
                      size_t bytes);
+
+/* The AMP_DT_X32_* kind of the values of a type without a block list (a
+ * predefined one). */
+uint32_t amp_dt_x32_kind(const amp_dt_t *dt);
+/* external32 (MPI_Pack_external): the bytes count elements of dt take,
+ * or -1 when a value in dt has no external32 form on this platform. */
+long long amp_dt_x32_size(const amp_dt_t *dt, int count);
+/* Converts count elements in place between native and external32 byte
+ * order: packed data (a stream in type-map order) when packed, else data
+ * in dt's layout at buf.  to_x32: native -> external32. */
+void amp_dt_x32_convert(const amp_dt_t *dt, int count, void *buf, int packed,
+                        int to_x32);
 
 /* Basic elements in bytes of packed dt data, or -1 if bytes ends inside a
  * basic value. */

@@ -18,10 +18,12 @@ PAIR_STRUCT(pair_long, long);
 PAIR_STRUCT(pair_short, short);
 PAIR_STRUCT(pair_ldouble, long double);
 
+#define X32_OF(T)                                                              \
+    _Generic((T)0, long double: AMP_DT_X32_LDOUBLE, default: AMP_DT_X32_PLAIN)
 #define PAIR_BLOCKS(name, T, I)                                                \
     static const amp_dt_block_t name##_blocks[2] = {                           \
-        {0, sizeof(T), sizeof(T)},                                             \
-        {offsetof(struct name, i), sizeof(I), sizeof(I)}}
+        {0, sizeof(T), sizeof(T), X32_OF(T)},                                  \
+        {offsetof(struct name, i), sizeof(I), sizeof(I), AMP_DT_X32_PLAIN}}
 PAIR_BLOCKS(pair_float, float, int);
 PAIR_BLOCKS(pair_double, double, int);
 PAIR_BLOCKS(pair_long, long, int);

@@ -208,6 +208,11 @@ static inline int AMPI_Attr_dup_fn(int oldobj, int keyval, void *extra_state,
     AMPI_API ret MPI_##name params;                                            \
     AMPI_API ret PMPI_##name params;
 
+/* Point-to-point, from MPI-4.0 (chapter 3).  The large-count _c forms
+ * are not provided. */
+AMPI_DECLARE(int, Isendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request))
+AMPI_DECLARE(int, Isendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request))
+
 /* Datatypes (chapter 4). */
 AMPI_DECLARE(int, Type_vector, (int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype))
 AMPI_DECLARE(int, Type_create_hvector, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype))
@@ -382,6 +387,9 @@ AMPI_DECLARE(int, Info_get_nkeys, (MPI_Info info, int *nkeys))
 AMPI_DECLARE(int, Info_get_nthkey, (MPI_Info info, int n, char *key))
 AMPI_DECLARE(int, Info_dup, (MPI_Info info, MPI_Info *newinfo))
 AMPI_DECLARE(int, Info_free, (MPI_Info *info))
+/* From MPI-4.0. */
+AMPI_DECLARE(int, Info_get_string, (MPI_Info info, const char *key, int *buflen, char *value, int *flag))
+AMPI_DECLARE(int, Info_create_env, (int argc, char *argv[], MPI_Info *info))
 
 /* Process creation and management (chapter 10). */
 AMPI_DECLARE(int, Comm_spawn, (const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]))

@@ -70,7 +70,7 @@ int amp_bsend_start(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
     *link = seg;
     amp_dt_pack(dt, count, buf, pos + HDR);
     seg->req.on_done = seg_done;
-    amp_p2p_isend(&rank->ep, pos + HDR, bytes, amp_comm_world_rank(comm, dest),
+    amp_p2p_isend(&rank->ep, pos + HDR, bytes, amp_comm_peer_world(comm, dest),
                   comm->ctx, comm->rank, tag, AMP_P2P_STANDARD, &seg->req);
     return MPI_SUCCESS;
 }

@@ -31,8 +31,13 @@ int PMPI_Barrier(MPI_Comm comm_h)
         rc = amp_check_comm(rank, comm_h, "MPI_Barrier", &comm);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (comm->is_inter) /* intercoll.c */
+        return amp_intercoll_barrier(rank, comm);
     amp_coll_comm_of(rank, comm, &c);
     rank->call = "MPI_Barrier";
+    if (!comm->is_inter && (comm->shm || comm->size == 1)) /* coll/shm.c */
+        return coll_status(rank, comm, amp_coll_shm_barrier(comm->shm, &c),
+                           "MPI_Barrier");
     return coll_status(rank, comm, amp_coll_barrier(&c), "MPI_Barrier");
 }
 AMP_WEAK_ALIAS(Barrier)
@@ -48,6 +53,8 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS)
         rc = amp_check_comm(rank, comm_h, call, &comm);
+    if (rc == MPI_SUCCESS && comm->is_inter) /* intercoll.c */
+        return amp_intercoll_bcast(rank, comm, buffer, count, datatype, root);
     if (rc == MPI_SUCCESS)
         rc = amp_check_count(rank, comm, count, call, "count");
     if (rc == MPI_SUCCESS)
@@ -60,6 +67,10 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
         return rc;
     amp_coll_comm_of(rank, comm, &c);
     rank->call = call;
+    if (!comm->is_inter && (comm->shm || comm->size == 1)) /* coll/shm.c */
+        return coll_status(
+            rank, comm,
+            amp_coll_shm_bcast(comm->shm, &c, buffer, count, dt, root), call);
     return coll_status(rank, comm, amp_coll_bcast(&c, buffer, count, dt, root),
                        call);
 }
@@ -125,6 +136,10 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
     amp_coll_comm_t c;
     const char *call = "MPI_Reduce";
     int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS && (comm = amp_comm_lookup(rank, comm_h)) &&
+        comm->is_inter) /* intercoll.c */
+        return amp_intercoll_reduce(rank, comm, sendbuf, recvbuf, count,
+                                    datatype, op, root);
     if (rc == MPI_SUCCESS)
         rc = check_reduce(rank, comm_h, sendbuf, recvbuf, count, datatype, op,
                           call, &comm, &dt, &cop);
@@ -145,9 +160,16 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
         sendbuf = recvbuf;
     amp_coll_comm_of(rank, comm, &c);
     rank->call = call;
+    if (!comm->is_inter && (comm->shm || comm->size == 1) &&
+        amp_coll_shm_reduce_ok(dt, count, &cop)) /* coll/shm.c */
+        return coll_status(rank, comm,
+                           amp_coll_shm_reduce(comm->shm, &c, sendbuf, recvbuf,
+                                               count, dt, &cop, root),
+                           call);
     return coll_status(
         rank, comm,
-        amp_coll_reduce(&c, sendbuf, recvbuf, count, dt, &cop, root), call);
+        amp_coll_reduce_typed(&c, sendbuf, recvbuf, count, dt, &cop, root),
+        call);
 }
 AMP_WEAK_ALIAS(Reduce)
 
@@ -161,6 +183,10 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
     amp_coll_comm_t c;
     const char *call = "MPI_Allreduce";
     int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS && (comm = amp_comm_lookup(rank, comm_h)) &&
+        comm->is_inter) /* intercoll.c */
+        return amp_intercoll_allreduce(rank, comm, sendbuf, recvbuf, count,
+                                       datatype, op);
     if (rc == MPI_SUCCESS)
         rc = check_reduce(rank, comm_h, sendbuf, recvbuf, count, datatype, op,
                           call, &comm, &dt, &cop);
@@ -172,9 +198,15 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
         sendbuf = recvbuf;
     amp_coll_comm_of(rank, comm, &c);
     rank->call = call;
+    if (!comm->is_inter && (comm->shm || comm->size == 1) &&
+        amp_coll_shm_reduce_ok(dt, count, &cop)) /* coll/shm.c */
+        return coll_status(rank, comm,
+                           amp_coll_shm_allreduce(comm->shm, &c, sendbuf,
+                                                  recvbuf, count, dt, &cop),
+                           call);
     return coll_status(
-        rank, comm, amp_coll_allreduce(&c, sendbuf, recvbuf, count, dt, &cop),
-        call);
+        rank, comm,
+        amp_coll_allreduce_typed(&c, sendbuf, recvbuf, count, dt, &cop), call);
 }
 AMP_WEAK_ALIAS(Allreduce)
 
@@ -241,3 +273,17 @@ int PMPI_Op_commutative(MPI_Op op, int *commute)
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Op_commutative)
+
+/* The checks above, for the other collectives (coll_calls.c). */
+int amp_check_root(amp_rank_t *rank, amp_comm_t *comm, int root,
+                   const char *call)
+{
+    return check_root(rank, comm, root, call);
+}
+
+int amp_check_op(amp_rank_t *rank, amp_comm_t *comm, MPI_Op op,
+                 MPI_Datatype dtype, const amp_dt_t *dt, const char *call,
+                 amp_coll_op_t *out)
+{
+    return check_op(rank, comm, op, dtype, dt, call, out);
+}

@@ -71,33 +71,84 @@ amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
     c->world = world;
     c->owned_world = world;
     c->errh = MPI_ERRORS_ARE_FATAL;
+    if (amp_coll_shm_attach(&amp_proc.coll_shm, amp_proc.rank_pe,
+                            amp_proc.sched.npes, ctx, size, world,
+                            &c->shm) != AMP_OK) {
+        amp_table_free(&rank->comms, c);
+        free(world);
+        return NULL;
+    }
     return c;
 }
 
 void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm)
 {
+    amp_attr_comm_clear(rank, comm);
+    amp_info_destroy(comm->info);
     free(comm->owned_world);
     free(comm->owned_remote_world);
+    amp_coll_shm_detach(&amp_proc.coll_shm, comm->shm);
+    amp_topology_free(comm->topo);
+    if (comm->is_inter)
+        amp_intercomm_cleanup(rank, comm);
     amp_table_free(&rank->comms, comm);
 }
 
-int PMPI_Comm_dup(MPI_Comm comm_h, MPI_Comm *newcomm)
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    int rc = amp_mpi_enter(&rank, "MPI_Comm_dup");
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_comm(rank, comm_h, "MPI_Comm_dup", &comm);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!newcomm)
-        return amp_mpi_error(rank, comm, MPI_ERR_ARG, "MPI_Comm_dup",
-                             "NULL pointer (argument newcomm)");
+/* Registry ids count down from here; agreed ids count up from 4, and a
+ * rank would need hundreds of millions of communicators to meet them. */
+#define AMP_CTX_REGISTRY_TOP 0x7ffffff0
+
+struct amp_ctx_entry {
+    struct amp_ctx_entry *next;
+    int parent_ctx;
+    unsigned n;
     int ctx;
-    rank->call = "MPI_Comm_dup";
-    amp_status_t st = amp_comm_agree_ctx(rank, comm, &ctx);
+    int waiting; /* members that have not found it yet */
+};
+
+/* The context of the n-th MPI_Comm_idup of the communicator with context
+ * parent_ctx and size members; every member gets the same one. */
+static amp_status_t registry_ctx(amp_ctx_registry_t *reg, int parent_ctx,
+                                 unsigned n, int size, int *ctx)
+{
+    pthread_mutex_lock(&reg->lock);
+    struct amp_ctx_entry **link = &reg->entries, *e;
+    while ((e = *link) && !(e->parent_ctx == parent_ctx && e->n == n))
+        link = &e->next;
+    if (!e && size > 1) {
+        e = calloc(1, sizeof(*e));
+        if (!e) {
+            pthread_mutex_unlock(&reg->lock);
+            return AMP_ERR_NOMEM;
+        }
+        reg->next += 2;
+        *e = (struct amp_ctx_entry){reg->entries, parent_ctx, n,
+                                    AMP_CTX_REGISTRY_TOP - reg->next, size};
+        reg->entries = e;
+        link = &reg->entries;
+    }
+    *ctx = e ? e->ctx : AMP_CTX_REGISTRY_TOP - (reg->next += 2);
+    if (e && --e->waiting == 0) {
+        *link = e->next;
+        free(e);
+    }
+    pthread_mutex_unlock(&reg->lock);
+    return AMP_OK;
+}
+
+/* MPI_Comm_dup of an intra-communicator: *out has the same group and a
+ * new context. */
+static int dup_intra(amp_rank_t *rank, MPI_Comm comm_h, amp_comm_t **out,
+                     const char *call)
+{
+    int ctx;
+    amp_comm_t *parent = amp_comm_lookup(rank, comm_h);
+    amp_status_t st = call[8] == 'i' /* MPI_Comm_idup: no communication */
+                          ? registry_ctx(&amp_proc.idup_ctxs, parent->ctx,
+                                         parent->idups++, parent->size, &ctx)
+                          : amp_comm_agree_ctx(rank, parent, &ctx);
     rank = amp_rank_self();
-    comm = amp_comm_lookup(rank, comm_h);
+    amp_comm_t *comm = amp_comm_lookup(rank, comm_h);
     int *world = NULL;
     if (st == AMP_OK && comm->world) {
         world = malloc((size_t)comm->size * sizeof(int));
@@ -106,17 +157,102 @@ int PMPI_Comm_dup(MPI_Comm comm_h, MPI_Comm *newcomm)
         else
             st = AMP_ERR_NOMEM;
     }
-    amp_comm_t *c = st == AMP_OK
-                        ? amp_comm_new(rank, ctx, comm->rank, comm->size, world)
+    *out = st == AMP_OK ? amp_comm_new(rank, ctx, comm->rank, comm->size, world)
                         : NULL;
-    if (!c)
-        return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, "MPI_Comm_dup",
-                             "out of memory");
+    if (!*out)
+        return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call, "out of memory");
+    return MPI_SUCCESS;
+}
+
+/* MPI_Comm_dup (with_info 0: the hints of comm) and
+ * MPI_Comm_dup_with_info (with_info 1: the hints of info instead). */
+static int dup_common(MPI_Comm comm_h, int with_info, MPI_Info info,
+                      MPI_Comm *newcomm, const char *call)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_comm(rank, comm_h, call, &comm);
+    if (rc == MPI_SUCCESS && with_info)
+        rc = amp_check_info(rank, comm, info, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!newcomm)
+        return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
+                             "NULL pointer (argument newcomm)");
+    amp_comm_t *c;
+    rank->call = call;
+    rc = comm->is_inter ? amp_intercomm_dup(rank, comm_h, &c, call)
+                        : dup_intra(rank, comm_h, &c, call);
+    rank = amp_rank_self();
+    comm = amp_comm_lookup(rank, comm_h);
+    if (rc != MPI_SUCCESS)
+        return rc;
     c->errh = comm->errh;
+    if (amp_topology_dup(comm->topo, &c->topo) != AMP_OK ||
+        amp_comm_info_apply(rank, c,
+                            with_info ? amp_info_lookup(rank, info)
+                                      : comm->info) != AMP_OK) {
+        amp_comm_destroy(rank, c);
+        return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call, "out of memory");
+    }
+    rc = amp_attr_comm_copy(rank, comm, c, call);
+    if (rc != MPI_SUCCESS) {
+        amp_comm_destroy(rank, c);
+        return rc;
+    }
     *newcomm = AMPI_HANDLE(AMPI_HANDLE_COMM, c->obj.idx);
     return MPI_SUCCESS;
 }
+
+int PMPI_Comm_dup(MPI_Comm comm_h, MPI_Comm *newcomm)
+{
+    return dup_common(comm_h, 0, MPI_INFO_NULL, newcomm, "MPI_Comm_dup");
+}
 AMP_WEAK_ALIAS(Comm_dup)
+
+/* The new communicator exists when the call returns, so the request is
+ * complete at once: MPI allows that, and no member waits for another. */
+int PMPI_Comm_idup(MPI_Comm comm_h, MPI_Comm *newcomm, MPI_Request *request)
+{
+    const char *call = "MPI_Comm_idup";
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_comm(rank, comm_h, call, &comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!request)
+        return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
+                             "NULL pointer (argument request)");
+    if (comm->is_inter)
+        return amp_mpi_error(rank, comm, MPI_ERR_COMM, call,
+                             "not supported on inter-communicators (argument "
+                             "comm); use MPI_Comm_dup");
+    /* A collective request whose schedule (nbc) has already finished. */
+    amp_req_t *req = amp_req_new(rank, AMP_REQ_COLL);
+    if (!req)
+        return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call, "out of memory");
+    rc = dup_common(comm_h, 0, MPI_INFO_NULL, newcomm, call);
+    if (rc != MPI_SUCCESS) {
+        amp_req_release(rank, req);
+        return rc;
+    }
+    req->comm = comm_h;
+    req->active = 1;
+    amp_p2p_req_init_done(&rank->ep, &req->p2p, MPI_ANY_SOURCE, MPI_ANY_TAG);
+    *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, req->obj.idx);
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Comm_idup)
+
+int PMPI_Comm_dup_with_info(MPI_Comm comm_h, MPI_Info info, MPI_Comm *newcomm)
+{
+    return dup_common(comm_h, 1, info, newcomm, "MPI_Comm_dup_with_info");
+}
+AMP_WEAK_ALIAS(Comm_dup_with_info)
 
 int PMPI_Comm_free(MPI_Comm *comm_h)
 {
@@ -133,28 +269,35 @@ int PMPI_Comm_free(MPI_Comm *comm_h)
     if (*comm_h == MPI_COMM_WORLD || *comm_h == MPI_COMM_SELF)
         return amp_mpi_error(rank, comm, MPI_ERR_COMM, "MPI_Comm_free",
                              "%s cannot be freed (argument comm)", comm->name);
+    rc = amp_attr_comm_delete_all(rank, comm, "MPI_Comm_free");
+    if (rc != MPI_SUCCESS)
+        return rc;
     amp_comm_destroy(rank, comm);
     *comm_h = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Comm_free)
 
-static int same_members(const amp_comm_t *a, const amp_comm_t *b, int ordered)
+/* MPI_CONGRUENT if the groups a and b (na and nb ranks, comm rank -> world
+ * rank, NULL: the identity) have the same members in the same order,
+ * MPI_SIMILAR if in another order, MPI_UNEQUAL otherwise. */
+static int compare_groups(int na, const int *a, int nb, const int *b)
 {
-    if (a->size != b->size)
-        return 0;
-    for (int i = 0; i < a->size; i++) {
-        int w = amp_comm_world_rank(a, i), found = 0;
-        if (ordered) {
-            found = w == amp_comm_world_rank(b, i);
-        } else {
-            for (int j = 0; j < b->size && !found; j++)
-                found = w == amp_comm_world_rank(b, j);
-        }
+    if (na != nb)
+        return MPI_UNEQUAL;
+    int ordered = 1;
+    for (int i = 0; i < na && ordered; i++)
+        ordered = (a ? a[i] : i) == (b ? b[i] : i);
+    if (ordered)
+        return MPI_CONGRUENT;
+    for (int i = 0; i < na; i++) {
+        int w = a ? a[i] : i, found = 0;
+        for (int j = 0; j < nb && !found; j++)
+            found = w == (b ? b[j] : j);
         if (!found)
-            return 0;
+            return MPI_UNEQUAL;
     }
-    return 1;
+    return MPI_SIMILAR;
 }
 
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
@@ -171,14 +314,18 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
     if (!result)
         return amp_mpi_error(rank, a, MPI_ERR_ARG, "MPI_Comm_compare",
                              "NULL pointer (argument result)");
-    if (a == b)
+    /* Inter-communicators: the weaker of the local and remote results. */
+    *result = MPI_UNEQUAL;
+    if (a == b) {
         *result = MPI_IDENT;
-    else if (same_members(a, b, 1))
-        *result = MPI_CONGRUENT;
-    else if (same_members(a, b, 0))
-        *result = MPI_SIMILAR;
-    else
-        *result = MPI_UNEQUAL;
+    } else if (a->is_inter == b->is_inter) {
+        int local = compare_groups(a->size, a->world, b->size, b->world);
+        int remote = a->is_inter
+                         ? compare_groups(a->remote_size, a->remote_world,
+                                          b->remote_size, b->remote_world)
+                         : MPI_CONGRUENT;
+        *result = local > remote ? local : remote;
+    }
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Comm_compare)

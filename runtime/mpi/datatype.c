@@ -137,6 +137,18 @@ static void type_release(amp_rank_t *rank, amp_dt_t *dt)
     amp_table_free(&rank->dts, dt);
 }
 
+void amp_type_hold(const amp_dt_t *dt)
+{
+    if (!dt->predefined)
+        ((amp_dt_t *)dt)->refs++;
+}
+
+void amp_type_drop(amp_rank_t *rank, const amp_dt_t *dt)
+{
+    if (!dt->predefined)
+        type_release(rank, (amp_dt_t *)dt);
+}
+
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     amp_rank_t *rank;
@@ -484,6 +496,12 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
         return type_fail(rank, dt, st, call);
     dt->types[0] = oldtype;
     dt->committed = old->committed;
+    rc = amp_attr_type_copy(rank, oldtype, dt, call);
+    if (rc != MPI_SUCCESS) {
+        amp_dt_destroy(dt);
+        amp_table_free(&rank->dts, dt);
+        return rc;
+    }
     return type_publish(rank, dt, MPI_COMBINER_DUP, newtype);
 }
 AMP_WEAK_ALIAS(Type_dup)
@@ -553,6 +571,177 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 }
 AMP_WEAK_ALIAS(Type_create_subarray)
 
+static int check_darray_dim(amp_rank_t *rank, int i, int gsize, int distrib,
+                            int darg, int psize, const char *call)
+{
+    if (gsize <= 0 || psize <= 0)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "dimension %d: gsize %d and psize %d must be "
+                             "positive (arguments array_of_gsizes, "
+                             "array_of_psizes)",
+                             i, gsize, psize);
+    if (distrib != MPI_DISTRIBUTE_BLOCK && distrib != MPI_DISTRIBUTE_CYCLIC &&
+        distrib != MPI_DISTRIBUTE_NONE)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "dimension %d: distribution %d is not "
+                             "MPI_DISTRIBUTE_BLOCK, _CYCLIC or _NONE "
+                             "(argument array_of_distribs)",
+                             i, distrib);
+    if (distrib == MPI_DISTRIBUTE_NONE && psize != 1)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "dimension %d: MPI_DISTRIBUTE_NONE needs psize "
+                             "1, not %d (argument array_of_psizes)",
+                             i, psize);
+    if (distrib != MPI_DISTRIBUTE_NONE && darg != MPI_DISTRIBUTE_DFLT_DARG &&
+        darg <= 0)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "dimension %d: distribution argument %d is "
+                             "neither positive nor MPI_DISTRIBUTE_DFLT_DARG "
+                             "(argument array_of_dargs)",
+                             i, darg);
+    if (distrib == MPI_DISTRIBUTE_BLOCK && darg != MPI_DISTRIBUTE_DFLT_DARG &&
+        (long long)darg * psize < gsize)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "dimension %d: %d blocks of %d cannot cover %d "
+                             "elements (arguments array_of_dargs, "
+                             "array_of_psizes, array_of_gsizes)",
+                             i, psize, darg, gsize);
+    return MPI_SUCCESS;
+}
+
+/* Checks the darray arguments and resolves them into dims and coords. */
+static int check_darray(amp_rank_t *rank, int size, int prank, int ndims,
+                        const int *gsizes, const int *distribs,
+                        const int *dargs, const int *psizes, int order,
+                        amp_dt_darray_dim_t *dims, int *coords,
+                        const char *call)
+{
+    long long procs = 1;
+    for (int i = 0; i < ndims; i++) {
+        int rc = check_darray_dim(rank, i, gsizes[i], distribs[i], dargs[i],
+                                  psizes[i], call);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        procs *= psizes[i];
+        if (procs > size)
+            break;
+        int darg = dargs[i];
+        if (distribs[i] == MPI_DISTRIBUTE_BLOCK &&
+            darg == MPI_DISTRIBUTE_DFLT_DARG)
+            darg = (gsizes[i] + psizes[i] - 1) / psizes[i];
+        else if (darg == MPI_DISTRIBUTE_DFLT_DARG)
+            darg = 1;
+        int dist = distribs[i] == MPI_DISTRIBUTE_BLOCK    ? AMP_DT_DIST_BLOCK
+                   : distribs[i] == MPI_DISTRIBUTE_CYCLIC ? AMP_DT_DIST_CYCLIC
+                                                          : AMP_DT_DIST_NONE;
+        dims[i] = (amp_dt_darray_dim_t){gsizes[i], dist, darg, psizes[i]};
+    }
+    if (procs != size)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "the process grid (array_of_psizes) does not "
+                             "have size %d processes (argument size)",
+                             size);
+    if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "order %d is neither MPI_ORDER_C nor "
+                             "MPI_ORDER_FORTRAN (argument order)",
+                             order);
+    /* The process grid is row-major whatever the array's order. */
+    for (int i = ndims - 1, r = prank; i >= 0; i--) {
+        coords[i] = r % psizes[i];
+        r /= psizes[i];
+    }
+    return MPI_SUCCESS;
+}
+
+static int check_darray_args(amp_rank_t *rank, int size, int prank, int ndims,
+                             const int *gsizes, const int *distribs,
+                             const int *dargs, const int *psizes,
+                             const char *call)
+{
+    if (size <= 0 || prank < 0 || prank >= size)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "rank %d is not within a group of size %d "
+                             "(arguments rank, size)",
+                             prank, size);
+    if (ndims <= 0)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "ndims %d is not positive (argument ndims)",
+                             ndims);
+    if (!gsizes || !distribs || !dargs || !psizes)
+        return null_arg(rank, call,
+                        !gsizes     ? "array_of_gsizes"
+                        : !distribs ? "array_of_distribs"
+                        : !dargs    ? "array_of_dargs"
+                                    : "array_of_psizes");
+    return MPI_SUCCESS;
+}
+
+/* Records the darray constructor's arguments for MPI_Type_get_contents. */
+static void darray_envelope(amp_dt_t *dt, int size, int prank, int ndims,
+                            const int *gsizes, const int *distribs,
+                            const int *dargs, const int *psizes, int order,
+                            MPI_Datatype oldtype)
+{
+    size_t n = (size_t)ndims * sizeof(int);
+    dt->ints[0] = size;
+    dt->ints[1] = prank;
+    dt->ints[2] = ndims;
+    memcpy(dt->ints + 3, gsizes, n);
+    memcpy(dt->ints + 3 + ndims, distribs, n);
+    memcpy(dt->ints + 3 + 2 * ndims, dargs, n);
+    memcpy(dt->ints + 3 + 3 * ndims, psizes, n);
+    dt->ints[3 + 4 * ndims] = order;
+    dt->types[0] = oldtype;
+}
+
+int PMPI_Type_create_darray(int size, int prank, int ndims,
+                            const int array_of_gsizes[],
+                            const int array_of_distribs[],
+                            const int array_of_dargs[],
+                            const int array_of_psizes[], int order,
+                            MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    amp_rank_t *rank;
+    const amp_dt_t *old;
+    const char *call = "MPI_Type_create_darray";
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_ctor(rank, call, 0, oldtype, newtype, &old);
+    if (rc == MPI_SUCCESS)
+        rc = check_darray_args(rank, size, prank, ndims, array_of_gsizes,
+                               array_of_distribs, array_of_dargs,
+                               array_of_psizes, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    amp_dt_darray_dim_t *dims = malloc((size_t)ndims * sizeof(*dims));
+    int *coords = malloc((size_t)ndims * sizeof(int));
+    if (!dims || !coords)
+        rc = amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
+    if (rc == MPI_SUCCESS)
+        rc = check_darray(rank, size, prank, ndims, array_of_gsizes,
+                          array_of_distribs, array_of_dargs, array_of_psizes,
+                          order, dims, coords, call);
+    amp_dt_t *dt = NULL;
+    amp_status_t st = AMP_OK;
+    if (rc == MPI_SUCCESS) {
+        dt = type_new(rank, 4 + 4 * ndims, 0, 1);
+        st = dt ? amp_dt_make_darray(dt, ndims, dims, coords,
+                                     order == MPI_ORDER_C, old)
+                : AMP_ERR_NOMEM;
+    }
+    free(dims);
+    free(coords);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (st != AMP_OK)
+        return type_fail(rank, dt, st, call);
+    darray_envelope(dt, size, prank, ndims, array_of_gsizes, array_of_distribs,
+                    array_of_dargs, array_of_psizes, order, oldtype);
+    return type_publish(rank, dt, MPI_COMBINER_DARRAY, newtype);
+}
+AMP_WEAK_ALIAS(Type_create_darray)
+
 int PMPI_Type_commit(MPI_Datatype *datatype)
 {
     amp_rank_t *rank;
@@ -586,6 +775,9 @@ int PMPI_Type_free(MPI_Datatype *datatype)
                              "%s is predefined and cannot be freed", dt->name);
     /* Operations in flight keep their own copy of what they need; types
      * built from this one keep it alive for MPI_Type_get_contents. */
+    rc = amp_attr_type_delete_all(rank, *datatype, "MPI_Type_free");
+    if (rc != MPI_SUCCESS)
+        return rc;
     amp_dt_t *d = (amp_dt_t *)dt;
     d->user_refs--;
     type_release(rank, d);

@@ -2,6 +2,7 @@
 #include "mpi/impl.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -72,8 +73,13 @@ int PMPI_Finalize(void)
     int rc = amp_mpi_enter(&rank, "MPI_Finalize");
     if (rc != MPI_SUCCESS)
         return rc;
+    /* First, as if MPI_COMM_SELF were freed: its attributes' delete
+     * callbacks are the program's hook at finalize (MPI 3.1 section 8.7.1).
+     * A failing callback is reported, and MPI ends all the same. */
+    rc = amp_attr_comm_delete_all(rank, amp_comm_lookup(rank, MPI_COMM_SELF),
+                                  "MPI_Finalize");
     rank->state = AMP_MPI_FINALIZED;
-    return MPI_SUCCESS;
+    return rc;
 }
 AMP_WEAK_ALIAS(Finalize)
 
@@ -173,6 +179,44 @@ int PMPI_Get_library_version(char *version, int *resultlen)
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Get_library_version)
+
+/* Memory from the rank's ordinary heap, aligned for any use; the info
+ * hints of MPI_Alloc_mem ask for nothing this runtime does differently. */
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+{
+    const char *call = "MPI_Alloc_mem";
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_info(rank, NULL, info, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (size < 0)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "negative size %td (argument size)", size);
+    if (!baseptr)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "NULL pointer (argument baseptr)");
+    void *p = NULL;
+    /* size 0 still gets a distinct pointer that MPI_Free_mem accepts. */
+    if (posix_memalign(&p, 64, size ? (size_t)size : 1) != 0)
+        return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call,
+                             "cannot allocate %td bytes", size);
+    *(void **)baseptr = p;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Alloc_mem)
+
+int PMPI_Free_mem(void *base)
+{
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, "MPI_Free_mem");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    free(base);
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Free_mem)
 
 int AMPI_Yield(void)
 {

@@ -5,13 +5,34 @@
  * number that finds the detailed message ("MPI_Send: invalid rank 7 ...")
  * in the rank's ring of recent errors, so MPI_Error_string can give the
  * full story for a code an MPI_ERRORS_RETURN caller got back.
+ *
+ * Classes and codes the program adds (MPI_Add_error_class/code) lie above
+ * MPI_ERR_LASTCODE: bit 30 (DYN) set, then either a class number k in the
+ * low 12 bits, or a code number j above them (its class kept in the
+ * rank's table).  Error handlers of windows and files are objects like
+ * those of communicators, told apart by kind.
  */
 #include "mpi/impl.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#define DYN 0x40000000
+#define DYN_CLASS_MASK 0xfff
+#define DYN_CODE_SHIFT 12
+#define DYN_MAX_CODES ((DYN - 1) >> DYN_CODE_SHIFT)
+
+/* The error classes and codes the program added, per rank. */
+typedef struct amp_user_errs {
+    int nclasses, ncodes;
+    int lastused;      /* MPI_LASTUSEDCODE's value */
+    int *code_class;   /* class of code j at [j - 1] */
+    char **class_text; /* MPI_Add_error_string's, at [k - 1] or NULL */
+    char **code_text;  /* at [j - 1] */
+} amp_user_errs_t;
 
 static const char *const class_text[] = {
     [MPI_SUCCESS] = "no error",
@@ -111,6 +132,51 @@ static int class_of_code(int code)
     return code & 0xff;
 }
 
+static const int lastcode = MPI_ERR_LASTCODE;
+
+const int *amp_mpi_lastusedcode(amp_rank_t *rank)
+{
+    return rank->user_errs ? &rank->user_errs->lastused : &lastcode;
+}
+
+/* Where the string of an added class or code lives, or NULL when code is
+ * none of those. */
+static char **added_text(amp_rank_t *rank, int code)
+{
+    amp_user_errs_t *u = rank ? rank->user_errs : NULL;
+    if (!u || code <= 0 || !(code & DYN))
+        return NULL;
+    int k = code & DYN_CLASS_MASK, j = (code & ~DYN) >> DYN_CODE_SHIFT;
+    if (j == 0 && k >= 1 && k <= u->nclasses)
+        return &u->class_text[k - 1];
+    if (k == 0 && j >= 1 && j <= u->ncodes)
+        return &u->code_text[j - 1];
+    return NULL;
+}
+
+int amp_mpi_class_of_code(amp_rank_t *rank, int code)
+{
+    if (code < 0)
+        return -1;
+    if (code & DYN) {
+        if (!added_text(rank, code))
+            return -1;
+        if (code & DYN_CLASS_MASK)
+            return code;
+        return rank->user_errs
+            ->code_class[((code & ~DYN) >> DYN_CODE_SHIFT) - 1];
+    }
+    return class_of_code(code) < NCLASSES ? class_of_code(code) : -1;
+}
+
+static const char *class_name(amp_rank_t *rank, int errclass)
+{
+    if (!(errclass & DYN))
+        return class_text[errclass];
+    char **text = added_text(rank, errclass);
+    return text && *text ? *text : "error class added by the program";
+}
+
 /* The rank's stored message for code, or NULL. */
 static const char *message_of(amp_rank_t *rank, int code)
 {
@@ -132,6 +198,35 @@ static int record(amp_rank_t *rank, int errclass, const char *msg)
     return code;
 }
 
+/* Applies handler eh of the object handle (a communicator, window or
+ * file) to code; msg describes the error for a fatal handler's report.
+ * Returns code, for the caller to return. */
+static int apply_handler(amp_rank_t *rank, MPI_Errhandler eh, int handle,
+                         int code, const char *msg)
+{
+    if (eh == MPI_ERRORS_RETURN)
+        return code;
+    int cls = amp_mpi_class_of_code(rank, code);
+    if (eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_ABORT) {
+        amp_log_error("rank %d: %s (%s); the job ends here because the "
+                      "error handler is MPI_ERRORS_ARE_FATAL",
+                      rank->world_rank, msg,
+                      cls < 0 ? "unknown error" : class_name(rank, cls));
+        amp_mpi_abort_job(cls > 0 && cls < NCLASSES ? cls : MPI_ERR_OTHER);
+    }
+    amp_errh_t *user = amp_table_lookup(&rank->errhs, AMP_HANDLE_INDEX(eh));
+    if (user && user->fn) {
+        MPI_Comm_errhandler_function *fn = amp_pie_to_rank(rank, user->fn);
+        fn(&handle, &code);
+    }
+    return code;
+}
+
+static int comm_handle(const amp_comm_t *comm)
+{
+    return AMPI_HANDLE(AMPI_HANDLE_COMM, comm->obj.idx);
+}
+
 int amp_mpi_error(amp_rank_t *rank, amp_comm_t *comm, int errclass,
                   const char *call, const char *fmt, ...)
 {
@@ -143,27 +238,13 @@ int amp_mpi_error(amp_rank_t *rank, amp_comm_t *comm, int errclass,
     snprintf(msg, sizeof(msg), "%s: %s", call, detail);
     if (!rank) {
         amp_log_error("%s", msg);
-        amp_mpi_abort_job(errclass);
+        amp_mpi_abort_job(errclass & DYN ? MPI_ERR_OTHER : errclass);
     }
-    int code = record(rank, errclass, msg);
+    /* An added class has no room for a serial number: it is the code. */
+    int code = errclass & DYN ? errclass : record(rank, errclass, msg);
     if (!comm)
         comm = amp_comm_lookup(rank, MPI_COMM_WORLD);
-    MPI_Errhandler eh = comm->errh;
-    if (eh == MPI_ERRORS_RETURN)
-        return code;
-    if (eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_ABORT) {
-        amp_log_error("rank %d: %s (%s); the job ends here because the "
-                      "error handler is MPI_ERRORS_ARE_FATAL",
-                      rank->world_rank, msg, class_text[errclass]);
-        amp_mpi_abort_job(errclass);
-    }
-    amp_errh_t *user = amp_table_lookup(&rank->errhs, AMP_HANDLE_INDEX(eh));
-    if (user && user->fn) {
-        MPI_Comm h = AMPI_HANDLE(AMPI_HANDLE_COMM, comm->obj.idx);
-        MPI_Comm_errhandler_function *fn = amp_pie_to_rank(rank, user->fn);
-        fn(&h, &code);
-    }
-    return code;
+    return apply_handler(rank, comm->errh, comm_handle(comm), code, msg);
 }
 
 int amp_mpi_enter(amp_rank_t **out, const char *call)
@@ -184,13 +265,16 @@ int amp_mpi_enter(amp_rank_t **out, const char *call)
 
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
-    if (errorcode < 0 || class_of_code(errorcode) >= NCLASSES || !errorclass) {
-        amp_rank_t *rank = amp_rank_self();
+    amp_rank_t *rank = amp_rank_self();
+    int cls = amp_mpi_class_of_code(rank, errorcode);
+    if (cls < 0 || !errorclass)
         return amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Error_class",
-                             "invalid error code %d (argument errorcode)",
+                             cls < 0 ? "invalid error code %d (argument "
+                                       "errorcode)"
+                                     : "NULL pointer (argument errorclass; "
+                                       "error code %d)",
                              errorcode);
-    }
-    *errorclass = class_of_code(errorcode);
+    *errorclass = cls;
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Error_class)
@@ -198,91 +282,291 @@ AMP_WEAK_ALIAS(Error_class)
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
     amp_rank_t *rank = amp_rank_self();
-    if (errorcode < 0 || class_of_code(errorcode) >= NCLASSES || !string ||
-        !resultlen)
+    int cls = amp_mpi_class_of_code(rank, errorcode);
+    if (cls < 0 || !string || !resultlen)
         return amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Error_string",
-                             "invalid error code %d (argument errorcode)",
+                             cls < 0 ? "invalid error code %d (argument "
+                                       "errorcode)"
+                                     : "NULL pointer (argument string or "
+                                       "resultlen; error code %d)",
                              errorcode);
-    const char *detail = message_of(rank, errorcode);
-    const char *cls = class_text[class_of_code(errorcode)];
     int n;
-    if (detail)
-        n = snprintf(string, MPI_MAX_ERROR_STRING, "%s (%s)", detail, cls);
-    else
-        n = snprintf(string, MPI_MAX_ERROR_STRING, "%s", cls);
+    if (errorcode & DYN) {
+        /* The program's own string, or "" when it set none. */
+        const char *text = *added_text(rank, errorcode);
+        n = snprintf(string, MPI_MAX_ERROR_STRING, "%s", text ? text : "");
+    } else {
+        const char *detail = message_of(rank, errorcode);
+        const char *cls_text = class_text[cls];
+        if (detail)
+            n = snprintf(string, MPI_MAX_ERROR_STRING, "%s (%s)", detail,
+                         cls_text);
+        else
+            n = snprintf(string, MPI_MAX_ERROR_STRING, "%s", cls_text);
+    }
     *resultlen = n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1;
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Error_string)
 
+/* ---- classes, codes and strings the program adds ---- */
+
+static amp_user_errs_t *user_errs(amp_rank_t *rank)
+{
+    if (!rank->user_errs) {
+        rank->user_errs = calloc(1, sizeof(*rank->user_errs));
+        if (rank->user_errs)
+            rank->user_errs->lastused = MPI_ERR_LASTCODE;
+    }
+    return rank->user_errs;
+}
+
+/* Makes room for one more entry in each of the n-entry arrays. */
+static int grow(int n, char ***text, int **classes)
+{
+    char **t = realloc(*text, (size_t)(n + 1) * sizeof(**text));
+    if (!t)
+        return 0;
+    *text = t;
+    t[n] = NULL;
+    if (!classes)
+        return 1;
+    int *c = realloc(*classes, (size_t)(n + 1) * sizeof(**classes));
+    if (!c)
+        return 0;
+    *classes = c;
+    return 1;
+}
+
+int PMPI_Add_error_class(int *errorclass)
+{
+    const char *call = "MPI_Add_error_class";
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!errorclass)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "NULL pointer (argument errorclass)");
+    amp_user_errs_t *u = user_errs(rank);
+    if (u && u->nclasses == DYN_CLASS_MASK)
+        return amp_mpi_error(rank, NULL, MPI_ERR_OTHER, call,
+                             "all %d error classes a program may add are "
+                             "taken",
+                             DYN_CLASS_MASK);
+    if (!u || !grow(u->nclasses, &u->class_text, NULL))
+        return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
+    int cls = DYN | ++u->nclasses;
+    if (cls > u->lastused)
+        u->lastused = cls;
+    *errorclass = cls;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Add_error_class)
+
+int PMPI_Add_error_code(int errorclass, int *errorcode)
+{
+    const char *call = "MPI_Add_error_code";
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!errorcode)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "NULL pointer (argument errorcode)");
+    if (errorclass <= MPI_SUCCESS ||
+        amp_mpi_class_of_code(rank, errorclass) != errorclass)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "%d is not an error class (argument errorclass)",
+                             errorclass);
+    amp_user_errs_t *u = user_errs(rank);
+    if (u && u->ncodes == DYN_MAX_CODES)
+        return amp_mpi_error(rank, NULL, MPI_ERR_OTHER, call,
+                             "all %d error codes a program may add are taken",
+                             DYN_MAX_CODES);
+    if (!u || !grow(u->ncodes, &u->code_text, &u->code_class))
+        return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
+    u->code_class[u->ncodes] = errorclass;
+    int code = DYN | (++u->ncodes << DYN_CODE_SHIFT);
+    if (code > u->lastused)
+        u->lastused = code;
+    *errorcode = code;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Add_error_code)
+
+int PMPI_Add_error_string(int errorcode, const char *string)
+{
+    const char *call = "MPI_Add_error_string";
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!string)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "NULL pointer (argument string)");
+    char **text = added_text(rank, errorcode);
+    if (!text)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "%d is no error class or code added with "
+                             "MPI_Add_error_class/code (argument errorcode)",
+                             errorcode);
+    if (strlen(string) >= MPI_MAX_ERROR_STRING)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "string of %zu characters; at most %d "
+                             "(MPI_MAX_ERROR_STRING - 1) (argument string)",
+                             strlen(string), MPI_MAX_ERROR_STRING - 1);
+    char *copy = strdup(string);
+    if (!copy)
+        return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
+    free(*text);
+    *text = copy;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Add_error_string)
+
 /* ---- error handlers ---- */
 
-static int check_errh(amp_rank_t *rank, amp_comm_t *comm, MPI_Errhandler eh,
-                      const char *call)
+static const char *const errh_kind_name[] = {
+    [AMP_ERRH_COMM] = "communicator",
+    [AMP_ERRH_WIN] = "window",
+    [AMP_ERRH_FILE] = "file",
+};
+
+static int is_predefined_errh(MPI_Errhandler eh)
 {
-    if (eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN ||
-        eh == MPI_ERRORS_ABORT)
+    return eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN ||
+           eh == MPI_ERRORS_ABORT;
+}
+
+/* The user handler behind eh, or NULL. */
+static amp_errh_t *errh_lookup(amp_rank_t *rank, MPI_Errhandler eh)
+{
+    if (AMP_HANDLE_KIND(eh) != AMPI_HANDLE_ERRHANDLER)
+        return NULL;
+    return amp_table_lookup(&rank->errhs, AMP_HANDLE_INDEX(eh));
+}
+
+/* Formats what is wrong with eh as the handler of an object of kind (-1:
+ * any) into buf, or returns 0 when nothing is. */
+static int errh_problem(amp_rank_t *rank, MPI_Errhandler eh, int kind,
+                        char *buf, size_t len)
+{
+    amp_errh_t *user = errh_lookup(rank, eh);
+    if (is_predefined_errh(eh) || (user && (kind < 0 || user->kind == kind)))
+        return 0;
+    if (user)
+        snprintf(buf, len,
+                 "error handler %#x was created for a %s, not a %s "
+                 "(argument errhandler)",
+                 (unsigned)eh, errh_kind_name[user->kind],
+                 errh_kind_name[kind]);
+    else
+        snprintf(buf, len, "invalid error handler %#x (argument errhandler)",
+                 (unsigned)eh);
+    return 1;
+}
+
+static int check_errh(amp_rank_t *rank, amp_comm_t *comm, MPI_Errhandler eh,
+                      int kind, const char *call)
+{
+    char why[128];
+    if (!errh_problem(rank, eh, kind, why, sizeof(why)))
         return MPI_SUCCESS;
-    if (AMP_HANDLE_KIND(eh) == AMPI_HANDLE_ERRHANDLER &&
-        amp_table_lookup(&rank->errhs, AMP_HANDLE_INDEX(eh)))
-        return MPI_SUCCESS;
-    return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
-                         "invalid error handler %#x (argument errhandler)",
-                         (unsigned)eh);
+    return amp_mpi_error(rank, comm, MPI_ERR_ARG, call, "%s", why);
+}
+
+static int create_errhandler(int kind, MPI_Comm_errhandler_function *fn,
+                             MPI_Errhandler *errhandler, const char *call)
+{
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!fn || !errhandler)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "NULL pointer (argument %s)",
+                             fn ? "errhandler" : "function");
+    amp_errh_t *e = amp_table_alloc(&rank->errhs);
+    if (!e)
+        return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
+    e->fn = fn;
+    e->kind = kind;
+    *errhandler = AMPI_HANDLE(AMPI_HANDLE_ERRHANDLER, e->obj.idx);
+    return MPI_SUCCESS;
+}
+
+static int comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler,
+                               const char *call)
+{
+    amp_rank_t *rank;
+    amp_comm_t *c;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_comm(rank, comm, call, &c);
+    if (rc == MPI_SUCCESS)
+        rc = check_errh(rank, c, errhandler, AMP_ERRH_COMM, call);
+    if (rc == MPI_SUCCESS)
+        c->errh = errhandler;
+    return rc;
+}
+
+static int comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler,
+                               const char *call)
+{
+    amp_rank_t *rank;
+    amp_comm_t *c;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_comm(rank, comm, call, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!errhandler)
+        return amp_mpi_error(rank, c, MPI_ERR_ARG, call,
+                             "NULL pointer (argument errhandler)");
+    *errhandler = c->errh;
+    return MPI_SUCCESS;
 }
 
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
-    amp_rank_t *rank;
-    amp_comm_t *c;
-    int rc = amp_mpi_enter(&rank, "MPI_Comm_set_errhandler");
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_comm(rank, comm, "MPI_Comm_set_errhandler", &c);
-    if (rc == MPI_SUCCESS)
-        rc = check_errh(rank, c, errhandler, "MPI_Comm_set_errhandler");
-    if (rc == MPI_SUCCESS)
-        c->errh = errhandler;
-    return rc;
+    return comm_set_errhandler(comm, errhandler, "MPI_Comm_set_errhandler");
 }
 AMP_WEAK_ALIAS(Comm_set_errhandler)
 
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
-    amp_rank_t *rank;
-    amp_comm_t *c;
-    int rc = amp_mpi_enter(&rank, "MPI_Comm_get_errhandler");
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_comm(rank, comm, "MPI_Comm_get_errhandler", &c);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!errhandler)
-        return amp_mpi_error(rank, c, MPI_ERR_ARG, "MPI_Comm_get_errhandler",
-                             "NULL pointer (argument errhandler)");
-    *errhandler = c->errh;
-    return MPI_SUCCESS;
+    return comm_get_errhandler(comm, errhandler, "MPI_Comm_get_errhandler");
 }
 AMP_WEAK_ALIAS(Comm_get_errhandler)
 
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
                                 MPI_Errhandler *errhandler)
 {
-    amp_rank_t *rank;
-    int rc = amp_mpi_enter(&rank, "MPI_Comm_create_errhandler");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!fn || !errhandler)
-        return amp_mpi_error(
-            rank, NULL, MPI_ERR_ARG, "MPI_Comm_create_errhandler",
-            "NULL pointer (argument %s)", fn ? "errhandler" : "function");
-    amp_errh_t *e = amp_table_alloc(&rank->errhs);
-    if (!e)
-        return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM,
-                             "MPI_Comm_create_errhandler", "out of memory");
-    e->fn = fn;
-    *errhandler = AMPI_HANDLE(AMPI_HANDLE_ERRHANDLER, e->obj.idx);
-    return MPI_SUCCESS;
+    return create_errhandler(AMP_ERRH_COMM, fn, errhandler,
+                             "MPI_Comm_create_errhandler");
 }
 AMP_WEAK_ALIAS(Comm_create_errhandler)
+
+int PMPI_Errhandler_create(MPI_Handler_function *function,
+                           MPI_Errhandler *errhandler)
+{
+    return create_errhandler(AMP_ERRH_COMM, function, errhandler,
+                             "MPI_Errhandler_create");
+}
+AMP_WEAK_ALIAS(Errhandler_create)
+
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    return comm_set_errhandler(comm, errhandler, "MPI_Errhandler_set");
+}
+AMP_WEAK_ALIAS(Errhandler_set)
+
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    return comm_get_errhandler(comm, errhandler, "MPI_Errhandler_get");
+}
+AMP_WEAK_ALIAS(Errhandler_get)
 
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
@@ -293,7 +577,7 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
     if (!errhandler)
         return amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Errhandler_free",
                              "NULL pointer (argument errhandler)");
-    rc = check_errh(rank, NULL, *errhandler, "MPI_Errhandler_free");
+    rc = check_errh(rank, NULL, *errhandler, -1, "MPI_Errhandler_free");
     if (rc != MPI_SUCCESS)
         return rc;
     /* Predefined handlers are never freed; a user handler may still be set
@@ -306,18 +590,146 @@ AMP_WEAK_ALIAS(Errhandler_free)
 
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
+    const char *call = "MPI_Comm_call_errhandler";
     amp_rank_t *rank;
     amp_comm_t *c;
-    int rc = amp_mpi_enter(&rank, "MPI_Comm_call_errhandler");
+    char msg[AMP_ERRMSG_LEN];
+    int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS)
-        rc = amp_check_comm(rank, comm, "MPI_Comm_call_errhandler", &c);
+        rc = amp_check_comm(rank, comm, call, &c);
     if (rc != MPI_SUCCESS)
         return rc;
-    amp_mpi_error(rank, c,
-                  class_of_code(errorcode) < NCLASSES ? class_of_code(errorcode)
-                                                      : MPI_ERR_UNKNOWN,
-                  "MPI_Comm_call_errhandler",
-                  "error code %d raised by the program", errorcode);
+    /* The handler gets the program's code as it is. */
+    snprintf(msg, sizeof(msg), "%s: error code %d raised by the program", call,
+             errorcode);
+    apply_handler(rank, c->errh, comm, errorcode, msg);
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Comm_call_errhandler)
+
+/* ---- windows: none exist yet ---- */
+
+int amp_mpi_no_window(MPI_Win win, const char *call)
+{
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return amp_mpi_error(rank, NULL, MPI_ERR_WIN, call,
+                         "invalid window %#x (argument win): this version of "
+                         "the runtime creates no windows",
+                         (unsigned)win);
+}
+
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+                               MPI_Errhandler *errhandler)
+{
+    return create_errhandler(AMP_ERRH_WIN, win_errhandler_fn, errhandler,
+                             "MPI_Win_create_errhandler");
+}
+AMP_WEAK_ALIAS(Win_create_errhandler)
+
+int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+{
+    return amp_mpi_no_window(win, "MPI_Win_set_errhandler");
+}
+AMP_WEAK_ALIAS(Win_set_errhandler)
+
+int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+{
+    return amp_mpi_no_window(win, "MPI_Win_get_errhandler");
+}
+AMP_WEAK_ALIAS(Win_get_errhandler)
+
+int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+    return amp_mpi_no_window(win, "MPI_Win_call_errhandler");
+}
+AMP_WEAK_ALIAS(Win_call_errhandler)
+
+/* ---- files: only MPI_FILE_NULL, whose handler is the default ---- */
+
+/* Records an error of a file call and applies the handler of
+ * MPI_FILE_NULL, which file errors go to while no file is open. */
+static int file_error(amp_rank_t *rank, int errclass, const char *call,
+                      const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int file_error(amp_rank_t *rank, int errclass, const char *call,
+                      const char *fmt, ...)
+{
+    char detail[AMP_ERRMSG_LEN - 64], msg[AMP_ERRMSG_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, ap);
+    va_end(ap);
+    snprintf(msg, sizeof(msg), "%s: %s", call, detail);
+    int code = record(rank, errclass, msg);
+    return apply_handler(rank, rank->file_errh, MPI_FILE_NULL, code, msg);
+}
+
+/* MPI_SUCCESS for MPI_FILE_NULL, MPI_ERR_FILE for any other handle. */
+static int enter_file(MPI_File file, const char *call, amp_rank_t **rank)
+{
+    int rc = amp_mpi_enter(rank, call);
+    if (rc != MPI_SUCCESS || file == MPI_FILE_NULL)
+        return rc;
+    return file_error(*rank, MPI_ERR_FILE, call,
+                      "invalid file %#x (argument file): this version of "
+                      "the runtime opens no files",
+                      (unsigned)file);
+}
+
+int PMPI_File_create_errhandler(
+    MPI_File_errhandler_function *file_errhandler_fn,
+    MPI_Errhandler *errhandler)
+{
+    return create_errhandler(AMP_ERRH_FILE, file_errhandler_fn, errhandler,
+                             "MPI_File_create_errhandler");
+}
+AMP_WEAK_ALIAS(File_create_errhandler)
+
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
+{
+    const char *call = "MPI_File_set_errhandler";
+    amp_rank_t *rank;
+    char why[128];
+    int rc = enter_file(file, call, &rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (errh_problem(rank, errhandler, AMP_ERRH_FILE, why, sizeof(why)))
+        return file_error(rank, MPI_ERR_ARG, call, "%s", why);
+    rank->file_errh = errhandler;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(File_set_errhandler)
+
+int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
+{
+    const char *call = "MPI_File_get_errhandler";
+    amp_rank_t *rank;
+    int rc = enter_file(file, call, &rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!errhandler)
+        return file_error(rank, MPI_ERR_ARG, call,
+                          "NULL pointer (argument errhandler)");
+    *errhandler = rank->file_errh;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(File_get_errhandler)
+
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
+{
+    const char *call = "MPI_File_call_errhandler";
+    amp_rank_t *rank;
+    char msg[AMP_ERRMSG_LEN];
+    int rc = enter_file(fh, call, &rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    snprintf(msg, sizeof(msg), "%s: error code %d raised by the program", call,
+             errorcode);
+    apply_handler(rank, rank->file_errh, MPI_FILE_NULL, errorcode, msg);
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(File_call_errhandler)

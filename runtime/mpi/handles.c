@@ -35,14 +35,15 @@ int amp_comm_world_rank(const amp_comm_t *comm, int r)
     return comm->world ? comm->world[r] : r;
 }
 
-void amp_coll_comm_of(amp_rank_t *rank, const amp_comm_t *comm,
-                      amp_coll_comm_t *c)
+void amp_coll_comm_of(amp_rank_t *rank, amp_comm_t *comm, amp_coll_comm_t *c)
 {
     c->ep = &rank->ep;
     c->ctx = comm->ctx + 1;
     c->rank = comm->rank;
     c->size = comm->size;
     c->world = comm->world;
+    c->seq = comm->coll_seq++;
+    c->nbc_pes = amp_proc.nbc_pes;
 }
 
 const char *amp_comm_label(const amp_comm_t *comm, char *buf, size_t len)
@@ -73,6 +74,12 @@ amp_status_t amp_rank_objects_init(amp_rank_t *rank)
     amp_table_init(&rank->msgs, sizeof(amp_msg_handle_t), 1);
     amp_table_init(&rank->errhs, sizeof(amp_errh_t), 4);
     amp_table_init(&rank->ops, sizeof(amp_op_obj_t), 1);
+    if (amp_group_init(rank) != AMP_OK)
+        return AMP_ERR_NOMEM;
+    if (amp_attr_rank_init(rank) != AMP_OK ||
+        amp_info_rank_init(rank) != AMP_OK)
+        return AMP_ERR_NOMEM;
+    rank->file_errh = MPI_ERRORS_RETURN; /* the default for files */
     amp_comm_t *world = amp_table_put(&rank->comms, 0);
     amp_comm_t *self = amp_table_put(&rank->comms, 1);
     if (!world || !self)
@@ -81,6 +88,11 @@ amp_status_t amp_rank_objects_init(amp_rank_t *rank)
     comm_setup(world, 0, rank->world_rank, amp_proc.nranks, NULL,
                "MPI_COMM_WORLD");
     comm_setup(self, 2, 0, 1, &rank->world_rank, "MPI_COMM_SELF");
+    /* MPI_COMM_SELF has nobody to share with: its shm stays NULL. */
+    if (amp_coll_shm_attach(&amp_proc.coll_shm, amp_proc.rank_pe,
+                            amp_proc.sched.npes, 0, amp_proc.nranks, NULL,
+                            &world->shm) != AMP_OK)
+        return AMP_ERR_NOMEM;
     rank->next_ctx = 4;
     return AMP_OK;
 }

@@ -10,6 +10,7 @@
 #include "base/base.h"
 #include "base/table.h"
 #include "coll/coll.h"
+#include "coll/shm.h"
 #include "dt/dt.h"
 #include "mem/mem.h"
 #include "p2p/p2p.h"
@@ -17,6 +18,7 @@
 #include "sched/sched.h"
 #include "topo/topo.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 #define AMP_WEAK_ALIAS(name)                                                   \
@@ -26,17 +28,30 @@
 #define AMP_HANDLE_KIND(h) ((unsigned)(h) >> AMPI_HANDLE_SHIFT)
 #define AMP_HANDLE_INDEX(h) ((int)((unsigned)(h) & 0xffffffu))
 
-enum amp_mapping { AMP_MAP_BLOCK, AMP_MAP_RR };
+enum amp_mapping { AMP_MAP_BLOCK, AMP_MAP_RR, AMP_MAP_RANDOM, AMP_MAP_LIST };
 
 typedef struct amp_opts {
-    int vp;           /* virtual ranks */
-    int p;            /* PEs (0: one per core, at most vp) */
-    size_t stacksize; /* bytes of stack per rank */
-    int mapping;      /* enum amp_mapping */
-    size_t eager;     /* eager/rendezvous threshold in bytes */
-    int pin;          /* pin PEs to cores */
-    int stats;        /* print per-rank scheduling counts at exit */
+    int vp;                 /* virtual ranks */
+    int p;                  /* PEs (0: one per core, at most vp) */
+    size_t stacksize;       /* bytes of stack per rank */
+    int mapping;            /* enum amp_mapping */
+    unsigned long map_seed; /* random: the permutation's seed */
+    int *map_list;          /* list: PE of rank i (repeated cyclically) */
+    int map_nlist;
+    const char *map_flag; /* where the mapping came from, for errors */
+    size_t eager;         /* eager/rendezvous threshold in bytes */
+    int pin;              /* pin PEs to cores */
+    int stats;            /* print per-rank scheduling counts at exit */
 } amp_opts_t;
+
+/* Context ids handed out without communication (MPI_Comm_idup): the
+ * first member to ask for (parent context, n-th idup of the parent) takes a
+ * fresh id, the others find it; the entry goes when all have found it. */
+typedef struct amp_ctx_registry {
+    pthread_mutex_t lock;
+    struct amp_ctx_entry *entries;
+    int next; /* ids count down from AMP_CTX_REGISTRY_TOP */
+} amp_ctx_registry_t;
 
 typedef int (*amp_main_fn_t)(int argc, char **argv, char **envp);
 
@@ -49,7 +64,9 @@ typedef struct amp_proc {
     amp_pie_image_t pie; /* the program image each rank gets a copy of */
     amp_sched_t sched;
     amp_p2p_world_t world;
-    struct amp_rank **ranks; /* by world rank */
+    struct amp_rank **ranks;          /* by world rank */
+    int *rank_pe;                     /* world rank -> PE it was placed on */
+    amp_coll_shm_registry_t coll_shm; /* coll/shm.c: shared collectives */
     int nranks;
     amp_main_fn_t main_fn;
     int argc;
@@ -60,6 +77,8 @@ typedef struct amp_proc {
     void (**rank_inits)(void);
     int nrank_inits;
     double wtime_base;
+    struct amp_nbc_pe *nbc_pes;   /* coll/nbc.c: by PE id */
+    amp_ctx_registry_t idup_ctxs; /* comm.c: contexts of MPI_Comm_idup */
 } amp_proc_t;
 
 extern amp_proc_t amp_proc;
@@ -86,13 +105,24 @@ typedef struct amp_comm {
     struct amp_info *info;     /* info.c: hints set on the communicator */
     unsigned coll_seq;         /* coll: collectives started, for tags */
     struct amp_coll_shm *shm;  /* coll/shm.c: state its members share */
-    unsigned asserts;          /* comm.c: MPI-4 mpi_assert_* hints */
+    unsigned asserts;          /* info.c: AMP_ASSERT_* from mpi_assert_* */
+    unsigned idups;            /* comm.c: MPI_Comm_idup calls on it so far */
 } amp_comm_t;
+
+/* Bits of amp_comm_t.asserts: the MPI-4 assertions set to "true" in the
+ * communicator's info hints (info.c). */
+enum {
+    AMP_ASSERT_NO_ANY_TAG = 1u << 0,      /* mpi_assert_no_any_tag */
+    AMP_ASSERT_NO_ANY_SOURCE = 1u << 1,   /* mpi_assert_no_any_source */
+    AMP_ASSERT_EXACT_LENGTH = 1u << 2,    /* mpi_assert_exact_length */
+    AMP_ASSERT_ALLOW_OVERTAKING = 1u << 3 /* mpi_assert_allow_overtaking */
+};
 
 enum amp_req_kind {
     AMP_REQ_SEND,
     AMP_REQ_RECV,
     AMP_REQ_DONE, /* complete at creation: MPI_PROC_NULL, Ibsend */
+    AMP_REQ_COLL, /* nonblocking collective: p2p completes with it */
 };
 
 typedef struct amp_req {
@@ -107,7 +137,9 @@ typedef struct amp_req {
     MPI_Datatype dtype;
     const amp_dt_t *dt;
     int peer, tag;
-    void *pack; /* packed copy of non-contiguous data */
+    void *pack;          /* packed copy of non-contiguous data */
+    struct amp_nbc *nbc; /* AMP_REQ_COLL: its schedule until it is done */
+    int dt_held;         /* dt is held (amp_type_hold) until release */
 } amp_req_t;
 
 enum amp_send_mode {
@@ -117,9 +149,20 @@ enum amp_send_mode {
     AMP_SEND_BUFFERED
 };
 
+/* A group: an ordered list of world ranks (group.c). */
+typedef struct amp_group {
+    amp_obj_t obj;
+    int size;
+    int *world; /* group rank -> world rank; NULL when empty */
+} amp_group_t;
+
+/* Which objects a user error handler is for (errors.c). */
+enum amp_errh_kind { AMP_ERRH_COMM, AMP_ERRH_WIN, AMP_ERRH_FILE };
+
 typedef struct amp_errh {
     amp_obj_t obj;
-    MPI_Comm_errhandler_function *fn;
+    MPI_Comm_errhandler_function *fn; /* the same type for windows, files */
+    int kind;                         /* enum amp_errh_kind */
 } amp_errh_t;
 
 typedef struct amp_op_obj {
@@ -155,6 +198,13 @@ typedef struct amp_rank {
     const char *call; /* the MPI call a blocked rank waits in */
     int next_ctx;     /* lowest context id this rank has not used */
     amp_table_t comms, dts, reqs, msgs, errhs, ops;
+    amp_table_t groups;  /* group.c; index 0 is MPI_GROUP_EMPTY */
+    amp_table_t keyvals; /* attr.c */
+    amp_table_t infos;   /* info.c; index 0 is MPI_INFO_ENV */
+    struct amp_attr *dt_attrs[AMPI_DTID_COUNT]; /* attr.c: predefined types' */
+    int attr_my_wth;                 /* attr.c: what AMPI_MY_WTH points to */
+    struct amp_user_errs *user_errs; /* errors.c: added classes and codes */
+    MPI_Errhandler file_errh;        /* errors.c: MPI_FILE_NULL's handler */
     amp_bsend_t bsend;
     unsigned errseq;
     int errcodes[AMP_ERRMSG_RING];
@@ -196,6 +246,13 @@ int amp_mpi_class_of(amp_status_t st);
 int amp_mpi_enter(amp_rank_t **rank, const char *call);
 _Noreturn void amp_mpi_abort_job(int code);
 int amp_mpi_unsupported(const char *call); /* see unsupported.c */
+/* The error class of code (predefined, recorded or added by the program),
+ * or -1 when code is no error code. */
+int amp_mpi_class_of_code(amp_rank_t *rank, int code);
+/* Enters call and answers MPI_ERR_WIN: no window exists yet. */
+int amp_mpi_no_window(MPI_Win win, const char *call);
+/* What MPI_LASTUSEDCODE points to. */
+const int *amp_mpi_lastusedcode(amp_rank_t *rank);
 
 /* ---- handles (handles.c) ---- */
 amp_comm_t *amp_comm_lookup(amp_rank_t *rank, MPI_Comm h);
@@ -204,8 +261,10 @@ amp_req_t *amp_req_lookup(amp_rank_t *rank, MPI_Request h);
 amp_status_t amp_rank_objects_init(amp_rank_t *rank);
 int amp_comm_world_rank(const amp_comm_t *comm, int r);
 const char *amp_comm_label(const amp_comm_t *comm, char *buf, size_t len);
-void amp_coll_comm_of(amp_rank_t *rank, const amp_comm_t *comm,
-                      amp_coll_comm_t *c);
+/* The collective view of comm for one collective call: takes the call's
+ * sequence number (comm->coll_seq++), so call it once per call, on every
+ * member, whatever the algorithm. */
+void amp_coll_comm_of(amp_rank_t *rank, amp_comm_t *comm, amp_coll_comm_t *c);
 
 /* Argument checks shared by the calls; each returns MPI_SUCCESS or the
  * code from amp_mpi_error. */
@@ -218,6 +277,20 @@ int amp_check_count(amp_rank_t *rank, amp_comm_t *comm, int count,
 int amp_check_buf(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
                   int count, const amp_dt_t *dt, const char *call,
                   const char *arg);
+/* collective.c: root is a rank of comm; op (a valid handle) is defined on
+ * dt (handle dtype) and resolved into *out. */
+int amp_check_root(amp_rank_t *rank, amp_comm_t *comm, int root,
+                   const char *call);
+int amp_check_op(amp_rank_t *rank, amp_comm_t *comm, MPI_Op op,
+                 MPI_Datatype dtype, const amp_dt_t *dt, const char *call,
+                 amp_coll_op_t *out);
+
+/* ---- process topologies (topology.c) ---- */
+
+/* A copy of t for MPI_Comm_dup (*copy NULL when t is NULL). */
+amp_status_t amp_topology_dup(const struct amp_topology *t,
+                              struct amp_topology **copy);
+void amp_topology_free(struct amp_topology *t);
 
 /* ---- communicators (comm.c) ---- */
 
@@ -233,6 +306,104 @@ void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm);
 /* Collective over comm: a context id no member has used yet (two ids are
  * taken: ctx and ctx + 1).  May block; re-read rank-local pointers after. */
 amp_status_t amp_comm_agree_ctx(amp_rank_t *rank, amp_comm_t *comm, int *ctx);
+
+/* Collective over the members of comm listed in members (comm ranks, by
+ * position; this rank is members[me]), n of them, only: like
+ * amp_comm_agree_ctx.  tag (0..MPI_TAG_UB) keeps apart
+ * concurrent agreements on one communicator (MPI_Comm_create_group). */
+amp_status_t amp_comm_agree_ctx_among(amp_rank_t *rank, amp_comm_t *comm,
+                                      const int *members, int n, int me,
+                                      int tag, int *ctx);
+
+/* World rank of rank r of the group comm's messages go to: the remote
+ * group of an inter-communicator, comm's own group otherwise. */
+static inline int amp_comm_peer_world(const amp_comm_t *comm, int r)
+{
+    if (comm->is_inter)
+        return comm->remote_world[r];
+    return comm->world ? comm->world[r] : r;
+}
+
+/* Size of that group: the valid destinations and sources on comm. */
+static inline int amp_comm_peer_size(const amp_comm_t *comm)
+{
+    return comm->is_inter ? comm->remote_size : comm->size;
+}
+
+/* ---- groups (group.c) ---- */
+amp_group_t *amp_group_lookup(amp_rank_t *rank, MPI_Group h);
+/* Looks up h, answering MPI_ERR_GROUP (through comm's handler) if it is
+ * not a valid group; arg names the argument. */
+int amp_check_group(amp_rank_t *rank, amp_comm_t *comm, MPI_Group h,
+                    const char *call, const char *arg, amp_group_t **group);
+/* A new group handle for the world ranks in world (n of them), which the
+ * group takes over (MPI_GROUP_EMPTY when n is 0; world is freed then). */
+amp_status_t amp_group_new(amp_rank_t *rank, int *world, int n, MPI_Group *out);
+/* Position of world rank w in group, or MPI_UNDEFINED. */
+int amp_group_rank_of(const amp_group_t *group, int w);
+amp_status_t amp_group_init(amp_rank_t *rank);
+
+/* ---- inter-communicators (intercomm.c) ---- */
+/* MPI_Comm_dup of an inter-communicator: *out is the new one. */
+int amp_intercomm_dup(amp_rank_t *rank, MPI_Comm comm_h, amp_comm_t **out,
+                      const char *call);
+/* Releases what an inter-communicator holds beside the intra part. */
+void amp_intercomm_cleanup(amp_rank_t *rank, amp_comm_t *comm);
+/* Blocking collectives on an inter-communicator (intercoll.c): each
+ * checks its own arguments beyond comm and returns the MPI code. */
+int amp_intercoll_barrier(amp_rank_t *rank, amp_comm_t *comm);
+int amp_intercoll_bcast(amp_rank_t *rank, amp_comm_t *comm, void *buffer,
+                        int count, MPI_Datatype datatype, int root);
+int amp_intercoll_reduce(amp_rank_t *rank, amp_comm_t *comm,
+                         const void *sendbuf, void *recvbuf, int count,
+                         MPI_Datatype datatype, MPI_Op op, int root);
+int amp_intercoll_allreduce(amp_rank_t *rank, amp_comm_t *comm,
+                            const void *sendbuf, void *recvbuf, int count,
+                            MPI_Datatype datatype, MPI_Op op);
+
+/* ---- attributes (attr.c) ---- */
+amp_status_t amp_attr_rank_init(amp_rank_t *rank);
+/* Copies old's attributes onto newcomm through their copy callbacks
+ * (MPI_Comm_dup and its kin); on failure none is left on newcomm and the
+ * error (through old's handler) is returned. */
+int amp_attr_comm_copy(amp_rank_t *rank, amp_comm_t *old, amp_comm_t *newcomm,
+                       const char *call);
+/* Deletes comm's attributes through their delete callbacks, newest first;
+ * stops at the first that fails and returns its error (MPI_Comm_free, and
+ * MPI_Finalize for MPI_COMM_SELF). */
+int amp_attr_comm_delete_all(amp_rank_t *rank, amp_comm_t *comm,
+                             const char *call);
+/* Deletes whatever attributes comm still has (amp_comm_destroy). */
+void amp_attr_comm_clear(amp_rank_t *rank, amp_comm_t *comm);
+/* The same for datatypes: old (predefined or derived) to newdt on
+ * MPI_Type_dup, and all of h's attributes on MPI_Type_free. */
+int amp_attr_type_copy(amp_rank_t *rank, MPI_Datatype old, amp_dt_t *newdt,
+                       const char *call);
+int amp_attr_type_delete_all(amp_rank_t *rank, MPI_Datatype h,
+                             const char *call);
+
+/* ---- info objects (info.c) ---- */
+amp_status_t amp_info_rank_init(amp_rank_t *rank);
+/* The hints behind info handle h, or NULL (MPI_INFO_NULL, invalid). */
+struct amp_info *amp_info_lookup(amp_rank_t *rank, MPI_Info h);
+/* MPI_SUCCESS when h is MPI_INFO_NULL or an info object, else
+ * MPI_ERR_INFO through comm's handler. */
+int amp_check_info(amp_rank_t *rank, amp_comm_t *comm, MPI_Info h,
+                   const char *call);
+/* Adds hints (may be NULL) to comm's: comm->info keeps a copy, and
+ * comm->asserts the AMP_ASSERT_* bits of the mpi_assert_* keys set to
+ * "true" ("false" clears one).  MPI_Comm_dup passes the old comm->info,
+ * MPI_Comm_dup_with_info amp_info_lookup(rank, info). */
+amp_status_t amp_comm_info_apply(amp_rank_t *rank, amp_comm_t *comm,
+                                 const struct amp_info *hints);
+void amp_info_destroy(struct amp_info *info);
+
+/* ---- datatypes (datatype.c) ---- */
+
+/* Keeps a derived type alive (MPI_Type_free only drops the user's handle)
+ * while a pending operation uses it; no-ops on predefined types. */
+void amp_type_hold(const amp_dt_t *dt);
+void amp_type_drop(amp_rank_t *rank, const amp_dt_t *dt);
 
 /* ---- requests (request.c) ---- */
 amp_req_t *amp_req_new(amp_rank_t *rank, int kind);

@@ -4,6 +4,7 @@
 
 #include <limits.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The bytes count elements of dt pack into, or -1 past INT_MAX. */
 static long long packed_bytes(const amp_dt_t *dt, int count)
@@ -154,3 +155,135 @@ int PMPI_Address(void *location, MPI_Aint *address)
     return address_common(location, address, "MPI_Address");
 }
 AMP_WEAK_ALIAS(Address)
+
+/* ---- external32 (MPI_Pack_external and friends) ---- */
+
+/* Checks datarep and that dt has an external32 form; *bytes is the size
+ * of count elements in it. */
+static int check_external(amp_rank_t *rank, const char *datarep,
+                          const amp_dt_t *dt, int count, const char *call,
+                          long long *bytes)
+{
+    if (!datarep)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "NULL pointer (argument datarep)");
+    if (strcmp(datarep, "external32") != 0)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "unknown data representation \"%.64s\" "
+                             "(argument datarep): only \"external32\" is "
+                             "defined",
+                             datarep);
+    *bytes = amp_dt_x32_size(dt, count);
+    if (*bytes < 0)
+        return amp_mpi_error(rank, NULL, MPI_ERR_TYPE, call,
+                             "the datatype holds long double values, which "
+                             "have no external32 conversion on this "
+                             "platform (argument datatype)");
+    return MPI_SUCCESS;
+}
+
+/* The checks Pack_external and Unpack_external share. */
+static int check_pack_external(amp_rank_t *rank, const char *datarep,
+                               const void *buf, int count, MPI_Datatype dtype,
+                               MPI_Aint size, const MPI_Aint *position,
+                               int packing, const char *call,
+                               const amp_dt_t **dt, long long *bytes)
+{
+    int rc = amp_check_count(rank, NULL, count, call,
+                             packing ? "incount" : "outcount");
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_dt(rank, NULL, dtype, call, "datatype", dt);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_buf(rank, NULL, buf, count, *dt, call,
+                           packing ? "inbuf" : "outbuf");
+    if (rc == MPI_SUCCESS)
+        rc = check_external(rank, datarep, *dt, count, call, bytes);
+    if (rc == MPI_SUCCESS && !position)
+        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                           "NULL pointer (argument position)");
+    if (rc == MPI_SUCCESS && (size < 0 || *position < 0 || *position > size))
+        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                           "position %ld outside a buffer of %ld bytes "
+                           "(arguments position, %s)",
+                           (long)*position, (long)size,
+                           packing ? "outsize" : "insize");
+    if (rc == MPI_SUCCESS && *bytes > size - *position)
+        rc = amp_mpi_error(rank, NULL, MPI_ERR_TRUNCATE, call,
+                           "%lld bytes do not fit at position %ld of a "
+                           "%ld-byte external32 buffer",
+                           *bytes, (long)*position, (long)size);
+    return rc;
+}
+
+int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+                       MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                       MPI_Aint *position)
+{
+    amp_rank_t *rank;
+    const amp_dt_t *dt;
+    long long bytes;
+    const char *call = "MPI_Pack_external";
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_pack_external(rank, datarep, inbuf, incount, datatype,
+                                 outsize, position, 1, call, &dt, &bytes);
+    if (rc == MPI_SUCCESS && bytes && !outbuf)
+        rc = amp_mpi_error(rank, NULL, MPI_ERR_BUFFER, call,
+                           "NULL buffer (argument outbuf)");
+    if (rc != MPI_SUCCESS || !bytes)
+        return rc;
+    char *out = (char *)outbuf + *position;
+    amp_dt_pack(dt, incount, inbuf, out);
+    amp_dt_x32_convert(dt, incount, out, 1, 1);
+    *position += (MPI_Aint)bytes;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Pack_external)
+
+int PMPI_Unpack_external(const char datarep[], const void *inbuf,
+                         MPI_Aint insize, MPI_Aint *position, void *outbuf,
+                         int outcount, MPI_Datatype datatype)
+{
+    amp_rank_t *rank;
+    const amp_dt_t *dt;
+    long long bytes;
+    const char *call = "MPI_Unpack_external";
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_pack_external(rank, datarep, outbuf, outcount, datatype,
+                                 insize, position, 0, call, &dt, &bytes);
+    if (rc == MPI_SUCCESS && bytes && !inbuf)
+        rc = amp_mpi_error(rank, NULL, MPI_ERR_BUFFER, call,
+                           "NULL buffer (argument inbuf)");
+    if (rc != MPI_SUCCESS || !bytes)
+        return rc;
+    amp_dt_unpack(dt, outcount, outbuf, (const char *)inbuf + *position,
+                  (size_t)bytes);
+    amp_dt_x32_convert(dt, outcount, outbuf, 0, 0);
+    *position += (MPI_Aint)bytes;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Unpack_external)
+
+int PMPI_Pack_external_size(const char datarep[], int incount,
+                            MPI_Datatype datatype, MPI_Aint *size)
+{
+    amp_rank_t *rank;
+    const amp_dt_t *dt;
+    long long bytes;
+    const char *call = "MPI_Pack_external_size";
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_count(rank, NULL, incount, call, "incount");
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_dt(rank, NULL, datatype, call, "datatype", &dt);
+    if (rc == MPI_SUCCESS)
+        rc = check_external(rank, datarep, dt, incount, call, &bytes);
+    if (rc == MPI_SUCCESS && !size)
+        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                           "NULL pointer (argument size)");
+    if (rc == MPI_SUCCESS)
+        *size = (MPI_Aint)bytes;
+    return rc;
+}
+AMP_WEAK_ALIAS(Pack_external_size)

@@ -45,13 +45,32 @@ static int check_tag(amp_rank_t *rank, amp_comm_t *comm, int tag, int any_ok,
 static int check_peer(amp_rank_t *rank, amp_comm_t *comm, int peer, int any_ok,
                       const char *call, const char *arg)
 {
-    if ((peer >= 0 && peer < comm->size) || peer == MPI_PROC_NULL ||
-        (any_ok && peer == MPI_ANY_SOURCE))
+    /* On an inter-communicator, peers are ranks of the remote group. */
+    if ((peer >= 0 && peer < amp_comm_peer_size(comm)) ||
+        peer == MPI_PROC_NULL || (any_ok && peer == MPI_ANY_SOURCE))
         return MPI_SUCCESS;
     return amp_mpi_error(rank, comm, MPI_ERR_RANK, call,
                          "invalid rank %d (argument %s): the communicator "
                          "has %d ranks",
-                         peer, arg, comm->size);
+                         peer, arg, amp_comm_peer_size(comm));
+}
+
+/* A wildcard receive or probe on a communicator whose MPI-4 hints assert
+ * that none is used (mpi_assert_no_any_source / _tag) is erroneous. */
+static int check_asserts(amp_rank_t *rank, amp_comm_t *comm, int source,
+                         int tag, const char *call)
+{
+    if (source == MPI_ANY_SOURCE && (comm->asserts & AMP_ASSERT_NO_ANY_SOURCE))
+        return amp_mpi_error(rank, comm, MPI_ERR_RANK, call,
+                             "MPI_ANY_SOURCE (argument source) on a "
+                             "communicator with the hint "
+                             "mpi_assert_no_any_source set to true");
+    if (tag == MPI_ANY_TAG && (comm->asserts & AMP_ASSERT_NO_ANY_TAG))
+        return amp_mpi_error(rank, comm, MPI_ERR_TAG, call,
+                             "MPI_ANY_TAG (argument tag) on a communicator "
+                             "with the hint mpi_assert_no_any_tag set to "
+                             "true");
+    return MPI_SUCCESS;
 }
 
 /* Checks the arguments of a send or receive (recv: wildcards allowed). */
@@ -70,44 +89,48 @@ static int check_xfer(amp_rank_t *rank, MPI_Comm comm_h, const void *buf,
             check_peer(rank, *comm, peer, recv, call, recv ? "source" : "dest");
     if (rc == MPI_SUCCESS)
         rc = check_tag(rank, *comm, tag, recv, call);
+    if (rc == MPI_SUCCESS && recv && (*comm)->asserts)
+        rc = check_asserts(rank, *comm, peer, tag, call);
     if (rc == MPI_SUCCESS)
         rc = amp_check_buf(rank, *comm, buf, count, *dt, call, "buf");
     return rc;
 }
 
-/* Starts a send into p (whose on_done is already set).  Non-contiguous
- * data is packed into *pack, which the caller frees after completion. */
+/* Starts a send into p (whose on_done is already set).  Data of a
+ * non-contiguous type is not packed: p2p copies it from its layout (dt
+ * must stay valid until p completes). */
 static void start_send(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
                        int count, const amp_dt_t *dt, int dest, int tag,
-                       int mode, amp_p2p_req_t *p, void **pack)
+                       int mode, amp_p2p_req_t *p)
 {
-    size_t bytes = dt->size * (size_t)count;
-    const void *data = (const char *)buf + dt->true_lb;
-    *pack = NULL;
-    if (!dt->contig && bytes) {
-        *pack = malloc(bytes);
-        if (!*pack)
-            amp_fatal("out of memory packing a %zu-byte message", bytes);
-        amp_dt_pack(dt, count, buf, *pack);
-        data = *pack;
-    }
-    amp_p2p_isend(&rank->ep, data, bytes, amp_comm_world_rank(comm, dest),
-                  comm->ctx, comm->rank, tag,
-                  mode == AMP_SEND_SYNC ? AMP_P2P_SYNC : AMP_P2P_STANDARD, p);
+    amp_p2p_isend_typed(
+        &rank->ep, buf, count, dt, amp_comm_peer_world(comm, dest), comm->ctx,
+        comm->rank, tag,
+        mode == AMP_SEND_SYNC ? AMP_P2P_SYNC : AMP_P2P_STANDARD, p);
 }
 
-/* Where a receive lands: the user buffer, or a packing buffer for
- * non-contiguous types. */
-static void *recv_target(void *buf, int count, const amp_dt_t *dt, void **pack)
+/* Brings the endpoint's matching for comm in line with its hints: with
+ * both mpi_assert_no_any_source and mpi_assert_no_any_tag, its receives
+ * match in hashed (source, tag) queues.  The hints may change with
+ * MPI_Comm_set_info at any time, and a context may be reused by a
+ * communicator without them, so every receive and probe checks (one
+ * branch when no communicator of the rank has the hints). */
+static void sync_exact(amp_rank_t *rank, const amp_comm_t *comm)
 {
-    size_t cap = dt->size * (size_t)count;
-    *pack = NULL;
-    if (dt->contig || !cap)
-        return (char *)buf + dt->true_lb;
-    *pack = malloc(cap);
-    if (!*pack)
-        amp_fatal("out of memory for a %zu-byte receive buffer", cap);
-    return *pack;
+    const unsigned both = AMP_ASSERT_NO_ANY_SOURCE | AMP_ASSERT_NO_ANY_TAG;
+    int exact = (comm->asserts & both) == both;
+    if (exact || rank->ep.nexact)
+        amp_p2p_ep_set_exact(&rank->ep, comm->ctx, exact);
+}
+
+/* Starts a receive into p straight into the user's layout. */
+static void start_recv(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
+                       const amp_dt_t *dt, int source, int tag,
+                       amp_p2p_req_t *p)
+{
+    sync_exact(rank, comm);
+    amp_p2p_irecv_typed(&rank->ep, buf, count, dt, comm->ctx, source,
+                        p2p_tag(tag), p);
 }
 
 static void wait_one(amp_rank_t *rank, amp_p2p_req_t *p, const char *call)
@@ -142,11 +165,9 @@ static int send_common(const void *buf, int count, MPI_Datatype dtype, int dest,
     if (mode == AMP_SEND_BUFFERED)
         return amp_bsend_start(rank, comm, buf, count, dt, dest, tag, call);
     amp_p2p_req_t p;
-    void *pack;
     p.on_done = NULL;
-    start_send(rank, comm, buf, count, dt, dest, tag, mode, &p, &pack);
+    start_send(rank, comm, buf, count, dt, dest, tag, mode, &p);
     wait_one(rank, &p, call);
-    free(pack);
     return MPI_SUCCESS;
 }
 
@@ -199,16 +220,10 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
         return MPI_SUCCESS;
     }
     amp_p2p_req_t p;
-    void *pack;
     size_t cap = dt->size * (size_t)count;
     p.on_done = NULL;
-    amp_p2p_irecv(&rank->ep, recv_target(buf, count, dt, &pack), cap, comm->ctx,
-                  source, p2p_tag(tag), &p);
+    start_recv(rank, comm, buf, count, dt, source, tag, &p);
     wait_one(rank, &p, "MPI_Recv");
-    if (pack) {
-        amp_dt_unpack(dt, count, buf, pack, p.st_bytes);
-        free(pack);
-    }
     if (status != MPI_STATUS_IGNORE) {
         int err = status->MPI_ERROR;
         amp_status_set(status, p.st_source, p.st_tag, err, p.st_bytes, 0);
@@ -292,17 +307,11 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
 }
 AMP_WEAK_ALIAS(Recv_init)
 
-/* Completion hook of every request object: unpack, release buffers, and
- * free the request if MPI_Request_free already dropped the handle. */
+/* Completion hook of every request object: free the request if
+ * MPI_Request_free already dropped the handle. */
 static void req_done(amp_p2p_req_t *p)
 {
     amp_req_t *r = AMP_CONTAINER_OF(p, amp_req_t, p2p);
-    if (r->pack) {
-        if (r->kind == AMP_REQ_RECV && !p->cancelled)
-            amp_dt_unpack(r->dt, r->count, r->buf, r->pack, p->st_bytes);
-        free(r->pack);
-        r->pack = NULL;
-    }
     if (r->freed)
         amp_req_release(AMP_CONTAINER_OF(p->owner, amp_rank_t, ep), r);
 }
@@ -325,15 +334,16 @@ int amp_req_start(amp_rank_t *rank, amp_req_t *r, const char *call)
         amp_p2p_req_init_done(&rank->ep, &r->p2p, r->peer, r->tag);
         return rc;
     }
-    if (r->kind == AMP_REQ_SEND) {
+    /* p2p reads the type until completion, MPI_Type_free or not */
+    if (!r->dt_held)
+        amp_type_hold(r->dt);
+    r->dt_held = 1;
+    if (r->kind == AMP_REQ_SEND)
         start_send(rank, comm, r->buf, r->count, r->dt, r->peer, r->tag,
-                   r->mode, &r->p2p, &r->pack);
-        return MPI_SUCCESS;
-    }
-    size_t cap = r->dt->size * (size_t)r->count;
-    void *target = recv_target(r->buf, r->count, r->dt, &r->pack);
-    amp_p2p_irecv(&rank->ep, target, cap, comm->ctx, r->peer, p2p_tag(r->tag),
-                  &r->p2p);
+                   r->mode, &r->p2p);
+    else
+        start_recv(rank, comm, r->buf, r->count, r->dt, r->peer, r->tag,
+                   &r->p2p);
     return MPI_SUCCESS;
 }
 
@@ -359,26 +369,19 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
         return rc;
     amp_p2p_req_t sp, rp;
     amp_p2p_req_t *reqs[2] = {&rp, &sp};
-    void *spack = NULL, *rpack = NULL;
     size_t cap = rdt->size * (size_t)recvcount;
     sp.on_done = rp.on_done = NULL;
     if (source == MPI_PROC_NULL)
         amp_p2p_req_init_done(&rank->ep, &rp, MPI_PROC_NULL, MPI_ANY_TAG);
     else
-        amp_p2p_irecv(&rank->ep, recv_target(recvbuf, recvcount, rdt, &rpack),
-                      cap, comm->ctx, source, p2p_tag(recvtag), &rp);
+        start_recv(rank, comm, recvbuf, recvcount, rdt, source, recvtag, &rp);
     if (dest == MPI_PROC_NULL)
         amp_p2p_req_init_done(&rank->ep, &sp, MPI_PROC_NULL, MPI_ANY_TAG);
     else
         start_send(rank, comm, sendbuf, sendcount, sdt, dest, sendtag,
-                   AMP_SEND_STANDARD, &sp, &spack);
+                   AMP_SEND_STANDARD, &sp);
     rank->call = call;
     amp_p2p_wait_all(&rank->ep, reqs, 2);
-    free(spack);
-    if (rpack) {
-        amp_dt_unpack(rdt, recvcount, recvbuf, rpack, rp.st_bytes);
-        free(rpack);
-    }
     amp_status_set(status, rp.st_source, rp.st_tag,
                    status ? status->MPI_ERROR : 0, rp.st_bytes, 0);
     if (rp.error == AMP_ERR_TRUNCATE)
@@ -413,25 +416,19 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     amp_dt_pack(dt, count, buf, copy);
     amp_p2p_req_t sp, rp;
     amp_p2p_req_t *reqs[2] = {&rp, &sp};
-    void *rpack = NULL;
     sp.on_done = rp.on_done = NULL;
     if (source == MPI_PROC_NULL)
         amp_p2p_req_init_done(&rank->ep, &rp, MPI_PROC_NULL, MPI_ANY_TAG);
     else
-        amp_p2p_irecv(&rank->ep, recv_target(buf, count, dt, &rpack), bytes,
-                      comm->ctx, source, p2p_tag(recvtag), &rp);
+        start_recv(rank, comm, buf, count, dt, source, recvtag, &rp);
     if (dest == MPI_PROC_NULL)
         amp_p2p_req_init_done(&rank->ep, &sp, MPI_PROC_NULL, MPI_ANY_TAG);
     else
-        amp_p2p_isend(&rank->ep, copy, bytes, amp_comm_world_rank(comm, dest),
+        amp_p2p_isend(&rank->ep, copy, bytes, amp_comm_peer_world(comm, dest),
                       comm->ctx, comm->rank, sendtag, AMP_P2P_STANDARD, &sp);
     rank->call = call;
     amp_p2p_wait_all(&rank->ep, reqs, 2);
     free(copy);
-    if (rpack) {
-        amp_dt_unpack(dt, count, buf, rpack, rp.st_bytes);
-        free(rpack);
-    }
     amp_status_set(status, rp.st_source, rp.st_tag,
                    status ? status->MPI_ERROR : 0, rp.st_bytes, 0);
     if (rp.error == AMP_ERR_TRUNCATE)
@@ -440,6 +437,175 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Sendrecv_replace)
+
+/* ---- nonblocking combined send and receive (MPI-4) ---- */
+
+/* The two halves of an MPI_Isendrecv: the request handed to the user
+ * completes when both have. */
+typedef struct sendrecv {
+    amp_p2p_req_t send, recv;
+    void *copy;          /* the replace form's packed send data */
+    const amp_dt_t *sdt; /* the send type, held until done (or NULL) */
+    int pending;         /* halves not yet complete */
+    amp_req_t *outer;
+} sendrecv_t;
+
+static void sendrecv_half_done(sendrecv_t *sr)
+{
+    if (--sr->pending > 0)
+        return;
+    amp_req_t *r = sr->outer;
+    r->p2p.st_source = sr->recv.st_source;
+    r->p2p.st_tag = sr->recv.st_tag;
+    r->p2p.st_bytes = sr->recv.st_bytes;
+    r->p2p.error = sr->recv.error;
+    if (sr->sdt)
+        amp_type_drop(AMP_CONTAINER_OF(r->p2p.owner, amp_rank_t, ep), sr->sdt);
+    free(sr->copy);
+    free(sr);
+    amp_p2p_req_complete(&r->p2p);
+}
+
+static void sendrecv_send_done(amp_p2p_req_t *p)
+{
+    sendrecv_half_done(AMP_CONTAINER_OF(p, sendrecv_t, send));
+}
+
+static void sendrecv_recv_done(amp_p2p_req_t *p)
+{
+    sendrecv_half_done(AMP_CONTAINER_OF(p, sendrecv_t, recv));
+}
+
+/* The arguments of MPI_Isendrecv (the replace form sends a packed copy
+ * and leaves sbuf, scount and sdt unused). */
+typedef struct sendrecv_args {
+    const void *sbuf;
+    int scount;
+    const amp_dt_t *sdt;
+    int dest, stag;
+    void *rbuf;
+    int rcount;
+    MPI_Datatype rtype;
+    const amp_dt_t *rdt;
+    int source, rtag;
+} sendrecv_args_t;
+
+/* Starts both halves of a checked MPI_Isendrecv(_replace) behind a new
+ * request; copy is the packed send data of the replace form (or NULL),
+ * which the request frees. */
+static int isendrecv_start(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
+                           const sendrecv_args_t *a, void *copy,
+                           MPI_Request *request, const char *call)
+{
+    sendrecv_t *sr = calloc(1, sizeof(*sr));
+    amp_req_t *r = sr ? amp_req_new(rank, AMP_REQ_RECV) : NULL;
+    if (!r) {
+        free(sr);
+        free(copy);
+        return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
+                             "out of memory for a request");
+    }
+    r->buf = a->rbuf;
+    r->count = a->rcount;
+    r->dtype = a->rtype;
+    r->dt = a->rdt;
+    r->peer = a->source;
+    r->tag = a->rtag;
+    r->comm = comm_h;
+    r->active = 1;
+    r->p2p.on_done = req_done;
+    amp_p2p_req_init_pending(&rank->ep, &r->p2p);
+    *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
+    sr->outer = r;
+    sr->pending = 3; /* the two halves, and this function until the end */
+    sr->copy = copy;
+    /* p2p reads the types until the halves complete */
+    amp_type_hold(a->rdt);
+    r->dt_held = 1;
+    if (!copy && a->dest != MPI_PROC_NULL) {
+        amp_type_hold(a->sdt);
+        sr->sdt = a->sdt;
+    }
+    sr->send.on_done = sendrecv_send_done;
+    sr->recv.on_done = sendrecv_recv_done;
+    if (a->source == MPI_PROC_NULL) {
+        amp_p2p_req_init_done(&rank->ep, &sr->recv, MPI_PROC_NULL, MPI_ANY_TAG);
+        sr->pending--;
+    } else {
+        start_recv(rank, comm, a->rbuf, a->rcount, a->rdt, a->source, a->rtag,
+                   &sr->recv);
+    }
+    if (a->dest == MPI_PROC_NULL)
+        sr->pending--;
+    else if (copy)
+        amp_p2p_isend(&rank->ep, copy, a->rdt->size * (size_t)a->rcount,
+                      amp_comm_peer_world(comm, a->dest), comm->ctx, comm->rank,
+                      a->stag, AMP_P2P_STANDARD, &sr->send);
+    else
+        start_send(rank, comm, a->sbuf, a->scount, a->sdt, a->dest, a->stag,
+                   AMP_SEND_STANDARD, &sr->send);
+    sendrecv_half_done(sr);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   int dest, int sendtag, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, int source, int recvtag,
+                   MPI_Comm comm_h, MPI_Request *request)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    const amp_dt_t *sdt, *rdt;
+    const char *call = "MPI_Isendrecv";
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_xfer(rank, comm_h, sendbuf, sendcount, sendtype, dest,
+                        sendtag, 0, call, &comm, &sdt);
+    if (rc == MPI_SUCCESS)
+        rc = check_xfer(rank, comm_h, recvbuf, recvcount, recvtype, source,
+                        recvtag, 1, call, &comm, &rdt);
+    if (rc == MPI_SUCCESS && !request)
+        rc = amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
+                           "NULL pointer (argument request)");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    sendrecv_args_t a = {sendbuf,   sendcount, sdt, dest,   sendtag, recvbuf,
+                         recvcount, recvtype,  rdt, source, recvtag};
+    return isendrecv_start(rank, comm, comm_h, &a, NULL, request, call);
+}
+AMP_WEAK_ALIAS(Isendrecv)
+
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype,
+                           int dest, int sendtag, int source, int recvtag,
+                           MPI_Comm comm_h, MPI_Request *request)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    const amp_dt_t *dt;
+    const char *call = "MPI_Isendrecv_replace";
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_xfer(rank, comm_h, buf, count, datatype, dest, sendtag, 0,
+                        call, &comm, &dt);
+    if (rc == MPI_SUCCESS)
+        rc = check_xfer(rank, comm_h, buf, count, datatype, source, recvtag, 1,
+                        call, &comm, &dt);
+    if (rc == MPI_SUCCESS && !request)
+        rc = amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
+                           "NULL pointer (argument request)");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    size_t bytes = dt->size * (size_t)count;
+    void *copy = malloc(bytes ? bytes : 1);
+    if (!copy)
+        return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
+                             "out of memory for a %zu-byte copy", bytes);
+    amp_dt_pack(dt, count, buf, copy);
+    sendrecv_args_t a = {NULL,  0,        NULL, dest,   sendtag, buf,
+                         count, datatype, dt,   source, recvtag};
+    return isendrecv_start(rank, comm, comm_h, &a, copy, request, call);
+}
+AMP_WEAK_ALIAS(Isendrecv_replace)
 
 /* ---- probes ---- */
 
@@ -451,6 +617,10 @@ static int check_probe(amp_rank_t *rank, MPI_Comm comm_h, int source, int tag,
         rc = check_peer(rank, *comm, source, 1, call, "source");
     if (rc == MPI_SUCCESS)
         rc = check_tag(rank, *comm, tag, 1, call);
+    if (rc == MPI_SUCCESS && (*comm)->asserts)
+        rc = check_asserts(rank, *comm, source, tag, call);
+    if (rc == MPI_SUCCESS)
+        sync_exact(rank, *comm);
     return rc;
 }
 
@@ -642,14 +812,9 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
         return MPI_SUCCESS;
     }
     amp_p2p_req_t p;
-    void *pack;
     size_t cap = dt->size * (size_t)count;
     p.on_done = NULL;
-    amp_p2p_mrecv(&rank->ep, m, recv_target(buf, count, dt, &pack), cap, &p);
-    if (pack) {
-        amp_dt_unpack(dt, count, buf, pack, p.st_bytes);
-        free(pack);
-    }
+    amp_p2p_mrecv_typed(&rank->ep, m, buf, count, dt, &p);
     amp_status_set(status, p.st_source, p.st_tag,
                    status ? status->MPI_ERROR : 0, p.st_bytes, 0);
     if (p.error == AMP_ERR_TRUNCATE)
@@ -692,46 +857,7 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype,
         amp_p2p_req_init_done(&rank->ep, &r->p2p, MPI_PROC_NULL, MPI_ANY_TAG);
         return MPI_SUCCESS;
     }
-    size_t cap = dt->size * (size_t)count;
-    amp_p2p_mrecv(&rank->ep, m, recv_target(buf, count, dt, &r->pack), cap,
-                  &r->p2p);
+    amp_p2p_mrecv_typed(&rank->ep, m, buf, count, dt, &r->p2p);
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Imrecv)
-
-int PMPI_Comm_get_attr(MPI_Comm comm_h, int keyval, void *attribute_val,
-                       int *flag)
-{
-    static const int wtime_is_global = 1, host = MPI_PROC_NULL,
-                     io = MPI_ANY_SOURCE;
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    int rc = amp_mpi_enter(&rank, "MPI_Comm_get_attr");
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_comm(rank, comm_h, "MPI_Comm_get_attr", &comm);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!attribute_val || !flag)
-        return amp_mpi_error(rank, comm, MPI_ERR_ARG, "MPI_Comm_get_attr",
-                             "NULL pointer (argument %s)",
-                             flag ? "attribute_val" : "flag");
-    const int *value = NULL;
-    switch (keyval) {
-    case MPI_TAG_UB: value = &tag_ub; break;
-    case MPI_HOST: value = &host; break;
-    case MPI_IO: value = &io; break;
-    case MPI_WTIME_IS_GLOBAL: value = &wtime_is_global; break;
-    case MPI_UNIVERSE_SIZE: value = &amp_proc.nranks; break;
-    case MPI_APPNUM:
-    case MPI_LASTUSEDCODE: break;
-    default:
-        return amp_mpi_error(rank, comm, MPI_ERR_KEYVAL, "MPI_Comm_get_attr",
-                             "invalid attribute key %d (argument keyval)",
-                             keyval);
-    }
-    *flag = value != NULL;
-    if (value)
-        *(const int **)attribute_val = value;
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(Comm_get_attr)

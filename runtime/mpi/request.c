@@ -18,6 +18,9 @@ void amp_req_release(amp_rank_t *rank, amp_req_t *req)
 {
     free(req->pack);
     req->pack = NULL;
+    if (req->dt_held)
+        amp_type_drop(rank, req->dt);
+    req->dt_held = 0;
     amp_table_free(&rank->reqs, req);
 }
 
@@ -25,6 +28,11 @@ void amp_req_status(const amp_req_t *r, MPI_Status *status)
 {
     if (status == MPI_STATUS_IGNORE)
         return;
+    if (r->kind == AMP_REQ_COLL) { /* a collective: an empty status */
+        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, status->MPI_ERROR,
+                       0, 0);
+        return;
+    }
     status->MPI_SOURCE = r->p2p.st_source;
     status->MPI_TAG = r->p2p.st_tag;
     status->amp_bytes = (long long)r->p2p.st_bytes;
@@ -71,6 +79,10 @@ static int report(amp_rank_t *rank, MPI_Comm comm_h, int errclass,
                   const amp_req_t *r, const char *call)
 {
     amp_comm_t *comm = amp_comm_lookup(rank, comm_h);
+    if (r->kind == AMP_REQ_COLL)
+        return amp_mpi_error(rank, comm, errclass, call,
+                             "nonblocking collective failed: %s",
+                             amp_status_str(r->p2p.error));
     if (errclass == MPI_ERR_TRUNCATE)
         return amp_truncate_error(rank, comm, call, r->p2p.st_source,
                                   r->p2p.st_tag,
@@ -514,6 +526,11 @@ int PMPI_Request_free(MPI_Request *request)
         return amp_mpi_error(rank, NULL, MPI_ERR_REQUEST, "MPI_Request_free",
                              "invalid request handle %#x (argument request)",
                              request ? (unsigned)*request : 0u);
+    if (r->kind == AMP_REQ_COLL && r->active && !r->p2p.done)
+        return amp_mpi_error(rank, amp_comm_lookup(rank, r->comm),
+                             MPI_ERR_REQUEST, "MPI_Request_free",
+                             "a nonblocking collective cannot be freed "
+                             "before it completes (argument request)");
     *request = MPI_REQUEST_NULL;
     if (!r->active || r->p2p.done)
         amp_req_release(rank, r);
@@ -534,6 +551,11 @@ int PMPI_Cancel(MPI_Request *request)
         return amp_mpi_error(rank, NULL, MPI_ERR_REQUEST, "MPI_Cancel",
                              "invalid request handle %#x (argument request)",
                              request ? (unsigned)*request : 0u);
+    if (r->kind == AMP_REQ_COLL)
+        return amp_mpi_error(rank, amp_comm_lookup(rank, r->comm),
+                             MPI_ERR_REQUEST, "MPI_Cancel",
+                             "a nonblocking collective cannot be cancelled "
+                             "(argument request)");
     if (r->active && r->kind != AMP_REQ_DONE)
         amp_p2p_cancel(&rank->ep, &r->p2p);
     return MPI_SUCCESS;

@@ -19,6 +19,7 @@ enum amp_msg_kind {
     AMP_MSG_RNDV_DONE,   /* back to the sender: the data was copied */
     AMP_MSG_CANCEL,      /* to the receiver: withdraw sreq's envelope */
     AMP_MSG_CANCEL_DONE, /* back to the sender: it was withdrawn */
+    AMP_MSG_WAKE,        /* make data (an amp_thread_t) ready */
 };
 
 typedef struct amp_msg_pool amp_msg_pool_t;
@@ -28,7 +29,9 @@ typedef struct amp_msg {
     struct amp_msg *next, *prev; /* unexpected queue or free list */
     amp_msg_pool_t *home;
     unsigned char kind;
-    unsigned char queued; /* in a receiver's unexpected queue */
+    unsigned char queued;    /* in a receiver's unexpected queue */
+    unsigned char in_bucket; /* there, in a bucket (exact context) */
+    unsigned seq;            /* arrival number at the receiver */
     int ctx, src, tag;
     int dst; /* world rank */
     size_t bytes;

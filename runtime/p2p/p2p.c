@@ -79,34 +79,86 @@ static int matches(int ctx, int src, int tag, int want_ctx, int want_src,
            (want_tag == AMP_P2P_ANY || want_tag == tag);
 }
 
+/* Queues of one kind: posted receives (linked through the requests) and
+ * unexpected messages (through the envelopes). */
+#define DEFINE_QUEUE(name, q_t, item_t)                                        \
+    static void name##_push(q_t *q, item_t *x)                                 \
+    {                                                                          \
+        x->next = NULL;                                                        \
+        x->prev = q->tail;                                                     \
+        if (q->tail)                                                           \
+            q->tail->next = x;                                                 \
+        else                                                                   \
+            q->head = x;                                                       \
+        q->tail = x;                                                           \
+    }                                                                          \
+    static void name##_unlink(q_t *q, item_t *x)                               \
+    {                                                                          \
+        if (x->prev)                                                           \
+            x->prev->next = x->next;                                           \
+        else                                                                   \
+            q->head = x->next;                                                 \
+        if (x->next)                                                           \
+            x->next->prev = x->prev;                                           \
+        else                                                                   \
+            q->tail = x->prev;                                                 \
+    }
+DEFINE_QUEUE(rq, amp_p2p_rq_t, amp_p2p_req_t)
+DEFINE_QUEUE(mq, amp_p2p_mq_t, amp_msg_t)
+
+/* Exact contexts (amp_p2p_ep_set_exact): no receive or probe on them names
+ * a wildcard, so a message can only match receives of its own (source,
+ * tag), and arrival order matters only within that pair.  Their receives
+ * and messages live in buckets hashed on (ctx, source, tag), FIFO each,
+ * instead of the two linear queues. */
+static int is_exact(const amp_p2p_ep_t *ep, int ctx)
+{
+    for (int i = 0; i < ep->nexact; i++)
+        if (ep->exact[i] == ctx)
+            return 1;
+    return 0;
+}
+
+static unsigned bucket_of(int ctx, int src, int tag)
+{
+    unsigned h = (unsigned)ctx * 0x9e3779b1u ^ (unsigned)src * 0x85ebca6bu ^
+                 (unsigned)tag;
+    return (h ^ (h >> 13)) % AMP_P2P_BUCKETS;
+}
+
+static amp_p2p_rq_t *posted_q(amp_p2p_ep_t *ep, const amp_p2p_req_t *r)
+{
+    if (!r->in_bucket)
+        return &ep->posted;
+    return &ep->posted_b[bucket_of(r->ctx, r->peer, r->tag)];
+}
+
+static amp_p2p_mq_t *unexp_q(amp_p2p_ep_t *ep, const amp_msg_t *m)
+{
+    if (!m->in_bucket)
+        return &ep->unexp;
+    return &ep->unexp_b[bucket_of(m->ctx, m->src, m->tag)];
+}
+
 static void posted_append(amp_p2p_ep_t *ep, amp_p2p_req_t *r)
 {
-    r->next = NULL;
-    r->prev = ep->posted_tail;
-    if (ep->posted_tail)
-        ep->posted_tail->next = r;
-    else
-        ep->posted_head = r;
-    ep->posted_tail = r;
+    r->in_bucket = (unsigned char)(ep->nexact && is_exact(ep, r->ctx));
+    rq_push(posted_q(ep, r), r);
     r->posted = 1;
 }
 
 static void posted_remove(amp_p2p_ep_t *ep, amp_p2p_req_t *r)
 {
-    if (r->prev)
-        r->prev->next = r->next;
-    else
-        ep->posted_head = r->next;
-    if (r->next)
-        r->next->prev = r->prev;
-    else
-        ep->posted_tail = r->prev;
+    rq_unlink(posted_q(ep, r), r);
     r->posted = 0;
 }
 
 static amp_p2p_req_t *match_posted(amp_p2p_ep_t *ep, int ctx, int src, int tag)
 {
-    for (amp_p2p_req_t *r = ep->posted_head; r; r = r->next) {
+    amp_p2p_rq_t *q = &ep->posted;
+    if (ep->nexact && is_exact(ep, ctx))
+        q = &ep->posted_b[bucket_of(ctx, src, tag)];
+    for (amp_p2p_req_t *r = q->head; r; r = r->next) {
         if (matches(ctx, src, tag, r->ctx, r->peer, r->tag)) {
             posted_remove(ep, r);
             return r;
@@ -117,13 +169,9 @@ static amp_p2p_req_t *match_posted(amp_p2p_ep_t *ep, int ctx, int src, int tag)
 
 static void unexp_append(amp_p2p_ep_t *ep, amp_msg_t *m)
 {
-    m->next = NULL;
-    m->prev = ep->unexp_tail;
-    if (ep->unexp_tail)
-        ep->unexp_tail->next = m;
-    else
-        ep->unexp_head = m;
-    ep->unexp_tail = m;
+    m->in_bucket = (unsigned char)(ep->nexact && is_exact(ep, m->ctx));
+    m->seq = ep->seq++;
+    mq_push(unexp_q(ep, m), m);
     m->queued = 1;
     if (ep->probe_waiting)
         amp_sched_wake(ep->thr);
@@ -131,23 +179,93 @@ static void unexp_append(amp_p2p_ep_t *ep, amp_msg_t *m)
 
 static void unexp_remove(amp_p2p_ep_t *ep, amp_msg_t *m)
 {
-    if (m->prev)
-        m->prev->next = m->next;
-    else
-        ep->unexp_head = m->next;
-    if (m->next)
-        m->next->prev = m->prev;
-    else
-        ep->unexp_tail = m->prev;
+    mq_unlink(unexp_q(ep, m), m);
     m->queued = 0;
+}
+
+/* The earliest message in the buckets that matches (a wildcard on an
+ * exact context: erroneous in MPI, answered anyway). */
+static amp_msg_t *find_in_buckets(amp_p2p_ep_t *ep, int ctx, int src, int tag)
+{
+    amp_msg_t *best = NULL;
+    for (int b = 0; b < AMP_P2P_BUCKETS; b++)
+        for (amp_msg_t *m = ep->unexp_b[b].head; m; m = m->next)
+            if (matches(m->ctx, m->src, m->tag, ctx, src, tag)) {
+                if (!best || (int)(m->seq - best->seq) < 0)
+                    best = m;
+                break;
+            }
+    return best;
 }
 
 static amp_msg_t *find_unexpected(amp_p2p_ep_t *ep, int ctx, int src, int tag)
 {
-    for (amp_msg_t *m = ep->unexp_head; m; m = m->next)
+    amp_p2p_mq_t *q = &ep->unexp;
+    if (ep->nexact && is_exact(ep, ctx)) {
+        if (src == AMP_P2P_ANY || tag == AMP_P2P_ANY)
+            return find_in_buckets(ep, ctx, src, tag);
+        q = &ep->unexp_b[bucket_of(ctx, src, tag)];
+    }
+    for (amp_msg_t *m = q->head; m; m = m->next)
         if (matches(m->ctx, m->src, m->tag, ctx, src, tag))
             return m;
     return NULL;
+}
+
+/* Moves everything of ctx from the linear queues into the buckets. */
+static void exact_on(amp_p2p_ep_t *ep, int ctx)
+{
+    ep->exact[ep->nexact++] = ctx;
+    for (amp_p2p_req_t *r = ep->posted.head, *next; r; r = next) {
+        next = r->next;
+        if (r->ctx == ctx) {
+            rq_unlink(&ep->posted, r);
+            r->in_bucket = 1;
+            rq_push(posted_q(ep, r), r);
+        }
+    }
+    for (amp_msg_t *m = ep->unexp.head, *next; m; m = next) {
+        next = m->next;
+        if (m->ctx == ctx) {
+            mq_unlink(&ep->unexp, m);
+            m->in_bucket = 1;
+            mq_push(unexp_q(ep, m), m);
+        }
+    }
+}
+
+/* Moves everything of ctx back into the linear queues; messages in arrival
+ * order (wildcards may match them now). */
+static void exact_off(amp_p2p_ep_t *ep, int i)
+{
+    int ctx = ep->exact[i];
+    ep->exact[i] = ep->exact[--ep->nexact];
+    for (int b = 0; b < AMP_P2P_BUCKETS; b++)
+        for (amp_p2p_req_t *r = ep->posted_b[b].head, *next; r; r = next) {
+            next = r->next;
+            if (r->ctx == ctx) {
+                rq_unlink(&ep->posted_b[b], r);
+                r->in_bucket = 0;
+                rq_push(&ep->posted, r);
+            }
+        }
+    amp_msg_t *m;
+    while ((m = find_in_buckets(ep, ctx, AMP_P2P_ANY, AMP_P2P_ANY))) {
+        mq_unlink(unexp_q(ep, m), m);
+        m->in_bucket = 0;
+        mq_push(&ep->unexp, m);
+    }
+}
+
+void amp_p2p_ep_set_exact(amp_p2p_ep_t *ep, int ctx, int on)
+{
+    int i = 0;
+    while (i < ep->nexact && ep->exact[i] != ctx)
+        i++;
+    if (on && i == ep->nexact && ep->nexact < AMP_P2P_EXACT_MAX)
+        exact_on(ep, ctx);
+    else if (!on && i < ep->nexact)
+        exact_off(ep, i);
 }
 
 /* ---- completion ------------------------------------------------------ */
@@ -186,6 +304,7 @@ static void req_init(amp_p2p_req_t *r, amp_p2p_ep_t *ep, int is_send, void *buf,
     r->st_tag = tag;
     r->st_bytes = 0;
     r->msg = NULL;
+    r->dt = NULL;
 }
 
 void amp_p2p_req_init_done(amp_p2p_ep_t *ep, amp_p2p_req_t *req, int source,
@@ -195,17 +314,26 @@ void amp_p2p_req_init_done(amp_p2p_ep_t *ep, amp_p2p_req_t *req, int source,
     req->done = 1;
 }
 
-/* Copies a matched message into a receive request and records the status. */
-static void copy_in(amp_p2p_req_t *r, const void *data, size_t bytes, int src,
-                    int tag)
+void amp_p2p_req_init_pending(amp_p2p_ep_t *ep, amp_p2p_req_t *req)
+{
+    req_init(req, ep, 0, NULL, 0, -1, AMP_P2P_ANY, AMP_P2P_ANY);
+}
+
+/* Copies a matched message into a receive request and records the status;
+ * sdt: the layout of data (NULL: plain bytes).  Between two non-contiguous
+ * layouts too this is one copy, block by block. */
+static void copy_in(amp_p2p_req_t *r, const void *data, const amp_dt_t *sdt,
+                    size_t bytes, int src, int tag)
 {
     size_t n = bytes;
     if (n > r->bytes) {
         n = r->bytes;
         r->error = AMP_ERR_TRUNCATE;
     }
-    if (n)
+    if (n && !sdt && !r->dt)
         memcpy(r->buf, data, n);
+    else if (n)
+        amp_dt_copy_typed(sdt, data, r->dt, r->buf, n);
     r->st_bytes = n;
     r->st_source = src;
     r->st_tag = tag;
@@ -235,7 +363,8 @@ static void finish_rndv(amp_pe_t *pe, amp_msg_t *m)
 /* A receive and a message have matched (on the receiver's PE). */
 static void consume(amp_pe_t *pe, amp_p2p_req_t *r, amp_msg_t *m)
 {
-    copy_in(r, m->data, m->bytes, m->src, m->tag);
+    const amp_dt_t *sdt = m->kind == AMP_MSG_RNDV ? m->sreq->dt : NULL;
+    copy_in(r, m->data, sdt, m->bytes, m->src, m->tag);
     if (m->kind == AMP_MSG_RNDV)
         finish_rndv(pe, m);
     else
@@ -244,6 +373,16 @@ static void consume(amp_pe_t *pe, amp_p2p_req_t *r, amp_msg_t *m)
 }
 
 /* ---- sending --------------------------------------------------------- */
+
+/* Copies the data of send req (at buf) into the plain bytes at out. */
+static void send_copy(const amp_p2p_req_t *req, const void *buf, void *out,
+                      size_t bytes)
+{
+    if (!req->dt)
+        memcpy(out, buf, bytes);
+    else
+        amp_dt_copy_typed(req->dt, buf, NULL, out, bytes);
+}
 
 static amp_msg_t *envelope(amp_pe_t *pe, amp_p2p_ep_t *ep, const void *buf,
                            size_t bytes, int dst, int ctx, int src, int tag,
@@ -261,7 +400,7 @@ static amp_msg_t *envelope(amp_pe_t *pe, amp_p2p_ep_t *ep, const void *buf,
     if (bytes <= pool->payload && mode == AMP_P2P_STANDARD) {
         m->kind = AMP_MSG_EAGER;
         if (bytes)
-            memcpy(m->payload, buf, bytes);
+            send_copy(req, buf, m->payload, bytes);
         m->data = m->payload;
         m->sreq = NULL;
     } else {
@@ -291,7 +430,7 @@ static void send_remote(amp_pe_t *pe, amp_p2p_ep_t *ep, amp_p2p_ep_t *to,
         s->tag = tag;
         s->dst = dst;
         if (bytes)
-            memcpy(s->u.data, buf, bytes);
+            send_copy(req, buf, s->u.data, bytes);
         amp_ring_publish(ring, s);
         amp_sched_notify(dpe);
         amp_p2p_req_complete(req);
@@ -304,16 +443,19 @@ static void send_remote(amp_pe_t *pe, amp_p2p_ep_t *ep, amp_p2p_ep_t *to,
         amp_p2p_req_complete(req);
 }
 
-void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes, int dst,
-                   int ctx, int src, int tag, int mode, amp_p2p_req_t *req)
+/* Starts a send of bytes of data at buf in layout dt (NULL: plain). */
+static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
+                  const amp_dt_t *dt, int dst, int ctx, int src, int tag,
+                  int mode, amp_p2p_req_t *req)
 {
     amp_p2p_ep_t *to = ep->world->eps[dst];
     amp_pe_t *pe = ep->thr->pe;
     req_init(req, ep, 1, (void *)buf, bytes, ctx, dst, tag);
+    req->dt = dt;
     if (to->thr->pe == pe) {
         amp_p2p_req_t *r = match_posted(to, ctx, src, tag);
         if (r) {
-            copy_in(r, buf, bytes, src, tag);
+            copy_in(r, buf, dt, bytes, src, tag);
             amp_p2p_req_complete(r);
             req->st_bytes = bytes;
             amp_p2p_req_complete(req);
@@ -329,12 +471,33 @@ void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes, int dst,
     send_remote(pe, ep, to, buf, bytes, dst, ctx, src, tag, mode, req);
 }
 
+void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes, int dst,
+                   int ctx, int src, int tag, int mode, amp_p2p_req_t *req)
+{
+    isend(ep, buf, bytes, NULL, dst, ctx, src, tag, mode, req);
+}
+
+void amp_p2p_isend_typed(amp_p2p_ep_t *ep, const void *buf, int count,
+                         const amp_dt_t *dt, int dst, int ctx, int src, int tag,
+                         int mode, amp_p2p_req_t *req)
+{
+    size_t bytes = dt->size * (size_t)count;
+    if (dt->contig || !bytes)
+        isend(ep, (const char *)buf + dt->true_lb, bytes, NULL, dst, ctx, src,
+              tag, mode, req);
+    else
+        isend(ep, buf, bytes, dt, dst, ctx, src, tag, mode, req);
+}
+
 /* ---- receiving ------------------------------------------------------- */
 
-void amp_p2p_irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity, int ctx,
-                   int src, int tag, amp_p2p_req_t *req)
+/* Starts a receive into capacity bytes at buf in layout dt (NULL: plain). */
+static void irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity,
+                  const amp_dt_t *dt, int ctx, int src, int tag,
+                  amp_p2p_req_t *req)
 {
     req_init(req, ep, 0, buf, capacity, ctx, src, tag);
+    req->dt = dt;
     amp_msg_t *m = find_unexpected(ep, ctx, src, tag);
     if (m) {
         unexp_remove(ep, m);
@@ -344,10 +507,38 @@ void amp_p2p_irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity, int ctx,
     posted_append(ep, req);
 }
 
+void amp_p2p_irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity, int ctx,
+                   int src, int tag, amp_p2p_req_t *req)
+{
+    irecv(ep, buf, capacity, NULL, ctx, src, tag, req);
+}
+
+void amp_p2p_irecv_typed(amp_p2p_ep_t *ep, void *buf, int count,
+                         const amp_dt_t *dt, int ctx, int src, int tag,
+                         amp_p2p_req_t *req)
+{
+    size_t cap = dt->size * (size_t)count;
+    if (dt->contig || !cap)
+        irecv(ep, (char *)buf + dt->true_lb, cap, NULL, ctx, src, tag, req);
+    else
+        irecv(ep, buf, cap, dt, ctx, src, tag, req);
+}
+
 void amp_p2p_mrecv(amp_p2p_ep_t *ep, amp_msg_t *m, void *buf, size_t capacity,
                    amp_p2p_req_t *req)
 {
     req_init(req, ep, 0, buf, capacity, m->ctx, m->src, m->tag);
+    consume(ep->thr->pe, req, m);
+}
+
+void amp_p2p_mrecv_typed(amp_p2p_ep_t *ep, amp_msg_t *m, void *buf, int count,
+                         const amp_dt_t *dt, amp_p2p_req_t *req)
+{
+    size_t cap = dt->size * (size_t)count;
+    int plain = dt->contig || !cap;
+    req_init(req, ep, 0, plain ? (char *)buf + dt->true_lb : buf, cap, m->ctx,
+             m->src, m->tag);
+    req->dt = plain ? NULL : dt;
     consume(ep->thr->pe, req, m);
 }
 
@@ -492,6 +683,14 @@ void amp_p2p_cancel(amp_p2p_ep_t *ep, amp_p2p_req_t *req)
     post_msg(pe, to->thr->pe, ctl);
 }
 
+static amp_msg_t *find_rndv(amp_p2p_mq_t *q, const amp_p2p_req_t *sreq)
+{
+    for (amp_msg_t *m = q->head; m; m = m->next)
+        if (m->kind == AMP_MSG_RNDV && m->sreq == sreq)
+            return m;
+    return NULL;
+}
+
 /* On the receiver's PE: withdraw the envelope of ctl->sreq if it is still
  * unexpected, and tell the sender either way only if it was withdrawn (if
  * not, the normal RNDV_DONE completes the send). */
@@ -500,14 +699,26 @@ static void handle_cancel(amp_pe_t *pe, amp_msg_t *ctl)
     amp_p2p_ep_t *to = ctl->sender->world->eps[ctl->dst];
     amp_p2p_req_t *sreq = ctl->sreq;
     amp_msg_put(pool_of(pe), ctl);
-    for (amp_msg_t *m = to->unexp_head; m; m = m->next) {
-        if (m->kind == AMP_MSG_RNDV && m->sreq == sreq) {
-            unexp_remove(to, m);
-            m->kind = AMP_MSG_CANCEL_DONE;
-            post_msg(pe, m->sender->thr->pe, m);
-            return;
-        }
+    amp_msg_t *m = find_rndv(&to->unexp, sreq);
+    for (int b = 0; !m && to->nexact && b < AMP_P2P_BUCKETS; b++)
+        m = find_rndv(&to->unexp_b[b], sreq);
+    if (m) {
+        unexp_remove(to, m);
+        m->kind = AMP_MSG_CANCEL_DONE;
+        post_msg(pe, m->sender->thr->pe, m);
     }
+}
+
+void amp_p2p_wake(amp_pe_t *pe, amp_thread_t *thr)
+{
+    if (thr->pe == pe) {
+        amp_sched_wake(thr);
+        return;
+    }
+    amp_msg_t *m = amp_msg_get(pool_of(pe));
+    m->kind = AMP_MSG_WAKE;
+    m->data = thr;
+    post_msg(pe, thr->pe, m);
 }
 
 /* ---- arrivals -------------------------------------------------------- */
@@ -519,7 +730,7 @@ static void deliver_inline(amp_pe_t *pe, const amp_ring_slot_t *s)
     amp_p2p_ep_t *to = p2p_of(pe)->world->eps[s->dst];
     amp_p2p_req_t *r = match_posted(to, s->ctx, s->src, s->tag);
     if (r) {
-        copy_in(r, s->u.data, s->bytes, s->src, s->tag);
+        copy_in(r, s->u.data, NULL, s->bytes, s->src, s->tag);
         amp_p2p_req_complete(r);
         return;
     }
@@ -602,6 +813,12 @@ static void handle_msg(amp_pe_t *pe, amp_msg_t *m)
         amp_p2p_req_complete(sreq);
         break;
     case AMP_MSG_CANCEL: handle_cancel(pe, m); break;
+    case AMP_MSG_WAKE: {
+        amp_thread_t *thr = (amp_thread_t *)m->data;
+        amp_msg_put(pool_of(pe), m);
+        amp_sched_wake(thr);
+        break;
+    }
     case AMP_MSG_CANCEL_DONE:
         sreq = m->sreq;
         amp_msg_put(pool_of(pe), m);

@@ -22,6 +22,7 @@
 #define AMP_P2P_H
 
 #include "base/base.h"
+#include "dt/dt.h"
 #include "sched/sched.h"
 
 #define AMP_P2P_ANY (-2) /* wildcard source or tag */
@@ -41,21 +42,40 @@ struct amp_p2p_req {
     size_t bytes;       /* send: length; receive: capacity */
     int ctx, peer, tag; /* receive: wanted source and tag; send: dest */
     unsigned char is_send, done, in_wait, cancelled, posted;
+    unsigned char in_bucket; /* posted in a bucket (exact context) */
     amp_status_t error;
     int st_source, st_tag;
     size_t st_bytes;
-    struct amp_msg *msg;       /* pending rendezvous send: its envelope */
+    struct amp_msg *msg; /* pending rendezvous send: its envelope */
+    const amp_dt_t *dt;  /* non-contiguous layout of buf, or NULL: plain */
     amp_p2p_done_fn_t on_done; /* runs after completion; may free req */
 };
 
 typedef struct amp_p2p_world amp_p2p_world_t;
 
+/* FIFO queues of posted receives and of unexpected messages. */
+typedef struct amp_p2p_rq {
+    amp_p2p_req_t *head, *tail;
+} amp_p2p_rq_t;
+typedef struct amp_p2p_mq {
+    struct amp_msg *head, *tail;
+} amp_p2p_mq_t;
+
+#define AMP_P2P_BUCKETS 64  /* hashed queues of the exact contexts */
+#define AMP_P2P_EXACT_MAX 8 /* exact contexts per endpoint; more: linear */
+
 typedef struct amp_p2p_ep {
     amp_thread_t *thr;
     amp_p2p_world_t *world;
     int world_rank;
-    amp_p2p_req_t *posted_head, *posted_tail;
-    struct amp_msg *unexp_head, *unexp_tail;
+    amp_p2p_rq_t posted;
+    amp_p2p_mq_t unexp;
+    unsigned seq; /* arrivals so far: orders messages across buckets */
+    /* Contexts matched exactly (amp_p2p_ep_set_exact), their buckets. */
+    int exact[AMP_P2P_EXACT_MAX];
+    int nexact;
+    amp_p2p_rq_t posted_b[AMP_P2P_BUCKETS];
+    amp_p2p_mq_t unexp_b[AMP_P2P_BUCKETS];
     int wait_pending;  /* completions still awaited before waking */
     int probe_waiting; /* blocked in a probe: wake on any arrival */
     /* What a blocked rank waits for, for the deadlock report. */
@@ -89,6 +109,16 @@ int amp_p2p_pending(amp_pe_t *pe);
 void amp_p2p_ep_init(amp_p2p_ep_t *ep, amp_p2p_world_t *world, int world_rank,
                      amp_thread_t *thr);
 
+/* Declares whether receives and probes on context ctx of this endpoint
+ * never use a wildcard source or tag (the MPI-4 hints
+ * mpi_assert_no_any_source and mpi_assert_no_any_tag).  Matching on an
+ * exact context looks only at the receives and messages of the one
+ * (source, tag) pair, in hashed FIFO buckets, instead of scanning every
+ * posted receive or unexpected message of the rank.  Only the endpoint's
+ * own rank calls it, between operations; it may be switched either way
+ * with receives posted and messages waiting. */
+void amp_p2p_ep_set_exact(amp_p2p_ep_t *ep, int ctx, int on);
+
 /* Starts a send of bytes at buf to world rank dst; src is the sender's
  * rank in the communicator with context ctx. */
 void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes, int dst,
@@ -98,9 +128,28 @@ void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes, int dst,
 void amp_p2p_irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity, int ctx,
                    int src, int tag, amp_p2p_req_t *req);
 
+/* The same for count elements of dt at buf (the user's layout).  A
+ * non-contiguous type is never packed on the way: a rendezvous or a
+ * receive already posted on the same PE copies once, straight from the
+ * sender's layout into the receiver's; eager messages are copied into the
+ * envelope packed and out of it into the layout.  dt must stay valid
+ * until the request completes. */
+void amp_p2p_isend_typed(amp_p2p_ep_t *ep, const void *buf, int count,
+                         const amp_dt_t *dt, int dst, int ctx, int src, int tag,
+                         int mode, amp_p2p_req_t *req);
+void amp_p2p_irecv_typed(amp_p2p_ep_t *ep, void *buf, int count,
+                         const amp_dt_t *dt, int ctx, int src, int tag,
+                         amp_p2p_req_t *req);
+void amp_p2p_mrecv_typed(amp_p2p_ep_t *ep, struct amp_msg *msg, void *buf,
+                         int count, const amp_dt_t *dt, amp_p2p_req_t *req);
+
 /* Request whose completion needs nothing else (MPI_PROC_NULL, ...). */
 void amp_p2p_req_init_done(amp_p2p_ep_t *ep, amp_p2p_req_t *req, int source,
                            int tag);
+
+/* Request completed later by the caller's amp_p2p_req_complete (a request
+ * made of others, like MPI_Isendrecv's). */
+void amp_p2p_req_init_pending(amp_p2p_ep_t *ep, amp_p2p_req_t *req);
 
 /* Blocks until every non-NULL request in reqs is done. */
 void amp_p2p_wait_all(amp_p2p_ep_t *ep, amp_p2p_req_t **reqs, int n);
@@ -129,5 +178,11 @@ void amp_p2p_cancel(amp_p2p_ep_t *ep, amp_p2p_req_t *req);
 
 /* Completes req (on its owner's PE). */
 void amp_p2p_req_complete(amp_p2p_req_t *req);
+
+/* Makes thr ready on its own PE, from the calling PE pe (any PE): for the
+ * layers above that block threads themselves (coll/shm.c).  The wake
+ * travels through the rings in order with pe's messages; a thread may get
+ * one it no longer waits for, so waiters re-check their condition. */
+void amp_p2p_wake(amp_pe_t *pe, amp_thread_t *thr);
 
 #endif

@@ -4,13 +4,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MIN_STACK (64u << 10)
 
 static const char usage[] =
-    "runtime options: +vp N, +p N, +stacksize BYTES, +mapping block|rr, "
+    "runtime options: +vp N, +p N, +stacksize BYTES, +mapping KIND, "
     "+eager BYTES, +nopin, +stats (see docs/runtime-options.md)";
 
 static void bad_value(const char *name, const char *what, const char *value)
@@ -60,15 +61,90 @@ static size_t parse_bytes(const char *name, const char *value, size_t min)
     return (size_t)v;
 }
 
-static int parse_mapping(const char *name, const char *value)
+#define MAPPING_FORMS "block, rr, random[:SEED] or list:PE,PE,..."
+
+/* list:PE,PE,... into o (the PEs are checked against +p in amp_opts_map). */
+static void parse_map_list(amp_opts_t *o, const char *name, const char *value)
 {
-    if (value && strcmp(value, "block") == 0)
-        return AMP_MAP_BLOCK;
-    if (value &&
-        (strcmp(value, "rr") == 0 || strcmp(value, "round-robin") == 0))
-        return AMP_MAP_RR;
-    bad_value(name, "block or rr", value);
-    return AMP_MAP_BLOCK;
+    const char *p = value + strlen("list:");
+    int n = 1;
+    for (const char *q = p; *q; q++)
+        n += *q == ',';
+    int *list = malloc((size_t)n * sizeof(int));
+    if (!list)
+        amp_fatal("out of memory reading %s", name);
+    for (int i = 0; i < n; i++) {
+        char *end;
+        errno = 0;
+        long v = strtol(p, &end, 10);
+        if (end == p || errno || v < 0 || v > 1000000 ||
+            (*end != ',' && *end != '\0') || !isdigit((unsigned char)*p))
+            bad_value(name, MAPPING_FORMS, value);
+        list[i] = (int)v;
+        p = end + 1;
+    }
+    free(o->map_list);
+    o->map_list = list;
+    o->map_nlist = n;
+}
+
+static void parse_mapping(amp_opts_t *o, const char *name, const char *value)
+{
+    o->map_flag = name;
+    if (value && strcmp(value, "block") == 0) {
+        o->mapping = AMP_MAP_BLOCK;
+    } else if (value && (strcmp(value, "rr") == 0 ||
+                         strcmp(value, "round-robin") == 0)) {
+        o->mapping = AMP_MAP_RR;
+    } else if (value && strncmp(value, "random", 6) == 0 &&
+               (value[6] == '\0' || value[6] == ':')) {
+        char *end = NULL;
+        errno = 0;
+        o->map_seed = value[6] ? strtoul(value + 7, &end, 10) : 1;
+        if (value[6] && (!isdigit((unsigned char)value[7]) || *end || errno))
+            bad_value(name, MAPPING_FORMS, value);
+        o->mapping = AMP_MAP_RANDOM;
+    } else if (value && strncmp(value, "list:", 5) == 0) {
+        parse_map_list(o, name, value);
+        o->mapping = AMP_MAP_LIST;
+    } else {
+        bad_value(name, MAPPING_FORMS, value);
+    }
+}
+
+/* splitmix64: a small, well-mixed generator for the seeded permutation. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void amp_opts_map(const amp_opts_t *o, int npes, int *rank_pe)
+{
+    for (int r = 0; r < o->vp; r++) {
+        if (o->mapping == AMP_MAP_RR)
+            rank_pe[r] = r % npes;
+        else if (o->mapping == AMP_MAP_LIST)
+            rank_pe[r] = o->map_list[r % o->map_nlist];
+        else
+            rank_pe[r] = (int)((long long)r * npes / o->vp);
+        if (rank_pe[r] >= npes)
+            amp_fatal("%s: PE %d (for rank %d) does not exist; there are %d "
+                      "PEs (+p)",
+                      o->map_flag, rank_pe[r], r, npes);
+    }
+    if (o->mapping != AMP_MAP_RANDOM)
+        return;
+    /* A seeded shuffle of the block placement: as many ranks per PE. */
+    uint64_t state = o->map_seed;
+    for (int r = o->vp - 1; r > 0; r--) {
+        int k = (int)(next_random(&state) % (uint64_t)(r + 1));
+        int t = rank_pe[r];
+        rank_pe[r] = rank_pe[k];
+        rank_pe[k] = t;
+    }
 }
 
 static int parse_flag(const char *name, const char *value)
@@ -93,7 +169,7 @@ static void from_env(amp_opts_t *o)
     if ((v = getenv("AMPI_STACKSIZE")))
         o->stacksize = parse_bytes("AMPI_STACKSIZE", v, MIN_STACK);
     if ((v = getenv("AMPI_MAPPING")))
-        o->mapping = parse_mapping("AMPI_MAPPING", v);
+        parse_mapping(o, "AMPI_MAPPING", v);
     if ((v = getenv("AMPI_EAGER_LIMIT")))
         o->eager = parse_bytes("AMPI_EAGER_LIMIT", v, 0);
     if ((v = getenv("AMPI_PIN")))
@@ -139,7 +215,7 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
         case 2:
             o->stacksize = parse_bytes("+stacksize", value, MIN_STACK);
             break;
-        case 3: o->mapping = parse_mapping("+mapping", value); break;
+        case 3: parse_mapping(o, "+mapping", value); break;
         case 4: o->eager = parse_bytes("+eager", value, 0); break;
         }
         return 1;
@@ -153,6 +229,7 @@ void amp_opts_parse(amp_opts_t *o, int *argc, char **argv)
     o->p = 0;
     o->stacksize = 1u << 20;
     o->mapping = AMP_MAP_BLOCK;
+    o->map_flag = "+mapping";
     o->eager = 4096;
     o->pin = 1;
     from_env(o);

@@ -65,6 +65,15 @@ static void describe_rank(amp_rank_t *rank)
     for (int i = 0; ep->wait_reqs && i < ep->wait_nreqs; i++)
         if (ep->wait_reqs[i] && ep->wait_reqs[i]->in_wait)
             describe_req(rank, ep->wait_reqs[i]);
+    /* Shared-memory collectives (coll/shm.c) wait without requests. */
+    for (int i = 0; i < rank->comms.nchunks * AMP_TABLE_CHUNK; i++) {
+        amp_comm_t *c = amp_table_lookup(&rank->comms, i);
+        if (c && amp_coll_shm_waiting(c->shm, c->rank)) {
+            char comm[MPI_MAX_OBJECT_NAME + 64];
+            ctx_label(rank, c->ctx + 1, comm, sizeof(comm));
+            amp_log_error("    waiting for the other members (%s)", comm);
+        }
+    }
 }
 
 void amp_report_deadlock(amp_sched_t *sched)

@@ -1,5 +1,7 @@
 #include "start/start.h"
 
+#include "coll/nbc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,14 +57,7 @@ static void rank_entry(void *arg)
     amp_start_rank_exit(main_fn(amp_proc.argc, rank->argv, amp_proc.envp));
 }
 
-static int pe_of_rank(const amp_opts_t *o, int npes, int r)
-{
-    if (o->mapping == AMP_MAP_RR)
-        return r % npes;
-    return (int)((long long)r * npes / o->vp);
-}
-
-static void create_rank(int r, int npes)
+static void create_rank(int r)
 {
     amp_mem_t *mem = &amp_proc.mem;
     if (amp_mem_slot_commit(mem, r) != AMP_OK)
@@ -79,7 +74,7 @@ static void create_rank(int r, int npes)
     amp_start_pie_rank_create(rank);
     if (amp_rank_objects_init(rank) != AMP_OK)
         amp_fatal("out of memory setting up rank %d", r);
-    amp_pe_t *pe = amp_proc.sched.pes[pe_of_rank(&amp_proc.opts, npes, r)];
+    amp_pe_t *pe = amp_proc.sched.pes[amp_proc.rank_pe[r]];
     amp_sched_thread_init(&rank->thr, pe, amp_mem_slot_stack(mem, r),
                           mem->stack_size, tls, rank_entry, rank);
     amp_p2p_ep_init(&rank->ep, &amp_proc.world, r, &rank->thr);
@@ -106,6 +101,19 @@ static int choose_npes(const amp_opts_t *o)
     return n > o->vp ? o->vp : n;
 }
 
+/* The scheduler's poll and pending hooks: p2p's channels, then the
+ * collective schedules ready on the PE (coll/nbc.h). */
+static void poll_hook(amp_pe_t *pe)
+{
+    amp_p2p_poll(pe);
+    amp_nbc_poll(amp_proc.nbc_pes, pe);
+}
+
+static int pending_hook(amp_pe_t *pe)
+{
+    return amp_p2p_pending(pe) || amp_nbc_pending(amp_proc.nbc_pes, pe);
+}
+
 static void setup(int npes)
 {
     amp_opts_t *o = &amp_proc.opts;
@@ -124,8 +132,8 @@ static void setup(int npes)
                   "lower +vp or +stacksize",
                   o->vp, o->stacksize);
     amp_sched_hooks_t hooks = {.on_item = amp_p2p_handle_item,
-                               .on_poll = amp_p2p_poll,
-                               .pending = amp_p2p_pending,
+                               .on_poll = poll_hook,
+                               .pending = pending_hook,
                                .on_deadlock = amp_report_deadlock};
     if (amp_sched_init(&amp_proc.sched, npes, &hooks) != AMP_OK)
         amp_fatal("out of memory starting %d PEs", npes);
@@ -133,15 +141,21 @@ static void setup(int npes)
         if (amp_p2p_pe_init(amp_proc.sched.pes[i], o->eager, &amp_proc.world) !=
             AMP_OK)
             amp_fatal("out of memory starting PE %d", i);
+    pthread_mutex_init(&amp_proc.idup_ctxs.lock, NULL);
+    amp_proc.nbc_pes = amp_nbc_pes_create(npes);
+    if (!amp_proc.nbc_pes)
+        amp_fatal("out of memory starting %d PEs", npes);
     amp_proc.nranks = o->vp;
     amp_proc.ranks = calloc((size_t)o->vp, sizeof(*amp_proc.ranks));
     amp_proc.world.eps = calloc((size_t)o->vp, sizeof(*amp_proc.world.eps));
-    if (!amp_proc.ranks || !amp_proc.world.eps)
+    amp_proc.rank_pe = calloc((size_t)o->vp, sizeof(*amp_proc.rank_pe));
+    if (!amp_proc.ranks || !amp_proc.world.eps || !amp_proc.rank_pe)
         amp_fatal("out of memory for %d ranks", o->vp);
+    amp_opts_map(o, npes, amp_proc.rank_pe);
     amp_proc.world.nranks = o->vp;
     amp_proc.world.eager_limit = o->eager;
     for (int r = 0; r < o->vp; r++)
-        create_rank(r, npes);
+        create_rank(r);
 }
 
 /* +stats: how often each rank was switched to, for tuning and tests. */

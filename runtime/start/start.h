@@ -22,6 +22,10 @@ amp_start_rank_exit(int status);
  * runtime's own "+" options from argv.  Exits with a one-line message on a
  * bad option. */
 void amp_opts_parse(amp_opts_t *opts, int *argc, char **argv);
+/* Places the ranks: rank_pe[r] = the PE of rank r, for opts->vp ranks on
+ * npes PEs.  Exits with a one-line message naming the option when the
+ * mapping does not fit (a PE in +mapping list: beyond npes). */
+void amp_opts_map(const amp_opts_t *opts, int npes, int *rank_pe);
 
 /* Prints which rank waits where, then ends the process. */
 _Noreturn void amp_report_deadlock(amp_sched_t *sched);

@@ -53,38 +53,31 @@ static void count_unsupported(MPI_Comm *comm, int *code, ...)
 
 static void check_returned(int rank)
 {
-    int value = rank, gathered[2] = {0, 0};
+    (void)rank;
     int buf[4] = {0, 0, 0, 0};
     MPI_Comm comm = MPI_COMM_NULL;
     MPI_Win win = MPI_WIN_NULL;
     MPI_File fh = MPI_FILE_NULL;
-    MPI_Datatype type = MPI_DATATYPE_NULL;
 
-    CHECK_UNSUPPORTED(MPI_Gather, (&value, 1, MPI_INT, gathered, 1, MPI_INT, 0,
-                                   MPI_COMM_WORLD));
-    CHECK_UNSUPPORTED(MPI_Comm_split, (MPI_COMM_WORLD, 0, rank, &comm));
+    CHECK_UNSUPPORTED(MPI_Comm_spawn,
+                      ("unsupported", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0,
+                       MPI_COMM_WORLD, &comm, MPI_ERRCODES_IGNORE));
+    CHECK_UNSUPPORTED(MPI_Comm_join, (0, &comm));
     CHECK_UNSUPPORTED(MPI_Win_create, (buf, (MPI_Aint)sizeof(buf), 1,
                                        MPI_INFO_NULL, MPI_COMM_WORLD, &win));
     CHECK_UNSUPPORTED(MPI_File_open, (MPI_COMM_WORLD, "unsupported.dat",
                                       MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
-    CHECK_UNSUPPORTED(MPI_Type_create_darray,
-                      (1, 0, 1, (int[]){4}, (int[]){MPI_DISTRIBUTE_BLOCK},
-                       (int[]){MPI_DISTRIBUTE_DFLT_DARG}, (int[]){1},
-                       MPI_ORDER_C, MPI_INT, &type));
 }
 
 static void check_user_handler(void)
 {
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
-    MPI_Datatype type = MPI_DATATYPE_NULL;
+    MPI_Comm comm = MPI_COMM_NULL;
     if (!MT_CHECK_MPI(MPI_Comm_create_errhandler(count_unsupported, &eh)))
         return;
     MT_CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh));
     int before = atomic_load(handler_calls());
-    CHECK_UNSUPPORTED(MPI_Type_create_darray,
-                      (1, 0, 1, (int[]){4}, (int[]){MPI_DISTRIBUTE_BLOCK},
-                       (int[]){MPI_DISTRIBUTE_DFLT_DARG}, (int[]){1},
-                       MPI_ORDER_C, MPI_INT, &type));
+    CHECK_UNSUPPORTED(MPI_Comm_join, (0, &comm));
     int after = atomic_load(handler_calls());
     if (!MT_CHECK(after > before))
         MT_FAIL("the error handler of MPI_COMM_WORLD was not called");

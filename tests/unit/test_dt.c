@@ -90,7 +90,9 @@ UNIT_TEST(dt_vector_of_ints_has_one_block_per_row)
     UNIT_EQ(d.blocks[2].off, 10 * sizeof(int));
     UNIT_EQ(d.blocks[2].len, 2 * sizeof(int));
     UNIT_TRUE(!d.contig);
-    UNIT_EQ(d.base_id, 0); /* holes: no reductions straight over it */
+    /* holes: reductions walk the blocks instead of the whole span */
+    UNIT_EQ(d.base_id, amp_dt_predefined(AMPI_DTID_MPI_INT)->base_id);
+    UNIT_EQ(d.base_holes, 1);
     UNIT_EQ(amp_dt_elements(&d, 6 * sizeof(int)), 6);
     amp_dt_destroy(&d);
 }

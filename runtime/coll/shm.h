@@ -1,0 +1,95 @@
+/*
+ * coll/shm: collectives over the shared address space (DESIGN.md §7).
+ *
+ * The members of a communicator whose ranks all live in this process share
+ * one amp_coll_shm_t, found through a process-wide registry when each
+ * member creates its communicator object (keyed by the context id and the
+ * world rank of member 0, which every member agrees on) and refcounted.
+ * A communicator that spans processes gets no shared state (NULL) and its
+ * collectives take the p2p algorithms in coll.c.
+ *
+ * Each call is one "episode" on the communicator.  The members on one PE
+ * form a group; the last member of a group to arrive leads it: it combines
+ * its group's data (reading the members' user buffers directly, since every
+ * member publishes its buffer pointers), meets the other groups' leaders at
+ * a cross-PE barrier (an atomic counter), finishes the work and wakes its
+ * group.  Members wait as blocked user-level threads, so the other ranks of
+ * their PE run meanwhile; a leader spins briefly before it blocks, and the
+ * leader that completes a barrier wakes sleeping leaders through the p2p
+ * rings (amp_p2p_wake).
+ *
+ *  - small payloads (<= AMP_COLL_SHM_SMALL bytes): one barrier.  Reductions
+ *    combine each PE's ranks into a partial result (per run of consecutive
+ *    ranks, so non-commutative operations keep rank order under any
+ *    mapping), then every leader combines the partials in rank order;
+ *    broadcasts go through one staging copy.  Partials and staging are
+ *    double-buffered by episode parity.
+ *  - large payloads: two barriers.  Every PE reduces its share of the
+ *    element range straight from all members' buffers (per element, in
+ *    rank order) into every destination; broadcast receivers copy straight
+ *    from the root's buffer.
+ *
+ * Group membership is computed from the ranks' PEs when the state is
+ * created; migration will have to rebuild it.
+ */
+#ifndef AMP_COLL_SHM_H
+#define AMP_COLL_SHM_H
+
+#include "coll/coll.h"
+
+#include <stdatomic.h>
+
+/* Payloads up to this many bytes take the one-barrier algorithms. */
+#define AMP_COLL_SHM_SMALL 1024
+
+typedef struct amp_coll_shm amp_coll_shm_t;
+
+/* The process-wide registry (in amp_proc; all zero is a valid empty
+ * registry).  Its lock is taken only to attach and detach. */
+typedef struct amp_coll_shm_registry {
+    _Atomic int lock;
+    amp_coll_shm_t *head;
+    int npes;
+    char **scratch; /* per PE: working space for large reductions */
+} amp_coll_shm_registry_t;
+
+/* The shared state of the communicator with context ctx and size members
+ * (world_map: comm rank -> world rank, NULL for the identity; rank_pe:
+ * world rank -> its PE, of npes), created by the first member to ask and
+ * counted once per call.  *out is NULL for a
+ * single-member communicator (nothing to share).  Fails only with
+ * AMP_ERR_NOMEM. */
+amp_status_t amp_coll_shm_attach(amp_coll_shm_registry_t *reg,
+                                 const int *rank_pe, int npes, int ctx,
+                                 int size, const int *world_map,
+                                 amp_coll_shm_t **out);
+/* Drops one member's reference (s may be NULL). */
+void amp_coll_shm_detach(amp_coll_shm_registry_t *reg, amp_coll_shm_t *s);
+
+/* Whether the shared-memory reductions take this call: contiguous data
+ * (types with holes use the p2p path).  The same on every member, since
+ * reductions need the same count and type everywhere. */
+int amp_coll_shm_reduce_ok(const amp_dt_t *dt, int count,
+                           const amp_coll_op_t *op);
+
+/* The collectives.  s is the communicator's shared state, or NULL for a
+ * single-member communicator.  Arguments are checked by the caller;
+ * sendbuf == recvbuf means in place; recvbuf matters at the root only for
+ * reduce. */
+amp_status_t amp_coll_shm_barrier(amp_coll_shm_t *s, const amp_coll_comm_t *c);
+amp_status_t amp_coll_shm_bcast(amp_coll_shm_t *s, const amp_coll_comm_t *c,
+                                void *buf, int count, const amp_dt_t *dt,
+                                int root);
+amp_status_t amp_coll_shm_reduce(amp_coll_shm_t *s, const amp_coll_comm_t *c,
+                                 const void *sendbuf, void *recvbuf, int count,
+                                 const amp_dt_t *dt, const amp_coll_op_t *op,
+                                 int root);
+amp_status_t amp_coll_shm_allreduce(amp_coll_shm_t *s, const amp_coll_comm_t *c,
+                                    const void *sendbuf, void *recvbuf,
+                                    int count, const amp_dt_t *dt,
+                                    const amp_coll_op_t *op);
+
+/* Whether comm rank r is inside a collective on s (deadlock report). */
+int amp_coll_shm_waiting(const amp_coll_shm_t *s, int r);
+
+#endif

@@ -1,0 +1,369 @@
+/*
+ * Communicator constructors: split, split by type, create from a group
+ * (collective over the parent, or over the group only).
+ *
+ * Every constructor agrees on a context id that none of the new
+ * communicator's members has used (see amp_comm_agree_ctx).  The messages
+ * of that agreement travel on the parent's collective context, so
+ * constructors running at the same time on different parents never match
+ * each other's messages; amp_comm_agree_ctx_among uses negative tags there,
+ * which no collective uses, one per MPI_Comm_create_group tag.
+ */
+#include "mpi/impl.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Tag on the parent's collective context of the messages of an agreement
+ * among a subset tagged tag (0..MPI_TAG_UB_VALUE). */
+#define AMONG_TAG(tag) (-(1 << 30) - (tag))
+
+amp_status_t amp_comm_agree_ctx_among(amp_rank_t *rank, amp_comm_t *comm,
+                                      const int *members, int n, int me,
+                                      int tag, int *ctx)
+{
+    int *world = malloc(((size_t)n + 1) * sizeof(int));
+    if (!world)
+        return AMP_ERR_NOMEM;
+    for (int i = 0; i < n; i++)
+        world[i] = amp_comm_world_rank(comm, members[i]);
+    amp_p2p_ep_t *ep = &rank->ep;
+    int cctx = comm->ctx + 1, from_me = members[me];
+    /* Dissemination: after the round with distance k every member holds the
+     * largest next id of the 2k members up to itself. */
+    int cur = rank->next_ctx;
+    for (int k = 1; k < n; k <<= 1) {
+        int out = cur, in = 0;
+        amp_p2p_req_t sreq, rreq;
+        amp_p2p_req_t *reqs[2] = {&rreq, &sreq};
+        sreq.on_done = rreq.on_done = NULL;
+        amp_p2p_irecv(ep, &in, sizeof(in), cctx, members[(me - k + n) % n],
+                      AMONG_TAG(tag), &rreq);
+        amp_p2p_isend(ep, &out, sizeof(out), world[(me + k) % n], cctx, from_me,
+                      AMONG_TAG(tag), AMP_P2P_STANDARD, &sreq);
+        amp_p2p_wait_all(ep, reqs, 2);
+        if (in > cur)
+            cur = in;
+    }
+    free(world);
+    rank = amp_rank_self();
+    if (rank->next_ctx < cur + 2)
+        rank->next_ctx = cur + 2;
+    *ctx = cur;
+    return AMP_OK;
+}
+
+/* Collective over the intra-communicator comm: all[k * i + j] = mine[j] of
+ * member i, for j < k.  One allreduce (sum) of rows that are zero but for
+ * each member's own. */
+static amp_status_t allgather_ints(amp_rank_t *rank, amp_comm_t *comm,
+                                   const int *mine, int k, int *all)
+{
+    size_t n = (size_t)comm->size * (size_t)k;
+    int *rows = calloc(n, sizeof(int));
+    if (!rows)
+        return AMP_ERR_NOMEM;
+    memcpy(rows + (size_t)comm->rank * (size_t)k, mine,
+           (size_t)k * sizeof(int));
+    amp_coll_comm_t c;
+    amp_coll_op_t sum = {.op_id = AMP_HANDLE_INDEX(MPI_SUM)};
+    amp_coll_comm_of(rank, comm, &c);
+    amp_status_t st = amp_coll_allreduce(
+        &c, rows, all, (int)n, amp_dt_predefined(AMPI_DTID_MPI_INT), &sum);
+    free(rows);
+    return st;
+}
+
+/* Makes the communicator (ctx, position me of n, world taken over) that
+ * parent's constructor call returns in *out; it inherits parent's error
+ * handler. */
+static int new_handle(amp_rank_t *rank, amp_comm_t *parent, int ctx, int me,
+                      int n, int *world, MPI_Comm *out, const char *call)
+{
+    amp_comm_t *c = amp_comm_new(rank, ctx, me, n, world);
+    if (!c)
+        return amp_mpi_error(rank, parent, MPI_ERR_NO_MEM, call,
+                             "out of memory for a communicator");
+    c->errh = parent->errh;
+    *out = AMPI_HANDLE(AMPI_HANDLE_COMM, c->obj.idx);
+    return MPI_SUCCESS;
+}
+
+static int status_error(amp_rank_t *rank, amp_comm_t *comm, amp_status_t st,
+                        const char *call)
+{
+    return amp_mpi_error(rank, comm, amp_mpi_class_of(st), call, "%s",
+                         amp_status_str(st));
+}
+
+/* The checks every constructor makes: comm an intra-communicator, newcomm
+ * not NULL. */
+static int check_intra(amp_rank_t **rank, MPI_Comm comm_h, MPI_Comm *newcomm,
+                       const char *call, amp_comm_t **comm)
+{
+    int rc = amp_mpi_enter(rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_comm(*rank, comm_h, call, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if ((*comm)->is_inter)
+        return amp_mpi_error(*rank, *comm, MPI_ERR_COMM, call,
+                             "inter-communicators are not supported by this "
+                             "call (argument comm)");
+    if (!newcomm)
+        return amp_mpi_error(*rank, *comm, MPI_ERR_ARG, call,
+                             "NULL pointer (argument newcomm)");
+    return MPI_SUCCESS;
+}
+
+/* ---- split ---- */
+
+typedef struct member {
+    int key, rank;
+} member_t;
+
+static int by_key_then_rank(const void *a, const void *b)
+{
+    const member_t *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* The members of color, ordered by key and then parent rank, as world
+ * ranks in *world (n of them); *me is the caller's position. */
+static amp_status_t split_members(const amp_comm_t *comm, const int *all,
+                                  int color, int **world, int *n, int *me)
+{
+    member_t *m = malloc(((size_t)comm->size + 1) * sizeof(member_t));
+    if (!m)
+        return AMP_ERR_NOMEM;
+    int k = 0;
+    for (int i = 0; i < comm->size; i++)
+        if (all[3 * i] == color)
+            m[k++] = (member_t){.key = all[3 * i + 1], .rank = i};
+    qsort(m, (size_t)k, sizeof(member_t), by_key_then_rank);
+    *world = malloc((size_t)k * sizeof(int));
+    if (!*world) {
+        free(m);
+        return AMP_ERR_NOMEM;
+    }
+    for (int i = 0; i < k; i++) {
+        (*world)[i] = amp_comm_world_rank(comm, m[i].rank);
+        if (m[i].rank == comm->rank)
+            *me = i;
+    }
+    *n = k;
+    free(m);
+    return AMP_OK;
+}
+
+/* Collective part of MPI_Comm_split: every member's (color, key, next
+ * context id) to every member. */
+static int split_common(amp_rank_t *rank, MPI_Comm comm_h, int color, int key,
+                        MPI_Comm *newcomm, const char *call)
+{
+    amp_comm_t *comm = amp_comm_lookup(rank, comm_h);
+    int mine[3] = {color, key, rank->next_ctx};
+    int *all = malloc((size_t)comm->size * 3 * sizeof(int));
+    if (!all)
+        return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call, "out of memory");
+    rank->call = call;
+    amp_status_t st = allgather_ints(rank, comm, mine, 3, all);
+    rank = amp_rank_self();
+    comm = amp_comm_lookup(rank, comm_h);
+    if (st != AMP_OK) {
+        free(all);
+        return status_error(rank, comm, st, call);
+    }
+    int ctx = 0;
+    for (int i = 0; i < comm->size; i++)
+        if (all[3 * i + 2] > ctx)
+            ctx = all[3 * i + 2];
+    rank->next_ctx = ctx + 2;
+    *newcomm = MPI_COMM_NULL;
+    int *world = NULL, n = 0, me = 0;
+    if (color != MPI_UNDEFINED)
+        st = split_members(comm, all, color, &world, &n, &me);
+    free(all);
+    if (st != AMP_OK)
+        return status_error(rank, comm, st, call);
+    if (color == MPI_UNDEFINED)
+        return MPI_SUCCESS;
+    return new_handle(rank, comm, ctx, me, n, world, newcomm, call);
+}
+
+int PMPI_Comm_split(MPI_Comm comm_h, int color, int key, MPI_Comm *newcomm)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    const char *call = "MPI_Comm_split";
+    int rc = check_intra(&rank, comm_h, newcomm, call, &comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (color < 0 && color != MPI_UNDEFINED)
+        return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
+                             "negative color %d (argument color): colors are "
+                             "non-negative or MPI_UNDEFINED",
+                             color);
+    return split_common(rank, comm_h, color, key, newcomm, call);
+}
+AMP_WEAK_ALIAS(Comm_split)
+
+/* MPI_COMM_TYPE_SHARED, AMPI_COMM_TYPE_HOST and AMPI_COMM_TYPE_PROCESS
+ * group the ranks of one process, which today are all of them.
+ * AMPI_COMM_TYPE_WTH groups the ranks running on one PE (worker thread) at
+ * the time of the call; ranks that migrate afterwards stay in the
+ * communicator they got. */
+int PMPI_Comm_split_type(MPI_Comm comm_h, int split_type, int key,
+                         MPI_Info info, MPI_Comm *newcomm)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    const char *call = "MPI_Comm_split_type";
+    int rc = check_intra(&rank, comm_h, newcomm, call, &comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = amp_check_info(rank, comm, info, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int color;
+    switch (split_type) {
+    case MPI_UNDEFINED: color = MPI_UNDEFINED; break;
+    case MPI_COMM_TYPE_SHARED:
+    case AMPI_COMM_TYPE_HOST:
+    case AMPI_COMM_TYPE_PROCESS: color = 0; break;
+    case AMPI_COMM_TYPE_WTH: color = amp_pe_self()->id; break;
+    default:
+        return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
+                             "unknown split type %d (argument split_type): "
+                             "MPI_COMM_TYPE_SHARED, AMPI_COMM_TYPE_HOST, "
+                             "AMPI_COMM_TYPE_PROCESS, AMPI_COMM_TYPE_WTH or "
+                             "MPI_UNDEFINED",
+                             split_type);
+    }
+    return split_common(rank, comm_h, color, key, newcomm, call);
+}
+AMP_WEAK_ALIAS(Comm_split_type)
+
+/* ---- from a group ---- */
+
+/* members[i] = the rank in comm of member i of g, answering MPI_ERR_GROUP
+ * if g is not a subset of comm's group. */
+static int group_in_comm(amp_rank_t *rank, const amp_comm_t *comm,
+                         const amp_group_t *g, int *members, const char *call)
+{
+    int *pos = malloc((size_t)amp_proc.nranks * sizeof(int));
+    if (!pos)
+        return amp_mpi_error(rank, (amp_comm_t *)comm, MPI_ERR_NO_MEM, call,
+                             "out of memory");
+    memset(pos, 0xff, (size_t)amp_proc.nranks * sizeof(int));
+    for (int i = 0; i < comm->size; i++)
+        pos[amp_comm_world_rank(comm, i)] = i;
+    int bad = -1;
+    for (int i = 0; i < g->size && bad < 0; i++) {
+        members[i] = pos[g->world[i]];
+        if (members[i] < 0)
+            bad = i;
+    }
+    free(pos);
+    if (bad < 0)
+        return MPI_SUCCESS;
+    return amp_mpi_error(rank, (amp_comm_t *)comm, MPI_ERR_GROUP, call,
+                         "rank %d of the group (world rank %d) is not a "
+                         "member of the communicator (argument group)",
+                         bad, g->world[bad]);
+}
+
+/* A copy of g's world ranks and the ranks in comm of its members, checked;
+ * *me is the caller's rank in g or MPI_UNDEFINED. */
+static int group_setup(amp_rank_t *rank, amp_comm_t *comm, MPI_Group group,
+                       const char *call, int **world, int **members, int *n,
+                       int *me)
+{
+    amp_group_t *g;
+    int rc = amp_check_group(rank, comm, group, call, "group", &g);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *n = g->size;
+    *me = amp_group_rank_of(g, rank->world_rank);
+    *world = malloc(((size_t)g->size + 1) * sizeof(int));
+    *members = malloc(((size_t)g->size + 1) * sizeof(int));
+    if (!*world || !*members) {
+        free(*world);
+        free(*members);
+        return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call, "out of memory");
+    }
+    if (g->size)
+        memcpy(*world, g->world, (size_t)g->size * sizeof(int));
+    rc = group_in_comm(rank, comm, g, *members, call);
+    if (rc != MPI_SUCCESS) {
+        free(*world);
+        free(*members);
+    }
+    return rc;
+}
+
+int PMPI_Comm_create(MPI_Comm comm_h, MPI_Group group, MPI_Comm *newcomm)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    const char *call = "MPI_Comm_create";
+    int *world, *members, n, me, ctx;
+    int rc = check_intra(&rank, comm_h, newcomm, call, &comm);
+    if (rc == MPI_SUCCESS)
+        rc = group_setup(rank, comm, group, call, &world, &members, &n, &me);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    free(members);
+    rank->call = call;
+    amp_status_t st = amp_comm_agree_ctx(rank, comm, &ctx);
+    rank = amp_rank_self();
+    comm = amp_comm_lookup(rank, comm_h);
+    *newcomm = MPI_COMM_NULL;
+    if (st != AMP_OK || me == MPI_UNDEFINED) {
+        free(world);
+        return st == AMP_OK ? MPI_SUCCESS : status_error(rank, comm, st, call);
+    }
+    return new_handle(rank, comm, ctx, me, n, world, newcomm, call);
+}
+AMP_WEAK_ALIAS(Comm_create)
+
+int PMPI_Comm_create_group(MPI_Comm comm_h, MPI_Group group, int tag,
+                           MPI_Comm *newcomm)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    const char *call = "MPI_Comm_create_group";
+    int *world, *members, n, me, ctx;
+    int rc = check_intra(&rank, comm_h, newcomm, call, &comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (tag < 0 || tag > MPI_TAG_UB_VALUE)
+        return amp_mpi_error(rank, comm, MPI_ERR_TAG, call,
+                             "invalid tag %d (argument tag): tags are 0..%d",
+                             tag, MPI_TAG_UB_VALUE);
+    rc = group_setup(rank, comm, group, call, &world, &members, &n, &me);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *newcomm = MPI_COMM_NULL;
+    if (me == MPI_UNDEFINED) {
+        /* Not a member: a local call (MPI-3.1 §6.4.2). */
+        free(world);
+        free(members);
+        return MPI_SUCCESS;
+    }
+    rank->call = call;
+    amp_status_t st =
+        amp_comm_agree_ctx_among(rank, comm, members, n, me, tag, &ctx);
+    free(members);
+    rank = amp_rank_self();
+    comm = amp_comm_lookup(rank, comm_h);
+    if (st != AMP_OK) {
+        free(world);
+        return status_error(rank, comm, st, call);
+    }
+    return new_handle(rank, comm, ctx, me, n, world, newcomm, call);
+}
+AMP_WEAK_ALIAS(Comm_create_group)

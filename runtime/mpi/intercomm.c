@@ -1,0 +1,385 @@
+/*
+ * Inter-communicators: two disjoint groups, each rank's messages going to
+ * the other group.  An inter-communicator takes four context ids: ctx for
+ * point-to-point between the groups, ctx + 1 for its collectives, and
+ * ctx + 2 (and + 3) for local_comm, a hidden intra-communicator over the
+ * local group that the collectives and constructors use among themselves.
+ * The ids are agreed across both groups: each group agrees locally, the
+ * leaders (local rank 0, or the given leaders for MPI_Intercomm_create)
+ * exchange, and each leader broadcasts the outcome to its group.
+ */
+#include "mpi/impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Tag of the leaders' exchange on an inter-communicator's collective
+ * context; intercoll.c uses smaller ones. */
+enum { TAG_AGREE = 100 };
+
+int PMPI_Comm_test_inter(MPI_Comm comm_h, int *flag)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    int rc = amp_mpi_enter(&rank, "MPI_Comm_test_inter");
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_comm(rank, comm_h, "MPI_Comm_test_inter", &comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!flag)
+        return amp_mpi_error(rank, comm, MPI_ERR_ARG, "MPI_Comm_test_inter",
+                             "NULL pointer (argument flag)");
+    *flag = comm->is_inter;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Comm_test_inter)
+
+int PMPI_Comm_remote_size(MPI_Comm comm_h, int *size)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    const char *call = "MPI_Comm_remote_size";
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_comm(rank, comm_h, call, &comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!comm->is_inter)
+        return amp_mpi_error(rank, comm, MPI_ERR_COMM, call,
+                             "not an inter-communicator (argument comm)");
+    if (!size)
+        return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
+                             "NULL pointer (argument size)");
+    *size = comm->remote_size;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Comm_remote_size)
+
+/* A copy of n entries of map (NULL stays NULL: the identity). */
+static int copy_map(const int *map, int n, int **out)
+{
+    *out = NULL;
+    if (!map)
+        return 1;
+    *out = malloc(((size_t)n + 1) * sizeof(int));
+    if (*out)
+        memcpy(*out, map, (size_t)n * sizeof(int));
+    return *out != NULL;
+}
+
+/* A new inter-communicator with context ids from ctx (four): this rank is
+ * me of the size ranks of local (comm rank -> world rank, copied; NULL:
+ * the identity), remote the rsize ranks of the other group (taken over). */
+static amp_comm_t *intercomm_new(amp_rank_t *rank, int ctx, int me, int size,
+                                 const int *local, int rsize, int *remote)
+{
+    int *w1, *w2;
+    if (!copy_map(local, size, &w1) || !copy_map(local, size, &w2)) {
+        free(w1);
+        free(remote);
+        return NULL;
+    }
+    amp_comm_t *lc = amp_comm_new(rank, ctx + 2, me, size, w1);
+    amp_comm_t *c = lc ? amp_comm_new(rank, ctx, me, size, w2) : NULL;
+    if (!c) {
+        if (lc)
+            amp_comm_destroy(rank, lc);
+        else
+            free(w2);
+        free(remote);
+        return NULL;
+    }
+    snprintf(lc->name, sizeof(lc->name), "local group of context %d", ctx);
+    c->is_inter = 1;
+    c->remote_size = rsize;
+    c->remote_world = c->owned_remote_world = remote;
+    c->local_comm = AMPI_HANDLE(AMPI_HANDLE_COMM, lc->obj.idx);
+    return c;
+}
+
+void amp_intercomm_cleanup(amp_rank_t *rank, amp_comm_t *comm)
+{
+    amp_comm_t *lc = amp_comm_lookup(rank, comm->local_comm);
+    if (lc)
+        amp_comm_destroy(rank, lc);
+    comm->local_comm = MPI_COMM_NULL;
+}
+
+/* Sends out (outbytes) to world rank to and receives in (inbytes) from
+ * rank from, on context ctx, where this rank is me; then waits for both. */
+static void exchange(amp_rank_t *rank, int ctx, int me, int to, int from,
+                     int tag, const void *out, size_t outbytes, void *in,
+                     size_t inbytes)
+{
+    amp_p2p_req_t sreq, rreq;
+    amp_p2p_req_t *reqs[2] = {&rreq, &sreq};
+    sreq.on_done = rreq.on_done = NULL;
+    amp_p2p_irecv(&rank->ep, in, inbytes, ctx, from, tag, &rreq);
+    amp_p2p_isend(&rank->ep, out, outbytes, to, ctx, me, tag, AMP_P2P_STANDARD,
+                  &sreq);
+    amp_p2p_wait_all(&rank->ep, reqs, 2);
+}
+
+static amp_status_t local_max(amp_rank_t *rank, amp_comm_t *comm, int mine,
+                              int *max)
+{
+    amp_coll_comm_t c;
+    amp_coll_op_t op = {.op_id = AMP_HANDLE_INDEX(MPI_MAX)};
+    amp_coll_comm_of(rank, comm, &c);
+    return amp_coll_allreduce(&c, &mine, max, 1,
+                              amp_dt_predefined(AMPI_DTID_MPI_INT), &op);
+}
+
+static amp_status_t local_bcast(amp_rank_t *rank, amp_comm_t *comm, int *buf,
+                                int n, int root)
+{
+    amp_coll_comm_t c;
+    amp_coll_comm_of(rank, comm, &c);
+    return amp_coll_bcast(&c, buf, n, amp_dt_predefined(AMPI_DTID_MPI_INT),
+                          root);
+}
+
+/* Collective over both groups of the inter-communicator ic_h: *ctx, an id
+ * no member of either group has used, with nids ids taken from it, and
+ * *remote, the val that the other group passed (from its rank 0). */
+static amp_status_t inter_agree(amp_rank_t *rank, MPI_Comm ic_h, int nids,
+                                int val, int *remote, int *ctx)
+{
+    amp_comm_t *ic = amp_comm_lookup(rank, ic_h);
+    amp_comm_t *lc = amp_comm_lookup(rank, ic->local_comm);
+    int lmax, out[2], in[2] = {0, 0};
+    amp_status_t st = local_max(rank, lc, rank->next_ctx, &lmax);
+    if (st == AMP_OK && lc->rank == 0) {
+        out[0] = lmax;
+        out[1] = val;
+        exchange(rank, ic->ctx + 1, 0, ic->remote_world[0], 0, TAG_AGREE, out,
+                 sizeof(out), in, sizeof(in));
+    }
+    if (st == AMP_OK)
+        st = local_bcast(rank, lc, in, 2, 0);
+    rank = amp_rank_self();
+    if (st != AMP_OK)
+        return st;
+    *ctx = lmax > in[0] ? lmax : in[0];
+    *remote = in[1];
+    if (rank->next_ctx < *ctx + nids)
+        rank->next_ctx = *ctx + nids;
+    return AMP_OK;
+}
+
+int amp_intercomm_dup(amp_rank_t *rank, MPI_Comm comm_h, amp_comm_t **out,
+                      const char *call)
+{
+    int ctx, unused;
+    amp_status_t st = inter_agree(rank, comm_h, 4, 0, &unused, &ctx);
+    rank = amp_rank_self();
+    amp_comm_t *comm = amp_comm_lookup(rank, comm_h);
+    if (st != AMP_OK)
+        return amp_mpi_error(rank, comm, amp_mpi_class_of(st), call, "%s",
+                             amp_status_str(st));
+    int *remote;
+    *out = NULL;
+    if (copy_map(comm->remote_world, comm->remote_size, &remote))
+        *out = intercomm_new(rank, ctx, comm->rank, comm->size, comm->world,
+                             comm->remote_size, remote);
+    if (!*out)
+        return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
+                             "out of memory for a communicator");
+    return MPI_SUCCESS;
+}
+
+/* ---- MPI_Intercomm_create ---- */
+
+/* The leader's checks of peer_comm and remote_leader. */
+static int check_peer(amp_rank_t *rank, amp_comm_t *local, MPI_Comm peer_h,
+                      int remote_leader, amp_comm_t **peer, const char *call)
+{
+    int rc = amp_check_comm(rank, peer_h, call, peer);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (remote_leader < 0 || remote_leader >= amp_comm_peer_size(*peer))
+        return amp_mpi_error(rank, local, MPI_ERR_RANK, call,
+                             "invalid rank %d (argument remote_leader): "
+                             "peer_comm has %d ranks",
+                             remote_leader, amp_comm_peer_size(*peer));
+    if (amp_comm_peer_world(*peer, remote_leader) == rank->world_rank)
+        return amp_mpi_error(rank, local, MPI_ERR_RANK, call,
+                             "the remote leader %d is the local leader "
+                             "itself (argument remote_leader)",
+                             remote_leader);
+    return MPI_SUCCESS;
+}
+
+/* The local leader's part: the two leaders swap their group's largest
+ * next context id, size and world ranks over peer, header first.  info[0]
+ * becomes the agreed id (-1 if the groups overlap), info[1] the remote
+ * size. */
+static amp_status_t leaders_swap(amp_rank_t *rank, amp_comm_t *local,
+                                 amp_comm_t *peer, int remote_leader, int tag,
+                                 int lmax, int info[2], int **remote)
+{
+    int *mine = malloc(((size_t)local->size + 1) * sizeof(int));
+    if (!mine)
+        return AMP_ERR_NOMEM;
+    for (int i = 0; i < local->size; i++)
+        mine[i] = amp_comm_world_rank(local, i);
+    int out[2] = {lmax, local->size}, in[2];
+    int to = amp_comm_peer_world(peer, remote_leader);
+    amp_p2p_ep_t *ep = &rank->ep;
+    amp_p2p_req_t hs, ls, hr, lr;
+    amp_p2p_req_t *reqs[4] = {&hr, &hs, &ls, &lr};
+    hs.on_done = ls.on_done = hr.on_done = lr.on_done = NULL;
+    amp_p2p_irecv(ep, in, sizeof(in), peer->ctx, remote_leader, tag, &hr);
+    amp_p2p_isend(ep, out, sizeof(out), to, peer->ctx, peer->rank, tag,
+                  AMP_P2P_STANDARD, &hs);
+    amp_p2p_isend(ep, mine, (size_t)local->size * sizeof(int), to, peer->ctx,
+                  peer->rank, tag, AMP_P2P_STANDARD, &ls);
+    amp_p2p_wait_all(ep, reqs, 1);
+    *remote = malloc(((size_t)in[1] + 1) * sizeof(int));
+    /* Received even when out of memory, so that nothing is left behind. */
+    amp_p2p_irecv(ep, *remote, *remote ? (size_t)in[1] * sizeof(int) : 0,
+                  peer->ctx, remote_leader, tag, &lr);
+    amp_p2p_wait_all(ep, reqs, 4);
+    if (*remote) {
+        info[0] = lmax > in[0] ? lmax : in[0];
+        info[1] = in[1];
+        for (int i = 0; i < in[1]; i++)
+            for (int j = 0; j < local->size; j++)
+                if ((*remote)[i] == mine[j])
+                    info[0] = -1;
+    }
+    free(mine);
+    return *remote ? AMP_OK : AMP_ERR_NOMEM;
+}
+
+static int intercomm_checks(amp_rank_t *rank, MPI_Comm local_h,
+                            int local_leader, int tag, MPI_Comm *newintercomm,
+                            amp_comm_t **local, const char *call)
+{
+    int rc = amp_check_comm(rank, local_h, call, local);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if ((*local)->is_inter)
+        return amp_mpi_error(rank, *local, MPI_ERR_COMM, call,
+                             "local_comm is an inter-communicator (argument "
+                             "local_comm)");
+    if (local_leader < 0 || local_leader >= (*local)->size)
+        return amp_mpi_error(rank, *local, MPI_ERR_RANK, call,
+                             "invalid rank %d (argument local_leader): "
+                             "local_comm has %d ranks",
+                             local_leader, (*local)->size);
+    if (tag < 0 || tag > MPI_TAG_UB_VALUE)
+        return amp_mpi_error(rank, *local, MPI_ERR_TAG, call,
+                             "invalid tag %d (argument tag): tags are 0..%d",
+                             tag, MPI_TAG_UB_VALUE);
+    if (!newintercomm)
+        return amp_mpi_error(rank, *local, MPI_ERR_ARG, call,
+                             "NULL pointer (argument newintercomm)");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
+                          MPI_Comm peer_comm, int remote_leader, int tag,
+                          MPI_Comm *newintercomm)
+{
+    amp_rank_t *rank;
+    amp_comm_t *local, *peer = NULL;
+    const char *call = "MPI_Intercomm_create";
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = intercomm_checks(rank, local_comm, local_leader, tag, newintercomm,
+                              &local, call);
+    int leader = rc == MPI_SUCCESS && local->rank == local_leader;
+    if (leader)
+        rc = check_peer(rank, local, peer_comm, remote_leader, &peer, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rank->call = call;
+    int lmax, info[2] = {0, 0}, *remote = NULL;
+    amp_status_t st = local_max(rank, local, rank->next_ctx, &lmax);
+    if (st == AMP_OK && leader &&
+        leaders_swap(rank, local, peer, remote_leader, tag, lmax, info,
+                     &remote) != AMP_OK)
+        info[0] = -2; /* out of memory: the others learn it below */
+    if (st == AMP_OK)
+        st = local_bcast(rank, local, info, 2, local_leader);
+    if (st == AMP_OK && !leader &&
+        !(remote = malloc(((size_t)info[1] + 1) * sizeof(int))))
+        st = AMP_ERR_NOMEM;
+    if (st == AMP_OK)
+        st = local_bcast(rank, local, remote, info[1], local_leader);
+    rank = amp_rank_self();
+    local = amp_comm_lookup(rank, local_comm);
+    if (st != AMP_OK || info[0] < 0) {
+        free(remote);
+        if (st != AMP_OK)
+            return amp_mpi_error(rank, local, amp_mpi_class_of(st), call, "%s",
+                                 amp_status_str(st));
+        if (info[0] == -2)
+            return amp_mpi_error(rank, local, MPI_ERR_NO_MEM, call,
+                                 "out of memory at the local leader");
+        return amp_mpi_error(rank, local, MPI_ERR_ARG, call,
+                             "the local and remote groups overlap");
+    }
+    if (rank->next_ctx < info[0] + 4)
+        rank->next_ctx = info[0] + 4;
+    amp_comm_t *c = intercomm_new(rank, info[0], local->rank, local->size,
+                                  local->world, info[1], remote);
+    if (!c)
+        return amp_mpi_error(rank, local, MPI_ERR_NO_MEM, call,
+                             "out of memory for a communicator");
+    c->errh = local->errh;
+    *newintercomm = AMPI_HANDLE(AMPI_HANDLE_COMM, c->obj.idx);
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Intercomm_create)
+
+/* ---- MPI_Intercomm_merge ---- */
+
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+    amp_rank_t *rank;
+    amp_comm_t *ic;
+    const char *call = "MPI_Intercomm_merge";
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_comm(rank, intercomm, call, &ic);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!ic->is_inter)
+        return amp_mpi_error(rank, ic, MPI_ERR_COMM, call,
+                             "not an inter-communicator (argument intercomm)");
+    if (!newintracomm)
+        return amp_mpi_error(rank, ic, MPI_ERR_ARG, call,
+                             "NULL pointer (argument newintracomm)");
+    int mine = high != 0, theirs, ctx;
+    rank->call = call;
+    amp_status_t st = inter_agree(rank, intercomm, 2, mine, &theirs, &ctx);
+    rank = amp_rank_self();
+    ic = amp_comm_lookup(rank, intercomm);
+    if (st != AMP_OK)
+        return amp_mpi_error(rank, ic, amp_mpi_class_of(st), call, "%s",
+                             amp_status_str(st));
+    /* The group that passed high = false first; on a tie, the group whose
+     * rank 0 has the lower world rank, which both groups can tell. */
+    int first = mine < theirs || (mine == theirs && amp_comm_world_rank(ic, 0) <
+                                                        ic->remote_world[0]);
+    int n = ic->size + ic->remote_size;
+    int *world = malloc((size_t)n * sizeof(int));
+    if (!world)
+        return amp_mpi_error(rank, ic, MPI_ERR_NO_MEM, call, "out of memory");
+    int lbase = first ? 0 : ic->remote_size, rbase = first ? ic->size : 0;
+    for (int i = 0; i < ic->size; i++)
+        world[lbase + i] = amp_comm_world_rank(ic, i);
+    for (int i = 0; i < ic->remote_size; i++)
+        world[rbase + i] = ic->remote_world[i];
+    amp_comm_t *c = amp_comm_new(rank, ctx, lbase + ic->rank, n, world);
+    if (!c)
+        return amp_mpi_error(rank, ic, MPI_ERR_NO_MEM, call,
+                             "out of memory for a communicator");
+    c->errh = ic->errh;
+    *newintracomm = AMPI_HANDLE(AMPI_HANDLE_COMM, c->obj.idx);
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Intercomm_merge)

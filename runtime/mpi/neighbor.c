@@ -1,0 +1,511 @@
+/*
+ * Neighborhood collectives (MPI 3.1 §7.6-7.7), blocking and nonblocking:
+ * each call is one round of a collective schedule (coll/nbc.h) that
+ * receives block i from in-neighbor i and sends block i to out-neighbor i
+ * of the communicator's topology (topology.h gives the order).  A blocking
+ * call starts the schedule and waits for it.
+ *
+ * An MPI_PROC_NULL neighbor (off the edge of a non-periodic Cartesian
+ * dimension) keeps its block in the buffers but exchanges nothing, so its
+ * receive block is left as it was.
+ *
+ * Matching: on a graph or distributed graph, all messages of a call carry
+ * one tag and match in order between each pair of ranks.  On a Cartesian
+ * grid, a message carries the number of the sender's out-slot (2d for the
+ * negative direction of dimension d, 2d + 1 for the positive one), and the
+ * receiver expects at in-slot j the sender's out-slot j ^ 1; that tells
+ * the two neighbors of a periodic dimension of size 1 or 2 apart, which
+ * are one rank.
+ */
+#include "coll/nbc.h"
+#include "mpi/topology.h"
+
+#include <stdlib.h>
+
+/* How the blocks of one side (send or receive) lie in its buffer. */
+enum nb_layout {
+    NB_SAME,    /* every block is the whole buffer (allgather's send) */
+    NB_REGULAR, /* block i at i * count extents */
+    NB_V,       /* counts[i] at displs[i] extents */
+    NB_W,       /* counts[i] of dts[i] at bdispls[i] bytes */
+};
+
+typedef struct nb_side {
+    int layout; /* enum nb_layout */
+    char *buf;
+    int count;               /* NB_SAME, NB_REGULAR */
+    const amp_dt_t *dt;      /* all but NB_W */
+    const int *counts;       /* NB_V, NB_W */
+    const int *displs;       /* NB_V */
+    const MPI_Aint *bdispls; /* NB_W */
+    const amp_dt_t **dts;    /* NB_W: resolved types, freed by the caller */
+} nb_side_t;
+
+static void nb_block(const nb_side_t *side, int i, char **buf, int *count,
+                     const amp_dt_t **dt)
+{
+    switch (side->layout) {
+    case NB_SAME:
+        *buf = side->buf;
+        *count = side->count;
+        *dt = side->dt;
+        return;
+    case NB_REGULAR:
+        *buf = side->buf + (ptrdiff_t)i * side->count * side->dt->extent;
+        *count = side->count;
+        *dt = side->dt;
+        return;
+    case NB_V:
+        *buf = side->buf + (ptrdiff_t)side->displs[i] * side->dt->extent;
+        *count = side->counts[i];
+        *dt = side->dt;
+        return;
+    }
+    *buf = side->buf + side->bdispls[i];
+    *count = side->counts[i];
+    *dt = side->dts[i];
+}
+
+/* The tag step of the message from out-slot k (see the top). */
+static int nb_step(const amp_topology_t *t, int k)
+{
+    return t->kind == MPI_CART ? k % 4096 : 0;
+}
+
+/* The schedule of one neighborhood exchange. */
+static amp_status_t nb_build(const amp_coll_comm_t *c, const amp_topology_t *t,
+                             const nb_side_t *snd, const nb_side_t *rcv,
+                             amp_nbc_t **out)
+{
+    char *buf;
+    int count;
+    const amp_dt_t *dt;
+    amp_nbc_t *s = amp_nbc_create(c, t->nin + t->nout, 0);
+    if (!s)
+        return AMP_ERR_NOMEM;
+    /* Receives first, in the order of the senders' slots. */
+    for (int k = 0; k < t->nin; k++) {
+        int j = amp_topology_recv_slot(t, k);
+        if (t->in[j] == MPI_PROC_NULL)
+            continue;
+        nb_block(rcv, j, &buf, &count, &dt);
+        amp_nbc_tag(s, nb_step(t, k));
+        amp_nbc_recv_typed(s, buf, count, dt, t->in[j]);
+    }
+    for (int k = 0; k < t->nout; k++) {
+        if (t->out[k] == MPI_PROC_NULL)
+            continue;
+        nb_block(snd, k, &buf, &count, &dt);
+        amp_nbc_tag(s, nb_step(t, k));
+        amp_nbc_send_typed(s, buf, count, dt, t->out[k]);
+    }
+    *out = s;
+    return AMP_OK;
+}
+
+/* ---- argument checks ---- */
+
+/* The arguments every neighborhood collective shares. */
+typedef struct nb_call {
+    const char *name;
+    amp_rank_t *rank;
+    MPI_Comm comm_h;
+    amp_comm_t *comm;
+    amp_topology_t *topo;
+    MPI_Request *request; /* NULL: blocking */
+} nb_call_t;
+
+static int nb_enter(nb_call_t *nc, MPI_Comm comm_h, MPI_Request *request,
+                    int nonblocking, const char *name)
+{
+    nc->name = name;
+    nc->comm_h = comm_h;
+    nc->request = request;
+    int rc = amp_mpi_enter(&nc->rank, name);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_comm(nc->rank, comm_h, name, &nc->comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    nc->topo = nc->comm->topo;
+    if (!nc->topo)
+        return amp_mpi_error(nc->rank, nc->comm, MPI_ERR_TOPOLOGY, name,
+                             "the communicator has no process topology "
+                             "(argument comm)");
+    if (nonblocking && !request)
+        return amp_mpi_error(nc->rank, nc->comm, MPI_ERR_ARG, name,
+                             "NULL pointer (argument request)");
+    return MPI_SUCCESS;
+}
+
+/* The buffer of a side: not MPI_IN_PLACE, which no neighborhood collective
+ * takes, and not NULL where data goes (count elements of dt). */
+static int nb_check_buf(const nb_call_t *nc, const void *buf, int count,
+                        const amp_dt_t *dt, const char *arg)
+{
+    if (buf == MPI_IN_PLACE)
+        return amp_mpi_error(nc->rank, nc->comm, MPI_ERR_BUFFER, nc->name,
+                             "MPI_IN_PLACE is not allowed in a neighborhood "
+                             "collective (argument %s)",
+                             arg);
+    return amp_check_buf(nc->rank, nc->comm, buf, count, dt, nc->name, arg);
+}
+
+/* One count and one type for all blocks. */
+static int nb_check_regular(const nb_call_t *nc, nb_side_t *side, int layout,
+                            const void *buf, int count, MPI_Datatype type,
+                            const char *bufarg, const char *countarg,
+                            const char *typearg)
+{
+    side->layout = layout;
+    side->buf = (char *)buf;
+    side->count = count;
+    int rc = amp_check_count(nc->rank, nc->comm, count, nc->name, countarg);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_dt(nc->rank, nc->comm, type, nc->name, typearg,
+                          &side->dt);
+    if (rc == MPI_SUCCESS)
+        rc = nb_check_buf(nc, buf, count, side->dt, bufarg);
+    return rc;
+}
+
+static int nb_null_array(const nb_call_t *nc, const char *arg)
+{
+    return amp_mpi_error(nc->rank, nc->comm, MPI_ERR_ARG, nc->name,
+                         "NULL pointer (argument %s)", arg);
+}
+
+/* Per-block counts and displacements (in extents) of one type, n blocks. */
+static int nb_check_v(const nb_call_t *nc, nb_side_t *side, int n,
+                      const void *buf, const int *counts, const int *displs,
+                      MPI_Datatype type, const char *bufarg,
+                      const char *countsarg, const char *displsarg,
+                      const char *typearg)
+{
+    side->layout = NB_V;
+    side->buf = (char *)buf;
+    side->counts = counts;
+    side->displs = displs;
+    int rc =
+        amp_check_dt(nc->rank, nc->comm, type, nc->name, typearg, &side->dt);
+    if (rc == MPI_SUCCESS && n > 0 && (!counts || !displs))
+        rc = nb_null_array(nc, counts ? displsarg : countsarg);
+    for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
+        rc =
+            amp_check_count(nc->rank, nc->comm, counts[i], nc->name, countsarg);
+        if (rc == MPI_SUCCESS)
+            rc = nb_check_buf(nc, buf, counts[i], side->dt, bufarg);
+    }
+    return rc;
+}
+
+/* Per-block counts, byte displacements and types, n blocks; side->dts is
+ * allocated (the caller frees it). */
+static int nb_check_w(const nb_call_t *nc, nb_side_t *side, int n,
+                      const void *buf, const int *counts,
+                      const MPI_Aint *bdispls, const MPI_Datatype *types,
+                      const char *bufarg, const char *countsarg,
+                      const char *displsarg, const char *typesarg)
+{
+    side->layout = NB_W;
+    side->buf = (char *)buf;
+    side->counts = counts;
+    side->bdispls = bdispls;
+    side->dts = NULL;
+    if (n > 0 && (!counts || !bdispls || !types))
+        return nb_null_array(nc, !counts    ? countsarg
+                                 : !bdispls ? displsarg
+                                            : typesarg);
+    side->dts = malloc(n > 0 ? (size_t)n * sizeof(*side->dts) : 1);
+    if (!side->dts)
+        return amp_mpi_error(nc->rank, nc->comm, MPI_ERR_NO_MEM, nc->name,
+                             "out of memory");
+    int rc = MPI_SUCCESS;
+    for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
+        rc =
+            amp_check_count(nc->rank, nc->comm, counts[i], nc->name, countsarg);
+        if (rc == MPI_SUCCESS)
+            rc = amp_check_dt(nc->rank, nc->comm, types[i], nc->name, typesarg,
+                              &side->dts[i]);
+        if (rc == MPI_SUCCESS)
+            rc = nb_check_buf(nc, buf, counts[i], side->dts[i], bufarg);
+    }
+    return rc;
+}
+
+/* ---- running ---- */
+
+static int nb_fail(const nb_call_t *nc, amp_status_t st)
+{
+    amp_rank_t *rank = amp_rank_self();
+    return amp_mpi_error(rank, amp_comm_lookup(rank, nc->comm_h),
+                         amp_mpi_class_of(st), nc->name, "%s",
+                         amp_status_str(st));
+}
+
+/* Completion of a nonblocking call's schedule (as in coll_calls.c). */
+static void nb_req_done(amp_p2p_req_t *p)
+{
+    amp_req_t *r = AMP_CONTAINER_OF(p, amp_req_t, p2p);
+    r->nbc = NULL;
+}
+
+/* Starts s as the request of a nonblocking call. */
+static int nb_start_request(const nb_call_t *nc, amp_nbc_t *s)
+{
+    amp_req_t *r = amp_req_new(nc->rank, AMP_REQ_COLL);
+    if (!r) {
+        amp_nbc_destroy(s);
+        return nb_fail(nc, AMP_ERR_NOMEM);
+    }
+    r->comm = nc->comm_h;
+    r->active = 1;
+    r->nbc = s;
+    r->p2p.on_done = nb_req_done;
+    amp_status_t st = amp_nbc_start(s, &r->p2p);
+    if (st != AMP_OK) {
+        amp_req_release(nc->rank, r);
+        return nb_fail(nc, st);
+    }
+    *nc->request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
+    return MPI_SUCCESS;
+}
+
+/* Builds the exchange and starts it: as the request of a nonblocking call,
+ * or to completion for a blocking one. */
+static int nb_run(const nb_call_t *nc, const nb_side_t *snd,
+                  const nb_side_t *rcv)
+{
+    amp_rank_t *rank = nc->rank;
+    amp_coll_comm_t c;
+    amp_nbc_t *s;
+    amp_coll_comm_of(rank, nc->comm, &c);
+    amp_status_t st = nb_build(&c, nc->topo, snd, rcv, &s);
+    if (st != AMP_OK)
+        return nb_fail(nc, st);
+    if (nc->request)
+        return nb_start_request(nc, s);
+    amp_p2p_req_t done = {.on_done = NULL};
+    amp_p2p_req_t *dp = &done;
+    rank->call = nc->name;
+    st = amp_nbc_start(s, &done);
+    if (st != AMP_OK)
+        return nb_fail(nc, st);
+    if (!done.done)
+        amp_p2p_wait_all(&rank->ep, &dp, 1);
+    return done.error == AMP_OK ? MPI_SUCCESS : nb_fail(nc, done.error);
+}
+
+/* ---- the calls ---- */
+
+static int allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                     MPI_Comm comm_h, MPI_Request *request, int nonblocking,
+                     const char *name)
+{
+    nb_call_t nc;
+    nb_side_t snd, rcv;
+    int rc = nb_enter(&nc, comm_h, request, nonblocking, name);
+    if (rc == MPI_SUCCESS)
+        rc = nb_check_regular(&nc, &snd, NB_SAME, sendbuf, sendcount, sendtype,
+                              "sendbuf", "sendcount", "sendtype");
+    if (rc == MPI_SUCCESS)
+        rc = nb_check_regular(&nc, &rcv, NB_REGULAR, recvbuf, recvcount,
+                              recvtype, "recvbuf", "recvcount", "recvtype");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return nb_run(&nc, &snd, &rcv);
+}
+
+int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                     comm, NULL, 0, "MPI_Neighbor_allgather");
+}
+AMP_WEAK_ALIAS(Neighbor_allgather)
+
+int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm, MPI_Request *request)
+{
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                     comm, request, 1, "MPI_Ineighbor_allgather");
+}
+AMP_WEAK_ALIAS(Ineighbor_allgather)
+
+static int allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const int recvcounts[], const int displs[],
+                      MPI_Datatype recvtype, MPI_Comm comm_h,
+                      MPI_Request *request, int nonblocking, const char *name)
+{
+    nb_call_t nc;
+    nb_side_t snd, rcv;
+    int rc = nb_enter(&nc, comm_h, request, nonblocking, name);
+    if (rc == MPI_SUCCESS)
+        rc = nb_check_regular(&nc, &snd, NB_SAME, sendbuf, sendcount, sendtype,
+                              "sendbuf", "sendcount", "sendtype");
+    if (rc == MPI_SUCCESS)
+        rc =
+            nb_check_v(&nc, &rcv, nc.topo->nin, recvbuf, recvcounts, displs,
+                       recvtype, "recvbuf", "recvcounts", "displs", "recvtype");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return nb_run(&nc, &snd, &rcv);
+}
+
+int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                      recvtype, comm, NULL, 0, "MPI_Neighbor_allgatherv");
+}
+AMP_WEAK_ALIAS(Neighbor_allgatherv)
+
+int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Request *request)
+{
+    return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                      recvtype, comm, request, 1, "MPI_Ineighbor_allgatherv");
+}
+AMP_WEAK_ALIAS(Ineighbor_allgatherv)
+
+static int alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                    MPI_Comm comm_h, MPI_Request *request, int nonblocking,
+                    const char *name)
+{
+    nb_call_t nc;
+    nb_side_t snd, rcv;
+    int rc = nb_enter(&nc, comm_h, request, nonblocking, name);
+    if (rc == MPI_SUCCESS)
+        rc = nb_check_regular(&nc, &snd, NB_REGULAR, sendbuf, sendcount,
+                              sendtype, "sendbuf", "sendcount", "sendtype");
+    if (rc == MPI_SUCCESS)
+        rc = nb_check_regular(&nc, &rcv, NB_REGULAR, recvbuf, recvcount,
+                              recvtype, "recvbuf", "recvcount", "recvtype");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return nb_run(&nc, &snd, &rcv);
+}
+
+int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                    comm, NULL, 0, "MPI_Neighbor_alltoall");
+}
+AMP_WEAK_ALIAS(Neighbor_alltoall)
+
+int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request)
+{
+    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                    comm, request, 1, "MPI_Ineighbor_alltoall");
+}
+AMP_WEAK_ALIAS(Ineighbor_alltoall)
+
+static int alltoallv(const void *sendbuf, const int sendcounts[],
+                     const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int rdispls[],
+                     MPI_Datatype recvtype, MPI_Comm comm_h,
+                     MPI_Request *request, int nonblocking, const char *name)
+{
+    nb_call_t nc;
+    nb_side_t snd, rcv;
+    int rc = nb_enter(&nc, comm_h, request, nonblocking, name);
+    if (rc == MPI_SUCCESS)
+        rc = nb_check_v(&nc, &snd, nc.topo->nout, sendbuf, sendcounts, sdispls,
+                        sendtype, "sendbuf", "sendcounts", "sdispls",
+                        "sendtype");
+    if (rc == MPI_SUCCESS)
+        rc = nb_check_v(&nc, &rcv, nc.topo->nin, recvbuf, recvcounts, rdispls,
+                        recvtype, "recvbuf", "recvcounts", "rdispls",
+                        "recvtype");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return nb_run(&nc, &snd, &rcv);
+}
+
+int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                            const int sdispls[], MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm)
+{
+    return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                     recvcounts, rdispls, recvtype, comm, NULL, 0,
+                     "MPI_Neighbor_alltoallv");
+}
+AMP_WEAK_ALIAS(Neighbor_alltoallv)
+
+int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                             const int sdispls[], MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype,
+                             MPI_Comm comm, MPI_Request *request)
+{
+    return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                     recvcounts, rdispls, recvtype, comm, request, 1,
+                     "MPI_Ineighbor_alltoallv");
+}
+AMP_WEAK_ALIAS(Ineighbor_alltoallv)
+
+static int alltoallw(const void *sendbuf, const int sendcounts[],
+                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                     void *recvbuf, const int recvcounts[],
+                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                     MPI_Comm comm_h, MPI_Request *request, int nonblocking,
+                     const char *name)
+{
+    nb_call_t nc;
+    nb_side_t snd = {.dts = NULL}, rcv = {.dts = NULL};
+    int rc = nb_enter(&nc, comm_h, request, nonblocking, name);
+    if (rc == MPI_SUCCESS)
+        rc = nb_check_w(&nc, &snd, nc.topo->nout, sendbuf, sendcounts, sdispls,
+                        sendtypes, "sendbuf", "sendcounts", "sdispls",
+                        "sendtypes");
+    if (rc == MPI_SUCCESS)
+        rc = nb_check_w(&nc, &rcv, nc.topo->nin, recvbuf, recvcounts, rdispls,
+                        recvtypes, "recvbuf", "recvcounts", "rdispls",
+                        "recvtypes");
+    if (rc == MPI_SUCCESS)
+        rc = nb_run(&nc, &snd, &rcv);
+    free(snd.dts);
+    free(rcv.dts);
+    return rc;
+}
+
+int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                            const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf,
+                            const int recvcounts[], const MPI_Aint rdispls[],
+                            const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                     recvcounts, rdispls, recvtypes, comm, NULL, 0,
+                     "MPI_Neighbor_alltoallw");
+}
+AMP_WEAK_ALIAS(Neighbor_alltoallw)
+
+int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                             const MPI_Aint sdispls[],
+                             const MPI_Datatype sendtypes[], void *recvbuf,
+                             const int recvcounts[], const MPI_Aint rdispls[],
+                             const MPI_Datatype recvtypes[], MPI_Comm comm,
+                             MPI_Request *request)
+{
+    return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                     recvcounts, rdispls, recvtypes, comm, request, 1,
+                     "MPI_Ineighbor_alltoallw");
+}
+AMP_WEAK_ALIAS(Ineighbor_alltoallw)

@@ -1,0 +1,67 @@
+/*
+ * A user reduction function of a nonblocking collective sees the globals of
+ * the rank that started the collective, even when the runtime applies it
+ * while that rank waits elsewhere (here: in MPI_Barrier and MPI_Recv).
+ * Built with ampicc's default privatization, so `calls` is per rank; each
+ * call is also counted in `all_calls`, which the ranks share.
+ */
+#include "mpitest.h"
+
+#include <stdatomic.h>
+
+static int calls;
+static atomic_int all_calls __attribute__((annotate("ampi_shared")));
+
+static void add(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    calls++;
+    atomic_fetch_add(&all_calls, 1);
+    for (int i = 0; i < *len; i++)
+        ((int *)inout)[i] += ((const int *)in)[i];
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Op op;
+    MPI_Op_create(add, 1, &op);
+
+    enum { ROUNDS = 20 };
+    int in[ROUNDS], out[ROUNDS];
+    MPI_Request reqs[ROUNDS];
+    for (int i = 0; i < ROUNDS; i++) {
+        in[i] = rank + i;
+        MPI_Iallreduce(&in[i], &out[i], 1, MPI_INT, op, MPI_COMM_WORLD,
+                       &reqs[i]);
+        /* Wait somewhere else while the reductions progress. */
+        if (i % 2)
+            MPI_Barrier(MPI_COMM_WORLD);
+        else if (size > 1) {
+            int t = i, got;
+            MPI_Sendrecv(&t, 1, MPI_INT, (rank + 1) % size, 3, &got, 1, MPI_INT,
+                         (rank + size - 1) % size, 3, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
+        }
+    }
+    MPI_Waitall(ROUNDS, reqs, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < ROUNDS; i++)
+        MT_CHECK_INT_EQ(out[i], size * (size - 1) / 2 + size * i);
+
+    /* MPI_Iallreduce reduces over a binomial tree to rank 0 (coll/sched.c):
+     * rank r combines once per child, so its own count is known.  A call
+     * under another rank's globals moves a count; one under the scheduler's
+     * loses it. */
+    int children = 0;
+    for (int mask = 1; mask < size && !(rank & mask); mask <<= 1)
+        children += rank + mask < size;
+    MT_CHECK_INT_EQ(calls, ROUNDS * children);
+    int mine = calls, sum = 0;
+    MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MT_CHECK_INT_EQ(sum, atomic_load(&all_calls));
+    MPI_Op_free(&op);
+    return mt_finish_and_finalize();
+}
