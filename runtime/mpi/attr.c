@@ -424,108 +424,6 @@ static int predefined_value(amp_rank_t *rank, int keyval, const int **value)
     return 0;
 }
 
-static int comm_set(MPI_Comm h, int keyval, void *value, const char *call)
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    amp_keyval_t *kv;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_comm(rank, h, call, &comm);
-    if (rc == MPI_SUCCESS)
-        rc = check_keyval(rank, comm, keyval, KIND_COMM, call, &kv);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return attr_set(rank, comm, &comm->attrs, kv, h, value, call);
-}
-
-static int comm_get(MPI_Comm h, int keyval, void *value, int *flag,
-                    const char *call)
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    amp_keyval_t *kv;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_comm(rank, h, call, &comm);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!value || !flag)
-        return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
-                             "NULL pointer (argument %s)",
-                             flag ? "attribute_val" : "flag");
-    const int *pre;
-    if (predefined_value(rank, keyval, &pre)) {
-        *flag = pre != NULL;
-        if (pre)
-            *(const int **)value = pre;
-        return MPI_SUCCESS;
-    }
-    rc = check_keyval(rank, comm, keyval, KIND_COMM, call, &kv);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    amp_attr_t *a = attr_find(comm->attrs, kv);
-    *flag = a != NULL;
-    if (a)
-        *(void **)value = a->value;
-    return MPI_SUCCESS;
-}
-
-static int comm_delete(MPI_Comm h, int keyval, const char *call)
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    amp_keyval_t *kv;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_comm(rank, h, call, &comm);
-    if (rc == MPI_SUCCESS)
-        rc = check_keyval(rank, comm, keyval, KIND_COMM, call, &kv);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return attr_delete(rank, comm, &comm->attrs, kv, h, call);
-}
-
-int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
-{
-    return comm_set(comm, comm_keyval, attribute_val, "MPI_Comm_set_attr");
-}
-AMP_WEAK_ALIAS(Comm_set_attr)
-
-int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val,
-                       int *flag)
-{
-    return comm_get(comm, comm_keyval, attribute_val, flag,
-                    "MPI_Comm_get_attr");
-}
-AMP_WEAK_ALIAS(Comm_get_attr)
-
-int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
-{
-    return comm_delete(comm, comm_keyval, "MPI_Comm_delete_attr");
-}
-AMP_WEAK_ALIAS(Comm_delete_attr)
-
-int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
-{
-    return comm_set(comm, keyval, attribute_val, "MPI_Attr_put");
-}
-AMP_WEAK_ALIAS(Attr_put)
-
-int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
-{
-    return comm_get(comm, keyval, attribute_val, flag, "MPI_Attr_get");
-}
-AMP_WEAK_ALIAS(Attr_get)
-
-int PMPI_Attr_delete(MPI_Comm comm, int keyval)
-{
-    return comm_delete(comm, keyval, "MPI_Attr_delete");
-}
-AMP_WEAK_ALIAS(Attr_delete)
-
-/* ---- datatypes ---- */
-
 /* The attribute list of datatype h (predefined types keep theirs in the
  * rank), or NULL after reporting MPI_ERR_TYPE in *rc. */
 static amp_attr_t **type_attrs(amp_rank_t *rank, MPI_Datatype h,
@@ -550,6 +448,137 @@ static amp_attr_t **type_attrs(amp_rank_t *rank, MPI_Datatype h,
                             (unsigned)h);
     return NULL;
 }
+
+/* ---- setting, getting and deleting, on communicators and datatypes ---- */
+
+/* A call on the attributes of communicator or datatype obj. */
+typedef struct attr_call {
+    const char *call;
+    amp_rank_t *rank;
+    amp_comm_t *comm; /* NULL for a datatype */
+    amp_attr_t **list;
+    amp_keyval_t *kv;
+} attr_call_t;
+
+/* Enters call on obj (a communicator for KIND_COMM, else a datatype) and
+ * finds its attribute list. */
+static int enter_obj(attr_call_t *ac, int kind, int obj, const char *call)
+{
+    ac->call = call;
+    ac->comm = NULL;
+    ac->list = NULL;
+    int rc = amp_mpi_enter(&ac->rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (kind == KIND_TYPE) {
+        ac->list = type_attrs(ac->rank, obj, call, &rc);
+        return rc;
+    }
+    rc = amp_check_comm(ac->rank, obj, call, &ac->comm);
+    if (rc == MPI_SUCCESS)
+        ac->list = &ac->comm->attrs;
+    return rc;
+}
+
+static int find_keyval(attr_call_t *ac, int kind, int keyval)
+{
+    return check_keyval(ac->rank, ac->comm, keyval, kind, ac->call, &ac->kv);
+}
+
+static int set_attr(int kind, int obj, int keyval, void *value,
+                    const char *call)
+{
+    attr_call_t ac;
+    int rc = enter_obj(&ac, kind, obj, call);
+    if (rc == MPI_SUCCESS)
+        rc = find_keyval(&ac, kind, keyval);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return attr_set(ac.rank, ac.comm, ac.list, ac.kv, obj, value, call);
+}
+
+static int get_attr(int kind, int obj, int keyval, void *value, int *flag,
+                    const char *call)
+{
+    attr_call_t ac;
+    const int *pre;
+    int rc = enter_obj(&ac, kind, obj, call);
+    if (rc == MPI_SUCCESS && (!value || !flag))
+        rc = amp_mpi_error(ac.rank, ac.comm, MPI_ERR_ARG, call,
+                           "NULL pointer (argument %s)",
+                           flag ? "attribute_val" : "flag");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (kind == KIND_COMM && predefined_value(ac.rank, keyval, &pre)) {
+        *flag = pre != NULL;
+        if (pre)
+            *(const int **)value = pre;
+        return MPI_SUCCESS;
+    }
+    rc = find_keyval(&ac, kind, keyval);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    amp_attr_t *a = attr_find(*ac.list, ac.kv);
+    *flag = a != NULL;
+    if (a)
+        *(void **)value = a->value;
+    return MPI_SUCCESS;
+}
+
+static int delete_attr(int kind, int obj, int keyval, const char *call)
+{
+    attr_call_t ac;
+    int rc = enter_obj(&ac, kind, obj, call);
+    if (rc == MPI_SUCCESS)
+        rc = find_keyval(&ac, kind, keyval);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return attr_delete(ac.rank, ac.comm, ac.list, ac.kv, obj, call);
+}
+
+/* ---- the calls ---- */
+
+int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+{
+    return set_attr(KIND_COMM, comm, comm_keyval, attribute_val,
+                    "MPI_Comm_set_attr");
+}
+AMP_WEAK_ALIAS(Comm_set_attr)
+
+int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                       int *flag)
+{
+    return get_attr(KIND_COMM, comm, comm_keyval, attribute_val, flag,
+                    "MPI_Comm_get_attr");
+}
+AMP_WEAK_ALIAS(Comm_get_attr)
+
+int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
+{
+    return delete_attr(KIND_COMM, comm, comm_keyval, "MPI_Comm_delete_attr");
+}
+AMP_WEAK_ALIAS(Comm_delete_attr)
+
+int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
+{
+    return set_attr(KIND_COMM, comm, keyval, attribute_val, "MPI_Attr_put");
+}
+AMP_WEAK_ALIAS(Attr_put)
+
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+{
+    return get_attr(KIND_COMM, comm, keyval, attribute_val, flag,
+                    "MPI_Attr_get");
+}
+AMP_WEAK_ALIAS(Attr_get)
+
+int PMPI_Attr_delete(MPI_Comm comm, int keyval)
+{
+    return delete_attr(KIND_COMM, comm, keyval, "MPI_Attr_delete");
+}
+AMP_WEAK_ALIAS(Attr_delete)
+
+/* ---- datatypes ---- */
 
 int amp_attr_type_copy(amp_rank_t *rank, MPI_Datatype old, amp_dt_t *newdt,
                        const char *call)
@@ -578,61 +607,23 @@ int amp_attr_type_delete_all(amp_rank_t *rank, MPI_Datatype h, const char *call)
 int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval,
                        void *attribute_val)
 {
-    const char *call = "MPI_Type_set_attr";
-    amp_rank_t *rank;
-    amp_keyval_t *kv;
-    amp_attr_t **list = NULL;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        list = type_attrs(rank, datatype, call, &rc);
-    if (rc == MPI_SUCCESS)
-        rc = check_keyval(rank, NULL, type_keyval, KIND_TYPE, call, &kv);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return attr_set(rank, NULL, list, kv, datatype, attribute_val, call);
+    return set_attr(KIND_TYPE, datatype, type_keyval, attribute_val,
+                    "MPI_Type_set_attr");
 }
 AMP_WEAK_ALIAS(Type_set_attr)
 
 int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval,
                        void *attribute_val, int *flag)
 {
-    const char *call = "MPI_Type_get_attr";
-    amp_rank_t *rank;
-    amp_keyval_t *kv;
-    amp_attr_t **list = NULL;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        list = type_attrs(rank, datatype, call, &rc);
-    if (rc == MPI_SUCCESS && (!attribute_val || !flag))
-        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
-                           "NULL pointer (argument %s)",
-                           flag ? "attribute_val" : "flag");
-    if (rc == MPI_SUCCESS)
-        rc = check_keyval(rank, NULL, type_keyval, KIND_TYPE, call, &kv);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    amp_attr_t *a = attr_find(*list, kv);
-    *flag = a != NULL;
-    if (a)
-        *(void **)attribute_val = a->value;
-    return MPI_SUCCESS;
+    return get_attr(KIND_TYPE, datatype, type_keyval, attribute_val, flag,
+                    "MPI_Type_get_attr");
 }
 AMP_WEAK_ALIAS(Type_get_attr)
 
 int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
 {
-    const char *call = "MPI_Type_delete_attr";
-    amp_rank_t *rank;
-    amp_keyval_t *kv;
-    amp_attr_t **list = NULL;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        list = type_attrs(rank, datatype, call, &rc);
-    if (rc == MPI_SUCCESS)
-        rc = check_keyval(rank, NULL, type_keyval, KIND_TYPE, call, &kv);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return attr_delete(rank, NULL, list, kv, datatype, call);
+    return delete_attr(KIND_TYPE, datatype, type_keyval,
+                       "MPI_Type_delete_attr");
 }
 AMP_WEAK_ALIAS(Type_delete_attr)
 

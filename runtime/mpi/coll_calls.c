@@ -29,11 +29,9 @@ static void coll_req_done(amp_p2p_req_t *p)
     r->nbc = NULL;
 }
 
-/* Runs schedule s (built with status st) to the end, or hands it out as
- * *request (nonblocking calls: request not NULL). */
-static int launch(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
-                  amp_status_t st, amp_nbc_t *s, MPI_Request *request,
-                  const char *call)
+int amp_coll_launch(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
+                    amp_status_t st, amp_nbc_t *s, MPI_Request *request,
+                    const char *call)
 {
     if (st != AMP_OK)
         return status_error(rank, comm, st, call);
@@ -85,14 +83,13 @@ static int begin(MPI_Comm comm_h, MPI_Request *request, int nb,
     return rc;
 }
 
-/* The single place each call hands inter-communicators to (intercomm.c
- * may provide amp_intercoll_* later). */
-static int inter_unsupported(amp_rank_t *rank, amp_comm_t *comm,
+/* The nonblocking calls that have no inter-communicator form here. */
+static int inter_nonblocking(amp_rank_t *rank, amp_comm_t *comm,
                              const char *call)
 {
     return amp_mpi_error(rank, comm, MPI_ERR_COMM, call,
-                         "not supported on inter-communicators (argument "
-                         "comm)");
+                         "nonblocking collectives on inter-communicators are "
+                         "not supported (argument comm)");
 }
 
 /* count elements of type h at buf: count, datatype, buffer. */
@@ -176,11 +173,11 @@ int PMPI_Ibarrier(MPI_Comm comm_h, MPI_Request *request)
     int rc = begin(comm_h, request, 1, call, &rank, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (comm->is_inter) /* inter-communicators: dispatch point */
-        return inter_unsupported(rank, comm, call);
+    if (comm->is_inter)
+        return inter_nonblocking(rank, comm, call);
     amp_coll_comm_of(rank, comm, &c);
     amp_status_t st = amp_coll_sched_barrier(&c, &s);
-    return launch(rank, comm, comm_h, st, s, request, call);
+    return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
 }
 AMP_WEAK_ALIAS(Ibarrier)
 
@@ -196,8 +193,8 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
     int rc = begin(comm_h, request, 1, call, &rank, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (comm->is_inter) /* inter-communicators: dispatch point */
-        return inter_unsupported(rank, comm, call);
+    if (comm->is_inter)
+        return inter_nonblocking(rank, comm, call);
     rc = check_part(rank, comm, buffer, count, datatype, call, "buffer",
                     "count", "datatype", &dt);
     if (rc == MPI_SUCCESS)
@@ -206,7 +203,7 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
         return rc;
     amp_coll_comm_of(rank, comm, &c);
     amp_status_t st = amp_coll_sched_bcast(&c, buffer, count, dt, root, &s);
-    return launch(rank, comm, comm_h, st, s, request, call);
+    return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
 }
 AMP_WEAK_ALIAS(Ibcast)
 
@@ -224,8 +221,8 @@ static int ireduce(const void *sendbuf, void *recvbuf, int count,
     int rc = begin(comm_h, request, 1, call, &rank, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (comm->is_inter) /* inter-communicators: dispatch point */
-        return inter_unsupported(rank, comm, call);
+    if (comm->is_inter)
+        return inter_nonblocking(rank, comm, call);
     rc = amp_check_count(rank, comm, count, call, "count");
     if (rc == MPI_SUCCESS)
         rc = amp_check_dt(rank, comm, datatype, call, "datatype", &dt);
@@ -257,7 +254,7 @@ static int ireduce(const void *sendbuf, void *recvbuf, int count,
     amp_coll_comm_of(rank, comm, &c);
     amp_status_t st = amp_coll_sched_reduce(&c, sendbuf, recvbuf, count, dt,
                                             &cop, all ? 0 : root, all, &s);
-    return launch(rank, comm, comm_h, st, s, request, call);
+    return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
 }
 
 int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
@@ -278,66 +275,216 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
 }
 AMP_WEAK_ALIAS(Iallreduce)
 
-/* ---- gather and scatter ---- */
+/* ---- gather, scatter, allgather ---- */
 
-/* Gather (rcounts NULL) and gatherv, both forms.  The receive arguments
- * matter at the root only. */
-static int gather(const void *sendbuf, int scount, MPI_Datatype stype,
-                  void *recvbuf, int rcount, const int *rcounts,
-                  const int *displs, MPI_Datatype rtype, int root,
-                  MPI_Comm comm_h, int v, int nb, MPI_Request *request,
-                  const char *call)
+/* The arguments of one side (send or receive) of a call. */
+typedef struct side_args {
+    const void *buf;
+    int count;                 /* regular forms */
+    const int *counts;         /* v and w forms */
+    const int *displs;         /* v and w forms */
+    MPI_Datatype type;         /* regular and v forms */
+    const MPI_Datatype *types; /* w form */
+} side_args_t;
+
+/* The argument names of a side, by is_send. */
+typedef struct side_names {
+    const char *buf, *count, *counts, *type;
+} side_names_t;
+static const side_names_t names[2] = {
+    {"recvbuf", "recvcount", "recvcounts", "recvtype"},
+    {"sendbuf", "sendcount", "sendcounts", "sendtype"}};
+
+/* Gather(v), scatter(v), allgather(v): one is the side with one block per
+ * rank, many the side with a block per peer (v: counts and displs). */
+typedef struct blocks {
+    side_args_t one, many;
+    int v, one_is_send;
+    const amp_dt_t *odt, *mdt; /* resolved by the checks */
+} blocks_t;
+
+enum { GATHER, SCATTER, ALLGATHER };
+
+static int check_one(amp_rank_t *rank, amp_comm_t *comm, blocks_t *b,
+                     const char *call)
+{
+    const side_names_t *nm = &names[b->one_is_send];
+    return check_part(rank, comm, b->one.buf, b->one.count, b->one.type, call,
+                      nm->buf, nm->count, nm->type, &b->odt);
+}
+
+/* The side with n blocks. */
+static int check_many(amp_rank_t *rank, amp_comm_t *comm, blocks_t *b, int n,
+                      const char *call)
+{
+    const side_args_t *a = &b->many;
+    const side_names_t *nm = &names[!b->one_is_send];
+    int rc = amp_check_dt(rank, comm, a->type, call, nm->type, &b->mdt);
+    if (rc == MPI_SUCCESS && a->buf == MPI_IN_PLACE)
+        rc = check_part(rank, comm, a->buf, 0, a->type, call, nm->buf,
+                        nm->count, nm->type, &b->mdt);
+    if (rc == MPI_SUCCESS && b->v)
+        rc = check_counts(rank, comm, a->buf, a->counts, a->displs, n, b->mdt,
+                          call, nm->buf, nm->counts, "displs");
+    else if (rc == MPI_SUCCESS)
+        rc = check_part(rank, comm, a->buf, a->count, a->type, call, nm->buf,
+                        nm->count, nm->type, &b->mdt);
+    return rc;
+}
+
+/* Block self of the many side is this rank's own one block. */
+static int check_self(amp_rank_t *rank, amp_comm_t *comm, const blocks_t *b,
+                      int self, const char *call)
+{
+    int mc = b->v ? b->many.counts[self] : b->many.count;
+    int rc =
+        b->one_is_send
+            ? check_sizes(rank, comm, b->one.count, b->odt, mc, b->mdt, call)
+            : check_sizes(rank, comm, mc, b->mdt, b->one.count, b->odt, call);
+    if (rc == MPI_SUCCESS && b->one.count > 0)
+        rc = check_distinct(rank, comm, b->one.buf, b->many.buf, call);
+    return rc;
+}
+
+static int blocks_intra(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
+                        blocks_t *b, int kind, int root, MPI_Request *request,
+                        const char *call)
+{
+    int rc = kind == ALLGATHER ? MPI_SUCCESS
+                               : amp_check_root(rank, comm, root, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int many_here = kind == ALLGATHER || comm->rank == root;
+    int in_place = many_here && b->one.buf == MPI_IN_PLACE;
+    if (!in_place)
+        rc = check_one(rank, comm, b, call);
+    if (rc == MPI_SUCCESS && many_here)
+        rc = check_many(rank, comm, b, comm->size, call);
+    if (rc == MPI_SUCCESS && many_here && !in_place)
+        rc = check_self(rank, comm, b, kind == ALLGATHER ? comm->rank : root,
+                        call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    const side_args_t *o = &b->one, *m = &b->many;
+    const int *counts = b->v ? m->counts : NULL;
+    const int *displs = b->v ? m->displs : NULL;
+    amp_coll_comm_t c;
+    amp_nbc_t *s = NULL;
+    amp_status_t st;
+    amp_coll_comm_of(rank, comm, &c);
+    if (kind == GATHER)
+        st = amp_coll_sched_gather(&c, o->buf, o->count, b->odt, (void *)m->buf,
+                                   m->count, counts, displs, b->mdt, root,
+                                   in_place, &s);
+    else if (kind == SCATTER)
+        st = amp_coll_sched_scatter(&c, m->buf, m->count, counts, displs,
+                                    b->mdt, (void *)o->buf, o->count, b->odt,
+                                    root, in_place, &s);
+    else
+        st = amp_coll_sched_allgather(&c, o->buf, o->count, b->odt,
+                                      (void *)m->buf, m->count, counts, displs,
+                                      b->mdt, in_place, &s);
+    return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
+}
+
+/* Room for two sides of n blocks each; the memory to free, or NULL. */
+static char *sides_new(int n, amp_coll_side_t *a, amp_coll_side_t *b)
+{
+    size_t one = sizeof(int) + sizeof(ptrdiff_t) + sizeof(void *);
+    char *mem = malloc((size_t)n * 2 * one + 1);
+    if (!mem)
+        return NULL;
+    a->displs = (ptrdiff_t *)mem;
+    b->displs = a->displs + n;
+    a->dts = (const amp_dt_t **)(b->displs + n);
+    b->dts = a->dts + n;
+    a->counts = (int *)(b->dts + n);
+    b->counts = a->counts + n;
+    a->first = b->first = 0;
+    a->n = b->n = n;
+    return mem;
+}
+
+/* On an inter-communicator: the one block to peers first .. first + n - 1
+ * (n may be 0), and the many blocks (laid out as b says) from or to every
+ * peer where many_here. */
+static void blocks_expand(const blocks_t *b, int first, int n, int many_here,
+                          amp_coll_side_t *one, amp_coll_side_t *many)
+{
+    one->first = first;
+    one->n = n;
+    for (int i = 0; i < n; i++) {
+        one->counts[i] = b->one.count;
+        one->displs[i] = 0;
+        one->dts[i] = b->odt;
+    }
+    if (!many_here)
+        many->n = 0;
+    for (int i = 0; i < many->n; i++) {
+        many->counts[i] = b->v ? b->many.counts[i] : b->many.count;
+        many->displs[i] =
+            (ptrdiff_t)(b->v ? b->many.displs[i] : i * b->many.count) *
+            b->mdt->extent;
+        many->dts[i] = b->mdt;
+    }
+}
+
+/* Inter-communicators (MPI-3.1 5.2.3): the root's group uses MPI_ROOT at
+ * the root and MPI_PROC_NULL elsewhere; the other group names the root. */
+static int blocks_inter(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
+                        blocks_t *b, int kind, int root, MPI_Request *request,
+                        const char *call)
+{
+    int rc = kind == ALLGATHER ? MPI_SUCCESS
+                               : amp_check_inter_root(rank, comm, root, call);
+    int n = comm->remote_size;
+    int one_here = kind == ALLGATHER || root >= 0;
+    int many_here = kind == ALLGATHER || root == MPI_ROOT;
+    if (rc == MPI_SUCCESS && one_here)
+        rc = check_one(rank, comm, b, call);
+    if (rc == MPI_SUCCESS && many_here)
+        rc = check_many(rank, comm, b, n, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    amp_coll_side_t one, many;
+    char *mem = sides_new(n, &one, &many);
+    if (!mem)
+        return status_error(rank, comm, AMP_ERR_NOMEM, call);
+    if (kind == ALLGATHER)
+        blocks_expand(b, 0, n, 1, &one, &many);
+    else
+        blocks_expand(b, root, one_here, many_here, &one, &many);
+    amp_nbc_t *s = NULL;
+    amp_status_t st = b->one_is_send
+                          ? amp_intercoll_sched(rank, comm, b->one.buf, &one,
+                                                (void *)b->many.buf, &many, &s)
+                          : amp_intercoll_sched(rank, comm, b->many.buf, &many,
+                                                (void *)b->one.buf, &one, &s);
+    free(mem);
+    return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
+}
+
+static int blocks_call(blocks_t *b, int kind, int root, MPI_Comm comm_h, int nb,
+                       MPI_Request *request, const char *call)
 {
     amp_rank_t *rank;
     amp_comm_t *comm;
-    const amp_dt_t *sdt = NULL, *rdt = NULL;
-    amp_coll_comm_t c;
-    amp_nbc_t *s = NULL;
     int rc = begin(comm_h, request, nb, call, &rank, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (comm->is_inter) /* inter-communicators: dispatch point */
-        return inter_unsupported(rank, comm, call);
-    rc = amp_check_root(rank, comm, root, call);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    int at_root = comm->rank == root;
-    int in_place = at_root && sendbuf == MPI_IN_PLACE;
-    if (!in_place)
-        rc = check_part(rank, comm, sendbuf, scount, stype, call, "sendbuf",
-                        "sendcount", "sendtype", &sdt);
-    if (rc == MPI_SUCCESS && at_root) {
-        rc = amp_check_dt(rank, comm, rtype, call, "recvtype", &rdt);
-        if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
-            rc = check_part(rank, comm, recvbuf, 0, rtype, call, "recvbuf",
-                            "recvcount", "recvtype", &rdt);
-        if (rc == MPI_SUCCESS && v)
-            rc = check_counts(rank, comm, recvbuf, rcounts, displs, comm->size,
-                              rdt, call, "recvbuf", "recvcounts", "displs");
-        else if (rc == MPI_SUCCESS)
-            rc = check_part(rank, comm, recvbuf, rcount, rtype, call, "recvbuf",
-                            "recvcount", "recvtype", &rdt);
-        if (rc == MPI_SUCCESS && !in_place)
-            rc = check_sizes(rank, comm, scount, sdt,
-                             v ? rcounts[root] : rcount, rdt, call);
-        if (rc == MPI_SUCCESS && !in_place && scount > 0)
-            rc = check_distinct(rank, comm, sendbuf, recvbuf, call);
-    }
-    if (rc != MPI_SUCCESS)
-        return rc;
-    amp_coll_comm_of(rank, comm, &c);
-    amp_status_t st = amp_coll_sched_gather(
-        &c, sendbuf, scount, sdt, recvbuf, rcount, v ? rcounts : NULL,
-        v ? displs : NULL, rdt, root, in_place, &s);
-    return launch(rank, comm, comm_h, st, s, request, call);
+    b->one_is_send = kind != SCATTER;
+    if (comm->is_inter)
+        return blocks_inter(rank, comm, comm_h, b, kind, root, request, call);
+    return blocks_intra(rank, comm, comm_h, b, kind, root, request, call);
 }
 
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                 MPI_Comm comm)
 {
-    return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,
-                  recvtype, root, comm, 0, 0, NULL, "MPI_Gather");
+    blocks_t b = {.one = {sendbuf, sendcount, .type = sendtype},
+                  .many = {recvbuf, recvcount, .type = recvtype}};
+    return blocks_call(&b, GATHER, root, comm, 0, NULL, "MPI_Gather");
 }
 AMP_WEAK_ALIAS(Gather)
 
@@ -345,8 +492,9 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                  MPI_Comm comm, MPI_Request *request)
 {
-    return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,
-                  recvtype, root, comm, 0, 1, request, "MPI_Igather");
+    blocks_t b = {.one = {sendbuf, sendcount, .type = sendtype},
+                  .many = {recvbuf, recvcount, .type = recvtype}};
+    return blocks_call(&b, GATHER, root, comm, 1, request, "MPI_Igather");
 }
 AMP_WEAK_ALIAS(Igather)
 
@@ -354,8 +502,10 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  void *recvbuf, const int recvcounts[], const int displs[],
                  MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
-                  recvtype, root, comm, 1, 0, NULL, "MPI_Gatherv");
+    blocks_t b = {.one = {sendbuf, sendcount, .type = sendtype},
+                  .many = {recvbuf, 0, recvcounts, displs, recvtype},
+                  .v = 1};
+    return blocks_call(&b, GATHER, root, comm, 0, NULL, "MPI_Gatherv");
 }
 AMP_WEAK_ALIAS(Gatherv)
 
@@ -364,68 +514,20 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                   MPI_Datatype recvtype, int root, MPI_Comm comm,
                   MPI_Request *request)
 {
-    return gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
-                  recvtype, root, comm, 1, 1, request, "MPI_Igatherv");
+    blocks_t b = {.one = {sendbuf, sendcount, .type = sendtype},
+                  .many = {recvbuf, 0, recvcounts, displs, recvtype},
+                  .v = 1};
+    return blocks_call(&b, GATHER, root, comm, 1, request, "MPI_Igatherv");
 }
 AMP_WEAK_ALIAS(Igatherv)
-
-/* Scatter (scounts NULL) and scatterv.  The send arguments matter at the
- * root only. */
-static int scatter(const void *sendbuf, int scount, const int *scounts,
-                   const int *displs, MPI_Datatype stype, void *recvbuf,
-                   int rcount, MPI_Datatype rtype, int root, MPI_Comm comm_h,
-                   int v, int nb, MPI_Request *request, const char *call)
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    const amp_dt_t *sdt = NULL, *rdt = NULL;
-    amp_coll_comm_t c;
-    amp_nbc_t *s = NULL;
-    int rc = begin(comm_h, request, nb, call, &rank, &comm);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (comm->is_inter) /* inter-communicators: dispatch point */
-        return inter_unsupported(rank, comm, call);
-    rc = amp_check_root(rank, comm, root, call);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    int at_root = comm->rank == root;
-    int in_place = at_root && recvbuf == MPI_IN_PLACE;
-    if (!in_place)
-        rc = check_part(rank, comm, recvbuf, rcount, rtype, call, "recvbuf",
-                        "recvcount", "recvtype", &rdt);
-    if (rc == MPI_SUCCESS && at_root) {
-        rc = amp_check_dt(rank, comm, stype, call, "sendtype", &sdt);
-        if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE)
-            rc = check_part(rank, comm, sendbuf, 0, stype, call, "sendbuf",
-                            "sendcount", "sendtype", &sdt);
-        if (rc == MPI_SUCCESS && v)
-            rc = check_counts(rank, comm, sendbuf, scounts, displs, comm->size,
-                              sdt, call, "sendbuf", "sendcounts", "displs");
-        else if (rc == MPI_SUCCESS)
-            rc = check_part(rank, comm, sendbuf, scount, stype, call, "sendbuf",
-                            "sendcount", "sendtype", &sdt);
-        if (rc == MPI_SUCCESS && !in_place)
-            rc = check_sizes(rank, comm, v ? scounts[root] : scount, sdt,
-                             rcount, rdt, call);
-        if (rc == MPI_SUCCESS && !in_place && rcount > 0)
-            rc = check_distinct(rank, comm, sendbuf, recvbuf, call);
-    }
-    if (rc != MPI_SUCCESS)
-        return rc;
-    amp_coll_comm_of(rank, comm, &c);
-    amp_status_t st = amp_coll_sched_scatter(
-        &c, sendbuf, scount, v ? scounts : NULL, v ? displs : NULL, sdt,
-        recvbuf, rcount, rdt, root, in_place, &s);
-    return launch(rank, comm, comm_h, st, s, request, call);
-}
 
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                  MPI_Comm comm)
 {
-    return scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount,
-                   recvtype, root, comm, 0, 0, NULL, "MPI_Scatter");
+    blocks_t b = {.one = {recvbuf, recvcount, .type = recvtype},
+                  .many = {sendbuf, sendcount, .type = sendtype}};
+    return blocks_call(&b, SCATTER, root, comm, 0, NULL, "MPI_Scatter");
 }
 AMP_WEAK_ALIAS(Scatter)
 
@@ -433,8 +535,9 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                   MPI_Comm comm, MPI_Request *request)
 {
-    return scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount,
-                   recvtype, root, comm, 0, 1, request, "MPI_Iscatter");
+    blocks_t b = {.one = {recvbuf, recvcount, .type = recvtype},
+                  .many = {sendbuf, sendcount, .type = sendtype}};
+    return blocks_call(&b, SCATTER, root, comm, 1, request, "MPI_Iscatter");
 }
 AMP_WEAK_ALIAS(Iscatter)
 
@@ -442,8 +545,10 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
                   const int displs[], MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount,
-                   recvtype, root, comm, 1, 0, NULL, "MPI_Scatterv");
+    blocks_t b = {.one = {recvbuf, recvcount, .type = recvtype},
+                  .many = {sendbuf, 0, sendcounts, displs, sendtype},
+                  .v = 1};
+    return blocks_call(&b, SCATTER, root, comm, 0, NULL, "MPI_Scatterv");
 }
 AMP_WEAK_ALIAS(Scatterv)
 
@@ -452,63 +557,20 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[],
                    int recvcount, MPI_Datatype recvtype, int root,
                    MPI_Comm comm, MPI_Request *request)
 {
-    return scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount,
-                   recvtype, root, comm, 1, 1, request, "MPI_Iscatterv");
+    blocks_t b = {.one = {recvbuf, recvcount, .type = recvtype},
+                  .many = {sendbuf, 0, sendcounts, displs, sendtype},
+                  .v = 1};
+    return blocks_call(&b, SCATTER, root, comm, 1, request, "MPI_Iscatterv");
 }
 AMP_WEAK_ALIAS(Iscatterv)
-
-/* ---- allgather ---- */
-
-static int allgather(const void *sendbuf, int scount, MPI_Datatype stype,
-                     void *recvbuf, int rcount, const int *rcounts,
-                     const int *displs, MPI_Datatype rtype, MPI_Comm comm_h,
-                     int v, int nb, MPI_Request *request, const char *call)
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    const amp_dt_t *sdt = NULL, *rdt = NULL;
-    amp_coll_comm_t c;
-    amp_nbc_t *s = NULL;
-    int rc = begin(comm_h, request, nb, call, &rank, &comm);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (comm->is_inter) /* inter-communicators: dispatch point */
-        return inter_unsupported(rank, comm, call);
-    int in_place = sendbuf == MPI_IN_PLACE;
-    if (!in_place)
-        rc = check_part(rank, comm, sendbuf, scount, stype, call, "sendbuf",
-                        "sendcount", "sendtype", &sdt);
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_dt(rank, comm, rtype, call, "recvtype", &rdt);
-    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
-        rc = check_part(rank, comm, recvbuf, 0, rtype, call, "recvbuf",
-                        "recvcount", "recvtype", &rdt);
-    if (rc == MPI_SUCCESS && v)
-        rc = check_counts(rank, comm, recvbuf, rcounts, displs, comm->size, rdt,
-                          call, "recvbuf", "recvcounts", "displs");
-    else if (rc == MPI_SUCCESS)
-        rc = check_part(rank, comm, recvbuf, rcount, rtype, call, "recvbuf",
-                        "recvcount", "recvtype", &rdt);
-    if (rc == MPI_SUCCESS && !in_place)
-        rc = check_sizes(rank, comm, scount, sdt,
-                         v ? rcounts[comm->rank] : rcount, rdt, call);
-    if (rc == MPI_SUCCESS && !in_place && scount > 0)
-        rc = check_distinct(rank, comm, sendbuf, recvbuf, call);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    amp_coll_comm_of(rank, comm, &c);
-    amp_status_t st = amp_coll_sched_allgather(
-        &c, sendbuf, scount, sdt, recvbuf, rcount, v ? rcounts : NULL,
-        v ? displs : NULL, rdt, in_place, &s);
-    return launch(rank, comm, comm_h, st, s, request, call);
-}
 
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
                    MPI_Comm comm)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
-                     NULL, recvtype, comm, 0, 0, NULL, "MPI_Allgather");
+    blocks_t b = {.one = {sendbuf, sendcount, .type = sendtype},
+                  .many = {recvbuf, recvcount, .type = recvtype}};
+    return blocks_call(&b, ALLGATHER, 0, comm, 0, NULL, "MPI_Allgather");
 }
 AMP_WEAK_ALIAS(Allgather)
 
@@ -516,8 +578,9 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
                     MPI_Comm comm, MPI_Request *request)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
-                     NULL, recvtype, comm, 0, 1, request, "MPI_Iallgather");
+    blocks_t b = {.one = {sendbuf, sendcount, .type = sendtype},
+                  .many = {recvbuf, recvcount, .type = recvtype}};
+    return blocks_call(&b, ALLGATHER, 0, comm, 1, request, "MPI_Iallgather");
 }
 AMP_WEAK_ALIAS(Iallgather)
 
@@ -525,8 +588,10 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                     void *recvbuf, const int recvcounts[], const int displs[],
                     MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
-                     displs, recvtype, comm, 1, 0, NULL, "MPI_Allgatherv");
+    blocks_t b = {.one = {sendbuf, sendcount, .type = sendtype},
+                  .many = {recvbuf, 0, recvcounts, displs, recvtype},
+                  .v = 1};
+    return blocks_call(&b, ALLGATHER, 0, comm, 0, NULL, "MPI_Allgatherv");
 }
 AMP_WEAK_ALIAS(Allgatherv)
 
@@ -534,72 +599,55 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                      void *recvbuf, const int recvcounts[], const int displs[],
                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
-                     displs, recvtype, comm, 1, 1, request, "MPI_Iallgatherv");
+    blocks_t b = {.one = {sendbuf, sendcount, .type = sendtype},
+                  .many = {recvbuf, 0, recvcounts, displs, recvtype},
+                  .v = 1};
+    return blocks_call(&b, ALLGATHER, 0, comm, 1, request, "MPI_Iallgatherv");
 }
 AMP_WEAK_ALIAS(Iallgatherv)
 
 /* ---- alltoall ---- */
 
-/* One side (send or receive) of an alltoall in the general (w) form. */
-typedef struct a2a_side {
-    int *counts;
-    ptrdiff_t *displs; /* bytes */
-    const amp_dt_t **dts;
-} a2a_side_t;
-
 /* Which form: regular, v (element displacements, one type) or w. */
 enum { A2A, A2AV, A2AW };
 
-typedef struct a2a_args {
-    const void *buf;
-    int count;                 /* A2A */
-    const int *counts;         /* A2AV, A2AW */
-    const int *displs;         /* A2AV, A2AW */
-    MPI_Datatype type;         /* A2A, A2AV */
-    const MPI_Datatype *types; /* A2AW */
-} a2a_args_t;
-
-/* Checks one side's arguments and expands them into the w form. */
+/* Checks one side's arguments and expands them into the w form (out->n
+ * blocks). */
 static int a2a_side(amp_rank_t *rank, amp_comm_t *comm, int form,
-                    const a2a_args_t *a, a2a_side_t *out, int is_send,
+                    const side_args_t *a, amp_coll_side_t *out, int is_send,
                     const char *call)
 {
-    const char *bufarg = is_send ? "sendbuf" : "recvbuf";
-    const char *cntarg = is_send ? "sendcounts" : "recvcounts";
+    const side_names_t *nm = &names[is_send];
     const char *disarg = is_send ? "sdispls" : "rdispls";
-    const char *typarg = is_send ? "sendtype" : "recvtype";
-    int n = comm->size, rc = MPI_SUCCESS;
+    int n = out->n, rc = MPI_SUCCESS;
     const amp_dt_t *dt = NULL;
     if (form != A2AW)
-        rc = amp_check_dt(rank, comm, a->type, call, typarg, &dt);
+        rc = amp_check_dt(rank, comm, a->type, call, nm->type, &dt);
     if (rc == MPI_SUCCESS && form == A2A)
-        rc = amp_check_count(rank, comm, a->count, call,
-                             is_send ? "sendcount" : "recvcount");
+        rc = amp_check_count(rank, comm, a->count, call, nm->count);
     if (rc == MPI_SUCCESS && form != A2A && (!a->counts || !a->displs))
         rc = amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
                            "NULL pointer (argument %s)",
-                           a->counts ? disarg : cntarg);
+                           a->counts ? disarg : nm->counts);
     if (rc == MPI_SUCCESS && form == A2AW && !a->types)
         rc = amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
-                           "NULL pointer (argument %s)",
-                           is_send ? "sendtypes" : "recvtypes");
+                           "NULL pointer (argument %ss)", nm->type);
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
         char arg[64];
         if (form == A2AW) {
-            snprintf(arg, sizeof(arg), "%ss[%d]", typarg, i);
+            snprintf(arg, sizeof(arg), "%ss[%d]", nm->type, i);
             rc = amp_check_dt(rank, comm, a->types[i], call, arg, &dt);
             if (rc != MPI_SUCCESS)
                 break;
         }
         out->dts[i] = dt;
         out->counts[i] = form == A2A ? a->count : a->counts[i];
-        snprintf(arg, sizeof(arg), "%s[%d]", cntarg, i);
+        snprintf(arg, sizeof(arg), "%s[%d]", nm->counts, i);
         if (form != A2A)
             rc = amp_check_count(rank, comm, out->counts[i], call, arg);
         if (rc == MPI_SUCCESS)
             rc = amp_check_buf(rank, comm, a->buf, out->counts[i], dt, call,
-                               bufarg);
+                               nm->buf);
         if (form == A2A)
             out->displs[i] = (ptrdiff_t)i * a->count * dt->extent;
         else if (form == A2AV)
@@ -610,48 +658,69 @@ static int a2a_side(amp_rank_t *rank, amp_comm_t *comm, int form,
     return rc;
 }
 
-static int alltoall(int form, const a2a_args_t *sa, const a2a_args_t *ra,
+/* The buffer checks: recvbuf is never MPI_IN_PLACE; sendbuf may be, on
+ * intra-communicators only. */
+static int a2a_in_place(amp_rank_t *rank, amp_comm_t *comm,
+                        const side_args_t *sa, const side_args_t *ra,
+                        const char *call)
+{
+    if (ra->buf == MPI_IN_PLACE)
+        return amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
+                             "MPI_IN_PLACE is not allowed here (argument "
+                             "recvbuf)");
+    if (sa->buf == MPI_IN_PLACE && comm->is_inter)
+        return amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
+                             "MPI_IN_PLACE is not allowed on an "
+                             "inter-communicator (argument sendbuf)");
+    return MPI_SUCCESS;
+}
+
+static amp_status_t a2a_sched(amp_rank_t *rank, amp_comm_t *comm,
+                              const side_args_t *sa, const amp_coll_side_t *sd,
+                              const side_args_t *ra, const amp_coll_side_t *rd,
+                              amp_nbc_t **s)
+{
+    if (comm->is_inter)
+        return amp_intercoll_sched(rank, comm, sa->buf, sd, (void *)ra->buf, rd,
+                                   s);
+    amp_coll_comm_t c;
+    amp_coll_comm_of(rank, comm, &c);
+    return amp_coll_sched_alltoall(
+        &c, sa->buf, sd->counts, sd->displs, (const amp_dt_t *const *)sd->dts,
+        (void *)ra->buf, rd->counts, rd->displs,
+        (const amp_dt_t *const *)rd->dts, sa->buf == MPI_IN_PLACE, s);
+}
+
+static int alltoall(int form, const side_args_t *sa, const side_args_t *ra,
                     MPI_Comm comm_h, int nb, MPI_Request *request,
                     const char *call)
 {
     amp_rank_t *rank;
     amp_comm_t *comm;
-    amp_coll_comm_t c;
     amp_nbc_t *s = NULL;
     int rc = begin(comm_h, request, nb, call, &rank, &comm);
+    if (rc == MPI_SUCCESS)
+        rc = a2a_in_place(rank, comm, sa, ra, call);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (comm->is_inter) /* inter-communicators: dispatch point */
-        return inter_unsupported(rank, comm, call);
-    int n = comm->size, in_place = sa->buf == MPI_IN_PLACE;
-    if (ra->buf == MPI_IN_PLACE)
-        return amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
-                             "MPI_IN_PLACE is not allowed here (argument "
-                             "recvbuf)");
-    size_t one = 2 * sizeof(int) + 2 * sizeof(ptrdiff_t) + 2 * sizeof(void *);
-    char *mem = malloc((size_t)n * one);
+    int me = comm->rank, in_place = sa->buf == MPI_IN_PLACE;
+    amp_coll_side_t sd, rd;
+    char *mem =
+        sides_new(comm->is_inter ? comm->remote_size : comm->size, &sd, &rd);
     if (!mem)
         return status_error(rank, comm, AMP_ERR_NOMEM, call);
-    a2a_side_t sd = {(int *)mem, (ptrdiff_t *)(mem + n * 2 * sizeof(int)),
-                     (const amp_dt_t **)(mem + n * (2 * sizeof(int) +
-                                                    2 * sizeof(ptrdiff_t)))};
-    a2a_side_t rd = {sd.counts + n, sd.displs + n, sd.dts + n};
     rc = a2a_side(rank, comm, form, ra, &rd, 0, call);
     if (rc == MPI_SUCCESS && !in_place)
         rc = a2a_side(rank, comm, form, sa, &sd, 1, call);
-    if (rc == MPI_SUCCESS && !in_place)
-        rc = check_sizes(rank, comm, sd.counts[comm->rank], sd.dts[comm->rank],
-                         rd.counts[comm->rank], rd.dts[comm->rank], call);
-    if (rc == MPI_SUCCESS && !in_place)
+    if (rc == MPI_SUCCESS && !in_place && !comm->is_inter)
+        rc = check_sizes(rank, comm, sd.counts[me], sd.dts[me], rd.counts[me],
+                         rd.dts[me], call);
+    if (rc == MPI_SUCCESS && !in_place && !comm->is_inter)
         rc = check_distinct(rank, comm, sa->buf, ra->buf, call);
     if (rc == MPI_SUCCESS) {
-        amp_coll_comm_of(rank, comm, &c);
-        amp_status_t st = amp_coll_sched_alltoall(
-            &c, sa->buf, sd.counts, sd.displs, (const amp_dt_t *const *)sd.dts,
-            (void *)ra->buf, rd.counts, rd.displs,
-            (const amp_dt_t *const *)rd.dts, in_place, &s);
+        amp_status_t st = a2a_sched(rank, comm, sa, &sd, ra, &rd, &s);
         free(mem);
-        return launch(rank, comm, comm_h, st, s, request, call);
+        return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
     }
     free(mem);
     return rc;
@@ -661,8 +730,8 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
                   MPI_Comm comm)
 {
-    a2a_args_t sa = {.buf = sendbuf, .count = sendcount, .type = sendtype};
-    a2a_args_t ra = {.buf = recvbuf, .count = recvcount, .type = recvtype};
+    side_args_t sa = {.buf = sendbuf, .count = sendcount, .type = sendtype};
+    side_args_t ra = {.buf = recvbuf, .count = recvcount, .type = recvtype};
     return alltoall(A2A, &sa, &ra, comm, 0, NULL, "MPI_Alltoall");
 }
 AMP_WEAK_ALIAS(Alltoall)
@@ -671,8 +740,8 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
                    MPI_Comm comm, MPI_Request *request)
 {
-    a2a_args_t sa = {.buf = sendbuf, .count = sendcount, .type = sendtype};
-    a2a_args_t ra = {.buf = recvbuf, .count = recvcount, .type = recvtype};
+    side_args_t sa = {.buf = sendbuf, .count = sendcount, .type = sendtype};
+    side_args_t ra = {.buf = recvbuf, .count = recvcount, .type = recvtype};
     return alltoall(A2A, &sa, &ra, comm, 1, request, "MPI_Ialltoall");
 }
 AMP_WEAK_ALIAS(Ialltoall)
@@ -682,14 +751,14 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
                    const int recvcounts[], const int rdispls[],
                    MPI_Datatype recvtype, MPI_Comm comm)
 {
-    a2a_args_t sa = {.buf = sendbuf,
-                     .counts = sendcounts,
-                     .displs = sdispls,
-                     .type = sendtype};
-    a2a_args_t ra = {.buf = recvbuf,
-                     .counts = recvcounts,
-                     .displs = rdispls,
-                     .type = recvtype};
+    side_args_t sa = {.buf = sendbuf,
+                      .counts = sendcounts,
+                      .displs = sdispls,
+                      .type = sendtype};
+    side_args_t ra = {.buf = recvbuf,
+                      .counts = recvcounts,
+                      .displs = rdispls,
+                      .type = recvtype};
     return alltoall(A2AV, &sa, &ra, comm, 0, NULL, "MPI_Alltoallv");
 }
 AMP_WEAK_ALIAS(Alltoallv)
@@ -699,14 +768,14 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
                     const int recvcounts[], const int rdispls[],
                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    a2a_args_t sa = {.buf = sendbuf,
-                     .counts = sendcounts,
-                     .displs = sdispls,
-                     .type = sendtype};
-    a2a_args_t ra = {.buf = recvbuf,
-                     .counts = recvcounts,
-                     .displs = rdispls,
-                     .type = recvtype};
+    side_args_t sa = {.buf = sendbuf,
+                      .counts = sendcounts,
+                      .displs = sdispls,
+                      .type = sendtype};
+    side_args_t ra = {.buf = recvbuf,
+                      .counts = recvcounts,
+                      .displs = rdispls,
+                      .type = recvtype};
     return alltoall(A2AV, &sa, &ra, comm, 1, request, "MPI_Ialltoallv");
 }
 AMP_WEAK_ALIAS(Ialltoallv)
@@ -716,14 +785,14 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[],
                    void *recvbuf, const int recvcounts[], const int rdispls[],
                    const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    a2a_args_t sa = {.buf = sendbuf,
-                     .counts = sendcounts,
-                     .displs = sdispls,
-                     .types = sendtypes};
-    a2a_args_t ra = {.buf = recvbuf,
-                     .counts = recvcounts,
-                     .displs = rdispls,
-                     .types = recvtypes};
+    side_args_t sa = {.buf = sendbuf,
+                      .counts = sendcounts,
+                      .displs = sdispls,
+                      .types = sendtypes};
+    side_args_t ra = {.buf = recvbuf,
+                      .counts = recvcounts,
+                      .displs = rdispls,
+                      .types = recvtypes};
     return alltoall(A2AW, &sa, &ra, comm, 0, NULL, "MPI_Alltoallw");
 }
 AMP_WEAK_ALIAS(Alltoallw)
@@ -734,14 +803,14 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
                     const MPI_Datatype recvtypes[], MPI_Comm comm,
                     MPI_Request *request)
 {
-    a2a_args_t sa = {.buf = sendbuf,
-                     .counts = sendcounts,
-                     .displs = sdispls,
-                     .types = sendtypes};
-    a2a_args_t ra = {.buf = recvbuf,
-                     .counts = recvcounts,
-                     .displs = rdispls,
-                     .types = recvtypes};
+    side_args_t sa = {.buf = sendbuf,
+                      .counts = sendcounts,
+                      .displs = sdispls,
+                      .types = sendtypes};
+    side_args_t ra = {.buf = recvbuf,
+                      .counts = recvcounts,
+                      .displs = rdispls,
+                      .types = recvtypes};
     return alltoall(A2AW, &sa, &ra, comm, 1, request, "MPI_Ialltoallw");
 }
 AMP_WEAK_ALIAS(Ialltoallw)
@@ -789,8 +858,12 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int rcount,
     int rc = begin(comm_h, request, nb, call, &rank, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (comm->is_inter) /* inter-communicators: dispatch point */
-        return inter_unsupported(rank, comm, call);
+    if (comm->is_inter && nb)
+        return inter_nonblocking(rank, comm, call);
+    if (comm->is_inter && sendbuf == MPI_IN_PLACE)
+        return amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
+                             "MPI_IN_PLACE is not allowed on an "
+                             "inter-communicator (argument sendbuf)");
     int n = comm->size;
     int *counts = malloc((size_t)n * sizeof(int));
     if (!counts)
@@ -816,11 +889,17 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int rcount,
         free(counts);
         return rc;
     }
+    if (comm->is_inter) { /* intercoll.c */
+        rc = amp_intercoll_reduce_scatter(rank, comm, sendbuf, recvbuf, counts,
+                                          (int)total, dt, &cop, call);
+        free(counts);
+        return rc;
+    }
     amp_coll_comm_of(rank, comm, &c);
     amp_status_t st = amp_coll_sched_reduce_scatter(
         &c, sendbuf, recvbuf, counts, dt, &cop, sendbuf == MPI_IN_PLACE, &s);
     free(counts);
-    return launch(rank, comm, comm_h, st, s, request, call);
+    return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
 }
 
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
@@ -871,8 +950,10 @@ static int scan(const void *sendbuf, void *recvbuf, int count,
     int rc = begin(comm_h, request, nb, call, &rank, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (comm->is_inter) /* inter-communicators: dispatch point */
-        return inter_unsupported(rank, comm, call);
+    if (comm->is_inter)
+        return amp_mpi_error(rank, comm, MPI_ERR_COMM, call,
+                             "not defined on inter-communicators (argument "
+                             "comm)");
     rc = amp_check_count(rank, comm, count, call, "count");
     if (rc == MPI_SUCCESS)
         rc = check_reduction(rank, comm, sendbuf, recvbuf, count, count,
@@ -883,7 +964,7 @@ static int scan(const void *sendbuf, void *recvbuf, int count,
     amp_status_t st =
         amp_coll_sched_scan(&c, sendbuf, recvbuf, count, dt, &cop, exclusive,
                             sendbuf == MPI_IN_PLACE, &s);
-    return launch(rank, comm, comm_h, st, s, request, call);
+    return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
 }
 
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count,

@@ -101,19 +101,26 @@ static int null_arg(amp_rank_t *rank, const char *call, const char *arg)
 
 /* ---- queries ---- */
 
+/* Enters call with group h and a place out (named outarg) for a result. */
+static int enter_group(amp_rank_t **rank, MPI_Group h, const void *out,
+                       const char *outarg, const char *call, amp_group_t **g)
+{
+    int rc = amp_mpi_enter(rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_group(*rank, NULL, h, call, "group", g);
+    if (rc == MPI_SUCCESS && !out)
+        rc = null_arg(*rank, call, outarg);
+    return rc;
+}
+
 int PMPI_Group_size(MPI_Group group, int *size)
 {
     amp_rank_t *rank;
     amp_group_t *g;
-    int rc = amp_mpi_enter(&rank, "MPI_Group_size");
+    int rc = enter_group(&rank, group, size, "size", "MPI_Group_size", &g);
     if (rc == MPI_SUCCESS)
-        rc = amp_check_group(rank, NULL, group, "MPI_Group_size", "group", &g);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!size)
-        return null_arg(rank, "MPI_Group_size", "size");
-    *size = g->size;
-    return MPI_SUCCESS;
+        *size = g->size;
+    return rc;
 }
 AMP_WEAK_ALIAS(Group_size)
 
@@ -121,15 +128,10 @@ int PMPI_Group_rank(MPI_Group group, int *rank_out)
 {
     amp_rank_t *rank;
     amp_group_t *g;
-    int rc = amp_mpi_enter(&rank, "MPI_Group_rank");
+    int rc = enter_group(&rank, group, rank_out, "rank", "MPI_Group_rank", &g);
     if (rc == MPI_SUCCESS)
-        rc = amp_check_group(rank, NULL, group, "MPI_Group_rank", "group", &g);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!rank_out)
-        return null_arg(rank, "MPI_Group_rank", "rank");
-    *rank_out = amp_group_rank_of(g, rank->world_rank);
-    return MPI_SUCCESS;
+        *rank_out = amp_group_rank_of(g, rank->world_rank);
+    return rc;
 }
 AMP_WEAK_ALIAS(Group_rank)
 
@@ -488,17 +490,9 @@ int PMPI_Comm_remote_group(MPI_Comm comm_h, MPI_Group *group)
     amp_rank_t *rank;
     amp_comm_t *comm;
     const char *call = "MPI_Comm_remote_group";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_comm(rank, comm_h, call, &comm);
+    int rc = amp_intercomm_enter(&rank, comm_h, group, "group", call, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!comm->is_inter)
-        return amp_mpi_error(rank, comm, MPI_ERR_COMM, call,
-                             "not an inter-communicator (argument comm)");
-    if (!group)
-        return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
-                             "NULL pointer (argument group)");
     return group_of_map(rank, comm, comm->remote_world, comm->remote_size,
                         group, call);
 }

@@ -284,6 +284,12 @@ int amp_check_root(amp_rank_t *rank, amp_comm_t *comm, int root,
 int amp_check_op(amp_rank_t *rank, amp_comm_t *comm, MPI_Op op,
                  MPI_Datatype dtype, const amp_dt_t *dt, const char *call,
                  amp_coll_op_t *out);
+/* coll_calls.c: runs schedule s (built with status st) to the end, or,
+ * when request is not NULL, hands it out as *request (kind AMP_REQ_COLL on
+ * comm_h).  Takes s over; returns the MPI code (errors through comm). */
+int amp_coll_launch(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
+                    amp_status_t st, struct amp_nbc *s, MPI_Request *request,
+                    const char *call);
 
 /* ---- process topologies (topology.c) ---- */
 
@@ -344,6 +350,11 @@ int amp_group_rank_of(const amp_group_t *group, int w);
 amp_status_t amp_group_init(amp_rank_t *rank);
 
 /* ---- inter-communicators (intercomm.c) ---- */
+/* Enters call with inter-communicator comm_h and a place out (named
+ * outarg) for a result. */
+int amp_intercomm_enter(amp_rank_t **rank, MPI_Comm comm_h, const void *out,
+                        const char *outarg, const char *call,
+                        amp_comm_t **comm);
 /* MPI_Comm_dup of an inter-communicator: *out is the new one. */
 int amp_intercomm_dup(amp_rank_t *rank, MPI_Comm comm_h, amp_comm_t **out,
                       const char *call);
@@ -360,6 +371,34 @@ int amp_intercoll_reduce(amp_rank_t *rank, amp_comm_t *comm,
 int amp_intercoll_allreduce(amp_rank_t *rank, amp_comm_t *comm,
                             const void *sendbuf, void *recvbuf, int count,
                             MPI_Datatype datatype, MPI_Op op);
+/* Reduce_scatter(_block), checked: counts over the local group, total
+ * their sum (the same in both groups). */
+int amp_intercoll_reduce_scatter(amp_rank_t *rank, amp_comm_t *comm,
+                                 const void *sendbuf, void *recvbuf,
+                                 const int *counts, int total,
+                                 const amp_dt_t *dt, const amp_coll_op_t *op,
+                                 const char *call);
+/* root of a rooted collective on an inter-communicator: MPI_ROOT,
+ * MPI_PROC_NULL or a rank of the remote group. */
+int amp_check_inter_root(amp_rank_t *rank, amp_comm_t *comm, int root,
+                         const char *call);
+/* One side of an exchange with the remote group: n blocks, block i to or
+ * from remote rank first + i, counts[i] elements of dts[i] at displs[i]
+ * bytes from the buffer. */
+typedef struct amp_coll_side {
+    int first, n;
+    int *counts;
+    ptrdiff_t *displs;
+    const amp_dt_t **dts;
+} amp_coll_side_t;
+/* A schedule (one round) that sends sd's blocks of sendbuf and receives
+ * rd's blocks into recvbuf, on the inter-communicator's collective
+ * context; takes the call's sequence number, so every member of both
+ * groups calls it once per call. */
+amp_status_t amp_intercoll_sched(amp_rank_t *rank, amp_comm_t *ic,
+                                 const void *sendbuf, const amp_coll_side_t *sd,
+                                 void *recvbuf, const amp_coll_side_t *rd,
+                                 struct amp_nbc **out);
 
 /* ---- attributes (attr.c) ---- */
 amp_status_t amp_attr_rank_init(amp_rank_t *rank);

@@ -286,6 +286,28 @@ static int read_only(amp_rank_t *rank, const info_obj_t *o, const char *call)
 
 /* ---- the calls ---- */
 
+/* Enters call with info h and a valid key; writing: not MPI_INFO_ENV. */
+static int enter_key(MPI_Info h, const char *key, int writing, const char *call,
+                     amp_rank_t **rank, info_obj_t **o)
+{
+    int rc = enter_info(h, call, rank, o);
+    if (rc == MPI_SUCCESS && writing)
+        rc = read_only(*rank, *o, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_key(*rank, key, call);
+    return rc;
+}
+
+/* Two output pointers, named a and b: the error for the first NULL one. */
+static int check_outs(amp_rank_t *rank, const void *pa, const char *a,
+                      const void *pb, const char *b, const char *call)
+{
+    if (pa && pb)
+        return MPI_SUCCESS;
+    return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                         "NULL pointer (argument %s)", pa ? b : a);
+}
+
 int PMPI_Info_create(MPI_Info *info)
 {
     amp_rank_t *rank;
@@ -305,11 +327,7 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
     const char *call = "MPI_Info_set";
     amp_rank_t *rank;
     info_obj_t *o;
-    int rc = enter_info(info, call, &rank, &o);
-    if (rc == MPI_SUCCESS)
-        rc = read_only(rank, o, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_key(rank, key, call);
+    int rc = enter_key(info, key, 1, call, &rank, &o);
     if (rc != MPI_SUCCESS)
         return rc;
     size_t len = value ? strlen(value) : 0;
@@ -331,11 +349,7 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
     const char *call = "MPI_Info_delete";
     amp_rank_t *rank;
     info_obj_t *o;
-    int rc = enter_info(info, call, &rank, &o);
-    if (rc == MPI_SUCCESS)
-        rc = read_only(rank, o, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_key(rank, key, call);
+    int rc = enter_key(info, key, 1, call, &rank, &o);
     if (rc != MPI_SUCCESS)
         return rc;
     int i = set_find(&o->set, key);
@@ -353,17 +367,13 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
     const char *call = "MPI_Info_get";
     amp_rank_t *rank;
     info_obj_t *o;
-    int rc = enter_info(info, call, &rank, &o);
-    if (rc == MPI_SUCCESS)
-        rc = check_key(rank, key, call);
+    int rc = enter_key(info, key, 0, call, &rank, &o);
     if (rc == MPI_SUCCESS && valuelen < 0)
         rc =
             amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
                           "negative valuelen %d (argument valuelen)", valuelen);
-    if (rc == MPI_SUCCESS && (!value || !flag))
-        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
-                           "NULL pointer (argument %s)",
-                           value ? "flag" : "value");
+    if (rc == MPI_SUCCESS)
+        rc = check_outs(rank, value, "value", flag, "flag", call);
     if (rc != MPI_SUCCESS)
         return rc;
     int i = set_find(&o->set, key);
@@ -386,13 +396,9 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen,
     const char *call = "MPI_Info_get_string";
     amp_rank_t *rank;
     info_obj_t *o;
-    int rc = enter_info(info, call, &rank, &o);
+    int rc = enter_key(info, key, 0, call, &rank, &o);
     if (rc == MPI_SUCCESS)
-        rc = check_key(rank, key, call);
-    if (rc == MPI_SUCCESS && (!buflen || !flag))
-        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
-                           "NULL pointer (argument %s)",
-                           buflen ? "flag" : "buflen");
+        rc = check_outs(rank, buflen, "buflen", flag, "flag", call);
     if (rc == MPI_SUCCESS && (*buflen < 0 || (*buflen > 0 && !value)))
         rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call, "%s (argument %s)",
                            *buflen < 0 ? "negative buffer length"
@@ -422,13 +428,9 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
     const char *call = "MPI_Info_get_valuelen";
     amp_rank_t *rank;
     info_obj_t *o;
-    int rc = enter_info(info, call, &rank, &o);
+    int rc = enter_key(info, key, 0, call, &rank, &o);
     if (rc == MPI_SUCCESS)
-        rc = check_key(rank, key, call);
-    if (rc == MPI_SUCCESS && (!valuelen || !flag))
-        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
-                           "NULL pointer (argument %s)",
-                           valuelen ? "flag" : "valuelen");
+        rc = check_outs(rank, valuelen, "valuelen", flag, "flag", call);
     if (rc != MPI_SUCCESS)
         return rc;
     int i = set_find(&o->set, key);

@@ -35,24 +35,32 @@ int PMPI_Comm_test_inter(MPI_Comm comm_h, int *flag)
 }
 AMP_WEAK_ALIAS(Comm_test_inter)
 
+int amp_intercomm_enter(amp_rank_t **rank, MPI_Comm comm_h, const void *out,
+                        const char *outarg, const char *call, amp_comm_t **comm)
+{
+    int rc = amp_mpi_enter(rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_comm(*rank, comm_h, call, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!(*comm)->is_inter)
+        return amp_mpi_error(*rank, *comm, MPI_ERR_COMM, call,
+                             "not an inter-communicator (argument comm)");
+    if (!out)
+        return amp_mpi_error(*rank, *comm, MPI_ERR_ARG, call,
+                             "NULL pointer (argument %s)", outarg);
+    return MPI_SUCCESS;
+}
+
 int PMPI_Comm_remote_size(MPI_Comm comm_h, int *size)
 {
     amp_rank_t *rank;
     amp_comm_t *comm;
-    const char *call = "MPI_Comm_remote_size";
-    int rc = amp_mpi_enter(&rank, call);
+    int rc = amp_intercomm_enter(&rank, comm_h, size, "size",
+                                 "MPI_Comm_remote_size", &comm);
     if (rc == MPI_SUCCESS)
-        rc = amp_check_comm(rank, comm_h, call, &comm);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!comm->is_inter)
-        return amp_mpi_error(rank, comm, MPI_ERR_COMM, call,
-                             "not an inter-communicator (argument comm)");
-    if (!size)
-        return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
-                             "NULL pointer (argument size)");
-    *size = comm->remote_size;
-    return MPI_SUCCESS;
+        *size = comm->remote_size;
+    return rc;
 }
 AMP_WEAK_ALIAS(Comm_remote_size)
 

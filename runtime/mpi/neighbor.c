@@ -234,80 +234,34 @@ static int nb_check_w(const nb_call_t *nc, nb_side_t *side, int n,
 
 /* ---- running ---- */
 
-static int nb_fail(const nb_call_t *nc, amp_status_t st)
-{
-    amp_rank_t *rank = amp_rank_self();
-    return amp_mpi_error(rank, amp_comm_lookup(rank, nc->comm_h),
-                         amp_mpi_class_of(st), nc->name, "%s",
-                         amp_status_str(st));
-}
-
-/* Completion of a nonblocking call's schedule (as in coll_calls.c). */
-static void nb_req_done(amp_p2p_req_t *p)
-{
-    amp_req_t *r = AMP_CONTAINER_OF(p, amp_req_t, p2p);
-    r->nbc = NULL;
-}
-
-/* Starts s as the request of a nonblocking call. */
-static int nb_start_request(const nb_call_t *nc, amp_nbc_t *s)
-{
-    amp_req_t *r = amp_req_new(nc->rank, AMP_REQ_COLL);
-    if (!r) {
-        amp_nbc_destroy(s);
-        return nb_fail(nc, AMP_ERR_NOMEM);
-    }
-    r->comm = nc->comm_h;
-    r->active = 1;
-    r->nbc = s;
-    r->p2p.on_done = nb_req_done;
-    amp_status_t st = amp_nbc_start(s, &r->p2p);
-    if (st != AMP_OK) {
-        amp_req_release(nc->rank, r);
-        return nb_fail(nc, st);
-    }
-    *nc->request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
-    return MPI_SUCCESS;
-}
-
 /* Builds the exchange and starts it: as the request of a nonblocking call,
  * or to completion for a blocking one. */
 static int nb_run(const nb_call_t *nc, const nb_side_t *snd,
                   const nb_side_t *rcv)
 {
-    amp_rank_t *rank = nc->rank;
     amp_coll_comm_t c;
-    amp_nbc_t *s;
-    amp_coll_comm_of(rank, nc->comm, &c);
+    amp_nbc_t *s = NULL;
+    amp_coll_comm_of(nc->rank, nc->comm, &c);
     amp_status_t st = nb_build(&c, nc->topo, snd, rcv, &s);
-    if (st != AMP_OK)
-        return nb_fail(nc, st);
-    if (nc->request)
-        return nb_start_request(nc, s);
-    amp_p2p_req_t done = {.on_done = NULL};
-    amp_p2p_req_t *dp = &done;
-    rank->call = nc->name;
-    st = amp_nbc_start(s, &done);
-    if (st != AMP_OK)
-        return nb_fail(nc, st);
-    if (!done.done)
-        amp_p2p_wait_all(&rank->ep, &dp, 1);
-    return done.error == AMP_OK ? MPI_SUCCESS : nb_fail(nc, done.error);
+    return amp_coll_launch(nc->rank, nc->comm, nc->comm_h, st, s, nc->request,
+                           nc->name);
 }
 
 /* ---- the calls ---- */
 
-static int allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                     MPI_Comm comm_h, MPI_Request *request, int nonblocking,
-                     const char *name)
+/* Allgather (send layout NB_SAME) or alltoall (NB_REGULAR): one count and
+ * one type per side. */
+static int regular(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   MPI_Comm comm_h, MPI_Request *request, int nonblocking,
+                   int send_layout, const char *name)
 {
     nb_call_t nc;
     nb_side_t snd, rcv;
     int rc = nb_enter(&nc, comm_h, request, nonblocking, name);
     if (rc == MPI_SUCCESS)
-        rc = nb_check_regular(&nc, &snd, NB_SAME, sendbuf, sendcount, sendtype,
-                              "sendbuf", "sendcount", "sendtype");
+        rc = nb_check_regular(&nc, &snd, send_layout, sendbuf, sendcount,
+                              sendtype, "sendbuf", "sendcount", "sendtype");
     if (rc == MPI_SUCCESS)
         rc = nb_check_regular(&nc, &rcv, NB_REGULAR, recvbuf, recvcount,
                               recvtype, "recvbuf", "recvcount", "recvtype");
@@ -320,8 +274,8 @@ int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount,
                             MPI_Datatype sendtype, void *recvbuf, int recvcount,
                             MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                     comm, NULL, 0, "MPI_Neighbor_allgather");
+    return regular(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   comm, NULL, 0, NB_SAME, "MPI_Neighbor_allgather");
 }
 AMP_WEAK_ALIAS(Neighbor_allgather)
 
@@ -330,8 +284,8 @@ int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
                              int recvcount, MPI_Datatype recvtype,
                              MPI_Comm comm, MPI_Request *request)
 {
-    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                     comm, request, 1, "MPI_Ineighbor_allgather");
+    return regular(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   comm, request, 1, NB_SAME, "MPI_Ineighbor_allgather");
 }
 AMP_WEAK_ALIAS(Ineighbor_allgather)
 
@@ -376,31 +330,12 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
 }
 AMP_WEAK_ALIAS(Ineighbor_allgatherv)
 
-static int alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                    MPI_Comm comm_h, MPI_Request *request, int nonblocking,
-                    const char *name)
-{
-    nb_call_t nc;
-    nb_side_t snd, rcv;
-    int rc = nb_enter(&nc, comm_h, request, nonblocking, name);
-    if (rc == MPI_SUCCESS)
-        rc = nb_check_regular(&nc, &snd, NB_REGULAR, sendbuf, sendcount,
-                              sendtype, "sendbuf", "sendcount", "sendtype");
-    if (rc == MPI_SUCCESS)
-        rc = nb_check_regular(&nc, &rcv, NB_REGULAR, recvbuf, recvcount,
-                              recvtype, "recvbuf", "recvcount", "recvtype");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return nb_run(&nc, &snd, &rcv);
-}
-
 int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
                            MPI_Datatype sendtype, void *recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                    comm, NULL, 0, "MPI_Neighbor_alltoall");
+    return regular(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   comm, NULL, 0, NB_REGULAR, "MPI_Neighbor_alltoall");
 }
 AMP_WEAK_ALIAS(Neighbor_alltoall)
 
@@ -409,8 +344,8 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
                             MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request *request)
 {
-    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                    comm, request, 1, "MPI_Ineighbor_alltoall");
+    return regular(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   comm, request, 1, NB_REGULAR, "MPI_Ineighbor_alltoall");
 }
 AMP_WEAK_ALIAS(Ineighbor_alltoall)
 

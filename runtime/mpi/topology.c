@@ -1,7 +1,8 @@
 /*
  * Process topologies (MPI chapter 7): Cartesian grids, graphs and
- * distributed graphs, their constructors and queries.  The neighborhood
- * collectives that use them are in neighbor.c.
+ * distributed graphs and their constructors.  The queries and
+ * MPI_Dims_create are in topology_query.c, the neighborhood collectives
+ * that use the topologies in neighbor.c.
  *
  * reorder is ignored: rank i of a new topology communicator is rank i of
  * the old one (ranks are threads that the load balancer moves anyway).
@@ -64,21 +65,22 @@ static const char *kind_name(int kind)
     return "a distributed graph";
 }
 
-/* Looks up comm_h and its topology, which must be of kind (0: any). */
-static int check_topo(amp_rank_t *rank, MPI_Comm comm_h, int kind,
-                      const char *call, amp_comm_t **comm, amp_topology_t **t)
+int amp_topology_enter(amp_rank_t **rank, MPI_Comm comm_h, int kind,
+                       const char *call, amp_comm_t **comm, amp_topology_t **t)
 {
-    int rc = amp_check_comm(rank, comm_h, call, comm);
+    int rc = amp_mpi_enter(rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_comm(*rank, comm_h, call, comm);
     if (rc != MPI_SUCCESS)
         return rc;
     *t = (*comm)->topo;
     if (*t && (kind == 0 || (*t)->kind == kind))
         return MPI_SUCCESS;
     if (!*t)
-        return amp_mpi_error(rank, *comm, MPI_ERR_TOPOLOGY, call,
+        return amp_mpi_error(*rank, *comm, MPI_ERR_TOPOLOGY, call,
                              "the communicator has no process topology "
                              "(argument comm)");
-    return amp_mpi_error(rank, *comm, MPI_ERR_TOPOLOGY, call,
+    return amp_mpi_error(*rank, *comm, MPI_ERR_TOPOLOGY, call,
                          "the communicator has %s topology, not %s one "
                          "(argument comm)",
                          kind_name((*t)->kind), kind_name(kind));
@@ -91,13 +93,15 @@ static int null_arg(amp_rank_t *rank, amp_comm_t *comm, const char *call,
                          "NULL pointer (argument %s)", arg);
 }
 
-/* An intra-communicator to build a topology on. */
-static int check_old_comm(amp_rank_t *rank, MPI_Comm comm_h, const char *call,
-                          amp_comm_t **comm)
+/* Enters call with an intra-communicator to build a topology on. */
+static int enter_old(amp_rank_t **rank, MPI_Comm comm_h, const char *call,
+                     amp_comm_t **comm)
 {
-    int rc = amp_check_comm(rank, comm_h, call, comm);
+    int rc = amp_mpi_enter(rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_comm(*rank, comm_h, call, comm);
     if (rc == MPI_SUCCESS && (*comm)->is_inter)
-        rc = amp_mpi_error(rank, *comm, MPI_ERR_COMM, call,
+        rc = amp_mpi_error(*rank, *comm, MPI_ERR_COMM, call,
                            "an inter-communicator cannot have a topology "
                            "(argument comm_old)");
     return rc;
@@ -105,11 +109,15 @@ static int check_old_comm(amp_rank_t *rank, MPI_Comm comm_h, const char *call,
 
 /* ---- new communicators ---- */
 
-/* Collective over comm_h: agrees on the new communicator's context.  On
- * return *rank and *comm are re-read (the agreement may block). */
+/* Collective over comm_h, once the other arguments are checked: checks out
+ * (named outarg) and agrees on the new communicator's context.  On return
+ * *rank and *comm are re-read (the agreement may block). */
 static int agree_ctx(amp_rank_t **rank, MPI_Comm comm_h, amp_comm_t **comm,
-                     const char *call, int *ctx)
+                     const char *call, MPI_Comm *out, const char *outarg,
+                     int *ctx)
 {
+    if (!out)
+        return null_arg(*rank, *comm, call, outarg);
     (*rank)->call = call;
     amp_status_t st = amp_comm_agree_ctx(*rank, *comm, ctx);
     *rank = amp_rank_self();
@@ -150,35 +158,18 @@ static int attach(amp_rank_t *rank, amp_comm_t *comm, int ctx, int n,
     return MPI_SUCCESS;
 }
 
+/* MPI_Cart_map and MPI_Graph_map, once the other arguments are checked:
+ * rank i keeps rank i in a topology of nodes ranks. */
+static int map_rank(amp_rank_t *rank, amp_comm_t *comm, int nodes, int *newrank,
+                    const char *call)
+{
+    if (!newrank)
+        return null_arg(rank, comm, call, "newrank");
+    *newrank = comm->rank < nodes ? comm->rank : MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+
 /* ---- Cartesian grids ---- */
-
-/* Ranks between neighbors along dimension d: the product of the later
- * dimensions (rank order is row-major, the last dimension fastest). */
-static int cart_stride(const amp_topology_t *t, int d)
-{
-    int s = 1;
-    for (int i = d + 1; i < t->ndims; i++)
-        s *= t->dims[i];
-    return s;
-}
-
-static int cart_coord(const amp_topology_t *t, int r, int d)
-{
-    return r / cart_stride(t, d) % t->dims[d];
-}
-
-/* The rank disp steps from r along dimension d, or MPI_PROC_NULL off a
- * non-periodic edge. */
-static int cart_step(const amp_topology_t *t, int r, int d, int disp)
-{
-    int n = t->dims[d], c = cart_coord(t, r, d);
-    long long to = (long long)c + disp;
-    if (t->periods[d])
-        to = ((to % n) + n) % n;
-    else if (to < 0 || to >= n)
-        return MPI_PROC_NULL;
-    return r + (int)(to - c) * cart_stride(t, d);
-}
 
 /* The grid of the dimensions d < n of dims and periods that keep[d] marks
  * (keep NULL: all of them), with this rank at r.  The neighbor lists are,
@@ -206,9 +197,9 @@ static amp_topology_t *cart_new(int n, const int *dims, const int *periods,
         t->periods[k++] = periods[d] != 0;
     }
     for (int d = 0; d < ndims; d++) {
-        t->coords[d] = cart_coord(t, r, d);
-        t->in[2 * d] = cart_step(t, r, d, -1);
-        t->in[2 * d + 1] = cart_step(t, r, d, 1);
+        t->coords[d] = amp_topology_cart_coord(t, r, d);
+        t->in[2 * d] = amp_topology_cart_step(t, r, d, -1);
+        t->in[2 * d + 1] = amp_topology_cart_step(t, r, d, 1);
     }
     return t;
 }
@@ -251,15 +242,12 @@ int PMPI_Cart_create(MPI_Comm comm_h, int ndims, const int dims[],
     amp_comm_t *comm;
     const char *call = "MPI_Cart_create";
     int nodes = 0, ctx;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_old_comm(rank, comm_h, call, &comm);
+    int rc = enter_old(&rank, comm_h, call, &comm);
     if (rc == MPI_SUCCESS)
         rc = check_grid(rank, comm, ndims, dims, periods, call, &nodes);
-    if (rc == MPI_SUCCESS && !comm_cart)
-        rc = null_arg(rank, comm, call, "comm_cart");
     if (rc == MPI_SUCCESS)
-        rc = agree_ctx(&rank, comm_h, &comm, call, &ctx);
+        rc =
+            agree_ctx(&rank, comm_h, &comm, call, comm_cart, "comm_cart", &ctx);
     if (rc != MPI_SUCCESS)
         return rc;
     amp_topology_t *t = NULL;
@@ -276,167 +264,14 @@ int PMPI_Cart_map(MPI_Comm comm_h, int ndims, const int dims[],
     amp_comm_t *comm;
     const char *call = "MPI_Cart_map";
     int nodes = 0;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_old_comm(rank, comm_h, call, &comm);
+    int rc = enter_old(&rank, comm_h, call, &comm);
     if (rc == MPI_SUCCESS)
         rc = check_grid(rank, comm, ndims, dims, periods, call, &nodes);
-    if (rc == MPI_SUCCESS && !newrank)
-        rc = null_arg(rank, comm, call, "newrank");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    *newrank = comm->rank < nodes ? comm->rank : MPI_UNDEFINED;
-    return MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        rc = map_rank(rank, comm, nodes, newrank, call);
+    return rc;
 }
 AMP_WEAK_ALIAS(Cart_map)
-
-int PMPI_Cartdim_get(MPI_Comm comm_h, int *ndims)
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    amp_topology_t *t;
-    const char *call = "MPI_Cartdim_get";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_topo(rank, comm_h, MPI_CART, call, &comm, &t);
-    if (rc == MPI_SUCCESS && !ndims)
-        rc = null_arg(rank, comm, call, "ndims");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    *ndims = t->ndims;
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(Cartdim_get)
-
-/* maxdims, the length of the caller's arrays, holds the grid's ndims. */
-static int check_maxdims(amp_rank_t *rank, amp_comm_t *comm,
-                         const amp_topology_t *t, int maxdims, const char *call)
-{
-    if (maxdims >= t->ndims)
-        return MPI_SUCCESS;
-    return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
-                         "maxdims %d is less than the grid's %d dimensions "
-                         "(argument maxdims)",
-                         maxdims, t->ndims);
-}
-
-int PMPI_Cart_get(MPI_Comm comm_h, int maxdims, int dims[], int periods[],
-                  int coords[])
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    amp_topology_t *t;
-    const char *call = "MPI_Cart_get";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_topo(rank, comm_h, MPI_CART, call, &comm, &t);
-    if (rc == MPI_SUCCESS)
-        rc = check_maxdims(rank, comm, t, maxdims, call);
-    if (rc == MPI_SUCCESS && t->ndims > 0 && (!dims || !periods || !coords))
-        rc = null_arg(rank, comm, call,
-                      !dims      ? "dims"
-                      : !periods ? "periods"
-                                 : "coords");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    for (int d = 0; d < t->ndims; d++) {
-        dims[d] = t->dims[d];
-        periods[d] = t->periods[d];
-        coords[d] = t->coords[d];
-    }
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(Cart_get)
-
-int PMPI_Cart_rank(MPI_Comm comm_h, const int coords[], int *rank_out)
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    amp_topology_t *t;
-    const char *call = "MPI_Cart_rank";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_topo(rank, comm_h, MPI_CART, call, &comm, &t);
-    if (rc == MPI_SUCCESS && ((t->ndims > 0 && !coords) || !rank_out))
-        rc = null_arg(rank, comm, call, rank_out ? "coords" : "rank");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    int r = 0;
-    for (int d = 0; d < t->ndims; d++) {
-        int n = t->dims[d], c = coords[d];
-        if (t->periods[d])
-            c = ((c % n) + n) % n;
-        else if (c < 0 || c >= n)
-            return amp_mpi_error(rank, comm, MPI_ERR_RANK, call,
-                                 "coords[%d] is %d, outside 0..%d of a "
-                                 "non-periodic dimension (argument coords)",
-                                 d, coords[d], n - 1);
-        r = r * n + c;
-    }
-    *rank_out = r;
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(Cart_rank)
-
-/* r is a rank of the topology's communicator. */
-static int check_rank(amp_rank_t *rank, amp_comm_t *comm, int r,
-                      const char *call)
-{
-    if (r >= 0 && r < comm->size)
-        return MPI_SUCCESS;
-    return amp_mpi_error(rank, comm, MPI_ERR_RANK, call,
-                         "invalid rank %d (argument rank): the communicator "
-                         "has %d ranks",
-                         r, comm->size);
-}
-
-int PMPI_Cart_coords(MPI_Comm comm_h, int r, int maxdims, int coords[])
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    amp_topology_t *t;
-    const char *call = "MPI_Cart_coords";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_topo(rank, comm_h, MPI_CART, call, &comm, &t);
-    if (rc == MPI_SUCCESS)
-        rc = check_rank(rank, comm, r, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_maxdims(rank, comm, t, maxdims, call);
-    if (rc == MPI_SUCCESS && t->ndims > 0 && !coords)
-        rc = null_arg(rank, comm, call, "coords");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    for (int d = 0; d < t->ndims; d++)
-        coords[d] = cart_coord(t, r, d);
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(Cart_coords)
-
-int PMPI_Cart_shift(MPI_Comm comm_h, int direction, int disp, int *source,
-                    int *dest)
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    amp_topology_t *t;
-    const char *call = "MPI_Cart_shift";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_topo(rank, comm_h, MPI_CART, call, &comm, &t);
-    if (rc == MPI_SUCCESS && (direction < 0 || direction >= t->ndims))
-        rc = amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
-                           "direction %d is not a dimension of the %d-"
-                           "dimensional grid (argument direction)",
-                           direction, t->ndims);
-    if (rc == MPI_SUCCESS && (!source || !dest))
-        rc = null_arg(rank, comm, call, source ? "rank_dest" : "rank_source");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    *source = cart_step(t, comm->rank, direction, -disp);
-    *dest = cart_step(t, comm->rank, direction, disp);
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(Cart_shift)
 
 /* Collective: the subgrids along the dimensions kept, by MPI_Comm_split
  * with the coordinates dropped as color and those kept as key. */
@@ -446,9 +281,7 @@ int PMPI_Cart_sub(MPI_Comm comm_h, const int remain_dims[], MPI_Comm *newcomm)
     amp_comm_t *comm;
     amp_topology_t *t;
     const char *call = "MPI_Cart_sub";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_topo(rank, comm_h, MPI_CART, call, &comm, &t);
+    int rc = amp_topology_enter(&rank, comm_h, MPI_CART, call, &comm, &t);
     if (rc == MPI_SUCCESS && ((t->ndims > 0 && !remain_dims) || !newcomm))
         rc = null_arg(rank, comm, call, newcomm ? "remain_dims" : "newcomm");
     if (rc != MPI_SUCCESS)
@@ -474,155 +307,6 @@ int PMPI_Cart_sub(MPI_Comm comm_h, const int remain_dims[], MPI_Comm *newcomm)
     return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call, "out of memory");
 }
 AMP_WEAK_ALIAS(Cart_sub)
-
-/* ---- MPI_Dims_create ---- */
-
-/* The search for the most balanced split of m into k factors, largest
- * first: the one with the smallest difference between the largest and
- * the smallest factor. */
-typedef struct dims_search {
-    int k;
-    const int *divs; /* divisors of m, ascending */
-    int ndivs;
-    int *cur, *best;
-    long long best_spread;
-} dims_search_t;
-
-/* d^e >= r, without overflow. */
-static int pow_reaches(long long d, int e, long long r)
-{
-    long long p = 1;
-    for (int i = 0; i < e && p < r; i++)
-        p *= d;
-    return p >= r;
-}
-
-/* Chooses factors level.. of r, each at most prev. */
-static void dims_search(dims_search_t *s, int level, int r, int prev)
-{
-    if (r == 1) { /* the rest are ones: no need to recurse once per dim */
-        long long spread = (level ? s->cur[0] : 1) - 1;
-        if (spread < s->best_spread) {
-            for (int i = level; i < s->k; i++)
-                s->cur[i] = 1;
-            s->best_spread = spread;
-            memcpy(s->best, s->cur, (size_t)s->k * sizeof(int));
-        }
-        return;
-    }
-    if (level == s->k - 1) {
-        long long spread = (level ? s->cur[0] : r) - r;
-        if (r > prev || spread >= s->best_spread)
-            return;
-        s->cur[level] = r;
-        s->best_spread = spread;
-        memcpy(s->best, s->cur, (size_t)s->k * sizeof(int));
-        return;
-    }
-    for (int i = s->ndivs - 1; i >= 0; i--) {
-        int d = s->divs[i];
-        if (d > prev || r % d)
-            continue;
-        /* Smaller d: the rest cannot all fit under it, or the spread is
-         * already no better than the best. */
-        if (!pow_reaches(d, s->k - level, r))
-            break;
-        if ((level ? s->cur[0] : d) - d >= s->best_spread)
-            break;
-        s->cur[level] = d;
-        dims_search(s, level + 1, r / d, d);
-    }
-}
-
-/* The divisors of m, ascending, in a new array; NULL when out of memory. */
-static int *divisors(int m, int *n)
-{
-    int count = 0;
-    for (long long i = 1; i * i <= m; i++)
-        if (m % i == 0)
-            count += i * i == m ? 1 : 2;
-    int *divs = malloc((size_t)count * sizeof(int));
-    if (!divs)
-        return NULL;
-    int lo = 0, hi = count - 1;
-    for (long long i = 1; i * i <= m; i++) {
-        if (m % i)
-            continue;
-        divs[lo++] = (int)i;
-        if (i * i != m)
-            divs[hi--] = (int)(m / i);
-    }
-    *n = count;
-    return divs;
-}
-
-/* Splits m over the k free entries of dims (the zeros), non-increasing. */
-static amp_status_t dims_fill(int m, int k, int ndims, int *dims)
-{
-    if (k == 0)
-        return AMP_OK;
-    dims_search_t s = {.k = k, .best_spread = (long long)m + 1};
-    int *divs = divisors(m, &s.ndivs);
-    int *cur = malloc(2 * (size_t)k * sizeof(int));
-    if (!divs || !cur) {
-        free(divs);
-        free(cur);
-        return AMP_ERR_NOMEM;
-    }
-    s.divs = divs;
-    s.cur = cur;
-    s.best = cur + k;
-    dims_search(&s, 0, m, m);
-    for (int d = 0, j = 0; d < ndims; d++)
-        if (dims[d] == 0)
-            dims[d] = s.best[j++];
-    free(divs);
-    free(cur);
-    return AMP_OK;
-}
-
-int PMPI_Dims_create(int nnodes, int ndims, int dims[])
-{
-    amp_rank_t *rank;
-    const char *call = "MPI_Dims_create";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (nnodes <= 0)
-        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
-                             "nnodes is %d; it must be positive (argument "
-                             "nnodes)",
-                             nnodes);
-    if (ndims < 0)
-        return amp_mpi_error(rank, NULL, MPI_ERR_DIMS, call,
-                             "negative number of dimensions %d (argument "
-                             "ndims)",
-                             ndims);
-    if (ndims > 0 && !dims)
-        return null_arg(rank, NULL, call, "dims");
-    long long fixed = 1;
-    int free_dims = 0;
-    for (int d = 0; d < ndims; d++) {
-        if (dims[d] < 0)
-            return amp_mpi_error(rank, NULL, MPI_ERR_DIMS, call,
-                                 "dims[%d] is %d; entries must be 0 (free) "
-                                 "or positive (argument dims)",
-                                 d, dims[d]);
-        if (dims[d] == 0)
-            free_dims++;
-        else if ((fixed *= dims[d]) > nnodes)
-            fixed = (long long)nnodes + 1; /* cannot divide; stop growing */
-    }
-    if (nnodes % fixed || (free_dims == 0 && fixed != nnodes))
-        return amp_mpi_error(rank, NULL, MPI_ERR_DIMS, call,
-                             "no grid of %d nodes has the fixed entries of "
-                             "dims (argument dims)",
-                             nnodes);
-    if (dims_fill(nnodes / (int)fixed, free_dims, ndims, dims) != AMP_OK)
-        return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(Dims_create)
 
 /* ---- graphs ---- */
 
@@ -683,15 +367,12 @@ int PMPI_Graph_create(MPI_Comm comm_h, int nnodes, const int index[],
     amp_comm_t *comm;
     const char *call = "MPI_Graph_create";
     int ctx;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_old_comm(rank, comm_h, call, &comm);
+    int rc = enter_old(&rank, comm_h, call, &comm);
     if (rc == MPI_SUCCESS)
         rc = check_graph(rank, comm, nnodes, index, edges, call);
-    if (rc == MPI_SUCCESS && !comm_graph)
-        rc = null_arg(rank, comm, call, "comm_graph");
     if (rc == MPI_SUCCESS)
-        rc = agree_ctx(&rank, comm_h, &comm, call, &ctx);
+        rc = agree_ctx(&rank, comm_h, &comm, call, comm_graph, "comm_graph",
+                       &ctx);
     if (rc != MPI_SUCCESS)
         return rc;
     amp_topology_t *t = NULL;
@@ -707,152 +388,14 @@ int PMPI_Graph_map(MPI_Comm comm_h, int nnodes, const int index[],
     amp_rank_t *rank;
     amp_comm_t *comm;
     const char *call = "MPI_Graph_map";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_old_comm(rank, comm_h, call, &comm);
+    int rc = enter_old(&rank, comm_h, call, &comm);
     if (rc == MPI_SUCCESS)
         rc = check_graph(rank, comm, nnodes, index, edges, call);
-    if (rc == MPI_SUCCESS && !newrank)
-        rc = null_arg(rank, comm, call, "newrank");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    *newrank = comm->rank < nnodes ? comm->rank : MPI_UNDEFINED;
-    return MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        rc = map_rank(rank, comm, nnodes, newrank, call);
+    return rc;
 }
 AMP_WEAK_ALIAS(Graph_map)
-
-int PMPI_Graphdims_get(MPI_Comm comm_h, int *nnodes, int *nedges)
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    amp_topology_t *t;
-    const char *call = "MPI_Graphdims_get";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_topo(rank, comm_h, MPI_GRAPH, call, &comm, &t);
-    if (rc == MPI_SUCCESS && (!nnodes || !nedges))
-        rc = null_arg(rank, comm, call, nnodes ? "nedges" : "nnodes");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    *nnodes = t->nnodes;
-    *nedges = t->nedges;
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(Graphdims_get)
-
-/* An output array of length max (named arg) for n values. */
-static int check_out_array(amp_rank_t *rank, amp_comm_t *comm, int max, int n,
-                           const void *array, const char *call,
-                           const char *maxarg, const char *arg)
-{
-    if (max < n)
-        return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
-                             "%s is %d, but %d values are to be returned "
-                             "(argument %s)",
-                             maxarg, max, n, maxarg);
-    if (n > 0 && !array)
-        return null_arg(rank, comm, call, arg);
-    return MPI_SUCCESS;
-}
-
-int PMPI_Graph_get(MPI_Comm comm_h, int maxindex, int maxedges, int index[],
-                   int edges[])
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    amp_topology_t *t;
-    const char *call = "MPI_Graph_get";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_topo(rank, comm_h, MPI_GRAPH, call, &comm, &t);
-    if (rc == MPI_SUCCESS)
-        rc = check_out_array(rank, comm, maxindex, t->nnodes, index, call,
-                             "maxindex", "index");
-    if (rc == MPI_SUCCESS)
-        rc = check_out_array(rank, comm, maxedges, t->nedges, edges, call,
-                             "maxedges", "edges");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    memcpy(index, t->index, (size_t)t->nnodes * sizeof(int));
-    memcpy(edges, t->edges, (size_t)t->nedges * sizeof(int));
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(Graph_get)
-
-/* Node r of the graph: its first edge and its degree. */
-static int graph_node(amp_rank_t *rank, amp_comm_t *comm,
-                      const amp_topology_t *t, int r, const char *call,
-                      int *first, int *degree)
-{
-    if (r < 0 || r >= t->nnodes)
-        return amp_mpi_error(rank, comm, MPI_ERR_RANK, call,
-                             "invalid rank %d (argument rank): the graph has "
-                             "%d nodes",
-                             r, t->nnodes);
-    *first = r ? t->index[r - 1] : 0;
-    *degree = t->index[r] - *first;
-    return MPI_SUCCESS;
-}
-
-int PMPI_Graph_neighbors_count(MPI_Comm comm_h, int r, int *nneighbors)
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    amp_topology_t *t;
-    const char *call = "MPI_Graph_neighbors_count";
-    int first, degree;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_topo(rank, comm_h, MPI_GRAPH, call, &comm, &t);
-    if (rc == MPI_SUCCESS)
-        rc = graph_node(rank, comm, t, r, call, &first, &degree);
-    if (rc == MPI_SUCCESS && !nneighbors)
-        rc = null_arg(rank, comm, call, "nneighbors");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    *nneighbors = degree;
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(Graph_neighbors_count)
-
-int PMPI_Graph_neighbors(MPI_Comm comm_h, int r, int maxneighbors,
-                         int neighbors[])
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    amp_topology_t *t;
-    const char *call = "MPI_Graph_neighbors";
-    int first, degree;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_topo(rank, comm_h, MPI_GRAPH, call, &comm, &t);
-    if (rc == MPI_SUCCESS)
-        rc = graph_node(rank, comm, t, r, call, &first, &degree);
-    if (rc == MPI_SUCCESS)
-        rc = check_out_array(rank, comm, maxneighbors, degree, neighbors, call,
-                             "maxneighbors", "neighbors");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    memcpy(neighbors, t->edges + first, (size_t)degree * sizeof(int));
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(Graph_neighbors)
-
-int PMPI_Topo_test(MPI_Comm comm_h, int *status)
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    int rc = amp_mpi_enter(&rank, "MPI_Topo_test");
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_comm(rank, comm_h, "MPI_Topo_test", &comm);
-    if (rc == MPI_SUCCESS && !status)
-        rc = null_arg(rank, comm, "MPI_Topo_test", "status");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    *status = comm->topo ? comm->topo->kind : MPI_UNDEFINED;
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(Topo_test)
 
 /* ---- distributed graphs ---- */
 
@@ -900,6 +443,19 @@ static int check_weights(amp_rank_t *rank, amp_comm_t *comm, long long n,
     return MPI_SUCCESS;
 }
 
+/* One side of a distributed graph's edges: n ranks (named ranksarg, n
+ * counted by degarg) and their weights (named weightsarg). */
+static int check_adjacency(amp_rank_t *rank, amp_comm_t *comm, long long n,
+                           const int *ranks, const int *weights,
+                           const char *call, const char *degarg,
+                           const char *ranksarg, const char *weightsarg)
+{
+    int rc = check_ranks(rank, comm, (int)n, ranks, call, degarg, ranksarg);
+    if (rc == MPI_SUCCESS)
+        rc = check_weights(rank, comm, n, weights, call, weightsarg);
+    return rc;
+}
+
 /* A distributed graph with room for nin in- and nout out-neighbors (and
  * their weights when weighted); the lists are the caller's to fill. */
 static amp_topology_t *dist_new(int nin, int nout, int weighted)
@@ -927,31 +483,23 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_h, int indegree,
                                     const int destweights[], MPI_Info info,
                                     int reorder, MPI_Comm *comm_dist_graph)
 {
-    (void)info; /* no hints apply */
     (void)reorder;
     amp_rank_t *rank;
     amp_comm_t *comm;
     const char *call = "MPI_Dist_graph_create_adjacent";
     int ctx;
-    int rc = amp_mpi_enter(&rank, call);
+    int rc = enter_old(&rank, comm_h, call, &comm);
     if (rc == MPI_SUCCESS)
-        rc = check_old_comm(rank, comm_h, call, &comm);
+        rc = check_adjacency(rank, comm, indegree, sources, sourceweights, call,
+                             "indegree", "sources", "sourceweights");
     if (rc == MPI_SUCCESS)
-        rc = check_ranks(rank, comm, indegree, sources, call, "indegree",
-                         "sources");
+        rc = check_adjacency(rank, comm, outdegree, destinations, destweights,
+                             call, "outdegree", "destinations", "destweights");
+    if (rc == MPI_SUCCESS) /* no hints apply, but the handle must be one */
+        rc = amp_check_info(rank, comm, info, call);
     if (rc == MPI_SUCCESS)
-        rc = check_weights(rank, comm, indegree, sourceweights, call,
-                           "sourceweights");
-    if (rc == MPI_SUCCESS)
-        rc = check_ranks(rank, comm, outdegree, destinations, call, "outdegree",
-                         "destinations");
-    if (rc == MPI_SUCCESS)
-        rc = check_weights(rank, comm, outdegree, destweights, call,
-                           "destweights");
-    if (rc == MPI_SUCCESS && !comm_dist_graph)
-        rc = null_arg(rank, comm, call, "comm_dist_graph");
-    if (rc == MPI_SUCCESS)
-        rc = agree_ctx(&rank, comm_h, &comm, call, &ctx);
+        rc = agree_ctx(&rank, comm_h, &comm, call, comm_dist_graph,
+                       "comm_dist_graph", &ctx);
     if (rc != MPI_SUCCESS)
         return rc;
     int weighted = sourceweights != MPI_UNWEIGHTED;
@@ -1158,45 +706,51 @@ static amp_status_t dist_build(amp_rank_t *rank, amp_comm_t *comm, int ctx,
     return st;
 }
 
+/* The n sources' degrees: *nedges edges in all, at most INT_MAX. */
+static int count_edges(amp_rank_t *rank, amp_comm_t *comm, int n,
+                       const int *degrees, const char *call, long long *nedges)
+{
+    *nedges = 0;
+    if (n > 0 && !degrees)
+        return null_arg(rank, comm, call, "degrees");
+    for (int i = 0; i < n; i++) {
+        if (degrees[i] < 0)
+            return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
+                                 "degrees[%d] is %d (argument degrees)", i,
+                                 degrees[i]);
+        *nedges += degrees[i];
+    }
+    if (*nedges > INT_MAX)
+        return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
+                             "%lld edges; at most INT_MAX (argument degrees)",
+                             *nedges);
+    return MPI_SUCCESS;
+}
+
 int PMPI_Dist_graph_create(MPI_Comm comm_h, int n, const int sources[],
                            const int degrees[], const int destinations[],
                            const int weights[], MPI_Info info, int reorder,
                            MPI_Comm *comm_dist_graph)
 {
-    (void)info; /* no hints apply */
     (void)reorder;
     amp_rank_t *rank;
     amp_comm_t *comm;
     const char *call = "MPI_Dist_graph_create";
     long long nedges = 0;
     int ctx;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_old_comm(rank, comm_h, call, &comm);
+    int rc = enter_old(&rank, comm_h, call, &comm);
     if (rc == MPI_SUCCESS)
         rc = check_ranks(rank, comm, n, sources, call, "n", "sources");
-    if (rc == MPI_SUCCESS && n > 0 && !degrees)
-        rc = null_arg(rank, comm, call, "degrees");
-    for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
-        if (degrees[i] < 0)
-            rc = amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
-                               "degrees[%d] is %d (argument degrees)", i,
-                               degrees[i]);
-        nedges += degrees[i];
-    }
-    if (rc == MPI_SUCCESS && nedges > INT_MAX)
-        rc = amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
-                           "%lld edges; at most INT_MAX (argument degrees)",
-                           nedges);
     if (rc == MPI_SUCCESS)
-        rc = check_ranks(rank, comm, (int)nedges, destinations, call,
-                         "sum of degrees", "destinations");
+        rc = count_edges(rank, comm, n, degrees, call, &nedges);
     if (rc == MPI_SUCCESS)
-        rc = check_weights(rank, comm, nedges, weights, call, "weights");
-    if (rc == MPI_SUCCESS && !comm_dist_graph)
-        rc = null_arg(rank, comm, call, "comm_dist_graph");
+        rc = check_adjacency(rank, comm, nedges, destinations, weights, call,
+                             "sum of degrees", "destinations", "weights");
+    if (rc == MPI_SUCCESS) /* no hints apply, but the handle must be one */
+        rc = amp_check_info(rank, comm, info, call);
     if (rc == MPI_SUCCESS)
-        rc = agree_ctx(&rank, comm_h, &comm, call, &ctx);
+        rc = agree_ctx(&rank, comm_h, &comm, call, comm_dist_graph,
+                       "comm_dist_graph", &ctx);
     if (rc != MPI_SUCCESS)
         return rc;
     dist_edges_t e = {
@@ -1212,62 +766,3 @@ int PMPI_Dist_graph_create(MPI_Comm comm_h, int n, const int sources[],
     return attach(rank, comm, ctx, comm->size, t, call, comm_dist_graph);
 }
 AMP_WEAK_ALIAS(Dist_graph_create)
-
-int PMPI_Dist_graph_neighbors_count(MPI_Comm comm_h, int *indegree,
-                                    int *outdegree, int *weighted)
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    amp_topology_t *t;
-    const char *call = "MPI_Dist_graph_neighbors_count";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_topo(rank, comm_h, MPI_DIST_GRAPH, call, &comm, &t);
-    if (rc == MPI_SUCCESS && (!indegree || !outdegree || !weighted))
-        rc = null_arg(rank, comm, call,
-                      !indegree    ? "indegree"
-                      : !outdegree ? "outdegree"
-                                   : "weighted");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    *indegree = t->nin;
-    *outdegree = t->nout;
-    *weighted = t->weighted;
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(Dist_graph_neighbors_count)
-
-/* Copies n neighbors and, when the graph has weights and the caller wants
- * them, their weights. */
-static void copy_neighbors(int n, const int *ranks, const int *w, int *out,
-                           int *outw)
-{
-    memcpy(out, ranks, (size_t)n * sizeof(int));
-    if (w && outw != MPI_UNWEIGHTED && outw != MPI_WEIGHTS_EMPTY && outw)
-        memcpy(outw, w, (size_t)n * sizeof(int));
-}
-
-int PMPI_Dist_graph_neighbors(MPI_Comm comm_h, int maxindegree, int sources[],
-                              int sourceweights[], int maxoutdegree,
-                              int destinations[], int destweights[])
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    amp_topology_t *t;
-    const char *call = "MPI_Dist_graph_neighbors";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_topo(rank, comm_h, MPI_DIST_GRAPH, call, &comm, &t);
-    if (rc == MPI_SUCCESS)
-        rc = check_out_array(rank, comm, maxindegree, t->nin, sources, call,
-                             "maxindegree", "sources");
-    if (rc == MPI_SUCCESS)
-        rc = check_out_array(rank, comm, maxoutdegree, t->nout, destinations,
-                             call, "maxoutdegree", "destinations");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    copy_neighbors(t->nin, t->in, t->inw, sources, sourceweights);
-    copy_neighbors(t->nout, t->out, t->outw, destinations, destweights);
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(Dist_graph_neighbors)

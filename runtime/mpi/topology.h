@@ -49,4 +49,39 @@ static inline int amp_topology_recv_slot(const amp_topology_t *t, int k)
     return t->kind == MPI_CART ? k ^ 1 : k;
 }
 
+/* Enters call with comm_h, which must have a topology of kind (0: any):
+ * *comm and *t are the communicator and its topology. */
+int amp_topology_enter(amp_rank_t **rank, MPI_Comm comm_h, int kind,
+                       const char *call, amp_comm_t **comm, amp_topology_t **t);
+
+/* Ranks between neighbors along dimension d of a grid: the product of the
+ * later dimensions (rank order is row-major, the last dimension fastest). */
+static inline int amp_topology_cart_stride(const amp_topology_t *t, int d)
+{
+    int s = 1;
+    for (int i = d + 1; i < t->ndims; i++)
+        s *= t->dims[i];
+    return s;
+}
+
+/* Coordinate d of rank r of a grid. */
+static inline int amp_topology_cart_coord(const amp_topology_t *t, int r, int d)
+{
+    return r / amp_topology_cart_stride(t, d) % t->dims[d];
+}
+
+/* The rank disp steps from r along dimension d of a grid, or MPI_PROC_NULL
+ * off a non-periodic edge. */
+static inline int amp_topology_cart_step(const amp_topology_t *t, int r, int d,
+                                         int disp)
+{
+    int n = t->dims[d], c = amp_topology_cart_coord(t, r, d);
+    long long to = (long long)c + disp;
+    if (t->periods[d])
+        to = ((to % n) + n) % n;
+    else if (to < 0 || to >= n)
+        return MPI_PROC_NULL;
+    return r + (int)(to - c) * amp_topology_cart_stride(t, d);
+}
+
 #endif

@@ -16,7 +16,8 @@
  *    computes;
  *  - errors: a neighbor out of range (MPI_ERR_RANK), a negative degree or
  *    weight, MPI_WEIGHTS_EMPTY with edges (MPI_ERR_ARG), arrays too short
- *    (MPI_ERR_ARG), queries on MPI_COMM_WORLD (MPI_ERR_TOPOLOGY).
+ *    (MPI_ERR_ARG), a freed info (MPI_ERR_INFO), queries on MPI_COMM_WORLD
+ *    (MPI_ERR_TOPOLOGY).
  */
 #include "mpitest.h"
 
@@ -188,6 +189,17 @@ static void errors(int me, int size)
                                                       &neg, 1, &me, &w,
                                                       MPI_INFO_NULL, 0, &g),
                        MPI_ERR_ARG);
+    MPI_Info info, freed;
+    MPI_Info_create(&info);
+    freed = info;
+    MPI_Info_free(&info);
+    MT_CHECK_ERR_CLASS(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &me,
+                                                      &w, 1, &me, &w, freed, 0,
+                                                      &g),
+                       MPI_ERR_INFO);
+    MT_CHECK_ERR_CLASS(MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &me, &one, &me,
+                                             &w, freed, 0, &g),
+                       MPI_ERR_INFO);
     MT_CHECK_ERR_CLASS(MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &me, &one, &bad,
                                              &w, MPI_INFO_NULL, 0, &g),
                        MPI_ERR_RANK);
