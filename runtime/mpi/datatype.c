@@ -33,16 +33,29 @@ static int null_arg(amp_rank_t *rank, const char *call, const char *arg)
                          "NULL pointer (argument %s)", arg);
 }
 
-/* Checks the arguments every constructor over one old type has. */
-static int check_ctor(amp_rank_t *rank, const char *call, int count,
-                      MPI_Datatype oldtype, const void *newtype,
+/* Enters call and checks the arguments every constructor over one old
+ * type has. */
+static int ctor_enter(const char *call, int count, MPI_Datatype oldtype,
+                      const void *newtype, amp_rank_t **rank,
                       const amp_dt_t **old)
 {
-    int rc = amp_check_count(rank, NULL, count, call, "count");
+    int rc = amp_mpi_enter(rank, call);
     if (rc == MPI_SUCCESS)
-        rc = lookup_any(rank, oldtype, call, "oldtype", old);
+        rc = amp_check_count(*rank, NULL, count, call, "count");
+    if (rc == MPI_SUCCESS)
+        rc = lookup_any(*rank, oldtype, call, "oldtype", old);
     if (rc == MPI_SUCCESS && !newtype)
-        rc = null_arg(rank, call, "newtype");
+        rc = null_arg(*rank, call, "newtype");
+    return rc;
+}
+
+/* Enters call and looks up datatype (argument datatype). */
+static int type_enter(MPI_Datatype datatype, const char *call,
+                      amp_rank_t **rank, const amp_dt_t **dt)
+{
+    int rc = amp_mpi_enter(rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = lookup_any(*rank, datatype, call, "datatype", dt);
     return rc;
 }
 
@@ -154,9 +167,7 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
     amp_rank_t *rank;
     const amp_dt_t *old;
     const char *call = "MPI_Type_contiguous";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_ctor(rank, call, count, oldtype, newtype, &old);
+    int rc = ctor_enter(call, count, oldtype, newtype, &rank, &old);
     if (rc != MPI_SUCCESS)
         return rc;
     amp_dt_t *dt = type_new(rank, 1, 0, 1);
@@ -177,9 +188,7 @@ static int vector_common(int count, int blocklength, MPI_Aint stride, int bytes,
 {
     amp_rank_t *rank;
     const amp_dt_t *old;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_ctor(rank, call, count, oldtype, newtype, &old);
+    int rc = ctor_enter(call, count, oldtype, newtype, &rank, &old);
     if (rc == MPI_SUCCESS)
         rc = check_blocklen(rank, call, blocklength, "blocklength", -1);
     if (rc != MPI_SUCCESS)
@@ -289,9 +298,7 @@ static int indexed_common(const indexed_args_t *a, MPI_Datatype oldtype,
 {
     amp_rank_t *rank;
     const amp_dt_t *old;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_ctor(rank, call, a->count, oldtype, newtype, &old);
+    int rc = ctor_enter(call, a->count, oldtype, newtype, &rank, &old);
     if (rc == MPI_SUCCESS)
         rc = check_indexed(rank, a, call);
     if (rc != MPI_SUCCESS)
@@ -463,9 +470,7 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
     amp_rank_t *rank;
     const amp_dt_t *old;
     const char *call = "MPI_Type_create_resized";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_ctor(rank, call, 0, oldtype, newtype, &old);
+    int rc = ctor_enter(call, 0, oldtype, newtype, &rank, &old);
     if (rc != MPI_SUCCESS)
         return rc;
     amp_dt_t *dt = type_new(rank, 0, 2, 1);
@@ -485,9 +490,7 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     amp_rank_t *rank;
     const amp_dt_t *old;
     const char *call = "MPI_Type_dup";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_ctor(rank, call, 0, oldtype, newtype, &old);
+    int rc = ctor_enter(call, 0, oldtype, newtype, &rank, &old);
     if (rc != MPI_SUCCESS)
         return rc;
     amp_dt_t *dt = type_new(rank, 0, 0, 1);
@@ -545,9 +548,7 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
     amp_rank_t *rank;
     const amp_dt_t *old;
     const char *call = "MPI_Type_create_subarray";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_ctor(rank, call, 0, oldtype, newtype, &old);
+    int rc = ctor_enter(call, 0, oldtype, newtype, &rank, &old);
     if (rc == MPI_SUCCESS)
         rc = check_subarray(rank, ndims, array_of_sizes, array_of_subsizes,
                             array_of_starts, order, call);
@@ -705,9 +706,7 @@ int PMPI_Type_create_darray(int size, int prank, int ndims,
     amp_rank_t *rank;
     const amp_dt_t *old;
     const char *call = "MPI_Type_create_darray";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_ctor(rank, call, 0, oldtype, newtype, &old);
+    int rc = ctor_enter(call, 0, oldtype, newtype, &rank, &old);
     if (rc == MPI_SUCCESS)
         rc = check_darray_args(rank, size, prank, ndims, array_of_gsizes,
                                array_of_distribs, array_of_dargs,
@@ -742,16 +741,23 @@ int PMPI_Type_create_darray(int size, int prank, int ndims,
 }
 AMP_WEAK_ALIAS(Type_create_darray)
 
+/* type_enter for the calls that take the handle by pointer. */
+static int type_ref_enter(const MPI_Datatype *datatype, const char *call,
+                          amp_rank_t **rank, const amp_dt_t **dt)
+{
+    int rc = amp_mpi_enter(rank, call);
+    if (rc == MPI_SUCCESS && !datatype)
+        rc = null_arg(*rank, call, "datatype");
+    if (rc == MPI_SUCCESS)
+        rc = lookup_any(*rank, *datatype, call, "datatype", dt);
+    return rc;
+}
+
 int PMPI_Type_commit(MPI_Datatype *datatype)
 {
     amp_rank_t *rank;
     const amp_dt_t *dt;
-    int rc = amp_mpi_enter(&rank, "MPI_Type_commit");
-    if (rc == MPI_SUCCESS && !datatype)
-        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Type_commit",
-                           "NULL pointer (argument datatype)");
-    if (rc == MPI_SUCCESS)
-        rc = lookup_any(rank, *datatype, "MPI_Type_commit", "datatype", &dt);
+    int rc = type_ref_enter(datatype, "MPI_Type_commit", &rank, &dt);
     if (rc == MPI_SUCCESS && !dt->predefined)
         ((amp_dt_t *)dt)->committed = 1;
     return rc;
@@ -762,12 +768,7 @@ int PMPI_Type_free(MPI_Datatype *datatype)
 {
     amp_rank_t *rank;
     const amp_dt_t *dt;
-    int rc = amp_mpi_enter(&rank, "MPI_Type_free");
-    if (rc == MPI_SUCCESS && !datatype)
-        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Type_free",
-                           "NULL pointer (argument datatype)");
-    if (rc == MPI_SUCCESS)
-        rc = lookup_any(rank, *datatype, "MPI_Type_free", "datatype", &dt);
+    int rc = type_ref_enter(datatype, "MPI_Type_free", &rank, &dt);
     if (rc != MPI_SUCCESS)
         return rc;
     if (dt->predefined)
@@ -790,12 +791,9 @@ int PMPI_Type_size(MPI_Datatype datatype, int *size)
 {
     amp_rank_t *rank;
     const amp_dt_t *dt;
-    int rc = amp_mpi_enter(&rank, "MPI_Type_size");
-    if (rc == MPI_SUCCESS)
-        rc = lookup_any(rank, datatype, "MPI_Type_size", "datatype", &dt);
+    int rc = type_enter(datatype, "MPI_Type_size", &rank, &dt);
     if (rc == MPI_SUCCESS && !size)
-        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Type_size",
-                           "NULL pointer (argument size)");
+        rc = null_arg(rank, "MPI_Type_size", "size");
     if (rc == MPI_SUCCESS)
         *size = dt->size > INT_MAX ? MPI_UNDEFINED : (int)dt->size;
     return rc;
@@ -806,12 +804,9 @@ int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
     amp_rank_t *rank;
     const amp_dt_t *dt;
-    int rc = amp_mpi_enter(&rank, "MPI_Type_size_x");
-    if (rc == MPI_SUCCESS)
-        rc = lookup_any(rank, datatype, "MPI_Type_size_x", "datatype", &dt);
+    int rc = type_enter(datatype, "MPI_Type_size_x", &rank, &dt);
     if (rc == MPI_SUCCESS && !size)
-        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Type_size_x",
-                           "NULL pointer (argument size)");
+        rc = null_arg(rank, "MPI_Type_size_x", "size");
     if (rc == MPI_SUCCESS)
         *size = (MPI_Count)dt->size;
     return rc;
@@ -823,9 +818,7 @@ static int extent_common(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent,
 {
     amp_rank_t *rank;
     const amp_dt_t *dt;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = lookup_any(rank, datatype, call, "datatype", &dt);
+    int rc = type_enter(datatype, call, &rank, &dt);
     if (rc == MPI_SUCCESS && (!lb || !extent))
         rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
                            "NULL pointer (argument %s)", lb ? "extent" : "lb");
@@ -920,9 +913,7 @@ int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers,
     amp_rank_t *rank;
     const amp_dt_t *dt;
     const char *call = "MPI_Type_get_envelope";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = lookup_any(rank, datatype, call, "datatype", &dt);
+    int rc = type_enter(datatype, call, &rank, &dt);
     if (rc == MPI_SUCCESS &&
         (!num_integers || !num_addresses || !num_datatypes || !combiner))
         rc = null_arg(rank, call,
@@ -975,9 +966,7 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers,
     amp_rank_t *rank;
     const amp_dt_t *dt;
     const char *call = "MPI_Type_get_contents";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = lookup_any(rank, datatype, call, "datatype", &dt);
+    int rc = type_enter(datatype, call, &rank, &dt);
     if (rc == MPI_SUCCESS)
         rc = check_contents(rank, dt, max_integers, max_addresses,
                             max_datatypes, array_of_integers,
@@ -1007,9 +996,7 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
     amp_rank_t *rank;
     const amp_dt_t *dt;
     const char *call = "MPI_Type_set_name";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = lookup_any(rank, datatype, call, "datatype", &dt);
+    int rc = type_enter(datatype, call, &rank, &dt);
     if (rc == MPI_SUCCESS && !type_name)
         rc = null_arg(rank, call, "type_name");
     if (rc == MPI_SUCCESS && dt->predefined)
@@ -1038,9 +1025,7 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
     amp_rank_t *rank;
     const amp_dt_t *dt;
     const char *call = "MPI_Type_get_name";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = lookup_any(rank, datatype, call, "datatype", &dt);
+    int rc = type_enter(datatype, call, &rank, &dt);
     if (rc == MPI_SUCCESS && (!type_name || !resultlen))
         rc = null_arg(rank, call, type_name ? "resultlen" : "type_name");
     if (rc != MPI_SUCCESS)

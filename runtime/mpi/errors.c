@@ -311,6 +311,18 @@ AMP_WEAK_ALIAS(Error_string)
 
 /* ---- classes, codes and strings the program adds ---- */
 
+/* Enters call and checks that the pointer argument ptr (named arg) is not
+ * NULL. */
+static int enter_ptr(const void *ptr, const char *arg, const char *call,
+                     amp_rank_t **rank)
+{
+    int rc = amp_mpi_enter(rank, call);
+    if (rc == MPI_SUCCESS && !ptr)
+        rc = amp_mpi_error(*rank, NULL, MPI_ERR_ARG, call,
+                           "NULL pointer (argument %s)", arg);
+    return rc;
+}
+
 static amp_user_errs_t *user_errs(amp_rank_t *rank)
 {
     if (!rank->user_errs) {
@@ -342,12 +354,9 @@ int PMPI_Add_error_class(int *errorclass)
 {
     const char *call = "MPI_Add_error_class";
     amp_rank_t *rank;
-    int rc = amp_mpi_enter(&rank, call);
+    int rc = enter_ptr(errorclass, "errorclass", call, &rank);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!errorclass)
-        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
-                             "NULL pointer (argument errorclass)");
     amp_user_errs_t *u = user_errs(rank);
     if (u && u->nclasses == DYN_CLASS_MASK)
         return amp_mpi_error(rank, NULL, MPI_ERR_OTHER, call,
@@ -368,12 +377,9 @@ int PMPI_Add_error_code(int errorclass, int *errorcode)
 {
     const char *call = "MPI_Add_error_code";
     amp_rank_t *rank;
-    int rc = amp_mpi_enter(&rank, call);
+    int rc = enter_ptr(errorcode, "errorcode", call, &rank);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!errorcode)
-        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
-                             "NULL pointer (argument errorcode)");
     if (errorclass <= MPI_SUCCESS ||
         amp_mpi_class_of_code(rank, errorclass) != errorclass)
         return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
@@ -399,12 +405,9 @@ int PMPI_Add_error_string(int errorcode, const char *string)
 {
     const char *call = "MPI_Add_error_string";
     amp_rank_t *rank;
-    int rc = amp_mpi_enter(&rank, call);
+    int rc = enter_ptr(string, "string", call, &rank);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!string)
-        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
-                             "NULL pointer (argument string)");
     char **text = added_text(rank, errorcode);
     if (!text)
         return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
@@ -496,14 +499,22 @@ static int create_errhandler(int kind, MPI_Comm_errhandler_function *fn,
     return MPI_SUCCESS;
 }
 
+/* Enters call and looks up comm. */
+static int comm_enter(MPI_Comm comm, const char *call, amp_rank_t **rank,
+                      amp_comm_t **c)
+{
+    int rc = amp_mpi_enter(rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_comm(*rank, comm, call, c);
+    return rc;
+}
+
 static int comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler,
                                const char *call)
 {
     amp_rank_t *rank;
     amp_comm_t *c;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_comm(rank, comm, call, &c);
+    int rc = comm_enter(comm, call, &rank, &c);
     if (rc == MPI_SUCCESS)
         rc = check_errh(rank, c, errhandler, AMP_ERRH_COMM, call);
     if (rc == MPI_SUCCESS)
@@ -516,9 +527,7 @@ static int comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler,
 {
     amp_rank_t *rank;
     amp_comm_t *c;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_comm(rank, comm, call, &c);
+    int rc = comm_enter(comm, call, &rank, &c);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!errhandler)
@@ -571,12 +580,9 @@ AMP_WEAK_ALIAS(Errhandler_get)
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
     amp_rank_t *rank;
-    int rc = amp_mpi_enter(&rank, "MPI_Errhandler_free");
+    int rc = enter_ptr(errhandler, "errhandler", "MPI_Errhandler_free", &rank);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!errhandler)
-        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Errhandler_free",
-                             "NULL pointer (argument errhandler)");
     rc = check_errh(rank, NULL, *errhandler, -1, "MPI_Errhandler_free");
     if (rc != MPI_SUCCESS)
         return rc;
@@ -594,9 +600,7 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
     amp_rank_t *rank;
     amp_comm_t *c;
     char msg[AMP_ERRMSG_LEN];
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_comm(rank, comm, call, &c);
+    int rc = comm_enter(comm, call, &rank, &c);
     if (rc != MPI_SUCCESS)
         return rc;
     /* The handler gets the program's code as it is. */

@@ -52,52 +52,49 @@ static int check_pack(amp_rank_t *rank, MPI_Comm comm_h, int count,
     return MPI_SUCCESS;
 }
 
-int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
-              void *outbuf, int outsize, int *position, MPI_Comm comm_h)
+/* MPI_Pack (packing) or MPI_Unpack: count elements of dtype between the
+ * typed buffer and size bytes of packed data, at *position in it. */
+static int pack_common(void *typed, int count, MPI_Datatype dtype, void *packed,
+                       int size, int *position, MPI_Comm comm_h, int packing,
+                       const char *call)
 {
     amp_rank_t *rank;
     amp_comm_t *comm;
     const amp_dt_t *dt;
     long long bytes;
-    const char *call = "MPI_Pack";
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS)
-        rc = check_pack(rank, comm_h, incount, datatype, inbuf, "inbuf",
-                        outsize, position, call, &comm, &dt, &bytes);
-    if (rc == MPI_SUCCESS && bytes && !outbuf)
+        rc = check_pack(rank, comm_h, count, dtype, typed,
+                        packing ? "inbuf" : "outbuf", size, position, call,
+                        &comm, &dt, &bytes);
+    if (rc == MPI_SUCCESS && bytes && !packed)
         rc = amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
-                           "NULL buffer (argument outbuf)");
+                           "NULL buffer (argument %s)",
+                           packing ? "outbuf" : "inbuf");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (bytes)
-        amp_dt_pack(dt, incount, inbuf, (char *)outbuf + *position);
+    if (bytes && packing)
+        amp_dt_pack(dt, count, typed, (char *)packed + *position);
+    else if (bytes)
+        amp_dt_unpack(dt, count, typed, (char *)packed + *position,
+                      (size_t)bytes);
     *position += (int)bytes;
     return MPI_SUCCESS;
+}
+
+int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
+              void *outbuf, int outsize, int *position, MPI_Comm comm)
+{
+    return pack_common((void *)inbuf, incount, datatype, outbuf, outsize,
+                       position, comm, 1, "MPI_Pack");
 }
 AMP_WEAK_ALIAS(Pack)
 
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
-                int outcount, MPI_Datatype datatype, MPI_Comm comm_h)
+                int outcount, MPI_Datatype datatype, MPI_Comm comm)
 {
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    const amp_dt_t *dt;
-    long long bytes;
-    const char *call = "MPI_Unpack";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_pack(rank, comm_h, outcount, datatype, outbuf, "outbuf",
-                        insize, position, call, &comm, &dt, &bytes);
-    if (rc == MPI_SUCCESS && bytes && !inbuf)
-        rc = amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
-                           "NULL buffer (argument inbuf)");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (bytes)
-        amp_dt_unpack(dt, outcount, outbuf, (const char *)inbuf + *position,
-                      (size_t)bytes);
-    *position += (int)bytes;
-    return MPI_SUCCESS;
+    return pack_common(outbuf, outcount, datatype, (void *)inbuf, insize,
+                       position, comm, 0, "MPI_Unpack");
 }
 AMP_WEAK_ALIAS(Unpack)
 
@@ -215,28 +212,45 @@ static int check_pack_external(amp_rank_t *rank, const char *datarep,
     return rc;
 }
 
-int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
-                       MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
-                       MPI_Aint *position)
+/* MPI_Pack_external (packing) or MPI_Unpack_external: the external32
+ * counterpart of pack_common. */
+static int pack_external_common(const char *datarep, void *typed, int count,
+                                MPI_Datatype dtype, void *packed, MPI_Aint size,
+                                MPI_Aint *position, int packing,
+                                const char *call)
 {
     amp_rank_t *rank;
     const amp_dt_t *dt;
     long long bytes;
-    const char *call = "MPI_Pack_external";
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS)
-        rc = check_pack_external(rank, datarep, inbuf, incount, datatype,
-                                 outsize, position, 1, call, &dt, &bytes);
-    if (rc == MPI_SUCCESS && bytes && !outbuf)
+        rc = check_pack_external(rank, datarep, typed, count, dtype, size,
+                                 position, packing, call, &dt, &bytes);
+    if (rc == MPI_SUCCESS && bytes && !packed)
         rc = amp_mpi_error(rank, NULL, MPI_ERR_BUFFER, call,
-                           "NULL buffer (argument outbuf)");
+                           "NULL buffer (argument %s)",
+                           packing ? "outbuf" : "inbuf");
     if (rc != MPI_SUCCESS || !bytes)
         return rc;
-    char *out = (char *)outbuf + *position;
-    amp_dt_pack(dt, incount, inbuf, out);
-    amp_dt_x32_convert(dt, incount, out, 1, 1);
+    char *at = (char *)packed + *position;
+    if (packing) {
+        amp_dt_pack(dt, count, typed, at);
+        amp_dt_x32_convert(dt, count, at, 1, 1);
+    } else {
+        amp_dt_unpack(dt, count, typed, at, (size_t)bytes);
+        amp_dt_x32_convert(dt, count, typed, 0, 0);
+    }
     *position += (MPI_Aint)bytes;
     return MPI_SUCCESS;
+}
+
+int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+                       MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                       MPI_Aint *position)
+{
+    return pack_external_common(datarep, (void *)inbuf, incount, datatype,
+                                outbuf, outsize, position, 1,
+                                "MPI_Pack_external");
 }
 AMP_WEAK_ALIAS(Pack_external)
 
@@ -244,24 +258,9 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf,
                          MPI_Aint insize, MPI_Aint *position, void *outbuf,
                          int outcount, MPI_Datatype datatype)
 {
-    amp_rank_t *rank;
-    const amp_dt_t *dt;
-    long long bytes;
-    const char *call = "MPI_Unpack_external";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_pack_external(rank, datarep, outbuf, outcount, datatype,
-                                 insize, position, 0, call, &dt, &bytes);
-    if (rc == MPI_SUCCESS && bytes && !inbuf)
-        rc = amp_mpi_error(rank, NULL, MPI_ERR_BUFFER, call,
-                           "NULL buffer (argument inbuf)");
-    if (rc != MPI_SUCCESS || !bytes)
-        return rc;
-    amp_dt_unpack(dt, outcount, outbuf, (const char *)inbuf + *position,
-                  (size_t)bytes);
-    amp_dt_x32_convert(dt, outcount, outbuf, 0, 0);
-    *position += (MPI_Aint)bytes;
-    return MPI_SUCCESS;
+    return pack_external_common(datarep, outbuf, outcount, datatype,
+                                (void *)inbuf, insize, position, 0,
+                                "MPI_Unpack_external");
 }
 AMP_WEAK_ALIAS(Unpack_external)
 

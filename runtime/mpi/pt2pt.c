@@ -32,6 +32,12 @@ void amp_status_empty(MPI_Status *st)
     amp_status_set(st, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
 }
 
+/* The status of a receive or probe from MPI_PROC_NULL. */
+static void status_proc_null(MPI_Status *st)
+{
+    amp_status_set(st, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+}
+
 static int check_tag(amp_rank_t *rank, amp_comm_t *comm, int tag, int any_ok,
                      const char *call)
 {
@@ -216,7 +222,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     if (rc != MPI_SUCCESS)
         return rc;
     if (source == MPI_PROC_NULL) {
-        amp_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+        status_proc_null(status);
         return MPI_SUCCESS;
     }
     amp_p2p_req_t p;
@@ -349,83 +355,91 @@ int amp_req_start(amp_rank_t *rank, amp_req_t *r, const char *call)
 
 /* ---- combined send and receive ---- */
 
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                  int dest, int sendtag, void *recvbuf, int recvcount,
-                  MPI_Datatype recvtype, int source, int recvtag,
-                  MPI_Comm comm_h, MPI_Status *status)
-{
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    const amp_dt_t *sdt, *rdt;
-    const char *call = "MPI_Sendrecv";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_xfer(rank, comm_h, sendbuf, sendcount, sendtype, dest,
-                        sendtag, 0, call, &comm, &sdt);
-    if (rc == MPI_SUCCESS)
-        rc = check_xfer(rank, comm_h, recvbuf, recvcount, recvtype, source,
-                        recvtag, 1, call, &comm, &rdt);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    amp_p2p_req_t sp, rp;
-    amp_p2p_req_t *reqs[2] = {&rp, &sp};
-    size_t cap = rdt->size * (size_t)recvcount;
-    sp.on_done = rp.on_done = NULL;
-    if (source == MPI_PROC_NULL)
-        amp_p2p_req_init_done(&rank->ep, &rp, MPI_PROC_NULL, MPI_ANY_TAG);
-    else
-        start_recv(rank, comm, recvbuf, recvcount, rdt, source, recvtag, &rp);
-    if (dest == MPI_PROC_NULL)
-        amp_p2p_req_init_done(&rank->ep, &sp, MPI_PROC_NULL, MPI_ANY_TAG);
-    else
-        start_send(rank, comm, sendbuf, sendcount, sdt, dest, sendtag,
-                   AMP_SEND_STANDARD, &sp);
-    rank->call = call;
-    amp_p2p_wait_all(&rank->ep, reqs, 2);
-    amp_status_set(status, rp.st_source, rp.st_tag,
-                   status ? status->MPI_ERROR : 0, rp.st_bytes, 0);
-    if (rp.error == AMP_ERR_TRUNCATE)
-        return amp_truncate_error(rank, comm, call, rp.st_source, rp.st_tag,
-                                  cap);
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(Sendrecv)
+/* The arguments of a send-receive.  The replace forms name their one
+ * buffer in both halves and send a packed copy of it. */
+typedef struct sendrecv_args {
+    const void *sbuf;
+    int scount;
+    MPI_Datatype stype;
+    int dest, stag;
+    void *rbuf;
+    int rcount;
+    MPI_Datatype rtype;
+    int source, rtag;
+    const amp_dt_t *sdt, *rdt; /* set by sendrecv_enter */
+} sendrecv_args_t;
 
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
-                          int sendtag, int source, int recvtag, MPI_Comm comm_h,
-                          MPI_Status *status)
+/* Enters call and checks both halves of a send-receive. */
+static int sendrecv_enter(MPI_Comm comm_h, sendrecv_args_t *a, const char *call,
+                          amp_rank_t **rank, amp_comm_t **comm)
 {
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    const amp_dt_t *dt;
-    const char *call = "MPI_Sendrecv_replace";
-    int rc = amp_mpi_enter(&rank, call);
+    int rc = amp_mpi_enter(rank, call);
     if (rc == MPI_SUCCESS)
-        rc = check_xfer(rank, comm_h, buf, count, datatype, dest, sendtag, 0,
-                        call, &comm, &dt);
+        rc = check_xfer(*rank, comm_h, a->sbuf, a->scount, a->stype, a->dest,
+                        a->stag, 0, call, comm, &a->sdt);
     if (rc == MPI_SUCCESS)
-        rc = check_xfer(rank, comm_h, buf, count, datatype, source, recvtag, 1,
-                        call, &comm, &dt);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    size_t bytes = dt->size * (size_t)count;
-    void *copy = malloc(bytes ? bytes : 1);
-    if (!copy)
+        rc = check_xfer(*rank, comm_h, a->rbuf, a->rcount, a->rtype, a->source,
+                        a->rtag, 1, call, comm, &a->rdt);
+    return rc;
+}
+
+static size_t recv_capacity(const sendrecv_args_t *a)
+{
+    return a->rdt->size * (size_t)a->rcount;
+}
+
+/* The replace forms' send data: a packed copy of the buffer. */
+static int pack_copy(amp_rank_t *rank, amp_comm_t *comm,
+                     const sendrecv_args_t *a, const char *call, void **copy)
+{
+    size_t bytes = recv_capacity(a);
+    *copy = malloc(bytes ? bytes : 1);
+    if (!*copy)
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
                              "out of memory for a %zu-byte copy", bytes);
-    amp_dt_pack(dt, count, buf, copy);
+    amp_dt_pack(a->rdt, a->rcount, a->rbuf, *copy);
+    return MPI_SUCCESS;
+}
+
+/* Starts the halves of a checked send-receive into send and recv (whose
+ * on_done are already set); copy: the packed send data of the replace
+ * forms, or NULL.  A half with MPI_PROC_NULL is complete at once. */
+static void start_halves(amp_rank_t *rank, amp_comm_t *comm,
+                         const sendrecv_args_t *a, const void *copy,
+                         amp_p2p_req_t *send, amp_p2p_req_t *recv)
+{
+    if (a->source == MPI_PROC_NULL)
+        amp_p2p_req_init_done(&rank->ep, recv, MPI_PROC_NULL, MPI_ANY_TAG);
+    else
+        start_recv(rank, comm, a->rbuf, a->rcount, a->rdt, a->source, a->rtag,
+                   recv);
+    if (a->dest == MPI_PROC_NULL)
+        amp_p2p_req_init_done(&rank->ep, send, MPI_PROC_NULL, MPI_ANY_TAG);
+    else if (copy)
+        amp_p2p_isend(&rank->ep, copy, recv_capacity(a),
+                      amp_comm_peer_world(comm, a->dest), comm->ctx, comm->rank,
+                      a->stag, AMP_P2P_STANDARD, send);
+    else
+        start_send(rank, comm, a->sbuf, a->scount, a->sdt, a->dest, a->stag,
+                   AMP_SEND_STANDARD, send);
+}
+
+/* MPI_Sendrecv, or with replace MPI_Sendrecv_replace. */
+static int sendrecv(MPI_Comm comm_h, sendrecv_args_t *a, int replace,
+                    MPI_Status *status, const char *call)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    void *copy = NULL;
+    int rc = sendrecv_enter(comm_h, a, call, &rank, &comm);
+    if (rc == MPI_SUCCESS && replace)
+        rc = pack_copy(rank, comm, a, call, &copy);
+    if (rc != MPI_SUCCESS)
+        return rc;
     amp_p2p_req_t sp, rp;
     amp_p2p_req_t *reqs[2] = {&rp, &sp};
     sp.on_done = rp.on_done = NULL;
-    if (source == MPI_PROC_NULL)
-        amp_p2p_req_init_done(&rank->ep, &rp, MPI_PROC_NULL, MPI_ANY_TAG);
-    else
-        start_recv(rank, comm, buf, count, dt, source, recvtag, &rp);
-    if (dest == MPI_PROC_NULL)
-        amp_p2p_req_init_done(&rank->ep, &sp, MPI_PROC_NULL, MPI_ANY_TAG);
-    else
-        amp_p2p_isend(&rank->ep, copy, bytes, amp_comm_peer_world(comm, dest),
-                      comm->ctx, comm->rank, sendtag, AMP_P2P_STANDARD, &sp);
+    start_halves(rank, comm, a, copy, &sp, &rp);
     rank->call = call;
     amp_p2p_wait_all(&rank->ep, reqs, 2);
     free(copy);
@@ -433,8 +447,29 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
                    status ? status->MPI_ERROR : 0, rp.st_bytes, 0);
     if (rp.error == AMP_ERR_TRUNCATE)
         return amp_truncate_error(rank, comm, call, rp.st_source, rp.st_tag,
-                                  bytes);
+                                  recv_capacity(a));
     return MPI_SUCCESS;
+}
+
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  int dest, int sendtag, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                  MPI_Status *status)
+{
+    sendrecv_args_t a = {sendbuf, sendcount, sendtype,  dest,
+                         sendtag, recvbuf,   recvcount, recvtype,
+                         source,  recvtag,   NULL,      NULL};
+    return sendrecv(comm, &a, 0, status, "MPI_Sendrecv");
+}
+AMP_WEAK_ALIAS(Sendrecv)
+
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
+                          int sendtag, int source, int recvtag, MPI_Comm comm,
+                          MPI_Status *status)
+{
+    sendrecv_args_t a = {buf,   count,    datatype, dest,    sendtag, buf,
+                         count, datatype, source,   recvtag, NULL,    NULL};
+    return sendrecv(comm, &a, 1, status, "MPI_Sendrecv_replace");
 }
 AMP_WEAK_ALIAS(Sendrecv_replace)
 
@@ -476,20 +511,6 @@ static void sendrecv_recv_done(amp_p2p_req_t *p)
     sendrecv_half_done(AMP_CONTAINER_OF(p, sendrecv_t, recv));
 }
 
-/* The arguments of MPI_Isendrecv (the replace form sends a packed copy
- * and leaves sbuf, scount and sdt unused). */
-typedef struct sendrecv_args {
-    const void *sbuf;
-    int scount;
-    const amp_dt_t *sdt;
-    int dest, stag;
-    void *rbuf;
-    int rcount;
-    MPI_Datatype rtype;
-    const amp_dt_t *rdt;
-    int source, rtag;
-} sendrecv_args_t;
-
 /* Starts both halves of a checked MPI_Isendrecv(_replace) behind a new
  * request; copy is the packed send data of the replace form (or NULL),
  * which the request frees. */
@@ -517,7 +538,9 @@ static int isendrecv_start(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
     amp_p2p_req_init_pending(&rank->ep, &r->p2p);
     *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
     sr->outer = r;
-    sr->pending = 3; /* the two halves, and this function until the end */
+    /* the halves that are not MPI_PROC_NULL, and this function until the
+     * end */
+    sr->pending = 1 + (a->source != MPI_PROC_NULL) + (a->dest != MPI_PROC_NULL);
     sr->copy = copy;
     /* p2p reads the types until the halves complete */
     amp_type_hold(a->rdt);
@@ -528,99 +551,68 @@ static int isendrecv_start(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
     }
     sr->send.on_done = sendrecv_send_done;
     sr->recv.on_done = sendrecv_recv_done;
-    if (a->source == MPI_PROC_NULL) {
-        amp_p2p_req_init_done(&rank->ep, &sr->recv, MPI_PROC_NULL, MPI_ANY_TAG);
-        sr->pending--;
-    } else {
-        start_recv(rank, comm, a->rbuf, a->rcount, a->rdt, a->source, a->rtag,
-                   &sr->recv);
-    }
-    if (a->dest == MPI_PROC_NULL)
-        sr->pending--;
-    else if (copy)
-        amp_p2p_isend(&rank->ep, copy, a->rdt->size * (size_t)a->rcount,
-                      amp_comm_peer_world(comm, a->dest), comm->ctx, comm->rank,
-                      a->stag, AMP_P2P_STANDARD, &sr->send);
-    else
-        start_send(rank, comm, a->sbuf, a->scount, a->sdt, a->dest, a->stag,
-                   AMP_SEND_STANDARD, &sr->send);
+    start_halves(rank, comm, a, copy, &sr->send, &sr->recv);
     sendrecv_half_done(sr);
     return MPI_SUCCESS;
+}
+
+/* MPI_Isendrecv, or with replace MPI_Isendrecv_replace. */
+static int isendrecv(MPI_Comm comm_h, sendrecv_args_t *a, int replace,
+                     MPI_Request *request, const char *call)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    void *copy = NULL;
+    int rc = sendrecv_enter(comm_h, a, call, &rank, &comm);
+    if (rc == MPI_SUCCESS && !request)
+        rc = amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
+                           "NULL pointer (argument request)");
+    if (rc == MPI_SUCCESS && replace)
+        rc = pack_copy(rank, comm, a, call, &copy);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return isendrecv_start(rank, comm, comm_h, a, copy, request, call);
 }
 
 int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                    int dest, int sendtag, void *recvbuf, int recvcount,
                    MPI_Datatype recvtype, int source, int recvtag,
-                   MPI_Comm comm_h, MPI_Request *request)
+                   MPI_Comm comm, MPI_Request *request)
 {
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    const amp_dt_t *sdt, *rdt;
-    const char *call = "MPI_Isendrecv";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_xfer(rank, comm_h, sendbuf, sendcount, sendtype, dest,
-                        sendtag, 0, call, &comm, &sdt);
-    if (rc == MPI_SUCCESS)
-        rc = check_xfer(rank, comm_h, recvbuf, recvcount, recvtype, source,
-                        recvtag, 1, call, &comm, &rdt);
-    if (rc == MPI_SUCCESS && !request)
-        rc = amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
-                           "NULL pointer (argument request)");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    sendrecv_args_t a = {sendbuf,   sendcount, sdt, dest,   sendtag, recvbuf,
-                         recvcount, recvtype,  rdt, source, recvtag};
-    return isendrecv_start(rank, comm, comm_h, &a, NULL, request, call);
+    sendrecv_args_t a = {sendbuf, sendcount, sendtype,  dest,
+                         sendtag, recvbuf,   recvcount, recvtype,
+                         source,  recvtag,   NULL,      NULL};
+    return isendrecv(comm, &a, 0, request, "MPI_Isendrecv");
 }
 AMP_WEAK_ALIAS(Isendrecv)
 
 int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype,
                            int dest, int sendtag, int source, int recvtag,
-                           MPI_Comm comm_h, MPI_Request *request)
+                           MPI_Comm comm, MPI_Request *request)
 {
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    const amp_dt_t *dt;
-    const char *call = "MPI_Isendrecv_replace";
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_xfer(rank, comm_h, buf, count, datatype, dest, sendtag, 0,
-                        call, &comm, &dt);
-    if (rc == MPI_SUCCESS)
-        rc = check_xfer(rank, comm_h, buf, count, datatype, source, recvtag, 1,
-                        call, &comm, &dt);
-    if (rc == MPI_SUCCESS && !request)
-        rc = amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
-                           "NULL pointer (argument request)");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    size_t bytes = dt->size * (size_t)count;
-    void *copy = malloc(bytes ? bytes : 1);
-    if (!copy)
-        return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
-                             "out of memory for a %zu-byte copy", bytes);
-    amp_dt_pack(dt, count, buf, copy);
-    sendrecv_args_t a = {NULL,  0,        NULL, dest,   sendtag, buf,
-                         count, datatype, dt,   source, recvtag};
-    return isendrecv_start(rank, comm, comm_h, &a, copy, request, call);
+    sendrecv_args_t a = {buf,   count,    datatype, dest,    sendtag, buf,
+                         count, datatype, source,   recvtag, NULL,    NULL};
+    return isendrecv(comm, &a, 1, request, "MPI_Isendrecv_replace");
 }
 AMP_WEAK_ALIAS(Isendrecv_replace)
 
 /* ---- probes ---- */
 
-static int check_probe(amp_rank_t *rank, MPI_Comm comm_h, int source, int tag,
-                       const char *call, amp_comm_t **comm)
+/* Enters call and checks the arguments of a probe. */
+static int probe_enter(MPI_Comm comm_h, int source, int tag, const char *call,
+                       amp_rank_t **rank, amp_comm_t **comm)
 {
-    int rc = amp_check_comm(rank, comm_h, call, comm);
+    int rc = amp_mpi_enter(rank, call);
     if (rc == MPI_SUCCESS)
-        rc = check_peer(rank, *comm, source, 1, call, "source");
+        rc = amp_check_comm(*rank, comm_h, call, comm);
     if (rc == MPI_SUCCESS)
-        rc = check_tag(rank, *comm, tag, 1, call);
+        rc = check_peer(*rank, *comm, source, 1, call, "source");
+    if (rc == MPI_SUCCESS)
+        rc = check_tag(*rank, *comm, tag, 1, call);
     if (rc == MPI_SUCCESS && (*comm)->asserts)
-        rc = check_asserts(rank, *comm, source, tag, call);
+        rc = check_asserts(*rank, *comm, source, tag, call);
     if (rc == MPI_SUCCESS)
-        sync_exact(rank, *comm);
+        sync_exact(*rank, *comm);
     return rc;
 }
 
@@ -634,13 +626,11 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm_h, MPI_Status *status)
 {
     amp_rank_t *rank;
     amp_comm_t *comm;
-    int rc = amp_mpi_enter(&rank, "MPI_Probe");
-    if (rc == MPI_SUCCESS)
-        rc = check_probe(rank, comm_h, source, tag, "MPI_Probe", &comm);
+    int rc = probe_enter(comm_h, source, tag, "MPI_Probe", &rank, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
     if (source == MPI_PROC_NULL) {
-        amp_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+        status_proc_null(status);
         return MPI_SUCCESS;
     }
     amp_p2p_probe_info_t info;
@@ -656,9 +646,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm_h, int *flag,
 {
     amp_rank_t *rank;
     amp_comm_t *comm;
-    int rc = amp_mpi_enter(&rank, "MPI_Iprobe");
-    if (rc == MPI_SUCCESS)
-        rc = check_probe(rank, comm_h, source, tag, "MPI_Iprobe", &comm);
+    int rc = probe_enter(comm_h, source, tag, "MPI_Iprobe", &rank, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!flag)
@@ -666,7 +654,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm_h, int *flag,
                              "NULL pointer (argument flag)");
     if (source == MPI_PROC_NULL) {
         *flag = 1;
-        amp_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+        status_proc_null(status);
         return MPI_SUCCESS;
     }
     amp_p2p_probe_info_t info;
@@ -700,9 +688,7 @@ static int mprobe_common(int source, int tag, MPI_Comm comm_h, int *flag,
 {
     amp_rank_t *rank;
     amp_comm_t *comm;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = check_probe(rank, comm_h, source, tag, call, &comm);
+    int rc = probe_enter(comm_h, source, tag, call, &rank, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!message)
@@ -712,7 +698,7 @@ static int mprobe_common(int source, int tag, MPI_Comm comm_h, int *flag,
         if (flag)
             *flag = 1;
         *message = MPI_MESSAGE_NO_PROC;
-        amp_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+        status_proc_null(status);
         return MPI_SUCCESS;
     }
     amp_p2p_probe_info_t info;
@@ -808,7 +794,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
     if (rc != MPI_SUCCESS)
         return rc;
     if (!m) {
-        amp_status_set(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+        status_proc_null(status);
         return MPI_SUCCESS;
     }
     amp_p2p_req_t p;
