@@ -83,15 +83,6 @@ static int begin(MPI_Comm comm_h, MPI_Request *request, int nb,
     return rc;
 }
 
-/* The nonblocking calls that have no inter-communicator form here. */
-static int inter_nonblocking(amp_rank_t *rank, amp_comm_t *comm,
-                             const char *call)
-{
-    return amp_mpi_error(rank, comm, MPI_ERR_COMM, call,
-                         "nonblocking collectives on inter-communicators are "
-                         "not supported (argument comm)");
-}
-
 /* count elements of type h at buf: count, datatype, buffer. */
 static int check_part(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
                       int count, MPI_Datatype h, const char *call,
@@ -173,8 +164,8 @@ int PMPI_Ibarrier(MPI_Comm comm_h, MPI_Request *request)
     int rc = begin(comm_h, request, 1, call, &rank, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (comm->is_inter)
-        return inter_nonblocking(rank, comm, call);
+    if (comm->is_inter) /* intercoll.c */
+        return amp_intercoll_barrier(rank, comm, comm_h, request, call);
     amp_coll_comm_of(rank, comm, &c);
     amp_status_t st = amp_coll_sched_barrier(&c, &s);
     return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
@@ -193,8 +184,9 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
     int rc = begin(comm_h, request, 1, call, &rank, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (comm->is_inter)
-        return inter_nonblocking(rank, comm, call);
+    if (comm->is_inter) /* intercoll.c */
+        return amp_intercoll_bcast(rank, comm, comm_h, buffer, count, datatype,
+                                   root, request, call);
     rc = check_part(rank, comm, buffer, count, datatype, call, "buffer",
                     "count", "datatype", &dt);
     if (rc == MPI_SUCCESS)
@@ -221,8 +213,9 @@ static int ireduce(const void *sendbuf, void *recvbuf, int count,
     int rc = begin(comm_h, request, 1, call, &rank, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (comm->is_inter)
-        return inter_nonblocking(rank, comm, call);
+    if (comm->is_inter) /* intercoll.c */
+        return amp_intercoll_reduce(rank, comm, comm_h, sendbuf, recvbuf, count,
+                                    datatype, op, root, all, request, call);
     rc = amp_check_count(rank, comm, count, call, "count");
     if (rc == MPI_SUCCESS)
         rc = amp_check_dt(rank, comm, datatype, call, "datatype", &dt);
@@ -858,8 +851,6 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int rcount,
     int rc = begin(comm_h, request, nb, call, &rank, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (comm->is_inter && nb)
-        return inter_nonblocking(rank, comm, call);
     if (comm->is_inter && sendbuf == MPI_IN_PLACE)
         return amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
                              "MPI_IN_PLACE is not allowed on an "
@@ -890,8 +881,9 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int rcount,
         return rc;
     }
     if (comm->is_inter) { /* intercoll.c */
-        rc = amp_intercoll_reduce_scatter(rank, comm, sendbuf, recvbuf, counts,
-                                          (int)total, dt, &cop, call);
+        rc = amp_intercoll_reduce_scatter(rank, comm, comm_h, sendbuf, recvbuf,
+                                          counts, (int)total, dt, &cop,
+                                          nb ? request : NULL, call);
         free(counts);
         return rc;
     }

@@ -32,7 +32,7 @@ int PMPI_Barrier(MPI_Comm comm_h)
     if (rc != MPI_SUCCESS)
         return rc;
     if (comm->is_inter) /* intercoll.c */
-        return amp_intercoll_barrier(rank, comm);
+        return amp_intercoll_barrier(rank, comm, comm_h, NULL, "MPI_Barrier");
     amp_coll_comm_of(rank, comm, &c);
     rank->call = "MPI_Barrier";
     if (!comm->is_inter && (comm->shm || comm->size == 1)) /* coll/shm.c */
@@ -54,7 +54,8 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
     if (rc == MPI_SUCCESS)
         rc = amp_check_comm(rank, comm_h, call, &comm);
     if (rc == MPI_SUCCESS && comm->is_inter) /* intercoll.c */
-        return amp_intercoll_bcast(rank, comm, buffer, count, datatype, root);
+        return amp_intercoll_bcast(rank, comm, comm_h, buffer, count, datatype,
+                                   root, NULL, call);
     if (rc == MPI_SUCCESS)
         rc = amp_check_count(rank, comm, count, call, "count");
     if (rc == MPI_SUCCESS)
@@ -138,8 +139,8 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS && (comm = amp_comm_lookup(rank, comm_h)) &&
         comm->is_inter) /* intercoll.c */
-        return amp_intercoll_reduce(rank, comm, sendbuf, recvbuf, count,
-                                    datatype, op, root);
+        return amp_intercoll_reduce(rank, comm, comm_h, sendbuf, recvbuf, count,
+                                    datatype, op, root, 0, NULL, call);
     if (rc == MPI_SUCCESS)
         rc = check_reduce(rank, comm_h, sendbuf, recvbuf, count, datatype, op,
                           call, &comm, &dt, &cop);
@@ -185,8 +186,8 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS && (comm = amp_comm_lookup(rank, comm_h)) &&
         comm->is_inter) /* intercoll.c */
-        return amp_intercoll_allreduce(rank, comm, sendbuf, recvbuf, count,
-                                       datatype, op);
+        return amp_intercoll_reduce(rank, comm, comm_h, sendbuf, recvbuf, count,
+                                    datatype, op, 0, 1, NULL, call);
     if (rc == MPI_SUCCESS)
         rc = check_reduce(rank, comm_h, sendbuf, recvbuf, count, datatype, op,
                           call, &comm, &dt, &cop);

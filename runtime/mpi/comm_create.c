@@ -8,6 +8,10 @@
  * constructors running at the same time on different parents never match
  * each other's messages; amp_comm_agree_ctx_among uses negative tags there,
  * which no collective uses, one per MPI_Comm_create_group tag.
+ *
+ * On an inter-communicator, split, split by type and create make an
+ * inter-communicator (amp_intercomm_split, intercomm.c); create_group is
+ * defined on intra-communicators only.
  */
 #include "mpi/impl.h"
 
@@ -97,20 +101,20 @@ static int status_error(amp_rank_t *rank, amp_comm_t *comm, amp_status_t st,
                          amp_status_str(st));
 }
 
-/* The checks every constructor makes: comm an intra-communicator, newcomm
- * not NULL. */
-static int check_intra(amp_rank_t **rank, MPI_Comm comm_h, MPI_Comm *newcomm,
-                       const char *call, amp_comm_t **comm)
+/* The checks every constructor makes: comm a communicator (an
+ * intra-communicator unless inter_ok), newcomm not NULL. */
+static int check_new(amp_rank_t **rank, MPI_Comm comm_h, MPI_Comm *newcomm,
+                     int inter_ok, const char *call, amp_comm_t **comm)
 {
     int rc = amp_mpi_enter(rank, call);
     if (rc == MPI_SUCCESS)
         rc = amp_check_comm(*rank, comm_h, call, comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if ((*comm)->is_inter)
+    if ((*comm)->is_inter && !inter_ok)
         return amp_mpi_error(*rank, *comm, MPI_ERR_COMM, call,
-                             "inter-communicators are not supported by this "
-                             "call (argument comm)");
+                             "not defined on inter-communicators (argument "
+                             "comm)");
     if (!newcomm)
         return amp_mpi_error(*rank, *comm, MPI_ERR_ARG, call,
                              "NULL pointer (argument newcomm)");
@@ -199,7 +203,7 @@ int PMPI_Comm_split(MPI_Comm comm_h, int color, int key, MPI_Comm *newcomm)
     amp_rank_t *rank;
     amp_comm_t *comm;
     const char *call = "MPI_Comm_split";
-    int rc = check_intra(&rank, comm_h, newcomm, call, &comm);
+    int rc = check_new(&rank, comm_h, newcomm, 1, call, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
     if (color < 0 && color != MPI_UNDEFINED)
@@ -207,6 +211,8 @@ int PMPI_Comm_split(MPI_Comm comm_h, int color, int key, MPI_Comm *newcomm)
                              "negative color %d (argument color): colors are "
                              "non-negative or MPI_UNDEFINED",
                              color);
+    if (comm->is_inter) /* intercomm.c */
+        return amp_intercomm_split(rank, comm_h, color, key, newcomm, call);
     return split_common(rank, comm_h, color, key, newcomm, call);
 }
 AMP_WEAK_ALIAS(Comm_split)
@@ -222,7 +228,7 @@ int PMPI_Comm_split_type(MPI_Comm comm_h, int split_type, int key,
     amp_rank_t *rank;
     amp_comm_t *comm;
     const char *call = "MPI_Comm_split_type";
-    int rc = check_intra(&rank, comm_h, newcomm, call, &comm);
+    int rc = check_new(&rank, comm_h, newcomm, 1, call, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
     rc = amp_check_info(rank, comm, info, call);
@@ -243,6 +249,8 @@ int PMPI_Comm_split_type(MPI_Comm comm_h, int split_type, int key,
                              "MPI_UNDEFINED",
                              split_type);
     }
+    if (comm->is_inter) /* intercomm.c */
+        return amp_intercomm_split(rank, comm_h, color, key, newcomm, call);
     return split_common(rank, comm_h, color, key, newcomm, call);
 }
 AMP_WEAK_ALIAS(Comm_split_type)
@@ -311,12 +319,18 @@ int PMPI_Comm_create(MPI_Comm comm_h, MPI_Group group, MPI_Comm *newcomm)
     amp_comm_t *comm;
     const char *call = "MPI_Comm_create";
     int *world, *members, n, me, ctx;
-    int rc = check_intra(&rank, comm_h, newcomm, call, &comm);
+    int rc = check_new(&rank, comm_h, newcomm, 1, call, &comm);
     if (rc == MPI_SUCCESS)
         rc = group_setup(rank, comm, group, call, &world, &members, &n, &me);
     if (rc != MPI_SUCCESS)
         return rc;
     free(members);
+    if (comm->is_inter) { /* group: of the local group; intercomm.c */
+        free(world);
+        return amp_intercomm_split(rank, comm_h,
+                                   me == MPI_UNDEFINED ? MPI_UNDEFINED : 0, me,
+                                   newcomm, call);
+    }
     rank->call = call;
     amp_status_t st = amp_comm_agree_ctx(rank, comm, &ctx);
     rank = amp_rank_self();
@@ -337,7 +351,7 @@ int PMPI_Comm_create_group(MPI_Comm comm_h, MPI_Group group, int tag,
     amp_comm_t *comm;
     const char *call = "MPI_Comm_create_group";
     int *world, *members, n, me, ctx;
-    int rc = check_intra(&rank, comm_h, newcomm, call, &comm);
+    int rc = check_new(&rank, comm_h, newcomm, 0, call, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
     if (tag < 0 || tag > MPI_TAG_UB_VALUE)

@@ -358,26 +358,35 @@ int amp_intercomm_enter(amp_rank_t **rank, MPI_Comm comm_h, const void *out,
 /* MPI_Comm_dup of an inter-communicator: *out is the new one. */
 int amp_intercomm_dup(amp_rank_t *rank, MPI_Comm comm_h, amp_comm_t **out,
                       const char *call);
+/* MPI_Comm_split (and MPI_Comm_create, MPI_Comm_split_type) of the
+ * inter-communicator comm_h, checked: the inter-communicator between the
+ * members of each group with color (in the order of key, then rank), or
+ * MPI_COMM_NULL when color is MPI_UNDEFINED or either side has none. */
+int amp_intercomm_split(amp_rank_t *rank, MPI_Comm comm_h, int color, int key,
+                        MPI_Comm *newcomm, const char *call);
 /* Releases what an inter-communicator holds beside the intra part. */
 void amp_intercomm_cleanup(amp_rank_t *rank, amp_comm_t *comm);
-/* Blocking collectives on an inter-communicator (intercoll.c): each
- * checks its own arguments beyond comm and returns the MPI code. */
-int amp_intercoll_barrier(amp_rank_t *rank, amp_comm_t *comm);
-int amp_intercoll_bcast(amp_rank_t *rank, amp_comm_t *comm, void *buffer,
-                        int count, MPI_Datatype datatype, int root);
-int amp_intercoll_reduce(amp_rank_t *rank, amp_comm_t *comm,
+/* Collectives on an inter-communicator (intercoll.c): each checks its
+ * own arguments beyond comm (reduce_scatter's are checked), then runs the
+ * call to the end or, when request is not NULL, hands it out as *request
+ * (on comm_h); returns the MPI code.  reduce: all for allreduce (root
+ * unused). */
+int amp_intercoll_barrier(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
+                          MPI_Request *request, const char *call);
+int amp_intercoll_bcast(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
+                        void *buffer, int count, MPI_Datatype datatype,
+                        int root, MPI_Request *request, const char *call);
+int amp_intercoll_reduce(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
                          const void *sendbuf, void *recvbuf, int count,
-                         MPI_Datatype datatype, MPI_Op op, int root);
-int amp_intercoll_allreduce(amp_rank_t *rank, amp_comm_t *comm,
-                            const void *sendbuf, void *recvbuf, int count,
-                            MPI_Datatype datatype, MPI_Op op);
-/* Reduce_scatter(_block), checked: counts over the local group, total
- * their sum (the same in both groups). */
+                         MPI_Datatype datatype, MPI_Op op, int root, int all,
+                         MPI_Request *request, const char *call);
+/* Reduce_scatter(_block): counts over the local group, total their sum
+ * (the same in both groups). */
 int amp_intercoll_reduce_scatter(amp_rank_t *rank, amp_comm_t *comm,
-                                 const void *sendbuf, void *recvbuf,
-                                 const int *counts, int total,
+                                 MPI_Comm comm_h, const void *sendbuf,
+                                 void *recvbuf, const int *counts, int total,
                                  const amp_dt_t *dt, const amp_coll_op_t *op,
-                                 const char *call);
+                                 MPI_Request *request, const char *call);
 /* root of a rooted collective on an inter-communicator: MPI_ROOT,
  * MPI_PROC_NULL or a rank of the remote group. */
 int amp_check_inter_root(amp_rank_t *rank, amp_comm_t *comm, int root,

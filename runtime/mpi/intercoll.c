@@ -1,13 +1,25 @@
 /*
- * Collectives on inter-communicators.  MPI_Barrier, MPI_Bcast, MPI_Reduce,
- * MPI_Allreduce (collective.c hands them here) and MPI_Reduce_scatter(_block)
- * (coll_calls.c) are blocking and work in three steps: a collective inside the
- * local group (over the hidden local_comm, intercomm.c), a message between the
- * groups' leaders on the inter-communicator's collective context, and a
- * collective inside the receiving group.  Data crosses between the groups
- * packed.  The gathers, scatters and all-to-alls (coll_calls.c checks them) are
- * a schedule of one round: every rank exchanges its blocks with the remote
- * ranks directly (amp_intercoll_sched), so they have nonblocking forms too.
+ * Collectives on inter-communicators.  Every one is a schedule
+ * (coll/nbc.h) on the inter-communicator's collective context, run to the
+ * end for the blocking calls or handed out as a request for the
+ * nonblocking ones.
+ *
+ * MPI_(I)barrier, (I)bcast, (I)reduce, (I)allreduce and
+ * (I)reduce_scatter(_block) (collective.c and coll_calls.c hand them here)
+ * work in three steps: a binomial tree inside the local group (reductions
+ * combine in rank order), a message between the groups' leaders (local
+ * rank 0) or from the leader to the root, and a tree inside the receiving
+ * group.  The gathers, scatters and all-to-alls (coll_calls.c checks them)
+ * are one round: every rank exchanges its blocks with the remote ranks
+ * directly (amp_intercoll_sched).
+ *
+ * Peers.  A schedule sends to c->world[peer] and stamps its messages with
+ * c->rank, and a receive names the source as the sender stamped it.  Here
+ * c->rank is always the local rank, so a receive from local rank i and one
+ * from remote rank j name sources i and j: the two kinds of message carry
+ * different tag steps (STEP_CROSS, STEP_LOCAL).  The schedules of
+ * both_create send to local rank i as peer i and to remote rank j as peer
+ * local size + j.
  */
 #include "mpi/impl.h"
 
@@ -15,52 +27,241 @@
 
 #include <stdlib.h>
 
-/* Tags on the collective context (intercomm.c uses 100 and up); the
- * collectives on one communicator are ordered, so one per kind does. */
-enum {
-    TAG_BARRIER = 1,
-    TAG_BCAST = 2,
-    TAG_REDUCE = 3,
-    TAG_ALLREDUCE = 4,
-    TAG_REDUCE_SCATTER = 5
-};
+/* Tag steps; intercomm.c's leaders exchange with tags 100 and 101 on the same
+ * context, which no collective's tag equals. */
+enum { STEP_CROSS = 0, STEP_LOCAL = 1 };
 
-/* Sends bytes to remote rank to and/or receives into in from remote rank
- * from (-1: none of either), on ic's collective context, and waits. */
-static amp_status_t leader_xfer(amp_rank_t *rank, const amp_comm_t *ic, int to,
-                                const void *out, size_t outbytes, int from,
-                                void *in, size_t inbytes, int tag)
+static int log2ceil(int n)
 {
-    amp_p2p_req_t sreq, rreq;
-    amp_p2p_req_t *reqs[2] = {NULL, NULL};
-    sreq.on_done = rreq.on_done = NULL;
-    if (from >= 0) {
-        amp_p2p_irecv(&rank->ep, in, inbytes, ic->ctx + 1, from, tag, &rreq);
-        reqs[0] = &rreq;
-    }
-    if (to >= 0) {
-        amp_p2p_isend(&rank->ep, out, outbytes, ic->remote_world[to],
-                      ic->ctx + 1, ic->rank, tag, AMP_P2P_STANDARD, &sreq);
-        reqs[1] = &sreq;
-    }
-    amp_p2p_wait_all(&rank->ep, reqs, 2);
-    if (from >= 0 && rreq.error != AMP_OK)
-        return rreq.error;
-    return to >= 0 ? sreq.error : AMP_OK;
+    int k = 0;
+    while ((1 << k) < n)
+        k++;
+    return k;
 }
 
-static void local_of(amp_rank_t *rank, const amp_comm_t *ic, amp_coll_comm_t *c)
+/* A schedule on ic that reaches both groups (see the top); takes the
+ * call's sequence number even when out of memory. */
+static amp_nbc_t *both_create(amp_rank_t *rank, amp_comm_t *ic, int max_steps,
+                              size_t scratch)
 {
-    amp_coll_comm_of(rank, amp_comm_lookup(rank, ic->local_comm), c);
+    amp_coll_comm_t c;
+    amp_coll_comm_of(rank, ic, &c);
+    int n = ic->size + ic->remote_size;
+    int *map = malloc((size_t)n * sizeof(int));
+    if (!map)
+        return NULL;
+    for (int i = 0; i < ic->size; i++)
+        map[i] = amp_comm_world_rank(ic, i);
+    for (int j = 0; j < ic->remote_size; j++)
+        map[ic->size + j] = ic->remote_world[j];
+    c.size = n;
+    c.world = map;
+    amp_nbc_t *s = amp_nbc_create(&c, max_steps, scratch);
+    free(map); /* the schedule has its copy */
+    return s;
 }
 
-static int finish(amp_rank_t *rank, amp_comm_t *comm, amp_status_t st,
-                  const char *call)
+/* Messages of the local trees: count elements of dt, or empty (dt NULL). */
+static void local_send(amp_nbc_t *s, const void *buf, int count,
+                       const amp_dt_t *dt, int peer)
 {
-    if (st == AMP_OK)
-        return MPI_SUCCESS;
-    return amp_mpi_error(rank, comm, amp_mpi_class_of(st), call, "%s",
-                         amp_status_str(st));
+    amp_nbc_tag(s, STEP_LOCAL);
+    if (dt)
+        amp_nbc_send_typed(s, buf, count, dt, peer);
+    else
+        amp_nbc_send(s, NULL, 0, peer);
+}
+
+static void local_recv(amp_nbc_t *s, void *buf, int count, const amp_dt_t *dt,
+                       int peer)
+{
+    amp_nbc_tag(s, STEP_LOCAL);
+    if (dt)
+        amp_nbc_recv_typed(s, buf, count, dt, peer);
+    else
+        amp_nbc_recv(s, NULL, 0, peer);
+}
+
+/* To / from remote rank j of ic. */
+static void cross_send(amp_nbc_t *s, const amp_comm_t *ic, const void *buf,
+                       int count, const amp_dt_t *dt, int j)
+{
+    amp_nbc_tag(s, STEP_CROSS);
+    if (dt)
+        amp_nbc_send_typed(s, buf, count, dt, ic->size + j);
+    else
+        amp_nbc_send(s, NULL, 0, ic->size + j);
+}
+
+static void cross_recv(amp_nbc_t *s, void *buf, int count, const amp_dt_t *dt,
+                       int j)
+{
+    amp_nbc_tag(s, STEP_CROSS);
+    if (dt)
+        amp_nbc_recv_typed(s, buf, count, dt, j);
+    else
+        amp_nbc_recv(s, NULL, 0, j);
+}
+
+/* Binomial tree of the local group (this rank me of n) to local rank 0,
+ * as coll/sched.c's: acc holds this rank's data, tmp is free; the result
+ * (at rank 0) is in the buffer returned.  Combines lower ranks' data on
+ * the left.  op NULL: empty messages, nothing combined (a fan-in).  Steps:
+ * 2 log2ceil(n). */
+static char *local_reduce(amp_nbc_t *s, int me, int n, char *acc, char *tmp,
+                          int count, const amp_dt_t *dt,
+                          const amp_coll_op_t *op)
+{
+    for (int mask = 1; mask < n; mask <<= 1) {
+        if (me & mask) {
+            local_send(s, acc, count, op ? dt : NULL, me - mask);
+            amp_nbc_round(s);
+            break;
+        }
+        if (me + mask >= n)
+            continue;
+        local_recv(s, tmp, count, op ? dt : NULL, me + mask);
+        amp_nbc_round(s);
+        if (op) {
+            amp_nbc_reduce(s, op, acc, tmp, count, dt); /* tmp = acc op tmp */
+            char *t = acc;
+            acc = tmp;
+            tmp = t;
+        }
+    }
+    return acc;
+}
+
+/* Binomial tree from local rank 0 over the local group: buf (count of dt;
+ * dt NULL: empty messages).  Steps: log2ceil(n) + 1. */
+static void local_bcast(amp_nbc_t *s, int me, int n, void *buf, int count,
+                        const amp_dt_t *dt)
+{
+    int mask = 1;
+    while (mask < n) {
+        if (me & mask) {
+            local_recv(s, buf, count, dt, me - mask);
+            amp_nbc_round(s);
+            break;
+        }
+        mask <<= 1;
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (me + mask < n)
+            local_send(s, buf, count, dt, me + mask);
+    amp_nbc_round(s);
+}
+
+/* Steps any schedule below needs at most, beside a scatter's. */
+static int tree_steps(const amp_comm_t *ic)
+{
+    return 3 * log2ceil(ic->size) + 8;
+}
+
+static amp_status_t made(amp_nbc_t *s, amp_nbc_t **out)
+{
+    *out = s;
+    return s ? AMP_OK : AMP_ERR_NOMEM;
+}
+
+/* Everyone local is in; the leaders swap that; everyone may leave. */
+static amp_status_t sched_barrier(amp_rank_t *rank, amp_comm_t *ic,
+                                  amp_nbc_t **out)
+{
+    amp_nbc_t *s = both_create(rank, ic, tree_steps(ic), 0);
+    if (!s)
+        return made(s, out);
+    local_reduce(s, ic->rank, ic->size, NULL, NULL, 0, NULL, NULL);
+    if (ic->rank == 0) {
+        cross_recv(s, NULL, 0, NULL, 0);
+        cross_send(s, ic, NULL, 0, NULL, 0);
+        amp_nbc_round(s);
+    }
+    local_bcast(s, ic->rank, ic->size, NULL, 0, NULL);
+    return made(s, out);
+}
+
+static amp_status_t sched_bcast(amp_rank_t *rank, amp_comm_t *ic, void *buf,
+                                int count, const amp_dt_t *dt, int root,
+                                amp_nbc_t **out)
+{
+    amp_nbc_t *s = both_create(rank, ic, tree_steps(ic), 0);
+    if (!s || root == MPI_PROC_NULL)
+        return made(s, out);
+    if (root == MPI_ROOT) {
+        cross_send(s, ic, buf, count, dt, 0);
+        return made(s, out);
+    }
+    if (ic->rank == 0) {
+        cross_recv(s, buf, count, dt, root);
+        amp_nbc_round(s);
+    }
+    local_bcast(s, ic->rank, ic->size, buf, count, dt);
+    return made(s, out);
+}
+
+/* Reduce (root: MPI_ROOT, MPI_PROC_NULL or a remote rank) or, with all,
+ * allreduce: each group gets the reduction of the other group's data. */
+static amp_status_t sched_reduce(amp_rank_t *rank, amp_comm_t *ic,
+                                 const void *sendbuf, void *recvbuf, int count,
+                                 const amp_dt_t *dt, const amp_coll_op_t *op,
+                                 int root, int all, amp_nbc_t **out)
+{
+    int contributes = all || root >= 0;
+    size_t eb = contributes ? amp_nbc_elems_bytes(dt, count) : 0;
+    amp_nbc_t *s = both_create(rank, ic, tree_steps(ic), 2 * eb);
+    if (!s || root == MPI_PROC_NULL)
+        return made(s, out);
+    if (!all && root == MPI_ROOT) {
+        cross_recv(s, recvbuf, count, dt, 0);
+        return made(s, out);
+    }
+    char *acc = amp_nbc_scratch_elems(s, dt, count);
+    char *tmp = amp_nbc_scratch_elems(s, dt, count);
+    amp_nbc_copy(s, sendbuf, count, dt, acc, count, dt);
+    char *res = local_reduce(s, ic->rank, ic->size, acc, tmp, count, dt, op);
+    if (ic->rank == 0) {
+        if (all)
+            cross_recv(s, recvbuf, count, dt, 0);
+        cross_send(s, ic, res, count, dt, all ? 0 : root);
+        amp_nbc_round(s);
+    }
+    if (all)
+        local_bcast(s, ic->rank, ic->size, recvbuf, count, dt);
+    return made(s, out);
+}
+
+/* Reduce_scatter: the local group's reduction (total elements) goes to the
+ * remote leader; the remote group's, from its leader, is scattered over
+ * the local group by counts. */
+static amp_status_t sched_reduce_scatter(amp_rank_t *rank, amp_comm_t *ic,
+                                         const void *sendbuf, void *recvbuf,
+                                         const int *counts, int total,
+                                         const amp_dt_t *dt,
+                                         const amp_coll_op_t *op,
+                                         amp_nbc_t **out)
+{
+    size_t eb = amp_nbc_elems_bytes(dt, total);
+    amp_nbc_t *s = both_create(rank, ic, tree_steps(ic) + ic->size, 3 * eb);
+    if (!s)
+        return made(s, out);
+    char *acc = amp_nbc_scratch_elems(s, dt, total);
+    char *tmp = amp_nbc_scratch_elems(s, dt, total);
+    char *in = amp_nbc_scratch_elems(s, dt, total);
+    amp_nbc_copy(s, sendbuf, total, dt, acc, total, dt);
+    char *res = local_reduce(s, ic->rank, ic->size, acc, tmp, total, dt, op);
+    if (ic->rank != 0) {
+        local_recv(s, recvbuf, counts[ic->rank], dt, 0);
+        return made(s, out);
+    }
+    cross_recv(s, in, total, dt, 0);
+    cross_send(s, ic, res, total, dt, 0);
+    amp_nbc_round(s);
+    ptrdiff_t off = counts[0];
+    for (int i = 1; i < ic->size; off += counts[i++])
+        local_send(s, in + off * dt->extent, counts[i], dt, i);
+    amp_nbc_copy(s, in, counts[0], dt, recvbuf, counts[0], dt);
+    return made(s, out);
 }
 
 int amp_check_inter_root(amp_rank_t *rank, amp_comm_t *comm, int root,
@@ -85,180 +286,77 @@ static int in_place_error(amp_rank_t *rank, amp_comm_t *comm, const char *call,
                          arg);
 }
 
-int amp_intercoll_barrier(amp_rank_t *rank, amp_comm_t *comm)
+int amp_intercoll_barrier(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
+                          MPI_Request *request, const char *call)
 {
-    amp_coll_comm_t c;
-    local_of(rank, comm, &c);
-    rank->call = "MPI_Barrier";
-    /* Everyone local is in; the leaders swap that; everyone may leave. */
-    amp_status_t st = amp_coll_barrier(&c);
-    if (st == AMP_OK && comm->rank == 0)
-        leader_xfer(rank, comm, 0, NULL, 0, 0, NULL, 0, TAG_BARRIER);
-    if (st == AMP_OK)
-        st = amp_coll_barrier(&c);
-    return finish(amp_rank_self(), comm, st, "MPI_Barrier");
+    amp_nbc_t *s = NULL;
+    amp_status_t st = sched_barrier(rank, comm, &s);
+    return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
 }
 
-/* A packing buffer for count elements of dt: *bytes long. */
-static void *packed_new(const amp_dt_t *dt, int count, size_t *bytes)
+int amp_intercoll_bcast(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
+                        void *buffer, int count, MPI_Datatype datatype,
+                        int root, MPI_Request *request, const char *call)
 {
-    *bytes = dt->size * (size_t)count;
-    return malloc(*bytes ? *bytes : 1);
-}
-
-int amp_intercoll_bcast(amp_rank_t *rank, amp_comm_t *comm, void *buffer,
-                        int count, MPI_Datatype datatype, int root)
-{
-    const char *call = "MPI_Bcast";
     const amp_dt_t *dt;
     int rc = amp_check_count(rank, comm, count, call, "count");
     if (rc == MPI_SUCCESS)
         rc = amp_check_dt(rank, comm, datatype, call, "datatype", &dt);
     if (rc == MPI_SUCCESS)
         rc = amp_check_inter_root(rank, comm, root, call);
+    if (rc == MPI_SUCCESS && root != MPI_PROC_NULL && buffer == MPI_IN_PLACE)
+        rc = in_place_error(rank, comm, call, "buffer");
     if (rc == MPI_SUCCESS && root != MPI_PROC_NULL)
         rc = amp_check_buf(rank, comm, buffer, count, dt, call, "buffer");
-    if (rc != MPI_SUCCESS || root == MPI_PROC_NULL)
+    if (rc != MPI_SUCCESS)
         return rc;
-    size_t bytes;
-    void *packed = packed_new(dt, count, &bytes);
-    if (!packed)
-        return finish(rank, comm, AMP_ERR_NOMEM, call);
-    rank->call = call;
-    amp_status_t st = AMP_OK;
-    if (root == MPI_ROOT) {
-        amp_dt_pack(dt, count, buffer, packed);
-        leader_xfer(rank, comm, 0, packed, bytes, -1, NULL, 0, TAG_BCAST);
-    } else {
-        amp_coll_comm_t c;
-        local_of(rank, comm, &c);
-        if (comm->rank == 0) {
-            leader_xfer(rank, comm, -1, NULL, 0, root, packed, bytes,
-                        TAG_BCAST);
-            amp_dt_unpack(dt, count, buffer, packed, bytes);
-        }
-        st = amp_coll_bcast(&c, buffer, count, dt, 0);
-    }
-    free(packed);
-    return finish(amp_rank_self(), comm, st, call);
+    amp_nbc_t *s = NULL;
+    amp_status_t st = sched_bcast(rank, comm, buffer, count, dt, root, &s);
+    return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
 }
 
-/* The reduction of the local group's sendbufs, packed, at local rank 0
- * (*packed, *bytes); NULL elsewhere. */
-static amp_status_t reduce_local(amp_rank_t *rank, amp_comm_t *comm,
-                                 const void *sendbuf, int count,
-                                 const amp_dt_t *dt, const amp_coll_op_t *op,
-                                 void **packed, size_t *bytes)
+int amp_intercoll_reduce(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
+                         const void *sendbuf, void *recvbuf, int count,
+                         MPI_Datatype datatype, MPI_Op op, int root, int all,
+                         MPI_Request *request, const char *call)
 {
-    size_t span = amp_dt_span(dt, count);
-    size_t whole = (size_t)count * (size_t)dt->extent;
-    char *mem = malloc(whole > span ? whole : span ? span : 1);
-    *packed = packed_new(dt, count, bytes);
-    if (!mem || !*packed) {
-        free(mem);
-        free(*packed);
-        *packed = NULL;
-        return AMP_ERR_NOMEM;
-    }
-    amp_coll_comm_t c;
-    local_of(rank, comm, &c);
-    char *acc = mem - dt->true_lb;
-    amp_status_t st = amp_coll_reduce_typed(&c, sendbuf, acc, count, dt, op, 0);
-    if (st == AMP_OK && comm->rank == 0)
-        amp_dt_pack(dt, count, acc, *packed);
-    free(mem);
-    return st;
-}
-
-static int check_reduction(amp_rank_t *rank, amp_comm_t *comm,
-                           const void *sendbuf, int count,
-                           MPI_Datatype datatype, MPI_Op op, const char *call,
-                           const amp_dt_t **dt, amp_coll_op_t *cop)
-{
+    const amp_dt_t *dt;
+    amp_coll_op_t cop;
     int rc = amp_check_count(rank, comm, count, call, "count");
     if (rc == MPI_SUCCESS)
-        rc = amp_check_dt(rank, comm, datatype, call, "datatype", dt);
+        rc = amp_check_dt(rank, comm, datatype, call, "datatype", &dt);
     if (rc == MPI_SUCCESS)
-        rc = amp_check_op(rank, comm, op, datatype, *dt, call, cop);
-    if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE)
-        rc = in_place_error(rank, comm, call, "sendbuf");
-    return rc;
-}
-
-int amp_intercoll_reduce(amp_rank_t *rank, amp_comm_t *comm,
-                         const void *sendbuf, void *recvbuf, int count,
-                         MPI_Datatype datatype, MPI_Op op, int root)
-{
-    const char *call = "MPI_Reduce";
-    const amp_dt_t *dt;
-    amp_coll_op_t cop;
-    int rc = check_reduction(rank, comm, sendbuf, count, datatype, op, call,
-                             &dt, &cop);
-    if (rc == MPI_SUCCESS)
+        rc = amp_check_op(rank, comm, op, datatype, dt, call, &cop);
+    if (rc == MPI_SUCCESS && !all)
         rc = amp_check_inter_root(rank, comm, root, call);
-    if (rc == MPI_SUCCESS && root == MPI_ROOT)
-        rc = amp_check_buf(rank, comm, recvbuf, count, dt, call, "recvbuf");
-    if (rc == MPI_SUCCESS && root >= 0)
+    /* What this rank passes data in or gets it back in. */
+    int sends = all || root >= 0, gets = all || root == MPI_ROOT;
+    if (rc == MPI_SUCCESS && sends && sendbuf == MPI_IN_PLACE)
+        rc = in_place_error(rank, comm, call, "sendbuf");
+    if (rc == MPI_SUCCESS && sends)
         rc = amp_check_buf(rank, comm, sendbuf, count, dt, call, "sendbuf");
-    if (rc != MPI_SUCCESS || root == MPI_PROC_NULL)
-        return rc;
-    rank->call = call;
-    size_t bytes;
-    void *packed;
-    amp_status_t st = AMP_OK;
-    if (root == MPI_ROOT) {
-        packed = packed_new(dt, count, &bytes);
-        if (!packed)
-            return finish(rank, comm, AMP_ERR_NOMEM, call);
-        leader_xfer(rank, comm, -1, NULL, 0, 0, packed, bytes, TAG_REDUCE);
-        amp_dt_unpack(dt, count, recvbuf, packed, bytes);
-    } else {
-        st =
-            reduce_local(rank, comm, sendbuf, count, dt, &cop, &packed, &bytes);
-        if (st == AMP_OK && comm->rank == 0)
-            leader_xfer(rank, comm, root, packed, bytes, -1, NULL, 0,
-                        TAG_REDUCE);
-    }
-    free(packed);
-    return finish(amp_rank_self(), comm, st, call);
-}
-
-int amp_intercoll_allreduce(amp_rank_t *rank, amp_comm_t *comm,
-                            const void *sendbuf, void *recvbuf, int count,
-                            MPI_Datatype datatype, MPI_Op op)
-{
-    const char *call = "MPI_Allreduce";
-    const amp_dt_t *dt;
-    amp_coll_op_t cop;
-    int rc = check_reduction(rank, comm, sendbuf, count, datatype, op, call,
-                             &dt, &cop);
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_buf(rank, comm, sendbuf, count, dt, call, "sendbuf");
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS && gets && recvbuf == MPI_IN_PLACE)
+        rc = in_place_error(rank, comm, call, "recvbuf");
+    if (rc == MPI_SUCCESS && gets)
         rc = amp_check_buf(rank, comm, recvbuf, count, dt, call, "recvbuf");
     if (rc != MPI_SUCCESS)
         return rc;
-    rank->call = call;
-    size_t bytes;
-    void *packed;
-    /* Each group gets the reduction of the other group's data. */
-    amp_status_t st =
-        reduce_local(rank, comm, sendbuf, count, dt, &cop, &packed, &bytes);
-    void *in = st == AMP_OK ? malloc(bytes ? bytes : 1) : NULL;
-    if (st == AMP_OK && !in)
-        st = AMP_ERR_NOMEM;
-    if (st == AMP_OK && comm->rank == 0) {
-        leader_xfer(rank, comm, 0, packed, bytes, 0, in, bytes, TAG_ALLREDUCE);
-        amp_dt_unpack(dt, count, recvbuf, in, bytes);
-    }
-    if (st == AMP_OK) {
-        amp_coll_comm_t c;
-        local_of(rank, comm, &c);
-        st = amp_coll_bcast(&c, recvbuf, count, dt, 0);
-    }
-    free(in);
-    free(packed);
-    return finish(amp_rank_self(), comm, st, call);
+    amp_nbc_t *s = NULL;
+    amp_status_t st = sched_reduce(rank, comm, sendbuf, recvbuf, count, dt,
+                                   &cop, root, all, &s);
+    return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
+}
+
+int amp_intercoll_reduce_scatter(amp_rank_t *rank, amp_comm_t *comm,
+                                 MPI_Comm comm_h, const void *sendbuf,
+                                 void *recvbuf, const int *counts, int total,
+                                 const amp_dt_t *dt, const amp_coll_op_t *op,
+                                 MPI_Request *request, const char *call)
+{
+    amp_nbc_t *s = NULL;
+    amp_status_t st = sched_reduce_scatter(rank, comm, sendbuf, recvbuf, counts,
+                                           total, dt, op, &s);
+    return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
 }
 
 /* The remote group's view of ic for one collective call: peers are remote
@@ -288,75 +386,4 @@ amp_status_t amp_intercoll_sched(amp_rank_t *rank, amp_comm_t *ic,
                            sd->counts[i], sd->dts[i], sd->first + i);
     *out = s;
     return AMP_OK;
-}
-
-/* At local rank 0: swaps the local group's reduction (packed, bytes) for
- * the remote group's, unpacked into *base (total elements of dt in their
- * layout; *mem is what to free). */
-static amp_status_t leaders_swap(amp_rank_t *rank, amp_comm_t *comm,
-                                 const void *packed, size_t bytes, int total,
-                                 const amp_dt_t *dt, char **mem, char **base)
-{
-    size_t span = amp_dt_span(dt, total);
-    size_t whole = (size_t)total * (size_t)dt->extent;
-    void *in = malloc(bytes ? bytes : 1);
-    *mem = malloc(whole > span ? whole : span ? span : 1);
-    amp_status_t st = in && *mem ? AMP_OK : AMP_ERR_NOMEM;
-    if (st == AMP_OK)
-        st = leader_xfer(rank, comm, 0, packed, bytes, 0, in, bytes,
-                         TAG_REDUCE_SCATTER);
-    *base = *mem ? *mem - dt->true_lb : NULL;
-    if (st == AMP_OK)
-        amp_dt_unpack(dt, total, *base, in, bytes);
-    free(in);
-    return st;
-}
-
-/* Scatters total elements of dt at base (local rank 0) over the local
- * group by counts, into recvbuf; waits. */
-static int scatter_local(amp_rank_t *rank, amp_comm_t *comm, const char *base,
-                         const int *counts, void *recvbuf, const amp_dt_t *dt,
-                         const char *call)
-{
-    amp_comm_t *lc = amp_comm_lookup(rank, comm->local_comm);
-    int *displs = malloc((size_t)lc->size * sizeof(int));
-    if (!displs)
-        return finish(rank, comm, AMP_ERR_NOMEM, call);
-    for (int i = 0, at = 0; i < lc->size; at += counts[i++])
-        displs[i] = at;
-    amp_coll_comm_t c;
-    amp_nbc_t *s = NULL;
-    amp_coll_comm_of(rank, lc, &c);
-    amp_status_t st =
-        amp_coll_sched_scatter(&c, base, 0, counts, displs, dt, recvbuf,
-                               counts[lc->rank], dt, 0, 0, &s);
-    free(displs);
-    /* Blocking (no request): the communicator handle is not used. */
-    return amp_coll_launch(rank, comm, MPI_COMM_NULL, st, s, NULL, call);
-}
-
-int amp_intercoll_reduce_scatter(amp_rank_t *rank, amp_comm_t *comm,
-                                 const void *sendbuf, void *recvbuf,
-                                 const int *counts, int total,
-                                 const amp_dt_t *dt, const amp_coll_op_t *op,
-                                 const char *call)
-{
-    rank->call = call;
-    size_t bytes;
-    void *packed;
-    char *mem = NULL, *base = NULL;
-    /* Each group gets the reduction of the other group's data. */
-    amp_status_t st =
-        reduce_local(rank, comm, sendbuf, total, dt, op, &packed, &bytes);
-    if (st == AMP_OK && comm->rank == 0)
-        st = leaders_swap(rank, comm, packed, bytes, total, dt, &mem, &base);
-    free(packed);
-    rank = amp_rank_self();
-    /* The local group waits for the scatter even when the leader failed
-     * (mismatched counts): it scatters what it has. */
-    int rc = MPI_SUCCESS;
-    if (comm->rank != 0 || base)
-        rc = scatter_local(rank, comm, base, counts, recvbuf, dt, call);
-    free(mem);
-    return st != AMP_OK ? finish(rank, comm, st, call) : rc;
 }

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Tag of the leaders' exchange on an inter-communicator's collective
- * context; intercoll.c uses smaller ones. */
-enum { TAG_AGREE = 100 };
+/* Tags of the leaders' exchanges on an inter-communicator's collective
+ * context: no collective's tag (intercoll.c) is one of them. */
+enum { TAG_AGREE = 100, TAG_SPLIT = 101 };
 
 int PMPI_Comm_test_inter(MPI_Comm comm_h, int *flag)
 {
@@ -391,3 +391,142 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Intercomm_merge)
+
+/* ---- MPI_Comm_split (and its kin) on an inter-communicator ---- */
+
+/* Collective over both groups of ic_h: the k ints mine of every member,
+ * local rank i's at lall[k * i], remote rank i's at rall[k * i]. */
+static amp_status_t inter_allgather(amp_rank_t *rank, MPI_Comm ic_h,
+                                    const int *mine, int k, int *lall,
+                                    int *rall)
+{
+    amp_comm_t *ic = amp_comm_lookup(rank, ic_h);
+    amp_comm_t *lc = amp_comm_lookup(rank, ic->local_comm);
+    size_t ln = (size_t)lc->size * (size_t)k;
+    size_t rn = (size_t)ic->remote_size * (size_t)k;
+    int *rows = calloc(ln, sizeof(int));
+    if (!rows)
+        return AMP_ERR_NOMEM;
+    /* Zero but for each member's own row: the sum is everyone's. */
+    memcpy(rows + (size_t)lc->rank * (size_t)k, mine, (size_t)k * sizeof(int));
+    amp_coll_comm_t c;
+    amp_coll_op_t sum = {.op_id = AMP_HANDLE_INDEX(MPI_SUM)};
+    amp_coll_comm_of(rank, lc, &c);
+    amp_status_t st = amp_coll_allreduce(
+        &c, rows, lall, (int)ln, amp_dt_predefined(AMPI_DTID_MPI_INT), &sum);
+    free(rows);
+    if (st == AMP_OK && lc->rank == 0)
+        exchange(rank, ic->ctx + 1, 0, ic->remote_world[0], 0, TAG_SPLIT, lall,
+                 ln * sizeof(int), rall, rn * sizeof(int));
+    if (st == AMP_OK)
+        st = local_bcast(rank, lc, rall, (int)rn, 0);
+    return st;
+}
+
+typedef struct member {
+    int key, rank;
+} member_t;
+
+static int by_key_then_rank(const void *a, const void *b)
+{
+    const member_t *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* The members of one group of ic (remote or local; all: its (color, key,
+ * next id) triples) with color, ordered by key and then rank: their world
+ * ranks in *world (*n of them; NULL when none), and in *pos the position
+ * of rank me of that group (untouched when me is none of them). */
+static amp_status_t side_members(const amp_comm_t *ic, int remote,
+                                 const int *all, int color, int me, int **world,
+                                 int *n, int *pos)
+{
+    int size = remote ? ic->remote_size : ic->size;
+    member_t *m = malloc(((size_t)size + 1) * sizeof(member_t));
+    *world = malloc(((size_t)size + 1) * sizeof(int));
+    if (!m || !*world) {
+        free(m);
+        free(*world);
+        *world = NULL;
+        return AMP_ERR_NOMEM;
+    }
+    int k = 0;
+    for (int i = 0; i < size; i++)
+        if (all[3 * i] == color)
+            m[k++] = (member_t){.key = all[3 * i + 1], .rank = i};
+    qsort(m, (size_t)k, sizeof(member_t), by_key_then_rank);
+    for (int i = 0; i < k; i++) {
+        (*world)[i] = remote ? ic->remote_world[m[i].rank]
+                             : amp_comm_world_rank(ic, m[i].rank);
+        if (m[i].rank == me)
+            *pos = i;
+    }
+    free(m);
+    *n = k;
+    if (k == 0) {
+        free(*world);
+        *world = NULL;
+    }
+    return AMP_OK;
+}
+
+/* After the exchange: the inter-communicator of the members with color
+ * on both sides, or MPI_COMM_NULL. */
+static amp_status_t split_make(amp_rank_t *rank, amp_comm_t *ic, int ctx,
+                               const int *lall, const int *rall, int color,
+                               MPI_Comm *newcomm)
+{
+    int *lworld, *rworld = NULL, ln, rn = 0, me = 0, unused;
+    amp_status_t st =
+        side_members(ic, 0, lall, color, ic->rank, &lworld, &ln, &me);
+    if (st == AMP_OK)
+        st = side_members(ic, 1, rall, color, -1, &rworld, &rn, &unused);
+    if (st != AMP_OK || ln == 0 || rn == 0) {
+        free(lworld);
+        free(rworld);
+        return st;
+    }
+    amp_comm_t *c = intercomm_new(rank, ctx, me, ln, lworld, rn, rworld);
+    free(lworld);
+    if (!c)
+        return AMP_ERR_NOMEM;
+    c->errh = ic->errh;
+    *newcomm = AMPI_HANDLE(AMPI_HANDLE_COMM, c->obj.idx);
+    return AMP_OK;
+}
+
+int amp_intercomm_split(amp_rank_t *rank, MPI_Comm comm_h, int color, int key,
+                        MPI_Comm *newcomm, const char *call)
+{
+    amp_comm_t *ic = amp_comm_lookup(rank, comm_h);
+    int mine[3] = {color, key, rank->next_ctx};
+    int *lall = malloc((size_t)ic->size * 3 * sizeof(int));
+    int *rall = malloc((size_t)ic->remote_size * 3 * sizeof(int));
+    rank->call = call;
+    amp_status_t st = lall && rall
+                          ? inter_allgather(rank, comm_h, mine, 3, lall, rall)
+                          : AMP_ERR_NOMEM;
+    rank = amp_rank_self();
+    ic = amp_comm_lookup(rank, comm_h);
+    *newcomm = MPI_COMM_NULL;
+    if (st == AMP_OK) {
+        /* One id for every color: their members are apart. */
+        int ctx = 0;
+        for (int i = 0; i < ic->size; i++)
+            ctx = lall[3 * i + 2] > ctx ? lall[3 * i + 2] : ctx;
+        for (int i = 0; i < ic->remote_size; i++)
+            ctx = rall[3 * i + 2] > ctx ? rall[3 * i + 2] : ctx;
+        if (rank->next_ctx < ctx + 4)
+            rank->next_ctx = ctx + 4;
+        if (color != MPI_UNDEFINED)
+            st = split_make(rank, ic, ctx, lall, rall, color, newcomm);
+    }
+    free(lall);
+    free(rall);
+    if (st != AMP_OK)
+        return amp_mpi_error(rank, ic, amp_mpi_class_of(st), call, "%s",
+                             amp_status_str(st));
+    return MPI_SUCCESS;
+}

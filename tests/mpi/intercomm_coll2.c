@@ -4,7 +4,7 @@
  * below size / 3, at least one, and the rest).  Rooted calls run with the
  * root in either group (MPI_ROOT at the root, MPI_PROC_NULL beside it);
  * every block carries its sender's world rank.  Also: MPI_Igather and
- * MPI_Ialltoall; MPI_Ibarrier and MPI_Exscan are MPI_ERR_COMM, MPI_IN_PLACE
+ * MPI_Ialltoall; MPI_Iscan and MPI_Exscan are MPI_ERR_COMM, MPI_IN_PLACE
  * is MPI_ERR_BUFFER, a bad root MPI_ERR_ROOT.  Needs two ranks.
  */
 #include "mpitest.h"
@@ -215,7 +215,8 @@ static void check_errors(const side_t *s)
     int x = s->w, y[64];
     MPI_Request req;
     MPI_Comm_set_errhandler(s->ic, MPI_ERRORS_RETURN);
-    MT_CHECK_ERR_CLASS(MPI_Ibarrier(s->ic, &req), MPI_ERR_COMM);
+    MT_CHECK_ERR_CLASS(MPI_Iscan(&x, y, 1, MPI_INT, MPI_SUM, s->ic, &req),
+                       MPI_ERR_COMM);
     MT_CHECK_ERR_CLASS(MPI_Exscan(&x, y, 1, MPI_INT, MPI_SUM, s->ic),
                        MPI_ERR_COMM);
     MT_CHECK_ERR_CLASS(
