@@ -12,8 +12,8 @@
  * An object's attributes are a list, newest first: deleting all of them
  * (MPI_Comm_free, MPI_Type_free, MPI_Finalize on MPI_COMM_SELF) calls the
  * delete callbacks in the reverse order of setting, and MPI_Comm_dup /
- * MPI_Type_dup copy them in list order.  Windows do not exist yet: window
- * keyvals are real, setting or reading window attributes is MPI_ERR_WIN.
+ * MPI_Type_dup copy them in list order.  Windows (mpi/win.c) keep theirs
+ * like communicators; the predefined MPI_WIN_* values come from win.c.
  */
 #include "mpi/impl.h"
 
@@ -84,6 +84,7 @@ static void keyval_release(amp_rank_t *rank, amp_keyval_t *kv)
 static int is_predefined_key(int keyval)
 {
     return (keyval >= MPI_TAG_UB && keyval <= MPI_LASTUSEDCODE) ||
+           (keyval >= MPI_WIN_BASE && keyval <= MPI_WIN_MODEL) ||
            (keyval >= AMPI_MY_WTH && keyval <= AMPI_NUM_PROCESSES);
 }
 
@@ -474,6 +475,15 @@ static int enter_obj(attr_call_t *ac, int kind, int obj, const char *call)
         ac->list = type_attrs(ac->rank, obj, call, &rc);
         return rc;
     }
+    if (kind == KIND_WIN) { /* errors through the window's handler */
+        amp_win_t *w;
+        rc = amp_check_win(ac->rank, obj, call, &w);
+        if (rc == MPI_SUCCESS) {
+            ac->comm = amp_comm_lookup(ac->rank, w->comm);
+            ac->list = &w->attrs;
+        }
+        return rc;
+    }
     rc = amp_check_comm(ac->rank, obj, call, &ac->comm);
     if (rc == MPI_SUCCESS)
         ac->list = &ac->comm->attrs;
@@ -515,6 +525,10 @@ static int get_attr(int kind, int obj, int keyval, void *value, int *flag,
             *(const int **)value = pre;
         return MPI_SUCCESS;
     }
+    if (kind == KIND_WIN &&
+        amp_win_predefined_attr(amp_win_lookup(ac.rank, obj), keyval, value,
+                                flag))
+        return MPI_SUCCESS;
     rc = find_keyval(&ac, kind, keyval);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -627,23 +641,31 @@ int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
 }
 AMP_WEAK_ALIAS(Type_delete_attr)
 
-/* ---- windows: none exist yet ---- */
+/* ---- windows ---- */
+
+int amp_attr_win_delete_all(amp_rank_t *rank, amp_win_t *win, const char *call)
+{
+    return attr_delete_all(rank, amp_comm_lookup(rank, win->comm), &win->attrs,
+                           AMPI_HANDLE(AMPI_HANDLE_WIN, win->obj.idx), 1, call);
+}
 
 int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
 {
-    return amp_mpi_no_window(win, "MPI_Win_set_attr");
+    return set_attr(KIND_WIN, win, win_keyval, attribute_val,
+                    "MPI_Win_set_attr");
 }
 AMP_WEAK_ALIAS(Win_set_attr)
 
 int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val,
                       int *flag)
 {
-    return amp_mpi_no_window(win, "MPI_Win_get_attr");
+    return get_attr(KIND_WIN, win, win_keyval, attribute_val, flag,
+                    "MPI_Win_get_attr");
 }
 AMP_WEAK_ALIAS(Win_get_attr)
 
 int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
 {
-    return amp_mpi_no_window(win, "MPI_Win_delete_attr");
+    return delete_attr(KIND_WIN, win, win_keyval, "MPI_Win_delete_attr");
 }
 AMP_WEAK_ALIAS(Win_delete_attr)

@@ -611,18 +611,16 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 }
 AMP_WEAK_ALIAS(Comm_call_errhandler)
 
-/* ---- windows: none exist yet ---- */
+/* ---- windows (mpi/win.c); a window's handler lives in its private
+ * communicator's errh ---- */
 
-int amp_mpi_no_window(MPI_Win win, const char *call)
+int amp_mpi_error_win(amp_rank_t *rank, MPI_Errhandler eh, MPI_Win win,
+                      int errclass, const char *call, const char *detail)
 {
-    amp_rank_t *rank;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return amp_mpi_error(rank, NULL, MPI_ERR_WIN, call,
-                         "invalid window %#x (argument win): this version of "
-                         "the runtime creates no windows",
-                         (unsigned)win);
+    char msg[AMP_ERRMSG_LEN];
+    snprintf(msg, sizeof(msg), "%s: %s", call, detail);
+    int code = errclass & DYN ? errclass : record(rank, errclass, msg);
+    return apply_handler(rank, eh, win, code, msg);
 }
 
 int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
@@ -633,21 +631,61 @@ int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
 }
 AMP_WEAK_ALIAS(Win_create_errhandler)
 
+/* Enters call and finds the private communicator of window win. */
+static int win_enter(MPI_Win win, const char *call, amp_rank_t **rank,
+                     amp_comm_t **c)
+{
+    amp_win_t *w;
+    int rc = amp_mpi_enter(rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_win(*rank, win, call, &w);
+    if (rc == MPI_SUCCESS)
+        *c = amp_comm_lookup(*rank, w->comm);
+    return rc;
+}
+
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
-    return amp_mpi_no_window(win, "MPI_Win_set_errhandler");
+    const char *call = "MPI_Win_set_errhandler";
+    amp_rank_t *rank;
+    amp_comm_t *c;
+    int rc = win_enter(win, call, &rank, &c);
+    if (rc == MPI_SUCCESS)
+        rc = check_errh(rank, c, errhandler, AMP_ERRH_WIN, call);
+    if (rc == MPI_SUCCESS)
+        c->errh = errhandler;
+    return rc;
 }
 AMP_WEAK_ALIAS(Win_set_errhandler)
 
 int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
-    return amp_mpi_no_window(win, "MPI_Win_get_errhandler");
+    const char *call = "MPI_Win_get_errhandler";
+    amp_rank_t *rank;
+    amp_comm_t *c;
+    int rc = win_enter(win, call, &rank, &c);
+    if (rc == MPI_SUCCESS && !errhandler)
+        rc = amp_mpi_error(rank, c, MPI_ERR_ARG, call,
+                           "NULL pointer (argument errhandler)");
+    if (rc == MPI_SUCCESS)
+        *errhandler = c->errh;
+    return rc;
 }
 AMP_WEAK_ALIAS(Win_get_errhandler)
 
 int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
-    return amp_mpi_no_window(win, "MPI_Win_call_errhandler");
+    const char *call = "MPI_Win_call_errhandler";
+    amp_rank_t *rank;
+    amp_comm_t *c;
+    char msg[AMP_ERRMSG_LEN];
+    int rc = win_enter(win, call, &rank, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    snprintf(msg, sizeof(msg), "%s: error code %d raised by the program", call,
+             errorcode);
+    apply_handler(rank, c->errh, win, errorcode, msg);
+    return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Win_call_errhandler)
 

@@ -201,6 +201,7 @@ typedef struct amp_rank {
     amp_table_t groups;  /* group.c; index 0 is MPI_GROUP_EMPTY */
     amp_table_t keyvals; /* attr.c */
     amp_table_t infos;   /* info.c; index 0 is MPI_INFO_ENV */
+    amp_table_t wins;    /* win.c */
     struct amp_attr *dt_attrs[AMPI_DTID_COUNT]; /* attr.c: predefined types' */
     int attr_my_wth;                 /* attr.c: what AMPI_MY_WTH points to */
     struct amp_user_errs *user_errs; /* errors.c: added classes and codes */
@@ -220,6 +221,32 @@ static inline amp_rank_t *amp_rank_self(void)
     amp_pe_t *pe = amp_pe_self();
     return pe ? (amp_rank_t *)pe->current : NULL;
 }
+
+/* A window (win.c): this rank's view of a window; the memory and the
+ * locks its members share are in the rma module's state (rma/rma.h). */
+typedef struct amp_win {
+    amp_obj_t obj;
+    struct amp_rma_win *shared;
+    MPI_Comm comm; /* private duplicate of the creating communicator; its
+                      error handler is the window's */
+    int rank, size;
+    int flavor; /* MPI_WIN_FLAVOR_* */
+    void *base; /* as MPI_WIN_BASE reports it */
+    MPI_Aint bytes;
+    int disp_unit;
+    void *own_mem;          /* MPI_Win_allocate's memory */
+    struct amp_attr *attrs; /* attr.c */
+    char name[MPI_MAX_OBJECT_NAME];
+    /* Epochs (win_sync.c). */
+    int fence;             /* a fence epoch may be open */
+    int lock_all;          /* in MPI_Win_lock_all */
+    int nlocked;           /* targets locked with MPI_Win_lock */
+    int *locks;            /* by target: 0 or MPI_LOCK_SHARED/EXCLUSIVE */
+    unsigned char *acc;    /* by target: in the MPI_Win_start group */
+    int started;           /* between MPI_Win_start and complete */
+    int *access, naccess;  /* MPI_Win_start's group (comm ranks) */
+    int exposing, nexpose; /* between MPI_Win_post and wait/test */
+} amp_win_t;
 
 /* ---- program image copies (start/image.c) ---- */
 
@@ -249,8 +276,10 @@ int amp_mpi_unsupported(const char *call); /* see unsupported.c */
 /* The error class of code (predefined, recorded or added by the program),
  * or -1 when code is no error code. */
 int amp_mpi_class_of_code(amp_rank_t *rank, int code);
-/* Enters call and answers MPI_ERR_WIN: no window exists yet. */
-int amp_mpi_no_window(MPI_Win win, const char *call);
+/* Records an error of a call on window win and applies handler eh (the
+ * window's) to it; detail says what is wrong.  Returns the code. */
+int amp_mpi_error_win(amp_rank_t *rank, MPI_Errhandler eh, MPI_Win win,
+                      int errclass, const char *call, const char *detail);
 /* What MPI_LASTUSEDCODE points to. */
 const int *amp_mpi_lastusedcode(amp_rank_t *rank);
 
@@ -409,6 +438,22 @@ amp_status_t amp_intercoll_sched(amp_rank_t *rank, amp_comm_t *ic,
                                  void *recvbuf, const amp_coll_side_t *rd,
                                  struct amp_nbc **out);
 
+/* ---- windows (win.c) ---- */
+amp_status_t amp_win_rank_init(amp_rank_t *rank);
+amp_win_t *amp_win_lookup(amp_rank_t *rank, MPI_Win h);
+/* Looks up h, answering MPI_ERR_WIN (through MPI_COMM_WORLD's handler)
+ * when it is no window. */
+int amp_check_win(amp_rank_t *rank, MPI_Win h, const char *call,
+                  amp_win_t **win);
+/* amp_mpi_error through the window's error handler. */
+int amp_win_error(amp_rank_t *rank, amp_win_t *win, int errclass,
+                  const char *call, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* The predefined attributes MPI_WIN_BASE .. MPI_WIN_MODEL: 1 (and the
+ * value through attribute_val, *flag 1) when keyval is one. */
+int amp_win_predefined_attr(amp_win_t *w, int keyval, void *attribute_val,
+                            int *flag);
+
 /* ---- attributes (attr.c) ---- */
 amp_status_t amp_attr_rank_init(amp_rank_t *rank);
 /* Copies old's attributes onto newcomm through their copy callbacks
@@ -421,6 +466,9 @@ int amp_attr_comm_copy(amp_rank_t *rank, amp_comm_t *old, amp_comm_t *newcomm,
  * MPI_Finalize for MPI_COMM_SELF). */
 int amp_attr_comm_delete_all(amp_rank_t *rank, amp_comm_t *comm,
                              const char *call);
+/* Deletes win's attributes through their delete callbacks, newest first;
+ * stops at the first that fails (MPI_Win_free). */
+int amp_attr_win_delete_all(amp_rank_t *rank, amp_win_t *win, const char *call);
 /* Deletes whatever attributes comm still has (amp_comm_destroy). */
 void amp_attr_comm_clear(amp_rank_t *rank, amp_comm_t *comm);
 /* The same for datatypes: old (predefined or derived) to newdt on

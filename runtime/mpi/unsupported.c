@@ -35,11 +35,6 @@ int amp_mpi_unsupported(const char *call)
     }                                                                          \
     AMP_WEAK_ALIAS(name)
 
-/* Naming windows (chapter 6; windows come with one-sided communication). */
-
-UNSUPPORTED(Win_set_name, (MPI_Win win, const char *win_name))
-UNSUPPORTED(Win_get_name, (MPI_Win win, char *win_name, int *resultlen))
-
 /* Process creation and management (chapter 10). */
 
 UNSUPPORTED(Comm_spawn, (const char *command, char *argv[], int maxprocs,
@@ -65,84 +60,6 @@ UNSUPPORTED(Lookup_name,
             (const char *service_name, MPI_Info info, char *port_name))
 UNSUPPORTED(Comm_disconnect, (MPI_Comm * comm))
 UNSUPPORTED(Comm_join, (int fd, MPI_Comm *intercomm))
-
-/* One-sided communication (chapter 11). */
-
-UNSUPPORTED(Win_create, (void *base, MPI_Aint size, int disp_unit,
-                         MPI_Info info, MPI_Comm comm, MPI_Win *win))
-UNSUPPORTED(Win_allocate, (MPI_Aint size, int disp_unit, MPI_Info info,
-                           MPI_Comm comm, void *baseptr, MPI_Win *win))
-UNSUPPORTED(Win_allocate_shared, (MPI_Aint size, int disp_unit, MPI_Info info,
-                                  MPI_Comm comm, void *baseptr, MPI_Win *win))
-UNSUPPORTED(Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size,
-                               int *disp_unit, void *baseptr))
-UNSUPPORTED(Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win *win))
-UNSUPPORTED(Win_attach, (MPI_Win win, void *base, MPI_Aint size))
-UNSUPPORTED(Win_detach, (MPI_Win win, const void *base))
-UNSUPPORTED(Win_free, (MPI_Win * win))
-UNSUPPORTED(Win_get_group, (MPI_Win win, MPI_Group *group))
-UNSUPPORTED(Win_set_info, (MPI_Win win, MPI_Info info))
-UNSUPPORTED(Win_get_info, (MPI_Win win, MPI_Info *info_used))
-UNSUPPORTED(Put, (const void *origin_addr, int origin_count,
-                  MPI_Datatype origin_datatype, int target_rank,
-                  MPI_Aint target_disp, int target_count,
-                  MPI_Datatype target_datatype, MPI_Win win))
-UNSUPPORTED(Get,
-            (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_count,
-             MPI_Datatype target_datatype, MPI_Win win))
-UNSUPPORTED(Accumulate, (const void *origin_addr, int origin_count,
-                         MPI_Datatype origin_datatype, int target_rank,
-                         MPI_Aint target_disp, int target_count,
-                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
-UNSUPPORTED(Get_accumulate,
-            (const void *origin_addr, int origin_count,
-             MPI_Datatype origin_datatype, void *result_addr, int result_count,
-             MPI_Datatype result_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count,
-             MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
-UNSUPPORTED(Fetch_and_op,
-            (const void *origin_addr, void *result_addr, MPI_Datatype datatype,
-             int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win))
-UNSUPPORTED(Compare_and_swap,
-            (const void *origin_addr, const void *compare_addr,
-             void *result_addr, MPI_Datatype datatype, int target_rank,
-             MPI_Aint target_disp, MPI_Win win))
-UNSUPPORTED(Rput,
-            (const void *origin_addr, int origin_count,
-             MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count,
-             MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request))
-UNSUPPORTED(Rget,
-            (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_count,
-             MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request))
-UNSUPPORTED(Raccumulate, (const void *origin_addr, int origin_count,
-                          MPI_Datatype origin_datatype, int target_rank,
-                          MPI_Aint target_disp, int target_count,
-                          MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-                          MPI_Request *request))
-UNSUPPORTED(Rget_accumulate, (const void *origin_addr, int origin_count,
-                              MPI_Datatype origin_datatype, void *result_addr,
-                              int result_count, MPI_Datatype result_datatype,
-                              int target_rank, MPI_Aint target_disp,
-                              int target_count, MPI_Datatype target_datatype,
-                              MPI_Op op, MPI_Win win, MPI_Request *request))
-UNSUPPORTED(Win_fence, (int assert, MPI_Win win))
-UNSUPPORTED(Win_start, (MPI_Group group, int assert, MPI_Win win))
-UNSUPPORTED(Win_complete, (MPI_Win win))
-UNSUPPORTED(Win_post, (MPI_Group group, int assert, MPI_Win win))
-UNSUPPORTED(Win_wait, (MPI_Win win))
-UNSUPPORTED(Win_test, (MPI_Win win, int *flag))
-UNSUPPORTED(Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
-UNSUPPORTED(Win_lock_all, (int assert, MPI_Win win))
-UNSUPPORTED(Win_unlock, (int rank, MPI_Win win))
-UNSUPPORTED(Win_unlock_all, (MPI_Win win))
-UNSUPPORTED(Win_flush, (int rank, MPI_Win win))
-UNSUPPORTED(Win_flush_all, (MPI_Win win))
-UNSUPPORTED(Win_flush_local, (int rank, MPI_Win win))
-UNSUPPORTED(Win_flush_local_all, (MPI_Win win))
-UNSUPPORTED(Win_sync, (MPI_Win win))
 
 /* External interfaces: generalized requests, status (chapter 12). */
 

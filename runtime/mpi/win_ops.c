@@ -1,0 +1,424 @@
+/*
+ * One-sided operations (MPI chapter 11.3): put, get, the accumulate
+ * family and their request-based forms.  Every member of a window lives in
+ * this process, so each operation is done at the call, straight on the
+ * target's memory (rma/rma.h); it is complete when the call returns, which
+ * satisfies every synchronization call that follows.  A request-based
+ * operation's request is therefore complete at once.
+ */
+#include "mpi/impl.h"
+#include "rma/rma.h"
+
+#include <string.h>
+
+enum op_kind { OP_PUT, OP_GET, OP_ACC, OP_GET_ACC };
+
+/* One operation's arguments. */
+typedef struct rma_args {
+    int kind;
+    const void *oaddr; /* origin (put, accumulates) */
+    int ocount;
+    MPI_Datatype otype;
+    void *raddr; /* result (get, get_accumulate) */
+    int rcount;
+    MPI_Datatype rtype;
+    int target;
+    MPI_Aint disp;
+    int tcount;
+    MPI_Datatype ttype;
+    MPI_Op op;
+    const char *call;
+} rma_args_t;
+
+/* count elements of type h (arguments named cname, tname). */
+static int check_side(amp_rank_t *rank, amp_win_t *w, int count, MPI_Datatype h,
+                      const char *cname, const char *tname, const char *call,
+                      const amp_dt_t **dt)
+{
+    amp_comm_t *c = amp_comm_lookup(rank, w->comm);
+    int rc = amp_check_count(rank, c, count, call, cname);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_dt(rank, c, h, call, tname, dt);
+    return rc;
+}
+
+/* Whether this rank may access target t now. */
+static int in_epoch(const amp_win_t *w, int t)
+{
+    return w->fence || w->lock_all || w->locks[t] || w->acc[t];
+}
+
+/* The address in the target's memory of tcount elements of tdt at disp,
+ * after the epoch and range checks. */
+static int target_addr(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
+                       const amp_dt_t *tdt, char **addr)
+{
+    if (a->target < 0 || a->target >= w->size)
+        return amp_win_error(rank, w, MPI_ERR_RANK, a->call,
+                             "rank %d is not in the window's group of %d "
+                             "(argument target_rank)",
+                             a->target, w->size);
+    if (!in_epoch(w, a->target))
+        return amp_win_error(rank, w, MPI_ERR_RMA_SYNC, a->call,
+                             "no access epoch to rank %d is open on the "
+                             "window; open one with MPI_Win_fence, "
+                             "MPI_Win_start or MPI_Win_lock(_all)",
+                             a->target);
+    size_t span = amp_dt_span(tdt, a->tcount);
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        *addr = (char *)a->disp;
+        if (span &&
+            !amp_rma_attached(w->shared, a->target, *addr + tdt->true_lb, span))
+            return amp_win_error(rank, w, MPI_ERR_RMA_RANGE, a->call,
+                                 "%zu bytes at address %#tx are not in a "
+                                 "region rank %d has attached",
+                                 span, a->disp, a->target);
+        return MPI_SUCCESS;
+    }
+    if (a->disp < 0)
+        return amp_win_error(rank, w, MPI_ERR_DISP, a->call,
+                             "negative displacement %td (argument "
+                             "target_disp)",
+                             a->disp);
+    const amp_rma_seg_t *seg = amp_rma_seg(w->shared, a->target);
+    ptrdiff_t off = a->disp * (ptrdiff_t)seg->disp_unit + tdt->true_lb;
+    if (span &&
+        (off < 0 || (size_t)off > seg->size || span > seg->size - (size_t)off))
+        return amp_win_error(rank, w, MPI_ERR_RMA_RANGE, a->call,
+                             "%zu bytes at displacement %td are outside "
+                             "rank %d's window of %zu bytes",
+                             span, a->disp, a->target, seg->size);
+    *addr = seg->base + a->disp * (ptrdiff_t)seg->disp_unit;
+    return MPI_SUCCESS;
+}
+
+static int same_size(amp_rank_t *rank, amp_win_t *w, const char *call,
+                     const char *side, size_t a, size_t b)
+{
+    if (a == b)
+        return MPI_SUCCESS;
+    return amp_win_error(rank, w, MPI_ERR_TYPE, call,
+                         "the %s data (%zu bytes) and the target data (%zu "
+                         "bytes) differ in type signature",
+                         side, a, b);
+}
+
+/* The accumulate family: op predefined and defined on the target type,
+ * every side made of the target's basic type. */
+static int check_acc(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
+                     const amp_dt_t *odt, const amp_dt_t *tdt,
+                     const amp_dt_t *rdt, amp_coll_op_t *cop)
+{
+    amp_comm_t *c = amp_comm_lookup(rank, w->comm);
+    if (AMP_HANDLE_KIND(a->op) != AMPI_HANDLE_OP)
+        return amp_win_error(rank, w, MPI_ERR_OP, a->call,
+                             "one-sided accumulates take predefined "
+                             "operations only (argument op %#x)",
+                             (unsigned)a->op);
+    if (a->op == MPI_NO_OP && a->kind == OP_ACC)
+        return amp_win_error(rank, w, MPI_ERR_OP, a->call,
+                             "MPI_NO_OP is for the fetching accumulates only "
+                             "(argument op)");
+    int rc = amp_check_op(rank, c, a->op, a->ttype, tdt, a->call, cop);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int base = tdt->base_id;
+    if (!base || (odt && a->op != MPI_NO_OP && odt->base_id != base) ||
+        (rdt && rdt->base_id != base))
+        return amp_win_error(rank, w, MPI_ERR_TYPE, a->call,
+                             "the origin, result and target types of an "
+                             "accumulate must hold values of one and the "
+                             "same predefined type");
+    return MPI_SUCCESS;
+}
+
+static int do_acc(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
+                  const amp_dt_t *odt, const amp_dt_t *tdt, const amp_dt_t *rdt,
+                  char *taddr)
+{
+    amp_coll_op_t cop;
+    int rc = check_acc(rank, w, a, odt, tdt, rdt, &cop);
+    size_t tbytes = (size_t)a->tcount * tdt->size;
+    if (rc == MPI_SUCCESS && a->op != MPI_NO_OP)
+        rc = same_size(rank, w, a->call, "origin",
+                       (size_t)a->ocount * odt->size, tbytes);
+    if (rc == MPI_SUCCESS && rdt)
+        rc = same_size(rank, w, a->call, "result",
+                       (size_t)a->rcount * rdt->size, tbytes);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    amp_rma_acc_t acc = {taddr,     tdt,      a->tcount, a->oaddr, odt,
+                         a->ocount, a->raddr, rdt,       a->rcount};
+    if (amp_rma_accumulate(w->shared, a->target, &acc, &cop) != AMP_OK)
+        return amp_win_error(rank, w, MPI_ERR_NO_MEM, a->call,
+                             "out of memory for staging the operation");
+    return MPI_SUCCESS;
+}
+
+static int run_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a)
+{
+    const amp_dt_t *odt = NULL, *rdt = NULL, *tdt;
+    int rc = MPI_SUCCESS;
+    if (a->kind != OP_GET && !(a->kind == OP_GET_ACC && a->op == MPI_NO_OP))
+        rc = check_side(rank, w, a->ocount, a->otype, "origin_count",
+                        "origin_datatype", a->call, &odt);
+    if (rc == MPI_SUCCESS && (a->kind == OP_GET || a->kind == OP_GET_ACC))
+        rc = check_side(rank, w, a->rcount, a->rtype,
+                        a->kind == OP_GET ? "origin_count" : "result_count",
+                        a->kind == OP_GET ? "origin_datatype"
+                                          : "result_datatype",
+                        a->call, &rdt);
+    if (rc == MPI_SUCCESS)
+        rc = check_side(rank, w, a->tcount, a->ttype, "target_count",
+                        "target_datatype", a->call, &tdt);
+    if (rc != MPI_SUCCESS || a->target == MPI_PROC_NULL)
+        return rc;
+    char *taddr;
+    rc = target_addr(rank, w, a, tdt, &taddr);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    size_t tbytes = (size_t)a->tcount * tdt->size;
+    switch (a->kind) {
+    case OP_PUT:
+        rc = same_size(rank, w, a->call, "origin",
+                       (size_t)a->ocount * odt->size, tbytes);
+        if (rc == MPI_SUCCESS)
+            amp_dt_copy_typed(odt, a->oaddr, tdt, taddr, tbytes);
+        return rc;
+    case OP_GET:
+        rc = same_size(rank, w, a->call, "origin",
+                       (size_t)a->rcount * rdt->size, tbytes);
+        if (rc == MPI_SUCCESS)
+            amp_dt_copy_typed(tdt, taddr, rdt, a->raddr, tbytes);
+        return rc;
+    default: return do_acc(rank, w, a, odt, tdt, rdt, taddr);
+    }
+}
+
+/* Runs a (request NULL: a plain call); a request-based call also needs a
+ * passive-target epoch and hands out a request that is complete. */
+static int rma_call(const rma_args_t *a, MPI_Win win, MPI_Request *request)
+{
+    amp_rank_t *rank;
+    amp_win_t *w;
+    int rc = amp_mpi_enter(&rank, a->call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_win(rank, win, a->call, &w);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (request && a->target != MPI_PROC_NULL && a->target >= 0 &&
+        a->target < w->size && !w->lock_all && !w->locks[a->target])
+        return amp_win_error(rank, w, MPI_ERR_RMA_SYNC, a->call,
+                             "request-based operations need a passive "
+                             "target epoch (MPI_Win_lock or "
+                             "MPI_Win_lock_all) on rank %d",
+                             a->target);
+    rc = run_op(rank, w, a);
+    if (rc != MPI_SUCCESS || !request)
+        return rc;
+    amp_req_t *r = amp_req_new(rank, AMP_REQ_DONE);
+    if (!r)
+        return amp_win_error(rank, w, MPI_ERR_NO_MEM, a->call,
+                             "out of memory for the request");
+    r->comm = w->comm;
+    r->active = 1;
+    amp_p2p_req_init_done(&rank->ep, &r->p2p, MPI_ANY_SOURCE, MPI_ANY_TAG);
+    *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
+    return MPI_SUCCESS;
+}
+
+/* ---- the calls ---------------------------------------------------------- */
+
+int PMPI_Put(const void *origin_addr, int origin_count,
+             MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count,
+             MPI_Datatype target_datatype, MPI_Win win)
+{
+    rma_args_t a = {.kind = OP_PUT,
+                    .oaddr = origin_addr,
+                    .ocount = origin_count,
+                    .otype = origin_datatype,
+                    .target = target_rank,
+                    .disp = target_disp,
+                    .tcount = target_count,
+                    .ttype = target_datatype,
+                    .call = "MPI_Put"};
+    return rma_call(&a, win, NULL);
+}
+AMP_WEAK_ALIAS(Put)
+
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count,
+             MPI_Datatype target_datatype, MPI_Win win)
+{
+    rma_args_t a = {.kind = OP_GET,
+                    .raddr = origin_addr,
+                    .rcount = origin_count,
+                    .rtype = origin_datatype,
+                    .target = target_rank,
+                    .disp = target_disp,
+                    .tcount = target_count,
+                    .ttype = target_datatype,
+                    .call = "MPI_Get"};
+    return rma_call(&a, win, NULL);
+}
+AMP_WEAK_ALIAS(Get)
+
+int PMPI_Accumulate(const void *origin_addr, int origin_count,
+                    MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    rma_args_t a = {.kind = OP_ACC,
+                    .oaddr = origin_addr,
+                    .ocount = origin_count,
+                    .otype = origin_datatype,
+                    .target = target_rank,
+                    .disp = target_disp,
+                    .tcount = target_count,
+                    .ttype = target_datatype,
+                    .op = op,
+                    .call = "MPI_Accumulate"};
+    return rma_call(&a, win, NULL);
+}
+AMP_WEAK_ALIAS(Accumulate)
+
+int PMPI_Get_accumulate(const void *origin_addr, int origin_count,
+                        MPI_Datatype origin_datatype, void *result_addr,
+                        int result_count, MPI_Datatype result_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    rma_args_t a = {OP_GET_ACC,          origin_addr,     origin_count,
+                    origin_datatype,     result_addr,     result_count,
+                    result_datatype,     target_rank,     target_disp,
+                    target_count,        target_datatype, op,
+                    "MPI_Get_accumulate"};
+    return rma_call(&a, win, NULL);
+}
+AMP_WEAK_ALIAS(Get_accumulate)
+
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
+                      MPI_Datatype datatype, int target_rank,
+                      MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+    rma_args_t a = {OP_GET_ACC,        origin_addr, 1,        datatype,
+                    result_addr,       1,           datatype, target_rank,
+                    target_disp,       1,           datatype, op,
+                    "MPI_Fetch_and_op"};
+    return rma_call(&a, win, NULL);
+}
+AMP_WEAK_ALIAS(Fetch_and_op)
+
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
+                          void *result_addr, MPI_Datatype datatype,
+                          int target_rank, MPI_Aint target_disp, MPI_Win win)
+{
+    const char *call = "MPI_Compare_and_swap";
+    amp_rank_t *rank;
+    amp_win_t *w;
+    const amp_dt_t *dt;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_win(rank, win, call, &w);
+    if (rc == MPI_SUCCESS)
+        rc = check_side(rank, w, 1, datatype, "count", "datatype", call, &dt);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!dt->predefined ||
+        !(dt->flags & (AMP_DT_INTEGER | AMP_DT_LOGICAL | AMP_DT_BYTE)))
+        return amp_win_error(rank, w, MPI_ERR_TYPE, call,
+                             "compare-and-swap takes one predefined integer, "
+                             "logical or byte type (argument datatype)");
+    if (!origin_addr || !compare_addr || !result_addr)
+        return amp_win_error(rank, w, MPI_ERR_BUFFER, call,
+                             "NULL buffer (argument %s)",
+                             !origin_addr    ? "origin_addr"
+                             : !compare_addr ? "compare_addr"
+                                             : "result_addr");
+    if (target_rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    rma_args_t a = {.target = target_rank,
+                    .disp = target_disp,
+                    .tcount = 1,
+                    .ttype = datatype,
+                    .call = call};
+    char *taddr;
+    rc = target_addr(rank, w, &a, dt, &taddr);
+    if (rc == MPI_SUCCESS)
+        amp_rma_cas(w->shared, target_rank, taddr, origin_addr, compare_addr,
+                    result_addr, dt->size);
+    return rc;
+}
+AMP_WEAK_ALIAS(Compare_and_swap)
+
+int PMPI_Rput(const void *origin_addr, int origin_count,
+              MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count,
+              MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    rma_args_t a = {.kind = OP_PUT,
+                    .oaddr = origin_addr,
+                    .ocount = origin_count,
+                    .otype = origin_datatype,
+                    .target = target_rank,
+                    .disp = target_disp,
+                    .tcount = target_count,
+                    .ttype = target_datatype,
+                    .call = "MPI_Rput"};
+    return rma_call(&a, win, request);
+}
+AMP_WEAK_ALIAS(Rput)
+
+int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+              int target_rank, MPI_Aint target_disp, int target_count,
+              MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    rma_args_t a = {.kind = OP_GET,
+                    .raddr = origin_addr,
+                    .rcount = origin_count,
+                    .rtype = origin_datatype,
+                    .target = target_rank,
+                    .disp = target_disp,
+                    .tcount = target_count,
+                    .ttype = target_datatype,
+                    .call = "MPI_Rget"};
+    return rma_call(&a, win, request);
+}
+AMP_WEAK_ALIAS(Rget)
+
+int PMPI_Raccumulate(const void *origin_addr, int origin_count,
+                     MPI_Datatype origin_datatype, int target_rank,
+                     MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                     MPI_Request *request)
+{
+    rma_args_t a = {.kind = OP_ACC,
+                    .oaddr = origin_addr,
+                    .ocount = origin_count,
+                    .otype = origin_datatype,
+                    .target = target_rank,
+                    .disp = target_disp,
+                    .tcount = target_count,
+                    .ttype = target_datatype,
+                    .op = op,
+                    .call = "MPI_Raccumulate"};
+    return rma_call(&a, win, request);
+}
+AMP_WEAK_ALIAS(Raccumulate)
+
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
+                         MPI_Datatype origin_datatype, void *result_addr,
+                         int result_count, MPI_Datatype result_datatype,
+                         int target_rank, MPI_Aint target_disp,
+                         int target_count, MPI_Datatype target_datatype,
+                         MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    rma_args_t a = {OP_GET_ACC,           origin_addr,     origin_count,
+                    origin_datatype,      result_addr,     result_count,
+                    result_datatype,      target_rank,     target_disp,
+                    target_count,         target_datatype, op,
+                    "MPI_Rget_accumulate"};
+    return rma_call(&a, win, request);
+}
+AMP_WEAK_ALIAS(Rget_accumulate)

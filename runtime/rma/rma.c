@@ -1,0 +1,345 @@
+/* The shared state of windows; see rma.h. */
+#include "rma/rma.h"
+
+#include "sched/sched.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* MPI_NO_OP's index among the predefined operations (mpi.h). */
+#define OP_NO_OP 14
+/* Segments of a shared allocation start this many bytes apart at least. */
+#define SEG_ALIGN 64
+/* Staging for accumulates up to this many bytes stays on the stack. */
+#define SMALL_ACC 256
+/* A waiter that has yielded this long without getting what it waits for
+ * says so once (a likely deadlock: nothing else can report it, since a
+ * yielding thread is never idle). */
+#define WAIT_WARN_NS (30L * 1000000000L)
+
+/* A region attached to a dynamic window. */
+typedef struct region {
+    struct region *next;
+    char *base;
+    size_t size;
+} region_t;
+
+/* What the window holds for one member; written by the other members. */
+typedef struct target {
+    _Alignas(64) amp_rma_seg_t seg;
+    region_t *regions; /* dynamic windows; under dyn */
+    _Atomic int dyn;   /* spinlock of regions */
+    _Atomic int acc;   /* spinlock of the accumulate family */
+    /* Passive target: -1 held exclusively, n > 0 by n sharers, 0 free. */
+    _Alignas(64) _Atomic int lock;
+    _Atomic int completes; /* PSCW: origins done since the last wait */
+} target_t;
+
+struct amp_rma_win {
+    int size;
+    _Atomic int refs;
+    target_t *targets;
+    _Atomic int *posts; /* [origin * size + target]: posts not yet started */
+    void *shared;       /* MPI_Win_allocate_shared's block */
+};
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+/* Spinlocks for short sections that never yield: a holder runs to the
+ * unlock without a context switch, so only threads of other PEs spin. */
+static void spin_lock(_Atomic int *l)
+{
+    while (atomic_exchange_explicit(l, 1, memory_order_acquire))
+        while (atomic_load_explicit(l, memory_order_relaxed))
+            cpu_relax();
+}
+
+static void spin_unlock(_Atomic int *l)
+{
+    atomic_store_explicit(l, 0, memory_order_release);
+}
+
+static long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* One round of waiting for what: lets the other ranks of this PE run (the
+ * holder may be one of them) and warns once after a long wait. */
+typedef struct waiter {
+    long since;
+    int warned;
+    const char *what;
+} waiter_t;
+
+static void wait_round(waiter_t *wt)
+{
+    amp_sched_yield();
+    if (wt->warned)
+        return;
+    long t = now_ns();
+    if (!wt->since)
+        wt->since = t;
+    else if (t - wt->since > WAIT_WARN_NS) {
+        amp_log_error("a rank has waited 30 s for %s; if no other rank "
+                      "releases it, the program is deadlocked",
+                      wt->what);
+        wt->warned = 1;
+    }
+}
+
+/* ---- windows ---------------------------------------------------------- */
+
+amp_rma_win_t *amp_rma_win_new(int size)
+{
+    amp_rma_win_t *w = calloc(1, sizeof(*w));
+    if (!w)
+        return NULL;
+    w->size = size;
+    atomic_init(&w->refs, size);
+    w->targets = aligned_alloc(64, (size_t)size * sizeof(target_t));
+    w->posts = calloc((size_t)size * (size_t)size, sizeof(*w->posts));
+    if (!w->targets || !w->posts) {
+        free(w->targets);
+        free(w->posts);
+        free(w);
+        return NULL;
+    }
+    memset(w->targets, 0, (size_t)size * sizeof(target_t));
+    return w;
+}
+
+void amp_rma_win_release(amp_rma_win_t *w)
+{
+    if (atomic_fetch_sub(&w->refs, 1) != 1)
+        return;
+    for (int r = 0; r < w->size; r++) {
+        region_t *g = w->targets[r].regions;
+        while (g) {
+            region_t *next = g->next;
+            free(g);
+            g = next;
+        }
+    }
+    free(w->shared);
+    free(w->targets);
+    free(w->posts);
+    free(w);
+}
+
+amp_rma_seg_t *amp_rma_seg(amp_rma_win_t *w, int r)
+{
+    return &w->targets[r].seg;
+}
+
+static size_t round_up(size_t n)
+{
+    return (n + SEG_ALIGN - 1) / SEG_ALIGN * SEG_ALIGN;
+}
+
+amp_status_t amp_rma_shared_alloc(amp_rma_win_t *w)
+{
+    size_t total = 0;
+    for (int r = 0; r < w->size; r++)
+        total += round_up(w->targets[r].seg.size);
+    w->shared = aligned_alloc(SEG_ALIGN, total ? total : SEG_ALIGN);
+    if (!w->shared)
+        return AMP_ERR_NOMEM;
+    char *p = w->shared;
+    for (int r = 0; r < w->size; r++) {
+        w->targets[r].seg.base = p;
+        p += round_up(w->targets[r].seg.size);
+    }
+    return AMP_OK;
+}
+
+/* ---- dynamic windows -------------------------------------------------- */
+
+amp_status_t amp_rma_attach(amp_rma_win_t *w, int r, void *base, size_t size)
+{
+    region_t *g = malloc(sizeof(*g));
+    if (!g)
+        return AMP_ERR_NOMEM;
+    target_t *t = &w->targets[r];
+    g->base = base;
+    g->size = size;
+    spin_lock(&t->dyn);
+    g->next = t->regions;
+    t->regions = g;
+    spin_unlock(&t->dyn);
+    return AMP_OK;
+}
+
+amp_status_t amp_rma_detach(amp_rma_win_t *w, int r, const void *base)
+{
+    target_t *t = &w->targets[r];
+    region_t *found = NULL;
+    spin_lock(&t->dyn);
+    for (region_t **p = &t->regions; *p; p = &(*p)->next)
+        if ((*p)->base == base) {
+            found = *p;
+            *p = found->next;
+            break;
+        }
+    spin_unlock(&t->dyn);
+    free(found);
+    return found ? AMP_OK : AMP_ERR_ARG;
+}
+
+int amp_rma_attached(amp_rma_win_t *w, int r, const char *addr, size_t len)
+{
+    target_t *t = &w->targets[r];
+    int inside = 0;
+    spin_lock(&t->dyn);
+    for (region_t *g = t->regions; g && !inside; g = g->next)
+        inside = addr >= g->base && len <= g->size &&
+                 (size_t)(addr - g->base) <= g->size - len;
+    spin_unlock(&t->dyn);
+    return inside;
+}
+
+/* ---- passive target --------------------------------------------------- */
+
+static int try_lock(_Atomic int *l, int exclusive)
+{
+    int v = atomic_load_explicit(l, memory_order_relaxed);
+    if (exclusive)
+        return v == 0 &&
+               atomic_compare_exchange_strong_explicit(
+                   l, &v, -1, memory_order_acquire, memory_order_relaxed);
+    return v >= 0 &&
+           atomic_compare_exchange_strong_explicit(
+               l, &v, v + 1, memory_order_acquire, memory_order_relaxed);
+}
+
+void amp_rma_lock(amp_rma_win_t *w, int r, int exclusive)
+{
+    _Atomic int *l = &w->targets[r].lock;
+    waiter_t wt = {0, 0, "the lock of a window (MPI_Win_lock)"};
+    while (!try_lock(l, exclusive))
+        wait_round(&wt);
+}
+
+void amp_rma_unlock(amp_rma_win_t *w, int r, int exclusive)
+{
+    _Atomic int *l = &w->targets[r].lock;
+    if (exclusive)
+        atomic_store_explicit(l, 0, memory_order_release);
+    else
+        atomic_fetch_sub_explicit(l, 1, memory_order_release);
+}
+
+/* ---- the accumulate family -------------------------------------------- */
+
+/* The predefined type the values of dt are made of. */
+static const amp_dt_t *basic_of(const amp_dt_t *dt)
+{
+    return dt->base_id ? amp_dt_predefined(dt->base_id) : dt;
+}
+
+amp_status_t amp_rma_accumulate(amp_rma_win_t *w, int r, const amp_rma_acc_t *a,
+                                const amp_coll_op_t *op)
+{
+    size_t bytes = (size_t)a->tcount * a->tdt->size;
+    const amp_dt_t *basic = basic_of(a->tdt);
+    int n = basic->size ? (int)(bytes / basic->size) : 0;
+    char small[2 * SMALL_ACC];
+    char *cur = small, *in = small + SMALL_ACC;
+    char *heap = NULL;
+    if (bytes > SMALL_ACC) {
+        heap = malloc(2 * bytes);
+        if (!heap)
+            return AMP_ERR_NOMEM;
+        cur = heap;
+        in = heap + bytes;
+    }
+    if (op->op_id != OP_NO_OP)
+        amp_dt_pack(a->odt, a->ocount, a->oaddr, in);
+    target_t *t = &w->targets[r];
+    spin_lock(&t->acc);
+    amp_dt_pack(a->tdt, a->tcount, a->taddr, cur);
+    if (a->raddr)
+        amp_dt_unpack(a->rdt, a->rcount, a->raddr, cur, bytes);
+    if (op->op_id != OP_NO_OP) {
+        amp_coll_apply(op, basic, n, in, cur);
+        amp_dt_unpack(a->tdt, a->tcount, a->taddr, cur, bytes);
+    }
+    spin_unlock(&t->acc);
+    free(heap);
+    return AMP_OK;
+}
+
+void amp_rma_cas(amp_rma_win_t *w, int r, char *taddr, const void *origin,
+                 const void *compare, void *result, size_t size)
+{
+    target_t *t = &w->targets[r];
+    spin_lock(&t->acc);
+    memmove(result, taddr, size);
+    if (memcmp(result, compare, size) == 0)
+        memcpy(taddr, origin, size);
+    spin_unlock(&t->acc);
+}
+
+/* ---- post-start-complete-wait ----------------------------------------- */
+
+void amp_rma_post(amp_rma_win_t *w, int me, const int *origins, int n)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    for (int i = 0; i < n; i++)
+        atomic_fetch_add_explicit(&w->posts[(size_t)origins[i] * w->size + me],
+                                  1, memory_order_release);
+}
+
+void amp_rma_start(amp_rma_win_t *w, int me, const int *targets, int n,
+                   int nocheck)
+{
+    waiter_t wt = {0, 0, "MPI_Win_post from a target (MPI_Win_start)"};
+    for (int i = 0; i < n; i++) {
+        _Atomic int *p = &w->posts[(size_t)me * w->size + targets[i]];
+        if (nocheck)
+            continue;
+        while (atomic_load_explicit(p, memory_order_acquire) == 0)
+            wait_round(&wt);
+        atomic_fetch_sub_explicit(p, 1, memory_order_relaxed);
+    }
+}
+
+void amp_rma_complete(amp_rma_win_t *w, int me, const int *targets, int n)
+{
+    (void)me;
+    atomic_thread_fence(memory_order_seq_cst);
+    for (int i = 0; i < n; i++)
+        atomic_fetch_add_explicit(&w->targets[targets[i]].completes, 1,
+                                  memory_order_release);
+}
+
+int amp_rma_wait(amp_rma_win_t *w, int me, int expected, int block)
+{
+    _Atomic int *c = &w->targets[me].completes;
+    waiter_t wt = {0, 0, "MPI_Win_complete from an origin (MPI_Win_wait)"};
+    while (atomic_load_explicit(c, memory_order_acquire) < expected) {
+        if (!block) {
+            amp_sched_yield(); /* a polling loop lets the origins run */
+            return 0;
+        }
+        wait_round(&wt);
+    }
+    atomic_fetch_sub_explicit(c, expected, memory_order_relaxed);
+    return 1;
+}
+
+void amp_rma_sync(void)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+}

@@ -1,0 +1,106 @@
+/*
+ * rma: one-sided communication through the shared address space.
+ *
+ * Every member of a window reaches one amp_rma_win_t, the window's shared
+ * state: each member's exposed memory (a segment, or for a dynamic window
+ * the regions attached), the passive-target lock of each member, the lock
+ * that makes accumulates on a member atomic, and the counters of
+ * post-start-complete-wait.  Since the ranks of a process share one address
+ * space, an origin reads and writes the target's memory itself: a put or
+ * get is a copy done at the call, an accumulate a read-modify-write under
+ * the target's accumulate lock.  The target takes no part, so passive
+ * target communication never waits for the target to call MPI.
+ *
+ * The seam for windows across processes: the MPI layer (mpi/win.c) only
+ * calls the functions below with a target rank; a target in another
+ * process will need a transport behind the same calls (the shared state
+ * then holds only this process's members).
+ *
+ * Nothing here blocks except amp_rma_lock, amp_rma_start and amp_rma_wait,
+ * which wait as user-level threads (yielding to the other ranks of their PE).
+ */
+#ifndef AMP_RMA_RMA_H
+#define AMP_RMA_RMA_H
+
+#include "base/base.h"
+#include "coll/coll.h"
+#include "dt/dt.h"
+
+#include <stddef.h>
+
+typedef struct amp_rma_win amp_rma_win_t;
+
+/* The memory a member exposes (not used by dynamic windows). */
+typedef struct amp_rma_seg {
+    char *base;
+    size_t size;
+    int disp_unit;
+} amp_rma_seg_t;
+
+/* State for a window of size members; its creator holds one reference per
+ * member (each releases one).  NULL when out of memory. */
+amp_rma_win_t *amp_rma_win_new(int size);
+/* Drops one member's reference; the last frees the state and the memory
+ * of amp_rma_shared_alloc. */
+void amp_rma_win_release(amp_rma_win_t *w);
+
+/* Member r's segment (written by r before the window is used). */
+amp_rma_seg_t *amp_rma_seg(amp_rma_win_t *w, int r);
+/* MPI_Win_allocate_shared: one block for all members, segment after
+ * segment in rank order (each starts 64-byte aligned), after every member
+ * has set its segment's size and disp_unit.  Called by one member. */
+amp_status_t amp_rma_shared_alloc(amp_rma_win_t *w);
+
+/* Dynamic windows: member r exposes [base, base + size) (attach) or no
+ * longer the region attached at base (detach: AMP_ERR_ARG when none). */
+amp_status_t amp_rma_attach(amp_rma_win_t *w, int r, void *base, size_t size);
+amp_status_t amp_rma_detach(amp_rma_win_t *w, int r, const void *base);
+/* Whether [addr, addr + len) lies in one region member r has attached. */
+int amp_rma_attached(amp_rma_win_t *w, int r, const char *addr, size_t len);
+
+/* Passive target: the lock of member r, shared or exclusive.  Waits (as a
+ * user-level thread) while a conflicting holder has it. */
+void amp_rma_lock(amp_rma_win_t *w, int r, int exclusive);
+void amp_rma_unlock(amp_rma_win_t *w, int r, int exclusive);
+
+/* The accumulate family on member r's memory, atomic with respect to
+ * every other accumulate-family call on that member.  Target data: tcount
+ * elements of tdt at taddr; origin data: ocount elements of odt at oaddr
+ * (unused for MPI_NO_OP, op_id 14); result (may be NULL): rcount elements
+ * of rdt at raddr receive the target data from before the operation.  All
+ * types hold the same number of values of one basic type.  op is a
+ * predefined operation valid for tdt. */
+typedef struct amp_rma_acc {
+    char *taddr;
+    const amp_dt_t *tdt;
+    int tcount;
+    const void *oaddr;
+    const amp_dt_t *odt;
+    int ocount;
+    void *raddr;
+    const amp_dt_t *rdt;
+    int rcount;
+} amp_rma_acc_t;
+amp_status_t amp_rma_accumulate(amp_rma_win_t *w, int r, const amp_rma_acc_t *a,
+                                const amp_coll_op_t *op);
+/* Compare-and-swap of one value of size bytes at taddr in member r. */
+void amp_rma_cas(amp_rma_win_t *w, int r, char *taddr, const void *origin,
+                 const void *compare, void *result, size_t size);
+
+/* Post-start-complete-wait, between comm ranks of the window.  post: me
+ * exposes its memory to the n origins listed; start: me waits until each of
+ * the n targets listed has posted to it (skip the wait with nocheck);
+ * complete: me tells the n targets its accesses are done; wait (test when
+ * !block): me's exposure ends once expected origins have completed;
+ * returns whether it ended. */
+void amp_rma_post(amp_rma_win_t *w, int me, const int *origins, int n);
+void amp_rma_start(amp_rma_win_t *w, int me, const int *targets, int n,
+                   int nocheck);
+void amp_rma_complete(amp_rma_win_t *w, int me, const int *targets, int n);
+int amp_rma_wait(amp_rma_win_t *w, int me, int expected, int block);
+
+/* Makes this rank's earlier loads and stores to any window visible to the
+ * other ranks and theirs to it (flush, MPI_Win_sync). */
+void amp_rma_sync(void);
+
+#endif
