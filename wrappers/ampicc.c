@@ -377,7 +377,11 @@ static void add_compile_flags(strv_t *v, const paths_t *paths,
 {
     char *flag = concat("-I", paths->incdir);
 #if defined(AMPI_WRAPPER_FORTRAN)
-    /* gfortran's mpi.mod (use mpi) first: include/mpi.mod is flang's. */
+    /* gfortran's mpi.mod (use mpi) first: include/mpi.mod is flang's.
+     * gfortran (10 and later) rejects calls passing different types to the
+     * same choice-buffer argument of an external procedure (MPI_SEND of
+     * INTEGER, then of REAL); the MPI binding needs that, so it is made a
+     * warning, as flang has it. */
     if (set->gnu) {
         char *gfortran = concat(flag, "/gfortran");
         strv_push(v, gfortran);
@@ -386,6 +390,10 @@ static void add_compile_flags(strv_t *v, const paths_t *paths,
 #endif
     strv_push(v, flag);
     free(flag);
+#if defined(AMPI_WRAPPER_FORTRAN)
+    if (set->gnu)
+        strv_push(v, "-fallow-argument-mismatch");
+#endif
     add_privatize_flags(v, paths, set);
 }
 
@@ -845,8 +853,7 @@ static int run(strv_t *cmd)
     if (isatty(STDERR_FILENO))
         strv_push(cmd, "-fdiagnostics-color=always");
 #endif
-    return amp_wrapper_run(cmd->items, WRAPPER_NAME,
-                           LANGUAGE_NAME " compiler",
+    return amp_wrapper_run(cmd->items, WRAPPER_NAME, LANGUAGE_NAME " compiler",
                            "set " COMPILER_ENV " to the compiler to use");
 }
 

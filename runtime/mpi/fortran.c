@@ -5,84 +5,164 @@
  * ierror is last; a CHARACTER argument adds its length as a hidden size_t
  * after all of them.  Fortran INTEGER handles are the C handles unchanged.
  *
- * MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE are
- * Fortran variables (mpif.h puts each in a COMMON block named after the
- * objects below), recognized here by their address.  The privatization
- * pass leaves names starting with mpi_fortran_ shared, so the program's
- * references and these definitions are the same object.  Under pie
- * privatization each rank's copy of the program has its own COMMON blocks
- * (gfortran defines them in the program, and these definitions bind to the
- * original's), so an address is first moved back to the original image.
+ * Most wrappers are generated from the C prototypes (scripts/gen_fortran.py
+ * writes fortran_gen.c in the build tree) using the conversions defined
+ * here; this file writes by hand the ones a prototype does not describe
+ * (it skips every pmpi_xxx_ defined here), and the predefined attribute
+ * callbacks Fortran programs name (MPI_COMM_DUP_FN ...).
+ *
+ * MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE,
+ * MPI_ERRCODES_IGNORE, MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY, MPI_ARGV_NULL and
+ * MPI_ARGVS_NULL are Fortran variables (mpif.h puts each in a COMMON block
+ * named after the objects below), recognized here by their address.  The
+ * privatization pass leaves names starting with mpi_fortran_ shared, so the
+ * program's references and these definitions are the same object.  Under
+ * pie privatization each rank's copy of the program has its own COMMON
+ * blocks (gfortran defines them in the program, and these definitions bind
+ * to the original's), so an address is first moved back to the original.
  */
-#include "mpi/impl.h"
+#include "mpi/fortran.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define F_STATUS_SIZE 6
-_Static_assert(sizeof(MPI_Status) == F_STATUS_SIZE * sizeof(MPI_Fint),
+_Static_assert(sizeof(MPI_Status) == AMP_F_STATUS_SIZE * sizeof(MPI_Fint),
                "mpif.h's MPI_STATUS_SIZE is the size of MPI_Status in ints");
-
-/* Declares mpi_name_, exported, as a weak alias of pmpi_name_ (defined
- * just before). */
-#define AMP_FORTRAN_ALIAS(name)                                                \
-    AMPI_API __typeof__(pmpi_##name##_) mpi_##name##_                          \
-        __attribute__((weak, alias("pmpi_" #name "_")));
 
 /* The special addresses.  Nothing reads or writes them: only their
  * addresses mean something, so they are not per-rank state. */
 AMPI_API MPI_Fint mpi_fortran_bottom_;
 AMPI_API MPI_Fint mpi_fortran_in_place_;
-AMPI_API MPI_Fint mpi_fortran_status_ignore_[F_STATUS_SIZE];
-AMPI_API MPI_Fint mpi_fortran_statuses_ignore_[F_STATUS_SIZE];
+AMPI_API MPI_Fint mpi_fortran_status_ignore_[AMP_F_STATUS_SIZE];
+AMPI_API MPI_Fint mpi_fortran_statuses_ignore_[AMP_F_STATUS_SIZE];
+AMPI_API MPI_Fint mpi_fortran_errcodes_ignore_;
+AMPI_API MPI_Fint mpi_fortran_unweighted_;
+AMPI_API MPI_Fint mpi_fortran_weights_empty_;
+AMPI_API char mpi_fortran_argv_null_;
+AMPI_API char mpi_fortran_argvs_null_;
 
-/* Statuses Waitall converts without allocating. */
-#define STACK_STATUSES 16
-
-/* A Fortran buffer argument as the C binding takes it. */
-static void *c_buf(void *buf)
+static bool is_special(const void *f, const void *special)
 {
-    const void *orig = amp_pie_to_original(buf);
-    if (orig == &mpi_fortran_bottom_)
+    return amp_pie_to_original(f) == special;
+}
+
+/* ---- conversions (fortran.h) ---- */
+
+void *amp_f_buf(const void *buf)
+{
+    if (is_special(buf, &mpi_fortran_bottom_))
         return MPI_BOTTOM;
-    if (orig == &mpi_fortran_in_place_)
+    if (is_special(buf, &mpi_fortran_in_place_))
         return MPI_IN_PLACE;
-    return buf;
+    return (void *)buf;
 }
 
 static bool ignores_status(const MPI_Fint *f)
 {
-    const void *orig = amp_pie_to_original(f);
-    return orig == mpi_fortran_status_ignore_ ||
-           orig == mpi_fortran_statuses_ignore_;
+    return is_special(f, mpi_fortran_status_ignore_) ||
+           is_special(f, mpi_fortran_statuses_ignore_);
 }
 
-/* The C status to hand the C binding for Fortran's status argument f:
- * local storage, or MPI_STATUS_IGNORE.  (The Fortran array may be less
- * aligned than MPI_Status, so it is copied rather than cast.) */
-static MPI_Status *c_status(const MPI_Fint *f, MPI_Status *local)
+/* The Fortran array may be less aligned than MPI_Status, so statuses are
+ * copied rather than cast. */
+MPI_Status *amp_f_status_in(const MPI_Fint *f, MPI_Status *local, int copy_in)
 {
-    memset(local, 0, sizeof(*local));
-    return ignores_status(f) ? MPI_STATUS_IGNORE : local;
+    if (ignores_status(f))
+        return MPI_STATUS_IGNORE;
+    if (copy_in)
+        memcpy(local, f, sizeof(*local));
+    else
+        memset(local, 0, sizeof(*local));
+    return local;
 }
 
-static void f_status(const MPI_Status *c, MPI_Fint *f)
+void amp_f_status_out(const MPI_Status *c, MPI_Fint *f)
 {
     if (!ignores_status(f))
         memcpy(f, c, sizeof(*c));
 }
 
-static MPI_Fint f_logical(int flag)
+int amp_f_statuses_in(amp_f_statuses_t *s, const MPI_Fint *f, int n,
+                      const char *call, MPI_Fint *ierror)
 {
-    return flag ? 1 : 0;
+    s->n = n;
+    s->c = s->stack;
+    if (ignores_status(f) || n <= 0) {
+        s->c = MPI_STATUSES_IGNORE;
+        return 1;
+    }
+    if (n > AMP_F_STACK_STATUSES) {
+        s->c = calloc((size_t)n, sizeof(*s->c));
+        if (!s->c) {
+            *ierror = amp_mpi_error(amp_rank_self(), NULL, MPI_ERR_NO_MEM, call,
+                                    "no memory for %d statuses", n);
+            return 0;
+        }
+        return 1;
+    }
+    memset(s->stack, 0, sizeof(s->stack));
+    return 1;
 }
 
-/* Copies a C string into a blank-padded CHARACTER*(flen) and returns the
- * number of characters copied. */
-static MPI_Fint f_string(char *f, size_t flen, const char *c, int clen)
+void amp_f_statuses_out(amp_f_statuses_t *s, MPI_Fint *f)
 {
-    size_t n = clen < 0 ? 0 : (size_t)clen;
+    if (s->c == MPI_STATUSES_IGNORE)
+        return;
+    memcpy(f, s->c, (size_t)s->n * sizeof(*s->c));
+    if (s->c != s->stack)
+        free(s->c);
+}
+
+void amp_f_logical_out(MPI_Fint *flag)
+{
+    *flag = *flag != 0;
+}
+
+void amp_f_index_out(MPI_Fint *index, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (index[i] >= 0)
+            index[i]++;
+}
+
+int *amp_f_errcodes(MPI_Fint *codes)
+{
+    return is_special(codes, &mpi_fortran_errcodes_ignore_)
+               ? MPI_ERRCODES_IGNORE
+               : codes;
+}
+
+const int *amp_f_weights(const MPI_Fint *weights)
+{
+    if (is_special(weights, &mpi_fortran_unweighted_))
+        return MPI_UNWEIGHTED;
+    if (is_special(weights, &mpi_fortran_weights_empty_))
+        return MPI_WEIGHTS_EMPTY;
+    return weights;
+}
+
+char *amp_f_cstring(const char *f, size_t len)
+{
+    while (len > 0 && f[len - 1] == ' ')
+        len--;
+    char *c = malloc(len + 1);
+    if (c) {
+        memcpy(c, f, len);
+        c[len] = 0;
+    }
+    return c;
+}
+
+int amp_f_no_mem(const char *call)
+{
+    return amp_mpi_error(amp_rank_self(), NULL, MPI_ERR_NO_MEM, call,
+                         "no memory for a copy of a CHARACTER argument");
+}
+
+MPI_Fint amp_f_string_out(char *f, size_t flen, const char *c)
+{
+    size_t n = strlen(c);
     if (n > flen)
         n = flen;
     memcpy(f, c, n);
@@ -107,159 +187,12 @@ AMPI_API void pmpi_init_thread_(const MPI_Fint *required, MPI_Fint *provided,
 }
 AMP_FORTRAN_ALIAS(init_thread)
 
-AMPI_API void pmpi_finalize_(MPI_Fint *ierror)
+/* MPI_PCONTROL(LEVEL) has no IERROR. */
+AMPI_API void pmpi_pcontrol_(const MPI_Fint *level)
 {
-    *ierror = PMPI_Finalize();
+    PMPI_Pcontrol(*level);
 }
-AMP_FORTRAN_ALIAS(finalize)
-
-AMPI_API void pmpi_initialized_(MPI_Fint *flag, MPI_Fint *ierror)
-{
-    int c_flag = 0;
-    *ierror = PMPI_Initialized(&c_flag);
-    *flag = f_logical(c_flag);
-}
-AMP_FORTRAN_ALIAS(initialized)
-
-AMPI_API void pmpi_finalized_(MPI_Fint *flag, MPI_Fint *ierror)
-{
-    int c_flag = 0;
-    *ierror = PMPI_Finalized(&c_flag);
-    *flag = f_logical(c_flag);
-}
-AMP_FORTRAN_ALIAS(finalized)
-
-AMPI_API void pmpi_abort_(const MPI_Fint *comm, const MPI_Fint *errorcode,
-                          MPI_Fint *ierror)
-{
-    *ierror = PMPI_Abort(*comm, *errorcode);
-}
-AMP_FORTRAN_ALIAS(abort)
-
-AMPI_API double pmpi_wtime_(void)
-{
-    return PMPI_Wtime();
-}
-AMP_FORTRAN_ALIAS(wtime)
-
-AMPI_API double pmpi_wtick_(void)
-{
-    return PMPI_Wtick();
-}
-AMP_FORTRAN_ALIAS(wtick)
-
-AMPI_API void pmpi_get_processor_name_(char *name, MPI_Fint *resultlen,
-                                       MPI_Fint *ierror, size_t name_len)
-{
-    char c_name[MPI_MAX_PROCESSOR_NAME];
-    int c_len = 0;
-    *ierror = PMPI_Get_processor_name(c_name, &c_len);
-    if (*ierror == MPI_SUCCESS)
-        *resultlen = f_string(name, name_len, c_name, c_len);
-}
-AMP_FORTRAN_ALIAS(get_processor_name)
-
-AMPI_API void pmpi_error_string_(const MPI_Fint *errorcode, char *string,
-                                 MPI_Fint *resultlen, MPI_Fint *ierror,
-                                 size_t string_len)
-{
-    char c_string[MPI_MAX_ERROR_STRING];
-    int c_len = 0;
-    *ierror = PMPI_Error_string(*errorcode, c_string, &c_len);
-    if (*ierror == MPI_SUCCESS)
-        *resultlen = f_string(string, string_len, c_string, c_len);
-}
-AMP_FORTRAN_ALIAS(error_string)
-
-AMPI_API void pmpi_error_class_(const MPI_Fint *errorcode, MPI_Fint *errorclass,
-                                MPI_Fint *ierror)
-{
-    int c_class = MPI_SUCCESS;
-    *ierror = PMPI_Error_class(*errorcode, &c_class);
-    *errorclass = c_class;
-}
-AMP_FORTRAN_ALIAS(error_class)
-
-/* ---- communicators and datatypes ---- */
-
-AMPI_API void pmpi_comm_rank_(const MPI_Fint *comm, MPI_Fint *rank,
-                              MPI_Fint *ierror)
-{
-    *ierror = PMPI_Comm_rank(*comm, rank);
-}
-AMP_FORTRAN_ALIAS(comm_rank)
-
-AMPI_API void pmpi_comm_size_(const MPI_Fint *comm, MPI_Fint *size,
-                              MPI_Fint *ierror)
-{
-    *ierror = PMPI_Comm_size(*comm, size);
-}
-AMP_FORTRAN_ALIAS(comm_size)
-
-AMPI_API void pmpi_comm_dup_(const MPI_Fint *comm, MPI_Fint *newcomm,
-                             MPI_Fint *ierror)
-{
-    *ierror = PMPI_Comm_dup(*comm, newcomm);
-}
-AMP_FORTRAN_ALIAS(comm_dup)
-
-AMPI_API void pmpi_comm_free_(MPI_Fint *comm, MPI_Fint *ierror)
-{
-    *ierror = PMPI_Comm_free(comm);
-}
-AMP_FORTRAN_ALIAS(comm_free)
-
-AMPI_API void pmpi_type_size_(const MPI_Fint *datatype, MPI_Fint *size,
-                              MPI_Fint *ierror)
-{
-    *ierror = PMPI_Type_size(*datatype, size);
-}
-AMP_FORTRAN_ALIAS(type_size)
-
-/* ---- point-to-point ---- */
-
-AMPI_API void pmpi_send_(void *buf, const MPI_Fint *count,
-                         const MPI_Fint *datatype, const MPI_Fint *dest,
-                         const MPI_Fint *tag, const MPI_Fint *comm,
-                         MPI_Fint *ierror)
-{
-    *ierror = PMPI_Send(c_buf(buf), *count, *datatype, *dest, *tag, *comm);
-}
-AMP_FORTRAN_ALIAS(send)
-
-AMPI_API void pmpi_ssend_(void *buf, const MPI_Fint *count,
-                          const MPI_Fint *datatype, const MPI_Fint *dest,
-                          const MPI_Fint *tag, const MPI_Fint *comm,
-                          MPI_Fint *ierror)
-{
-    *ierror = PMPI_Ssend(c_buf(buf), *count, *datatype, *dest, *tag, *comm);
-}
-AMP_FORTRAN_ALIAS(ssend)
-
-AMPI_API void pmpi_rsend_(void *buf, const MPI_Fint *count,
-                          const MPI_Fint *datatype, const MPI_Fint *dest,
-                          const MPI_Fint *tag, const MPI_Fint *comm,
-                          MPI_Fint *ierror)
-{
-    *ierror = PMPI_Rsend(c_buf(buf), *count, *datatype, *dest, *tag, *comm);
-}
-AMP_FORTRAN_ALIAS(rsend)
-
-AMPI_API void pmpi_bsend_(void *buf, const MPI_Fint *count,
-                          const MPI_Fint *datatype, const MPI_Fint *dest,
-                          const MPI_Fint *tag, const MPI_Fint *comm,
-                          MPI_Fint *ierror)
-{
-    *ierror = PMPI_Bsend(c_buf(buf), *count, *datatype, *dest, *tag, *comm);
-}
-AMP_FORTRAN_ALIAS(bsend)
-
-AMPI_API void pmpi_buffer_attach_(void *buffer, const MPI_Fint *size,
-                                  MPI_Fint *ierror)
-{
-    *ierror = PMPI_Buffer_attach(buffer, *size);
-}
-AMP_FORTRAN_ALIAS(buffer_attach)
+AMP_FORTRAN_ALIAS(pcontrol)
 
 /* Fortran cannot use the address; the buffer argument only names the
  * buffer, as in the standard's Fortran binding. */
@@ -274,181 +207,211 @@ AMPI_API void pmpi_buffer_detach_(void *buffer_addr, MPI_Fint *size,
 }
 AMP_FORTRAN_ALIAS(buffer_detach)
 
-AMPI_API void pmpi_isend_(void *buf, const MPI_Fint *count,
-                          const MPI_Fint *datatype, const MPI_Fint *dest,
-                          const MPI_Fint *tag, const MPI_Fint *comm,
-                          MPI_Fint *request, MPI_Fint *ierror)
+/* ---- info ---- */
+
+AMPI_API void pmpi_info_create_env_(MPI_Fint *info, MPI_Fint *ierror)
 {
-    *ierror =
-        PMPI_Isend(c_buf(buf), *count, *datatype, *dest, *tag, *comm, request);
+    *ierror = PMPI_Info_create_env(0, NULL, info);
 }
-AMP_FORTRAN_ALIAS(isend)
+AMP_FORTRAN_ALIAS(info_create_env)
 
-AMPI_API void pmpi_irecv_(void *buf, const MPI_Fint *count,
-                          const MPI_Fint *datatype, const MPI_Fint *source,
-                          const MPI_Fint *tag, const MPI_Fint *comm,
-                          MPI_Fint *request, MPI_Fint *ierror)
+/* The C value needs valuelen + 1 characters; VALUE gets at most its own
+ * length of them. */
+AMPI_API void pmpi_info_get_(const MPI_Fint *info, const char *key,
+                             const MPI_Fint *valuelen, char *value,
+                             MPI_Fint *flag, MPI_Fint *ierror, size_t key_len,
+                             size_t value_len)
 {
-    *ierror = PMPI_Irecv(c_buf(buf), *count, *datatype, *source, *tag, *comm,
-                         request);
-}
-AMP_FORTRAN_ALIAS(irecv)
-
-AMPI_API void pmpi_recv_(void *buf, const MPI_Fint *count,
-                         const MPI_Fint *datatype, const MPI_Fint *source,
-                         const MPI_Fint *tag, const MPI_Fint *comm,
-                         MPI_Fint *status, MPI_Fint *ierror)
-{
-    MPI_Status st;
-    *ierror = PMPI_Recv(c_buf(buf), *count, *datatype, *source, *tag, *comm,
-                        c_status(status, &st));
-    f_status(&st, status);
-}
-AMP_FORTRAN_ALIAS(recv)
-
-AMPI_API void pmpi_sendrecv_(void *sendbuf, const MPI_Fint *sendcount,
-                             const MPI_Fint *sendtype, const MPI_Fint *dest,
-                             const MPI_Fint *sendtag, void *recvbuf,
-                             const MPI_Fint *recvcount,
-                             const MPI_Fint *recvtype, const MPI_Fint *source,
-                             const MPI_Fint *recvtag, const MPI_Fint *comm,
-                             MPI_Fint *status, MPI_Fint *ierror)
-{
-    MPI_Status st;
-    *ierror = PMPI_Sendrecv(c_buf(sendbuf), *sendcount, *sendtype, *dest,
-                            *sendtag, c_buf(recvbuf), *recvcount, *recvtype,
-                            *source, *recvtag, *comm, c_status(status, &st));
-    f_status(&st, status);
-}
-AMP_FORTRAN_ALIAS(sendrecv)
-
-AMPI_API void pmpi_probe_(const MPI_Fint *source, const MPI_Fint *tag,
-                          const MPI_Fint *comm, MPI_Fint *status,
-                          MPI_Fint *ierror)
-{
-    MPI_Status st;
-    *ierror = PMPI_Probe(*source, *tag, *comm, c_status(status, &st));
-    f_status(&st, status);
-}
-AMP_FORTRAN_ALIAS(probe)
-
-AMPI_API void pmpi_iprobe_(const MPI_Fint *source, const MPI_Fint *tag,
-                           const MPI_Fint *comm, MPI_Fint *flag,
-                           MPI_Fint *status, MPI_Fint *ierror)
-{
-    MPI_Status st;
-    int c_flag = 0;
-    *ierror = PMPI_Iprobe(*source, *tag, *comm, &c_flag, c_status(status, &st));
-    *flag = f_logical(c_flag);
-    if (c_flag)
-        f_status(&st, status);
-}
-AMP_FORTRAN_ALIAS(iprobe)
-
-AMPI_API void pmpi_get_count_(const MPI_Fint *status, const MPI_Fint *datatype,
-                              MPI_Fint *count, MPI_Fint *ierror)
-{
-    MPI_Status st;
-    memcpy(&st, status, sizeof(st));
-    *ierror = PMPI_Get_count(&st, *datatype, count);
-}
-AMP_FORTRAN_ALIAS(get_count)
-
-/* ---- completion ---- */
-
-AMPI_API void pmpi_wait_(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror)
-{
-    MPI_Status st;
-    *ierror = PMPI_Wait(request, c_status(status, &st));
-    f_status(&st, status);
-}
-AMP_FORTRAN_ALIAS(wait)
-
-AMPI_API void pmpi_test_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status,
-                         MPI_Fint *ierror)
-{
-    MPI_Status st;
-    int c_flag = 0;
-    *ierror = PMPI_Test(request, &c_flag, c_status(status, &st));
-    *flag = f_logical(c_flag);
-    if (c_flag)
-        f_status(&st, status);
-}
-AMP_FORTRAN_ALIAS(test)
-
-/* Statuses go through a C array (MPI_Status may need more alignment than
- * the Fortran array has), on the stack when there are few. */
-AMPI_API void pmpi_waitall_(const MPI_Fint *count, MPI_Fint *requests,
-                            MPI_Fint *statuses, MPI_Fint *ierror)
-{
-    MPI_Status stack[STACK_STATUSES];
-    MPI_Status *st = stack;
-    int n = *count;
-
-    if (ignores_status(statuses) || n <= 0) {
-        *ierror = PMPI_Waitall(n, requests, MPI_STATUSES_IGNORE);
+    size_t n = *valuelen > 0 ? (size_t)*valuelen : 0;
+    char *c_key = amp_f_cstring(key, key_len);
+    char *c_value = malloc(n + 1);
+    if (!c_key || !c_value) {
+        free(c_key);
+        free(c_value);
+        *ierror = amp_f_no_mem("MPI_Info_get");
         return;
     }
-    if (n > STACK_STATUSES) {
-        st = calloc((size_t)n, sizeof(*st));
-        if (!st) {
-            *ierror =
-                amp_mpi_error(amp_rank_self(), NULL, MPI_ERR_NO_MEM,
-                              "MPI_Waitall", "no memory for %d statuses", n);
-            return;
+    c_value[0] = 0;
+    *ierror = PMPI_Info_get(*info, c_key, *valuelen, c_value, flag);
+    if (*ierror == MPI_SUCCESS) {
+        amp_f_logical_out(flag);
+        if (*flag)
+            amp_f_string_out(value, value_len, c_value);
+    }
+    free(c_key);
+    free(c_value);
+}
+AMP_FORTRAN_ALIAS(info_get)
+
+/* MPI-4.0: BUFLEN's value on entry is ignored (VALUE's length is used);
+ * on return it is the length of the whole value. */
+AMPI_API void pmpi_info_get_string_(const MPI_Fint *info, const char *key,
+                                    MPI_Fint *buflen, char *value,
+                                    MPI_Fint *flag, MPI_Fint *ierror,
+                                    size_t key_len, size_t value_len)
+{
+    int c_buflen = (int)value_len + 1;
+    char *c_key = amp_f_cstring(key, key_len);
+    char *c_value = malloc((size_t)c_buflen);
+    if (!c_key || !c_value) {
+        free(c_key);
+        free(c_value);
+        *ierror = amp_f_no_mem("MPI_Info_get_string");
+        return;
+    }
+    c_value[0] = 0;
+    *ierror = PMPI_Info_get_string(*info, c_key, &c_buflen, c_value, flag);
+    if (*ierror == MPI_SUCCESS) {
+        amp_f_logical_out(flag);
+        if (*flag) {
+            amp_f_string_out(value, value_len, c_value);
+            *buflen = c_buflen - 1;
         }
     }
-    *ierror = PMPI_Waitall(n, requests, st);
-    memcpy(statuses, st, (size_t)n * sizeof(*st));
-    if (st != stack)
-        free(st);
+    free(c_key);
+    free(c_value);
 }
-AMP_FORTRAN_ALIAS(waitall)
+AMP_FORTRAN_ALIAS(info_get_string)
 
-AMPI_API void pmpi_request_free_(MPI_Fint *request, MPI_Fint *ierror)
+/* ---- process creation ---- */
+
+static void free_argv(char **argv)
 {
-    *ierror = PMPI_Request_free(request);
+    if (!argv)
+        return;
+    for (char **a = argv; *a; a++)
+        free(*a);
+    free(argv);
 }
-AMP_FORTRAN_ALIAS(request_free)
 
-AMPI_API void pmpi_cancel_(MPI_Fint *request, MPI_Fint *ierror)
+/* The C argv for a Fortran CHARACTER*(len) array whose elements lie stride
+ * elements apart and end with an all-blank one; NULL without memory. */
+static char **c_argv(const char *f, size_t len, size_t stride)
 {
-    *ierror = PMPI_Cancel(request);
+    size_t n = 0;
+    while (len > 0 && strspn(f + n * stride * len, " ") < len)
+        n++;
+    char **argv = calloc(n + 1, sizeof(*argv));
+    for (size_t i = 0; argv && i < n; i++) {
+        argv[i] = amp_f_cstring(f + i * stride * len, len);
+        if (!argv[i]) {
+            free_argv(argv);
+            return NULL;
+        }
+    }
+    return argv;
 }
-AMP_FORTRAN_ALIAS(cancel)
 
-/* ---- collectives ---- */
-
-AMPI_API void pmpi_barrier_(const MPI_Fint *comm, MPI_Fint *ierror)
+AMPI_API void pmpi_comm_spawn_(const char *command, const char *argv,
+                               const MPI_Fint *maxprocs, const MPI_Fint *info,
+                               const MPI_Fint *root, const MPI_Fint *comm,
+                               MPI_Fint *intercomm, MPI_Fint *array_of_errcodes,
+                               MPI_Fint *ierror, size_t command_len,
+                               size_t argv_len)
 {
-    *ierror = PMPI_Barrier(*comm);
+    bool no_argv = amp_pie_to_original(argv) == &mpi_fortran_argv_null_;
+    char *c_command = amp_f_cstring(command, command_len);
+    char **c_args = no_argv ? NULL : c_argv(argv, argv_len, 1);
+    if (!c_command || (!no_argv && !c_args)) {
+        free(c_command);
+        free_argv(c_args);
+        *ierror = amp_f_no_mem("MPI_Comm_spawn");
+        return;
+    }
+    *ierror = PMPI_Comm_spawn(c_command, no_argv ? MPI_ARGV_NULL : c_args,
+                              *maxprocs, *info, *root, *comm, intercomm,
+                              amp_f_errcodes(array_of_errcodes));
+    free(c_command);
+    free_argv(c_args);
 }
-AMP_FORTRAN_ALIAS(barrier)
+AMP_FORTRAN_ALIAS(comm_spawn)
 
-AMPI_API void pmpi_bcast_(void *buffer, const MPI_Fint *count,
-                          const MPI_Fint *datatype, const MPI_Fint *root,
-                          const MPI_Fint *comm, MPI_Fint *ierror)
+/* ARRAY_OF_ARGV(COUNT, *): argument j of command i is element (i, j). */
+AMPI_API void pmpi_comm_spawn_multiple_(
+    const MPI_Fint *count, const char *array_of_commands,
+    const char *array_of_argv, const MPI_Fint *array_of_maxprocs,
+    const MPI_Fint *array_of_info, const MPI_Fint *root, const MPI_Fint *comm,
+    MPI_Fint *intercomm, MPI_Fint *array_of_errcodes, MPI_Fint *ierror,
+    size_t commands_len, size_t argv_len)
 {
-    *ierror = PMPI_Bcast(c_buf(buffer), *count, *datatype, *root, *comm);
+    int n = *count > 0 ? *count : 0;
+    bool no_argv =
+        amp_pie_to_original(array_of_argv) == &mpi_fortran_argvs_null_;
+    char **commands = calloc((size_t)n + 1, sizeof(*commands));
+    char ***argvs = no_argv ? NULL : calloc((size_t)n + 1, sizeof(*argvs));
+    bool ok = commands && (no_argv || argvs);
+    for (int i = 0; ok && i < n; i++) {
+        commands[i] =
+            amp_f_cstring(array_of_commands + i * commands_len, commands_len);
+        if (!no_argv)
+            argvs[i] =
+                c_argv(array_of_argv + i * argv_len, argv_len, (size_t)n);
+        ok = commands[i] && (no_argv || argvs[i]);
+    }
+    if (ok)
+        *ierror = PMPI_Comm_spawn_multiple(
+            *count, commands, no_argv ? MPI_ARGVS_NULL : argvs,
+            array_of_maxprocs, array_of_info, *root, *comm, intercomm,
+            amp_f_errcodes(array_of_errcodes));
+    else
+        *ierror = amp_f_no_mem("MPI_Comm_spawn_multiple");
+    for (int i = 0; i < n && argvs; i++)
+        free_argv(argvs[i]);
+    free(argvs);
+    free_argv(commands);
 }
-AMP_FORTRAN_ALIAS(bcast)
+AMP_FORTRAN_ALIAS(comm_spawn_multiple)
 
-AMPI_API void pmpi_reduce_(void *sendbuf, void *recvbuf, const MPI_Fint *count,
-                           const MPI_Fint *datatype, const MPI_Fint *op,
-                           const MPI_Fint *root, const MPI_Fint *comm,
-                           MPI_Fint *ierror)
-{
-    *ierror = PMPI_Reduce(c_buf(sendbuf), c_buf(recvbuf), *count, *datatype,
-                          *op, *root, *comm);
-}
-AMP_FORTRAN_ALIAS(reduce)
+/* ---- callbacks the runtime does not take yet ---- */
 
-AMPI_API void pmpi_allreduce_(void *sendbuf, void *recvbuf,
-                              const MPI_Fint *count, const MPI_Fint *datatype,
-                              const MPI_Fint *op, const MPI_Fint *comm,
-                              MPI_Fint *ierror)
+/* MPI_GREQUEST_START and MPI_REGISTER_DATAREP fail in C with
+ * MPI_ERR_UNSUPPORTED_OPERATION; their Fortran callbacks (arguments by
+ * reference, IERROR last) will need trampolines like the keyvals' in
+ * fortran_attr.c when the C calls are implemented, so until then the
+ * Fortran calls fail the same way without calling C. */
+AMPI_API void pmpi_grequest_start_(void *query_fn, void *free_fn,
+                                   void *cancel_fn, const MPI_Aint *extra_state,
+                                   MPI_Fint *request, MPI_Fint *ierror)
 {
-    *ierror = PMPI_Allreduce(c_buf(sendbuf), c_buf(recvbuf), *count, *datatype,
-                             *op, *comm);
+    (void)query_fn, (void)free_fn, (void)cancel_fn, (void)extra_state;
+    (void)request;
+    *ierror = amp_mpi_unsupported("MPI_Grequest_start");
 }
-AMP_FORTRAN_ALIAS(allreduce)
+AMP_FORTRAN_ALIAS(grequest_start)
+
+AMPI_API void pmpi_register_datarep_(const char *datarep, void *read_fn,
+                                     void *write_fn, void *extent_fn,
+                                     const MPI_Aint *extra_state,
+                                     MPI_Fint *ierror, size_t datarep_len)
+{
+    (void)datarep, (void)read_fn, (void)write_fn, (void)extent_fn;
+    (void)extra_state, (void)datarep_len;
+    *ierror = amp_mpi_unsupported("MPI_Register_datarep");
+}
+AMP_FORTRAN_ALIAS(register_datarep)
+
+/* ---- status conversions (C calls) ---- */
+
+/* A Fortran status is the C status as MPI_STATUS_SIZE integers. */
+static int status_convert(const void *from, void *to, const char *call)
+{
+    if (!from || !to)
+        return amp_mpi_error(amp_rank_self(), NULL, MPI_ERR_ARG, call,
+                             "the %s status is NULL (MPI_STATUS_IGNORE "
+                             "cannot be converted)",
+                             from ? "output" : "input");
+    memcpy(to, from, sizeof(MPI_Status));
+    return MPI_SUCCESS;
+}
+
+int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
+{
+    return status_convert(c_status, f_status, "MPI_Status_c2f");
+}
+AMP_WEAK_ALIAS(Status_c2f)
+
+int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
+{
+    return status_convert(f_status, c_status, "MPI_Status_f2c");
+}
+AMP_WEAK_ALIAS(Status_f2c)

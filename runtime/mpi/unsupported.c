@@ -189,8 +189,6 @@ UNSUPPORTED(Type_create_f90_real, (int p, int r, MPI_Datatype *newtype))
 UNSUPPORTED(Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype))
 UNSUPPORTED(Type_create_f90_integer, (int r, MPI_Datatype *newtype))
 UNSUPPORTED(Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
-UNSUPPORTED(Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
-UNSUPPORTED(Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
 
 /* ---- Calls with no error code to return ---- */
 

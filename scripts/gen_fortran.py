@@ -1,0 +1,343 @@
+#!/usr/bin/env python3
+"""Generates the Fortran binding's C wrappers (mpif.h and `use mpi`) from the
+prototypes of the C binding, so that every function mpi.h and mpi_more.h
+declare has its mpi_xxx_ / pmpi_xxx_ entry point.
+
+    gen_fortran.py SRCDIR OUT.c          write the wrappers
+    gen_fortran.py SRCDIR --list         print the Fortran names bound
+
+The build runs it (runtime/CMakeLists.txt); the output is not checked in.
+Functions that runtime/mpi/fortran.c and fortran_attr.c define by hand
+(pmpi_xxx_ there) are
+skipped, as are the C-only ones (handle and status conversions).
+
+Conventions of the binding (see runtime/mpi/fortran.c): every argument by
+reference, ierror last, a CHARACTER argument's length as a hidden size_t
+after all arguments.  How each C parameter is converted is decided by
+classify() from its type and name; the few that need more than that are
+hand-written in fortran.c.
+"""
+import os
+import re
+import sys
+
+DECL = re.compile(r"^AMPI_DECLARE\(\s*([^,]+?)\s*,\s*(\w+)\s*,\s*\((.*)\)\)\s*$")
+
+# C-only functions: the standard has no Fortran binding for them.
+C_ONLY = re.compile(r"^(\w+_c2f|\w+_f2c|Status_c2f|Status_f2c)$")
+
+# int parameters that are LOGICAL in Fortran: (function or None, name).
+LOGICAL_IN = {
+    ("Op_create", "commute"), (None, "reorder"), ("Intercomm_merge", "high"),
+    ("File_set_atomicity", "flag"), ("Status_set_cancelled", "flag"),
+    ("Cart_create", "periods"), ("Cart_map", "periods"),
+    ("Cart_sub", "remain_dims"),
+}
+LOGICAL_OUT = {
+    (None, "flag"), ("Op_commutative", "commute"),
+    ("Dist_graph_neighbors_count", "weighted"), ("Cart_get", "periods"),
+}
+
+# Sizes of the C buffers for CHARACTER results (the C call writes at most
+# this many characters and a NUL).
+STRING_OUT_SIZE = {
+    ("Get_processor_name", "name"): "MPI_MAX_PROCESSOR_NAME",
+    ("Get_library_version", "version"): "MPI_MAX_LIBRARY_VERSION_STRING",
+    ("Error_string", "string"): "MPI_MAX_ERROR_STRING",
+    ("Comm_get_name", "name"): "MPI_MAX_OBJECT_NAME",
+    ("Type_get_name", "type_name"): "MPI_MAX_OBJECT_NAME",
+    ("Win_get_name", "win_name"): "MPI_MAX_OBJECT_NAME",
+    ("Info_get_nthkey", "key"): "MPI_MAX_INFO_KEY",
+    ("Open_port", "port_name"): "MPI_MAX_PORT_NAME",
+    ("Lookup_name", "port_name"): "MPI_MAX_PORT_NAME",
+    ("File_get_view", "datarep"): "MPI_MAX_DATAREP_STRING",
+}
+
+# Parameters that are addresses the call stores or uses as such, not
+# buffers: passed through unchanged (MPI_BOTTOM means nothing there).
+ADDRESS_PARAMS = {"baseptr", "buffer_addr"}
+ADDRESS_FUNCS = {"Free_mem"}
+
+# Weights of the distributed graph constructors (MPI_UNWEIGHTED,
+# MPI_WEIGHTS_EMPTY).
+WEIGHT_PARAMS = {"sourceweights", "destweights", "weights"}
+
+# Fortran indices count from 1.
+INDEX_OUT = {("Waitany", "index"), ("Testany", "index"),
+             ("Waitsome", "array_of_indices"),
+             ("Testsome", "array_of_indices")}
+
+SCALAR_TYPES = {"int", "MPI_Comm", "MPI_Datatype", "MPI_Request", "MPI_Op",
+                "MPI_Errhandler", "MPI_Message", "MPI_Group", "MPI_Info",
+                "MPI_Win", "MPI_File", "MPI_Aint", "MPI_Offset",
+                "MPI_Count", "MPI_Fint"}
+
+
+class Param:
+    def __init__(self, text):
+        text = text.strip()
+        m = re.match(r"^(.*?)(\w+)\s*((?:\[\w*\])*)$", text)
+        self.type = " ".join(m.group(1).split())
+        self.name = m.group(2)
+        self.dims = m.group(3)
+        self.const = self.type.startswith("const ")
+        self.base = self.type.replace("const ", "").replace("*", "").strip()
+        self.stars = self.type.count("*") + self.dims.count("[")
+
+
+def declared(src):
+    """[(return type, name, [Param])] in header order."""
+    out = []
+    for header in ("mpi.h", "mpi_more.h"):
+        path = os.path.join(src, "runtime", "include", header)
+        for line in open(path, encoding="utf-8"):
+            m = DECL.match(line.strip())
+            if not m:
+                continue
+            ret, name, params = m.groups()
+            plist = [] if params.strip() == "void" else [
+                Param(p) for p in params.split(",") if p.strip() != "..."]
+            out.append((ret, name, plist))
+    return out
+
+
+HAND_WRITTEN = ("fortran.c", "fortran_attr.c")
+
+
+def hand_written(src):
+    names = set()
+    for name in HAND_WRITTEN:
+        text = open(os.path.join(src, "runtime", "mpi", name),
+                    encoding="utf-8").read()
+        names |= set(re.findall(r"\bpmpi_(\w+)_\(", text))
+        names |= set(re.findall(r"^F_KEYVAL_CREATE\((\w+),", text, re.M))
+    return names
+
+
+def flagged(table, func, name):
+    return (func, name) in table or (None, name) in table
+
+
+def classify(func, p):
+    """The conversion of parameter p of func."""
+    if p.base.endswith("_function"):
+        return "fn"
+    if p.base == "MPI_Status":
+        if p.dims:
+            return "statuses"
+        if p.const:
+            return "status_in"
+        if func.startswith("Status_set"):
+            return "status_inout"
+        return "status_out"
+    if p.base == "char":
+        if p.stars > 1:
+            raise SystemExit("gen_fortran.py: %s(%s): hand-write it in "
+                             "fortran.c" % (func, p.name))
+        return "str_in" if p.const else "str_out"
+    if p.base == "void":
+        if p.name in ADDRESS_PARAMS or func in ADDRESS_FUNCS:
+            return "address"
+        if p.name == "attribute_val":
+            return "attr_in"
+        if p.name == "extra_state":
+            raise SystemExit("gen_fortran.py: %s: hand-write it" % func)
+        return "buf"
+    if p.base not in SCALAR_TYPES:
+        raise SystemExit("gen_fortran.py: %s(%s %s): unknown type"
+                         % (func, p.type, p.name))
+    if p.name == "array_of_errcodes":
+        return "errcodes"
+    if p.name in WEIGHT_PARAMS and p.const:
+        return "weights"
+    if (func, p.name) in INDEX_OUT:
+        return "indices" if p.dims else "index"
+    if p.stars == 0:
+        if flagged(LOGICAL_IN, func, p.name):
+            return "logical_in"
+        return "value"
+    if flagged(LOGICAL_OUT, func, p.name) and not p.dims:
+        return "logical_out"
+    return "pointer"
+
+
+def statuses_count(func, params):
+    names = [p.name for p in params]
+    for n in ("count", "incount"):
+        if n in names:
+            return n
+    raise SystemExit("gen_fortran.py: %s: no count for the statuses" % func)
+
+
+def wrapper(ret, func, params):
+    lower = func.lower()
+    decls, args, hidden, pre, post = [], [], [], [], []
+    strings = []
+    call_name = "MPI_" + func
+    for p in params:
+        kind = classify(func, p)
+        n = p.name
+        if kind == "value" or kind == "logical_in":
+            decls.append("const %s *%s" % (p.base, n))
+            args.append(("*%s != 0" if kind == "logical_in" else "*%s") % n)
+        elif kind == "pointer":
+            if p.dims == "[][3]":
+                decls.append("int (*%s)[3]" % n)
+            else:
+                decls.append("%s%s *%s" % ("const " if p.const else "",
+                                           p.base, n))
+            args.append(n)
+        elif kind == "logical_out":
+            decls.append("MPI_Fint *%s" % n)
+            args.append(n)
+            post.append("amp_f_logical_out(%s);" % n)
+        elif kind == "index":
+            decls.append("MPI_Fint *%s" % n)
+            args.append(n)
+            post.append("amp_f_index_out(%s, 1);" % n)
+        elif kind == "indices":
+            decls.append("MPI_Fint *%s" % n)
+            args.append(n)
+            post.append("amp_f_index_out(%s, *outcount);" % n)
+        elif kind == "errcodes":
+            decls.append("MPI_Fint *%s" % n)
+            args.append("amp_f_errcodes(%s)" % n)
+        elif kind == "weights":
+            decls.append("const MPI_Fint *%s" % n)
+            args.append("amp_f_weights(%s)" % n)
+        elif kind == "fn":
+            decls.append("%s *%s" % (p.base, n))
+            args.append(n)
+        elif kind == "buf":
+            decls.append("%svoid *%s" % ("const " if p.const else "", n))
+            args.append("amp_f_buf(%s)" % n)
+        elif kind == "address":
+            decls.append("void *%s" % n)
+            args.append(n)
+        elif kind == "attr_in":
+            decls.append("const MPI_Aint *%s" % n)
+            args.append("(void *)*%s" % n)
+        elif kind == "status_out":
+            decls.append("MPI_Fint *%s" % n)
+            pre.append("MPI_Status c_%s;" % n)
+            args.append("amp_f_status_in(%s, &c_%s, 0)" % (n, n))
+            post.append("ALWAYS amp_f_status_out(&c_%s, %s);" % (n, n))
+        elif kind == "status_in":
+            decls.append("const MPI_Fint *%s" % n)
+            pre.append("MPI_Status c_%s;" % n)
+            args.append("amp_f_status_in(%s, &c_%s, 1)" % (n, n))
+        elif kind == "status_inout":
+            decls.append("MPI_Fint *%s" % n)
+            pre.append("MPI_Status c_%s;" % n)
+            args.append("amp_f_status_in(%s, &c_%s, 1)" % (n, n))
+            post.append("amp_f_status_out(&c_%s, %s);" % (n, n))
+        elif kind == "statuses":
+            count = statuses_count(func, params)
+            decls.append("MPI_Fint *%s" % n)
+            pre.append("amp_f_statuses_t c_%s;" % n)
+            pre.append("if (!amp_f_statuses_in(&c_%s, %s, *%s, \"%s\", "
+                       "ierror))" % (n, n, count, call_name))
+            pre.append("    return;")
+            args.append("c_%s.c" % n)
+            post.append("ALWAYS amp_f_statuses_out(&c_%s, %s);" % (n, n))
+        elif kind == "str_in":
+            decls.append("const char *%s" % n)
+            hidden.append("size_t %s_len" % n)
+            pre.append("char *c_%s = amp_f_cstring(%s, %s_len);" % (n, n, n))
+            strings.append("c_" + n)
+            args.append("c_%s" % n)
+            post.append("ALWAYS free(c_%s);" % n)
+        elif kind == "str_out":
+            size = STRING_OUT_SIZE.get((func, n))
+            if size is None:
+                raise SystemExit("gen_fortran.py: %s(%s): no size"
+                                 % (func, n))
+            decls.append("char *%s" % n)
+            hidden.append("size_t %s_len" % n)
+            pre.append("char c_%s[%s + 1];" % (n, size))
+            pre.append("c_%s[0] = 0;" % n)
+            args.append("c_%s" % n)
+            # RESULTLEN counts what VALUE holds: at most its length.
+            keep = ("*resultlen = " if any(q.name == "resultlen"
+                                          for q in params) else "")
+            post.append("%samp_f_string_out(%s, %s_len, c_%s);"
+                        % (keep, n, n, n))
+        else:
+            raise AssertionError(kind)
+    call = "PMPI_%s(%s)" % (func, ", ".join(args))
+    lines = []
+    if ret == "int":
+        decls.append("MPI_Fint *ierror")
+        sig = "AMPI_API void pmpi_%s_(%s)" % (
+            lower, ", ".join(decls + hidden))
+        lines.append(sig)
+        lines.append("{")
+        lines += ["    " + s for s in pre]
+        if strings:
+            lines.append("    if (%s) {" % " || ".join("!" + s for s in strings))
+            lines += ["        free(%s);" % s for s in strings]
+            lines.append("        *ierror = amp_f_no_mem(\"%s\");" % call_name)
+            lines.append("        return;")
+            lines.append("    }")
+        lines.append("    *ierror = %s;" % call)
+        always = [s[7:] for s in post if s.startswith("ALWAYS ")]
+        on_success = [s for s in post if not s.startswith("ALWAYS ")]
+        if on_success:
+            lines.append("    if (*ierror == MPI_SUCCESS) {")
+            lines += ["        " + s for s in on_success]
+            lines.append("    }")
+        lines += ["    " + s for s in always]
+    else:
+        if pre or post:
+            raise SystemExit("gen_fortran.py: %s: hand-write it" % func)
+        sig = "AMPI_API %s pmpi_%s_(%s)" % (
+            ret, lower, ", ".join(decls) if decls else "void")
+        lines.append(sig)
+        lines.append("{")
+        lines.append("    return %s;" % call)
+    lines.append("}")
+    lines.append("AMP_FORTRAN_ALIAS(%s)" % lower)
+    return "\n".join(lines) + "\n"
+
+
+def generate(src):
+    skip = hand_written(src)
+    out = [
+        "/* Generated by scripts/gen_fortran.py from mpi.h and mpi_more.h;",
+        " * do not edit.  The Fortran binding's wrappers that fortran.c does",
+        " * not write by hand. */",
+        '#include "mpi/fortran.h"',
+        "",
+        "#include <stdlib.h>",
+        "",
+    ]
+    bound = []
+    for ret, func, params in declared(src):
+        lower = func.lower()
+        if C_ONLY.match(func):
+            continue
+        bound.append(lower)
+        if lower in skip:
+            continue
+        out.append(wrapper(ret, func, params))
+    return "\n".join(out), bound
+
+
+def main():
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    src = sys.argv[1]
+    text, bound = generate(src)
+    if sys.argv[2] == "--list":
+        print("\n".join(bound))
+        return
+    if os.path.exists(sys.argv[2]):
+        with open(sys.argv[2], encoding="utf-8") as f:
+            if f.read() == text:
+                return
+    with open(sys.argv[2], "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()
