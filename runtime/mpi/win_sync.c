@@ -120,6 +120,7 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
         rc = group_ranks(rank, w, group, call, w->access, &n);
     if (rc != MPI_SUCCESS)
         return rc;
+    rank->call = call;
     amp_rma_start(w->shared, w->rank, w->access, n, assert &MPI_MODE_NOCHECK);
     for (int i = 0; i < n; i++)
         w->acc[w->access[i]] = 1;

@@ -1,12 +1,12 @@
 /* The shared state of windows; see rma.h. */
 #include "rma/rma.h"
 
+#include "p2p/p2p.h"
 #include "sched/sched.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* MPI_NO_OP's index among the predefined operations (mpi.h). */
 #define OP_NO_OP 14
@@ -14,10 +14,8 @@
 #define SEG_ALIGN 64
 /* Staging for accumulates up to this many bytes stays on the stack. */
 #define SMALL_ACC 256
-/* A waiter that has yielded this long without getting what it waits for
- * says so once (a likely deadlock: nothing else can report it, since a
- * yielding thread is never idle). */
-#define WAIT_WARN_NS (30L * 1000000000L)
+/* A waiter yields this many times before it sleeps on the window. */
+#define WAIT_YIELDS 64
 
 /* A region attached to a dynamic window. */
 typedef struct region {
@@ -37,9 +35,19 @@ typedef struct target {
     _Atomic int completes; /* PSCW: origins done since the last wait */
 } target_t;
 
+/* A rank asleep on the window until a member changes what it waits for;
+ * lives on the sleeper's stack. */
+typedef struct sleeper {
+    struct sleeper *next;
+    amp_thread_t *thr;
+} sleeper_t;
+
 struct amp_rma_win {
     int size;
     _Atomic int refs;
+    _Atomic int wl;      /* spinlock of sleepers */
+    sleeper_t *sleepers; /* under wl */
+    _Atomic int nsleepers;
     target_t *targets;
     _Atomic int *posts; /* [origin * size + target]: posts not yet started */
     void *shared;       /* MPI_Win_allocate_shared's block */
@@ -68,35 +76,58 @@ static void spin_unlock(_Atomic int *l)
     atomic_store_explicit(l, 0, memory_order_release);
 }
 
-static long now_ns(void)
+/* Waits as a user-level thread until ready(w, arg) (which may take what
+ * it checks for, as a lock): yields to the other ranks of this PE for a
+ * while (the holder may be one of them), then sleeps on the window until a
+ * member changes its state (notify).  A sleeping rank is idle, so if no
+ * member ever does, the scheduler's deadlock report names it and its call
+ * instead of the job spinning forever. */
+static void wait_for(amp_rma_win_t *w, int (*ready)(amp_rma_win_t *, void *),
+                     void *arg)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+    for (int i = 0; i < WAIT_YIELDS; i++) {
+        if (ready(w, arg))
+            return;
+        amp_sched_yield();
+    }
+    for (;;) {
+        sleeper_t me = {NULL, amp_pe_self()->current};
+        spin_lock(&w->wl);
+        if (ready(w, arg)) {
+            spin_unlock(&w->wl);
+            return;
+        }
+        me.next = w->sleepers;
+        w->sleepers = &me;
+        atomic_fetch_add(&w->nsleepers, 1);
+        spin_unlock(&w->wl);
+        amp_sched_block();
+        /* Woken by notify (which unlisted it) or spuriously. */
+        spin_lock(&w->wl);
+        for (sleeper_t **p = &w->sleepers; *p; p = &(*p)->next)
+            if (*p == &me) {
+                *p = me.next;
+                atomic_fetch_sub(&w->nsleepers, 1);
+                break;
+            }
+        spin_unlock(&w->wl);
+    }
 }
 
-/* One round of waiting for what: lets the other ranks of this PE run (the
- * holder may be one of them) and warns once after a long wait. */
-typedef struct waiter {
-    long since;
-    int warned;
-    const char *what;
-} waiter_t;
-
-static void wait_round(waiter_t *wt)
+/* After a change of the window's state: wakes every sleeper to look again.
+ * The wakes happen under wl, so a sleeper's frame outlives its listing. */
+static void notify(amp_rma_win_t *w)
 {
-    amp_sched_yield();
-    if (wt->warned)
+    atomic_thread_fence(memory_order_seq_cst);
+    if (!atomic_load(&w->nsleepers))
         return;
-    long t = now_ns();
-    if (!wt->since)
-        wt->since = t;
-    else if (t - wt->since > WAIT_WARN_NS) {
-        amp_log_error("a rank has waited 30 s for %s; if no other rank "
-                      "releases it, the program is deadlocked",
-                      wt->what);
-        wt->warned = 1;
-    }
+    amp_pe_t *pe = amp_pe_self();
+    spin_lock(&w->wl);
+    for (sleeper_t *z = w->sleepers; z; z = z->next)
+        amp_p2p_wake(pe, z->thr);
+    w->sleepers = NULL;
+    atomic_store(&w->nsleepers, 0);
+    spin_unlock(&w->wl);
 }
 
 /* ---- windows ---------------------------------------------------------- */
@@ -223,12 +254,22 @@ static int try_lock(_Atomic int *l, int exclusive)
                l, &v, v + 1, memory_order_acquire, memory_order_relaxed);
 }
 
+typedef struct lock_arg {
+    _Atomic int *l;
+    int exclusive;
+} lock_arg_t;
+
+static int lock_taken(amp_rma_win_t *w, void *arg)
+{
+    (void)w;
+    lock_arg_t *a = arg;
+    return try_lock(a->l, a->exclusive);
+}
+
 void amp_rma_lock(amp_rma_win_t *w, int r, int exclusive)
 {
-    _Atomic int *l = &w->targets[r].lock;
-    waiter_t wt = {0, 0, "the lock of a window (MPI_Win_lock)"};
-    while (!try_lock(l, exclusive))
-        wait_round(&wt);
+    lock_arg_t a = {&w->targets[r].lock, exclusive};
+    wait_for(w, lock_taken, &a);
 }
 
 void amp_rma_unlock(amp_rma_win_t *w, int r, int exclusive)
@@ -238,6 +279,7 @@ void amp_rma_unlock(amp_rma_win_t *w, int r, int exclusive)
         atomic_store_explicit(l, 0, memory_order_release);
     else
         atomic_fetch_sub_explicit(l, 1, memory_order_release);
+    notify(w);
 }
 
 /* ---- the accumulate family -------------------------------------------- */
@@ -299,20 +341,26 @@ void amp_rma_post(amp_rma_win_t *w, int me, const int *origins, int n)
     for (int i = 0; i < n; i++)
         atomic_fetch_add_explicit(&w->posts[(size_t)origins[i] * w->size + me],
                                   1, memory_order_release);
+    notify(w);
+}
+
+/* A post from a target to start on, taken when there is one. */
+static int post_taken(amp_rma_win_t *w, void *arg)
+{
+    (void)w;
+    _Atomic int *p = arg;
+    int n = atomic_load_explicit(p, memory_order_acquire);
+    while (n > 0)
+        if (atomic_compare_exchange_weak(p, &n, n - 1))
+            return 1;
+    return 0;
 }
 
 void amp_rma_start(amp_rma_win_t *w, int me, const int *targets, int n,
                    int nocheck)
 {
-    waiter_t wt = {0, 0, "MPI_Win_post from a target (MPI_Win_start)"};
-    for (int i = 0; i < n; i++) {
-        _Atomic int *p = &w->posts[(size_t)me * w->size + targets[i]];
-        if (nocheck)
-            continue;
-        while (atomic_load_explicit(p, memory_order_acquire) == 0)
-            wait_round(&wt);
-        atomic_fetch_sub_explicit(p, 1, memory_order_relaxed);
-    }
+    for (int i = 0; i < n && !nocheck; i++)
+        wait_for(w, post_taken, &w->posts[(size_t)me * w->size + targets[i]]);
 }
 
 void amp_rma_complete(amp_rma_win_t *w, int me, const int *targets, int n)
@@ -322,21 +370,36 @@ void amp_rma_complete(amp_rma_win_t *w, int me, const int *targets, int n)
     for (int i = 0; i < n; i++)
         atomic_fetch_add_explicit(&w->targets[targets[i]].completes, 1,
                                   memory_order_release);
+    notify(w);
+}
+
+typedef struct completes_arg {
+    _Atomic int *c;
+    int expected;
+} completes_arg_t;
+
+/* The expected completes, taken when they are all there. */
+static int completes_taken(amp_rma_win_t *w, void *arg)
+{
+    (void)w;
+    completes_arg_t *a = arg;
+    if (atomic_load_explicit(a->c, memory_order_acquire) < a->expected)
+        return 0;
+    atomic_fetch_sub_explicit(a->c, a->expected, memory_order_relaxed);
+    return 1;
 }
 
 int amp_rma_wait(amp_rma_win_t *w, int me, int expected, int block)
 {
-    _Atomic int *c = &w->targets[me].completes;
-    waiter_t wt = {0, 0, "MPI_Win_complete from an origin (MPI_Win_wait)"};
-    while (atomic_load_explicit(c, memory_order_acquire) < expected) {
-        if (!block) {
-            amp_sched_yield(); /* a polling loop lets the origins run */
-            return 0;
-        }
-        wait_round(&wt);
+    completes_arg_t a = {&w->targets[me].completes, expected};
+    if (block) {
+        wait_for(w, completes_taken, &a);
+        return 1;
     }
-    atomic_fetch_sub_explicit(c, expected, memory_order_relaxed);
-    return 1;
+    if (completes_taken(w, &a))
+        return 1;
+    amp_sched_yield(); /* a polling loop lets the origins run */
+    return 0;
 }
 
 void amp_rma_sync(void)

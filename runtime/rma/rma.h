@@ -17,7 +17,9 @@
  * then holds only this process's members).
  *
  * Nothing here blocks except amp_rma_lock, amp_rma_start and amp_rma_wait,
- * which wait as user-level threads (yielding to the other ranks of their PE).
+ * which wait as user-level threads: they yield to the other ranks of their
+ * PE for a while, then sleep until a member changes the window's state, so
+ * that a wait nothing can end shows in the deadlock report.
  */
 #ifndef AMP_RMA_RMA_H
 #define AMP_RMA_RMA_H
