@@ -91,6 +91,42 @@ if os.path.isfile(config.make_program):
     config.available_features.add("make")
 
 
+def cpu_list(text):
+    """The CPUs of a Linux CPU list such as "0-3,8"."""
+    cpus = set()
+    for part in text.strip().split(","):
+        if part:
+            first, _, last = part.partition("-")
+            cpus.update(range(int(first), int(last or first) + 1))
+    return cpus
+
+
+def cpus_0_1_usable():
+    """CPUs 0 and 1 can each be bound to (taskset -c) and are different
+    cores (not hyperthreads of one), so tests can give a program one core,
+    or two, of their choice."""
+    taskset = shutil.which("taskset", path=config.environment["PATH"])
+    if not taskset:
+        return False
+    for cpu in ["0", "1"]:
+        try:
+            if subprocess.run([taskset, "-c", cpu, "true"],
+                              capture_output=True, timeout=30).returncode:
+                return False
+        except (OSError, subprocess.SubprocessError):
+            return False
+    siblings = "/sys/devices/system/cpu/cpu0/topology/thread_siblings_list"
+    try:
+        with open(siblings) as f:
+            return 1 not in cpu_list(f.read())
+    except (OSError, ValueError):
+        return False
+
+
+if cpus_0_1_usable():
+    config.available_features.add("taskset-cpus-0-1")
+
+
 def is_open_mpi(mpicc):
     try:
         out = subprocess.run(

@@ -17,6 +17,8 @@
 // RUN: not %t +stacksize 1K 2>&1 | FileCheck %s --check-prefix=SMALL --implicit-check-not={{.}}
 // RUN: env AMPI_P=zero not %t 2>&1 | FileCheck %s --check-prefix=ENVBAD --implicit-check-not={{.}}
 // RUN: %ampirun -n 1 %t +vp 2 gamma | FileCheck %s --check-prefix=LAUNCHER
+// RUN: not %t +showmap=foo 2>&1 | FileCheck %s --check-prefix=FLAGVALUE --implicit-check-not={{.}}
+// RUN: env AMPI_SHOWMAP=foo not %t 2>&1 | FileCheck %s --check-prefix=ENVFLAG --implicit-check-not={{.}}
 
 #include <mpi.h>
 #include <stdio.h>
@@ -52,3 +54,5 @@ int main(int argc, char **argv)
 // SMALL: ampi: +stacksize: 1K is too small; the minimum is 65536 bytes
 // ENVBAD: ampi: AMPI_P: expected a positive integer, got 'zero'
 // LAUNCHER: size=2 argc=2 [gamma]
+// FLAGVALUE: ampi: +showmap: takes no value, got '+showmap=foo'
+// ENVFLAG: ampi: AMPI_SHOWMAP: expected 0 or 1, got 'foo'

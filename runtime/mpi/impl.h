@@ -42,6 +42,7 @@ typedef struct amp_opts {
     size_t eager;         /* eager/rendezvous threshold in bytes */
     int pin;              /* pin PEs to cores */
     int stats;            /* print per-rank scheduling counts at exit */
+    int showmap;          /* print the placement of PEs and ranks at start */
 } amp_opts_t;
 
 /* Context ids handed out without communication (MPI_Comm_idup): the

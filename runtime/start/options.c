@@ -1,10 +1,11 @@
-/* Runtime options: +vp, +p, +stacksize, +mapping, +eager, +nopin and their
- * environment variables. */
+/* Runtime options: +vp, +p, +stacksize, +mapping, +eager, +nopin, +stats,
+ * +showmap and their environment variables; the placement report. */
 #include "start/start.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,7 @@
 
 static const char usage[] =
     "runtime options: +vp N, +p N, +stacksize BYTES, +mapping KIND, "
-    "+eager BYTES, +nopin, +stats (see docs/runtime-options.md)";
+    "+eager BYTES, +nopin, +stats, +showmap (see docs/runtime-options.md)";
 
 static void bad_value(const char *name, const char *what, const char *value)
 {
@@ -147,6 +148,97 @@ void amp_opts_map(const amp_opts_t *o, int npes, int *rank_pe)
     }
 }
 
+/* The ranks (ascending) as runs: "ranks 0-3,8", "rank 5" or "no ranks". */
+static void put_ranks(FILE *f, const int *ranks, int n)
+{
+    fputs(n == 0 ? "no ranks" : n == 1 ? "rank " : "ranks ", f);
+    for (int i = 0; i < n;) {
+        int j = i;
+        while (j + 1 < n && ranks[j + 1] == ranks[j] + 1)
+            j++;
+        fprintf(f, "%s%d", i ? "," : "", ranks[i]);
+        if (j > i)
+            fprintf(f, "-%d", ranks[j]);
+        i = j + 1;
+    }
+}
+
+static void put_mapping(FILE *f, const amp_opts_t *o)
+{
+    switch (o->mapping) {
+    case AMP_MAP_RR: fputs("rr", f); break;
+    case AMP_MAP_RANDOM: fprintf(f, "random:%lu", o->map_seed); break;
+    case AMP_MAP_LIST: fputs("list", f); break;
+    default: fputs("block", f); break;
+    }
+}
+
+/* +showmap: a header, then one line per PE with its core and its ranks. */
+static void show_map(FILE *f, const amp_opts_t *o, const amp_topo_t *topo,
+                     int npes, const int *rank_pe)
+{
+    /* The ranks sorted by PE (a counting sort keeps each PE's ascending). */
+    int *first = calloc((size_t)npes + 1, sizeof(int));
+    int *order = malloc((size_t)o->vp * sizeof(int));
+    if (!first || !order)
+        amp_fatal("out of memory printing the placement (+showmap)");
+    for (int r = 0; r < o->vp; r++)
+        first[rank_pe[r] + 1]++;
+    for (int pe = 0; pe < npes; pe++)
+        first[pe + 1] += first[pe];
+    for (int r = 0; r < o->vp; r++)
+        order[first[rank_pe[r]]++] = r;
+    for (int pe = npes; pe > 0; pe--)
+        first[pe] = first[pe - 1];
+    first[0] = 0;
+
+    char where[512];
+    amp_topo_allowed_str(topo, where, sizeof(where));
+    fprintf(f, "ampi: placement of %d rank%s on %d PE%s (mapping ", o->vp,
+            o->vp == 1 ? "" : "s", npes, npes == 1 ? "" : "s");
+    put_mapping(f, o);
+    fprintf(f, "); this process may use %s\n", where);
+    for (int pe = 0; pe < npes; pe++) {
+        if (o->pin)
+            amp_topo_pe_str(topo, pe, where, sizeof(where));
+        else
+            snprintf(where, sizeof(where), "not bound");
+        fprintf(f, "ampi: PE %d: %s: ", pe, where);
+        put_ranks(f, order + first[pe], first[pe + 1] - first[pe]);
+        fputc('\n', f);
+    }
+    free(order);
+    free(first);
+}
+
+void amp_opts_report_placement(const amp_opts_t *o, const amp_topo_t *topo,
+                               int npes, const int *rank_pe)
+{
+    int shared = o->pin && npes > topo->ncores;
+    if (!shared && !o->showmap)
+        return;
+    /* Built in memory and written at once, so that it stays together. */
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    if (!f)
+        amp_fatal("out of memory printing the placement");
+    if (shared) {
+        char where[512];
+        amp_topo_allowed_str(topo, where, sizeof(where));
+        fprintf(f,
+                "ampi: warning: %d PEs (+p) but this process may use %s; "
+                "PEs share cores\n",
+                npes, where);
+    }
+    if (o->showmap)
+        show_map(f, o, topo, npes, rank_pe);
+    if (fclose(f) != 0)
+        amp_fatal("out of memory printing the placement");
+    fwrite(text, 1, size, stderr);
+    free(text);
+}
+
 static int parse_flag(const char *name, const char *value)
 {
     if (value && (!strcmp(value, "1") || !strcasecmp(value, "yes") ||
@@ -176,6 +268,8 @@ static void from_env(amp_opts_t *o)
         o->pin = parse_flag("AMPI_PIN", v);
     if ((v = getenv("AMPI_STATS")))
         o->stats = parse_flag("AMPI_STATS", v);
+    if ((v = getenv("AMPI_SHOWMAP")))
+        o->showmap = parse_flag("AMPI_SHOWMAP", v);
 }
 
 /* Handles argv[*i] if it is a runtime option (advancing *i past its value);
@@ -187,12 +281,19 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
         return 0;
     static const char *const with_value[] = {"+vp", "+p", "+stacksize",
                                              "+mapping", "+eager"};
-    if (strcmp(arg, "+nopin") == 0) {
-        o->pin = 0;
-        return 1;
-    }
-    if (strcmp(arg, "+stats") == 0) {
-        o->stats = 1;
+    static const char *const flags[] = {"+nopin", "+stats", "+showmap"};
+    for (size_t k = 0; k < sizeof(flags) / sizeof(*flags); k++) {
+        size_t n = strlen(flags[k]);
+        if (strncmp(arg, flags[k], n) != 0 || (arg[n] && arg[n] != '='))
+            continue;
+        if (arg[n] == '=')
+            amp_fatal("%s: takes no value, got '%s'", flags[k], arg);
+        if (k == 0)
+            o->pin = 0;
+        else if (k == 1)
+            o->stats = 1;
+        else
+            o->showmap = 1;
         return 1;
     }
     for (size_t k = 0; k < sizeof(with_value) / sizeof(*with_value); k++) {

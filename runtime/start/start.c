@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 amp_proc_t amp_proc;
 
@@ -178,13 +177,12 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
     amp_proc.argc = argc;
     amp_proc.argv = argv;
     amp_proc.envp = envp;
-    if (amp_topo_init(&amp_proc.topo) != AMP_OK) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        amp_proc.topo.ncores = n > 0 ? (int)n : 1;
-        amp_proc.opts.pin = 0;
-    }
+    if (amp_topo_init(&amp_proc.topo) != AMP_OK)
+        amp_proc.opts.pin = 0; /* ncores is the affinity mask's count */
     int npes = choose_npes(&amp_proc.opts);
     setup(npes);
+    amp_opts_report_placement(&amp_proc.opts, &amp_proc.topo, npes,
+                              amp_proc.rank_pe);
     amp_signals_install();
     for (int i = 1; i < npes; i++)
         if (pthread_create(&amp_proc.sched.pes[i]->thread, NULL, pe_main,

@@ -26,6 +26,11 @@ void amp_opts_parse(amp_opts_t *opts, int *argc, char **argv);
  * npes PEs.  Exits with a one-line message naming the option when the
  * mapping does not fit (a PE in +mapping list: beyond npes). */
 void amp_opts_map(const amp_opts_t *opts, int npes, int *rank_pe);
+/* Before the ranks start, on stderr: a one-line warning when pinned PEs
+ * outnumber the cores the process may use, and with +showmap the placement
+ * (the process's cores, then per PE its core and its ranks). */
+void amp_opts_report_placement(const amp_opts_t *opts, const amp_topo_t *topo,
+                               int npes, const int *rank_pe);
 
 /* Prints which rank waits where, then ends the process. */
 _Noreturn void amp_report_deadlock(amp_sched_t *sched);
