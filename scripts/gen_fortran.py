@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Generates the Fortran binding's C wrappers (mpif.h and `use mpi`) from the
 prototypes of the C binding, so that every function mpi.h and mpi_more.h
-declare has its mpi_xxx_ / pmpi_xxx_ entry point.
+declare has its mpi_xxx_ / pmpi_xxx_ entry point, and the `mpi` module with
+explicit interfaces for those calls, from the same classification of each
+parameter, so that the two cannot disagree.
 
     gen_fortran.py SRCDIR OUT.c          write the wrappers
+    gen_fortran.py SRCDIR --module OUT.f90
+                                         write the mpi module
     gen_fortran.py SRCDIR --list         print the Fortran names bound
 
 The build runs it (runtime/CMakeLists.txt); the output is not checked in.
@@ -323,7 +327,198 @@ def generate(src):
     return "\n".join(out), bound
 
 
+# ---- the mpi module (use mpi) ----
+#
+# runtime/include/mpi.f90 is the module's template: the line !@MPIF_H@
+# becomes mpif.h less its declarations of the calls that get an interface
+# (a name may not be both EXTERNAL and have an interface), the line
+# !@INTERFACES@ the interface block.  A call gets an explicit interface
+# when all its Fortran arguments have one type: not the calls with choice
+# buffers (void *), callbacks or addresses, nor the hand-written ones
+# except those FORTRAN_ARGS or HAND_WRITTEN_GENERIC describe.
+
+NO_INTERFACE_KINDS = {"buf", "fn", "address"}
+
+# Hand-written wrappers whose Fortran arguments the C prototype describes.
+HAND_WRITTEN_GENERIC = {"Comm_get_attr", "Type_get_attr", "Win_get_attr"}
+
+# Hand-written wrappers whose Fortran arguments differ from the C
+# prototype: (name, type, dimensions), as the wrapper in fortran.c or
+# fortran_attr.c takes them; IERROR is added unless NO_IERROR names it.
+FORTRAN_ARGS = {
+    "Init": [],
+    "Init_thread": [("required", "integer", ""),
+                    ("provided", "integer", "")],
+    "Pcontrol": [("level", "integer", "")],
+    "Info_create_env": [("info", "integer", "")],
+    "Info_get": [("info", "integer", ""), ("key", "character(len=*)", ""),
+                 ("valuelen", "integer", ""),
+                 ("value", "character(len=*)", ""),
+                 ("flag", "logical", "")],
+    "Info_get_string": [("info", "integer", ""),
+                        ("key", "character(len=*)", ""),
+                        ("buflen", "integer", ""),
+                        ("value", "character(len=*)", ""),
+                        ("flag", "logical", "")],
+    "Attr_get": [("comm", "integer", ""), ("keyval", "integer", ""),
+                 ("attribute_val", "integer", ""), ("flag", "logical", "")],
+    "Attr_put": [("comm", "integer", ""), ("keyval", "integer", ""),
+                 ("attribute_val", "integer", "")],
+}
+NO_IERROR = {"Pcontrol"}
+
+FORTRAN_KIND = {"MPI_Aint": "integer(kind=MPI_ADDRESS_KIND)",
+                "MPI_Offset": "integer(kind=MPI_OFFSET_KIND)",
+                "MPI_Count": "integer(kind=MPI_COUNT_KIND)"}
+
+# Fortran results of the calls that are functions.
+FORTRAN_RESULT = {"double": "double precision",
+                  "MPI_Aint": "integer(kind=MPI_ADDRESS_KIND)"}
+
+
+def fortran_arg(func, p):
+    """(name, type, dimensions) of parameter p of func in Fortran, or None
+    when it has no single Fortran type."""
+    kind = classify(func, p)
+    if kind in NO_INTERFACE_KINDS:
+        return None
+    if kind in ("status_out", "status_in", "status_inout"):
+        return (p.name, "integer", "(MPI_STATUS_SIZE)")
+    if kind == "statuses":
+        return (p.name, "integer", "(MPI_STATUS_SIZE, *)")
+    if kind in ("str_in", "str_out"):
+        return (p.name, "character(len=*)", "")
+    if kind == "attr_in":
+        return (p.name, "integer(kind=MPI_ADDRESS_KIND)", "")
+    if (flagged(LOGICAL_IN, func, p.name)
+            or flagged(LOGICAL_OUT, func, p.name)):
+        ftype = "logical"
+    else:
+        ftype = FORTRAN_KIND.get(p.base, "integer")
+    dims = {"": "", "[]": "(*)", "[][3]": "(3, *)"}.get(p.dims)
+    if dims is None:
+        raise SystemExit("gen_fortran.py: %s(%s%s): no Fortran dimensions"
+                         % (func, p.name, p.dims))
+    return (p.name, ftype, dims)
+
+
+def fortran_args(func, params, hand):
+    """The Fortran arguments of func without IERROR, or None for a call
+    left without an interface."""
+    if func in FORTRAN_ARGS:
+        return FORTRAN_ARGS[func]
+    if func.lower() in hand and func not in HAND_WRITTEN_GENERIC:
+        return None
+    args = [fortran_arg(func, p) for p in params]
+    return None if None in args else args
+
+
+def fortran_line(text, indent):
+    """text as free-form lines of at most 80 columns."""
+    out, line = [], " " * indent
+    for word in text.split(" "):
+        if len(line) + len(word) + 2 > 80 and line.strip():
+            out.append(line + " &")
+            line = " " * (indent + 4)
+        line += ("" if line.endswith(" ") else " ") + word
+    return out + [line]
+
+
+def interface(ret, func, args):
+    """The interface body of MPI_<func> with Fortran arguments args."""
+    name = "MPI_" + func.upper()
+    names = [a[0] for a in args]
+    if ret == "int" and func not in NO_IERROR:
+        args = args + [("ierror", "integer", "")]
+        names.append("ierror")
+    if ret == "int":
+        head = "subroutine %s(%s)" % (name, ", ".join(names))
+        end = "end subroutine %s" % name
+    else:
+        head = "function %s(%s)" % (name, ", ".join(names))
+        end = "end function %s" % name
+    decls = ["%s :: %s%s" % (t, n, d) for n, t, d in args]
+    if ret != "int":
+        decls.append("%s :: %s" % (FORTRAN_RESULT[ret], name))
+    body = "\n".join(decls)
+    imports = [k for k in ("MPI_ADDRESS_KIND", "MPI_OFFSET_KIND",
+                           "MPI_COUNT_KIND", "MPI_STATUS_SIZE")
+               if k in body]
+    lines = fortran_line(head, 4)
+    if imports:
+        lines += fortran_line("import :: " + ", ".join(imports), 6)
+    lines.append("      implicit none")
+    for d in decls:
+        lines += fortran_line(d, 6)
+    lines.append("    " + end)
+    return lines
+
+
+def mpif_without(src, names):
+    """mpif.h less its declarations (EXTERNAL, type) of names."""
+    path = os.path.join(src, "runtime", "include", "mpif.h")
+    decl = re.compile(r"^(\s+)(EXTERNAL|DOUBLE PRECISION|"
+                      r"INTEGER\(KIND=MPI_ADDRESS_KIND\))\s+([\w\s,]+)$")
+    out = []
+    for line in open(path, encoding="utf-8").read().splitlines():
+        m = decl.match(line)
+        if m:
+            entities = [e.strip() for e in m.group(3).split(",")]
+            kept = [e for e in entities if e.upper() not in names]
+            if not kept:
+                continue
+            line = "%s%s %s" % (m.group(1), m.group(2), ", ".join(kept))
+        code = line.split("!")[0]
+        for word in re.findall(r"\w+", code):
+            if word.upper() in names:
+                raise SystemExit("gen_fortran.py: mpif.h declares %s, which "
+                                 "the mpi module has an interface for: "
+                                 "%s" % (word, line.strip()))
+        out.append(line)
+    return out
+
+
+def generate_module(src):
+    hand = hand_written(src)
+    bodies, names = [], set()
+    for ret, func, params in declared(src):
+        if C_ONLY.match(func):
+            continue
+        args = fortran_args(func, params, hand)
+        if args is None:
+            continue
+        if ret != "int" and ret not in FORTRAN_RESULT:
+            raise SystemExit("gen_fortran.py: %s returns %s" % (func, ret))
+        bodies += interface(ret, func, args)
+        names.add("MPI_" + func.upper())
+    path = os.path.join(src, "runtime", "include", "mpi.f90")
+    out = ["! Generated by scripts/gen_fortran.py from runtime/include/mpi.f90,",
+           "! mpif.h, mpi.h and mpi_more.h; do not edit."]
+    for line in open(path, encoding="utf-8").read().splitlines():
+        if line.strip() == "!@MPIF_H@":
+            out += mpif_without(src, names)
+        elif line.strip() == "!@INTERFACES@":
+            out.append("  interface")
+            out += bodies
+            out.append("  end interface")
+        else:
+            out.append(line)
+    return "\n".join(out) + "\n", sorted(names)
+
+
+def write_if_changed(path, text):
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[2] == "--module":
+        write_if_changed(sys.argv[3], generate_module(sys.argv[1])[0])
+        return
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
     src = sys.argv[1]
@@ -331,12 +526,7 @@ def main():
     if sys.argv[2] == "--list":
         print("\n".join(bound))
         return
-    if os.path.exists(sys.argv[2]):
-        with open(sys.argv[2], encoding="utf-8") as f:
-            if f.read() == text:
-                return
-    with open(sys.argv[2], "w", encoding="utf-8") as f:
-        f.write(text)
+    write_if_changed(sys.argv[2], text)
 
 
 if __name__ == "__main__":
