@@ -145,3 +145,10 @@ mpicc = shutil.which("mpicc", path=config.environment["PATH"])
 if mpicc and is_open_mpi(mpicc):
     config.available_features.add("openmpi")
     config.substitutions.append(("%openmpi_mpicc", mpicc))
+    # Its mpirun, a PMIx launcher, for tests of programs it starts; allowed
+    # to run as root and to start more processes than there are cores.
+    mpirun = os.path.join(os.path.dirname(mpicc), "mpirun")
+    if os.access(mpirun, os.X_OK):
+        config.available_features.add("openmpi-mpirun")
+        config.substitutions.append(
+            ("%mpirun", mpirun + " --allow-run-as-root --oversubscribe"))

@@ -9,6 +9,7 @@
 
 #include "base/base.h"
 #include "base/table.h"
+#include "boot/boot.h"
 #include "coll/coll.h"
 #include "coll/shm.h"
 #include "dt/dt.h"
@@ -59,6 +60,7 @@ typedef int (*amp_main_fn_t)(int argc, char **argv, char **envp);
 /* The one process-wide struct: written at startup, read afterwards. */
 typedef struct amp_proc {
     amp_opts_t opts;
+    amp_boot_t boot; /* the job's processes (PMIx), this one's index */
     amp_topo_t topo;
     amp_mem_t mem;
     amp_tls_image_t tls; /* static TLS layout each rank gets a copy of */

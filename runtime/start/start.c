@@ -157,6 +157,32 @@ static void setup(int npes)
         create_rank(r);
 }
 
+/* exit() in a rank ends the process without returning through
+ * amp_start_main: leave the PMIx job properly there too, or the launcher
+ * reports an abnormal termination (mpirun: "exiting improperly"). */
+static void boot_cleanup_at_exit(void)
+{
+    amp_boot_cleanup(&amp_proc.boot);
+}
+
+/* A launcher started several processes, but ranks cannot yet talk across
+ * processes (no transport between them): refuse before any rank starts
+ * rather than run one separate job per process.  Process 0 says so; the
+ * fence keeps the others from exiting first, which would make the launcher
+ * kill the job before the message is out. */
+static _Noreturn void refuse_multi_process(amp_boot_t *boot)
+{
+    if (boot->index == 0)
+        amp_log_error("this job has %d processes (started by a PMIx "
+                      "launcher); running across processes needs the UCX "
+                      "transport, which this version does not have yet: run "
+                      "one process with +vp N +p P",
+                      boot->nprocs);
+    amp_boot_fence(boot);
+    amp_boot_cleanup(boot);
+    exit(1);
+}
+
 /* +stats: how often each rank was switched to, for tuning and tests. */
 static void print_stats(void)
 {
@@ -173,6 +199,13 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     amp_proc.wtime_base = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
     amp_opts_parse(&amp_proc.opts, &argc, argv);
+    if (amp_boot_init(&amp_proc.boot) != AMP_OK)
+        amp_fatal("cannot join the job of the PMIx launcher that set "
+                  "PMIX_NAMESPACE; unset it to run the program alone");
+    if (amp_proc.boot.pmix && atexit(boot_cleanup_at_exit) != 0)
+        amp_fatal("cannot register the PMIx cleanup at exit");
+    if (amp_proc.boot.nprocs > 1)
+        refuse_multi_process(&amp_proc.boot);
     amp_proc.main_fn = main_fn;
     amp_proc.argc = argc;
     amp_proc.argv = argv;
@@ -194,5 +227,6 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
     fflush(NULL);
     if (amp_proc.opts.stats)
         print_stats();
+    amp_boot_cleanup(&amp_proc.boot);
     return atomic_load(&amp_proc.exit_status);
 }

@@ -1,0 +1,193 @@
+#include "boot/boot.h"
+
+#include <pmix.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(PMIX_MAX_NSLEN < sizeof(((amp_boot_t *)0)->ns),
+               "amp_boot_t.ns holds a PMIx namespace");
+
+/* Logs a failed PMIx call once, where it failed. */
+static amp_status_t pmix_error(const char *call, const char *what,
+                               pmix_status_t rc)
+{
+    amp_log_error("%s%s failed: %s", call, what, PMIx_Error_string(rc));
+    return AMP_ERR_SYS;
+}
+
+static void load_proc(const amp_boot_t *boot, pmix_proc_t *proc,
+                      pmix_rank_t rank)
+{
+    PMIX_PROC_CONSTRUCT(proc);
+    PMIX_LOAD_PROCID(proc, boot->ns, rank);
+}
+
+/* The job's process count: PMIX_JOB_SIZE of the job (wildcard rank). */
+static amp_status_t read_job_size(amp_boot_t *boot)
+{
+    pmix_proc_t job;
+    pmix_value_t *val = NULL;
+    load_proc(boot, &job, PMIX_RANK_WILDCARD);
+    pmix_status_t rc = PMIx_Get(&job, PMIX_JOB_SIZE, NULL, 0, &val);
+    if (rc != PMIX_SUCCESS)
+        return pmix_error("PMIx_Get", " of PMIX_JOB_SIZE", rc);
+    amp_status_t status = AMP_OK;
+    if (val->type == PMIX_UINT32 && val->data.uint32 >= 1 &&
+        val->data.uint32 <= INT32_MAX) {
+        boot->nprocs = (int)val->data.uint32;
+    } else {
+        amp_log_error("PMIx_Get of PMIX_JOB_SIZE gave no process count "
+                      "(value type %d)",
+                      (int)val->type);
+        status = AMP_ERR_SYS;
+    }
+    PMIX_VALUE_RELEASE(val);
+    return status;
+}
+
+amp_status_t amp_boot_init(amp_boot_t *boot)
+{
+    *boot = (amp_boot_t){.index = 0, .nprocs = 1};
+    /* Every PMIx launcher sets PMIX_NAMESPACE (and the server's URI); a
+     * program started alone has none and makes no PMIx call. */
+    if (!getenv("PMIX_NAMESPACE"))
+        return AMP_OK;
+    pmix_proc_t self;
+    PMIX_PROC_CONSTRUCT(&self);
+    pmix_status_t rc = PMIx_Init(&self, NULL, 0);
+    if (rc != PMIX_SUCCESS)
+        return pmix_error("PMIx_Init", "", rc);
+    boot->pmix = 1;
+    memcpy(boot->ns, self.nspace, sizeof(self.nspace));
+    boot->index = (int)self.rank;
+    amp_status_t status = read_job_size(boot);
+    if (status != AMP_OK)
+        goto err_finalize;
+    if (boot->index < 0 || boot->index >= boot->nprocs) {
+        amp_log_error("PMIx_Init gave rank %d in a job of %d processes",
+                      boot->index, boot->nprocs);
+        status = AMP_ERR_SYS;
+        goto err_finalize;
+    }
+    return AMP_OK;
+
+err_finalize:
+    amp_boot_cleanup(boot);
+    return status;
+}
+
+void amp_boot_cleanup(amp_boot_t *boot)
+{
+    if (boot->pmix) {
+        pmix_status_t rc = PMIx_Finalize(NULL, 0);
+        if (rc != PMIX_SUCCESS)
+            pmix_error("PMIx_Finalize", "", rc);
+    }
+    *boot = (amp_boot_t){.index = 0, .nprocs = 1};
+}
+
+/* put, commit and get exist only between processes a launcher started. */
+static amp_status_t need_pmix(const amp_boot_t *boot, const char *what)
+{
+    if (boot->pmix)
+        return AMP_OK;
+    amp_log_error("%s needs a PMIx launcher (mpirun, srun --mpi=pmix); this "
+                  "process was started alone",
+                  what);
+    return AMP_ERR_UNSUPPORTED;
+}
+
+amp_status_t amp_boot_put(amp_boot_t *boot, const char *key, const void *data,
+                          size_t size)
+{
+    amp_status_t status = need_pmix(boot, "publishing an address");
+    if (status != AMP_OK)
+        return status;
+    if (strlen(key) > 500) {
+        amp_log_error("PMIx_Put: key %.40s... is longer than 500 characters",
+                      key);
+        return AMP_ERR_ARG;
+    }
+    pmix_value_t val;
+    PMIX_VALUE_CONSTRUCT(&val);
+    val.type = PMIX_BYTE_OBJECT;
+    val.data.bo.bytes = (char *)data; /* PMIx_Put copies it */
+    val.data.bo.size = size;
+    pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, key, &val);
+    if (rc != PMIX_SUCCESS)
+        return pmix_error("PMIx_Put", " of key", rc);
+    return AMP_OK;
+}
+
+amp_status_t amp_boot_commit(amp_boot_t *boot)
+{
+    amp_status_t status = need_pmix(boot, "publishing an address");
+    if (status != AMP_OK)
+        return status;
+    pmix_status_t rc = PMIx_Commit();
+    if (rc != PMIX_SUCCESS)
+        return pmix_error("PMIx_Commit", "", rc);
+    return AMP_OK;
+}
+
+amp_status_t amp_boot_fence(amp_boot_t *boot)
+{
+    if (!boot->pmix)
+        return AMP_OK; /* the only process is here */
+    pmix_proc_t job;
+    load_proc(boot, &job, PMIX_RANK_WILDCARD);
+    pmix_info_t info;
+    bool collect = true;
+    PMIX_INFO_CONSTRUCT(&info);
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Fence(&job, 1, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    if (rc != PMIX_SUCCESS)
+        return pmix_error("PMIx_Fence", "", rc);
+    return AMP_OK;
+}
+
+amp_status_t amp_boot_get(amp_boot_t *boot, int proc, const char *key,
+                          void **data, size_t *size)
+{
+    amp_status_t status = need_pmix(boot, "reading an address");
+    if (status != AMP_OK)
+        return status;
+    if (proc < 0 || proc >= boot->nprocs)
+        return AMP_ERR_ARG;
+    pmix_proc_t from;
+    load_proc(boot, &from, (pmix_rank_t)proc);
+    /* The fence collected everything: look only at what this process
+     * holds, rather than ask the server for a key nobody published. */
+    pmix_info_t info;
+    bool optional = true;
+    PMIX_INFO_CONSTRUCT(&info);
+    PMIX_INFO_LOAD(&info, PMIX_OPTIONAL, &optional, PMIX_BOOL);
+    pmix_value_t *val = NULL;
+    pmix_status_t rc = PMIx_Get(&from, key, &info, 1, &val);
+    PMIX_INFO_DESTRUCT(&info);
+    if (rc == PMIX_ERR_NOT_FOUND)
+        return AMP_ERR_ARG;
+    if (rc != PMIX_SUCCESS)
+        return pmix_error("PMIx_Get", " of a published key", rc);
+    status = AMP_OK;
+    if (val->type != PMIX_BYTE_OBJECT) {
+        amp_log_error("PMIx_Get of key %s of process %d gave value type %d, "
+                      "not bytes",
+                      key, proc, (int)val->type);
+        status = AMP_ERR_SYS;
+        goto out_release;
+    }
+    *size = val->data.bo.size;
+    *data = malloc(*size > 0 ? *size : 1);
+    if (!*data) {
+        status = AMP_ERR_NOMEM;
+        goto out_release;
+    }
+    memcpy(*data, val->data.bo.bytes, *size);
+out_release:
+    PMIX_VALUE_RELEASE(val);
+    return status;
+}

@@ -1,0 +1,50 @@
+/*
+ * boot: how many processes the job has and which one this is, from the
+ * process manager that started it (PMIx: mpirun, srun --mpi=pmix, prterun),
+ * and an exchange of small blobs by key between the processes, for the
+ * transports to publish their addresses.
+ *
+ * A program started alone (no PMIX_NAMESPACE in the environment) is a job
+ * of one process and makes no PMIx call at all.
+ */
+#ifndef AMP_BOOT_H
+#define AMP_BOOT_H
+
+#include "base/base.h"
+
+#include <stddef.h>
+
+typedef struct amp_boot {
+    int pmix;     /* PMIx_Init succeeded; cleanup calls PMIx_Finalize */
+    int index;    /* this process's rank in the job, 0 .. nprocs - 1 */
+    int nprocs;   /* processes in the job (PMIX_JOB_SIZE) */
+    char ns[256]; /* the job's PMIx namespace ("" without PMIx) */
+} amp_boot_t;
+
+/* Connects to the PMIx server named in the environment and reads this
+ * process's rank and the job's size; without PMIX_NAMESPACE, fills in a
+ * one-process job.  On failure logs one line naming the PMIx call. */
+amp_status_t amp_boot_init(amp_boot_t *boot);
+
+/* PMIx_Finalize, once; nothing without PMIx.  Safe to call again. */
+void amp_boot_cleanup(amp_boot_t *boot);
+
+/* Publishes size bytes under key (at most 500 characters) for every
+ * process of the job, visible to them after amp_boot_commit and an
+ * amp_boot_fence that all processes enter.  Needs a PMIx launch:
+ * AMP_ERR_UNSUPPORTED in a one-process job started alone. */
+amp_status_t amp_boot_put(amp_boot_t *boot, const char *key, const void *data,
+                          size_t size);
+amp_status_t amp_boot_commit(amp_boot_t *boot);
+
+/* Waits until every process of the job has entered it, collecting what
+ * each committed.  Returns at once in a one-process job started alone. */
+amp_status_t amp_boot_fence(amp_boot_t *boot);
+
+/* Reads what process proc published under key after the fence: a malloc'd
+ * copy in *data (free it) of *size bytes.  AMP_ERR_ARG for a proc outside
+ * the job or a key it did not publish; AMP_ERR_UNSUPPORTED without PMIx. */
+amp_status_t amp_boot_get(amp_boot_t *boot, int proc, const char *key,
+                          void **data, size_t *size);
+
+#endif
