@@ -499,35 +499,43 @@ static int create_errhandler(int kind, MPI_Comm_errhandler_function *fn,
     return MPI_SUCCESS;
 }
 
-/* Enters call and looks up comm. */
-static int comm_enter(MPI_Comm comm, const char *call, amp_rank_t **rank,
-                      amp_comm_t **c)
+/* Enters call and finds the communicator that holds the handler of obj:
+ * a communicator (kind AMP_ERRH_COMM) or a window, whose handler lives in
+ * its private communicator (AMP_ERRH_WIN). */
+static int obj_enter(int kind, int obj, const char *call, amp_rank_t **rank,
+                     amp_comm_t **c)
 {
+    amp_win_t *w;
     int rc = amp_mpi_enter(rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (kind == AMP_ERRH_COMM)
+        return amp_check_comm(*rank, obj, call, c);
+    rc = amp_check_win(*rank, obj, call, &w);
     if (rc == MPI_SUCCESS)
-        rc = amp_check_comm(*rank, comm, call, c);
+        *c = amp_comm_lookup(*rank, w->comm);
     return rc;
 }
 
-static int comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler,
-                               const char *call)
+static int set_errhandler(int kind, int obj, MPI_Errhandler errhandler,
+                          const char *call)
 {
     amp_rank_t *rank;
     amp_comm_t *c;
-    int rc = comm_enter(comm, call, &rank, &c);
+    int rc = obj_enter(kind, obj, call, &rank, &c);
     if (rc == MPI_SUCCESS)
-        rc = check_errh(rank, c, errhandler, AMP_ERRH_COMM, call);
+        rc = check_errh(rank, c, errhandler, kind, call);
     if (rc == MPI_SUCCESS)
         c->errh = errhandler;
     return rc;
 }
 
-static int comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler,
-                               const char *call)
+static int get_errhandler(int kind, int obj, MPI_Errhandler *errhandler,
+                          const char *call)
 {
     amp_rank_t *rank;
     amp_comm_t *c;
-    int rc = comm_enter(comm, call, &rank, &c);
+    int rc = obj_enter(kind, obj, call, &rank, &c);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!errhandler)
@@ -537,15 +545,32 @@ static int comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler,
     return MPI_SUCCESS;
 }
 
+/* The handler of obj gets the program's code as it is. */
+static int call_errhandler(int kind, int obj, int errorcode, const char *call)
+{
+    amp_rank_t *rank;
+    amp_comm_t *c;
+    char msg[AMP_ERRMSG_LEN];
+    int rc = obj_enter(kind, obj, call, &rank, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    snprintf(msg, sizeof(msg), "%s: error code %d raised by the program", call,
+             errorcode);
+    apply_handler(rank, c->errh, obj, errorcode, msg);
+    return MPI_SUCCESS;
+}
+
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
-    return comm_set_errhandler(comm, errhandler, "MPI_Comm_set_errhandler");
+    return set_errhandler(AMP_ERRH_COMM, comm, errhandler,
+                          "MPI_Comm_set_errhandler");
 }
 AMP_WEAK_ALIAS(Comm_set_errhandler)
 
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
-    return comm_get_errhandler(comm, errhandler, "MPI_Comm_get_errhandler");
+    return get_errhandler(AMP_ERRH_COMM, comm, errhandler,
+                          "MPI_Comm_get_errhandler");
 }
 AMP_WEAK_ALIAS(Comm_get_errhandler)
 
@@ -567,13 +592,15 @@ AMP_WEAK_ALIAS(Errhandler_create)
 
 int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
 {
-    return comm_set_errhandler(comm, errhandler, "MPI_Errhandler_set");
+    return set_errhandler(AMP_ERRH_COMM, comm, errhandler,
+                          "MPI_Errhandler_set");
 }
 AMP_WEAK_ALIAS(Errhandler_set)
 
 int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
-    return comm_get_errhandler(comm, errhandler, "MPI_Errhandler_get");
+    return get_errhandler(AMP_ERRH_COMM, comm, errhandler,
+                          "MPI_Errhandler_get");
 }
 AMP_WEAK_ALIAS(Errhandler_get)
 
@@ -596,18 +623,8 @@ AMP_WEAK_ALIAS(Errhandler_free)
 
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
-    const char *call = "MPI_Comm_call_errhandler";
-    amp_rank_t *rank;
-    amp_comm_t *c;
-    char msg[AMP_ERRMSG_LEN];
-    int rc = comm_enter(comm, call, &rank, &c);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    /* The handler gets the program's code as it is. */
-    snprintf(msg, sizeof(msg), "%s: error code %d raised by the program", call,
-             errorcode);
-    apply_handler(rank, c->errh, comm, errorcode, msg);
-    return MPI_SUCCESS;
+    return call_errhandler(AMP_ERRH_COMM, comm, errorcode,
+                           "MPI_Comm_call_errhandler");
 }
 AMP_WEAK_ALIAS(Comm_call_errhandler)
 
@@ -631,61 +648,24 @@ int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
 }
 AMP_WEAK_ALIAS(Win_create_errhandler)
 
-/* Enters call and finds the private communicator of window win. */
-static int win_enter(MPI_Win win, const char *call, amp_rank_t **rank,
-                     amp_comm_t **c)
-{
-    amp_win_t *w;
-    int rc = amp_mpi_enter(rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_win(*rank, win, call, &w);
-    if (rc == MPI_SUCCESS)
-        *c = amp_comm_lookup(*rank, w->comm);
-    return rc;
-}
-
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
-    const char *call = "MPI_Win_set_errhandler";
-    amp_rank_t *rank;
-    amp_comm_t *c;
-    int rc = win_enter(win, call, &rank, &c);
-    if (rc == MPI_SUCCESS)
-        rc = check_errh(rank, c, errhandler, AMP_ERRH_WIN, call);
-    if (rc == MPI_SUCCESS)
-        c->errh = errhandler;
-    return rc;
+    return set_errhandler(AMP_ERRH_WIN, win, errhandler,
+                          "MPI_Win_set_errhandler");
 }
 AMP_WEAK_ALIAS(Win_set_errhandler)
 
 int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
-    const char *call = "MPI_Win_get_errhandler";
-    amp_rank_t *rank;
-    amp_comm_t *c;
-    int rc = win_enter(win, call, &rank, &c);
-    if (rc == MPI_SUCCESS && !errhandler)
-        rc = amp_mpi_error(rank, c, MPI_ERR_ARG, call,
-                           "NULL pointer (argument errhandler)");
-    if (rc == MPI_SUCCESS)
-        *errhandler = c->errh;
-    return rc;
+    return get_errhandler(AMP_ERRH_WIN, win, errhandler,
+                          "MPI_Win_get_errhandler");
 }
 AMP_WEAK_ALIAS(Win_get_errhandler)
 
 int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
-    const char *call = "MPI_Win_call_errhandler";
-    amp_rank_t *rank;
-    amp_comm_t *c;
-    char msg[AMP_ERRMSG_LEN];
-    int rc = win_enter(win, call, &rank, &c);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    snprintf(msg, sizeof(msg), "%s: error code %d raised by the program", call,
-             errorcode);
-    apply_handler(rank, c->errh, win, errorcode, msg);
-    return MPI_SUCCESS;
+    return call_errhandler(AMP_ERRH_WIN, win, errorcode,
+                           "MPI_Win_call_errhandler");
 }
 AMP_WEAK_ALIAS(Win_call_errhandler)
 

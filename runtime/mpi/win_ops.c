@@ -155,22 +155,30 @@ static int do_acc(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
     return MPI_SUCCESS;
 }
 
+/* The origin, result and target triples of a, each as its kind uses it. */
+static int check_sides(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
+                       const amp_dt_t **odt, const amp_dt_t **rdt,
+                       const amp_dt_t **tdt)
+{
+    int get = a->kind == OP_GET;
+    int rc = MPI_SUCCESS;
+    if (!get && !(a->kind == OP_GET_ACC && a->op == MPI_NO_OP))
+        rc = check_side(rank, w, a->ocount, a->otype, "origin_count",
+                        "origin_datatype", a->call, odt);
+    if (rc == MPI_SUCCESS && (get || a->kind == OP_GET_ACC))
+        rc = check_side(
+            rank, w, a->rcount, a->rtype, get ? "origin_count" : "result_count",
+            get ? "origin_datatype" : "result_datatype", a->call, rdt);
+    if (rc == MPI_SUCCESS)
+        rc = check_side(rank, w, a->tcount, a->ttype, "target_count",
+                        "target_datatype", a->call, tdt);
+    return rc;
+}
+
 static int run_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a)
 {
     const amp_dt_t *odt = NULL, *rdt = NULL, *tdt;
-    int rc = MPI_SUCCESS;
-    if (a->kind != OP_GET && !(a->kind == OP_GET_ACC && a->op == MPI_NO_OP))
-        rc = check_side(rank, w, a->ocount, a->otype, "origin_count",
-                        "origin_datatype", a->call, &odt);
-    if (rc == MPI_SUCCESS && (a->kind == OP_GET || a->kind == OP_GET_ACC))
-        rc = check_side(rank, w, a->rcount, a->rtype,
-                        a->kind == OP_GET ? "origin_count" : "result_count",
-                        a->kind == OP_GET ? "origin_datatype"
-                                          : "result_datatype",
-                        a->call, &rdt);
-    if (rc == MPI_SUCCESS)
-        rc = check_side(rank, w, a->tcount, a->ttype, "target_count",
-                        "target_datatype", a->call, &tdt);
+    int rc = check_sides(rank, w, a, &odt, &rdt, &tdt);
     if (rc != MPI_SUCCESS || a->target == MPI_PROC_NULL)
         return rc;
     char *taddr;
@@ -227,23 +235,29 @@ static int rma_call(const rma_args_t *a, MPI_Win win, MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-/* ---- the calls ---------------------------------------------------------- */
+/* ---- the calls: each plain call and its request-based form share one
+ * body (request NULL for the plain call) ---- */
+
+/* Every operation but compare-and-swap: origin (o), result (r) and target
+ * (t) triples, each used as kind says. */
+static int rma_op(int kind, const void *oaddr, int ocount, MPI_Datatype otype,
+                  void *raddr, int rcount, MPI_Datatype rtype, int target,
+                  MPI_Aint disp, int tcount, MPI_Datatype ttype, MPI_Op op,
+                  MPI_Win win, MPI_Request *request, const char *call)
+{
+    rma_args_t a = {kind,   oaddr, ocount, otype, raddr, rcount, rtype,
+                    target, disp,  tcount, ttype, op,    call};
+    return rma_call(&a, win, request);
+}
 
 int PMPI_Put(const void *origin_addr, int origin_count,
              MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
 {
-    rma_args_t a = {.kind = OP_PUT,
-                    .oaddr = origin_addr,
-                    .ocount = origin_count,
-                    .otype = origin_datatype,
-                    .target = target_rank,
-                    .disp = target_disp,
-                    .tcount = target_count,
-                    .ttype = target_datatype,
-                    .call = "MPI_Put"};
-    return rma_call(&a, win, NULL);
+    return rma_op(OP_PUT, origin_addr, origin_count, origin_datatype, NULL, 0,
+                  MPI_DATATYPE_NULL, target_rank, target_disp, target_count,
+                  target_datatype, MPI_OP_NULL, win, NULL, "MPI_Put");
 }
 AMP_WEAK_ALIAS(Put)
 
@@ -251,16 +265,9 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
              int target_rank, MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
 {
-    rma_args_t a = {.kind = OP_GET,
-                    .raddr = origin_addr,
-                    .rcount = origin_count,
-                    .rtype = origin_datatype,
-                    .target = target_rank,
-                    .disp = target_disp,
-                    .tcount = target_count,
-                    .ttype = target_datatype,
-                    .call = "MPI_Get"};
-    return rma_call(&a, win, NULL);
+    return rma_op(OP_GET, NULL, 0, MPI_DATATYPE_NULL, origin_addr, origin_count,
+                  origin_datatype, target_rank, target_disp, target_count,
+                  target_datatype, MPI_OP_NULL, win, NULL, "MPI_Get");
 }
 AMP_WEAK_ALIAS(Get)
 
@@ -269,17 +276,9 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count,
                     MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    rma_args_t a = {.kind = OP_ACC,
-                    .oaddr = origin_addr,
-                    .ocount = origin_count,
-                    .otype = origin_datatype,
-                    .target = target_rank,
-                    .disp = target_disp,
-                    .tcount = target_count,
-                    .ttype = target_datatype,
-                    .op = op,
-                    .call = "MPI_Accumulate"};
-    return rma_call(&a, win, NULL);
+    return rma_op(OP_ACC, origin_addr, origin_count, origin_datatype, NULL, 0,
+                  MPI_DATATYPE_NULL, target_rank, target_disp, target_count,
+                  target_datatype, op, win, NULL, "MPI_Accumulate");
 }
 AMP_WEAK_ALIAS(Accumulate)
 
@@ -289,12 +288,10 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count,
                         int target_rank, MPI_Aint target_disp, int target_count,
                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    rma_args_t a = {OP_GET_ACC,          origin_addr,     origin_count,
-                    origin_datatype,     result_addr,     result_count,
-                    result_datatype,     target_rank,     target_disp,
-                    target_count,        target_datatype, op,
-                    "MPI_Get_accumulate"};
-    return rma_call(&a, win, NULL);
+    return rma_op(OP_GET_ACC, origin_addr, origin_count, origin_datatype,
+                  result_addr, result_count, result_datatype, target_rank,
+                  target_disp, target_count, target_datatype, op, win, NULL,
+                  "MPI_Get_accumulate");
 }
 AMP_WEAK_ALIAS(Get_accumulate)
 
@@ -302,11 +299,9 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
                       MPI_Datatype datatype, int target_rank,
                       MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
-    rma_args_t a = {OP_GET_ACC,        origin_addr, 1,        datatype,
-                    result_addr,       1,           datatype, target_rank,
-                    target_disp,       1,           datatype, op,
-                    "MPI_Fetch_and_op"};
-    return rma_call(&a, win, NULL);
+    return rma_op(OP_GET_ACC, origin_addr, 1, datatype, result_addr, 1,
+                  datatype, target_rank, target_disp, 1, datatype, op, win,
+                  NULL, "MPI_Fetch_and_op");
 }
 AMP_WEAK_ALIAS(Fetch_and_op)
 
@@ -357,16 +352,9 @@ int PMPI_Rput(const void *origin_addr, int origin_count,
               MPI_Aint target_disp, int target_count,
               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    rma_args_t a = {.kind = OP_PUT,
-                    .oaddr = origin_addr,
-                    .ocount = origin_count,
-                    .otype = origin_datatype,
-                    .target = target_rank,
-                    .disp = target_disp,
-                    .tcount = target_count,
-                    .ttype = target_datatype,
-                    .call = "MPI_Rput"};
-    return rma_call(&a, win, request);
+    return rma_op(OP_PUT, origin_addr, origin_count, origin_datatype, NULL, 0,
+                  MPI_DATATYPE_NULL, target_rank, target_disp, target_count,
+                  target_datatype, MPI_OP_NULL, win, request, "MPI_Rput");
 }
 AMP_WEAK_ALIAS(Rput)
 
@@ -374,16 +362,9 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
               int target_rank, MPI_Aint target_disp, int target_count,
               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    rma_args_t a = {.kind = OP_GET,
-                    .raddr = origin_addr,
-                    .rcount = origin_count,
-                    .rtype = origin_datatype,
-                    .target = target_rank,
-                    .disp = target_disp,
-                    .tcount = target_count,
-                    .ttype = target_datatype,
-                    .call = "MPI_Rget"};
-    return rma_call(&a, win, request);
+    return rma_op(OP_GET, NULL, 0, MPI_DATATYPE_NULL, origin_addr, origin_count,
+                  origin_datatype, target_rank, target_disp, target_count,
+                  target_datatype, MPI_OP_NULL, win, request, "MPI_Rget");
 }
 AMP_WEAK_ALIAS(Rget)
 
@@ -393,17 +374,9 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count,
                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                      MPI_Request *request)
 {
-    rma_args_t a = {.kind = OP_ACC,
-                    .oaddr = origin_addr,
-                    .ocount = origin_count,
-                    .otype = origin_datatype,
-                    .target = target_rank,
-                    .disp = target_disp,
-                    .tcount = target_count,
-                    .ttype = target_datatype,
-                    .op = op,
-                    .call = "MPI_Raccumulate"};
-    return rma_call(&a, win, request);
+    return rma_op(OP_ACC, origin_addr, origin_count, origin_datatype, NULL, 0,
+                  MPI_DATATYPE_NULL, target_rank, target_disp, target_count,
+                  target_datatype, op, win, request, "MPI_Raccumulate");
 }
 AMP_WEAK_ALIAS(Raccumulate)
 
@@ -414,11 +387,9 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
                          int target_count, MPI_Datatype target_datatype,
                          MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    rma_args_t a = {OP_GET_ACC,           origin_addr,     origin_count,
-                    origin_datatype,      result_addr,     result_count,
-                    result_datatype,      target_rank,     target_disp,
-                    target_count,         target_datatype, op,
-                    "MPI_Rget_accumulate"};
-    return rma_call(&a, win, request);
+    return rma_op(OP_GET_ACC, origin_addr, origin_count, origin_datatype,
+                  result_addr, result_count, result_datatype, target_rank,
+                  target_disp, target_count, target_datatype, op, win, request,
+                  "MPI_Rget_accumulate");
 }
 AMP_WEAK_ALIAS(Rget_accumulate)
