@@ -1,29 +1,93 @@
 /*
- * ampirun: starts an AMPI program.
+ * ampirun: starts an AMPI program, in one process or through a PMIx
+ * launcher.
  *
- *     ampirun [-n N | -np N] [--] program [args...]
+ *     ampirun [-n N] [-x VAR[=value]]... [--launcher L]
+ *             [--launcher-arg ARG]... [--show] [--] program [args...]
  *
- * An AMPI job runs all its virtual ranks in one process (`+vp N` ranks on
- * `+p P` worker threads), so for now ampirun checks its options and execs
- * the program with its arguments; runtime options such as `+vp 8 +p 2`
- * follow the program and pass through to it untouched.  The program's exit
- * status is ampirun's.
+ * A job runs `+vp V` virtual ranks (for the whole job) on `+p T` worker
+ * threads per process.  Runtime options follow the program and pass through
+ * to it untouched, like every other argument after the program.
  *
- * -n / -np count processes, and this build runs one: N > 1 is refused with a
- * pointer to +vp.  Multi-process jobs come with the PMIx bootstrap.
+ * With one process (-n 1, the default) and no launcher asked for, ampirun
+ * execs the program itself.  With -n N > 1, or a launcher named with
+ * --launcher or AMPIRUN_LAUNCHER, or --launcher-arg, it execs a PMIx
+ * launcher, which starts the processes; the runtime in each joins the job
+ * (PMIX_NAMESPACE) and the ranks are spread over them:
  *
- * Misuse gets one line on stderr naming the option at fault, and status 1.
+ *     mpirun -n N --bind-to none [-x VAR]... [ARG]... program [args...]
+ *     srun --mpi=pmix -n N [ARG]... program [args...]
+ *
+ * --bind-to none because the runtime places its own worker threads on
+ * cores.  The launcher is the one named (`srun` by its name is Slurm's,
+ * anything else takes Open MPI's syntax), else, inside a Slurm allocation
+ * (SLURM_JOB_ID), srun from PATH, else the first prterun, mpirun.openmpi
+ * or mpirun in PATH (directory by directory, in that order within each)
+ * whose --version names Open MPI (OpenRTE) or PRRTE: MPICH's hydra mpirun
+ * does not speak PMIx and is passed over.
+ *
+ * -x VAR=value sets VAR in ampirun's environment, which the program or the
+ * launcher inherits; Open MPI's launcher is also given -x VAR so that it
+ * exports VAR to remote processes (srun exports the whole environment).
+ *
+ * --show prints the command, on one line that a shell can run, instead of
+ * running it.  ampirun execs, so its exit status is the program's or the
+ * launcher's.  Misuse gets one line on stderr naming the option at fault,
+ * and status 1.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#define USAGE "usage: ampirun [-n N | -np N] [--] program [args...]"
+#define USAGE "usage: ampirun [options] [--] program [args...]"
+
+#define NO_LAUNCHER_FOUND                                                      \
+    "needs a PMIx launcher (Open MPI's mpirun or prterun, or srun inside a "   \
+    "Slurm allocation) and none was found in PATH; name one with "             \
+    "--launcher or AMPIRUN_LAUNCHER"
+
+/* How long a candidate launcher may take to answer --version. */
+#define VERSION_TIMEOUT_MS 10000
+
+typedef enum {
+    LAUNCHER_OPENMPI, /* Open MPI's mpirun, prterun, or unknown but named */
+    LAUNCHER_SLURM,   /* srun --mpi=pmix */
+} launcher_kind_t;
+
+typedef struct {
+    char *path; /* what is exec'd */
+    launcher_kind_t kind;
+} launcher_t;
+
+typedef struct {
+    const char *nprocs_flag; /* "-n" or "-np" as given, or NULL */
+    const char *nprocs_text; /* its value, as given */
+    long nprocs;             /* default 1 */
+    const char *launcher;    /* --launcher, or NULL */
+    const char **exports;    /* -x values, VAR or VAR=value */
+    int nexports;
+    const char **launcher_args; /* --launcher-arg values */
+    int nlauncher_args;
+    bool show;
+    int prog; /* index of the program in argv */
+} options_t;
+
+/* An argument vector under construction, NULL-terminated. */
+typedef struct {
+    const char **v;
+    int n;
+} command_t;
 
 static void die(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
@@ -40,57 +104,152 @@ static void die(const char *fmt, ...)
     exit(1);
 }
 
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+
+    if (p == NULL)
+        die("out of memory");
+    return p;
+}
+
+static char *xstrndup(const char *s, size_t n)
+{
+    char *p = strndup(s, n);
+
+    if (p == NULL)
+        die("out of memory");
+    return p;
+}
+
 static void usage(void)
 {
     puts(USAGE
          "\n"
-         "Runs an AMPI program.  All its ranks live in one process:\n"
-         "runtime options follow the program, for example\n\n"
-         "  ampirun ./jacobi +vp 64 +p 2    64 ranks on 2 worker threads\n\n"
+         "Runs an AMPI program.  Runtime options follow the program:\n\n"
+         "  ampirun ./jacobi +vp 64 +p 2         64 ranks on 2 worker "
+         "threads\n"
+         "  ampirun -n 4 ./jacobi +vp 64 +p 2    the 64 ranks in 4 "
+         "processes\n\n"
+         "One process runs without a launcher.  More start through a PMIx\n"
+         "launcher: Open MPI's mpirun or prterun (with --bind-to none: the\n"
+         "runtime places its worker threads itself), or srun --mpi=pmix\n"
+         "inside a Slurm allocation.\n\n"
          "Options:\n"
-         "  -n N, -np N   number of processes (only 1 in this build)\n"
-         "  --            end of ampirun's options\n"
-         "  -h, --help    print this help");
+         "  -n N, -np N           number of processes (default 1)\n"
+         "  -x VAR, -x VAR=value  export VAR to the processes (VAR=value "
+         "sets it)\n"
+         "  --launcher L          the launcher, a name or a path (also\n"
+         "                        AMPIRUN_LAUNCHER); srun is Slurm's, any\n"
+         "                        other takes Open MPI's mpirun syntax\n"
+         "  --launcher-arg ARG    pass ARG to the launcher, before the "
+         "program\n"
+         "  --show, --dry-run     print the command instead of running it\n"
+         "  --                    end of ampirun's options\n"
+         "  -h, --help            print this help");
+}
+
+/* The value after flag argv[i], or a one-line error saying what it needs. */
+static const char *option_value(int argc, char **argv, int i, const char *needs)
+{
+    if (i + 1 >= argc)
+        die("option '%s' needs %s (%s)", argv[i], needs, USAGE);
+    return argv[i + 1];
 }
 
 /* The process count that follows -n or -np: a positive decimal integer. */
-static long parse_count(const char *flag, const char *value)
+static void parse_count(options_t *opts, const char *flag, const char *value)
 {
     char *end;
     long n;
 
-    if (value == NULL)
-        die("option '%s' needs a process count (%s)", flag, USAGE);
     errno = 0;
     n = strtol(value, &end, 10);
     if (end == value || *end != '\0' || errno != 0 || n < 1 || n > INT_MAX)
         die("invalid process count '%s' for option '%s' (expected a "
             "positive integer)",
             value, flag);
-    if (n > 1)
-        die("option '%s %ld': multi-process runs are not available in this "
-            "build yet; '+vp %ld' after the program gives %ld ranks in one "
-            "process",
-            flag, n, n, n);
-    return n;
+    opts->nprocs_flag = flag;
+    opts->nprocs_text = value;
+    opts->nprocs = n;
 }
 
-/* Reads ampirun's own options; returns the index of the program. */
-static int parse_options(int argc, char **argv)
+/* -x VAR or -x VAR=value, VAR a shell variable name. */
+static void parse_export(options_t *opts, const char *value)
+{
+    size_t len = strcspn(value, "=");
+    size_t i;
+    bool ok = len > 0 && !(value[0] >= '0' && value[0] <= '9');
+
+    for (i = 0; ok && i < len; i++)
+        ok = value[i] == '_' || (value[i] >= 'a' && value[i] <= 'z') ||
+             (value[i] >= 'A' && value[i] <= 'Z') ||
+             (value[i] >= '0' && value[i] <= '9');
+    if (!ok)
+        die("invalid variable '%s' for option '-x' (expected VAR or "
+            "VAR=value)",
+            value);
+    opts->exports[opts->nexports++] = value;
+}
+
+static const char *nonempty(const char *flag, const char *value,
+                            const char *what)
+{
+    if (value[0] == '\0')
+        die("invalid %s '' for option '%s' (expected a non-empty value)", what,
+            flag);
+    return value;
+}
+
+/* One option with its value at argv[i]; returns false if argv[i] is not
+ * one of them. */
+static bool parse_valued(options_t *opts, int argc, char **argv, int i)
+{
+    const char *arg = argv[i];
+
+    if (strcmp(arg, "-n") == 0 || strcmp(arg, "-np") == 0)
+        parse_count(opts, arg, option_value(argc, argv, i, "a process count"));
+    else if (strcmp(arg, "-x") == 0)
+        parse_export(opts, option_value(argc, argv, i,
+                                        "a variable (VAR or "
+                                        "VAR=value)"));
+    else if (strcmp(arg, "--launcher") == 0)
+        opts->launcher = nonempty(
+            arg, option_value(argc, argv, i, "a launcher name or path"),
+            "launcher");
+    else if (strcmp(arg, "--launcher-arg") == 0)
+        opts->launcher_args[opts->nlauncher_args++] = nonempty(
+            arg, option_value(argc, argv, i, "an argument for the launcher"),
+            "launcher argument");
+    else
+        return false;
+    return true;
+}
+
+/* Reads ampirun's own options into opts, up to the program. */
+static void parse_options(options_t *opts, int argc, char **argv)
 {
     int i;
 
+    opts->nprocs = 1;
+    opts->exports = xcalloc((size_t)argc, sizeof(char *));
+    opts->launcher_args = xcalloc((size_t)argc, sizeof(char *));
     for (i = 1; i < argc; i++) {
         const char *arg = argv[i];
 
-        if (strcmp(arg, "--") == 0)
-            return i + 1;
+        if (strcmp(arg, "--") == 0) {
+            i++;
+            break;
+        }
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             usage();
             exit(0);
         }
-        if (strcmp(arg, "-n") == 0 || strcmp(arg, "-np") == 0) {
-            parse_count(arg, i + 1 < argc ? argv[i + 1] : NULL);
+        if (strcmp(arg, "--show") == 0 || strcmp(arg, "--dry-run") == 0) {
+            opts->show = true;
+            continue;
+        }
+        if (parse_valued(opts, argc, argv, i)) {
             i++;
             continue;
         }
@@ -98,23 +257,319 @@ static int parse_options(int argc, char **argv)
             die("unknown option '%s' (%s)", arg, USAGE);
         break;
     }
-    return i;
+    opts->prog = i;
+}
+
+/* -x VAR=value sets VAR; -x VAR needs VAR to be set already. */
+static void apply_exports(const options_t *opts)
+{
+    int i;
+
+    for (i = 0; i < opts->nexports; i++) {
+        const char *x = opts->exports[i];
+        const char *eq = strchr(x, '=');
+
+        if (eq != NULL) {
+            char *name = xstrndup(x, (size_t)(eq - x));
+
+            if (setenv(name, eq + 1, 1) != 0)
+                die("option '-x %s': cannot set the variable: %s", x,
+                    strerror(errno));
+            free(name);
+        } else if (getenv(x) == NULL) {
+            die("option '-x %s': %s is not set (give it a value: -x "
+                "%s=value)",
+                x, x, x);
+        }
+    }
+}
+
+static bool is_executable_file(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+           access(path, X_OK) == 0;
+}
+
+/* dir/name (malloc'd) if it is an executable that accept (if not NULL)
+ * takes, else NULL. */
+static char *try_dir(const char *dir, size_t len, const char *name,
+                     bool (*accept)(const char *path))
+{
+    char *path;
+
+    /* An empty PATH entry is the current directory. */
+    if (asprintf(&path, "%.*s/%s", len ? (int)len : 1, len ? dir : ".", name) <
+        0)
+        die("out of memory");
+    if (is_executable_file(path) && (accept == NULL || accept(path)))
+        return path;
+    free(path);
+    return NULL;
+}
+
+/* The first executable in PATH named one of names (in that order within
+ * each directory) that accept (if not NULL) takes: malloc'd, or NULL.
+ * Directories come first, so the launcher is the one a shell would run. */
+static char *find_in_path(const char *const *names, size_t nnames,
+                          bool (*accept)(const char *path))
+{
+    const char *dir = getenv("PATH");
+
+    if (dir == NULL)
+        dir = "/usr/local/bin:/bin:/usr/bin";
+    for (;; dir++) {
+        size_t len = strcspn(dir, ":");
+        size_t i;
+
+        for (i = 0; i < nnames; i++) {
+            char *path = try_dir(dir, len, names[i], accept);
+
+            if (path != NULL)
+                return path;
+        }
+        dir += len;
+        if (*dir == '\0')
+            return NULL;
+    }
+}
+
+/* In the child: runs `path --version` with its output into fd. */
+static void exec_version(const char *path, int fd) __attribute__((noreturn));
+
+static void exec_version(const char *path, int fd)
+{
+    int null = open("/dev/null", O_RDONLY);
+
+    if (null >= 0)
+        dup2(null, STDIN_FILENO);
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+    execl(path, path, "--version", (char *)NULL);
+    _exit(127);
+}
+
+/* Reads fd into buf (NUL-terminated) until end of file, a full buffer or
+ * VERSION_TIMEOUT_MS without output. */
+static void read_bounded(int fd, char *buf, size_t size)
+{
+    size_t len = 0;
+    struct pollfd pfd = {.fd = fd, .events = POLLIN};
+
+    while (len + 1 < size && poll(&pfd, 1, VERSION_TIMEOUT_MS) > 0) {
+        ssize_t got = read(fd, buf + len, size - 1 - len);
+
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        len += (size_t)got;
+    }
+    buf[len] = '\0';
+}
+
+/* Whether `path --version` names Open MPI (or its OpenRTE) or PRRTE: a
+ * PMIx launcher. */
+static bool is_pmix_mpirun(const char *path)
+{
+    char out[4096];
+    int fds[2];
+    pid_t pid;
+
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return false;
+    pid = fork();
+    if (pid == 0)
+        exec_version(path, fds[1]);
+    close(fds[1]);
+    out[0] = '\0';
+    if (pid > 0) {
+        read_bounded(fds[0], out, sizeof(out));
+        kill(pid, SIGKILL); /* one that hangs or talks on; a no-op else */
+        waitpid(pid, NULL, 0);
+    }
+    close(fds[0]);
+    /* mpirun: "mpirun (Open MPI) 4.1.4"; under other names Open MPI's
+     * launcher says "(OpenRTE)", PRRTE's "prterun (PRRTE) 3.0.0". */
+    return strstr(out, "Open MPI") != NULL || strstr(out, "OpenRTE") != NULL ||
+           strstr(out, "PRRTE") != NULL;
+}
+
+/* The launcher found without being named; false if there is none. */
+static bool detect_launcher(launcher_t *l)
+{
+    static const char *const srun[] = {"srun"};
+    static const char *const mpiruns[] = {"prterun", "mpirun.openmpi",
+                                          "mpirun"};
+    const char *job = getenv("SLURM_JOB_ID");
+
+    l->path = NULL;
+    if (job != NULL && job[0] != '\0') {
+        l->path = find_in_path(srun, 1, NULL);
+        l->kind = LAUNCHER_SLURM;
+    }
+    if (l->path == NULL) {
+        l->path = find_in_path(mpiruns, sizeof(mpiruns) / sizeof(mpiruns[0]),
+                               is_pmix_mpirun);
+        l->kind = LAUNCHER_OPENMPI;
+    }
+    return l->path != NULL;
+}
+
+/* The launcher named by source (--launcher or AMPIRUN_LAUNCHER). */
+static void named_launcher(launcher_t *l, const char *name, const char *source)
+{
+    const char *base = strrchr(name, '/');
+    struct stat st;
+
+    if (base == NULL) {
+        l->path = find_in_path(&name, 1, NULL);
+        if (l->path == NULL)
+            die("launcher '%s' (%s) was not found in PATH", name, source);
+        base = name;
+    } else {
+        if (stat(name, &st) != 0)
+            die("launcher '%s' (%s) cannot be run: %s", name, source,
+                strerror(errno));
+        if (!is_executable_file(name))
+            die("launcher '%s' (%s) is not an executable file", name, source);
+        l->path = xstrndup(name, strlen(name));
+        base++;
+    }
+    l->kind = strcmp(base, "srun") == 0 ? LAUNCHER_SLURM : LAUNCHER_OPENMPI;
+}
+
+/* Chooses how to start the job; false: exec the program directly. */
+static bool choose_launcher(const options_t *opts, launcher_t *l)
+{
+    const char *env = getenv("AMPIRUN_LAUNCHER");
+
+    if (opts->launcher != NULL) {
+        named_launcher(l, opts->launcher, "--launcher");
+        return true;
+    }
+    if (env != NULL && env[0] != '\0') {
+        named_launcher(l, env, "AMPIRUN_LAUNCHER");
+        return true;
+    }
+    if (opts->nprocs == 1 && opts->nlauncher_args == 0)
+        return false;
+    if (detect_launcher(l))
+        return true;
+    if (opts->nprocs > 1)
+        die("%s %s " NO_LAUNCHER_FOUND, opts->nprocs_flag, opts->nprocs_text);
+    die("--launcher-arg " NO_LAUNCHER_FOUND);
+}
+
+static void push(command_t *cmd, const char *arg)
+{
+    cmd->v[cmd->n++] = arg;
+}
+
+/* The launcher's command line that starts the program at argv[prog]. */
+static command_t launcher_command(const options_t *opts, const launcher_t *l,
+                                  int argc, char **argv)
+{
+    command_t cmd;
+    char *count;
+    int i;
+
+    cmd.n = 0;
+    cmd.v =
+        xcalloc((size_t)(8 + 2 * opts->nexports + opts->nlauncher_args + argc),
+                sizeof(char *));
+    if (asprintf(&count, "%ld", opts->nprocs) < 0)
+        die("out of memory");
+    push(&cmd, l->path);
+    if (l->kind == LAUNCHER_SLURM)
+        push(&cmd, "--mpi=pmix");
+    push(&cmd, "-n");
+    push(&cmd, count);
+    if (l->kind == LAUNCHER_OPENMPI) {
+        push(&cmd, "--bind-to");
+        push(&cmd, "none");
+        for (i = 0; i < opts->nexports; i++) {
+            push(&cmd, "-x");
+            push(&cmd,
+                 xstrndup(opts->exports[i], strcspn(opts->exports[i], "=")));
+        }
+    }
+    for (i = 0; i < opts->nlauncher_args; i++)
+        push(&cmd, opts->launcher_args[i]);
+    for (i = opts->prog; i < argc; i++)
+        push(&cmd, argv[i]);
+    return cmd;
+}
+
+/* Prints s for a shell: as it is if it is safe, else in single quotes. */
+static void print_quoted(const char *s)
+{
+    const char *safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                       "0123456789_@%+=:,./-";
+
+    if (s[0] != '\0' && s[strspn(s, safe)] == '\0') {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('\'');
+    for (; *s != '\0'; s++) {
+        if (*s == '\'')
+            fputs("'\\''", stdout);
+        else
+            putchar(*s);
+    }
+    putchar('\'');
+}
+
+/* --show: the variables -x VAR=value sets, then the command, one line. */
+static void show_command(const options_t *opts, const char *const *cmd)
+{
+    int i;
+
+    for (i = 0; i < opts->nexports; i++) {
+        const char *eq = strchr(opts->exports[i], '=');
+
+        if (eq != NULL) {
+            printf("%.*s=", (int)(eq - opts->exports[i]), opts->exports[i]);
+            print_quoted(eq + 1);
+            putchar(' ');
+        }
+    }
+    for (i = 0; cmd[i] != NULL; i++) {
+        if (i > 0)
+            putchar(' ');
+        print_quoted(cmd[i]);
+    }
+    putchar('\n');
 }
 
 int main(int argc, char **argv)
 {
-    int prog = parse_options(argc, argv);
+    options_t opts = {0};
+    launcher_t launcher;
+    const char *const *cmd;
+    bool use_launcher;
     int err;
 
-    if (prog >= argc)
+    parse_options(&opts, argc, argv);
+    if (opts.prog >= argc)
         die("missing the program to run (%s)", USAGE);
-    if (argv[prog][0] == '+')
+    if (argv[opts.prog][0] == '+')
         die("runtime option '%s' must follow the program "
             "(ampirun program %s ...)",
-            argv[prog], argv[prog]);
-    execvp(argv[prog], &argv[prog]);
+            argv[opts.prog], argv[opts.prog]);
+    apply_exports(&opts);
+    use_launcher = choose_launcher(&opts, &launcher);
+    cmd = use_launcher ? launcher_command(&opts, &launcher, argc, argv).v
+                       : (const char *const *)&argv[opts.prog];
+    if (opts.show) {
+        show_command(&opts, cmd);
+        return 0;
+    }
+    execvp(cmd[0], (char *const *)cmd);
     err = errno;
-    fprintf(stderr, "ampirun: cannot run '%s': %s\n", argv[prog],
-            strerror(err));
+    fprintf(stderr, "ampirun: cannot run %s'%s': %s\n",
+            use_launcher ? "the launcher " : "", cmd[0], strerror(err));
     return err == ENOENT ? 127 : 126;
 }
