@@ -8,7 +8,7 @@ packages=(
     build-essential cmake ninja-build pkg-config python3 gfortran
     clang-19 clang-format-19 llvm-19-tools llvm-19-dev libclang-19-dev flang-19
     libhwloc-dev hwloc
-    libpmix-dev
+    libpmix-dev libucx-dev
     openmpi-bin libopenmpi-dev
 )
 

@@ -48,8 +48,7 @@ typedef struct amp_attr {
 
 /* What the predefined attributes point to (constant for the job). */
 static const int tag_ub = MPI_TAG_UB_VALUE, host = MPI_PROC_NULL,
-                 io = MPI_ANY_SOURCE, wtime_is_global = 1, appnum = 0,
-                 my_process = 0, num_processes = 1;
+                 io = MPI_ANY_SOURCE, wtime_is_global = 1, appnum = 0;
 
 static const char *const kind_name[] = {
     [KIND_COMM] = "communicator",
@@ -419,8 +418,8 @@ static int predefined_value(amp_rank_t *rank, int keyval, const int **value)
         *value = &rank->attr_my_wth;
         return 1;
     case AMPI_NUM_WTHS: *value = &amp_proc.sched.npes; return 1;
-    case AMPI_MY_PROCESS: *value = &my_process; return 1;
-    case AMPI_NUM_PROCESSES: *value = &num_processes; return 1;
+    case AMPI_MY_PROCESS: *value = &amp_proc.boot.index; return 1;
+    case AMPI_NUM_PROCESSES: *value = &amp_proc.boot.nprocs; return 1;
     }
     return 0;
 }

@@ -57,6 +57,17 @@ amp_status_t amp_comm_agree_ctx(amp_rank_t *rank, amp_comm_t *comm, int *ctx)
     return AMP_OK;
 }
 
+int amp_comm_members_local(int size, const int *world)
+{
+    const int *proc = amp_proc.world.rank_proc;
+    if (!proc)
+        return 1;
+    for (int i = 0; i < size; i++)
+        if (proc[world ? world[i] : i] != amp_proc.world.proc)
+            return 0;
+    return 1;
+}
+
 amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
                          int *world)
 {
@@ -71,7 +82,8 @@ amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
     c->world = world;
     c->owned_world = world;
     c->errh = MPI_ERRORS_ARE_FATAL;
-    if (amp_coll_shm_attach(&amp_proc.coll_shm, amp_proc.rank_pe,
+    if (amp_comm_members_local(size, world) &&
+        amp_coll_shm_attach(&amp_proc.coll_shm, amp_proc.rank_pe,
                             amp_proc.sched.npes, ctx, size, world,
                             &c->shm) != AMP_OK) {
         amp_table_free(&rank->comms, c);

@@ -217,8 +217,9 @@ int PMPI_Comm_split(MPI_Comm comm_h, int color, int key, MPI_Comm *newcomm)
 }
 AMP_WEAK_ALIAS(Comm_split)
 
-/* MPI_COMM_TYPE_SHARED, AMPI_COMM_TYPE_HOST and AMPI_COMM_TYPE_PROCESS
- * group the ranks of one process, which today are all of them.
+/* MPI_COMM_TYPE_SHARED and AMPI_COMM_TYPE_PROCESS group the ranks of one
+ * process (they share an address space: MPI_Win_allocate_shared works
+ * among them); AMPI_COMM_TYPE_HOST the ranks of the processes of one node.
  * AMPI_COMM_TYPE_WTH groups the ranks running on one PE (worker thread) at
  * the time of the call; ranks that migrate afterwards stay in the
  * communicator they got. */
@@ -238,9 +239,15 @@ int PMPI_Comm_split_type(MPI_Comm comm_h, int split_type, int key,
     switch (split_type) {
     case MPI_UNDEFINED: color = MPI_UNDEFINED; break;
     case MPI_COMM_TYPE_SHARED:
+    case AMPI_COMM_TYPE_PROCESS: color = amp_proc.world.proc; break;
     case AMPI_COMM_TYPE_HOST:
-    case AMPI_COMM_TYPE_PROCESS: color = 0; break;
-    case AMPI_COMM_TYPE_WTH: color = amp_pe_self()->id; break;
+        color = amp_proc.world.proc_node
+                    ? amp_proc.world.proc_node[amp_proc.world.proc]
+                    : 0;
+        break;
+    case AMPI_COMM_TYPE_WTH:
+        color = amp_proc.world.proc << 16 | amp_pe_self()->id;
+        break;
     default:
         return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
                              "unknown split type %d (argument split_type): "

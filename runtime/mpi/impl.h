@@ -332,6 +332,11 @@ void amp_topology_free(struct amp_topology *t);
 
 /* ---- communicators (comm.c) ---- */
 
+/* Whether the size ranks of world (comm rank -> world rank, NULL: the
+ * identity) all run in this process: only then do collectives go through
+ * its shared memory (coll/shm.c). */
+int amp_comm_members_local(int size, const int *world);
+
 /* A new communicator object of this rank with context ctx (ctx and ctx + 1),
  * this rank's position myrank among size members, and world (comm rank ->
  * world rank, which the communicator takes over and frees; NULL for the

@@ -100,6 +100,16 @@ static int check_create(amp_rank_t *rank, const create_args_t *a,
                            "comm)");
     if (rc == MPI_SUCCESS)
         rc = amp_check_info(rank, *comm, a->info, a->call);
+    /* Window state lives in one address space (rma/rma.h). */
+    if (rc == MPI_SUCCESS &&
+        !amp_comm_members_local((*comm)->size, (*comm)->world))
+        rc = amp_mpi_error(
+            rank, *comm,
+            a->flavor == MPI_WIN_FLAVOR_SHARED ? MPI_ERR_RMA_SHARED
+                                               : MPI_ERR_UNSUPPORTED_OPERATION,
+            a->call,
+            "the communicator's ranks run in more than one process; windows "
+            "across processes are not implemented yet (argument comm)");
     if (rc == MPI_SUCCESS && a->size < 0)
         rc = amp_mpi_error(rank, *comm, MPI_ERR_SIZE, a->call,
                            "negative size %td (argument size)", a->size);

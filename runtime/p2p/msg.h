@@ -12,6 +12,7 @@
 #include "p2p/p2p.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 
 enum amp_msg_kind {
     AMP_MSG_EAGER,       /* payload inline */
@@ -20,6 +21,8 @@ enum amp_msg_kind {
     AMP_MSG_CANCEL,      /* to the receiver: withdraw sreq's envelope */
     AMP_MSG_CANCEL_DONE, /* back to the sender: it was withdrawn */
     AMP_MSG_WAKE,        /* make data (an amp_thread_t) ready */
+    AMP_MSG_NET_SYNC,    /* from another process, payload inline: ack it */
+    AMP_MSG_NET_RNDV,    /* from another process: data is UCX's descriptor */
 };
 
 typedef struct amp_msg_pool amp_msg_pool_t;
@@ -38,6 +41,9 @@ typedef struct amp_msg {
     const void *data;
     amp_p2p_req_t *sreq;
     amp_p2p_ep_t *sender;
+    /* NET_SYNC: where to acknowledge the match (p2p/net.h) */
+    int from_proc, from_pe;
+    uint64_t remote_sreq;
     _Alignas(16) char payload[];
 } amp_msg_t;
 

@@ -1,6 +1,7 @@
 #include "p2p/p2p.h"
 
 #include "p2p/msg.h"
+#include "p2p/net.h"
 #include "p2p/pe.h"
 #include "p2p/ring.h"
 
@@ -339,6 +340,12 @@ static void copy_in(amp_p2p_req_t *r, const void *data, const amp_dt_t *sdt,
     r->st_tag = tag;
 }
 
+void amp_p2p_copy_into(amp_p2p_req_t *r, const void *data, size_t bytes,
+                       int src, int tag)
+{
+    copy_in(r, data, NULL, bytes, src, tag);
+}
+
 /* Sends envelope m from PE pe to PE to, through their ring. */
 static void post_msg(amp_pe_t *pe, amp_pe_t *to, amp_msg_t *m)
 {
@@ -363,6 +370,13 @@ static void finish_rndv(amp_pe_t *pe, amp_msg_t *m)
 /* A receive and a message have matched (on the receiver's PE). */
 static void consume(amp_pe_t *pe, amp_p2p_req_t *r, amp_msg_t *m)
 {
+    if (m->kind == AMP_MSG_NET_RNDV) {
+        amp_net_fetch(pe, (void *)m->data, m->bytes, r, m->src, m->tag);
+        amp_msg_put(pool_of(pe), m);
+        return;
+    }
+    if (m->kind == AMP_MSG_NET_SYNC)
+        amp_net_ack(pe, m->from_proc, m->from_pe, m->remote_sreq);
     const amp_dt_t *sdt = m->kind == AMP_MSG_RNDV ? m->sreq->dt : NULL;
     copy_in(r, m->data, sdt, m->bytes, m->src, m->tag);
     if (m->kind == AMP_MSG_RNDV)
@@ -452,6 +466,10 @@ static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
     amp_pe_t *pe = ep->thr->pe;
     req_init(req, ep, 1, (void *)buf, bytes, ctx, dst, tag);
     req->dt = dt;
+    if (!to) {
+        amp_net_send(pe, req, buf, bytes, dt, dst, ctx, src, tag, mode);
+        return;
+    }
     if (to->thr->pe == pe) {
         amp_p2p_req_t *r = match_posted(to, ctx, src, tag);
         if (r) {
@@ -750,12 +768,64 @@ static void deliver_inline(amp_pe_t *pe, const amp_ring_slot_t *s)
 
 static void handle_msg(amp_pe_t *pe, amp_msg_t *m);
 
+/* A message from another process, on the PE that runs its receiver:
+ * into a posted receive, or into an envelope for the unexpected queue. */
+void amp_p2p_net_deliver(amp_pe_t *pe, const amp_net_arrival_t *a)
+{
+    amp_p2p_ep_t *to = p2p_of(pe)->world->eps[a->dst];
+    if (!to || to->thr->pe != pe)
+        amp_fatal("a message from process %d for rank %d reached PE %d, "
+                  "which does not run that rank",
+                  a->from_proc, a->dst, pe->id);
+    amp_p2p_req_t *r = match_posted(to, a->ctx, a->src, a->tag);
+    if (r && a->kind == AMP_NET_RNDV) {
+        amp_net_fetch(pe, a->desc, a->bytes, r, a->src, a->tag);
+        return;
+    }
+    if (r) {
+        if (a->kind == AMP_NET_SYNC)
+            amp_net_ack(pe, a->from_proc, a->from_pe, a->sreq);
+        copy_in(r, a->data, NULL, a->bytes, a->src, a->tag);
+        amp_p2p_req_complete(r);
+        return;
+    }
+    amp_msg_t *m = amp_msg_get(pool_of(pe));
+    if (a->kind != AMP_NET_RNDV && a->bytes > pool_of(pe)->payload)
+        amp_fatal("a %zu-byte eager message from process %d exceeds this "
+                  "process's eager limit: give every process the same "
+                  "+eager",
+                  a->bytes, a->from_proc);
+    m->kind = a->kind == AMP_NET_RNDV   ? AMP_MSG_NET_RNDV
+              : a->kind == AMP_NET_SYNC ? AMP_MSG_NET_SYNC
+                                        : AMP_MSG_EAGER;
+    m->ctx = a->ctx;
+    m->src = a->src;
+    m->tag = a->tag;
+    m->dst = a->dst;
+    m->bytes = a->bytes;
+    m->sreq = NULL;
+    m->sender = NULL;
+    m->from_proc = a->from_proc;
+    m->from_pe = a->from_pe;
+    m->remote_sreq = a->sreq;
+    if (a->kind == AMP_NET_RNDV) {
+        m->data = a->desc;
+    } else {
+        memcpy(m->payload, a->data, a->bytes);
+        m->data = m->payload;
+    }
+    unexp_append(to, m);
+}
+
 /* The scheduler's poll hook: take everything the other PEs sent, and move
- * this PE's overflowed envelopes into rings that have room again. */
+ * this PE's overflowed envelopes into rings that have room again; then
+ * what came from other processes. */
 void amp_p2p_poll(amp_pe_t *pe)
 {
     amp_p2p_pe_t *me = p2p_of(pe);
     amp_pe_t **pes = pe->sched->pes;
+    if (me->net)
+        amp_net_progress(pe);
     for (int i = 0; i < me->npes; i++) {
         amp_ring_t *ring = &me->in[i];
         amp_ring_slot_t *s;
@@ -780,6 +850,9 @@ int amp_p2p_pending(amp_pe_t *pe)
 {
     amp_p2p_pe_t *me = p2p_of(pe);
     amp_pe_t **pes = pe->sched->pes;
+    /* Only pe itself may look at its worker, by progressing it. */
+    if (me->net && pe == amp_pe_self() && amp_net_progress(pe))
+        return 1;
     for (int i = 0; i < me->npes; i++)
         if (amp_ring_nonempty(&me->in[i]) ||
             p2p_of(pes[i])->in[pe->id].ovf_head)

@@ -22,6 +22,7 @@
 #define AMP_P2P_H
 
 #include "base/base.h"
+#include "boot/boot.h"
 #include "dt/dt.h"
 #include "sched/sched.h"
 
@@ -85,10 +86,36 @@ typedef struct amp_p2p_ep {
 } amp_p2p_ep_t;
 
 struct amp_p2p_world {
-    amp_p2p_ep_t **eps; /* by world rank */
-    int nranks;
+    amp_p2p_ep_t **eps; /* by world rank; NULL: a rank of another process */
+    int nranks;         /* in the whole job */
     size_t eager_limit;
+    /* The job's processes (p2p/net.c); a job of one process has nprocs 1,
+     * NULL maps and no net. */
+    int nprocs, proc;    /* processes in the job, this one's index */
+    int *rank_proc;      /* world rank -> its process */
+    int *rank_pe;        /* world rank -> its PE in that process */
+    int *proc_node;      /* process -> node (first process on it) */
+    struct amp_net *net; /* the transport between processes */
 };
+
+/* Connects the PEs of this process (sched's, after amp_p2p_pe_init) with
+ * those of every other process of the job through UCX: one worker per PE,
+ * the workers' addresses and the ranks' places exchanged through boot.
+ * This process runs world ranks first .. first + nlocal - 1, rank
+ * first + i on PE local_pe[i]; fills w's maps.  Logs one line and fails
+ * if UCX or the exchange does. */
+amp_status_t amp_p2p_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
+                              amp_boot_t *boot, int first, int nlocal,
+                              const int *local_pe);
+/* After every PE has stopped: completes what the workers still send,
+ * waits for every process to get there, and closes the transport. */
+void amp_p2p_net_finish(amp_p2p_world_t *w, amp_sched_t *sched,
+                        amp_boot_t *boot);
+/* The scheduler's sleep and wake hooks when the job has several
+ * processes: an idle PE sleeps on its worker, so that a message from
+ * another process wakes it as a local one does. */
+void amp_p2p_net_sleep(amp_pe_t *pe, long ns);
+void amp_p2p_net_wake(amp_pe_t *pe);
 
 /* Information about a matched-but-not-received message (probe). */
 typedef struct amp_p2p_probe_info {

@@ -13,6 +13,7 @@ typedef struct amp_p2p_pe {
     amp_ring_t *in; /* by source PE: traffic to this PE */
     int npes;
     amp_p2p_world_t *world;
+    struct amp_net_pe *net; /* net.c: this PE's UCX worker, or NULL */
 } amp_p2p_pe_t;
 
 #endif

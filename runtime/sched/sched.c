@@ -39,6 +39,8 @@ amp_status_t amp_sched_init(amp_sched_t *sched, int npes,
     sched->on_poll = hooks->on_poll;
     sched->pending = hooks->pending;
     sched->on_deadlock = hooks->on_deadlock;
+    sched->on_sleep = hooks->on_sleep;
+    sched->on_wake = hooks->on_wake;
     for (int i = 0; i < npes; i++) {
         amp_pe_t *pe = aligned_alloc(64, AMP_ROUND_UP(sizeof(*pe), 64));
         if (!pe) {
@@ -187,7 +189,11 @@ static void pe_wake(amp_pe_t *pe)
 {
     if (atomic_load(&pe->sleep_state) != PE_ASLEEP)
         return;
-    if (atomic_exchange(&pe->sleep_state, PE_AWAKE) == PE_ASLEEP)
+    if (atomic_exchange(&pe->sleep_state, PE_AWAKE) != PE_ASLEEP)
+        return;
+    if (pe->sched->on_wake)
+        pe->sched->on_wake(pe);
+    else
         syscall(SYS_futex, &pe->sleep_state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL,
                 0);
 }
@@ -263,11 +269,14 @@ static void sleep_until_posted(amp_pe_t *pe)
     atomic_store(&pe->sleep_state, PE_ASLEEP);
     int nidle = atomic_fetch_add(&sched->idle, 1) + 1;
     if (!has_work(pe)) {
-        if (nidle == sched->npes && deadlocked(sched))
+        if (sched->on_deadlock && nidle == sched->npes && deadlocked(sched))
             sched->on_deadlock(sched);
         struct timespec ts = {0, IDLE_SLEEP_NS};
-        syscall(SYS_futex, &pe->sleep_state, FUTEX_WAIT_PRIVATE, PE_ASLEEP, &ts,
-                NULL, 0);
+        if (sched->on_sleep)
+            sched->on_sleep(pe, IDLE_SLEEP_NS);
+        else
+            syscall(SYS_futex, &pe->sleep_state, FUTEX_WAIT_PRIVATE, PE_ASLEEP,
+                    &ts, NULL, 0);
     }
     atomic_store(&pe->sleep_state, PE_AWAKE);
     atomic_fetch_sub(&sched->idle, 1);

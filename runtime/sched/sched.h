@@ -52,6 +52,11 @@ typedef void (*amp_sched_poll_fn_t)(amp_pe_t *pe);
 typedef int (*amp_sched_pending_fn_t)(amp_pe_t *pe);
 /* Called once when a deadlock is detected; must not return. */
 typedef void (*amp_sched_deadlock_fn_t)(amp_sched_t *sched);
+/* An idle PE's sleep of at most ns nanoseconds, and the wake that ends it
+ * early (from any PE), when the layer above must sleep on something of its
+ * own (a network's file descriptor) instead of the futex. */
+typedef void (*amp_sched_sleep_fn_t)(amp_pe_t *pe, long ns);
+typedef void (*amp_sched_wake_fn_t)(amp_pe_t *pe);
 
 struct amp_pe {
     /* Touched by other PEs: keep on its own cache line. */
@@ -79,6 +84,8 @@ struct amp_sched {
     amp_sched_poll_fn_t on_poll;
     amp_sched_pending_fn_t pending;
     amp_sched_deadlock_fn_t on_deadlock;
+    amp_sched_sleep_fn_t on_sleep;
+    amp_sched_wake_fn_t on_wake;
 };
 
 /* Hooks of the layer above; see amp_sched_init. */
@@ -86,7 +93,11 @@ typedef struct amp_sched_hooks {
     amp_sched_item_fn_t on_item;
     amp_sched_poll_fn_t on_poll;    /* may be NULL */
     amp_sched_pending_fn_t pending; /* may be NULL */
+    /* NULL: a deadlock is not this process's to see (other processes may
+     * still send); idle PEs just sleep. */
     amp_sched_deadlock_fn_t on_deadlock;
+    amp_sched_sleep_fn_t on_sleep; /* NULL: the futex */
+    amp_sched_wake_fn_t on_wake;   /* with on_sleep */
 } amp_sched_hooks_t;
 
 amp_status_t amp_sched_init(amp_sched_t *sched, int npes,

@@ -86,7 +86,8 @@ void *amp_pie_to_rank(const amp_rank_t *rank, const void *addr)
 
 uintptr_t amp_pie_rank_base(int world_rank)
 {
-    if (!amp_proc.pie.active || world_rank < 0 || world_rank >= amp_proc.nranks)
+    if (!amp_proc.pie.active || world_rank < 0 ||
+        world_rank >= amp_proc.nranks || !amp_proc.ranks[world_rank])
         return 0;
     return copy_base(amp_proc.ranks[world_rank]->slot);
 }

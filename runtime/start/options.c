@@ -175,27 +175,34 @@ static void put_mapping(FILE *f, const amp_opts_t *o)
 
 /* +showmap: a header, then one line per PE with its core and its ranks. */
 static void show_map(FILE *f, const amp_opts_t *o, const amp_topo_t *topo,
-                     int npes, const int *rank_pe)
+                     int npes, const amp_placement_t *where_ranks)
 {
+    const int *rank_pe = where_ranks->local_pe;
+    int nranks = where_ranks->nlocal;
     /* The ranks sorted by PE (a counting sort keeps each PE's ascending). */
     int *first = calloc((size_t)npes + 1, sizeof(int));
-    int *order = malloc((size_t)o->vp * sizeof(int));
+    int *order = malloc((size_t)nranks * sizeof(int));
     if (!first || !order)
         amp_fatal("out of memory printing the placement (+showmap)");
-    for (int r = 0; r < o->vp; r++)
+    for (int r = 0; r < nranks; r++)
         first[rank_pe[r] + 1]++;
     for (int pe = 0; pe < npes; pe++)
         first[pe + 1] += first[pe];
-    for (int r = 0; r < o->vp; r++)
-        order[first[rank_pe[r]]++] = r;
+    for (int r = 0; r < nranks; r++)
+        order[first[rank_pe[r]]++] = where_ranks->first + r;
     for (int pe = npes; pe > 0; pe--)
         first[pe] = first[pe - 1];
     first[0] = 0;
 
     char where[512];
     amp_topo_allowed_str(topo, where, sizeof(where));
-    fprintf(f, "ampi: placement of %d rank%s on %d PE%s (mapping ", o->vp,
-            o->vp == 1 ? "" : "s", npes, npes == 1 ? "" : "s");
+    if (where_ranks->nprocs > 1)
+        fprintf(f, "ampi: process %d of %d on %s: ", where_ranks->proc,
+                where_ranks->nprocs, where_ranks->host);
+    else
+        fputs("ampi: ", f);
+    fprintf(f, "placement of %d rank%s on %d PE%s (mapping ", nranks,
+            nranks == 1 ? "" : "s", npes, npes == 1 ? "" : "s");
     put_mapping(f, o);
     fprintf(f, "); this process may use %s\n", where);
     for (int pe = 0; pe < npes; pe++) {
@@ -212,7 +219,7 @@ static void show_map(FILE *f, const amp_opts_t *o, const amp_topo_t *topo,
 }
 
 void amp_opts_report_placement(const amp_opts_t *o, const amp_topo_t *topo,
-                               int npes, const int *rank_pe)
+                               int npes, const amp_placement_t *rank_pe)
 {
     int shared = o->pin && npes > topo->ncores;
     if (!shared && !o->showmap)
@@ -326,7 +333,7 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
 
 void amp_opts_parse(amp_opts_t *o, int *argc, char **argv)
 {
-    o->vp = 1;
+    o->vp = 0; /* one rank per process of the job */
     o->p = 0;
     o->stacksize = 1u << 20;
     o->mapping = AMP_MAP_BLOCK;

@@ -85,6 +85,8 @@ void amp_report_deadlock(amp_sched_t *sched)
                   "flight");
     for (int r = 0; r < amp_proc.nranks; r++) {
         amp_rank_t *rank = amp_proc.ranks[r];
+        if (!rank)
+            continue; /* in another process */
         if (rank->thr.state == AMP_THREAD_DONE)
             finished++;
         else

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 amp_proc_t amp_proc;
 
@@ -56,7 +57,7 @@ static void rank_entry(void *arg)
     amp_start_rank_exit(main_fn(amp_proc.argc, rank->argv, amp_proc.envp));
 }
 
-static void create_rank(int r)
+static void create_rank(int r, int pe_id)
 {
     amp_mem_t *mem = &amp_proc.mem;
     if (amp_mem_slot_commit(mem, r) != AMP_OK)
@@ -73,7 +74,7 @@ static void create_rank(int r)
     amp_start_pie_rank_create(rank);
     if (amp_rank_objects_init(rank) != AMP_OK)
         amp_fatal("out of memory setting up rank %d", r);
-    amp_pe_t *pe = amp_proc.sched.pes[amp_proc.rank_pe[r]];
+    amp_pe_t *pe = amp_proc.sched.pes[pe_id];
     amp_sched_thread_init(&rank->thr, pe, amp_mem_slot_stack(mem, r),
                           mem->stack_size, tls, rank_entry, rank);
     amp_p2p_ep_init(&rank->ep, &amp_proc.world, r, &rank->thr);
@@ -92,12 +93,22 @@ static void *pe_main(void *arg)
     return NULL;
 }
 
-static int choose_npes(const amp_opts_t *o)
+/* This process's share of the job's +vp ranks: a block of consecutive
+ * world ranks from floor(index * vp / nprocs), so that the counts differ
+ * by at most one. */
+static void share_ranks(const amp_boot_t *boot, int vp, int *first, int *nlocal)
+{
+    long long p = boot->index, n = boot->nprocs;
+    *first = (int)(p * vp / n);
+    *nlocal = (int)((p + 1) * vp / n) - *first;
+}
+
+static int choose_npes(const amp_opts_t *o, int nlocal)
 {
     int n = o->p;
     if (n == 0)
         n = amp_proc.topo.ncores;
-    return n > o->vp ? o->vp : n;
+    return n > nlocal ? nlocal : n;
 }
 
 /* The scheduler's poll and pending hooks: p2p's channels, then the
@@ -113,7 +124,7 @@ static int pending_hook(amp_pe_t *pe)
     return amp_p2p_pending(pe) || amp_nbc_pending(amp_proc.nbc_pes, pe);
 }
 
-static void setup(int npes)
+static void setup_memory(void)
 {
     amp_opts_t *o = &amp_proc.opts;
     if (amp_tls_image_init(&amp_proc.tls) != AMP_OK)
@@ -126,14 +137,27 @@ static void setup(int npes)
         .image_size = amp_pie_copy_size(&amp_proc.pie),
         .image_align = amp_pie_copy_align(&amp_proc.pie),
     };
+    /* A slot for every rank of the job, the same in every process. */
     if (amp_mem_init(&amp_proc.mem, o->vp, &layout) != AMP_OK)
         amp_fatal("cannot reserve memory for %d ranks with %zu-byte stacks; "
                   "lower +vp or +stacksize",
                   o->vp, o->stacksize);
-    amp_sched_hooks_t hooks = {.on_item = amp_p2p_handle_item,
-                               .on_poll = poll_hook,
-                               .pending = pending_hook,
-                               .on_deadlock = amp_report_deadlock};
+}
+
+static void setup_pes(int npes)
+{
+    amp_opts_t *o = &amp_proc.opts;
+    int multi = amp_proc.boot.nprocs > 1;
+    /* Across processes, an idle PE sleeps on its UCX worker, and a deadlock
+     * is no longer this process's alone to see. */
+    amp_sched_hooks_t hooks = {
+        .on_item = amp_p2p_handle_item,
+        .on_poll = poll_hook,
+        .pending = pending_hook,
+        .on_deadlock = multi ? NULL : amp_report_deadlock,
+        .on_sleep = multi ? amp_p2p_net_sleep : NULL,
+        .on_wake = multi ? amp_p2p_net_wake : NULL,
+    };
     if (amp_sched_init(&amp_proc.sched, npes, &hooks) != AMP_OK)
         amp_fatal("out of memory starting %d PEs", npes);
     for (int i = 0; i < npes; i++)
@@ -144,17 +168,43 @@ static void setup(int npes)
     amp_proc.nbc_pes = amp_nbc_pes_create(npes);
     if (!amp_proc.nbc_pes)
         amp_fatal("out of memory starting %d PEs", npes);
+}
+
+/* Where the ranks run: this process's on its PEs (local_pe), every rank's
+ * process and PE in amp_proc.world (exchanged with the other processes). */
+static void place_ranks(int npes, int first, int nlocal, int *local_pe)
+{
+    amp_opts_t local = amp_proc.opts;
+    local.vp = nlocal;
+    amp_opts_map(&local, npes, local_pe);
+    amp_p2p_world_t *w = &amp_proc.world;
+    w->nranks = amp_proc.opts.vp;
+    w->eager_limit = amp_proc.opts.eager;
+    w->nprocs = 1;
+    if (amp_proc.boot.nprocs == 1) {
+        amp_proc.rank_pe = local_pe;
+        return;
+    }
+    if (amp_p2p_net_init(w, &amp_proc.sched, &amp_proc.boot, first, nlocal,
+                         local_pe) != AMP_OK)
+        amp_fatal("cannot connect the %d processes of the job through UCX",
+                  amp_proc.boot.nprocs);
+    amp_proc.rank_pe = w->rank_pe;
+}
+
+static void setup(int npes, int first, int nlocal, int *local_pe)
+{
+    amp_opts_t *o = &amp_proc.opts;
+    setup_memory();
+    setup_pes(npes);
     amp_proc.nranks = o->vp;
     amp_proc.ranks = calloc((size_t)o->vp, sizeof(*amp_proc.ranks));
     amp_proc.world.eps = calloc((size_t)o->vp, sizeof(*amp_proc.world.eps));
-    amp_proc.rank_pe = calloc((size_t)o->vp, sizeof(*amp_proc.rank_pe));
-    if (!amp_proc.ranks || !amp_proc.world.eps || !amp_proc.rank_pe)
+    if (!amp_proc.ranks || !amp_proc.world.eps)
         amp_fatal("out of memory for %d ranks", o->vp);
-    amp_opts_map(o, npes, amp_proc.rank_pe);
-    amp_proc.world.nranks = o->vp;
-    amp_proc.world.eager_limit = o->eager;
-    for (int r = 0; r < o->vp; r++)
-        create_rank(r);
+    place_ranks(npes, first, nlocal, local_pe);
+    for (int i = 0; i < nlocal; i++)
+        create_rank(first + i, local_pe[i]);
 }
 
 /* exit() in a rank ends the process without returning through
@@ -165,22 +215,36 @@ static void boot_cleanup_at_exit(void)
     amp_boot_cleanup(&amp_proc.boot);
 }
 
-/* A launcher started several processes, but ranks cannot yet talk across
- * processes (no transport between them): refuse before any rank starts
- * rather than run one separate job per process.  Process 0 says so; the
- * fence keeps the others from exiting first, which would make the launcher
- * kill the job before the message is out. */
-static _Noreturn void refuse_multi_process(amp_boot_t *boot)
+/* Resolves +vp against the job, places this process's ranks and creates
+ * them; reports the placement when asked to. */
+static void start_ranks(void)
 {
-    if (boot->index == 0)
-        amp_log_error("this job has %d processes (started by a PMIx "
-                      "launcher); running across processes needs the UCX "
-                      "transport, which this version does not have yet: run "
-                      "one process with +vp N +p P",
-                      boot->nprocs);
-    amp_boot_fence(boot);
-    amp_boot_cleanup(boot);
-    exit(1);
+    amp_opts_t *o = &amp_proc.opts;
+    amp_boot_t *boot = &amp_proc.boot;
+    if (o->vp == 0)
+        o->vp = boot->nprocs; /* one rank per process */
+    if (o->vp < boot->nprocs)
+        amp_fatal("+vp %d: the job has %d processes, and each needs at "
+                  "least one rank",
+                  o->vp, boot->nprocs);
+    int first, nlocal;
+    share_ranks(boot, o->vp, &first, &nlocal);
+    int npes = choose_npes(o, nlocal);
+    int *local_pe = calloc((size_t)nlocal, sizeof(int));
+    if (!local_pe)
+        amp_fatal("out of memory for %d ranks", nlocal);
+    setup(npes, first, nlocal, local_pe);
+    char host[64] = "";
+    gethostname(host, sizeof(host) - 1);
+    amp_placement_t where = {.proc = boot->index,
+                             .nprocs = boot->nprocs,
+                             .host = host,
+                             .first = first,
+                             .nlocal = nlocal,
+                             .local_pe = local_pe};
+    amp_opts_report_placement(o, &amp_proc.topo, npes, &where);
+    if (amp_proc.rank_pe != local_pe)
+        free(local_pe);
 }
 
 /* +stats: how often each rank was switched to, for tuning and tests. */
@@ -188,6 +252,8 @@ static void print_stats(void)
 {
     for (int r = 0; r < amp_proc.nranks; r++) {
         amp_rank_t *rank = amp_proc.ranks[r];
+        if (!rank)
+            continue; /* in another process */
         fprintf(stderr, "ampi: stats: rank %d on PE %d resumed %lu times\n", r,
                 rank->thr.pe->id, rank->thr.resumes);
     }
@@ -204,19 +270,19 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
                   "PMIX_NAMESPACE; unset it to run the program alone");
     if (amp_proc.boot.pmix && atexit(boot_cleanup_at_exit) != 0)
         amp_fatal("cannot register the PMIx cleanup at exit");
+    /* MPI_Wtime counts from the node's boot in every process of a job, so
+     * that the processes of a node agree (MPI_WTIME_IS_GLOBAL). */
     if (amp_proc.boot.nprocs > 1)
-        refuse_multi_process(&amp_proc.boot);
+        amp_proc.wtime_base = 0;
     amp_proc.main_fn = main_fn;
     amp_proc.argc = argc;
     amp_proc.argv = argv;
     amp_proc.envp = envp;
     if (amp_topo_init(&amp_proc.topo) != AMP_OK)
         amp_proc.opts.pin = 0; /* ncores is the affinity mask's count */
-    int npes = choose_npes(&amp_proc.opts);
-    setup(npes);
-    amp_opts_report_placement(&amp_proc.opts, &amp_proc.topo, npes,
-                              amp_proc.rank_pe);
+    start_ranks();
     amp_signals_install();
+    int npes = amp_proc.sched.npes;
     for (int i = 1; i < npes; i++)
         if (pthread_create(&amp_proc.sched.pes[i]->thread, NULL, pe_main,
                            amp_proc.sched.pes[i]) != 0)
@@ -225,6 +291,7 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
     for (int i = 1; i < npes; i++)
         pthread_join(amp_proc.sched.pes[i]->thread, NULL);
     fflush(NULL);
+    amp_p2p_net_finish(&amp_proc.world, &amp_proc.sched, &amp_proc.boot);
     if (amp_proc.opts.stats)
         print_stats();
     amp_boot_cleanup(&amp_proc.boot);

@@ -23,14 +23,22 @@ amp_start_rank_exit(int status);
  * bad option. */
 void amp_opts_parse(amp_opts_t *opts, int *argc, char **argv);
 /* Places the ranks: rank_pe[r] = the PE of rank r, for opts->vp ranks on
- * npes PEs.  Exits with a one-line message naming the option when the
- * mapping does not fit (a PE in +mapping list: beyond npes). */
+ * npes PEs (in a job of several processes, opts->vp is this process's
+ * share and r counts its ranks from 0).  Exits with a one-line message naming
+ * the option when the mapping does not fit (a PE in +mapping list: beyond
+ * npes). */
 void amp_opts_map(const amp_opts_t *opts, int npes, int *rank_pe);
 /* Before the ranks start, on stderr: a one-line warning when pinned PEs
  * outnumber the cores the process may use, and with +showmap the placement
  * (the process's cores, then per PE its core and its ranks). */
+typedef struct amp_placement {
+    int proc, nprocs;    /* this process of the job's */
+    const char *host;    /* its host name */
+    int first, nlocal;   /* its world ranks: first .. first + nlocal - 1 */
+    const int *local_pe; /* the PE of each */
+} amp_placement_t;
 void amp_opts_report_placement(const amp_opts_t *opts, const amp_topo_t *topo,
-                               int npes, const int *rank_pe);
+                               int npes, const amp_placement_t *placement);
 
 /* Prints which rank waits where, then ends the process. */
 _Noreturn void amp_report_deadlock(amp_sched_t *sched);

@@ -44,10 +44,11 @@ static void windows(void)
 
 int main(int argc, char **argv)
 {
-    int size;
+    int size, rank;
     MPI_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 
     MT_CHECK(get_int(MPI_COMM_WORLD, MPI_TAG_UB, "MPI_TAG_UB") >= 32767);
     MT_CHECK_INT_EQ(get_int(MPI_COMM_WORLD, MPI_HOST, "MPI_HOST"),
@@ -72,10 +73,14 @@ int main(int argc, char **argv)
     MT_CHECK_MPI(
         MPI_Allreduce(&mype, &maxpe, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     MT_CHECK_INT_EQ(maxpe + 1, npes);
+    /* Processes: as many as the launcher started (MT_EXPECT_PROCESSES),
+     * each with its block of ranks. */
+    int nprocs =
+        get_int(MPI_COMM_WORLD, AMPI_NUM_PROCESSES, "AMPI_NUM_PROCESSES");
+    const char *procs = getenv("MT_EXPECT_PROCESSES");
+    MT_CHECK_INT_EQ(nprocs, procs ? atoi(procs) : 1);
     MT_CHECK_INT_EQ(get_int(MPI_COMM_WORLD, AMPI_MY_PROCESS, "AMPI_MY_PROCESS"),
-                    0);
-    MT_CHECK_INT_EQ(
-        get_int(MPI_COMM_WORLD, AMPI_NUM_PROCESSES, "AMPI_NUM_PROCESSES"), 1);
+                    mt_process_of(rank));
 
     /* Predefined attributes can be read on any communicator. */
     MT_CHECK(get_int(MPI_COMM_SELF, MPI_TAG_UB, "MPI_TAG_UB") >= 32767);

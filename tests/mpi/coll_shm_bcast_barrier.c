@@ -2,9 +2,9 @@
  * MPI_Bcast and MPI_Barrier on the shared-memory path: sizes on both sides
  * of the staging size, every kind of root, a root type with holes against
  * contiguous receivers (the same type signature), and a barrier that must
- * really hold everyone: the ranks share one counter (they live in one
- * address space) and each checks, after every barrier, that all ranks
- * incremented it before.
+ * really hold everyone: the ranks of a process share one counter (they
+ * live in one address space) and each checks, after every barrier, that
+ * all of them incremented it before.
  */
 #include "mpitest.h"
 
@@ -62,37 +62,41 @@ static void bcast_holes(int rank, int size)
     }
 }
 
-static void barrier_holds(int rank, int size)
+/* Among the ranks of one process (they share its address space). */
+static void barrier_holds(MPI_Comm comm)
 {
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
     atomic_int *counter = NULL;
     if (rank == 0) {
         counter = malloc(sizeof(*counter));
         atomic_init(counter, 0);
     }
     uintptr_t addr = (uintptr_t)counter;
-    MT_CHECK_MPI(MPI_Bcast(&addr, sizeof(addr), MPI_BYTE, 0, MPI_COMM_WORLD));
+    MT_CHECK_MPI(MPI_Bcast(&addr, sizeof(addr), MPI_BYTE, 0, comm));
     counter = (atomic_int *)addr;
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
     for (int it = 0; it < 500; it++) {
         atomic_fetch_add(counter, 1);
-        MT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+        MT_CHECK_MPI(MPI_Barrier(comm));
         if (!MT_CHECK_INT_EQ(atomic_load(counter), size * (it + 1)))
             break;
         /* Nobody may increment for the next round before all have read. */
-        MT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+        MT_CHECK_MPI(MPI_Barrier(comm));
         if (it % 7 == 0) {
             int token = it + rank, from = -1;
             MT_CHECK_MPI(MPI_Sendrecv(&token, 1, MPI_INT, right, 1, &from, 1,
-                                      MPI_INT, left, 1, MPI_COMM_WORLD,
+                                      MPI_INT, left, 1, comm,
                                       MPI_STATUS_IGNORE));
             MT_CHECK_INT_EQ(from, it + left);
         }
         int b = rank == it % size ? it : -1;
-        MT_CHECK_MPI(MPI_Bcast(&b, 1, MPI_INT, it % size, MPI_COMM_WORLD));
+        MT_CHECK_MPI(MPI_Bcast(&b, 1, MPI_INT, it % size, comm));
         if (!MT_CHECK_INT_EQ(b, it))
             break;
     }
-    MT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    MT_CHECK_MPI(MPI_Barrier(comm));
     if (rank == 0)
         free(counter);
 }
@@ -120,7 +124,11 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     bcast_sizes(rank, size);
     bcast_holes(rank, size);
-    barrier_holds(rank, size);
+    MPI_Comm shared;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                        &shared);
+    barrier_holds(shared);
+    MPI_Comm_free(&shared);
     self_and_dup(rank);
     return mt_finish_and_finalize();
 }

@@ -107,10 +107,10 @@ static int two_colours(int w)
     return w % 5 == 3 ? MPI_UNDEFINED : w % 2;
 }
 
-static int one_colour(int w)
+/* MPI_COMM_TYPE_SHARED: the ranks of one process. */
+static int process_colour(int w)
 {
-    (void)w;
-    return 0;
+    return mt_process_of(w);
 }
 
 static int lows_only(int w)
@@ -131,7 +131,7 @@ static void check_split(const side_t *s)
     MT_CHECK(c == MPI_COMM_NULL);
     MT_CHECK_MPI(
         MPI_Comm_split_type(s->ic, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &c));
-    check_result(s, c, one_colour, 0);
+    check_result(s, c, process_colour, 0);
     if (c != MPI_COMM_NULL)
         MPI_Comm_free(&c);
 }

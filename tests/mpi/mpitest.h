@@ -160,6 +160,33 @@ static inline int mt_check_pattern(const void *buf, size_t n, unsigned seed,
 
 /* Partner for pairwise tests: rank ^ 1, or the rank itself when that is out
  * of range (a single rank, or the last of an odd number). */
+/* The job's processes (AMPI_NUM_PROCESSES; 1 started alone). */
+static inline int mt_nprocs(void)
+{
+    int *v, flag = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, AMPI_NUM_PROCESSES, &v, &flag);
+    return flag ? *v : 1;
+}
+
+/* The first world rank of process p: the runtime gives each process a
+ * block of consecutive ranks: process p starts at floor(p * size / nprocs)
+ * (docs/multi-process.md). */
+static inline int mt_first_rank_of(int p)
+{
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    return (int)((long long)p * size / mt_nprocs());
+}
+
+/* The process that runs world rank w. */
+static inline int mt_process_of(int w)
+{
+    int p = 0;
+    while (w >= mt_first_rank_of(p + 1))
+        p++;
+    return p;
+}
+
 static inline int mt_partner(MPI_Comm comm)
 {
     int rank, size;

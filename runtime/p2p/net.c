@@ -1,0 +1,693 @@
+#include "p2p/net.h"
+
+#include "p2p/pe.h"
+
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucp/api/ucp.h>
+#include <unistd.h>
+
+#define NET_AM_ID 17          /* our one active-message handler */
+#define NET_KEY "ampi.net"    /* what each process publishes (boot) */
+#define NET_HOST_MAX 64       /* bytes of host name compared for nodes */
+#define NET_MAGIC 0x414d504eu /* "AMPN": a blob of this version */
+
+/* What every message carries ahead of its data. */
+typedef struct net_hdr {
+    uint8_t kind; /* enum amp_net_kind */
+    uint8_t pad;
+    uint16_t from_pe;
+    int32_t from_proc;
+    int32_t ctx, src, tag, dst;
+    uint32_t seq; /* per pair of PEs, for the order */
+    uint64_t bytes;
+    uint64_t sreq; /* sync: the sender's request, echoed by the ack */
+} net_hdr_t;
+
+/* The transport of the whole process: read-only once set up. */
+typedef struct amp_net {
+    ucp_context_h ctx;
+    int nprocs, proc, maxpes;
+    void **addr;  /* [proc * maxpes + pe]: worker addresses */
+    size_t eager; /* the eager limit */
+} amp_net_t;
+
+/* A send in flight; header and temporary kept until UCX is done. */
+typedef struct net_op {
+    struct net_op *next;
+    net_hdr_t hdr;
+    amp_p2p_req_t *req; /* completes with the UCX send, or NULL */
+    void *temp;         /* packed copy of a non-contiguous buffer */
+    struct amp_net_pe *np;
+} net_op_t;
+
+/* A rendezvous message being fetched into a receive. */
+typedef struct net_fetch {
+    struct net_fetch *next;
+    amp_p2p_req_t *r;
+    void *desc, *temp;
+    size_t bytes;
+    int src, tag;
+} net_fetch_t;
+
+/* A message that arrived before its turn. */
+typedef struct net_held {
+    struct net_held *next;
+    net_hdr_t hdr;
+    void *data; /* rendezvous: UCX's descriptor; else our copy */
+    int rndv;
+} net_held_t;
+
+/* One PE's end: only that PE touches it. */
+typedef struct amp_net_pe {
+    ucp_worker_h worker;
+    int efd;
+    amp_pe_t *pe;
+    amp_net_t *net;
+    ucp_ep_h *eps;        /* [proc * maxpes + pe], made on first use */
+    uint32_t *send_seq;   /* same index: next number to send there */
+    uint32_t *recv_seq;   /* same index: next number expected from there */
+    net_held_t *held;     /* early arrivals */
+    net_fetch_t *fetches; /* matched inside a UCX callback: start after */
+    net_op_t *free_ops;
+    int in_progress; /* inside ucp_worker_progress */
+} amp_net_pe_t;
+
+static amp_net_pe_t *net_of(amp_pe_t *pe)
+{
+    return ((amp_p2p_pe_t *)pe->upper)->net;
+}
+
+static unsigned chan(const amp_net_t *net, int proc, int pe)
+{
+    return (unsigned)(proc * net->maxpes + pe);
+}
+
+/* ---- sending --------------------------------------------------------- */
+
+static net_op_t *op_get(amp_net_pe_t *np)
+{
+    net_op_t *op = np->free_ops;
+    if (op) {
+        np->free_ops = op->next;
+        return op;
+    }
+    op = malloc(sizeof(*op));
+    if (!op)
+        amp_fatal("out of memory sending to another process");
+    op->np = np;
+    return op;
+}
+
+static void op_finish(net_op_t *op, ucs_status_t status)
+{
+    amp_p2p_req_t *req = op->req;
+    free(op->temp);
+    op->next = op->np->free_ops;
+    op->np->free_ops = op;
+    if (!req)
+        return;
+    if (status != UCS_OK)
+        req->error = AMP_ERR_SYS;
+    req->st_bytes = req->bytes;
+    amp_p2p_req_complete(req);
+}
+
+static void send_done(void *request, ucs_status_t status, void *user_data)
+{
+    op_finish(user_data, status);
+    ucp_request_free(request);
+}
+
+static ucp_ep_h ep_to(amp_net_pe_t *np, int proc, int rpe)
+{
+    ucp_ep_h *slot = &np->eps[chan(np->net, proc, rpe)];
+    if (*slot)
+        return *slot;
+    ucp_ep_params_t p = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
+                         .address = np->net->addr[chan(np->net, proc, rpe)]};
+    ucs_status_t s = ucp_ep_create(np->worker, &p, slot);
+    if (s != UCS_OK)
+        amp_fatal("UCX cannot connect PE %d to PE %d of process %d: %s",
+                  np->pe->id, rpe, proc, ucs_status_string(s));
+    return *slot;
+}
+
+/* Hands op (its header filled in) and bytes of data to UCX. */
+static void op_post(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
+                    const void *data, size_t bytes, unsigned flags)
+{
+    ucp_request_param_t p = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
+                        UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
+        .flags = flags,
+        .cb.send = send_done,
+        .user_data = op,
+    };
+    ucs_status_ptr_t sp =
+        ucp_am_send_nbx(ep_to(np, proc, rpe), NET_AM_ID, &op->hdr,
+                        sizeof(op->hdr), data, bytes, &p);
+    if (sp == NULL)
+        op_finish(op, UCS_OK);
+    else if (UCS_PTR_IS_ERR(sp))
+        op_finish(op, UCS_PTR_STATUS(sp));
+}
+
+void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
+                  size_t bytes, const amp_dt_t *dt, int dst, int ctx, int src,
+                  int tag, int mode)
+{
+    amp_net_pe_t *np = net_of(pe);
+    amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
+    int proc = w->rank_proc[dst], rpe = w->rank_pe[dst];
+    net_op_t *op = op_get(np);
+    int eager = bytes <= np->net->eager;
+    op->hdr = (net_hdr_t){
+        .kind = !eager                 ? AMP_NET_RNDV
+                : mode == AMP_P2P_SYNC ? AMP_NET_SYNC
+                                       : AMP_NET_EAGER,
+        .from_pe = (uint16_t)pe->id,
+        .from_proc = np->net->proc,
+        .ctx = ctx,
+        .src = src,
+        .tag = tag,
+        .dst = dst,
+        .seq = np->send_seq[chan(np->net, proc, rpe)]++,
+        .bytes = bytes,
+        .sreq = (uint64_t)(uintptr_t)req,
+    };
+    op->req = op->hdr.kind == AMP_NET_SYNC ? NULL : req;
+    op->temp = NULL;
+    if (dt && bytes) {
+        op->temp = malloc(bytes);
+        if (!op->temp)
+            amp_fatal("out of memory packing %zu bytes for another process",
+                      bytes);
+        amp_dt_copy_typed(dt, buf, NULL, op->temp, bytes);
+        buf = op->temp;
+    }
+    op_post(np, op, proc, rpe, buf, bytes,
+            eager ? UCP_AM_SEND_FLAG_EAGER : UCP_AM_SEND_FLAG_RNDV);
+}
+
+void amp_net_ack(amp_pe_t *pe, int proc, int rpe, uint64_t sreq)
+{
+    amp_net_pe_t *np = net_of(pe);
+    net_op_t *op = op_get(np);
+    op->hdr = (net_hdr_t){.kind = AMP_NET_ACK, .sreq = sreq};
+    op->req = NULL;
+    op->temp = NULL;
+    op_post(np, op, proc, rpe, NULL, 0, UCP_AM_SEND_FLAG_EAGER);
+}
+
+/* ---- fetching rendezvous data ---------------------------------------- */
+
+static void fetch_finish(net_fetch_t *f, ucs_status_t status)
+{
+    amp_p2p_req_t *r = f->r;
+    if (f->temp) {
+        amp_p2p_copy_into(r, f->temp, f->bytes, f->src, f->tag);
+        free(f->temp);
+    } else {
+        r->st_bytes = f->bytes;
+        r->st_source = f->src;
+        r->st_tag = f->tag;
+    }
+    if (status != UCS_OK)
+        r->error = AMP_ERR_SYS;
+    free(f);
+    amp_p2p_req_complete(r);
+}
+
+static void fetch_done(void *request, ucs_status_t status, size_t length,
+                       void *user_data)
+{
+    (void)length;
+    fetch_finish(user_data, status);
+    ucp_request_free(request);
+}
+
+/* Straight into the receive buffer when it is plain and large enough;
+ * through a temporary otherwise (layout, truncation). */
+static void fetch_start(amp_net_pe_t *np, net_fetch_t *f)
+{
+    void *into = f->r->buf;
+    f->temp = NULL;
+    if (f->r->dt || f->bytes > f->r->bytes) {
+        f->temp = malloc(f->bytes);
+        if (!f->temp)
+            amp_fatal("out of memory receiving %zu bytes from another process",
+                      f->bytes);
+        into = f->temp;
+    }
+    ucp_request_param_t p = {
+        .op_attr_mask =
+            UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+        .cb.recv_am = fetch_done,
+        .user_data = f,
+    };
+    ucs_status_ptr_t sp =
+        ucp_am_recv_data_nbx(np->worker, f->desc, into, f->bytes, &p);
+    if (sp == NULL)
+        fetch_finish(f, UCS_OK);
+    else if (UCS_PTR_IS_ERR(sp))
+        fetch_finish(f, UCS_PTR_STATUS(sp));
+}
+
+void amp_net_fetch(amp_pe_t *pe, void *desc, size_t bytes, amp_p2p_req_t *r,
+                   int src, int tag)
+{
+    amp_net_pe_t *np = net_of(pe);
+    net_fetch_t *f = malloc(sizeof(*f));
+    if (!f)
+        amp_fatal("out of memory receiving from another process");
+    *f = (net_fetch_t){
+        .r = r, .desc = desc, .bytes = bytes, .src = src, .tag = tag};
+    if (!np->in_progress) {
+        fetch_start(np, f);
+        return;
+    }
+    /* Matched inside UCX's callback: start once the progress call is
+     * over, in the order matched. */
+    net_fetch_t **tail = &np->fetches;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = f;
+}
+
+/* ---- arrivals -------------------------------------------------------- */
+
+static void arrive(amp_pe_t *pe, const net_hdr_t *h, void *data, int rndv)
+{
+    amp_net_arrival_t a = {
+        .kind = h->kind,
+        .ctx = h->ctx,
+        .src = h->src,
+        .tag = h->tag,
+        .dst = h->dst,
+        .bytes = (size_t)h->bytes,
+        .data = rndv ? NULL : data,
+        .desc = rndv ? data : NULL,
+        .from_proc = h->from_proc,
+        .from_pe = h->from_pe,
+        .sreq = h->sreq,
+    };
+    amp_p2p_net_deliver(pe, &a);
+}
+
+static void hold(amp_net_pe_t *np, const net_hdr_t *h, void *data,
+                 size_t length, int rndv)
+{
+    net_held_t *e = malloc(sizeof(*e) + (rndv ? 0 : length));
+    if (!e)
+        amp_fatal("out of memory holding a message from another process");
+    e->hdr = *h;
+    e->rndv = rndv;
+    e->data = data;
+    if (!rndv) {
+        e->data = e + 1;
+        memcpy(e->data, data, length);
+    }
+    e->next = np->held;
+    np->held = e;
+}
+
+/* Delivers the held messages of channel ch whose turn has come. */
+static void release_held(amp_pe_t *pe, amp_net_pe_t *np, unsigned ch)
+{
+    for (net_held_t **p = &np->held; *p;) {
+        net_held_t *e = *p;
+        if (chan(np->net, e->hdr.from_proc, e->hdr.from_pe) != ch ||
+            e->hdr.seq != np->recv_seq[ch]) {
+            p = &e->next;
+            continue;
+        }
+        *p = e->next;
+        arrive(pe, &e->hdr, e->data, e->rndv);
+        np->recv_seq[ch]++;
+        free(e);
+        p = &np->held; /* the next one may be earlier in the list */
+    }
+}
+
+static ucs_status_t on_message(void *arg, const void *header, size_t hlen,
+                               void *data, size_t length,
+                               const ucp_am_recv_param_t *param)
+{
+    amp_pe_t *pe = arg;
+    amp_net_pe_t *np = net_of(pe);
+    net_hdr_t h;
+    int rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
+    if (hlen != sizeof(h))
+        amp_fatal("a message from another process has a %zu-byte header "
+                  "(expected %zu): are all processes the same program?",
+                  hlen, sizeof(h));
+    memcpy(&h, header, sizeof(h));
+    if (h.kind == AMP_NET_ACK) {
+        amp_p2p_req_t *sreq = (amp_p2p_req_t *)(uintptr_t)h.sreq;
+        sreq->st_bytes = sreq->bytes;
+        amp_p2p_req_complete(sreq);
+        return UCS_OK;
+    }
+    unsigned ch = chan(np->net, h.from_proc, h.from_pe);
+    if (h.seq != np->recv_seq[ch]) {
+        hold(np, &h, data, length, rndv);
+    } else {
+        arrive(pe, &h, data, rndv);
+        np->recv_seq[ch]++;
+        if (np->held)
+            release_held(pe, np, ch);
+    }
+    return rndv ? UCS_INPROGRESS : UCS_OK;
+}
+
+unsigned amp_net_progress(amp_pe_t *pe)
+{
+    amp_net_pe_t *np = net_of(pe);
+    if (np->in_progress)
+        return 0;
+    np->in_progress = 1;
+    unsigned n = ucp_worker_progress(np->worker);
+    np->in_progress = 0;
+    while (np->fetches) {
+        net_fetch_t *f = np->fetches;
+        np->fetches = f->next;
+        fetch_start(np, f);
+        n++;
+    }
+    return n;
+}
+
+/* ---- sleeping -------------------------------------------------------- */
+
+void amp_p2p_net_sleep(amp_pe_t *pe, long ns)
+{
+    amp_net_pe_t *np = net_of(pe);
+    /* Busy: events are waiting (or a wake came first): do not sleep. */
+    if (ucp_worker_arm(np->worker) != UCS_OK)
+        return;
+    struct pollfd pfd = {.fd = np->efd, .events = POLLIN};
+    poll(&pfd, 1, (int)(ns / 1000000));
+}
+
+void amp_p2p_net_wake(amp_pe_t *pe)
+{
+    ucp_worker_signal(net_of(pe)->worker);
+}
+
+/* ---- setting up ------------------------------------------------------ */
+
+static amp_status_t ucx_error(const char *call, ucs_status_t s)
+{
+    amp_log_error("%s failed: %s", call, ucs_status_string(s));
+    return AMP_ERR_SYS;
+}
+
+static amp_status_t context_init(amp_net_t *net)
+{
+    ucp_config_t *config;
+    ucs_status_t s = ucp_config_read(NULL, NULL, &config);
+    if (s != UCS_OK)
+        return ucx_error("ucp_config_read", s);
+    ucp_params_t p = {.field_mask = UCP_PARAM_FIELD_FEATURES,
+                      .features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP};
+    s = ucp_init(&p, config, &net->ctx);
+    ucp_config_release(config);
+    return s == UCS_OK ? AMP_OK : ucx_error("ucp_init", s);
+}
+
+static amp_status_t worker_init(amp_net_t *net, amp_pe_t *pe)
+{
+    amp_net_pe_t *np = calloc(1, sizeof(*np));
+    if (!np)
+        return AMP_ERR_NOMEM;
+    np->pe = pe;
+    np->net = net;
+    ((amp_p2p_pe_t *)pe->upper)->net = np;
+    ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+                              .thread_mode = UCS_THREAD_MODE_SINGLE};
+    ucs_status_t s = ucp_worker_create(net->ctx, &wp, &np->worker);
+    if (s != UCS_OK)
+        return ucx_error("ucp_worker_create", s);
+    ucp_am_handler_param_t hp = {
+        .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID |
+                      UCP_AM_HANDLER_PARAM_FIELD_CB |
+                      UCP_AM_HANDLER_PARAM_FIELD_ARG,
+        .id = NET_AM_ID,
+        .cb = on_message,
+        .arg = pe,
+    };
+    s = ucp_worker_set_am_recv_handler(np->worker, &hp);
+    if (s != UCS_OK)
+        return ucx_error("ucp_worker_set_am_recv_handler", s);
+    s = ucp_worker_get_efd(np->worker, &np->efd);
+    return s == UCS_OK ? AMP_OK : ucx_error("ucp_worker_get_efd", s);
+}
+
+/* What a process publishes: its ranks, their PEs, its host and the
+ * address of each of its PEs' workers. */
+typedef struct net_blob_head {
+    uint32_t magic;
+    int32_t npes, first, nlocal;
+    char host[NET_HOST_MAX];
+} net_blob_head_t;
+
+/* Appends n bytes at src to the blob being built (*buf, *len). */
+static void blob_add(char **buf, size_t *len, const void *src, size_t n)
+{
+    char *b = realloc(*buf, *len + n);
+    if (!b)
+        amp_fatal("out of memory publishing this process's address");
+    memcpy(b + *len, src, n);
+    *buf = b;
+    *len += n;
+}
+
+static amp_status_t publish(amp_sched_t *sched, amp_boot_t *boot, int first,
+                            int nlocal, const int *local_pe)
+{
+    net_blob_head_t head = {.magic = NET_MAGIC,
+                            .npes = sched->npes,
+                            .first = first,
+                            .nlocal = nlocal};
+    gethostname(head.host, sizeof(head.host) - 1);
+    char *blob = NULL;
+    size_t len = 0;
+    blob_add(&blob, &len, &head, sizeof(head));
+    for (int i = 0; i < nlocal; i++) {
+        int32_t pe = local_pe[i];
+        blob_add(&blob, &len, &pe, sizeof(pe));
+    }
+    for (int i = 0; i < sched->npes; i++) {
+        amp_net_pe_t *np = net_of(sched->pes[i]);
+        ucp_address_t *addr;
+        size_t alen;
+        ucs_status_t s = ucp_worker_get_address(np->worker, &addr, &alen);
+        if (s != UCS_OK) {
+            free(blob);
+            return ucx_error("ucp_worker_get_address", s);
+        }
+        uint64_t n = alen;
+        blob_add(&blob, &len, &n, sizeof(n));
+        blob_add(&blob, &len, addr, alen);
+        ucp_worker_release_address(np->worker, addr);
+    }
+    amp_status_t st = amp_boot_put(boot, NET_KEY, blob, len);
+    free(blob);
+    if (st == AMP_OK)
+        st = amp_boot_commit(boot);
+    return st == AMP_OK ? amp_boot_fence(boot) : st;
+}
+
+/* Checks process q's blob against the job and returns its head. */
+static const net_blob_head_t *blob_check(const void *blob, size_t len, int q,
+                                         int nranks)
+{
+    const net_blob_head_t *h = blob;
+    if (len < sizeof(*h) || h->magic != NET_MAGIC || h->npes < 1 ||
+        h->nlocal < 0 || h->first < 0 || h->first + h->nlocal > nranks ||
+        len < sizeof(*h) + (size_t)h->nlocal * sizeof(int32_t))
+        amp_fatal("process %d of the job published no valid address: are "
+                  "all processes the same program with the same options?",
+                  q);
+    return h;
+}
+
+/* Reads process q's ranks and worker addresses into w and net. */
+static void read_proc(amp_p2p_world_t *w, amp_net_t *net, int q,
+                      const char *blob, size_t len, char hosts[][NET_HOST_MAX])
+{
+    const net_blob_head_t *h = blob_check(blob, len, q, w->nranks);
+    const char *p = blob + sizeof(*h);
+    for (int i = 0; i < h->nlocal; i++, p += sizeof(int32_t)) {
+        int32_t pe;
+        memcpy(&pe, p, sizeof(pe));
+        w->rank_proc[h->first + i] = q;
+        w->rank_pe[h->first + i] = pe;
+    }
+    memcpy(hosts[q], h->host, NET_HOST_MAX);
+    hosts[q][NET_HOST_MAX - 1] = '\0';
+    for (int i = 0; i < h->npes; i++) {
+        uint64_t n;
+        if ((size_t)(p - blob) + sizeof(n) > len)
+            amp_fatal("process %d published a truncated address", q);
+        memcpy(&n, p, sizeof(n));
+        p += sizeof(n);
+        if ((size_t)(p - blob) + n > len ||
+            !(net->addr[q * net->maxpes + i] = malloc(n)))
+            amp_fatal("process %d published a truncated address", q);
+        memcpy(net->addr[q * net->maxpes + i], p, n);
+        p += n;
+    }
+}
+
+static void *blob_of(amp_boot_t *boot, int q, size_t *len)
+{
+    void *blob;
+    if (amp_boot_get(boot, q, NET_KEY, &blob, len) != AMP_OK)
+        amp_fatal("cannot read the address process %d published", q);
+    return blob;
+}
+
+/* Every process's PEs: the largest count sizes the tables. */
+static int max_pes(amp_boot_t *boot, int nranks)
+{
+    int maxpes = 1;
+    for (int q = 0; q < boot->nprocs; q++) {
+        size_t len;
+        void *blob = blob_of(boot, q, &len);
+        const net_blob_head_t *h = blob_check(blob, len, q, nranks);
+        if (h->npes > maxpes)
+            maxpes = h->npes;
+        free(blob);
+    }
+    return maxpes;
+}
+
+static void read_all(amp_p2p_world_t *w, amp_net_t *net, amp_boot_t *boot)
+{
+    char(*hosts)[NET_HOST_MAX] = calloc((size_t)w->nprocs, NET_HOST_MAX);
+    if (!hosts)
+        amp_fatal("out of memory reading the job's addresses");
+    for (int r = 0; r < w->nranks; r++)
+        w->rank_proc[r] = -1;
+    for (int q = 0; q < w->nprocs; q++) {
+        size_t len;
+        void *blob = blob_of(boot, q, &len);
+        read_proc(w, net, q, blob, len, hosts);
+        free(blob);
+    }
+    for (int r = 0; r < w->nranks; r++)
+        if (w->rank_proc[r] < 0)
+            amp_fatal("no process of the job runs rank %d: do all processes "
+                      "have the same +vp?",
+                      r);
+    for (int q = 0; q < w->nprocs; q++) {
+        int k = 0;
+        while (strcmp(hosts[k], hosts[q]) != 0)
+            k++;
+        w->proc_node[q] = k;
+    }
+    free(hosts);
+}
+
+static amp_status_t pe_tables(amp_net_t *net, amp_pe_t *pe)
+{
+    amp_net_pe_t *np = net_of(pe);
+    size_t n = (size_t)net->nprocs * (size_t)net->maxpes;
+    np->eps = calloc(n, sizeof(*np->eps));
+    np->send_seq = calloc(n, sizeof(*np->send_seq));
+    np->recv_seq = calloc(n, sizeof(*np->recv_seq));
+    return np->eps && np->send_seq && np->recv_seq ? AMP_OK : AMP_ERR_NOMEM;
+}
+
+amp_status_t amp_p2p_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
+                              amp_boot_t *boot, int first, int nlocal,
+                              const int *local_pe)
+{
+    amp_net_t *net = calloc(1, sizeof(*net));
+    w->rank_proc = calloc((size_t)w->nranks, sizeof(int));
+    w->rank_pe = calloc((size_t)w->nranks, sizeof(int));
+    w->proc_node = calloc((size_t)boot->nprocs, sizeof(int));
+    if (!net || !w->rank_proc || !w->rank_pe || !w->proc_node)
+        return AMP_ERR_NOMEM;
+    w->net = net;
+    w->nprocs = net->nprocs = boot->nprocs;
+    w->proc = net->proc = boot->index;
+    net->eager = w->eager_limit;
+    amp_status_t st = context_init(net);
+    for (int i = 0; st == AMP_OK && i < sched->npes; i++)
+        st = worker_init(net, sched->pes[i]);
+    if (st == AMP_OK)
+        st = publish(sched, boot, first, nlocal, local_pe);
+    if (st != AMP_OK)
+        return st;
+    net->maxpes = max_pes(boot, w->nranks);
+    net->addr =
+        calloc((size_t)net->nprocs * (size_t)net->maxpes, sizeof(*net->addr));
+    if (!net->addr)
+        return AMP_ERR_NOMEM;
+    read_all(w, net, boot);
+    for (int i = 0; st == AMP_OK && i < sched->npes; i++)
+        st = pe_tables(net, sched->pes[i]);
+    return st;
+}
+
+/* Progresses the worker until request sp (of an nbx call) is done. */
+static void wait_request(ucp_worker_h worker, ucs_status_ptr_t sp)
+{
+    if (sp == NULL || UCS_PTR_IS_ERR(sp))
+        return;
+    while (ucp_request_check_status(sp) == UCS_INPROGRESS)
+        ucp_worker_progress(worker);
+    ucp_request_free(sp);
+}
+
+static void worker_flush(amp_net_pe_t *np)
+{
+    ucp_request_param_t p = {.op_attr_mask = 0};
+    wait_request(np->worker, ucp_worker_flush_nbx(np->worker, &p));
+}
+
+static void worker_close(amp_net_pe_t *np)
+{
+    size_t n = (size_t)np->net->nprocs * (size_t)np->net->maxpes;
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                             .flags = UCP_EP_CLOSE_FLAG_FORCE};
+    for (size_t i = 0; i < n; i++)
+        if (np->eps[i])
+            wait_request(np->worker, ucp_ep_close_nbx(np->eps[i], &p));
+    ucp_worker_destroy(np->worker);
+    while (np->free_ops) {
+        net_op_t *op = np->free_ops;
+        np->free_ops = op->next;
+        free(op);
+    }
+    free(np->eps);
+    free(np->send_seq);
+    free(np->recv_seq);
+    free(np);
+}
+
+void amp_p2p_net_finish(amp_p2p_world_t *w, amp_sched_t *sched,
+                        amp_boot_t *boot)
+{
+    amp_net_t *net = w->net;
+    if (!net)
+        return;
+    for (int i = 0; i < sched->npes; i++)
+        worker_flush(net_of(sched->pes[i]));
+    /* Nobody closes a connection another process still uses. */
+    amp_boot_fence(boot);
+    for (int i = 0; i < sched->npes; i++) {
+        worker_close(net_of(sched->pes[i]));
+        ((amp_p2p_pe_t *)sched->pes[i]->upper)->net = NULL;
+    }
+    for (int i = 0; i < net->nprocs * net->maxpes; i++)
+        free(net->addr[i]);
+    free(net->addr);
+    ucp_cleanup(net->ctx);
+    free(net);
+    w->net = NULL;
+}

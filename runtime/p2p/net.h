@@ -1,0 +1,73 @@
+/*
+ * The inter-process transport (private to p2p): UCX active messages
+ * between the PEs of the job's processes.
+ *
+ * Every PE has its own UCX worker, progressed only by that PE, so nothing
+ * on the path of a message takes a lock.  A message to a rank of another
+ * process goes from the sender's PE straight to the worker of the PE that
+ * runs the receiver there, whose handler matches it on the spot.
+ *
+ *  - eager (<= the eager limit, standard mode): the data travels with the
+ *    header; UCX copies it out of the sender's buffer;
+ *  - synchronous and small: the same, and the receiver acknowledges the
+ *    match, which completes the send;
+ *  - larger: UCX rendezvous.  The receiver, once it has matched the
+ *    header, has UCX fetch the data straight into the receive buffer
+ *    (zero-copy where the transport can); the send completes when UCX says
+ *    the data was taken.  Non-contiguous layouts are packed into (or
+ *    unpacked from) a temporary buffer at the end that has them.
+ *
+ * UCX does not promise that active messages arrive in the order they were
+ * sent, so every message carries a sequence number per pair of PEs and the
+ * receiver holds back early arrivals until their turn.
+ */
+#ifndef AMP_P2P_NET_H
+#define AMP_P2P_NET_H
+
+#include "p2p/msg.h"
+
+#include <stdint.h>
+
+enum amp_net_kind {
+    AMP_NET_EAGER, /* data inline */
+    AMP_NET_SYNC,  /* data inline; acknowledge the match */
+    AMP_NET_RNDV,  /* data to be fetched through UCX */
+    AMP_NET_ACK,   /* to the sender: its synchronous send matched */
+};
+
+/* A message from another process, as the transport hands it to p2p. */
+typedef struct amp_net_arrival {
+    int kind;
+    int ctx, src, tag, dst;
+    size_t bytes;
+    const void *data; /* eager and sync: the payload */
+    void *desc;       /* rendezvous: UCX's descriptor of the data */
+    int from_proc, from_pe;
+    uint64_t sreq; /* sync: the sender's request, for the acknowledgement */
+} amp_net_arrival_t;
+
+/* ---- p2p.c, called by the transport ---------------------------------- */
+
+/* Matches an arrival on pe (the PE that runs its receiver). */
+void amp_p2p_net_deliver(amp_pe_t *pe, const amp_net_arrival_t *a);
+/* Copies data (plain bytes) into receive r and records the status. */
+void amp_p2p_copy_into(amp_p2p_req_t *r, const void *data, size_t bytes,
+                       int src, int tag);
+
+/* ---- net.c, called by p2p.c ------------------------------------------ */
+
+/* Sends bytes of data at buf (layout dt, NULL: plain) to world rank dst,
+ * which lives in another process; req completes as the mode requires. */
+void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
+                  size_t bytes, const amp_dt_t *dt, int dst, int ctx, int src,
+                  int tag, int mode);
+/* Has the rendezvous message desc (bytes long) fetched into receive r. */
+void amp_net_fetch(amp_pe_t *pe, void *desc, size_t bytes, amp_p2p_req_t *r,
+                   int src, int tag);
+/* Tells the sender of a synchronous message that it matched. */
+void amp_net_ack(amp_pe_t *pe, int proc, int rpe, uint64_t sreq);
+
+/* Progresses pe's worker (on pe); returns the events it handled. */
+unsigned amp_net_progress(amp_pe_t *pe);
+
+#endif
