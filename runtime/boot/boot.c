@@ -47,9 +47,32 @@ static amp_status_t read_job_size(amp_boot_t *boot)
     return status;
 }
 
+/* This process's place among the job's processes on its node; a launcher
+ * that does not say leaves it alone there. */
+static void read_local(amp_boot_t *boot)
+{
+    pmix_proc_t proc;
+    pmix_value_t *val = NULL;
+    load_proc(boot, &proc, (pmix_rank_t)boot->index);
+    if (PMIx_Get(&proc, PMIX_LOCAL_RANK, NULL, 0, &val) == PMIX_SUCCESS) {
+        if (val->type == PMIX_UINT16)
+            boot->local_index = val->data.uint16;
+        PMIX_VALUE_RELEASE(val);
+    }
+    load_proc(boot, &proc, PMIX_RANK_WILDCARD);
+    if (PMIx_Get(&proc, PMIX_LOCAL_SIZE, NULL, 0, &val) == PMIX_SUCCESS) {
+        if (val->type == PMIX_UINT32 && val->data.uint32 >= 1 &&
+            val->data.uint32 <= INT32_MAX)
+            boot->local_size = (int)val->data.uint32;
+        PMIX_VALUE_RELEASE(val);
+    }
+    if (boot->local_index >= boot->local_size)
+        boot->local_index = 0;
+}
+
 amp_status_t amp_boot_init(amp_boot_t *boot)
 {
-    *boot = (amp_boot_t){.index = 0, .nprocs = 1};
+    *boot = (amp_boot_t){.index = 0, .nprocs = 1, .local_size = 1};
     /* Every PMIx launcher sets PMIX_NAMESPACE (and the server's URI); a
      * program started alone has none and makes no PMIx call. */
     if (!getenv("PMIX_NAMESPACE"))
@@ -71,6 +94,7 @@ amp_status_t amp_boot_init(amp_boot_t *boot)
         status = AMP_ERR_SYS;
         goto err_finalize;
     }
+    read_local(boot);
     return AMP_OK;
 
 err_finalize:
@@ -85,7 +109,7 @@ void amp_boot_cleanup(amp_boot_t *boot)
         if (rc != PMIX_SUCCESS)
             pmix_error("PMIx_Finalize", "", rc);
     }
-    *boot = (amp_boot_t){.index = 0, .nprocs = 1};
+    *boot = (amp_boot_t){.index = 0, .nprocs = 1, .local_size = 1};
 }
 
 /* put, commit and get exist only between processes a launcher started. */

@@ -15,9 +15,11 @@
 #include <stddef.h>
 
 typedef struct amp_boot {
-    int pmix;     /* PMIx_Init succeeded; cleanup calls PMIx_Finalize */
-    int index;    /* this process's rank in the job, 0 .. nprocs - 1 */
-    int nprocs;   /* processes in the job (PMIX_JOB_SIZE) */
+    int pmix;   /* PMIx_Init succeeded; cleanup calls PMIx_Finalize */
+    int index;  /* this process's rank in the job, 0 .. nprocs - 1 */
+    int nprocs; /* processes in the job (PMIX_JOB_SIZE) */
+    int local_index, local_size; /* among the job's processes on this node
+                                    (PMIX_LOCAL_RANK, PMIX_LOCAL_SIZE) */
     char ns[256]; /* the job's PMIx namespace ("" without PMIx) */
 } amp_boot_t;
 

@@ -38,6 +38,9 @@ int PMPI_Barrier(MPI_Comm comm_h)
     if (!comm->is_inter && (comm->shm || comm->size == 1)) /* coll/shm.c */
         return coll_status(rank, comm, amp_coll_shm_barrier(comm->shm, &c),
                            "MPI_Barrier");
+    if (comm->hier) /* coll_hier.c */
+        return coll_status(rank, comm, amp_coll_hier_barrier(comm, &c),
+                           "MPI_Barrier");
     return coll_status(rank, comm, amp_coll_barrier(&c), "MPI_Barrier");
 }
 AMP_WEAK_ALIAS(Barrier)
@@ -72,6 +75,10 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
         return coll_status(
             rank, comm,
             amp_coll_shm_bcast(comm->shm, &c, buffer, count, dt, root), call);
+    if (comm->hier) /* coll_hier.c */
+        return coll_status(
+            rank, comm, amp_coll_hier_bcast(comm, &c, buffer, count, dt, root),
+            call);
     return coll_status(rank, comm, amp_coll_bcast(&c, buffer, count, dt, root),
                        call);
 }
@@ -204,6 +211,11 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
         return coll_status(rank, comm,
                            amp_coll_shm_allreduce(comm->shm, &c, sendbuf,
                                                   recvbuf, count, dt, &cop),
+                           call);
+    if (comm->hier && amp_coll_shm_reduce_ok(dt, count, &cop)) /* coll_hier.c */
+        return coll_status(rank, comm,
+                           amp_coll_hier_allreduce(comm, &c, sendbuf, recvbuf,
+                                                   count, dt, &cop),
                            call);
     return coll_status(
         rank, comm,

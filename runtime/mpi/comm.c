@@ -90,6 +90,12 @@ amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
         free(world);
         return NULL;
     }
+    if (amp_coll_hier_attach(c) != AMP_OK) {
+        amp_coll_shm_detach(&amp_proc.coll_shm, c->shm);
+        amp_table_free(&rank->comms, c);
+        free(world);
+        return NULL;
+    }
     return c;
 }
 
@@ -100,6 +106,7 @@ void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm)
     free(comm->owned_world);
     free(comm->owned_remote_world);
     amp_coll_shm_detach(&amp_proc.coll_shm, comm->shm);
+    amp_coll_hier_detach(comm);
     amp_topology_free(comm->topo);
     if (comm->is_inter)
         amp_intercomm_cleanup(rank, comm);

@@ -80,6 +80,9 @@ typedef struct amp_proc {
     void (**rank_inits)(void);
     int nrank_inits;
     double wtime_base;
+    /* Core slot of PE 0 (topo): processes of one node that may use the
+     * same cores take turns, process k of the node starting at k * PEs. */
+    int pin_base;
     struct amp_nbc_pe *nbc_pes;   /* coll/nbc.c: by PE id */
     amp_ctx_registry_t idup_ctxs; /* comm.c: contexts of MPI_Comm_idup */
 } amp_proc_t;
@@ -98,18 +101,19 @@ typedef struct amp_comm {
     char name[MPI_MAX_OBJECT_NAME];
     /* Each of the following belongs to the file named; amp_comm_new zeroes
      * them and amp_comm_destroy asks each owner to release its part. */
-    int is_inter;              /* intercomm.c: an inter-communicator */
-    int remote_size;           /* intercomm.c */
-    const int *remote_world;   /* intercomm.c: remote rank -> world rank */
-    int *owned_remote_world;   /* intercomm.c */
-    MPI_Comm local_comm;       /* intercomm.c: the local group's intra-comm */
-    struct amp_topology *topo; /* topology.c */
-    struct amp_attr *attrs;    /* attr.c: cached attributes */
-    struct amp_info *info;     /* info.c: hints set on the communicator */
-    unsigned coll_seq;         /* coll: collectives started, for tags */
-    struct amp_coll_shm *shm;  /* coll/shm.c: state its members share */
-    unsigned asserts;          /* info.c: AMP_ASSERT_* from mpi_assert_* */
-    unsigned idups;            /* comm.c: MPI_Comm_idup calls on it so far */
+    int is_inter;               /* intercomm.c: an inter-communicator */
+    int remote_size;            /* intercomm.c */
+    const int *remote_world;    /* intercomm.c: remote rank -> world rank */
+    int *owned_remote_world;    /* intercomm.c */
+    MPI_Comm local_comm;        /* intercomm.c: the local group's intra-comm */
+    struct amp_topology *topo;  /* topology.c */
+    struct amp_attr *attrs;     /* attr.c: cached attributes */
+    struct amp_info *info;      /* info.c: hints set on the communicator */
+    unsigned coll_seq;          /* coll: collectives started, for tags */
+    struct amp_coll_shm *shm;   /* coll/shm.c: state its members share */
+    unsigned asserts;           /* info.c: AMP_ASSERT_* from mpi_assert_* */
+    unsigned idups;             /* comm.c: MPI_Comm_idup calls on it so far */
+    struct amp_coll_hier *hier; /* coll_hier.c: members in several processes */
 } amp_comm_t;
 
 /* Bits of amp_comm_t.asserts: the MPI-4 assertions set to "true" in the
@@ -329,6 +333,26 @@ int amp_coll_launch(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
 amp_status_t amp_topology_dup(const struct amp_topology *t,
                               struct amp_topology **copy);
 void amp_topology_free(struct amp_topology *t);
+
+/* ---- collectives across processes (coll_hier.c) ---- */
+
+/* Sets up comm->hier when comm's members run in several processes, each
+ * process's as one block of consecutive ranks (else leaves it NULL); the
+ * detach releases it. */
+amp_status_t amp_coll_hier_attach(amp_comm_t *comm);
+void amp_coll_hier_detach(amp_comm_t *comm);
+/* The two-level collectives on such a communicator (c: this call's view of
+ * it, from amp_coll_comm_of); allreduce needs amp_coll_shm_reduce_ok. */
+amp_status_t amp_coll_hier_barrier(const amp_comm_t *comm,
+                                   const amp_coll_comm_t *c);
+amp_status_t amp_coll_hier_bcast(const amp_comm_t *comm,
+                                 const amp_coll_comm_t *c, void *buf, int count,
+                                 const amp_dt_t *dt, int root);
+amp_status_t amp_coll_hier_allreduce(const amp_comm_t *comm,
+                                     const amp_coll_comm_t *c,
+                                     const void *sendbuf, void *recvbuf,
+                                     int count, const amp_dt_t *dt,
+                                     const amp_coll_op_t *op);
 
 /* ---- communicators (comm.c) ---- */
 

@@ -207,7 +207,8 @@ static void show_map(FILE *f, const amp_opts_t *o, const amp_topo_t *topo,
     fprintf(f, "); this process may use %s\n", where);
     for (int pe = 0; pe < npes; pe++) {
         if (o->pin)
-            amp_topo_pe_str(topo, pe, where, sizeof(where));
+            amp_topo_pe_str(topo, where_ranks->pin_base + pe, where,
+                            sizeof(where));
         else
             snprintf(where, sizeof(where), "not bound");
         fprintf(f, "ampi: PE %d: %s: ", pe, where);
@@ -219,9 +220,9 @@ static void show_map(FILE *f, const amp_opts_t *o, const amp_topo_t *topo,
 }
 
 void amp_opts_report_placement(const amp_opts_t *o, const amp_topo_t *topo,
-                               int npes, const amp_placement_t *rank_pe)
+                               int npes, const amp_placement_t *placement)
 {
-    int shared = o->pin && npes > topo->ncores;
+    int shared = o->pin && npes > placement->cores;
     if (!shared && !o->showmap)
         return;
     /* Built in memory and written at once, so that it stays together. */
@@ -233,13 +234,19 @@ void amp_opts_report_placement(const amp_opts_t *o, const amp_topo_t *topo,
     if (shared) {
         char where[512];
         amp_topo_allowed_str(topo, where, sizeof(where));
-        fprintf(f,
-                "ampi: warning: %d PEs (+p) but this process may use %s; "
-                "PEs share cores\n",
-                npes, where);
+        if (placement->cores < topo->ncores)
+            fprintf(f,
+                    "ampi: warning: %d PEs (+p) but this process's share of "
+                    "the node's cores is %d (of %s); PEs share cores\n",
+                    npes, placement->cores, where);
+        else
+            fprintf(f,
+                    "ampi: warning: %d PEs (+p) but this process may use %s; "
+                    "PEs share cores\n",
+                    npes, where);
     }
     if (o->showmap)
-        show_map(f, o, topo, npes, rank_pe);
+        show_map(f, o, topo, npes, placement);
     if (fclose(f) != 0)
         amp_fatal("out of memory printing the placement");
     fwrite(text, 1, size, stderr);

@@ -87,7 +87,7 @@ static void *pe_main(void *arg)
 {
     amp_pe_t *pe = arg;
     if (amp_proc.opts.pin)
-        amp_topo_pin_self(&amp_proc.topo, pe->id);
+        amp_topo_pin_self(&amp_proc.topo, amp_proc.pin_base + pe->id);
     amp_signals_thread_init();
     amp_sched_run(pe);
     return NULL;
@@ -103,11 +103,26 @@ static void share_ranks(const amp_boot_t *boot, int vp, int *first, int *nlocal)
     *nlocal = (int)((p + 1) * vp / n) - *first;
 }
 
+/* Processes of one node that were all left free to use every core of the
+ * machine (mpirun --bind-to none, as ampirun starts them) share the cores
+ * out: process k of the node pins from core slot k * share on, and +p
+ * defaults to its share. */
+static int core_share(void)
+{
+    const amp_boot_t *b = &amp_proc.boot;
+    const amp_topo_t *t = &amp_proc.topo;
+    if (b->local_size < 2 || t->ncores != t->machine_cores)
+        return t->ncores;
+    int share = t->ncores / b->local_size;
+    share = share > 0 ? share : 1;
+    amp_proc.pin_base = b->local_index * share;
+    return share;
+}
+
 static int choose_npes(const amp_opts_t *o, int nlocal)
 {
-    int n = o->p;
-    if (n == 0)
-        n = amp_proc.topo.ncores;
+    int share = core_share();
+    int n = o->p ? o->p : share;
     return n > nlocal ? nlocal : n;
 }
 
@@ -241,7 +256,9 @@ static void start_ranks(void)
                              .host = host,
                              .first = first,
                              .nlocal = nlocal,
-                             .local_pe = local_pe};
+                             .local_pe = local_pe,
+                             .pin_base = amp_proc.pin_base,
+                             .cores = core_share()};
     amp_opts_report_placement(o, &amp_proc.topo, npes, &where);
     if (amp_proc.rank_pe != local_pe)
         free(local_pe);

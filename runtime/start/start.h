@@ -36,6 +36,8 @@ typedef struct amp_placement {
     const char *host;    /* its host name */
     int first, nlocal;   /* its world ranks: first .. first + nlocal - 1 */
     const int *local_pe; /* the PE of each */
+    int pin_base;        /* PE i is on the process's core slot base + i */
+    int cores;           /* the cores its PEs may spread over */
 } amp_placement_t;
 void amp_opts_report_placement(const amp_opts_t *opts, const amp_topo_t *topo,
                                int npes, const amp_placement_t *placement);

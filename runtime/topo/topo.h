@@ -16,11 +16,12 @@
 #include <stddef.h>
 
 typedef struct amp_topo {
-    void *topology; /* hwloc_topology_t; NULL if hwloc failed */
-    int ncores;     /* cores this process may run on (at least 1) */
-    int *core;      /* [ncores] hwloc logical index of each such core */
-    int *pu;        /* [ncores] OS index of the PU a PE binds to on it */
-    char *pus;      /* the PUs the process may use, as a list ("0-3,8") */
+    void *topology;    /* hwloc_topology_t; NULL if hwloc failed */
+    int ncores;        /* cores this process may run on (at least 1) */
+    int machine_cores; /* cores of the machine (0 without hwloc) */
+    int *core;         /* [ncores] hwloc logical index of each such core */
+    int *pu;           /* [ncores] OS index of the PU a PE binds to on it */
+    char *pus;         /* the PUs the process may use, as a list ("0-3,8") */
 } amp_topo_t;
 
 /* Finds the cores the process may use.  If hwloc fails it returns

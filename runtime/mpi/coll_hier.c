@@ -1,0 +1,187 @@
+/*
+ * Collectives of a communicator whose ranks run in several processes, in
+ * two levels: the members in this process meet through its shared memory
+ * (coll/shm.c), and one leader per process (its lowest comm rank there)
+ * talks to the other processes' leaders over point-to-point (coll/coll.c,
+ * trees across the transport).
+ *
+ * Used when every process's members form one block of consecutive comm
+ * ranks (MPI_COMM_WORLD and most communicators made from it): then the
+ * process-level result is a contiguous part of the rank order, and the
+ * leaders combining the parts in process order keeps non-commutative
+ * operations right.  Other communicators use the one-level algorithms.
+ */
+#include "mpi/impl.h"
+
+#include <stdlib.h>
+
+typedef struct amp_coll_hier {
+    int first, nlocal;   /* this process's members: comm ranks first.. */
+    int block, nblocks;  /* this process's block among the comm's */
+    int *local_world;    /* local member i -> world rank */
+    int *leader_world;   /* block b's leader -> world rank */
+    int *block_first;    /* block b's first comm rank; [nblocks] = size */
+    amp_coll_shm_t *shm; /* among the local members */
+} amp_coll_hier_t;
+
+static int world_of(const amp_comm_t *comm, int r)
+{
+    return comm->world ? comm->world[r] : r;
+}
+
+static int proc_of(const amp_comm_t *comm, int r)
+{
+    return amp_proc.world.rank_proc[world_of(comm, r)];
+}
+
+/* The number of blocks of one process each, or 0 if some process's
+ * members are not consecutive. */
+static int count_blocks(const amp_comm_t *comm)
+{
+    int n = 1;
+    for (int r = 1; r < comm->size; r++) {
+        if (proc_of(comm, r) == proc_of(comm, r - 1))
+            continue;
+        for (int k = 0; k < r - 1; k++)
+            if (proc_of(comm, k) == proc_of(comm, r))
+                return 0;
+        n++;
+    }
+    return n;
+}
+
+static void hier_free(amp_coll_hier_t *h)
+{
+    if (!h)
+        return;
+    amp_coll_shm_detach(&amp_proc.coll_shm, h->shm);
+    free(h->local_world);
+    free(h->leader_world);
+    free(h->block_first);
+    free(h);
+}
+
+static amp_status_t fill_blocks(amp_coll_hier_t *h, const amp_comm_t *comm)
+{
+    int b = 0;
+    for (int r = 0; r < comm->size; r++) {
+        if (r > 0 && proc_of(comm, r) == proc_of(comm, r - 1))
+            continue;
+        h->block_first[b] = r;
+        h->leader_world[b] = world_of(comm, r);
+        if (proc_of(comm, r) == amp_proc.world.proc) {
+            h->block = b;
+            h->first = r;
+        }
+        b++;
+    }
+    h->block_first[b] = comm->size;
+    h->nlocal = h->block_first[h->block + 1] - h->first;
+    h->local_world = malloc((size_t)h->nlocal * sizeof(int));
+    if (!h->local_world)
+        return AMP_ERR_NOMEM;
+    for (int i = 0; i < h->nlocal; i++)
+        h->local_world[i] = world_of(comm, h->first + i);
+    return amp_coll_shm_attach(&amp_proc.coll_shm, amp_proc.rank_pe,
+                               amp_proc.sched.npes, comm->ctx, h->nlocal,
+                               h->local_world, &h->shm);
+}
+
+amp_status_t amp_coll_hier_attach(amp_comm_t *comm)
+{
+    int nblocks;
+    if (comm->is_inter || amp_comm_members_local(comm->size, comm->world) ||
+        !(nblocks = count_blocks(comm)))
+        return AMP_OK;
+    amp_coll_hier_t *h = calloc(1, sizeof(*h));
+    if (!h)
+        return AMP_ERR_NOMEM;
+    h->nblocks = nblocks;
+    h->leader_world = malloc((size_t)nblocks * sizeof(int));
+    h->block_first = malloc((size_t)(nblocks + 1) * sizeof(int));
+    amp_status_t st = h->leader_world && h->block_first ? fill_blocks(h, comm)
+                                                        : AMP_ERR_NOMEM;
+    if (st != AMP_OK) {
+        hier_free(h);
+        return st;
+    }
+    comm->hier = h;
+    return AMP_OK;
+}
+
+void amp_coll_hier_detach(amp_comm_t *comm)
+{
+    hier_free(comm->hier);
+    comm->hier = NULL;
+}
+
+/* The views of one call (c: the whole communicator's): the local members,
+ * and the leaders (one per block, meaningful at leaders only). */
+static void views(const amp_coll_hier_t *h, const amp_coll_comm_t *c,
+                  amp_coll_comm_t *local, amp_coll_comm_t *leaders)
+{
+    *local = *c;
+    local->rank = c->rank - h->first;
+    local->size = h->nlocal;
+    local->world = h->local_world;
+    *leaders = *c;
+    leaders->rank = h->block;
+    leaders->size = h->nblocks;
+    leaders->world = h->leader_world;
+}
+
+amp_status_t amp_coll_hier_barrier(const amp_comm_t *comm,
+                                   const amp_coll_comm_t *c)
+{
+    const amp_coll_hier_t *h = comm->hier;
+    amp_coll_comm_t local, leaders;
+    views(h, c, &local, &leaders);
+    amp_status_t st = amp_coll_shm_barrier(h->shm, &local);
+    if (st == AMP_OK && local.rank == 0)
+        st = amp_coll_barrier(&leaders);
+    return st == AMP_OK ? amp_coll_shm_barrier(h->shm, &local) : st;
+}
+
+/* The root's process spreads the data first, its leader then to the
+ * other leaders, and each of them to its process. */
+amp_status_t amp_coll_hier_bcast(const amp_comm_t *comm,
+                                 const amp_coll_comm_t *c, void *buf, int count,
+                                 const amp_dt_t *dt, int root)
+{
+    const amp_coll_hier_t *h = comm->hier;
+    amp_coll_comm_t local, leaders;
+    views(h, c, &local, &leaders);
+    int rb = 0;
+    while (h->block_first[rb + 1] <= root)
+        rb++;
+    amp_status_t st = AMP_OK;
+    if (rb == h->block)
+        st =
+            amp_coll_shm_bcast(h->shm, &local, buf, count, dt, root - h->first);
+    if (st == AMP_OK && local.rank == 0)
+        st = amp_coll_bcast(&leaders, buf, count, dt, rb);
+    if (st == AMP_OK && rb != h->block)
+        st = amp_coll_shm_bcast(h->shm, &local, buf, count, dt, 0);
+    return st;
+}
+
+/* Each process reduces its block into its leader's recvbuf, the leaders
+ * combine the blocks in order, and each leader hands the result on. */
+amp_status_t amp_coll_hier_allreduce(const amp_comm_t *comm,
+                                     const amp_coll_comm_t *c,
+                                     const void *sendbuf, void *recvbuf,
+                                     int count, const amp_dt_t *dt,
+                                     const amp_coll_op_t *op)
+{
+    const amp_coll_hier_t *h = comm->hier;
+    amp_coll_comm_t local, leaders;
+    views(h, c, &local, &leaders);
+    amp_status_t st =
+        amp_coll_shm_reduce(h->shm, &local, sendbuf, recvbuf, count, dt, op, 0);
+    if (st == AMP_OK && local.rank == 0)
+        st =
+            amp_coll_allreduce_typed(&leaders, recvbuf, recvbuf, count, dt, op);
+    if (st == AMP_OK)
+        st = amp_coll_shm_bcast(h->shm, &local, recvbuf, count, dt, 0);
+    return st;
+}
