@@ -16,6 +16,8 @@
 #   BENCH_JACOBI_OPTIONS  options for every jacobi3d run (e.g. "-n 48 -s 100")
 #   BENCH_COLL_OPTIONS    options for every coll run (e.g. "-m 65536 -r 7")
 #   BENCH_COLL_RANKS      rank counts for the collectives (default "8 64")
+#   BENCH_NP        0 skips the across-process part (bench/run_np.sh, run
+#                   last; its own options are described there)
 #
 # Exit status: 0 when every program ran, 1 when one failed or was missing
 # (its cells read n/a) or when the jacobi3d builds disagree on the result.
@@ -470,6 +472,15 @@ echo "| $hs bandwidth, same PE | ≥ 80% of memcpy (4 buffers) | $(pct "$bw_p1" 
 echo "| $hs bandwidth, two PEs | ≥ 80% of memcpy (2 buffers) | $(pct "$bw_p2" "$mc2") | $(verdict "$m_p2" '>=' 0.8) |"
 echo "| 8-byte allreduce, 8 ranks on 2 PEs | ≥ 10× faster than Open MPI, 8 processes ($(with "$ar8_o" " µs")) | $(with "$ar8" " µs") ($(with "$ar8_r" ×)) | $(verdict "$ar8_r" '>=' 10) |"
 echo
+
+# ---------------------------------------------------- across processes
+# Two processes (ampirun against Open MPI's mpirun), with the same rounds
+# and raw directory; its tables follow these.
+if [ "${BENCH_NP:-1}" != 0 ]; then
+    BENCH_RAW_DIR=$raw_dir BENCH_ROUNDS=$rounds BENCH_TIMEOUT=$timeout_s \
+        MPIRUN=$mpirun_cmd "$src_dir/bench/run_np.sh" "$build_dir" "${pingpong_args[@]}" ||
+        failed=1
+fi
 
 note "raw output in $raw_dir"
 exit "$failed"
