@@ -56,27 +56,9 @@ failed=0
 
 note() { echo "run_np.sh: $*" >&2; }
 
-# run NAME CMD...: runs CMD with the timeout, output in $raw_dir/NAME.txt.
-run() {
-    local name=$1
-    shift
-    if [ ! -x "$1" ] && ! command -v "$1" >/dev/null 2>&1; then
-        note "$name: $1 not found, skipped"
-        echo "skipped: $1 not found" >"$raw_dir/$name.txt"
-        failed=1
-        return 1
-    fi
-    note "$name: $*"
-    local rc=0
-    timeout "$timeout_s" "$@" >"$raw_dir/$name.txt" 2>"$raw_dir/$name.err" || rc=$?
-    if [ "$rc" -eq 124 ]; then
-        note "$name: timed out after ${timeout_s}s (BENCH_TIMEOUT)"
-    elif [ "$rc" -ne 0 ]; then
-        note "$name: failed (exit $rc); see $raw_dir/$name.err"
-    fi
-    [ "$rc" -eq 0 ] || failed=1
-    return "$rc"
-}
+# run NAME CMD...: bench/lib.sh
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # field FILE KEY OP SIZE: value of KEY on the line of FILE with size=SIZE
 # (and op=OP, unless OP is empty); lines are space-separated key=value pairs.
