@@ -1,9 +1,10 @@
-// Windows live in one process's address space: creating one over a
-// communicator whose ranks run in several processes answers
-// MPI_ERR_UNSUPPORTED_OPERATION (MPI_ERR_RMA_SHARED for
-// MPI_Win_allocate_shared) through the error handler, naming the call and
-// the argument, while a window over the ranks of one process
-// (MPI_COMM_TYPE_SHARED) works as usual.
+// A window over ranks of several processes works like one in a process:
+// every rank adds to rank 0's counter (a member of the other process for
+// half of them), and reads the right neighbour's value through passive
+// target.  MPI_Win_allocate_shared over ranks of several processes, which
+// share no memory, answers MPI_ERR_RMA_SHARED through the error handler,
+// naming the call and the argument, while one over the ranks of one
+// process (MPI_COMM_TYPE_SHARED) works as usual.
 // REQUIRES: ampi-runtime, openmpi-mpirun
 // RUN: %ampicc %s -o %t
 // RUN: %status %mpirun -np 2 %t +vp 4 2>&1 | sort | FileCheck %s
@@ -13,31 +14,42 @@
 
 int main(int argc, char **argv)
 {
-    int rank, cls, *base, one = 1;
+    int rank, size, cls, *base, one = 1, len;
     char msg[MPI_MAX_ERROR_STRING];
     MPI_Win win;
     MPI_Comm shared;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    int rc = MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL,
-                              MPI_COMM_WORLD, &base, &win);
+    MPI_Win_allocate(2 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+                     MPI_COMM_WORLD, &base, &win);
+    base[0] = 0;
+    base[1] = 100 + rank;
+    MPI_Win_fence(0, win);
+    MPI_Accumulate(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win);
+    MPI_Win_fence(0, win);
+    int right = (rank + 1) % size, got = -1;
+    MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win);
+    MPI_Get(&got, 1, MPI_INT, right, 1, 1, MPI_INT, win);
+    MPI_Win_unlock(right, win);
+    printf("world window rank %d: right has %d\n", rank, got);
+    if (rank == 0)
+        printf("world window: rank 0 counted %d\n", base[0]);
+    MPI_Win_free(&win);
+
+    int rc = MPI_Win_allocate_shared(sizeof(int), sizeof(int), MPI_INFO_NULL,
+                                     MPI_COMM_WORLD, &base, &win);
     MPI_Error_class(rc, &cls);
-    int len;
     MPI_Error_string(rc, msg, &len);
     if (rank == 0)
-        printf("world: unsupported %d: %s\n",
-               cls == MPI_ERR_UNSUPPORTED_OPERATION, msg);
-    rc = MPI_Win_allocate_shared(sizeof(int), sizeof(int), MPI_INFO_NULL,
-                                 MPI_COMM_WORLD, &base, &win);
-    MPI_Error_class(rc, &cls);
-    if (rank == 0)
-        printf("world shared: rma_shared %d\n", cls == MPI_ERR_RMA_SHARED);
+        printf("world shared: rma_shared %d: %s\n", cls == MPI_ERR_RMA_SHARED,
+               msg);
 
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                         &shared);
-    MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, shared, &base,
-                     &win);
+    MPI_Win_allocate_shared(sizeof(int), sizeof(int), MPI_INFO_NULL, shared,
+                            &base, &win);
     *base = 0;
     MPI_Win_fence(0, win);
     MPI_Accumulate(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win);
@@ -56,5 +68,9 @@ int main(int argc, char **argv)
 // CHECK: exit status 0
 // CHECK-NEXT: process window of rank 0: 2 of 2
 // CHECK-NEXT: process window of rank 2: 2 of 2
-// CHECK-NEXT: world shared: rma_shared 1
-// CHECK-NEXT: world: unsupported 1: {{.*}}MPI_Win_allocate: the communicator's ranks run in more than one process; windows across processes are not implemented yet (argument comm)
+// CHECK-NEXT: world shared: rma_shared 1: {{.*}}MPI_Win_allocate_shared: the communicator's ranks run in more than one process, which share no memory; split it with MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) first (argument comm)
+// CHECK-NEXT: world window rank 0: right has 101
+// CHECK-NEXT: world window rank 1: right has 102
+// CHECK-NEXT: world window rank 2: right has 103
+// CHECK-NEXT: world window rank 3: right has 100
+// CHECK-NEXT: world window: rank 0 counted 4

@@ -16,6 +16,7 @@
 #include "mem/mem.h"
 #include "p2p/p2p.h"
 #include "pie/pie.h"
+#include "rma/rma.h"
 #include "sched/sched.h"
 #include "topo/topo.h"
 
@@ -245,14 +246,15 @@ typedef struct amp_win {
     struct amp_attr *attrs; /* attr.c */
     char name[MPI_MAX_OBJECT_NAME];
     /* Epochs (win_sync.c). */
-    int fence;             /* a fence epoch may be open */
-    int lock_all;          /* in MPI_Win_lock_all */
-    int nlocked;           /* targets locked with MPI_Win_lock */
-    int *locks;            /* by target: 0 or MPI_LOCK_SHARED/EXCLUSIVE */
-    unsigned char *acc;    /* by target: in the MPI_Win_start group */
-    int started;           /* between MPI_Win_start and complete */
-    int *access, naccess;  /* MPI_Win_start's group (comm ranks) */
-    int exposing, nexpose; /* between MPI_Win_post and wait/test */
+    int fence;               /* a fence epoch may be open */
+    int lock_all;            /* in MPI_Win_lock_all */
+    int nlocked;             /* targets locked with MPI_Win_lock */
+    int *locks;              /* by target: 0 or MPI_LOCK_SHARED/EXCLUSIVE */
+    unsigned char *acc;      /* by target: in the MPI_Win_start group */
+    int started;             /* between MPI_Win_start and complete */
+    int *access, naccess;    /* MPI_Win_start's group (comm ranks) */
+    int exposing, nexpose;   /* between MPI_Win_post and wait/test */
+    amp_rma_origin_t origin; /* what members in other processes owe it */
 } amp_win_t;
 
 /* ---- program image copies (start/image.c) ---- */

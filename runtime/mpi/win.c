@@ -5,11 +5,13 @@
  *
  * Creation is collective over the communicator: the window keeps a private
  * duplicate of it (fences are barriers on it, and its error handler is the
- * window's); member 0 creates the shared state and broadcasts its address,
- * then each member publishes its segment and a barrier makes them all
- * visible before anyone uses the window.  All members are ranks of this
- * process today; a window across processes will need its members' segments
- * exchanged instead of one address (the seam is amp_rma_win_new).
+ * window's).  The first member of each process creates that process's
+ * state of the window (rma/rma.h) and the members learn every process's
+ * state address in one allgather; each member publishes its segment in the
+ * state, and when the window spans processes a second allgather tells
+ * every process the segments of the others (for the range checks at the
+ * origin).  A closing allreduce makes it all visible before anyone uses the
+ * window, and makes every member agree on the outcome.
  */
 #include "mpi/impl.h"
 #include "rma/rma.h"
@@ -100,16 +102,14 @@ static int check_create(amp_rank_t *rank, const create_args_t *a,
                            "comm)");
     if (rc == MPI_SUCCESS)
         rc = amp_check_info(rank, *comm, a->info, a->call);
-    /* Window state lives in one address space (rma/rma.h). */
-    if (rc == MPI_SUCCESS &&
+    /* Only ranks of one process share an address space. */
+    if (rc == MPI_SUCCESS && a->flavor == MPI_WIN_FLAVOR_SHARED &&
         !amp_comm_members_local((*comm)->size, (*comm)->world))
-        rc = amp_mpi_error(
-            rank, *comm,
-            a->flavor == MPI_WIN_FLAVOR_SHARED ? MPI_ERR_RMA_SHARED
-                                               : MPI_ERR_UNSUPPORTED_OPERATION,
-            a->call,
-            "the communicator's ranks run in more than one process; windows "
-            "across processes are not implemented yet (argument comm)");
+        rc = amp_mpi_error(rank, *comm, MPI_ERR_RMA_SHARED, a->call,
+                           "the communicator's ranks run in more than one "
+                           "process, which share no memory; split it with "
+                           "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) first "
+                           "(argument comm)");
     if (rc == MPI_SUCCESS && a->size < 0)
         rc = amp_mpi_error(rank, *comm, MPI_ERR_SIZE, a->call,
                            "negative size %td (argument size)", a->size);
@@ -161,27 +161,117 @@ static amp_status_t expose(amp_win_t *w, const create_args_t *a)
     return AMP_OK;
 }
 
-/* The collective part: shared state from member 0, segments, the shared
- * block; every member learns the same outcome. */
-static amp_status_t create_shared(amp_win_t *w, const create_args_t *a)
+/* Member r's process (0 in a job of one process). */
+static int proc_of(const amp_comm_t *c, int r)
 {
-    amp_rma_win_t *s = NULL;
-    if (w->rank == 0)
-        s = amp_rma_win_new(w->size);
-    if (PMPI_Bcast(&s, (int)sizeof(s), MPI_BYTE, 0, w->comm) != MPI_SUCCESS)
-        return AMP_ERR_INTERN;
-    if (!s)
-        return AMP_ERR_NOMEM;
-    w->shared = s;
-    int st = expose(w, a);
+    const int *rank_proc = amp_proc.world.rank_proc;
+    return rank_proc ? rank_proc[amp_comm_world_rank(c, r)] : 0;
+}
+
+/* Each process's state of the window, made by its first member; every
+ * member learns them all (states[r]: the state of member r's process, 0
+ * where it could not be made).  NULL when out of memory here. */
+static uint64_t *process_states(const amp_comm_t *c, amp_win_t *w)
+{
+    int me = proc_of(c, w->rank), first = 0, nlocal = 0;
+    while (proc_of(c, first) != me)
+        first++;
+    for (int r = 0; r < w->size; r++)
+        nlocal += proc_of(c, r) == me;
+    uint64_t *states = malloc((size_t)w->size * sizeof(*states));
+    uint64_t mine = 0;
+    if (w->rank == first)
+        mine = (uint64_t)(uintptr_t)amp_rma_win_new(w->size, nlocal);
+    int rc = PMPI_Allgather(&mine, 1, MPI_UINT64_T, states ? states : &mine,
+                            states ? 1 : 0, MPI_UINT64_T, w->comm);
+    if (!states || rc != MPI_SUCCESS) {
+        free(states);
+        return NULL;
+    }
+    /* A member's process state is the one of its process's first member. */
+    for (int r = 0; r < w->size; r++)
+        for (int q = 0; q <= r; q++)
+            if (proc_of(c, q) == proc_of(c, r)) {
+                states[r] = states[q];
+                break;
+            }
+    w->shared = (amp_rma_win_t *)(uintptr_t)states[w->rank];
+    return states;
+}
+
+/* What a member tells the other processes about its memory. */
+typedef struct seg_wire {
+    uint64_t base, size;
+    int64_t disp_unit;
+} seg_wire_t;
+
+/* The segments and places of the members of other processes, into this
+ * process's state (written by its first member). */
+static amp_status_t exchange_segments(const amp_comm_t *c, amp_win_t *w,
+                                      const uint64_t *states)
+{
+    seg_wire_t out = {0, 0, 0};
+    if (w->shared) {
+        const amp_rma_seg_t *mine = amp_rma_seg(w->shared, w->rank);
+        out = (seg_wire_t){(uint64_t)(uintptr_t)mine->base, mine->size,
+                           mine->disp_unit};
+    }
+    seg_wire_t *all = malloc((size_t)w->size * sizeof(*all));
+    int rc = PMPI_Allgather(&out, all ? (int)sizeof(out) : 0, MPI_BYTE,
+                            all ? all : &out, all ? (int)sizeof(out) : 0,
+                            MPI_BYTE, w->comm);
+    if (!all || rc != MPI_SUCCESS) {
+        free(all);
+        return all ? AMP_ERR_INTERN : AMP_ERR_NOMEM;
+    }
+    int me = proc_of(c, w->rank), first = 0;
+    while (proc_of(c, first) != me)
+        first++;
+    for (int r = 0; states && w->shared && w->rank == first && r < w->size;
+         r++) {
+        int wr = amp_comm_world_rank(c, r);
+        if (proc_of(c, r) == me)
+            continue;
+        amp_rma_seg_t *seg = amp_rma_seg(w->shared, r);
+        seg->base = (char *)(uintptr_t)all[r].base;
+        seg->size = (size_t)all[r].size;
+        seg->disp_unit = (int)all[r].disp_unit;
+        amp_rma_set_peer(w->shared, r, states[r], proc_of(c, r),
+                         amp_proc.world.rank_pe[wr]);
+    }
+    free(all);
+    return AMP_OK;
+}
+
+/* The collective part: the states, segments, the shared block; every
+ * member learns the same outcome. */
+static amp_status_t create_shared(amp_rank_t *rank, amp_win_t *w,
+                                  const create_args_t *a)
+{
+    const amp_comm_t *c = amp_comm_lookup(rank, w->comm);
+    int spans = !amp_comm_members_local(c->size, c->world);
+    uint64_t *states = process_states(c, w);
+    int st = states && w->shared ? AMP_OK : AMP_ERR_NOMEM;
+    for (int r = 0; states && r < w->size; r++)
+        if (!states[r])
+            st = AMP_ERR_NOMEM;
+    if (st == AMP_OK)
+        st = expose(w, a);
+    if (spans) { /* every member takes part, whatever happened before */
+        amp_status_t x = exchange_segments(c, w, states);
+        if (st == AMP_OK)
+            st = x;
+    }
+    free(states);
     if (a->flavor == MPI_WIN_FLAVOR_SHARED) {
         if (PMPI_Barrier(w->comm) != MPI_SUCCESS)
             return AMP_ERR_INTERN;
-        if (w->rank == 0)
-            st = amp_rma_shared_alloc(s);
+        if (w->rank == 0 && st == AMP_OK)
+            st = amp_rma_shared_alloc(w->shared);
         if (PMPI_Bcast(&st, 1, MPI_INT, 0, w->comm) != MPI_SUCCESS)
             return AMP_ERR_INTERN;
-        w->base = amp_rma_seg(s, w->rank)->base;
+        if (st == AMP_OK)
+            w->base = amp_rma_seg(w->shared, w->rank)->base;
     }
     int all = st;
     if (PMPI_Allreduce(&st, &all, 1, MPI_INT, MPI_MIN, w->comm) != MPI_SUCCESS)
@@ -216,7 +306,8 @@ static int win_create(const create_args_t *a, MPI_Win *out)
         amp_comm_t *dup = amp_comm_lookup(rank, w->comm);
         dup->errh = MPI_ERRORS_RETURN;
         snprintf(dup->name, sizeof(dup->name), "window communicator");
-        st = create_shared(w, a);
+        w->origin = (amp_rma_origin_t){0};
+        st = create_shared(rank, w, a);
         dup->errh = MPI_ERRORS_ARE_FATAL; /* the default of windows */
         if (st == AMP_OK && a->info != MPI_INFO_NULL)
             st = amp_comm_info_apply(rank, dup, amp_info_lookup(rank, a->info));
@@ -311,6 +402,10 @@ int PMPI_Win_free(MPI_Win *win)
                                  ? "locked; call MPI_Win_unlock first"
                                  : "of post-start-complete-wait");
     rc = amp_attr_win_delete_all(rank, w, call);
+    if (rc == MPI_SUCCESS && amp_rma_origin_wait(&w->origin) != AMP_OK)
+        rc = amp_win_error(rank, w, MPI_ERR_RMA_RANGE, call,
+                           "an operation still outstanding failed at its "
+                           "target in another process");
     if (rc != MPI_SUCCESS)
         return rc;
     /* Nobody may touch the memory once anybody frees it. */

@@ -1,10 +1,13 @@
 /*
  * One-sided operations (MPI chapter 11.3): put, get, the accumulate
- * family and their request-based forms.  Every member of a window lives in
- * this process, so each operation is done at the call, straight on the
- * target's memory (rma/rma.h); it is complete when the call returns, which
- * satisfies every synchronization call that follows.  A request-based
- * operation's request is therefore complete at once.
+ * family and their request-based forms.  On a target of this process an
+ * operation is done at the call, straight on the target's memory
+ * (rma/rma.h): it is complete when the call returns, and a request-based
+ * operation's request is complete at once.  On a target of another
+ * process the call sends the operation (rma/remote.c) and returns; the
+ * window's origin record counts it until the target answers, which the
+ * synchronization calls wait for (win_sync.c), and a request-based
+ * operation's request completes with the answer.
  */
 #include "mpi/impl.h"
 #include "rma/rma.h"
@@ -67,7 +70,8 @@ static int target_addr(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
     size_t span = amp_dt_span(tdt, a->tcount);
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
         *addr = (char *)a->disp;
-        if (span &&
+        /* The target's process checks its own regions (remote.c). */
+        if (span && !amp_rma_is_remote(w->shared, a->target) &&
             !amp_rma_attached(w->shared, a->target, *addr + tdt->true_lb, span))
             return amp_win_error(rank, w, MPI_ERR_RMA_RANGE, a->call,
                                  "%zu bytes at address %#tx are not in a "
@@ -132,9 +136,27 @@ static int check_acc(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
     return MPI_SUCCESS;
 }
 
+/* a on a target of another process; req completes with it (or NULL). */
+static int remote_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
+                     amp_rma_rop_t *op, amp_p2p_req_t *req)
+{
+    static const int kinds[] = {[OP_PUT] = AMP_RMA_PUT,
+                                [OP_GET] = AMP_RMA_GET,
+                                [OP_ACC] = AMP_RMA_ACC,
+                                [OP_GET_ACC] = AMP_RMA_GET_ACC};
+    op->kind = kinds[a->kind];
+    op->target = a->target;
+    op->dynamic = w->flavor == MPI_WIN_FLAVOR_DYNAMIC;
+    op->req = req;
+    if (amp_rma_remote_op(w->shared, &w->origin, op) != AMP_OK)
+        return amp_win_error(rank, w, MPI_ERR_NO_MEM, a->call,
+                             "out of memory for staging the operation");
+    return MPI_SUCCESS;
+}
+
 static int do_acc(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
                   const amp_dt_t *odt, const amp_dt_t *tdt, const amp_dt_t *rdt,
-                  char *taddr)
+                  char *taddr, amp_p2p_req_t *req)
 {
     amp_coll_op_t cop;
     int rc = check_acc(rank, w, a, odt, tdt, rdt, &cop);
@@ -149,6 +171,10 @@ static int do_acc(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
         return rc;
     amp_rma_acc_t acc = {taddr,     tdt,      a->tcount, a->oaddr, odt,
                          a->ocount, a->raddr, rdt,       a->rcount};
+    if (amp_rma_is_remote(w->shared, a->target)) {
+        amp_rma_rop_t op = {.d = acc, .op_id = cop.op_id};
+        return remote_op(rank, w, a, &op, req);
+    }
     if (amp_rma_accumulate(w->shared, a->target, &acc, &cop) != AMP_OK)
         return amp_win_error(rank, w, MPI_ERR_NO_MEM, a->call,
                              "out of memory for staging the operation");
@@ -175,7 +201,10 @@ static int check_sides(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
     return rc;
 }
 
-static int run_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a)
+/* Runs a; on a target of another process req (or NULL) completes with
+ * it, else the operation is done when this returns. */
+static int run_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
+                  amp_p2p_req_t *req)
 {
     const amp_dt_t *odt = NULL, *rdt = NULL, *tdt;
     int rc = check_sides(rank, w, a, &odt, &rdt, &tdt);
@@ -186,21 +215,36 @@ static int run_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a)
     if (rc != MPI_SUCCESS)
         return rc;
     size_t tbytes = (size_t)a->tcount * tdt->size;
+    if (a->kind == OP_PUT || a->kind == OP_GET)
+        rc = a->kind == OP_PUT
+                 ? same_size(rank, w, a->call, "origin",
+                             (size_t)a->ocount * odt->size, tbytes)
+                 : same_size(rank, w, a->call, "origin",
+                             (size_t)a->rcount * rdt->size, tbytes);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if ((a->kind == OP_PUT || a->kind == OP_GET) &&
+        amp_rma_is_remote(w->shared, a->target)) {
+        amp_rma_rop_t op = {.d = {taddr, tdt, a->tcount, a->oaddr, odt,
+                                  a->ocount, a->raddr, rdt, a->rcount}};
+        return remote_op(rank, w, a, &op, req);
+    }
     switch (a->kind) {
     case OP_PUT:
-        rc = same_size(rank, w, a->call, "origin",
-                       (size_t)a->ocount * odt->size, tbytes);
-        if (rc == MPI_SUCCESS)
-            amp_dt_copy_typed(odt, a->oaddr, tdt, taddr, tbytes);
+        amp_dt_copy_typed(odt, a->oaddr, tdt, taddr, tbytes);
         return rc;
     case OP_GET:
-        rc = same_size(rank, w, a->call, "origin",
-                       (size_t)a->rcount * rdt->size, tbytes);
-        if (rc == MPI_SUCCESS)
-            amp_dt_copy_typed(tdt, taddr, rdt, a->raddr, tbytes);
+        amp_dt_copy_typed(tdt, taddr, rdt, a->raddr, tbytes);
         return rc;
-    default: return do_acc(rank, w, a, odt, tdt, rdt, taddr);
+    default: return do_acc(rank, w, a, odt, tdt, rdt, taddr, req);
     }
+}
+
+/* Whether a goes to a member of another process. */
+static int goes_remote(const amp_win_t *w, const rma_args_t *a)
+{
+    return a->target >= 0 && a->target < w->size &&
+           amp_rma_is_remote(w->shared, a->target);
 }
 
 /* Runs a (request NULL: a plain call); a request-based call also needs a
@@ -221,16 +265,23 @@ static int rma_call(const rma_args_t *a, MPI_Win win, MPI_Request *request)
                              "target epoch (MPI_Win_lock or "
                              "MPI_Win_lock_all) on rank %d",
                              a->target);
-    rc = run_op(rank, w, a);
-    if (rc != MPI_SUCCESS || !request)
-        return rc;
+    if (!request)
+        return run_op(rank, w, a, NULL);
     amp_req_t *r = amp_req_new(rank, AMP_REQ_DONE);
     if (!r)
         return amp_win_error(rank, w, MPI_ERR_NO_MEM, a->call,
                              "out of memory for the request");
     r->comm = w->comm;
     r->active = 1;
-    amp_p2p_req_init_done(&rank->ep, &r->p2p, MPI_ANY_SOURCE, MPI_ANY_TAG);
+    if (goes_remote(w, a))
+        amp_p2p_req_init_pending(&rank->ep, &r->p2p);
+    else
+        amp_p2p_req_init_done(&rank->ep, &r->p2p, MPI_ANY_SOURCE, MPI_ANY_TAG);
+    rc = run_op(rank, w, a, &r->p2p);
+    if (rc != MPI_SUCCESS) {
+        amp_req_release(rank, r);
+        return rc;
+    }
     *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
     return MPI_SUCCESS;
 }
@@ -340,10 +391,23 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
                     .call = call};
     char *taddr;
     rc = target_addr(rank, w, &a, dt, &taddr);
-    if (rc == MPI_SUCCESS)
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!amp_rma_is_remote(w->shared, target_rank)) {
         amp_rma_cas(w->shared, target_rank, taddr, origin_addr, compare_addr,
                     result_addr, dt->size);
-    return rc;
+        return MPI_SUCCESS;
+    }
+    amp_rma_rop_t op = {
+        .kind = AMP_RMA_CAS,
+        .target = target_rank,
+        .dynamic = w->flavor == MPI_WIN_FLAVOR_DYNAMIC,
+        .d = {taddr, dt, 1, origin_addr, dt, 1, result_addr, dt, 1},
+        .compare = compare_addr};
+    if (amp_rma_remote_op(w->shared, &w->origin, &op) != AMP_OK)
+        return amp_win_error(rank, w, MPI_ERR_NO_MEM, call,
+                             "out of memory for staging the operation");
+    return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Compare_and_swap)
 

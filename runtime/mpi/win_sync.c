@@ -2,11 +2,14 @@
  * Synchronization of windows (MPI chapter 11.5): fence, post-start-
  * complete-wait, passive-target locks, flushes and MPI_Win_sync.
  *
- * Operations are complete when their call returns (win_ops.c), so a
- * synchronization call only has to order memory and keep the epochs:
- * a fence is a barrier on the window's communicator, the other calls go
- * to the shared state's counters and locks (rma/rma.h).  The epoch state
- * here is what lets the operations answer MPI_ERR_RMA_SYNC outside one.
+ * Operations on members of this process are complete when their call
+ * returns (win_ops.c); those on members of other processes are complete
+ * once answered, so every call that ends an access epoch or flushes first
+ * waits for the window's outstanding answers (settle).  Then a fence is a
+ * barrier on the window's communicator, the other calls go to the state's
+ * counters and locks (rma/rma.h), through messages for members of other
+ * processes.  The epoch state here is what lets the operations answer
+ * MPI_ERR_RMA_SYNC outside one.
  */
 #include "mpi/impl.h"
 #include "rma/rma.h"
@@ -50,6 +53,48 @@ static int in_passive(const amp_win_t *w)
     return w->lock_all || w->nlocked;
 }
 
+static int remote(const amp_win_t *w, int r)
+{
+    return amp_rma_is_remote(w->shared, r);
+}
+
+/* Waits until members of other processes have answered every operation
+ * and request of this rank on w; a failure one of them reported becomes
+ * the error of call. */
+static int settle(amp_rank_t *rank, amp_win_t *w, const char *call)
+{
+    rank->call = call;
+    amp_status_t st = amp_rma_origin_wait(&w->origin);
+    if (st == AMP_OK)
+        return MPI_SUCCESS;
+    if (st == AMP_ERR_ARG)
+        return amp_win_error(rank, w, MPI_ERR_RMA_RANGE, call,
+                             "an operation of this epoch reached memory that "
+                             "its target (in another process) has not "
+                             "attached to the window");
+    return amp_win_error(
+        rank, w, st == AMP_ERR_NOMEM ? MPI_ERR_NO_MEM : MPI_ERR_OTHER, call,
+        "an operation of this epoch failed at its target in "
+        "another process: %s",
+        amp_status_str(st));
+}
+
+/* Splits the comm ranks in list (n of them) into those of this process,
+ * kept in list (*nlocal), and those of other processes, handed to
+ * each(w, me, r). */
+static void split_remote(amp_win_t *w, int *list, int n, int *nlocal,
+                         void (*each)(amp_rma_win_t *, int, int))
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (remote(w, list[i]))
+            each(w->shared, w->rank, list[i]);
+        else
+            list[k++] = list[i];
+    }
+    *nlocal = k;
+}
+
 /* ---- fence -------------------------------------------------------------- */
 
 int PMPI_Win_fence(int assert, MPI_Win win)
@@ -66,6 +111,9 @@ int PMPI_Win_fence(int assert, MPI_Win win)
         return sync_error(rank, w, call,
                           "another epoch (lock or post-start-complete-wait) "
                           "is open on the window");
+    rc = settle(rank, w, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
     amp_rma_sync();
     rc = PMPI_Barrier(w->comm);
     if (rc != MPI_SUCCESS)
@@ -141,11 +189,15 @@ int PMPI_Win_complete(MPI_Win win)
     if (rc == MPI_SUCCESS && !w->started)
         rc = sync_error(rank, w, call,
                         "no MPI_Win_start epoch is open on the window");
+    if (rc == MPI_SUCCESS)
+        rc = settle(rank, w, call);
     if (rc != MPI_SUCCESS)
         return rc;
-    amp_rma_complete(w->shared, w->rank, w->access, w->naccess);
     for (int i = 0; i < w->naccess; i++)
         w->acc[w->access[i]] = 0;
+    int nlocal;
+    split_remote(w, w->access, w->naccess, &nlocal, amp_rma_remote_complete);
+    amp_rma_complete(w->shared, w->rank, w->access, nlocal);
     w->naccess = 0;
     w->started = 0;
     return MPI_SUCCESS;
@@ -174,8 +226,11 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     if (rc == MPI_SUCCESS)
         rc = group_ranks(rank, w, group, call, origins, &n);
     if (rc == MPI_SUCCESS) {
-        if (!(assert &MPI_MODE_NOCHECK))
-            amp_rma_post(w->shared, w->rank, origins, n);
+        if (!(assert &MPI_MODE_NOCHECK)) {
+            int nlocal;
+            split_remote(w, origins, n, &nlocal, amp_rma_remote_post);
+            amp_rma_post(w->shared, w->rank, origins, nlocal);
+        }
         w->exposing = 1;
         w->nexpose = n;
         w->fence = 0;
@@ -264,8 +319,14 @@ int PMPI_Win_lock(int lock_type, int r, int assert, MPI_Win win)
         return rc;
     int excl = lock_type == MPI_LOCK_EXCLUSIVE;
     rank->call = call;
-    if (!(assert &MPI_MODE_NOCHECK))
+    if (!(assert &MPI_MODE_NOCHECK) && remote(w, r)) {
+        amp_rma_remote_lock(w->shared, &w->origin, r, excl);
+        rc = settle(rank, w, call);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    } else if (!(assert &MPI_MODE_NOCHECK)) {
         amp_rma_lock(w->shared, r, excl);
+    }
     w->locks[r] = lock_type | (assert &MPI_MODE_NOCHECK ? LOCK_NOCHECK : 0);
     w->nlocked++;
     return MPI_SUCCESS;
@@ -286,14 +347,21 @@ int PMPI_Win_unlock(int r, MPI_Win win)
         rc = sync_error(rank, w, call,
                         "the window is not locked at that rank (call "
                         "MPI_Win_lock first)");
+    if (rc == MPI_SUCCESS)
+        rc = settle(rank, w, call);
     if (rc != MPI_SUCCESS)
         return rc;
     amp_rma_sync();
-    if (!(w->locks[r] & LOCK_NOCHECK))
-        amp_rma_unlock(w->shared, r,
-                       (w->locks[r] & ~LOCK_NOCHECK) == MPI_LOCK_EXCLUSIVE);
+    int excl = (w->locks[r] & ~LOCK_NOCHECK) == MPI_LOCK_EXCLUSIVE;
+    int held = !(w->locks[r] & LOCK_NOCHECK);
     w->locks[r] = 0;
     w->nlocked--;
+    if (held && remote(w, r)) {
+        amp_rma_remote_unlock(w->shared, &w->origin, r, excl);
+        return settle(rank, w, call);
+    }
+    if (held)
+        amp_rma_unlock(w->shared, r, excl);
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Win_unlock)
@@ -311,11 +379,17 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
     if (rc != MPI_SUCCESS)
         return rc;
     rank->call = call;
-    if (!(assert &MPI_MODE_NOCHECK))
+    if (!(assert &MPI_MODE_NOCHECK)) {
         for (int r = 0; r < w->size; r++)
-            amp_rma_lock(w->shared, r, 0);
+            if (remote(w, r))
+                amp_rma_remote_lock(w->shared, &w->origin, r, 0);
+        for (int r = 0; r < w->size; r++)
+            if (!remote(w, r))
+                amp_rma_lock(w->shared, r, 0);
+        rc = settle(rank, w, call);
+    }
     w->lock_all = 1 | (assert &MPI_MODE_NOCHECK ? LOCK_NOCHECK : 0);
-    return MPI_SUCCESS;
+    return rc;
 }
 AMP_WEAK_ALIAS(Win_lock_all)
 
@@ -328,20 +402,27 @@ int PMPI_Win_unlock_all(MPI_Win win)
     if (rc == MPI_SUCCESS && !w->lock_all)
         rc = sync_error(rank, w, call,
                         "the window is not locked with MPI_Win_lock_all");
+    if (rc == MPI_SUCCESS)
+        rc = settle(rank, w, call);
     if (rc != MPI_SUCCESS)
         return rc;
     amp_rma_sync();
-    if (!(w->lock_all & LOCK_NOCHECK))
-        for (int r = 0; r < w->size; r++)
-            amp_rma_unlock(w->shared, r, 0);
+    int held = !(w->lock_all & LOCK_NOCHECK);
     w->lock_all = 0;
-    return MPI_SUCCESS;
+    for (int r = 0; held && r < w->size; r++) {
+        if (remote(w, r))
+            amp_rma_remote_unlock(w->shared, &w->origin, r, 0);
+        else
+            amp_rma_unlock(w->shared, r, 0);
+    }
+    return held ? settle(rank, w, call) : MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Win_unlock_all)
 
-/* Flushes: every operation is complete at its call already; these order
- * memory and check that a passive-target epoch (at r, or any when all) is
- * open. */
+/* Flushes: operations on members of this process are complete at their
+ * call already; these wait for the answers of the others, order memory
+ * and check that a passive-target epoch (at r, or any when all) is open.
+ * Waiting for every answer also covers MPI_Win_flush(r). */
 static int flush(MPI_Win win, int r, int all, const char *call)
 {
     amp_rank_t *rank;
@@ -357,8 +438,9 @@ static int flush(MPI_Win win, int r, int all, const char *call)
         return sync_error(rank, w, call,
                           "no passive-target epoch (MPI_Win_lock or "
                           "MPI_Win_lock_all) is open");
+    rc = settle(rank, w, call);
     amp_rma_sync();
-    return MPI_SUCCESS;
+    return rc;
 }
 
 int PMPI_Win_flush(int r, MPI_Win win)

@@ -33,19 +33,33 @@ typedef struct amp_net {
     size_t eager; /* the eager limit */
 } amp_net_t;
 
+/* What goes out as UCX's header: ours, then an upper layer's (kind
+ * AMP_NET_UPPER only). */
+typedef struct net_wire {
+    net_hdr_t hdr;
+    unsigned char upper[AMP_P2P_AM_HDR_MAX];
+} net_wire_t;
+
 /* A send in flight; header and temporary kept until UCX is done. */
 typedef struct net_op {
     struct net_op *next;
-    net_hdr_t hdr;
-    amp_p2p_req_t *req; /* completes with the UCX send, or NULL */
-    void *temp;         /* packed copy of a non-contiguous buffer */
+    net_wire_t wire;
+    size_t hlen;               /* bytes of wire sent */
+    amp_p2p_req_t *req;        /* completes with the UCX send, or NULL */
+    void *temp;                /* packed copy of a non-contiguous buffer */
+    amp_p2p_am_done_fn_t done; /* upper layer's send: told when sent */
+    void *arg;
     struct amp_net_pe *np;
 } net_op_t;
 
-/* A rendezvous message being fetched into a receive. */
+/* A rendezvous message being fetched into a receive (r), or for an upper
+ * layer into a buffer (into, then done). */
 typedef struct net_fetch {
     struct net_fetch *next;
     amp_p2p_req_t *r;
+    void *into;
+    amp_p2p_am_done_fn_t done;
+    void *arg;
     void *desc, *temp;
     size_t bytes;
     int src, tag;
@@ -54,8 +68,10 @@ typedef struct net_fetch {
 /* A message that arrived before its turn. */
 typedef struct net_held {
     struct net_held *next;
-    net_hdr_t hdr;
+    net_wire_t wire;
+    size_t hlen;
     void *data; /* rendezvous: UCX's descriptor; else our copy */
+    size_t length;
     int rndv;
 } net_held_t;
 
@@ -89,23 +105,28 @@ static unsigned chan(const amp_net_t *net, int proc, int pe)
 static net_op_t *op_get(amp_net_pe_t *np)
 {
     net_op_t *op = np->free_ops;
-    if (op) {
+    if (op)
         np->free_ops = op->next;
-        return op;
-    }
-    op = malloc(sizeof(*op));
-    if (!op)
+    else if (!(op = malloc(sizeof(*op))))
         amp_fatal("out of memory sending to another process");
     op->np = np;
+    op->hlen = sizeof(net_hdr_t);
+    op->req = NULL;
+    op->temp = NULL;
+    op->done = NULL;
     return op;
 }
 
 static void op_finish(net_op_t *op, ucs_status_t status)
 {
     amp_p2p_req_t *req = op->req;
+    amp_p2p_am_done_fn_t done = op->done;
+    void *arg = op->arg;
     free(op->temp);
     op->next = op->np->free_ops;
     op->np->free_ops = op;
+    if (done)
+        done(arg, status == UCS_OK);
     if (!req)
         return;
     if (status != UCS_OK)
@@ -145,9 +166,8 @@ static void op_post(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
         .cb.send = send_done,
         .user_data = op,
     };
-    ucs_status_ptr_t sp =
-        ucp_am_send_nbx(ep_to(np, proc, rpe), NET_AM_ID, &op->hdr,
-                        sizeof(op->hdr), data, bytes, &p);
+    ucs_status_ptr_t sp = ucp_am_send_nbx(ep_to(np, proc, rpe), NET_AM_ID,
+                                          &op->wire, op->hlen, data, bytes, &p);
     if (sp == NULL)
         op_finish(op, UCS_OK);
     else if (UCS_PTR_IS_ERR(sp))
@@ -163,7 +183,7 @@ void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
     int proc = w->rank_proc[dst], rpe = w->rank_pe[dst];
     net_op_t *op = op_get(np);
     int eager = bytes <= np->net->eager;
-    op->hdr = (net_hdr_t){
+    op->wire.hdr = (net_hdr_t){
         .kind = !eager                 ? AMP_NET_RNDV
                 : mode == AMP_P2P_SYNC ? AMP_NET_SYNC
                                        : AMP_NET_EAGER,
@@ -177,8 +197,7 @@ void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
         .bytes = bytes,
         .sreq = (uint64_t)(uintptr_t)req,
     };
-    op->req = op->hdr.kind == AMP_NET_SYNC ? NULL : req;
-    op->temp = NULL;
+    op->req = op->wire.hdr.kind == AMP_NET_SYNC ? NULL : req;
     if (dt && bytes) {
         op->temp = malloc(bytes);
         if (!op->temp)
@@ -195,10 +214,31 @@ void amp_net_ack(amp_pe_t *pe, int proc, int rpe, uint64_t sreq)
 {
     amp_net_pe_t *np = net_of(pe);
     net_op_t *op = op_get(np);
-    op->hdr = (net_hdr_t){.kind = AMP_NET_ACK, .sreq = sreq};
-    op->req = NULL;
-    op->temp = NULL;
+    op->wire.hdr = (net_hdr_t){.kind = AMP_NET_ACK, .sreq = sreq};
     op_post(np, op, proc, rpe, NULL, 0, UCP_AM_SEND_FLAG_EAGER);
+}
+
+void amp_p2p_am_send(amp_pe_t *pe, int proc, int rpe, const void *hdr,
+                     size_t hlen, const void *data, size_t bytes,
+                     amp_p2p_am_done_fn_t done, void *arg)
+{
+    amp_net_pe_t *np = net_of(pe);
+    amp_assert(hlen <= AMP_P2P_AM_HDR_MAX);
+    net_op_t *op = op_get(np);
+    op->wire.hdr = (net_hdr_t){
+        .kind = AMP_NET_UPPER,
+        .from_pe = (uint16_t)pe->id,
+        .from_proc = np->net->proc,
+        .seq = np->send_seq[chan(np->net, proc, rpe)]++,
+        .bytes = bytes,
+    };
+    memcpy(op->wire.upper, hdr, hlen);
+    op->hlen = sizeof(net_hdr_t) + hlen;
+    op->done = done;
+    op->arg = arg;
+    op_post(np, op, proc, rpe, data, bytes,
+            bytes <= np->net->eager ? UCP_AM_SEND_FLAG_EAGER
+                                    : UCP_AM_SEND_FLAG_RNDV);
 }
 
 /* ---- fetching rendezvous data ---------------------------------------- */
@@ -206,6 +246,13 @@ void amp_net_ack(amp_pe_t *pe, int proc, int rpe, uint64_t sreq)
 static void fetch_finish(net_fetch_t *f, ucs_status_t status)
 {
     amp_p2p_req_t *r = f->r;
+    if (!r) {
+        amp_p2p_am_done_fn_t done = f->done;
+        void *arg = f->arg;
+        free(f);
+        done(arg, status == UCS_OK);
+        return;
+    }
     if (f->temp) {
         amp_p2p_copy_into(r, f->temp, f->bytes, f->src, f->tag);
         free(f->temp);
@@ -232,9 +279,9 @@ static void fetch_done(void *request, ucs_status_t status, size_t length,
  * through a temporary otherwise (layout, truncation). */
 static void fetch_start(amp_net_pe_t *np, net_fetch_t *f)
 {
-    void *into = f->r->buf;
+    void *into = f->r ? f->r->buf : f->into;
     f->temp = NULL;
-    if (f->r->dt || f->bytes > f->r->bytes) {
+    if (f->r && (f->r->dt || f->bytes > f->r->bytes)) {
         f->temp = malloc(f->bytes);
         if (!f->temp)
             amp_fatal("out of memory receiving %zu bytes from another process",
@@ -255,15 +302,9 @@ static void fetch_start(amp_net_pe_t *np, net_fetch_t *f)
         fetch_finish(f, UCS_PTR_STATUS(sp));
 }
 
-void amp_net_fetch(amp_pe_t *pe, void *desc, size_t bytes, amp_p2p_req_t *r,
-                   int src, int tag)
+/* Starts f now, or after the progress call that matched it. */
+static void fetch_queue(amp_net_pe_t *np, net_fetch_t *f)
 {
-    amp_net_pe_t *np = net_of(pe);
-    net_fetch_t *f = malloc(sizeof(*f));
-    if (!f)
-        amp_fatal("out of memory receiving from another process");
-    *f = (net_fetch_t){
-        .r = r, .desc = desc, .bytes = bytes, .src = src, .tag = tag};
     if (!np->in_progress) {
         fetch_start(np, f);
         return;
@@ -276,10 +317,51 @@ void amp_net_fetch(amp_pe_t *pe, void *desc, size_t bytes, amp_p2p_req_t *r,
     *tail = f;
 }
 
+static net_fetch_t *fetch_new(void)
+{
+    net_fetch_t *f = malloc(sizeof(*f));
+    if (!f)
+        amp_fatal("out of memory receiving from another process");
+    return f;
+}
+
+void amp_net_fetch(amp_pe_t *pe, void *desc, size_t bytes, amp_p2p_req_t *r,
+                   int src, int tag)
+{
+    net_fetch_t *f = fetch_new();
+    *f = (net_fetch_t){
+        .r = r, .desc = desc, .bytes = bytes, .src = src, .tag = tag};
+    fetch_queue(net_of(pe), f);
+}
+
+void amp_p2p_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
+                      amp_p2p_am_done_fn_t done, void *arg)
+{
+    net_fetch_t *f = fetch_new();
+    *f = (net_fetch_t){
+        .into = into, .done = done, .arg = arg, .desc = desc, .bytes = bytes};
+    fetch_queue(net_of(pe), f);
+}
+
 /* ---- arrivals -------------------------------------------------------- */
 
-static void arrive(amp_pe_t *pe, const net_hdr_t *h, void *data, int rndv)
+static void arrive(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
+                   void *data, size_t length, int rndv)
 {
+    const net_hdr_t *h = &wire->hdr;
+    if (h->kind == AMP_NET_UPPER) {
+        amp_p2p_am_t m = {
+            .hdr = wire->upper,
+            .hlen = hlen - sizeof(net_hdr_t),
+            .data = rndv ? NULL : data,
+            .bytes = rndv ? (size_t)h->bytes : length,
+            .desc = rndv ? data : NULL,
+            .from_proc = h->from_proc,
+            .from_pe = h->from_pe,
+        };
+        ((amp_p2p_pe_t *)pe->upper)->world->am_fn(pe, &m);
+        return;
+    }
     amp_net_arrival_t a = {
         .kind = h->kind,
         .ctx = h->ctx,
@@ -296,13 +378,15 @@ static void arrive(amp_pe_t *pe, const net_hdr_t *h, void *data, int rndv)
     amp_p2p_net_deliver(pe, &a);
 }
 
-static void hold(amp_net_pe_t *np, const net_hdr_t *h, void *data,
+static void hold(amp_net_pe_t *np, const void *header, size_t hlen, void *data,
                  size_t length, int rndv)
 {
     net_held_t *e = malloc(sizeof(*e) + (rndv ? 0 : length));
     if (!e)
         amp_fatal("out of memory holding a message from another process");
-    e->hdr = *h;
+    memcpy(&e->wire, header, hlen);
+    e->hlen = hlen;
+    e->length = length;
     e->rndv = rndv;
     e->data = data;
     if (!rndv) {
@@ -318,13 +402,13 @@ static void release_held(amp_pe_t *pe, amp_net_pe_t *np, unsigned ch)
 {
     for (net_held_t **p = &np->held; *p;) {
         net_held_t *e = *p;
-        if (chan(np->net, e->hdr.from_proc, e->hdr.from_pe) != ch ||
-            e->hdr.seq != np->recv_seq[ch]) {
+        if (chan(np->net, e->wire.hdr.from_proc, e->wire.hdr.from_pe) != ch ||
+            e->wire.hdr.seq != np->recv_seq[ch]) {
             p = &e->next;
             continue;
         }
         *p = e->next;
-        arrive(pe, &e->hdr, e->data, e->rndv);
+        arrive(pe, &e->wire, e->hlen, e->data, e->length, e->rndv);
         np->recv_seq[ch]++;
         free(e);
         p = &np->held; /* the next one may be earlier in the list */
@@ -339,11 +423,13 @@ static ucs_status_t on_message(void *arg, const void *header, size_t hlen,
     amp_net_pe_t *np = net_of(pe);
     net_hdr_t h;
     int rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
-    if (hlen != sizeof(h))
-        amp_fatal("a message from another process has a %zu-byte header "
-                  "(expected %zu): are all processes the same program?",
-                  hlen, sizeof(h));
-    memcpy(&h, header, sizeof(h));
+    if (hlen >= sizeof(h))
+        memcpy(&h, header, sizeof(h));
+    if (hlen < sizeof(h) || hlen > sizeof(net_wire_t) ||
+        (h.kind != AMP_NET_UPPER && hlen != sizeof(h)))
+        amp_fatal("a message from another process has a %zu-byte header: "
+                  "are all processes the same program?",
+                  hlen);
     if (h.kind == AMP_NET_ACK) {
         amp_p2p_req_t *sreq = (amp_p2p_req_t *)(uintptr_t)h.sreq;
         sreq->st_bytes = sreq->bytes;
@@ -352,9 +438,11 @@ static ucs_status_t on_message(void *arg, const void *header, size_t hlen,
     }
     unsigned ch = chan(np->net, h.from_proc, h.from_pe);
     if (h.seq != np->recv_seq[ch]) {
-        hold(np, &h, data, length, rndv);
+        hold(np, header, hlen, data, length, rndv);
     } else {
-        arrive(pe, &h, data, rndv);
+        net_wire_t wire;
+        memcpy(&wire, header, hlen);
+        arrive(pe, &wire, hlen, data, length, rndv);
         np->recv_seq[ch]++;
         if (np->held)
             release_held(pe, np, ch);

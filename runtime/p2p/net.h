@@ -33,6 +33,7 @@ enum amp_net_kind {
     AMP_NET_SYNC,  /* data inline; acknowledge the match */
     AMP_NET_RNDV,  /* data to be fetched through UCX */
     AMP_NET_ACK,   /* to the sender: its synchronous send matched */
+    AMP_NET_UPPER, /* a layer above's message (amp_p2p_am_send) */
 };
 
 /* A message from another process, as the transport hands it to p2p. */

@@ -54,6 +54,36 @@ struct amp_p2p_req {
 
 typedef struct amp_p2p_world amp_p2p_world_t;
 
+/* ---- active messages between processes, for the layers above (rma) ----
+ * A message of a layer's own header (at most AMP_P2P_AM_HDR_MAX bytes)
+ * and data, from this PE to PE rpe of process proc.  It travels in order
+ * with everything else this PE sends there, and the receiving PE hands it
+ * to the world's am_fn inside its progress.  Small data comes with the
+ * header (valid during the call only); larger data stays with the sender
+ * until the handler fetches it (amp_p2p_am_fetch, zero-copy where UCX
+ * can). */
+#define AMP_P2P_AM_HDR_MAX 128
+typedef struct amp_p2p_am {
+    const void *hdr;
+    size_t hlen;
+    const void *data; /* the data, or NULL: fetch it through desc */
+    size_t bytes;
+    void *desc;
+    int from_proc, from_pe; /* where replies go */
+} amp_p2p_am_t;
+typedef void (*amp_p2p_am_fn_t)(amp_pe_t *pe, const amp_p2p_am_t *m);
+/* ok: whether the transfer succeeded. */
+typedef void (*amp_p2p_am_done_fn_t)(void *arg, int ok);
+
+/* Sends; data must stay as it is until done(arg) (may be NULL) runs,
+ * which may be before the call returns. */
+void amp_p2p_am_send(amp_pe_t *pe, int proc, int rpe, const void *hdr,
+                     size_t hlen, const void *data, size_t bytes,
+                     amp_p2p_am_done_fn_t done, void *arg);
+/* Fetches the bytes of an arrival's desc into into; done(arg) follows. */
+void amp_p2p_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
+                      amp_p2p_am_done_fn_t done, void *arg);
+
 /* FIFO queues of posted receives and of unexpected messages. */
 typedef struct amp_p2p_rq {
     amp_p2p_req_t *head, *tail;
@@ -91,11 +121,12 @@ struct amp_p2p_world {
     size_t eager_limit;
     /* The job's processes (p2p/net.c); a job of one process has nprocs 1,
      * NULL maps and no net. */
-    int nprocs, proc;    /* processes in the job, this one's index */
-    int *rank_proc;      /* world rank -> its process */
-    int *rank_pe;        /* world rank -> its PE in that process */
-    int *proc_node;      /* process -> node (first process on it) */
-    struct amp_net *net; /* the transport between processes */
+    int nprocs, proc;      /* processes in the job, this one's index */
+    int *rank_proc;        /* world rank -> its process */
+    int *rank_pe;          /* world rank -> its PE in that process */
+    int *proc_node;        /* process -> node (first process on it) */
+    struct amp_net *net;   /* the transport between processes */
+    amp_p2p_am_fn_t am_fn; /* the layers' active messages (rma) */
 };
 
 /* Connects the PEs of this process (sched's, after amp_p2p_pe_init) with

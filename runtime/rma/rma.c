@@ -1,5 +1,6 @@
 /* The shared state of windows; see rma.h. */
 #include "rma/rma.h"
+#include "rma/state.h"
 
 #include "p2p/p2p.h"
 #include "sched/sched.h"
@@ -17,69 +18,10 @@
 /* A waiter yields this many times before it sleeps on the window. */
 #define WAIT_YIELDS 64
 
-/* A region attached to a dynamic window. */
-typedef struct region {
-    struct region *next;
-    char *base;
-    size_t size;
-} region_t;
-
-/* What the window holds for one member; written by the other members. */
-typedef struct target {
-    _Alignas(64) amp_rma_seg_t seg;
-    region_t *regions; /* dynamic windows; under dyn */
-    _Atomic int dyn;   /* spinlock of regions */
-    _Atomic int acc;   /* spinlock of the accumulate family */
-    /* Passive target: -1 held exclusively, n > 0 by n sharers, 0 free. */
-    _Alignas(64) _Atomic int lock;
-    _Atomic int completes; /* PSCW: origins done since the last wait */
-} target_t;
-
-/* A rank asleep on the window until a member changes what it waits for;
- * lives on the sleeper's stack. */
-typedef struct sleeper {
-    struct sleeper *next;
-    amp_thread_t *thr;
-} sleeper_t;
-
-struct amp_rma_win {
-    int size;
-    _Atomic int refs;
-    _Atomic int wl;      /* spinlock of sleepers */
-    sleeper_t *sleepers; /* under wl */
-    _Atomic int nsleepers;
-    target_t *targets;
-    _Atomic int *posts; /* [origin * size + target]: posts not yet started */
-    void *shared;       /* MPI_Win_allocate_shared's block */
-};
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ volatile("yield");
-#endif
-}
-
-/* Spinlocks for short sections that never yield: a holder runs to the
- * unlock without a context switch, so only threads of other PEs spin. */
-static void spin_lock(_Atomic int *l)
-{
-    while (atomic_exchange_explicit(l, 1, memory_order_acquire))
-        while (atomic_load_explicit(l, memory_order_relaxed))
-            cpu_relax();
-}
-
-static void spin_unlock(_Atomic int *l)
-{
-    atomic_store_explicit(l, 0, memory_order_release);
-}
-
 /* Waits as a user-level thread until ready(w, arg) (which may take what
  * it checks for, as a lock): yields to the other ranks of this PE for a
  * while (the holder may be one of them), then sleeps on the window until a
- * member changes its state (notify).  A sleeping rank is idle, so if no
+ * member changes its state (amp_rma_notify).  A sleeping rank is idle, so if no
  * member ever does, the scheduler's deadlock report names it and its call
  * instead of the job spinning forever. */
 static void wait_for(amp_rma_win_t *w, int (*ready)(amp_rma_win_t *, void *),
@@ -116,7 +58,7 @@ static void wait_for(amp_rma_win_t *w, int (*ready)(amp_rma_win_t *, void *),
 
 /* After a change of the window's state: wakes every sleeper to look again.
  * The wakes happen under wl, so a sleeper's frame outlives its listing. */
-static void notify(amp_rma_win_t *w)
+void amp_rma_notify(amp_rma_win_t *w)
 {
     atomic_thread_fence(memory_order_seq_cst);
     if (!atomic_load(&w->nsleepers))
@@ -132,18 +74,20 @@ static void notify(amp_rma_win_t *w)
 
 /* ---- windows ---------------------------------------------------------- */
 
-amp_rma_win_t *amp_rma_win_new(int size)
+amp_rma_win_t *amp_rma_win_new(int size, int nlocal)
 {
     amp_rma_win_t *w = calloc(1, sizeof(*w));
     if (!w)
         return NULL;
     w->size = size;
-    atomic_init(&w->refs, size);
+    atomic_init(&w->refs, nlocal);
     w->targets = aligned_alloc(64, (size_t)size * sizeof(target_t));
     w->posts = calloc((size_t)size * (size_t)size, sizeof(*w->posts));
-    if (!w->targets || !w->posts) {
+    w->peers = calloc((size_t)size, sizeof(*w->peers));
+    if (!w->targets || !w->posts || !w->peers) {
         free(w->targets);
         free(w->posts);
+        free(w->peers);
         free(w);
         return NULL;
     }
@@ -156,6 +100,7 @@ void amp_rma_win_release(amp_rma_win_t *w)
     if (atomic_fetch_sub(&w->refs, 1) != 1)
         return;
     for (int r = 0; r < w->size; r++) {
+        amp_rma_drop_waiters(w, r);
         region_t *g = w->targets[r].regions;
         while (g) {
             region_t *next = g->next;
@@ -166,6 +111,7 @@ void amp_rma_win_release(amp_rma_win_t *w)
     free(w->shared);
     free(w->targets);
     free(w->posts);
+    free(w->peers);
     free(w);
 }
 
@@ -242,18 +188,6 @@ int amp_rma_attached(amp_rma_win_t *w, int r, const char *addr, size_t len)
 
 /* ---- passive target --------------------------------------------------- */
 
-static int try_lock(_Atomic int *l, int exclusive)
-{
-    int v = atomic_load_explicit(l, memory_order_relaxed);
-    if (exclusive)
-        return v == 0 &&
-               atomic_compare_exchange_strong_explicit(
-                   l, &v, -1, memory_order_acquire, memory_order_relaxed);
-    return v >= 0 &&
-           atomic_compare_exchange_strong_explicit(
-               l, &v, v + 1, memory_order_acquire, memory_order_relaxed);
-}
-
 typedef struct lock_arg {
     _Atomic int *l;
     int exclusive;
@@ -263,7 +197,7 @@ static int lock_taken(amp_rma_win_t *w, void *arg)
 {
     (void)w;
     lock_arg_t *a = arg;
-    return try_lock(a->l, a->exclusive);
+    return amp_rma_try_lock(a->l, a->exclusive);
 }
 
 void amp_rma_lock(amp_rma_win_t *w, int r, int exclusive)
@@ -279,7 +213,8 @@ void amp_rma_unlock(amp_rma_win_t *w, int r, int exclusive)
         atomic_store_explicit(l, 0, memory_order_release);
     else
         atomic_fetch_sub_explicit(l, 1, memory_order_release);
-    notify(w);
+    amp_rma_notify(w);
+    amp_rma_serve_locks(w, r);
 }
 
 /* ---- the accumulate family -------------------------------------------- */
@@ -290,36 +225,54 @@ static const amp_dt_t *basic_of(const amp_dt_t *dt)
     return dt->base_id ? amp_dt_predefined(dt->base_id) : dt;
 }
 
+amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
+                                const amp_dt_t *tdt, int tcount, const void *in,
+                                const amp_coll_op_t *op, void *old)
+{
+    size_t bytes = (size_t)tcount * tdt->size;
+    const amp_dt_t *basic = basic_of(tdt);
+    int n = basic->size ? (int)(bytes / basic->size) : 0;
+    char small[SMALL_ACC];
+    char *cur = bytes > SMALL_ACC ? malloc(bytes) : small;
+    if (!cur)
+        return AMP_ERR_NOMEM;
+    target_t *t = &w->targets[r];
+    spin_lock(&t->acc);
+    amp_dt_pack(tdt, tcount, taddr, cur);
+    if (old)
+        memcpy(old, cur, bytes);
+    if (op->op_id != OP_NO_OP) {
+        amp_coll_apply(op, basic, n, in, cur);
+        amp_dt_unpack(tdt, tcount, taddr, cur, bytes);
+    }
+    spin_unlock(&t->acc);
+    if (cur != small)
+        free(cur);
+    return AMP_OK;
+}
+
 amp_status_t amp_rma_accumulate(amp_rma_win_t *w, int r, const amp_rma_acc_t *a,
                                 const amp_coll_op_t *op)
 {
     size_t bytes = (size_t)a->tcount * a->tdt->size;
-    const amp_dt_t *basic = basic_of(a->tdt);
-    int n = basic->size ? (int)(bytes / basic->size) : 0;
     char small[2 * SMALL_ACC];
-    char *cur = small, *in = small + SMALL_ACC;
+    char *in = small, *old = small + SMALL_ACC;
     char *heap = NULL;
     if (bytes > SMALL_ACC) {
         heap = malloc(2 * bytes);
         if (!heap)
             return AMP_ERR_NOMEM;
-        cur = heap;
-        in = heap + bytes;
+        in = heap;
+        old = heap + bytes;
     }
     if (op->op_id != OP_NO_OP)
         amp_dt_pack(a->odt, a->ocount, a->oaddr, in);
-    target_t *t = &w->targets[r];
-    spin_lock(&t->acc);
-    amp_dt_pack(a->tdt, a->tcount, a->taddr, cur);
-    if (a->raddr)
-        amp_dt_unpack(a->rdt, a->rcount, a->raddr, cur, bytes);
-    if (op->op_id != OP_NO_OP) {
-        amp_coll_apply(op, basic, n, in, cur);
-        amp_dt_unpack(a->tdt, a->tcount, a->taddr, cur, bytes);
-    }
-    spin_unlock(&t->acc);
+    amp_status_t st = amp_rma_acc_packed(w, r, a->taddr, a->tdt, a->tcount, in,
+                                         op, a->raddr ? old : NULL);
+    if (st == AMP_OK && a->raddr)
+        amp_dt_unpack(a->rdt, a->rcount, a->raddr, old, bytes);
     free(heap);
-    return AMP_OK;
+    return st;
 }
 
 void amp_rma_cas(amp_rma_win_t *w, int r, char *taddr, const void *origin,
@@ -341,7 +294,7 @@ void amp_rma_post(amp_rma_win_t *w, int me, const int *origins, int n)
     for (int i = 0; i < n; i++)
         atomic_fetch_add_explicit(&w->posts[(size_t)origins[i] * w->size + me],
                                   1, memory_order_release);
-    notify(w);
+    amp_rma_notify(w);
 }
 
 /* A post from a target to start on, taken when there is one. */
@@ -370,7 +323,7 @@ void amp_rma_complete(amp_rma_win_t *w, int me, const int *targets, int n)
     for (int i = 0; i < n; i++)
         atomic_fetch_add_explicit(&w->targets[targets[i]].completes, 1,
                                   memory_order_release);
-    notify(w);
+    amp_rma_notify(w);
 }
 
 typedef struct completes_arg {

@@ -11,10 +11,19 @@
  * the target's accumulate lock.  The target takes no part, so passive
  * target communication never waits for the target to call MPI.
  *
- * The seam for windows across processes: the MPI layer (mpi/win.c) only
- * calls the functions below with a target rank; a target in another
- * process will need a transport behind the same calls (the shared state
- * then holds only this process's members).
+ * Windows across processes (remote.c): each process keeps its own state
+ * of the window, shared by its members of it.  The state of the process
+ * that runs member r holds r's memory, lock, accumulate lock and
+ * post-start-complete-wait counters; an origin in another process reaches
+ * them through active messages (amp_p2p_am_send) to the PE that runs r,
+ * whose handler does the work there: it copies a put in, answers a get,
+ * applies an accumulate under r's accumulate lock, grants r's lock in turn
+ * with the local members, counts posts and completes.  The target rank
+ * itself takes no part, so passive target works while it computes, as
+ * long as its PE polls (any MPI call, or idle).  Every remote operation is
+ * answered, and the origin counts what it still waits for
+ * (amp_rma_origin_t): flushes, unlocks, fences and completes wait for
+ * that count to drop to zero.
  *
  * Nothing here blocks except amp_rma_lock, amp_rma_start and amp_rma_wait,
  * which wait as user-level threads: they yield to the other ranks of their
@@ -27,8 +36,11 @@
 #include "base/base.h"
 #include "coll/coll.h"
 #include "dt/dt.h"
+#include "p2p/p2p.h"
+#include "sched/sched.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct amp_rma_win amp_rma_win_t;
 
@@ -39,9 +51,10 @@ typedef struct amp_rma_seg {
     int disp_unit;
 } amp_rma_seg_t;
 
-/* State for a window of size members; its creator holds one reference per
- * member (each releases one).  NULL when out of memory. */
-amp_rma_win_t *amp_rma_win_new(int size);
+/* This process's state for a window of size members, nlocal of them in
+ * this process; its creator holds one reference per local member (each
+ * releases one).  NULL when out of memory. */
+amp_rma_win_t *amp_rma_win_new(int size, int nlocal);
 /* Drops one member's reference; the last frees the state and the memory
  * of amp_rma_shared_alloc. */
 void amp_rma_win_release(amp_rma_win_t *w);
@@ -100,6 +113,62 @@ void amp_rma_start(amp_rma_win_t *w, int me, const int *targets, int n,
                    int nocheck);
 void amp_rma_complete(amp_rma_win_t *w, int me, const int *targets, int n);
 int amp_rma_wait(amp_rma_win_t *w, int me, int expected, int block);
+
+/* ---- members in other processes (remote.c) ---- */
+
+/* Registers the handler of the active messages of windows (once, before
+ * any rank runs; jobs of several processes). */
+void amp_rma_remote_init(amp_p2p_world_t *world);
+
+/* Records where member r is: process proc, PE pe there, whose state of the
+ * window is at address state in that process (state 0: r is in this
+ * process).  Written once at creation, before the window is used. */
+void amp_rma_set_peer(amp_rma_win_t *w, int r, uint64_t state, int proc,
+                      int pe);
+/* Whether member r runs in another process. */
+int amp_rma_is_remote(const amp_rma_win_t *w, int r);
+
+/* An origin rank's view of what it has asked of other processes on one
+ * window; only that rank's PE touches it. */
+typedef struct amp_rma_origin {
+    int pending;        /* operations and lock requests not yet answered */
+    amp_status_t error; /* the first failure a target reported, or AMP_OK */
+    amp_thread_t *waiter;
+} amp_rma_origin_t;
+
+/* Waits (as a user-level thread) until every request of o is answered;
+ * returns and clears the first failure. */
+amp_status_t amp_rma_origin_wait(amp_rma_origin_t *o);
+
+/* One operation on member target of another process.  d describes it as
+ * for amp_rma_accumulate (taddr is the address in the target's process;
+ * put and accumulate use the origin triple, get the result triple,
+ * get-accumulate both).  Compare-and-swap: odt one value, compare the
+ * value compared, raddr the result.  With dynamic, the target checks that
+ * the memory is attached (a failure comes back through the origin's
+ * error).  req, when not NULL, completes when the operation does. */
+enum { AMP_RMA_PUT, AMP_RMA_GET, AMP_RMA_ACC, AMP_RMA_GET_ACC, AMP_RMA_CAS };
+typedef struct amp_rma_rop {
+    int kind, target, dynamic;
+    amp_rma_acc_t d;
+    const void *compare;
+    int op_id;
+    amp_p2p_req_t *req;
+} amp_rma_rop_t;
+amp_status_t amp_rma_remote_op(amp_rma_win_t *w, amp_rma_origin_t *o,
+                               const amp_rma_rop_t *op);
+
+/* Asks member r's lock (granted when the answer comes: wait on o), and
+ * gives it back (answered once released). */
+void amp_rma_remote_lock(amp_rma_win_t *w, amp_rma_origin_t *o, int r,
+                         int exclusive);
+void amp_rma_remote_unlock(amp_rma_win_t *w, amp_rma_origin_t *o, int r,
+                           int exclusive);
+/* Post-start-complete-wait with a member of another process: target me
+ * posts to origin; origin me completes at target (after its operations
+ * are answered). */
+void amp_rma_remote_post(amp_rma_win_t *w, int me, int origin);
+void amp_rma_remote_complete(amp_rma_win_t *w, int me, int target);
 
 /* Makes this rank's earlier loads and stores to any window visible to the
  * other ranks and theirs to it (flush, MPI_Win_sync). */

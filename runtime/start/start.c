@@ -204,6 +204,7 @@ static void place_ranks(int npes, int first, int nlocal, int *local_pe)
                          local_pe) != AMP_OK)
         amp_fatal("cannot connect the %d processes of the job through UCX",
                   amp_proc.boot.nprocs);
+    amp_rma_remote_init(w);
     amp_proc.rank_pe = w->rank_pe;
 }
 

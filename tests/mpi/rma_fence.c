@@ -8,8 +8,8 @@
 
 /* A window of N ints per rank, of the given flavor; *mem is the rank's
  * memory (for dynamic windows, attached; *disp0 its displacement). */
-static MPI_Win make_win(int flavor, int **mem, void **own, MPI_Aint *disp0,
-                        MPI_Aint *disps)
+static MPI_Win make_win(MPI_Comm comm, int flavor, int **mem, void **own,
+                        MPI_Aint *disp0, MPI_Aint *disps)
 {
     MPI_Win win = MPI_WIN_NULL;
     MPI_Aint bytes = N * sizeof(int);
@@ -17,24 +17,22 @@ static MPI_Win make_win(int flavor, int **mem, void **own, MPI_Aint *disp0,
     if (flavor == MPI_WIN_FLAVOR_CREATE) {
         *own = calloc(N, sizeof(int));
         *mem = *own;
-        MPI_Win_create(*mem, bytes, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
-                       &win);
+        MPI_Win_create(*mem, bytes, sizeof(int), MPI_INFO_NULL, comm, &win);
     } else if (flavor == MPI_WIN_FLAVOR_ALLOCATE) {
-        MPI_Win_allocate(bytes, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, mem,
-                         &win);
+        MPI_Win_allocate(bytes, sizeof(int), MPI_INFO_NULL, comm, mem, &win);
     } else if (flavor == MPI_WIN_FLAVOR_SHARED) {
-        MPI_Win_allocate_shared(bytes, sizeof(int), MPI_INFO_NULL,
-                                MPI_COMM_WORLD, mem, &win);
+        MPI_Win_allocate_shared(bytes, sizeof(int), MPI_INFO_NULL, comm, mem,
+                                &win);
     } else {
         *own = calloc(N, sizeof(int));
         *mem = *own;
-        MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+        MPI_Win_create_dynamic(MPI_INFO_NULL, comm, &win);
         MPI_Win_attach(win, *mem, bytes);
     }
     MPI_Get_address(*mem, disp0);
     if (flavor != MPI_WIN_FLAVOR_DYNAMIC)
         *disp0 = 0;
-    MPI_Allgather(disp0, 1, MPI_AINT, disps, 1, MPI_AINT, MPI_COMM_WORLD);
+    MPI_Allgather(disp0, 1, MPI_AINT, disps, 1, MPI_AINT, comm);
     int flag = 0, *fl = NULL;
     MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &fl, &flag);
     MT_CHECK(flag && *fl == flavor);
@@ -52,12 +50,20 @@ static MPI_Aint at(int flavor, const MPI_Aint *disps, int r, int i)
     return i;
 }
 
-static void run(int flavor, int me, int np, MPI_Aint *disps)
+/* Shared windows take the ranks of one process (all when the job has
+ * one); the others every rank of the job. */
+static void run(int flavor, MPI_Aint *disps)
 {
-    int *mem, got[N], one = 1;
+    int *mem, got[N], one = 1, me, np;
     void *own;
     MPI_Aint d0;
-    MPI_Win win = make_win(flavor, &mem, &own, &d0, disps);
+    MPI_Comm comm = MPI_COMM_WORLD;
+    if (flavor == MPI_WIN_FLAVOR_SHARED)
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+                            MPI_INFO_NULL, &comm);
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &np);
+    MPI_Win win = make_win(comm, flavor, &mem, &own, &d0, disps);
     int right = (me + 1) % np, left = (me + np - 1) % np;
     for (int i = 0; i < N; i++)
         mem[i] = 1000 * me + i;
@@ -95,19 +101,20 @@ static void run(int flavor, int me, int np, MPI_Aint *disps)
     MPI_Win_free(&win);
     MT_CHECK(win == MPI_WIN_NULL);
     free(own);
+    if (comm != MPI_COMM_WORLD)
+        MPI_Comm_free(&comm);
 }
 
 int main(int argc, char **argv)
 {
-    int me, np;
+    int np;
     MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     MPI_Aint *disps = malloc((size_t)np * sizeof(MPI_Aint));
     int flavors[] = {MPI_WIN_FLAVOR_CREATE, MPI_WIN_FLAVOR_ALLOCATE,
                      MPI_WIN_FLAVOR_SHARED, MPI_WIN_FLAVOR_DYNAMIC};
     for (int f = 0; f < 4; f++)
-        run(flavors[f], me, np, disps);
+        run(flavors[f], disps);
     free(disps);
     return mt_finish_and_finalize();
 }

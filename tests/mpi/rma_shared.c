@@ -9,17 +9,22 @@ int main(int argc, char **argv)
 {
     int me, np;
     MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    /* Shared windows take the ranks of one process (all of them when the
+     * job has one). */
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                        &node);
+    MPI_Comm_rank(node, &me);
+    MPI_Comm_size(node, &np);
     double *mine;
     MPI_Win win;
     MPI_Win_allocate_shared((MPI_Aint)(me + 1) * sizeof(double), sizeof(double),
-                            MPI_INFO_NULL, MPI_COMM_WORLD, &mine, &win);
+                            MPI_INFO_NULL, node, &mine, &win);
     for (int i = 0; i <= me; i++)
         mine[i] = me + 0.5 * i;
     MPI_Win_lock_all(0, win);
     MPI_Win_sync(win);
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(node);
     MPI_Win_sync(win);
     char *prev = NULL;
     for (int r = 0; r < np; r++) {
@@ -39,21 +44,21 @@ int main(int argc, char **argv)
 
     /* Dynamic: attach, use, detach; after detaching, the range is gone. */
     MPI_Win dyn;
-    MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &dyn);
+    MPI_Win_create_dynamic(MPI_INFO_NULL, node, &dyn);
     MPI_Win_set_errhandler(dyn, MPI_ERRORS_RETURN);
     int *cell = malloc(sizeof(int));
     *cell = -1;
     MPI_Win_attach(dyn, cell, sizeof(int));
     MPI_Aint addr, *addrs = malloc((size_t)np * sizeof(MPI_Aint));
     MPI_Get_address(cell, &addr);
-    MPI_Allgather(&addr, 1, MPI_AINT, addrs, 1, MPI_AINT, MPI_COMM_WORLD);
+    MPI_Allgather(&addr, 1, MPI_AINT, addrs, 1, MPI_AINT, node);
     int right = (me + 1) % np;
     MPI_Win_fence(0, dyn);
     MPI_Put(&me, 1, MPI_INT, right, addrs[right], 1, MPI_INT, dyn);
     MPI_Win_fence(0, dyn);
     MT_CHECK_INT_EQ(*cell, (me + np - 1) % np);
     MPI_Win_detach(dyn, cell);
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(node);
     MT_CHECK_ERR_CLASS(
         MPI_Put(&me, 1, MPI_INT, right, addrs[right], 1, MPI_INT, dyn),
         MPI_ERR_RMA_RANGE);
@@ -62,5 +67,6 @@ int main(int argc, char **argv)
     MPI_Win_free(&dyn);
     free(addrs);
     free(cell);
+    MPI_Comm_free(&node);
     return mt_finish_and_finalize();
 }

@@ -1,0 +1,118 @@
+/*
+ * The layout of a window's state, private to the rma module (rma.c keeps
+ * the members of this process in step, remote.c serves and reaches those
+ * of other processes).  A process holds one state per window, shared by
+ * its members of it; the entries of members in other processes hold only
+ * their segment (for the range checks) and where they are (peers).
+ */
+#ifndef AMP_RMA_STATE_H
+#define AMP_RMA_STATE_H
+
+#include "rma/rma.h"
+#include "sched/sched.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+/* A region attached to a dynamic window. */
+typedef struct region {
+    struct region *next;
+    char *base;
+    size_t size;
+} region_t;
+
+/* What the window holds for one member; written by the other members. */
+typedef struct target {
+    _Alignas(64) amp_rma_seg_t seg;
+    region_t *regions; /* dynamic windows; under dyn */
+    _Atomic int dyn;   /* spinlock of regions */
+    _Atomic int acc;   /* spinlock of the accumulate family */
+    /* Passive target: -1 held exclusively, n > 0 by n sharers, 0 free. */
+    _Alignas(64) _Atomic int lock;
+    _Atomic int completes; /* PSCW: origins done since the last wait */
+    /* Lock requests of origins in other processes that wait their turn
+     * (remote.c), oldest first; under lq. */
+    _Atomic int lq;
+    struct lock_waiter *lq_head, *lq_tail;
+} target_t;
+
+/* Where a member of another process is (remote.c): its process, the PE
+ * that runs it and the address of that process's state of the window. */
+typedef struct peer {
+    uint64_t state; /* 0: the member is in this process */
+    int proc, pe;
+} peer_t;
+
+/* A rank asleep on the window until a member changes what it waits for;
+ * lives on the sleeper's stack. */
+typedef struct sleeper {
+    struct sleeper *next;
+    amp_thread_t *thr;
+} sleeper_t;
+
+struct amp_rma_win {
+    int size;
+    _Atomic int refs;
+    _Atomic int wl;      /* spinlock of sleepers */
+    sleeper_t *sleepers; /* under wl */
+    _Atomic int nsleepers;
+    target_t *targets;
+    _Atomic int *posts; /* [origin * size + target]: posts not yet started */
+    void *shared;       /* MPI_Win_allocate_shared's block */
+    peer_t *peers;      /* by member */
+};
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+/* Spinlocks for short sections that never yield: a holder runs to the
+ * unlock without a context switch, so only threads of other PEs spin. */
+static inline void spin_lock(_Atomic int *l)
+{
+    while (atomic_exchange_explicit(l, 1, memory_order_acquire))
+        while (atomic_load_explicit(l, memory_order_relaxed))
+            cpu_relax();
+}
+
+static inline void spin_unlock(_Atomic int *l)
+{
+    atomic_store_explicit(l, 0, memory_order_release);
+}
+
+/* Takes passive-target lock l, shared or exclusive, if it is free for
+ * that; returns whether it did. */
+static inline int amp_rma_try_lock(_Atomic int *l, int exclusive)
+{
+    int v = atomic_load_explicit(l, memory_order_relaxed);
+    if (exclusive)
+        return v == 0 &&
+               atomic_compare_exchange_strong_explicit(
+                   l, &v, -1, memory_order_acquire, memory_order_relaxed);
+    return v >= 0 &&
+           atomic_compare_exchange_strong_explicit(
+               l, &v, v + 1, memory_order_acquire, memory_order_relaxed);
+}
+
+/* The accumulate family's step on member r's memory, atomic with the
+ * others: tcount elements of tdt at taddr become in (packed values) op
+ * them, unless op is MPI_NO_OP; old (may be NULL) receives their packed
+ * values from before. */
+amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
+                                const amp_dt_t *tdt, int tcount, const void *in,
+                                const amp_coll_op_t *op, void *old);
+
+/* Wakes the members asleep on w to look at its state again. */
+void amp_rma_notify(amp_rma_win_t *w);
+/* remote.c: after member r's lock was released, grants it to the waiting
+ * origins of other processes whose turn has come. */
+void amp_rma_serve_locks(amp_rma_win_t *w, int r);
+/* remote.c: frees what is left of the lock requests of member r. */
+void amp_rma_drop_waiters(amp_rma_win_t *w, int r);
+
+#endif
