@@ -55,6 +55,7 @@ struct amp_coll_shm {
     int ngroups, nruns;
     member_t *members; /* by comm rank */
     group_t *groups;
+    int *world;     /* comm rank -> world rank, or NULL: the identity */
     int *group_of;  /* comm rank -> group */
     int *ranks;     /* the groups' members, group after group */
     run_t *runs;    /* in rank order */
@@ -107,6 +108,7 @@ static amp_status_t scratch_init(amp_coll_shm_registry_t *reg, int npes)
 
 static void shm_free(amp_coll_shm_t *s)
 {
+    free(s->world);
     free(s->members);
     free(s->groups);
     free(s->group_of);
@@ -181,7 +183,13 @@ static amp_coll_shm_t *shm_create(const int *rank_pe, int npes, int ctx,
     s->group_of = malloc((size_t)size * sizeof(int));
     s->ranks = malloc((size_t)size * sizeof(int));
     s->stage = aligned_alloc(64, 2 * SMALL);
+    if (world_map) {
+        s->world = malloc((size_t)size * sizeof(int));
+        if (s->world)
+            memcpy(s->world, world_map, (size_t)size * sizeof(int));
+    }
     if (!s->members || !s->group_of || !s->ranks || !s->stage ||
+        (world_map && !s->world) ||
         shm_layout(s, rank_pe, npes, world_map) != AMP_OK)
         goto err_free;
     memset(s->members, 0, (size_t)size * sizeof(member_t));
@@ -244,6 +252,55 @@ void amp_coll_shm_detach(amp_coll_shm_registry_t *reg, amp_coll_shm_t *s)
     reg_unlock(reg);
     if (last)
         shm_free(s);
+}
+
+/* New groups for s from rank_pe, keeping the episode and barrier counts
+ * (equal in every group between episodes). */
+static amp_status_t shm_relayout(amp_coll_shm_t *s, const int *rank_pe,
+                                 int npes)
+{
+    unsigned long epoch = s->groups[0].epoch, passed = s->groups[0].passed;
+    int old_parts = s->nruns + s->ngroups;
+    group_t *old_groups = s->groups;
+    run_t *old_runs = s->runs;
+    s->groups = NULL;
+    s->runs = NULL;
+    s->ngroups = s->nruns = 0;
+    amp_status_t st = shm_layout(s, rank_pe, npes, s->world);
+    if (st == AMP_OK && s->nruns + s->ngroups > old_parts) {
+        char *p =
+            aligned_alloc(64, 2 * (size_t)(s->nruns + s->ngroups) * SMALL);
+        if (p) {
+            free(s->partials);
+            s->partials = p;
+        } else {
+            st = AMP_ERR_NOMEM;
+        }
+    }
+    if (st != AMP_OK) {
+        free(s->groups);
+        free(s->runs);
+        return st;
+    }
+    free(old_groups);
+    free(old_runs);
+    for (int g = 0; g < s->ngroups; g++) {
+        s->groups[g].epoch = epoch;
+        s->groups[g].passed = passed;
+    }
+    atomic_store(&s->arrivals, passed * (unsigned long)s->ngroups);
+    return AMP_OK;
+}
+
+amp_status_t amp_coll_shm_relayout(amp_coll_shm_registry_t *reg,
+                                   const int *rank_pe, int npes)
+{
+    amp_status_t st = AMP_OK;
+    reg_lock(reg);
+    for (amp_coll_shm_t *s = reg->head; s && st == AMP_OK; s = s->next)
+        st = shm_relayout(s, rank_pe, npes);
+    reg_unlock(reg);
+    return st;
 }
 
 int amp_coll_shm_waiting(const amp_coll_shm_t *s, int r)

@@ -30,7 +30,7 @@
  *    from the root's buffer.
  *
  * Group membership is computed from the ranks' PEs when the state is
- * created; migration will have to rebuild it.
+ * created, and rebuilt when ranks migrate (amp_coll_shm_relayout).
  */
 #ifndef AMP_COLL_SHM_H
 #define AMP_COLL_SHM_H
@@ -63,6 +63,12 @@ amp_status_t amp_coll_shm_attach(amp_coll_shm_registry_t *reg,
                                  const int *rank_pe, int npes, int ctx,
                                  int size, const int *world_map,
                                  amp_coll_shm_t **out);
+/* Rebuilds the groups of every state in the registry after ranks moved
+ * to other PEs (rank_pe: world rank -> its PE now).  Only while no member
+ * of any communicator is inside a collective (lb/lb.h).  AMP_ERR_NOMEM
+ * leaves the states unusable: the caller ends the job. */
+amp_status_t amp_coll_shm_relayout(amp_coll_shm_registry_t *reg,
+                                   const int *rank_pe, int npes);
 /* Drops one member's reference (s may be NULL). */
 void amp_coll_shm_detach(amp_coll_shm_registry_t *reg, amp_coll_shm_t *s);
 

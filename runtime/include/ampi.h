@@ -33,11 +33,62 @@ extern "C" {
  * continues. */
 __attribute__((visibility("default"))) int AMPI_Yield(void);
 
+/* Sets *rank to the rank of MPI_COMM_WORLD whose isomalloc slot holds addr
+ * (its stack, heap, thread-local and program copies: docs/isomalloc.md), or
+ * to MPI_UNDEFINED when addr lies in no slot. */
+__attribute__((visibility("default"))) int AMPI_Isomalloc_rank(const void *addr,
+                                                               int *rank);
+
 /* Registers fn to run in every rank, on the rank's own copies of the
  * privatized globals, before its main.  The privatization plugin calls it
  * from constructors; it must be called before the ranks start. */
 __attribute__((visibility("default"))) void
 AMPI_Register_rank_init(void (*fn)(void));
+
+/* An MPI request that completes when the work queued so far on a CUDA
+ * stream (a cudaStream_t, which is a struct CUstream_st *; NULL: the
+ * legacy default stream) of the device the calling rank's PE uses
+ * (+gpumap) is complete; MPI_Wait on it lets the other ranks run meanwhile.
+ * Without a CUDA device it fails with MPI_ERR_UNSUPPORTED_OPERATION
+ * (docs/gpu.md). */
+struct CUstream_st;
+__attribute__((visibility("default"))) int
+AMPI_GPU_Iinvoke(struct CUstream_st *stream, MPI_Request *request);
+
+/* ---- migration and load balancing (docs/load-balancing.md) ---- */
+
+/* Predefined info objects for AMPI_Migrate (read-only):
+ *   AMPI_INFO_LB_SYNC          "ampi_load_balance" = "sync": rebalance now
+ *   AMPI_INFO_LB_ASYNC         "ampi_load_balance" = "async": the same here
+ *   AMPI_INFO_CHKPT_IN_MEMORY  "ampi_checkpoint" = "in_memory" (not
+ *                              supported yet: MPI_ERR_UNSUPPORTED_OPERATION) */
+#define AMPI_INFO_LB_SYNC ((MPI_Info)AMPI_HANDLE(AMPI_HANDLE_INFO, 1))
+#define AMPI_INFO_LB_ASYNC ((MPI_Info)AMPI_HANDLE(AMPI_HANDLE_INFO, 2))
+#define AMPI_INFO_CHKPT_IN_MEMORY ((MPI_Info)AMPI_HANDLE(AMPI_HANDLE_INFO, 3))
+
+/* Collective over MPI_COMM_WORLD: with "ampi_load_balance" set to "sync"
+ * or "async" in info, the balancer chosen with +balancer (none: no move)
+ * moves ranks between the PEs of their process by their load since the
+ * last call. */
+__attribute__((visibility("default"))) int AMPI_Migrate(MPI_Info info);
+/* Collective over MPI_COMM_WORLD, unlike the call of the same name in
+ * Charm++'s AMPI: every rank names the PE (of its process) to move to;
+ * -1 stays. */
+__attribute__((visibility("default"))) int AMPI_Migrate_to_pe(int pe);
+/* fn runs in the rank that registered it, before it leaves its PE (fn must
+ * not communicate) and after it arrived on another (when every rank is in
+ * place again). */
+__attribute__((visibility("default"))) int
+AMPI_Register_about_to_migrate(void (*fn)(void));
+__attribute__((visibility("default"))) int
+AMPI_Register_just_migrated(void (*fn)(void));
+/* The load the next AMPI_Migrate sees for the calling rank (any unit, the
+ * same on every rank); without it, the time the rank ran since the last
+ * AMPI_Migrate, in seconds, over the stretches it measured (measurement is
+ * on at start; stop/start leave out what runs between them). */
+__attribute__((visibility("default"))) int AMPI_Load_set_value(double value);
+__attribute__((visibility("default"))) int AMPI_Load_start_measure(void);
+__attribute__((visibility("default"))) int AMPI_Load_stop_measure(void);
 
 #ifdef __cplusplus
 }

@@ -17,15 +17,23 @@
 /* Slots are aligned so that huge pages and later heap arenas line up. */
 #define AMP_MEM_SLOT_ALIGN (2u << 20)
 
+/* Slot sizes: the default, the range the default keeps under when there are
+ * many slots, and the least heap a slot may have (asked for, by default). */
+#define AMP_MEM_DEFAULT_SLOT ((size_t)1 << 30)
+#define AMP_MEM_DEFAULT_RANGE ((size_t)1 << 45)
+#define AMP_MEM_MIN_HEAP ((size_t)1 << 20)
+#define AMP_MEM_DEFAULT_MIN_HEAP ((size_t)16 << 20)
+
 static size_t max_size(size_t a, size_t b)
 {
     return a > b ? a : b;
 }
 
-/* Reserves total bytes aligned to align: at the hint where the kernel lets
+/* Reserves nslots slots aligned to align: at the hint where the kernel lets
  * us (it is aligned), anywhere otherwise, then trimmed to the alignment. */
-static amp_status_t reserve(amp_mem_t *mem, size_t total, size_t align)
+static amp_status_t reserve(amp_mem_t *mem, int nslots, size_t align)
 {
+    size_t total = mem->slot_size * (size_t)nslots;
     int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
     void *p = mmap(AMP_MEM_HINT, total, PROT_NONE, flags | MAP_FIXED_NOREPLACE,
                    -1, 0);
@@ -38,7 +46,7 @@ static amp_status_t reserve(amp_mem_t *mem, size_t total, size_t align)
     }
     if (p == MAP_FAILED) {
         amp_log_error("cannot reserve %zu bytes for %d rank slots: %s", total,
-                      mem->nslots, strerror(errno));
+                      nslots, strerror(errno));
         return AMP_ERR_NOMEM;
     }
     mem->map_base = p;
@@ -47,10 +55,9 @@ static amp_status_t reserve(amp_mem_t *mem, size_t total, size_t align)
     return AMP_OK;
 }
 
-amp_status_t amp_mem_init(amp_mem_t *mem, int nslots,
-                          const amp_mem_layout_t *layout)
+/* The parts of a slot before its heap area, into mem. */
+static void lay_out(amp_mem_t *mem, const amp_mem_layout_t *layout)
 {
-    memset(mem, 0, sizeof(*mem));
     mem->page_size = (size_t)sysconf(_SC_PAGESIZE);
     size_t align = max_size(layout->image_align, mem->page_size);
     mem->stack_size = AMP_ROUND_UP(layout->stack_size, mem->page_size);
@@ -58,11 +65,60 @@ amp_status_t amp_mem_init(amp_mem_t *mem, int nslots,
     mem->image_offset = AMP_ROUND_UP(
         mem->page_size + mem->stack_size + mem->rank_area_size, align);
     mem->image_size = AMP_ROUND_UP(layout->image_size, mem->page_size);
-    size_t slot_align = max_size(AMP_MEM_SLOT_ALIGN, align);
-    mem->slot_size =
-        AMP_ROUND_UP(mem->image_offset + mem->image_size, slot_align);
-    mem->nslots = nslots;
-    return reserve(mem, mem->slot_size * (size_t)nslots, slot_align);
+    mem->heap_offset = mem->image_offset + mem->image_size;
+}
+
+static size_t slot_align(const amp_mem_layout_t *layout)
+{
+    return max_size(AMP_MEM_SLOT_ALIGN, layout->image_align);
+}
+
+size_t amp_mem_min_slot_size(const amp_mem_layout_t *layout)
+{
+    amp_mem_t mem;
+    lay_out(&mem, layout);
+    return AMP_ROUND_UP(mem.heap_offset + AMP_MEM_MIN_HEAP, slot_align(layout));
+}
+
+/* The default slot size for nslots slots that need at least fixed bytes
+ * before their heap. */
+static size_t default_slot_size(int nslots, size_t fixed)
+{
+    size_t size = AMP_MEM_DEFAULT_RANGE / (size_t)nslots;
+    if (size > AMP_MEM_DEFAULT_SLOT)
+        size = AMP_MEM_DEFAULT_SLOT;
+    return max_size(size, fixed + AMP_MEM_DEFAULT_MIN_HEAP);
+}
+
+amp_status_t amp_mem_init(amp_mem_t *mem, int nslots,
+                          const amp_mem_layout_t *layout)
+{
+    memset(mem, 0, sizeof(*mem));
+    lay_out(mem, layout);
+    size_t align = slot_align(layout);
+    size_t size = layout->slot_size;
+    if (size == 0)
+        size = default_slot_size(nslots, mem->heap_offset);
+    else if (size < amp_mem_min_slot_size(layout))
+        return AMP_ERR_ARG;
+    /* An odd multiple of the alignment: slots a power of two apart put the
+     * same place of every rank (its stack, its state) in the same cache
+     * and TLB sets, which made same-PE messages half again as slow. */
+    mem->slot_size = AMP_ROUND_UP(size, align);
+    if (mem->slot_size / align % 2 == 0)
+        mem->slot_size += align;
+    if (mem->slot_size / align > SIZE_MAX / align / (size_t)nslots) {
+        amp_log_error("%d rank slots of %zu bytes do not fit in the address "
+                      "space",
+                      nslots, mem->slot_size);
+        return AMP_ERR_NOMEM;
+    }
+    mem->heap_size = mem->slot_size - mem->heap_offset;
+    /* nslots stays 0 until the range exists: no address is in a slot. */
+    amp_status_t status = reserve(mem, nslots, align);
+    if (status == AMP_OK)
+        mem->nslots = nslots;
+    return status;
 }
 
 void amp_mem_cleanup(amp_mem_t *mem)
@@ -103,6 +159,11 @@ void *amp_mem_slot_rank_area(const amp_mem_t *mem, int i)
 void *amp_mem_slot_image(const amp_mem_t *mem, int i)
 {
     return slot_base(mem, i) + mem->image_offset;
+}
+
+void *amp_mem_slot_heap(const amp_mem_t *mem, int i)
+{
+    return slot_base(mem, i) + mem->heap_offset;
 }
 
 int amp_mem_slot_of(const amp_mem_t *mem, const void *addr)

@@ -5,15 +5,15 @@
  *
  * Slot layout (addresses grow to the right):
  *
- *   | guard page | stack (grows down) ... | rank area | image area |
+ *   | guard page | stack (grows down) ... | rank area | image area | heap |
  *
  * The guard page stays inaccessible, so a stack overflow faults there and
  * amp_mem_guard_slot() can name the rank.  The rank area holds the rank's
  * own runtime state.  The image area (empty unless the program was built
  * with -privatize=pie) is where pie/ maps the rank's copy of the program
  * image; it starts aligned as the image needs and stays reserved until
- * pie/ maps into it.  The rest of the slot beyond what is committed stays
- * reserved for the rank's heap (isomalloc).
+ * pie/ maps into it.  The heap area, the rest of the slot, is the rank's
+ * heap (mem/heap.h), which commits its pages as it grows.
  */
 #ifndef AMP_MEM_H
 #define AMP_MEM_H
@@ -28,6 +28,8 @@ typedef struct amp_mem {
     size_t rank_area_size; /* bytes after the stack for per-rank state */
     size_t image_offset;   /* image area, from the slot's start */
     size_t image_size;     /* bytes of the image area (0: none) */
+    size_t heap_offset;    /* heap area, from the slot's start */
+    size_t heap_size;      /* bytes of the heap area */
     void *map_base;        /* the reservation, as mmap returned it */
     size_t map_size;
     int nslots;
@@ -39,9 +41,18 @@ typedef struct amp_mem_layout {
     size_t rank_area;   /* bytes for per-rank state */
     size_t image_size;  /* bytes for a program image copy, or 0 */
     size_t image_align; /* alignment of the image area (power of two) */
+    /* Bytes of the whole slot, or 0 for the default: 1 GiB, less when
+     * there are so many slots that the range would pass 32 TiB, never
+     * less than the minimum (the parts above and a 16 MiB heap).  Rounded
+     * up to an odd multiple of 2 MiB (or of image_align, if larger). */
+    size_t slot_size;
 } amp_mem_layout_t;
 
-/* Reserves nslots slots laid out as described. */
+/* The least slot size that holds the parts of layout and a 1 MiB heap. */
+size_t amp_mem_min_slot_size(const amp_mem_layout_t *layout);
+
+/* Reserves nslots slots laid out as described.  AMP_ERR_ARG: the slot size
+ * asked for is below amp_mem_min_slot_size(). */
 amp_status_t amp_mem_init(amp_mem_t *mem, int nslots,
                           const amp_mem_layout_t *layout);
 void amp_mem_cleanup(amp_mem_t *mem);
@@ -54,6 +65,10 @@ void *amp_mem_slot_stack(const amp_mem_t *mem, int i);
 void *amp_mem_slot_rank_area(const amp_mem_t *mem, int i);
 /* Start of slot i's image area (reserved, inaccessible until mapped). */
 void *amp_mem_slot_image(const amp_mem_t *mem, int i);
+
+/* Start and size (mem->heap_size) of slot i's heap area (reserved,
+ * inaccessible until the heap commits it). */
+void *amp_mem_slot_heap(const amp_mem_t *mem, int i);
 
 /* Slot whose guard page holds addr, or -1. */
 int amp_mem_guard_slot(const amp_mem_t *mem, const void *addr);

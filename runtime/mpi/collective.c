@@ -69,6 +69,9 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
         rc = amp_check_buf(rank, comm, buffer, count, dt, call, "buffer");
     if (rc != MPI_SUCCESS)
         return rc;
+    if (amp_proc.gpu && amp_gpu_bcast(rank, comm, buffer, count, dt, datatype,
+                                      root, comm_h, &rc))
+        return rc; /* device memory: on host copies (gpu.c) */
     amp_coll_comm_of(rank, comm, &c);
     rank->call = call;
     if (!comm->is_inter && (comm->shm || comm->size == 1)) /* coll/shm.c */
@@ -164,6 +167,9 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
                            "(argument sendbuf)");
     if (rc != MPI_SUCCESS)
         return rc;
+    if (amp_proc.gpu && amp_gpu_reduce(rank, comm, sendbuf, recvbuf, count, dt,
+                                       datatype, op, root, 0, comm_h, &rc))
+        return rc; /* device memory: on host copies (gpu.c) */
     if (sendbuf == MPI_IN_PLACE)
         sendbuf = recvbuf;
     amp_coll_comm_of(rank, comm, &c);
@@ -202,6 +208,9 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
         rc = amp_check_buf(rank, comm, recvbuf, count, dt, call, "recvbuf");
     if (rc != MPI_SUCCESS)
         return rc;
+    if (amp_proc.gpu && amp_gpu_reduce(rank, comm, sendbuf, recvbuf, count, dt,
+                                       datatype, op, 0, 1, comm_h, &rc))
+        return rc; /* device memory: on host copies (gpu.c) */
     if (sendbuf == MPI_IN_PLACE)
         sendbuf = recvbuf;
     amp_coll_comm_of(rank, comm, &c);

@@ -26,6 +26,8 @@ static int init_common(int required, int *provided, const char *call)
     if (provided)
         *provided = rank->thread_level;
     rank->state = AMP_MPI_ACTIVE;
+    /* The load AMPI_Migrate sees counts from here (lb/). */
+    rank->lb.mark = amp_sched_self_busy();
     return MPI_SUCCESS;
 }
 

@@ -13,6 +13,7 @@
 #include "coll/coll.h"
 #include "coll/shm.h"
 #include "dt/dt.h"
+#include "lb/lb.h"
 #include "mem/mem.h"
 #include "p2p/p2p.h"
 #include "pie/pie.h"
@@ -36,6 +37,7 @@ typedef struct amp_opts {
     int vp;                 /* virtual ranks */
     int p;                  /* PEs (0: one per core, at most vp) */
     size_t stacksize;       /* bytes of stack per rank */
+    size_t isomalloc_slot;  /* bytes of a rank's slot (0: the default) */
     int mapping;            /* enum amp_mapping */
     unsigned long map_seed; /* random: the permutation's seed */
     int *map_list;          /* list: PE of rank i (repeated cyclically) */
@@ -45,6 +47,9 @@ typedef struct amp_opts {
     int pin;              /* pin PEs to cores */
     int stats;            /* print per-rank scheduling counts at exit */
     int showmap;          /* print the placement of PEs and ranks at start */
+    const char *gpumap;   /* +gpumap: PEs to CUDA devices (gpu/gpu.h) */
+    int balancer;         /* +balancer: amp_lb_kind_t (lb/lb.h) */
+    int lbdebug;          /* +lbdebug: report load-balancing moves */
 } amp_opts_t;
 
 /* Context ids handed out without communication (MPI_Comm_idup): the
@@ -86,6 +91,8 @@ typedef struct amp_proc {
     int pin_base;
     struct amp_nbc_pe *nbc_pes;   /* coll/nbc.c: by PE id */
     amp_ctx_registry_t idup_ctxs; /* comm.c: contexts of MPI_Comm_idup */
+    amp_lb_t lb;                  /* lb/: moving ranks between PEs */
+    struct amp_gpu *gpu; /* gpu/gpu.h: CUDA devices, or NULL: host-only */
 } amp_proc_t;
 
 extern amp_proc_t amp_proc;
@@ -197,6 +204,8 @@ typedef struct amp_bsend {
 typedef struct amp_rank {
     amp_thread_t thr; /* first: the scheduler's thread is the rank */
     amp_p2p_ep_t ep;
+    struct amp_heap *heap; /* its slot's heap (mem/heap.h, start/alloc.c) */
+    int sys_alloc;         /* > 0: its allocations go to the C library */
     int world_rank;
     int slot;
     char **argv; /* the rank's own copy of the command line */
@@ -218,6 +227,7 @@ typedef struct amp_rank {
     unsigned errseq;
     int errcodes[AMP_ERRMSG_RING];
     char errmsgs[AMP_ERRMSG_RING][AMP_ERRMSG_LEN];
+    amp_lb_rank_t lb;   /* migrate.c: load and migration callbacks */
     uintptr_t pie_base; /* base of the rank's program copy (pie), or 0 */
     /* libgcc's record of the copy's unwind tables (pie) */
     _Alignas(16) unsigned char pie_frames[AMP_PIE_FRAME_OBJECT_SIZE];
@@ -541,6 +551,51 @@ void amp_req_release(amp_rank_t *rank, amp_req_t *req);
 /* Starts the operation req describes (fresh or persistent). */
 int amp_req_start(amp_rank_t *rank, amp_req_t *req, const char *call);
 void amp_req_status(const amp_req_t *req, MPI_Status *status);
+
+/* ---- CUDA device buffers (gpu.c; only when amp_proc.gpu is set) ---- */
+
+/* A device buffer's host copy for one call (host NULL: not staged). */
+typedef struct amp_stage {
+    char *host; /* pinned copy of the span, cap bytes */
+    char *dev;  /* the span's start in device memory */
+    size_t bytes, cap, elem;
+    int dense;
+} amp_stage_t;
+
+/* For count elements of dt at buf, used in role (enum amp_gpu_role): when
+ * buf is device memory, a host copy of their span (filled from the device
+ * when the role needs it, the rank waiting without blocking its PE) and
+ * *view, buf's place in it; otherwise *view = buf and s->host = NULL. */
+int amp_stage_begin(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
+                    int count, const amp_dt_t *dt, int role, amp_stage_t *s,
+                    void **view, const char *call);
+/* Copies bytes of the span back to the device (0: none) and releases the
+ * host copy; nothing when s is not staged. */
+int amp_stage_end(amp_rank_t *rank, amp_comm_t *comm, amp_stage_t *s,
+                  size_t bytes, const char *call);
+/* The bytes to copy back after receiving received bytes into s. */
+size_t amp_stage_bytes(const amp_stage_t *s, size_t received);
+/* amp_req_start of a send or receive: *view is the buffer to move and *p
+ * the p2p request to start (r's own, or, when r's buffer is device memory,
+ * one that completes r once the data is back on the device). */
+int amp_gpu_req_stage(amp_rank_t *rank, amp_comm_t *comm, amp_req_t *r,
+                      const char *call, void **view, amp_p2p_req_t **p);
+/* Blocking calls whose buffers may be device memory: each returns 0 when
+ * none is (the caller goes on), else 1 with *rc, the call made again on
+ * host copies. */
+int amp_gpu_send(amp_rank_t *rank, amp_comm_t *comm, const void *buf, int count,
+                 const amp_dt_t *dt, MPI_Datatype dtype, int dest, int tag,
+                 MPI_Comm comm_h, int mode, const char *call, int *rc);
+int amp_gpu_recv(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
+                 const amp_dt_t *dt, MPI_Datatype dtype, int source, int tag,
+                 MPI_Comm comm_h, MPI_Status *status, int *rc);
+int amp_gpu_bcast(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
+                  const amp_dt_t *dt, MPI_Datatype dtype, int root,
+                  MPI_Comm comm_h, int *rc);
+int amp_gpu_reduce(amp_rank_t *rank, amp_comm_t *comm, const void *sendbuf,
+                   void *recvbuf, int count, const amp_dt_t *dt,
+                   MPI_Datatype dtype, MPI_Op op, int root, int all,
+                   MPI_Comm comm_h, int *rc);
 
 /* ---- sending (pt2pt.c, bsend.c) ---- */
 void amp_status_set(MPI_Status *st, int source, int tag, int error,

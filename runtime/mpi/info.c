@@ -47,10 +47,16 @@ static const struct {
 
 #define NHINTS ((int)(sizeof(comm_hints) / sizeof(comm_hints[0])))
 
+/* MPI_INFO_ENV and the AMPI_INFO_* objects of ampi.h, read-only. */
+#define NPREDEFINED 4
+
 amp_status_t amp_info_rank_init(amp_rank_t *rank)
 {
-    amp_table_init(&rank->infos, sizeof(info_obj_t), 1);
-    return amp_table_put(&rank->infos, 0) ? AMP_OK : AMP_ERR_NOMEM;
+    amp_table_init(&rank->infos, sizeof(info_obj_t), NPREDEFINED);
+    for (int i = 0; i < NPREDEFINED; i++)
+        if (!amp_table_put(&rank->infos, i))
+            return AMP_ERR_NOMEM;
+    return AMP_OK;
 }
 
 /* ---- the key/value set ---- */
@@ -205,6 +211,16 @@ static info_obj_t *info_obj_lookup(amp_rank_t *rank, MPI_Info h)
                           "its keys are missing");
         o->filled = 1;
     }
+    if (o && o->obj.idx > 0 && o->obj.idx < NPREDEFINED && !o->filled) {
+        static const char *const kv[][2] = {{"ampi_load_balance", "sync"},
+                                            {"ampi_load_balance", "async"},
+                                            {"ampi_checkpoint", "in_memory"}};
+        const char *const *p = kv[o->obj.idx - 1];
+        if (set_put(&o->set, p[0], p[1]) != AMP_OK)
+            amp_log_error("out of memory filling a predefined AMPI_INFO_* "
+                          "object");
+        o->filled = 1;
+    }
     return o;
 }
 
@@ -277,11 +293,12 @@ static int nomem(amp_rank_t *rank, const char *call)
 
 static int read_only(amp_rank_t *rank, const info_obj_t *o, const char *call)
 {
-    if (o->obj.idx != 0)
+    if (o->obj.idx >= NPREDEFINED)
         return MPI_SUCCESS;
     return amp_mpi_error(rank, NULL, MPI_ERR_INFO, call,
-                         "MPI_INFO_ENV cannot be changed or freed (argument "
-                         "info)");
+                         "%s cannot be changed or freed (argument info)",
+                         o->obj.idx == 0 ? "MPI_INFO_ENV"
+                                         : "a predefined AMPI_INFO_* object");
 }
 
 /* ---- the calls ---- */

@@ -168,6 +168,9 @@ static int send_common(const void *buf, int count, MPI_Datatype dtype, int dest,
                         &comm, &dt);
     if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
         return rc;
+    if (amp_proc.gpu && amp_gpu_send(rank, comm, buf, count, dt, dtype, dest,
+                                     tag, comm_h, mode, call, &rc))
+        return rc; /* device memory: sent from a host copy (gpu.c) */
     if (mode == AMP_SEND_BUFFERED)
         return amp_bsend_start(rank, comm, buf, count, dt, dest, tag, call);
     amp_p2p_req_t p;
@@ -225,6 +228,9 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
         status_proc_null(status);
         return MPI_SUCCESS;
     }
+    if (amp_proc.gpu && amp_gpu_recv(rank, comm, buf, count, dt, datatype,
+                                     source, tag, comm_h, status, &rc))
+        return rc; /* device memory: received into a host copy (gpu.c) */
     amp_p2p_req_t p;
     size_t cap = dt->size * (size_t)count;
     p.on_done = NULL;
@@ -344,12 +350,20 @@ int amp_req_start(amp_rank_t *rank, amp_req_t *r, const char *call)
     if (!r->dt_held)
         amp_type_hold(r->dt);
     r->dt_held = 1;
+    void *buf = r->buf;
+    amp_p2p_req_t *p = &r->p2p;
+    if (amp_proc.gpu) { /* device memory: through a host copy (gpu.c) */
+        int rc = amp_gpu_req_stage(rank, comm, r, call, &buf, &p);
+        if (rc != MPI_SUCCESS) {
+            amp_p2p_req_init_done(&rank->ep, &r->p2p, r->peer, r->tag);
+            return rc;
+        }
+    }
     if (r->kind == AMP_REQ_SEND)
-        start_send(rank, comm, r->buf, r->count, r->dt, r->peer, r->tag,
-                   r->mode, &r->p2p);
+        start_send(rank, comm, buf, r->count, r->dt, r->peer, r->tag, r->mode,
+                   p);
     else
-        start_recv(rank, comm, r->buf, r->count, r->dt, r->peer, r->tag,
-                   &r->p2p);
+        start_recv(rank, comm, buf, r->count, r->dt, r->peer, r->tag, p);
     return MPI_SUCCESS;
 }
 

@@ -166,8 +166,11 @@ static void op_post(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
         .cb.send = send_done,
         .user_data = op,
     };
+    /* What UCX allocates here is the process's, even on a rank. */
+    amp_sys_alloc_enter();
     ucs_status_ptr_t sp = ucp_am_send_nbx(ep_to(np, proc, rpe), NET_AM_ID,
                                           &op->wire, op->hlen, data, bytes, &p);
+    amp_sys_alloc_leave();
     if (sp == NULL)
         op_finish(op, UCS_OK);
     else if (UCS_PTR_IS_ERR(sp))
@@ -294,8 +297,10 @@ static void fetch_start(amp_net_pe_t *np, net_fetch_t *f)
         .cb.recv_am = fetch_done,
         .user_data = f,
     };
+    amp_sys_alloc_enter();
     ucs_status_ptr_t sp =
         ucp_am_recv_data_nbx(np->worker, f->desc, into, f->bytes, &p);
+    amp_sys_alloc_leave();
     if (sp == NULL)
         fetch_finish(f, UCS_OK);
     else if (UCS_PTR_IS_ERR(sp))

@@ -889,7 +889,10 @@ static void handle_msg(amp_pe_t *pe, amp_msg_t *m)
     case AMP_MSG_WAKE: {
         amp_thread_t *thr = (amp_thread_t *)m->data;
         amp_msg_put(pool_of(pe), m);
-        amp_sched_wake(thr);
+        /* A thread that migrated away since (lb/lb.h) waits for nothing
+         * this wake-up was for. */
+        if (thr->pe == pe)
+            amp_sched_wake(thr);
         break;
     }
     case AMP_MSG_CANCEL_DONE:

@@ -49,6 +49,7 @@ amp_status_t amp_sched_init(amp_sched_t *sched, int npes,
         }
         memset(pe, 0, sizeof(*pe));
         amp_inbox_init(&pe->inbox);
+        amp_inbox_init(&pe->arrivals);
         atomic_init(&pe->sleep_state, PE_AWAKE);
         pe->sched = sched;
         pe->id = i;
@@ -106,8 +107,21 @@ void amp_sched_spawn(amp_thread_t *thr)
     runq_push(thr->pe, thr);
 }
 
+/* Threads that migrated here join the run queue. */
+static void take_arrivals(amp_pe_t *pe)
+{
+    amp_inbox_item_t *item = amp_inbox_take_all(&pe->arrivals);
+    while (item) {
+        amp_inbox_item_t *next = item->next;
+        runq_push(pe, AMP_CONTAINER_OF(item, amp_thread_t, arrival));
+        item = next;
+    }
+}
+
 void amp_sched_poll(amp_pe_t *pe)
 {
+    if (!amp_inbox_is_empty(&pe->arrivals))
+        take_arrivals(pe);
     if (pe->sched->on_poll)
         pe->sched->on_poll(pe);
     if (amp_inbox_is_empty(&pe->inbox))
@@ -136,15 +150,22 @@ static void idle(amp_pe_t *pe);
 
 static void switch_away(amp_pe_t *pe, amp_thread_t *thr)
 {
+    /* Charge thr for its stretch; the next thread's starts now. */
+    uint64_t now = amp_sched_cycles();
+    thr->busy += now - pe->run_start;
+    pe->run_start = now;
     amp_sched_poll(pe);
     amp_thread_t *next = runq_pop(pe);
     /* A blocked thread with nobody else ready waits for work right here, on
      * its own stack, instead of through the scheduler loop: when its own
      * wake-up is what arrives, no switch happens at all. */
-    while (!next && thr->state == AMP_THREAD_BLOCKED) {
-        idle(pe);
-        amp_sched_poll(pe);
-        next = runq_pop(pe);
+    if (!next && thr->state == AMP_THREAD_BLOCKED) {
+        do {
+            idle(pe);
+            amp_sched_poll(pe);
+            next = runq_pop(pe);
+        } while (!next);
+        pe->run_start = amp_sched_cycles(); /* idle time is nobody's */
     }
     if (next == thr) {
         thr->state = AMP_THREAD_RUNNING;
@@ -239,7 +260,8 @@ static long now_ns(void)
 static int has_work(amp_pe_t *pe)
 {
     amp_sched_t *sched = pe->sched;
-    return !amp_inbox_is_empty(&pe->inbox) || atomic_load(&sched->done) ||
+    return !amp_inbox_is_empty(&pe->inbox) ||
+           !amp_inbox_is_empty(&pe->arrivals) || atomic_load(&sched->done) ||
            (sched->pending && sched->pending(pe));
 }
 
@@ -254,6 +276,7 @@ static int deadlocked(amp_sched_t *sched)
     for (int i = 0; i < sched->npes; i++) {
         amp_pe_t *pe = sched->pes[i];
         if (!amp_inbox_is_empty(&pe->inbox) ||
+            !amp_inbox_is_empty(&pe->arrivals) ||
             (sched->pending && sched->pending(pe)))
             return 0;
     }
@@ -296,6 +319,56 @@ static void idle(amp_pe_t *pe)
     sleep_until_posted(pe);
 }
 
+/* The thread that switched out to migrate is off its stack now: hand it
+ * to its new PE. */
+static void hand_off(amp_pe_t *pe)
+{
+    amp_thread_t *thr = pe->leaving;
+    amp_pe_t *to = pe->leaving_to;
+    pe->leaving = NULL;
+    thr->pe = to;
+    thr->state = AMP_THREAD_READY;
+    amp_inbox_push(&to->arrivals, &thr->arrival);
+    pe_wake(to);
+}
+
+void amp_sched_migrate(amp_pe_t *to)
+{
+    amp_pe_t *pe = amp_pe_self();
+    amp_thread_t *thr = pe->current;
+    if (to == pe)
+        return;
+    uint64_t now = amp_sched_cycles();
+    thr->busy += now - pe->run_start;
+    pe->run_start = now;
+    thr->state = AMP_THREAD_MIGRATING;
+    pe->leaving = thr;
+    pe->leaving_to = to;
+    /* Through the scheduler loop, which hands the thread over once nothing
+     * runs on its stack any more. */
+    pe->current = NULL;
+    amp_tls_set(pe->kernel_tls);
+    amp_ult_switch(&thr->ctx, &pe->sched_ctx);
+}
+
+uint64_t amp_sched_self_busy(void)
+{
+    amp_pe_t *pe = amp_pe_self();
+    return pe->current->busy + (amp_sched_cycles() - pe->run_start);
+}
+
+int amp_sched_quiet(amp_sched_t *sched)
+{
+    for (int i = 0; i < sched->npes; i++) {
+        amp_pe_t *pe = sched->pes[i];
+        if (!amp_inbox_is_empty(&pe->inbox) ||
+            !amp_inbox_is_empty(&pe->arrivals) ||
+            (sched->pending && sched->pending(pe)))
+            return 0;
+    }
+    return 1;
+}
+
 void amp_sched_run(amp_pe_t *pe)
 {
     amp_pe_set_self(pe);
@@ -304,8 +377,11 @@ void amp_sched_run(amp_pe_t *pe)
         amp_sched_poll(pe);
         amp_thread_t *next = runq_pop(pe);
         if (next) {
+            pe->run_start = amp_sched_cycles();
             switch_to(pe, &pe->sched_ctx, next);
             pe = amp_pe_self();
+            if (pe->leaving)
+                hand_off(pe);
             continue;
         }
         if (atomic_load(&pe->sched->done))

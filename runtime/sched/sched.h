@@ -6,6 +6,8 @@
  * runs on its own PE; every operation on a thread (block, wake) happens on
  * that PE, so the run queue needs no lock.  Inbox items are handed to the
  * handler the layer above registers; the scheduler does not look inside.
+ * amp_sched_migrate moves a thread to another PE (lb/lb.h says when that
+ * is safe); the scheduler charges every thread its running time (busy).
  *
  * An idle PE spins briefly, then sleeps on a futex until something is
  * posted to its inbox.  When every PE is asleep with an empty inbox while
@@ -22,11 +24,14 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
 
 typedef enum amp_thread_state {
     AMP_THREAD_READY,
     AMP_THREAD_RUNNING,
     AMP_THREAD_BLOCKED,
+    AMP_THREAD_MIGRATING, /* between two PEs (amp_sched_migrate) */
     AMP_THREAD_DONE
 } amp_thread_state_t;
 
@@ -38,7 +43,9 @@ typedef struct amp_thread {
     struct amp_pe *pe;       /* the PE this thread runs on */
     void *tls;               /* its thread pointer (%fs:0), or NULL */
     amp_thread_state_t state;
-    unsigned long resumes; /* times it was switched to (+stats) */
+    unsigned long resumes;    /* times it was switched to (+stats) */
+    uint64_t busy;            /* cycle counter ticks spent running */
+    amp_inbox_item_t arrival; /* in its new PE's arrivals while migrating */
 } amp_thread_t;
 
 typedef struct amp_sched amp_sched_t;
@@ -62,12 +69,16 @@ struct amp_pe {
     /* Touched by other PEs: keep on its own cache line. */
     _Alignas(64) amp_inbox_t inbox;
     _Atomic int sleep_state; /* futex word: AWAKE or ASLEEP */
+    amp_inbox_t arrivals;    /* threads migrating to this PE */
     /* Owned by this PE. */
     _Alignas(64) amp_thread_t *current;
     amp_thread_t *runq_head, *runq_tail;
     amp_ult_ctx_t sched_ctx;
     void *kernel_tls; /* the kernel thread's own thread pointer */
     amp_sched_t *sched;
+    uint64_t run_start;    /* cycle count when current began running */
+    amp_thread_t *leaving; /* switched out, to be handed to leaving_to */
+    struct amp_pe *leaving_to;
     int id;
     pthread_t thread;
     void *upper; /* state of the layers above, per PE */
@@ -131,6 +142,34 @@ void amp_sched_yield(void);
 void amp_sched_wake(amp_thread_t *thr);
 /* Ends the calling thread. */
 _Noreturn void amp_sched_exit(void);
+
+/* Moves the calling thread to PE to (of the same scheduler): it switches
+ * out here and resumes on to, without copying its stack.  The caller makes
+ * sure nothing of its PE's channels still refers to it (see lb/lb.h);
+ * returns on the new PE (re-read amp_pe_self()). */
+void amp_sched_migrate(amp_pe_t *to);
+/* Whether every PE's inbox, arrivals and the layer above's channels
+ * (the pending hook) are empty, seen from any PE. */
+int amp_sched_quiet(amp_sched_t *sched);
+
+/* The cycle counter the scheduler charges running time with (the TSC on
+ * x86-64, the virtual counter on aarch64, else nanoseconds). */
+static inline uint64_t amp_sched_cycles(void)
+{
+#if defined(__x86_64__)
+    return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+    uint64_t v;
+    __asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
+    return v;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+/* Ticks the calling thread has run so far, the current stretch included. */
+uint64_t amp_sched_self_busy(void);
 
 /* Hands item to pe (any PE may call this). */
 void amp_sched_post(amp_pe_t *pe, amp_inbox_item_t *item);

@@ -1,5 +1,6 @@
-/* Runtime options: +vp, +p, +stacksize, +mapping, +eager, +nopin, +stats,
- * +showmap and their environment variables; the placement report. */
+/* Runtime options: +vp, +p, +stacksize, +isomalloc_slot, +mapping, +eager,
+ * +nopin, +stats, +showmap and their environment variables; the placement
+ * report. */
 #include "start/start.h"
 
 #include <ctype.h>
@@ -12,8 +13,10 @@
 #define MIN_STACK (64u << 10)
 
 static const char usage[] =
-    "runtime options: +vp N, +p N, +stacksize BYTES, +mapping KIND, "
-    "+eager BYTES, +nopin, +stats, +showmap (see docs/runtime-options.md)";
+    "runtime options: +vp N, +p N, +stacksize BYTES, +isomalloc_slot BYTES, "
+    "+mapping KIND, "
+    "+eager BYTES, +nopin, +stats, +showmap, +balancer NAME, +lbdebug, "
+    "+gpumap MAP (see docs/runtime-options.md)";
 
 static void bad_value(const char *name, const char *what, const char *value)
 {
@@ -265,6 +268,17 @@ static int parse_flag(const char *name, const char *value)
     return 0;
 }
 
+/* +balancer NAME: one of the strategies of lb/lb.h. */
+static int parse_balancer(const char *name, const char *value)
+{
+    int kind = amp_lb_kind_of(value);
+    if (kind < 0)
+        amp_fatal("%s: unknown load balancer '%s'; use GreedyLB, RefineLB, "
+                  "DistributedLB or none",
+                  name, value);
+    return kind;
+}
+
 static void from_env(amp_opts_t *o)
 {
     const char *v;
@@ -274,6 +288,8 @@ static void from_env(amp_opts_t *o)
         o->p = parse_count("AMPI_P", v);
     if ((v = getenv("AMPI_STACKSIZE")))
         o->stacksize = parse_bytes("AMPI_STACKSIZE", v, MIN_STACK);
+    if ((v = getenv("AMPI_ISOMALLOC_SLOT")))
+        o->isomalloc_slot = parse_bytes("AMPI_ISOMALLOC_SLOT", v, 1);
     if ((v = getenv("AMPI_MAPPING")))
         parse_mapping(o, "AMPI_MAPPING", v);
     if ((v = getenv("AMPI_EAGER_LIMIT")))
@@ -284,6 +300,12 @@ static void from_env(amp_opts_t *o)
         o->stats = parse_flag("AMPI_STATS", v);
     if ((v = getenv("AMPI_SHOWMAP")))
         o->showmap = parse_flag("AMPI_SHOWMAP", v);
+    if ((v = getenv("AMPI_BALANCER")))
+        o->balancer = parse_balancer("AMPI_BALANCER", v);
+    if ((v = getenv("AMPI_LBDEBUG")))
+        o->lbdebug = parse_flag("AMPI_LBDEBUG", v);
+    if ((v = getenv("AMPI_GPUMAP")))
+        o->gpumap = v; /* checked by gpu/gpu.c */
 }
 
 /* Handles argv[*i] if it is a runtime option (advancing *i past its value);
@@ -293,9 +315,11 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
     const char *arg = argv[*i];
     if (arg[0] != '+' || !isalpha((unsigned char)arg[1]))
         return 0;
-    static const char *const with_value[] = {"+vp", "+p", "+stacksize",
-                                             "+mapping", "+eager"};
-    static const char *const flags[] = {"+nopin", "+stats", "+showmap"};
+    static const char *const with_value[] = {
+        "+vp",    "+p",        "+stacksize", "+mapping",
+        "+eager", "+balancer", "+gpumap",    "+isomalloc_slot"};
+    static const char *const flags[] = {"+nopin", "+stats", "+showmap",
+                                        "+lbdebug"};
     for (size_t k = 0; k < sizeof(flags) / sizeof(*flags); k++) {
         size_t n = strlen(flags[k]);
         if (strncmp(arg, flags[k], n) != 0 || (arg[n] && arg[n] != '='))
@@ -306,8 +330,10 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
             o->pin = 0;
         else if (k == 1)
             o->stats = 1;
-        else
+        else if (k == 2)
             o->showmap = 1;
+        else
+            o->lbdebug = 1;
         return 1;
     }
     for (size_t k = 0; k < sizeof(with_value) / sizeof(*with_value); k++) {
@@ -332,6 +358,11 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
             break;
         case 3: parse_mapping(o, "+mapping", value); break;
         case 4: o->eager = parse_bytes("+eager", value, 0); break;
+        case 5: o->balancer = parse_balancer("+balancer", value); break;
+        case 6: o->gpumap = value; break; /* checked by gpu/gpu.c */
+        case 7:
+            o->isomalloc_slot = parse_bytes("+isomalloc_slot", value, 1);
+            break;
         }
         return 1;
     }
@@ -343,6 +374,7 @@ void amp_opts_parse(amp_opts_t *o, int *argc, char **argv)
     o->vp = 0; /* one rank per process of the job */
     o->p = 0;
     o->stacksize = 1u << 20;
+    o->isomalloc_slot = 0; /* amp_mem_init's default */
     o->mapping = AMP_MAP_BLOCK;
     o->map_flag = "+mapping";
     o->eager = 4096;

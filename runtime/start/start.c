@@ -1,6 +1,8 @@
 #include "start/start.h"
 
 #include "coll/nbc.h"
+#include "mem/heap.h"
+#include "gpu/gpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +68,10 @@ static void create_rank(int r, int pe_id)
                   r);
     amp_rank_t *rank = amp_mem_slot_rank_area(mem, r);
     memset(rank, 0, sizeof(*rank));
+    rank->heap = amp_heap_create(amp_mem_slot_heap(mem, r), mem->heap_size,
+                                 mem->page_size);
+    if (!rank->heap)
+        amp_fatal("cannot set up the heap of rank %d in its isomalloc slot", r);
     /* The rank's copy of the static TLS block follows its struct. */
     void *tls = amp_tls_copy_init(
         &amp_proc.tls, (char *)rank + AMP_ROUND_UP(sizeof(*rank), 64));
@@ -89,6 +95,8 @@ static void *pe_main(void *arg)
     if (amp_proc.opts.pin)
         amp_topo_pin_self(&amp_proc.topo, amp_proc.pin_base + pe->id);
     amp_signals_thread_init();
+    if (amp_proc.gpu)
+        amp_gpu_pe_enter(amp_proc.gpu, pe);
     amp_sched_run(pe);
     return NULL;
 }
@@ -126,17 +134,69 @@ static int choose_npes(const amp_opts_t *o, int nlocal)
     return n > nlocal ? nlocal : n;
 }
 
-/* The scheduler's poll and pending hooks: p2p's channels, then the
- * collective schedules ready on the PE (coll/nbc.h). */
-static void poll_hook(amp_pe_t *pe)
+/* The scheduler's hooks also run on a blocked rank's stack (it polls and
+ * sleeps before it switches away): what UCX, the GPU library or the C
+ * library allocate meanwhile is the runtime's, not the rank's, so the rank's
+ * allocations go to the C library until the hook returns
+ * (mem/sys_alloc.h). */
+
+/* amp_sys_alloc_enter and leave for hooks that run on pe itself. */
+static amp_rank_t *enter_on(amp_pe_t *pe)
 {
-    amp_p2p_poll(pe);
-    amp_nbc_poll(amp_proc.nbc_pes, pe);
+    amp_rank_t *rank = (amp_rank_t *)pe->current;
+    if (rank)
+        rank->sys_alloc++;
+    return rank;
 }
 
+static void leave_on(amp_rank_t *rank)
+{
+    if (rank)
+        rank->sys_alloc--;
+}
+
+/* The poll hook: p2p's channels, then the collective schedules ready on
+ * the PE (coll/nbc.h). */
+static void poll_hook(amp_pe_t *pe)
+{
+    amp_rank_t *rank = enter_on(pe);
+    amp_p2p_poll(pe);
+    amp_nbc_poll(amp_proc.nbc_pes, pe);
+    if (amp_proc.gpu) /* GPU operations' events (gpu/gpu.h) */
+        amp_gpu_poll(amp_proc.gpu, pe);
+    leave_on(rank);
+}
+
+static void item_hook(amp_pe_t *pe, amp_inbox_item_t *item)
+{
+    amp_rank_t *rank = enter_on(pe);
+    amp_p2p_handle_item(pe, item);
+    leave_on(rank);
+}
+
+/* pending may be asked of another PE: the caller's rank is marked. */
 static int pending_hook(amp_pe_t *pe)
 {
-    return amp_p2p_pending(pe) || amp_nbc_pending(amp_proc.nbc_pes, pe);
+    amp_sys_alloc_enter();
+    int pending = amp_p2p_pending(pe) ||
+                  amp_nbc_pending(amp_proc.nbc_pes, pe) ||
+                  (amp_proc.gpu && amp_gpu_pending(amp_proc.gpu, pe));
+    amp_sys_alloc_leave();
+    return pending;
+}
+
+static void sleep_hook(amp_pe_t *pe, long ns)
+{
+    amp_sys_alloc_enter();
+    amp_p2p_net_sleep(pe, ns);
+    amp_sys_alloc_leave();
+}
+
+static void wake_hook(amp_pe_t *pe)
+{
+    amp_sys_alloc_enter();
+    amp_p2p_net_wake(pe);
+    amp_sys_alloc_leave();
 }
 
 static void setup_memory(void)
@@ -151,12 +211,18 @@ static void setup_memory(void)
                      amp_tls_copy_size(&amp_proc.tls),
         .image_size = amp_pie_copy_size(&amp_proc.pie),
         .image_align = amp_pie_copy_align(&amp_proc.pie),
+        .slot_size = o->isomalloc_slot,
     };
     /* A slot for every rank of the job, the same in every process. */
-    if (amp_mem_init(&amp_proc.mem, o->vp, &layout) != AMP_OK)
-        amp_fatal("cannot reserve memory for %d ranks with %zu-byte stacks; "
-                  "lower +vp or +stacksize",
-                  o->vp, o->stacksize);
+    amp_status_t status = amp_mem_init(&amp_proc.mem, o->vp, &layout);
+    if (status == AMP_ERR_ARG)
+        amp_fatal("+isomalloc_slot: %zu bytes do not hold a rank's stack, "
+                  "state and heap; use at least %zu",
+                  o->isomalloc_slot, amp_mem_min_slot_size(&layout));
+    if (status != AMP_OK)
+        amp_fatal("cannot reserve %zu-byte isomalloc slots for %d ranks; "
+                  "lower +vp, +stacksize or +isomalloc_slot",
+                  amp_proc.mem.slot_size, o->vp);
 }
 
 static void setup_pes(int npes)
@@ -166,12 +232,12 @@ static void setup_pes(int npes)
     /* Across processes, an idle PE sleeps on its UCX worker, and a deadlock
      * is no longer this process's alone to see. */
     amp_sched_hooks_t hooks = {
-        .on_item = amp_p2p_handle_item,
+        .on_item = item_hook,
         .on_poll = poll_hook,
         .pending = pending_hook,
         .on_deadlock = multi ? NULL : amp_report_deadlock,
-        .on_sleep = multi ? amp_p2p_net_sleep : NULL,
-        .on_wake = multi ? amp_p2p_net_wake : NULL,
+        .on_sleep = multi ? sleep_hook : NULL,
+        .on_wake = multi ? wake_hook : NULL,
     };
     if (amp_sched_init(&amp_proc.sched, npes, &hooks) != AMP_OK)
         amp_fatal("out of memory starting %d PEs", npes);
@@ -183,6 +249,10 @@ static void setup_pes(int npes)
     amp_proc.nbc_pes = amp_nbc_pes_create(npes);
     if (!amp_proc.nbc_pes)
         amp_fatal("out of memory starting %d PEs", npes);
+    /* CUDA when there is a driver and a device; host-only otherwise. */
+    if (amp_gpu_create(npes, o->gpumap, &amp_proc.gpu) != AMP_OK)
+        amp_fatal("cannot use the CUDA devices as +gpumap says; "
+                  "+gpumap none runs host-only");
 }
 
 /* Where the ranks run: this process's on its PEs (local_pe), every rank's
@@ -219,6 +289,11 @@ static void setup(int npes, int first, int nlocal, int *local_pe)
     if (!amp_proc.ranks || !amp_proc.world.eps)
         amp_fatal("out of memory for %d ranks", o->vp);
     place_ranks(npes, first, nlocal, local_pe);
+    if (amp_lb_init(&amp_proc.lb, &amp_proc.sched, first, nlocal,
+                    amp_proc.rank_pe + first) != AMP_OK)
+        amp_fatal("out of memory for %d ranks", nlocal);
+    amp_proc.lb.kind = o->balancer;
+    amp_proc.lb.debug = o->lbdebug;
     for (int i = 0; i < nlocal; i++)
         create_rank(first + i, local_pe[i]);
 }
@@ -309,6 +384,8 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
     for (int i = 1; i < npes; i++)
         pthread_join(amp_proc.sched.pes[i]->thread, NULL);
     fflush(NULL);
+    amp_gpu_destroy(amp_proc.gpu);
+    amp_proc.gpu = NULL;
     amp_p2p_net_finish(&amp_proc.world, &amp_proc.sched, &amp_proc.boot);
     if (amp_proc.opts.stats)
         print_stats();

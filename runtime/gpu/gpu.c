@@ -1,0 +1,506 @@
+/*
+ * The CUDA driver, looked up at run time (gpu.h).  Built without the CUDA
+ * toolkit, amp_gpu_create answers host-only and nothing else is reached.
+ */
+#include "gpu/gpu.h"
+
+#ifndef AMP_HAVE_CUDA
+
+amp_status_t amp_gpu_create(int npes, const char *gpumap, amp_gpu_t **out)
+{
+    (void)npes;
+    (void)gpumap;
+    *out = NULL;
+    return AMP_OK;
+}
+
+void amp_gpu_destroy(amp_gpu_t *g)
+{
+    (void)g;
+}
+void amp_gpu_pe_enter(amp_gpu_t *g, amp_pe_t *pe)
+{
+}
+int amp_gpu_pe_device(const amp_gpu_t *g, const amp_pe_t *pe)
+{
+    return -1;
+}
+void amp_gpu_poll(amp_gpu_t *g, amp_pe_t *pe)
+{
+}
+int amp_gpu_pending(amp_gpu_t *g, amp_pe_t *pe)
+{
+    return 0;
+}
+
+int amp_gpu_is_device(amp_gpu_t *g, amp_pe_t *pe, const void *p,
+                      amp_gpu_range_t *r)
+{
+    return 0;
+}
+
+amp_status_t amp_gpu_copy(amp_gpu_t *g, amp_pe_t *pe, void *dst,
+                          const void *src, size_t bytes, amp_gpu_done_fn_t done,
+                          void *arg)
+{
+    return AMP_ERR_UNSUPPORTED;
+}
+
+amp_status_t amp_gpu_watch(amp_gpu_t *g, amp_pe_t *pe, void *stream,
+                           amp_gpu_done_fn_t done, void *arg)
+{
+    return AMP_ERR_UNSUPPORTED;
+}
+
+void *amp_gpu_host_get(amp_gpu_t *g, amp_pe_t *pe, size_t bytes, size_t *cap)
+{
+    return NULL;
+}
+
+void amp_gpu_host_put(amp_gpu_t *g, amp_pe_t *pe, void *p, size_t cap)
+{
+}
+
+#else
+
+#include <cuda.h>
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The driver's entry points.  The types come from cuda.h's prototypes;
+ * where cuda.h renames an entry point (cuEventDestroy is cuEventDestroy_v2)
+ * the symbol looked up is the renamed one, so type and symbol agree. */
+#define AMP_CU_FUNCS(X)                                                        \
+    X(cuInit, "cuInit")                                                        \
+    X(cuDeviceGetCount, "cuDeviceGetCount")                                    \
+    X(cuDeviceGet, "cuDeviceGet")                                              \
+    X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")                    \
+    X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2")               \
+    X(cuCtxGetCurrent, "cuCtxGetCurrent")                                      \
+    X(cuCtxSetCurrent, "cuCtxSetCurrent")                                      \
+    X(cuCtxGetStreamPriorityRange, "cuCtxGetStreamPriorityRange")              \
+    X(cuStreamCreateWithPriority, "cuStreamCreateWithPriority")                \
+    X(cuStreamDestroy, "cuStreamDestroy_v2")                                   \
+    X(cuEventCreate, "cuEventCreate")                                          \
+    X(cuEventRecord, "cuEventRecord")                                          \
+    X(cuEventQuery, "cuEventQuery")                                            \
+    X(cuEventDestroy, "cuEventDestroy_v2")                                     \
+    X(cuMemcpyAsync, "cuMemcpyAsync")                                          \
+    X(cuMemHostAlloc, "cuMemHostAlloc")                                        \
+    X(cuMemFreeHost, "cuMemFreeHost")                                          \
+    X(cuPointerGetAttributes, "cuPointerGetAttributes")
+
+typedef struct cu_api {
+#define X(fn, sym) __typeof__(fn) *fn;
+    AMP_CU_FUNCS(X)
+#undef X
+} cu_api_t;
+
+/* One GPU operation a PE waits for. */
+typedef struct gpu_op {
+    struct gpu_op *next;
+    CUevent ev;
+    amp_gpu_done_fn_t done;
+    void *arg;
+    amp_status_t st; /* how it ended */
+} gpu_op_t;
+
+#define POOL_SLOTS 8       /* pinned host buffers kept per PE */
+#define POOL_MIN (4 << 10) /* smallest one */
+
+typedef struct gpu_pe {
+    int device;
+    CUcontext ctx;
+    CUstream stream;       /* staging copies, high priority */
+    gpu_op_t *head, *tail; /* operations in flight, oldest first */
+    gpu_op_t *spare;       /* finished ones, with their events */
+    _Atomic int npending;  /* read by any PE (deadlock check) */
+    amp_gpu_cache_t cache;
+    void *pool[POOL_SLOTS];
+    size_t pool_cap[POOL_SLOTS];
+} gpu_pe_t;
+
+struct amp_gpu {
+    cu_api_t cu;
+    void *lib;
+    int ndev;
+    int npes;
+    CUcontext *dev_ctx; /* by device: its primary context, or NULL */
+    gpu_pe_t *pes;
+};
+
+static gpu_pe_t *pe_of(amp_gpu_t *g, const amp_pe_t *pe)
+{
+    return &g->pes[pe->id];
+}
+
+/* ---- loading the driver ---- */
+
+static int load_api(amp_gpu_t *g)
+{
+    g->lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!g->lib)
+        return 0;
+#define X(fn, sym)                                                             \
+    g->cu.fn = (__typeof__(fn) *)dlsym(g->lib, sym);                           \
+    if (!g->cu.fn)                                                             \
+        return 0;
+    AMP_CU_FUNCS(X)
+#undef X
+    int n = 0;
+    if (g->cu.cuInit(0) != CUDA_SUCCESS ||
+        g->cu.cuDeviceGetCount(&n) != CUDA_SUCCESS || n <= 0)
+        return 0;
+    g->ndev = n;
+    return 1;
+}
+
+/* The primary context of device d (retained once) and a staging stream
+ * of the highest priority in it for p. */
+static amp_status_t pe_setup(amp_gpu_t *g, gpu_pe_t *p, int d)
+{
+    cu_api_t *cu = &g->cu;
+    p->device = d;
+    amp_gpu_cache_init(&p->cache);
+    if (!g->dev_ctx[d]) {
+        CUdevice dev;
+        if (cu->cuDeviceGet(&dev, d) != CUDA_SUCCESS ||
+            cu->cuDevicePrimaryCtxRetain(&g->dev_ctx[d], dev) != CUDA_SUCCESS)
+            return AMP_ERR_OTHER;
+    }
+    p->ctx = g->dev_ctx[d];
+    int least = 0, greatest = 0;
+    if (cu->cuCtxSetCurrent(p->ctx) != CUDA_SUCCESS ||
+        cu->cuCtxGetStreamPriorityRange(&least, &greatest) != CUDA_SUCCESS ||
+        cu->cuStreamCreateWithPriority(&p->stream, CU_STREAM_NON_BLOCKING,
+                                       greatest) != CUDA_SUCCESS)
+        return AMP_ERR_OTHER;
+    return AMP_OK;
+}
+
+amp_status_t amp_gpu_create(int npes, const char *gpumap, amp_gpu_t **out)
+{
+    *out = NULL;
+    if (gpumap && strcmp(gpumap, "none") == 0)
+        return AMP_OK;
+    amp_gpu_t *g = calloc(1, sizeof(*g));
+    if (!g)
+        return AMP_ERR_NOMEM;
+    if (!load_api(g)) {
+        /* no driver or no device: host-only, silently */
+        if (g->lib)
+            dlclose(g->lib);
+        free(g);
+        return AMP_OK;
+    }
+    int *pe_dev = calloc((size_t)npes, sizeof(int));
+    g->pes = calloc((size_t)npes, sizeof(*g->pes));
+    g->dev_ctx = calloc((size_t)g->ndev, sizeof(*g->dev_ctx));
+    g->npes = npes;
+    amp_status_t st = pe_dev && g->pes && g->dev_ctx ? AMP_OK : AMP_ERR_NOMEM;
+    if (st == AMP_OK &&
+        amp_gpu_map_parse(gpumap, g->ndev, npes, pe_dev) != AMP_OK) {
+        amp_log_error("+gpumap: expected rr, none or a list of device numbers "
+                      "below %d separated by commas, got '%s'",
+                      g->ndev, gpumap);
+        st = AMP_ERR_ARG;
+    }
+    for (int i = 0; st == AMP_OK && i < npes; i++)
+        if ((st = pe_setup(g, &g->pes[i], pe_dev[i])) != AMP_OK)
+            amp_log_error("cannot set up CUDA device %d for PE %d", pe_dev[i],
+                          i);
+    free(pe_dev);
+    g->cu.cuCtxSetCurrent(NULL);
+    if (st != AMP_OK) {
+        amp_gpu_destroy(g);
+        return st;
+    }
+    *out = g;
+    return AMP_OK;
+}
+
+void amp_gpu_destroy(amp_gpu_t *g)
+{
+    if (!g)
+        return;
+    cu_api_t *cu = &g->cu;
+    for (int i = 0; g->pes && i < g->npes; i++) {
+        gpu_pe_t *p = &g->pes[i];
+        if (!p->ctx)
+            continue;
+        cu->cuCtxSetCurrent(p->ctx);
+        for (gpu_op_t *op = p->spare, *next; op; op = next) {
+            next = op->next;
+            cu->cuEventDestroy(op->ev);
+            free(op);
+        }
+        for (int k = 0; k < POOL_SLOTS; k++)
+            if (p->pool[k])
+                cu->cuMemFreeHost(p->pool[k]);
+        if (p->stream)
+            cu->cuStreamDestroy(p->stream);
+    }
+    cu->cuCtxSetCurrent(NULL);
+    for (int d = 0; g->dev_ctx && d < g->ndev; d++) {
+        CUdevice dev;
+        if (g->dev_ctx[d] && cu->cuDeviceGet(&dev, d) == CUDA_SUCCESS)
+            cu->cuDevicePrimaryCtxRelease(dev);
+    }
+    /* The driver stays loaded: the program's own CUDA use may outlive us. */
+    free(g->dev_ctx);
+    free(g->pes);
+    free(g);
+}
+
+void amp_gpu_pe_enter(amp_gpu_t *g, amp_pe_t *pe)
+{
+    g->cu.cuCtxSetCurrent(pe_of(g, pe)->ctx);
+}
+
+int amp_gpu_pe_device(const amp_gpu_t *g, const amp_pe_t *pe)
+{
+    return g->pes[pe->id].device;
+}
+
+/* The driver calls below run with p's context current, and give the
+ * thread back the context it had (a rank may have chosen another); what
+ * the driver allocates meanwhile is the process's, even on a rank. */
+static CUcontext ctx_enter(amp_gpu_t *g, gpu_pe_t *p)
+{
+    amp_sys_alloc_enter();
+    CUcontext cur = NULL;
+    g->cu.cuCtxGetCurrent(&cur);
+    if (cur != p->ctx)
+        g->cu.cuCtxSetCurrent(p->ctx);
+    return cur;
+}
+
+static void ctx_leave(amp_gpu_t *g, gpu_pe_t *p, CUcontext prev)
+{
+    if (prev != p->ctx)
+        g->cu.cuCtxSetCurrent(prev);
+    amp_sys_alloc_leave();
+}
+
+/* ---- classification ---- */
+
+static int cu_classify(void *ctx, const void *ptr, amp_gpu_range_t *r)
+{
+    amp_gpu_t *g = ctx;
+    unsigned int type = 0;
+    int managed = 0, ordinal = -1;
+    unsigned long long id = 0;
+    CUdeviceptr start = 0;
+    size_t size = 0;
+    CUpointer_attribute attrs[] = {
+        CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+        CU_POINTER_ATTRIBUTE_BUFFER_ID,   CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+        CU_POINTER_ATTRIBUTE_RANGE_SIZE,  CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+    void *vals[] = {&type, &managed, &id, &start, &size, &ordinal};
+    /* Not a CUDA pointer: CUDA_SUCCESS with every value zero. */
+    if (g->cu.cuPointerGetAttributes(6, attrs, vals, (CUdeviceptr)ptr) !=
+            CUDA_SUCCESS ||
+        type != CU_MEMORYTYPE_DEVICE || managed)
+        return 0;
+    r->start = (uintptr_t)start;
+    r->size = size;
+    r->id = id;
+    r->device = ordinal;
+    return 1;
+}
+
+static unsigned long long cu_buffer_id(void *ctx, const void *ptr)
+{
+    amp_gpu_t *g = ctx;
+    unsigned long long id = 0;
+    CUpointer_attribute attr = CU_POINTER_ATTRIBUTE_BUFFER_ID;
+    void *val = &id;
+    if (g->cu.cuPointerGetAttributes(1, &attr, &val, (CUdeviceptr)ptr) !=
+        CUDA_SUCCESS)
+        return 0;
+    return id;
+}
+
+int amp_gpu_is_device(amp_gpu_t *g, amp_pe_t *pe, const void *p,
+                      amp_gpu_range_t *r)
+{
+    amp_gpu_query_ops_t q = {cu_classify, cu_buffer_id, g};
+    return amp_gpu_cache_lookup(&pe_of(g, pe)->cache, &q, p, r);
+}
+
+/* ---- operations completed through events ---- */
+
+static gpu_op_t *op_new(amp_gpu_t *g, gpu_pe_t *p)
+{
+    gpu_op_t *op = p->spare;
+    if (op) {
+        p->spare = op->next;
+        return op;
+    }
+    op = malloc(sizeof(*op));
+    if (op &&
+        g->cu.cuEventCreate(&op->ev, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS) {
+        free(op);
+        op = NULL;
+    }
+    return op;
+}
+
+static void op_recycle(gpu_pe_t *p, gpu_op_t *op)
+{
+    op->next = p->spare;
+    p->spare = op;
+}
+
+/* Records op's event on stream and queues op. */
+static amp_status_t op_queue(amp_gpu_t *g, gpu_pe_t *p, gpu_op_t *op,
+                             CUstream stream, amp_gpu_done_fn_t done, void *arg)
+{
+    if (g->cu.cuEventRecord(op->ev, stream) != CUDA_SUCCESS) {
+        op_recycle(p, op);
+        return AMP_ERR_OTHER;
+    }
+    op->done = done;
+    op->arg = arg;
+    op->next = NULL;
+    if (p->tail)
+        p->tail->next = op;
+    else
+        p->head = op;
+    p->tail = op;
+    atomic_fetch_add(&p->npending, 1);
+    return AMP_OK;
+}
+
+amp_status_t amp_gpu_copy(amp_gpu_t *g, amp_pe_t *pe, void *dst,
+                          const void *src, size_t bytes, amp_gpu_done_fn_t done,
+                          void *arg)
+{
+    gpu_pe_t *p = pe_of(g, pe);
+    CUcontext prev = ctx_enter(g, p);
+    amp_status_t st = AMP_ERR_NOMEM;
+    gpu_op_t *op = op_new(g, p);
+    if (op) {
+        st = AMP_OK;
+        if (g->cu.cuMemcpyAsync((CUdeviceptr)dst, (CUdeviceptr)src, bytes,
+                                p->stream) != CUDA_SUCCESS) {
+            op_recycle(p, op);
+            st = AMP_ERR_OTHER;
+        }
+    }
+    if (st == AMP_OK)
+        st = op_queue(g, p, op, p->stream, done, arg);
+    ctx_leave(g, p, prev);
+    return st;
+}
+
+amp_status_t amp_gpu_watch(amp_gpu_t *g, amp_pe_t *pe, void *stream,
+                           amp_gpu_done_fn_t done, void *arg)
+{
+    gpu_pe_t *p = pe_of(g, pe);
+    CUcontext prev = ctx_enter(g, p);
+    gpu_op_t *op = op_new(g, p);
+    amp_status_t st = AMP_ERR_NOMEM;
+    if (op)
+        st = op_queue(g, p, op, (CUstream)stream, done, arg);
+    ctx_leave(g, p, prev);
+    return st;
+}
+
+void amp_gpu_poll(amp_gpu_t *g, amp_pe_t *pe)
+{
+    gpu_pe_t *p = pe_of(g, pe);
+    if (!p->head)
+        return;
+    CUcontext prev = ctx_enter(g, p);
+    /* Take the finished operations out first: their done functions may
+     * queue new ones. */
+    gpu_op_t *fin = NULL, **fin_tail = &fin, **link = &p->head, *last = NULL;
+    while (*link) {
+        gpu_op_t *op = *link;
+        CUresult r = g->cu.cuEventQuery(op->ev);
+        if (r == CUDA_ERROR_NOT_READY) {
+            last = op;
+            link = &op->next;
+            continue;
+        }
+        op->st = r == CUDA_SUCCESS ? AMP_OK : AMP_ERR_OTHER;
+        *link = op->next;
+        op->next = NULL;
+        *fin_tail = op;
+        fin_tail = &op->next;
+    }
+    p->tail = last;
+    ctx_leave(g, p, prev);
+    while (fin) {
+        gpu_op_t *op = fin;
+        fin = op->next;
+        amp_gpu_done_fn_t done = op->done;
+        void *arg = op->arg;
+        amp_status_t st = op->st;
+        op_recycle(p, op);
+        atomic_fetch_sub(&p->npending, 1);
+        done(arg, st);
+    }
+}
+
+int amp_gpu_pending(amp_gpu_t *g, amp_pe_t *pe)
+{
+    return atomic_load(&pe_of(g, pe)->npending) > 0;
+}
+
+/* ---- pinned host buffers ---- */
+
+void *amp_gpu_host_get(amp_gpu_t *g, amp_pe_t *pe, size_t bytes, size_t *cap)
+{
+    gpu_pe_t *p = pe_of(g, pe);
+    for (int k = 0; k < POOL_SLOTS; k++) {
+        if (p->pool[k] && p->pool_cap[k] >= bytes) {
+            void *buf = p->pool[k];
+            *cap = p->pool_cap[k];
+            p->pool[k] = NULL;
+            return buf;
+        }
+    }
+    size_t c = POOL_MIN;
+    while (c < bytes)
+        c *= 2;
+    void *buf = NULL;
+    CUcontext prev = ctx_enter(g, p);
+    if (g->cu.cuMemHostAlloc(&buf, c, CU_MEMHOSTALLOC_PORTABLE) != CUDA_SUCCESS)
+        buf = NULL;
+    ctx_leave(g, p, prev);
+    *cap = c;
+    return buf;
+}
+
+void amp_gpu_host_put(amp_gpu_t *g, amp_pe_t *pe, void *buf, size_t cap)
+{
+    gpu_pe_t *p = pe_of(g, pe);
+    int slot = -1;
+    for (int k = 0; k < POOL_SLOTS; k++) {
+        if (!p->pool[k]) {
+            slot = k;
+            break;
+        }
+        if (slot < 0 || p->pool_cap[k] < p->pool_cap[slot])
+            slot = k; /* else replace the smallest */
+    }
+    if (p->pool[slot] && p->pool_cap[slot] >= cap) {
+        CUcontext prev = ctx_enter(g, p);
+        g->cu.cuMemFreeHost(buf);
+        ctx_leave(g, p, prev);
+        return;
+    }
+    if (p->pool[slot]) {
+        CUcontext prev = ctx_enter(g, p);
+        g->cu.cuMemFreeHost(p->pool[slot]);
+        ctx_leave(g, p, prev);
+    }
+    p->pool[slot] = buf;
+    p->pool_cap[slot] = cap;
+}
+
+#endif

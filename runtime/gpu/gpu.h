@@ -1,0 +1,116 @@
+/*
+ * gpu: CUDA device memory and GPU work seen from the scheduler.
+ *
+ * libampi is never linked against CUDA.  At startup amp_gpu_create
+ * dlopen()s the driver (libcuda.so.1) once and looks up the entry points it
+ * uses; with no driver, no device, or a build without the CUDA toolkit it
+ * answers NULL and the runtime is host-only: every caller tests one
+ * process-wide pointer (amp_proc.gpu) before anything else.
+ *
+ * Each PE is bound to one device (+gpumap) and owns, in its slot of the
+ * amp_gpu_t, a high-priority stream for staging copies, the GPU operations
+ * it waits for (a CUDA event each, polled from the scheduler loop: nothing
+ * ever blocks the PE on the GPU), a cache of the device allocations seen
+ * (cache.h) and a pool of pinned host buffers.  A PE's slot is touched only
+ * by that PE, except for its count of pending operations (atomic), which
+ * the scheduler's deadlock check reads from any PE.
+ */
+#ifndef AMP_GPU_H
+#define AMP_GPU_H
+
+#include "base/base.h"
+#include "gpu/cache.h"
+#include "sched/sched.h"
+
+#include <stddef.h>
+
+typedef struct amp_gpu amp_gpu_t;
+
+/* Called on the PE that started the operation, from its scheduler loop
+ * (or from the call itself), once the GPU has finished it; st is AMP_OK or
+ * the error the driver reported. */
+typedef void (*amp_gpu_done_fn_t)(void *arg, amp_status_t st);
+
+/* The GPU layer for npes PEs, or *out = NULL (and AMP_OK) when the process
+ * is host-only: no CUDA at build time, no driver, no device, or gpumap
+ * "none".  gpumap (+gpumap, NULL: "rr") is parsed by amp_gpu_map_parse; an
+ * invalid one is AMP_ERR_ARG with a message already logged. */
+amp_status_t amp_gpu_create(int npes, const char *gpumap, amp_gpu_t **out);
+/* After every PE has stopped. */
+void amp_gpu_destroy(amp_gpu_t *g);
+
+/* +gpumap: the device of each of npes PEs out of ndev, into pe_dev.  spec
+ * "rr" (or NULL): PE i uses device i % ndev; a comma-separated list of
+ * device numbers d0,d1,...: PE i uses d(i % n).  Returns AMP_ERR_ARG for
+ * a malformed list or a device number >= ndev. */
+amp_status_t amp_gpu_map_parse(const char *spec, int ndev, int npes,
+                               int *pe_dev);
+
+/* Makes pe's device current on the calling kernel thread (pe's own), once
+ * when the PE starts. */
+void amp_gpu_pe_enter(amp_gpu_t *g, amp_pe_t *pe);
+/* The device pe is bound to. */
+int amp_gpu_pe_device(const amp_gpu_t *g, const amp_pe_t *pe);
+
+/* Scheduler hooks: finish what the GPU has completed for pe (calling the
+ * operations' done functions); whether pe waits for the GPU (any PE). */
+void amp_gpu_poll(amp_gpu_t *g, amp_pe_t *pe);
+int amp_gpu_pending(amp_gpu_t *g, amp_pe_t *pe);
+
+/* Whether p is device memory (not host, pinned host or managed memory,
+ * which the CPU reads directly); for device memory *r is its allocation.
+ * Uses pe's cache (cache.h). */
+int amp_gpu_is_device(amp_gpu_t *g, amp_pe_t *pe, const void *p,
+                      amp_gpu_range_t *r);
+
+/* Queues a copy of bytes from src to dst (any mix of host and device
+ * memory) on pe's staging stream; done(arg, st) follows when it is
+ * complete.  An error starting it is returned and done is not called. */
+amp_status_t amp_gpu_copy(amp_gpu_t *g, amp_pe_t *pe, void *dst,
+                          const void *src, size_t bytes, amp_gpu_done_fn_t done,
+                          void *arg);
+/* done(arg, st) follows when the work queued on stream (a CUstream of pe's
+ * device; NULL: the legacy default stream) so far is complete. */
+amp_status_t amp_gpu_watch(amp_gpu_t *g, amp_pe_t *pe, void *stream,
+                           amp_gpu_done_fn_t done, void *arg);
+
+/* A pinned host buffer of at least bytes from pe's pool (*cap: its size),
+ * or NULL; amp_gpu_host_put gives it back. */
+void *amp_gpu_host_get(amp_gpu_t *g, amp_pe_t *pe, size_t bytes, size_t *cap);
+void amp_gpu_host_put(amp_gpu_t *g, amp_pe_t *pe, void *p, size_t cap);
+
+/* ---- staging plans (plan.c: no CUDA needed) ---- */
+
+/* The bytes count elements of a type (contig: its elements are back to
+ * back) touch: [lo, lo + bytes) relative to the buffer; dense when they are
+ * exactly the data, in order, with no gaps. */
+typedef struct amp_gpu_span {
+    ptrdiff_t lo;
+    size_t bytes;
+    int dense;
+} amp_gpu_span_t;
+
+void amp_gpu_span_of(int count, size_t size, ptrdiff_t extent,
+                     ptrdiff_t true_lb, ptrdiff_t true_extent, int contig,
+                     amp_gpu_span_t *s);
+
+enum amp_gpu_path {
+    AMP_GPU_PATH_HOST,  /* host memory: the host path, unchanged */
+    AMP_GPU_PATH_STAGE, /* device memory: through a host copy of the span */
+};
+
+/* The role a buffer plays in a call. */
+enum amp_gpu_role {
+    AMP_GPU_SEND,  /* read only: copied in from the device */
+    AMP_GPU_RECV,  /* written: copied back to the device */
+    AMP_GPU_INOUT, /* read and written (MPI_IN_PLACE, bcast root) */
+};
+
+/* How a buffer of the given role (enum amp_gpu_role) is moved: the path,
+ * and in *fetch whether its host copy must first be filled from the device
+ * (send data; and received data that leaves gaps in the span, which must
+ * keep their values when the span is copied back). */
+int amp_gpu_path_select(int is_device, int role, const amp_gpu_span_t *s,
+                        int *fetch);
+
+#endif

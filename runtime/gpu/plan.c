@@ -1,0 +1,67 @@
+/* What needs no CUDA: staging plans and +gpumap (gpu.h). */
+#include "gpu/gpu.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void amp_gpu_span_of(int count, size_t size, ptrdiff_t extent,
+                     ptrdiff_t true_lb, ptrdiff_t true_extent, int contig,
+                     amp_gpu_span_t *s)
+{
+    if (count <= 0 || size == 0) {
+        s->lo = 0;
+        s->bytes = 0;
+        s->dense = 1;
+        return;
+    }
+    /* Element i covers [i * extent + true_lb, ... + true_extent). */
+    ptrdiff_t last = (ptrdiff_t)(count - 1) * extent;
+    ptrdiff_t lo = true_lb + (last < 0 ? last : 0);
+    ptrdiff_t hi = true_lb + true_extent + (last > 0 ? last : 0);
+    s->lo = lo;
+    s->bytes = (size_t)(hi - lo);
+    s->dense = contig && s->bytes == size * (size_t)count;
+}
+
+int amp_gpu_path_select(int is_device, int role, const amp_gpu_span_t *s,
+                        int *fetch)
+{
+    *fetch = 0;
+    if (!is_device || s->bytes == 0)
+        return AMP_GPU_PATH_HOST;
+    *fetch = role != AMP_GPU_RECV || !s->dense;
+    return AMP_GPU_PATH_STAGE;
+}
+
+amp_status_t amp_gpu_map_parse(const char *spec, int ndev, int npes,
+                               int *pe_dev)
+{
+    if (ndev <= 0)
+        return AMP_ERR_ARG;
+    if (!spec || strcmp(spec, "rr") == 0) {
+        for (int i = 0; i < npes; i++)
+            pe_dev[i] = i % ndev;
+        return AMP_OK;
+    }
+    int n = 0;
+    const char *s = spec;
+    for (;;) {
+        char *end;
+        errno = 0;
+        long d = strtol(s, &end, 10);
+        if (end == s || errno || d < 0 || d >= ndev)
+            return AMP_ERR_ARG;
+        if (n < npes)
+            pe_dev[n] = (int)d;
+        n++;
+        if (*end == '\0')
+            break;
+        if (*end != ',')
+            return AMP_ERR_ARG;
+        s = end + 1;
+    }
+    for (int i = n; i < npes; i++)
+        pe_dev[i] = pe_dev[i % n];
+    return AMP_OK;
+}

@@ -1,0 +1,126 @@
+/*
+ * lb: load balancing by moving ranks between the PEs of one process.
+ *
+ * Strategies (strategy.c) are pure functions: each rank's load and current
+ * PE in, a new PE for every rank out.
+ *
+ * The move (lb.c) is collective over the ranks of the process.  A thread
+ * may only be handed to another PE when nothing of its old PE's channels
+ * refers to it any more, so amp_lb_exchange runs in three steps:
+ *
+ *  1. every rank arrives (a counter); the last one in waits until every
+ *     PE's inbox and rings are empty (the others only wait, so nothing new
+ *     is sent: what was sent before all arrived is delivered to the ranks'
+ *     queues on their old PEs), computes the new map, rebuilds the shared
+ *     collective state (coll/shm) for it, and wakes the others;
+ *  2. every rank whose PE changes switches out and its old PE hands the
+ *     thread to the new one (amp_sched_migrate: no copy, the stack stays);
+ *  3. every rank arrives again, on its new PE, before any returns, so no
+ *     message is sent to a rank's old PE after it left.
+ *
+ * The only messages that can still reach an old PE are the wake-ups of
+ * step 1; a wake-up for a thread that is no longer there is dropped (p2p),
+ * since its thread waits for nothing any more.
+ */
+#ifndef AMP_LB_H
+#define AMP_LB_H
+
+#include "base/base.h"
+#include "sched/sched.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+/* ---- strategies (strategy.c) ---- */
+
+typedef enum amp_lb_kind {
+    AMP_LB_NONE,       /* no rebalancing */
+    AMP_LB_GREEDY,     /* GreedyLB */
+    AMP_LB_REFINE,     /* RefineLB */
+    AMP_LB_DISTRIBUTED /* DistributedLB */
+} amp_lb_kind_t;
+
+/* The strategy called name (GreedyLB, RefineLB, DistributedLB, or none),
+ * or -1 when there is none by that name. */
+int amp_lb_kind_of(const char *name);
+const char *amp_lb_kind_name(int kind);
+
+/* RefineLB moves ranks until no PE is more than this much above the
+ * average load (as a fraction of it). */
+#define AMP_LB_REFINE_TOLERANCE 0.05
+
+/* Heaviest rank first, each to the PE least loaded so far (a tie goes to
+ * the rank's current PE, then to the lowest id). */
+amp_status_t amp_lb_greedy(int n, const double *loads, const int *cur, int npes,
+                           int *out);
+/* Starting from cur: moves ranks off the most loaded PE while it is above
+ * (1 + tol) times the average, to the least loaded PE, heaviest that fits
+ * under that limit first; when none fits, swaps a rank there for a lighter
+ * one of the least loaded PE (the exchange that lowers it most). */
+amp_status_t amp_lb_refine(int n, const double *loads, const int *cur, int npes,
+                           double tol, int *out);
+/* Each PE above the average learns the loads of a few PEs drawn at random
+ * (a generator seeded with seed), and hands its ranks, heaviest first, to
+ * the least loaded of those while that stays below its own load; a few
+ * rounds, PE by PE. */
+amp_status_t amp_lb_distributed(int n, const double *loads, const int *cur,
+                                int npes, unsigned long seed, int *out);
+/* The strategy kind's map (AMP_LB_NONE: out = cur). */
+amp_status_t amp_lb_plan(int kind, int n, const double *loads, const int *cur,
+                         int npes, unsigned long seed, int *out);
+
+/* ---- moving ranks in one process (lb.c) ---- */
+
+typedef void (*amp_lb_callback_fn_t)(void);
+
+/* What a rank keeps for load balancing (in its amp_rank_t). */
+typedef struct amp_lb_rank {
+    amp_lb_callback_fn_t about_to_migrate, just_migrated;
+    uint64_t mark; /* busy ticks when the measured period began */
+    uint64_t acc;  /* busy ticks of earlier measured stretches */
+    int stopped;   /* AMPI_Load_stop_measure is in effect */
+    int has_value; /* AMPI_Load_set_value gave the load */
+    double value;
+} amp_lb_rank_t;
+
+/* The process's state (in amp_proc). */
+typedef struct amp_lb {
+    int kind;          /* amp_lb_kind_t from +balancer */
+    int debug;         /* +lbdebug: report every move */
+    int nlocal, first; /* this process's ranks: first .. first + nlocal */
+    amp_sched_t *sched;
+    int *rank_pe; /* by local rank: its PE; updated by the moves */
+    amp_thread_t **threads;
+    double *loads;
+    int *want; /* by local rank: PE asked for (AMPI_Migrate_to_pe), or -1 */
+    int *map;  /* the new PE of every local rank */
+    unsigned long rounds;
+    _Atomic int arrived;
+    _Atomic unsigned long gen;
+    uint64_t cycles0; /* cycle counter and clock at startup: the rate */
+    long ns0;
+} amp_lb_t;
+
+/* Sets lb up for nlocal ranks (world ranks first ..), placed as rank_pe
+ * says (kept and updated).  kind and debug are set by the caller. */
+amp_status_t amp_lb_init(amp_lb_t *lb, amp_sched_t *sched, int first,
+                         int nlocal, int *rank_pe);
+void amp_lb_cleanup(amp_lb_t *lb);
+
+/* Called after the new map is known and before any rank moves, by the
+ * last rank in (nothing else runs in the process then). */
+typedef void (*amp_lb_remap_fn_t)(amp_lb_t *lb, void *arg);
+
+/* Collective over the process's ranks: local rank me (the calling thread)
+ * with load load asks for PE want (-1: the strategy's choice).  Returns
+ * 1 if the rank moved.  remap runs as described above; a rank that moves
+ * calls rl's about_to_migrate before it leaves (nothing may communicate
+ * then) and just_migrated once every rank is in place. */
+int amp_lb_exchange(amp_lb_t *lb, int me, double load, int want,
+                    const amp_lb_rank_t *rl, amp_lb_remap_fn_t remap,
+                    void *arg);
+
+/* Ticks of the cycle counter per second, measured since amp_lb_init. */
+double amp_lb_cycles_per_second(const amp_lb_t *lb);
+
+#endif

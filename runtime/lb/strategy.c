@@ -1,0 +1,261 @@
+/* Load-balancing strategies: loads in, a new rank -> PE map out. */
+#include "lb/lb.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const kind_names[] = {"none", "GreedyLB", "RefineLB",
+                                         "DistributedLB"};
+
+int amp_lb_kind_of(const char *name)
+{
+    for (int k = 0; k < (int)(sizeof(kind_names) / sizeof(*kind_names)); k++)
+        if (strcasecmp(name, kind_names[k]) == 0)
+            return k;
+    return -1;
+}
+
+const char *amp_lb_kind_name(int kind)
+{
+    if (kind < 0 || kind > AMP_LB_DISTRIBUTED)
+        return "?";
+    return kind_names[kind];
+}
+
+/* The ranks by load, heaviest first, equal loads by rank.  Insertion
+ * sort: stable, and qsort would need the loads in a global; the lists are
+ * a few thousand ranks at most. */
+static void order_by_load(int n, const double *loads, int *order)
+{
+    for (int i = 0; i < n; i++) {
+        int r = i, k = i;
+        while (k > 0 && loads[order[k - 1]] < loads[r]) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = r;
+    }
+}
+
+static double *pe_loads(int n, const double *loads, const int *map, int npes)
+{
+    double *pl = calloc((size_t)npes, sizeof(double));
+    if (!pl)
+        return NULL;
+    for (int r = 0; r < n; r++)
+        pl[map[r]] += loads[r];
+    return pl;
+}
+
+amp_status_t amp_lb_greedy(int n, const double *loads, const int *cur, int npes,
+                           int *out)
+{
+    int *order = malloc((size_t)(n ? n : 1) * sizeof(int));
+    double *pl = calloc((size_t)npes, sizeof(double));
+    if (!order || !pl) {
+        free(order);
+        free(pl);
+        return AMP_ERR_NOMEM;
+    }
+    order_by_load(n, loads, order);
+    for (int i = 0; i < n; i++) {
+        int r = order[i], best = cur[r];
+        for (int p = 0; p < npes; p++)
+            if (pl[p] < pl[best])
+                best = p;
+        out[r] = best;
+        pl[best] += loads[r];
+    }
+    free(order);
+    free(pl);
+    return AMP_OK;
+}
+
+/* The least loaded PE. */
+static int lightest(const double *pl, int npes)
+{
+    int best = 0;
+    for (int p = 1; p < npes; p++)
+        if (pl[p] < pl[best])
+            best = p;
+    return best;
+}
+
+/* The heaviest rank on PE from with a load in (0, room], or -1. */
+static int fitting_rank(int n, const double *loads, const int *map,
+                        const int *order, int from, double room)
+{
+    for (int i = 0; i < n; i++) {
+        int r = order[i];
+        if (map[r] == from && loads[r] > 0 && loads[r] <= room)
+            return r;
+    }
+    return -1;
+}
+
+/* The swap of a rank on PE heavy with a lighter one on PE light that
+ * lowers heavy the most while leaving light below what heavy had; 0 if
+ * there is none (ranks in *a, *b). */
+static int best_swap(int n, const double *loads, const int *map,
+                     const double *pl, int heavy, int light, int *a, int *b)
+{
+    double best = 0, gap = pl[heavy] - pl[light];
+    for (int i = 0; i < n; i++) {
+        if (map[i] != heavy)
+            continue;
+        for (int j = 0; j < n; j++) {
+            double d = loads[i] - loads[j];
+            if (map[j] == light && d > best && d < gap) {
+                best = d;
+                *a = i;
+                *b = j;
+            }
+        }
+    }
+    return best > 0;
+}
+
+static void move_rank(int *map, double *pl, const double *loads, int r, int to)
+{
+    pl[map[r]] -= loads[r];
+    pl[to] += loads[r];
+    map[r] = to;
+}
+
+/* One step on the most loaded PE; 0 when it is within limit or nothing
+ * helps. */
+static int refine_step(int n, const double *loads, const int *order, int *out,
+                       double *pl, int npes, double limit)
+{
+    int heavy = 0;
+    for (int p = 1; p < npes; p++)
+        if (pl[p] > pl[heavy])
+            heavy = p;
+    if (pl[heavy] <= limit)
+        return 0;
+    int light = lightest(pl, npes);
+    /* A move may fill the receiver up to the limit, and must leave it
+     * below what the sender had (else it only shifts the peak). */
+    double room = limit - pl[light];
+    if (pl[heavy] - pl[light] <= room)
+        room = pl[heavy] - pl[light] - 1e-12;
+    int r = fitting_rank(n, loads, out, order, heavy, room);
+    if (r >= 0) {
+        move_rank(out, pl, loads, r, light);
+        return 1;
+    }
+    /* No rank fits: exchange a heavy one for a lighter one. */
+    int a = -1, b = -1;
+    if (!best_swap(n, loads, out, pl, heavy, light, &a, &b))
+        return 0;
+    move_rank(out, pl, loads, a, light);
+    move_rank(out, pl, loads, b, heavy);
+    return 1;
+}
+
+amp_status_t amp_lb_refine(int n, const double *loads, const int *cur, int npes,
+                           double tol, int *out)
+{
+    memcpy(out, cur, (size_t)n * sizeof(int));
+    int *order = malloc((size_t)(n ? n : 1) * sizeof(int));
+    double *pl = pe_loads(n, loads, cur, npes);
+    if (!order || !pl) {
+        free(order);
+        free(pl);
+        return AMP_ERR_NOMEM;
+    }
+    order_by_load(n, loads, order);
+    double total = 0;
+    for (int p = 0; p < npes; p++)
+        total += pl[p];
+    double limit = total / npes * (1.0 + tol);
+    /* Every step lowers the sum of the squared PE loads, so this ends; n
+     * steps bound it anyway. */
+    for (int steps = 0; steps < n; steps++)
+        if (!refine_step(n, loads, order, out, pl, npes, limit))
+            break;
+    free(order);
+    free(pl);
+    return AMP_OK;
+}
+
+/* A small generator for the random draws (splitmix64). */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+#define DIST_ROUNDS 4
+#define DIST_SAMPLES 3
+
+/* One overloaded PE's turn: sample a few PEs, give ranks to the least
+ * loaded sample while that stays under the average. */
+static void dist_turn(int n, const double *loads, const int *order, int *out,
+                      double *pl, int npes, int p, double avg, uint64_t *rng)
+{
+    int sample[DIST_SAMPLES];
+    int ns = npes - 1 < DIST_SAMPLES ? npes - 1 : DIST_SAMPLES;
+    for (int k = 0; k < ns; k++) {
+        int q = (int)(next_random(rng) % (uint64_t)(npes - 1));
+        sample[k] = q >= p ? q + 1 : q;
+    }
+    for (int i = 0; i < n && pl[p] > avg; i++) {
+        int r = order[i];
+        if (out[r] != p)
+            continue;
+        int best = -1;
+        for (int k = 0; k < ns; k++)
+            if (best < 0 || pl[sample[k]] < pl[best])
+                best = sample[k];
+        /* Under the average, or at least below what p has. */
+        if (best < 0 || loads[r] <= 0 || pl[best] + loads[r] >= pl[p])
+            continue;
+        move_rank(out, pl, loads, r, best);
+    }
+}
+
+amp_status_t amp_lb_distributed(int n, const double *loads, const int *cur,
+                                int npes, unsigned long seed, int *out)
+{
+    memcpy(out, cur, (size_t)n * sizeof(int));
+    if (npes < 2)
+        return AMP_OK;
+    int *order = malloc((size_t)(n ? n : 1) * sizeof(int));
+    double *pl = pe_loads(n, loads, cur, npes);
+    if (!order || !pl) {
+        free(order);
+        free(pl);
+        return AMP_ERR_NOMEM;
+    }
+    order_by_load(n, loads, order);
+    double total = 0;
+    for (int p = 0; p < npes; p++)
+        total += pl[p];
+    /* A little slack over the average, as the peers' DistributedLB. */
+    double avg = total / npes * 1.01;
+    uint64_t rng = seed;
+    for (int round = 0; round < DIST_ROUNDS; round++)
+        for (int p = 0; p < npes; p++)
+            if (pl[p] > avg)
+                dist_turn(n, loads, order, out, pl, npes, p, avg, &rng);
+    free(order);
+    free(pl);
+    return AMP_OK;
+}
+
+amp_status_t amp_lb_plan(int kind, int n, const double *loads, const int *cur,
+                         int npes, unsigned long seed, int *out)
+{
+    switch (kind) {
+    case AMP_LB_GREEDY: return amp_lb_greedy(n, loads, cur, npes, out);
+    case AMP_LB_REFINE:
+        return amp_lb_refine(n, loads, cur, npes, AMP_LB_REFINE_TOLERANCE, out);
+    case AMP_LB_DISTRIBUTED:
+        return amp_lb_distributed(n, loads, cur, npes, seed, out);
+    default: memcpy(out, cur, (size_t)n * sizeof(int)); return AMP_OK;
+    }
+}

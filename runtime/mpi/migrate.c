@@ -1,0 +1,204 @@
+/*
+ * AMPI's migration and load-balancing extensions (ampi.h): AMPI_Migrate,
+ * AMPI_Migrate_to_pe, the migration callbacks and the load measurement.
+ * The moves themselves are lb/'s (lb/lb.h); this file checks the calls,
+ * measures each rank's load and keeps its callbacks.
+ */
+#include "impl.h"
+
+#include <string.h>
+
+/* Whether the job has several processes: then no rank moves (the other
+ * processes address a rank's messages to its PE; see
+ * docs/load-balancing.md). */
+static int several_processes(void)
+{
+    return amp_proc.world.nprocs > 1 || amp_proc.boot.nprocs > 1;
+}
+
+/* The rank's load since its last AMPI_Migrate, in seconds, or the value
+ * AMPI_Load_set_value gave. */
+static double rank_load(const amp_rank_t *rank)
+{
+    const amp_lb_rank_t *rl = &rank->lb;
+    if (rl->has_value)
+        return rl->value;
+    uint64_t ticks = rl->acc;
+    if (!rl->stopped)
+        ticks += amp_sched_self_busy() - rl->mark;
+    return (double)ticks / amp_lb_cycles_per_second(&amp_proc.lb);
+}
+
+static void load_reset(amp_rank_t *rank)
+{
+    rank->lb.mark = amp_sched_self_busy();
+    rank->lb.acc = 0;
+    rank->lb.has_value = 0;
+}
+
+/* A nonblocking collective still running would be advanced on the rank's
+ * old PE (coll/nbc.h): refuse to move with one.  Pending point-to-point
+ * requests move with the rank. */
+static int check_no_pending_coll(amp_rank_t *rank, const char *call)
+{
+    amp_table_t *t = &rank->reqs;
+    for (int i = t->first; i < t->nchunks * AMP_TABLE_CHUNK; i++) {
+        amp_req_t *r = amp_table_lookup(t, i);
+        if (!r || !r->active || r->p2p.done || r->kind == AMP_REQ_SEND ||
+            r->kind == AMP_REQ_RECV || r->kind == AMP_REQ_DONE)
+            continue;
+        return amp_mpi_error(rank, NULL, MPI_ERR_REQUEST, call,
+                             "a nonblocking collective (request %#x) is "
+                             "still pending; complete it before %s",
+                             (unsigned)AMPI_HANDLE(AMPI_HANDLE_REQUEST, i),
+                             call);
+    }
+    return MPI_SUCCESS;
+}
+
+/* Runs while no rank of the process is inside a collective: the shared
+ * collective state follows the new map. */
+static void remap(amp_lb_t *lb, void *arg)
+{
+    (void)arg;
+    if (amp_coll_shm_relayout(&amp_proc.coll_shm, amp_proc.rank_pe,
+                              lb->sched->npes) != AMP_OK)
+        amp_fatal("out of memory rebuilding the collectives' state after "
+                  "load balancing");
+}
+
+/* The collective step of AMPI_Migrate and AMPI_Migrate_to_pe: every rank
+ * of the process, asking for PE want (-1: the balancer's choice). */
+static int lb_step(amp_rank_t *rank, int want, const char *call)
+{
+    int rc = check_no_pending_coll(rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    const char *saved = rank->call;
+    rank->call = call;
+    if (several_processes() || (want < 0 && amp_proc.lb.kind == AMP_LB_NONE)) {
+        rc = PMPI_Barrier(MPI_COMM_WORLD);
+    } else {
+        amp_lb_exchange(&amp_proc.lb, rank->world_rank - amp_proc.lb.first,
+                        rank_load(rank), want, &rank->lb, remap, NULL);
+    }
+    rank = amp_rank_self();
+    rank->call = saved;
+    load_reset(rank);
+    return rc;
+}
+
+/* The value of key in info (MPI_INFO_NULL: none) into value; 1 if set. */
+static int info_value(MPI_Info info, const char *key, char *value, int len)
+{
+    int flag = 0;
+    if (info == MPI_INFO_NULL ||
+        PMPI_Info_get(info, key, len - 1, value, &flag) != MPI_SUCCESS)
+        return 0;
+    return flag;
+}
+
+int AMPI_Migrate(MPI_Info info)
+{
+    static const char call[] = "AMPI_Migrate";
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = amp_check_info(rank, NULL, info, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    char value[MPI_MAX_INFO_VAL];
+    if (info_value(info, "ampi_checkpoint", value, sizeof(value)))
+        return amp_mpi_error(rank, NULL, MPI_ERR_UNSUPPORTED_OPERATION, call,
+                             "checkpointing (\"ampi_checkpoint\" = \"%s\") "
+                             "is not supported yet; only load balancing is "
+                             "(docs/load-balancing.md)",
+                             value);
+    if (!info_value(info, "ampi_load_balance", value, sizeof(value)) ||
+        strcmp(value, "false") == 0)
+        return PMPI_Barrier(MPI_COMM_WORLD);
+    if (strcmp(value, "sync") != 0 && strcmp(value, "async") != 0)
+        return amp_mpi_error(rank, NULL, MPI_ERR_INFO_VALUE, call,
+                             "\"ampi_load_balance\" = \"%s\": use \"sync\", "
+                             "\"async\" or \"false\" (argument info)",
+                             value);
+    return lb_step(rank, -1, call);
+}
+
+int AMPI_Migrate_to_pe(int pe)
+{
+    static const char call[] = "AMPI_Migrate_to_pe";
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int npes = amp_proc.sched.npes;
+    if (pe < -1 || pe >= npes)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "PE %d does not exist: this process has %d PEs "
+                             "(0 .. %d, or -1 to stay) (argument pe)",
+                             pe, npes, npes - 1);
+    if (several_processes())
+        return amp_mpi_error(rank, NULL, MPI_ERR_UNSUPPORTED_OPERATION, call,
+                             "moving ranks in a job of several processes is "
+                             "not supported yet (docs/load-balancing.md)");
+    return lb_step(rank, pe < 0 ? amp_pe_self()->id : pe, call);
+}
+
+int AMPI_Register_about_to_migrate(void (*fn)(void))
+{
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, "AMPI_Register_about_to_migrate");
+    if (rc == MPI_SUCCESS)
+        rank->lb.about_to_migrate = fn;
+    return rc;
+}
+
+int AMPI_Register_just_migrated(void (*fn)(void))
+{
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, "AMPI_Register_just_migrated");
+    if (rc == MPI_SUCCESS)
+        rank->lb.just_migrated = fn;
+    return rc;
+}
+
+int AMPI_Load_set_value(double value)
+{
+    static const char call[] = "AMPI_Load_set_value";
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!(value >= 0))
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "a load must be a number >= 0, got %g "
+                             "(argument value)",
+                             value);
+    rank->lb.value = value;
+    rank->lb.has_value = 1;
+    return MPI_SUCCESS;
+}
+
+int AMPI_Load_start_measure(void)
+{
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, "AMPI_Load_start_measure");
+    if (rc != MPI_SUCCESS || !rank->lb.stopped)
+        return rc;
+    rank->lb.stopped = 0;
+    rank->lb.mark = amp_sched_self_busy();
+    return MPI_SUCCESS;
+}
+
+int AMPI_Load_stop_measure(void)
+{
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, "AMPI_Load_stop_measure");
+    if (rc != MPI_SUCCESS || rank->lb.stopped)
+        return rc;
+    rank->lb.acc += amp_sched_self_busy() - rank->lb.mark;
+    rank->lb.stopped = 1;
+    return MPI_SUCCESS;
+}

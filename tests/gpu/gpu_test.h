@@ -1,0 +1,35 @@
+/*
+ * What the GPU tests share: skipping without a device, and the kernels of
+ * kernels.cu (called through plain C functions).
+ */
+#ifndef GPU_TEST_H
+#define GPU_TEST_H
+
+#include "../mpi/mpitest.h"
+
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Exits 77 (ctest: skipped) with the reason when there is no CUDA device;
+ * call before MPI_Init. */
+static inline void gpu_skip_without_device(void)
+{
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+        printf("SKIP: no CUDA device (%s)\n",
+               e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        fflush(stdout);
+        exit(77);
+    }
+}
+
+/* The call returned cudaSuccess. */
+#define GPU_CHECK(call) MT_CHECK_INT_EQ((call), cudaSuccess)
+
+/* kernels.cu: x[i] = base + i for i < n, after spinning about spin_ns on
+ * the GPU (a kernel that takes a while); queued on stream. */
+void gpu_iota(int *x, int n, int base, long long spin_ns, cudaStream_t stream);
+
+#endif
