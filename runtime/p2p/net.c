@@ -3,8 +3,10 @@
 #include "p2p/pe.h"
 
 #include <poll.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <ucp/api/ucp.h>
 #include <unistd.h>
 
@@ -12,6 +14,8 @@
 #define NET_KEY "ampi.net"    /* what each process publishes (boot) */
 #define NET_HOST_MAX 64       /* bytes of host name compared for nodes */
 #define NET_MAGIC 0x414d504eu /* "AMPN": a blob of this version */
+/* Deadlock detection: at most one wave of probes per this many ns. */
+#define NET_WAVE_NS 10000000L
 
 /* What every message carries ahead of its data. */
 typedef struct net_hdr {
@@ -25,12 +29,41 @@ typedef struct net_hdr {
     uint64_t sreq; /* sync: the sender's request, echoed by the ack */
 } net_hdr_t;
 
-/* The transport of the whole process: read-only once set up. */
+/* Deadlock detection across processes.  A process is quiet when its
+ * scheduler finds every rank blocked and nothing to do (sched's on_quiet),
+ * and none of its PEs has a transfer under way; it records how many
+ * messages it had sent and received then.  Nothing but a message from
+ * another process can wake it, so it stays quiet while those counts stay
+ * the same.  Process 0, when quiet itself, sends waves of probes; each
+ * process answers whether it is still quiet, with its counts.  Two waves
+ * in a row where every process is quiet, the job's sent count equals its
+ * received count and both equal the previous wave's mean no message is in
+ * flight and nothing can ever change: a deadlock.  Process 0 then has every
+ * process report its ranks and ends the job.  A process whose ranks have
+ * all ended tells process 0 its final counts and is quiet from then on. */
+typedef struct net_detect {
+    _Atomic int lock;
+    int quiet;                       /* the last on_quiet found it so */
+    uint64_t quiet_sent, quiet_recv; /* the counts then */
+    /* Process 0: the current wave. */
+    int wave, replies_due, all_quiet, prev_ok, dying, dones_due;
+    uint64_t sent, recv, own_sent, own_recv, prev_sent, prev_recv;
+    long last_ns;
+    /* Process 0: processes whose ranks have all ended, their counts. */
+    unsigned char *finished;
+    uint64_t *fin_sent, *fin_recv;
+} net_detect_t;
+
+/* The transport of the whole process: read-only once set up, except the
+ * detection state. */
 typedef struct amp_net {
     ucp_context_h ctx;
     int nprocs, proc, maxpes;
     void **addr;  /* [proc * maxpes + pe]: worker addresses */
     size_t eager; /* the eager limit */
+    amp_sched_t *sched;
+    void (*report_fn)(void); /* the world's */
+    net_detect_t detect;
 } amp_net_t;
 
 /* What goes out as UCX's header: ours, then an upper layer's (kind
@@ -49,6 +82,7 @@ typedef struct net_op {
     void *temp;                /* packed copy of a non-contiguous buffer */
     amp_p2p_am_done_fn_t done; /* upper layer's send: told when sent */
     void *arg;
+    int counted; /* a message of the program's (not detection's) */
     struct amp_net_pe *np;
 } net_op_t;
 
@@ -60,6 +94,7 @@ typedef struct net_fetch {
     void *into;
     amp_p2p_am_done_fn_t done;
     void *arg;
+    struct amp_net_pe *np;
     void *desc, *temp;
     size_t bytes;
     int src, tag;
@@ -88,7 +123,26 @@ typedef struct amp_net_pe {
     net_fetch_t *fetches; /* matched inside a UCX callback: start after */
     net_op_t *free_ops;
     int in_progress; /* inside ucp_worker_progress */
+    /* Written by this PE only, read by any (deadlock detection): messages
+     * sent and received, and sends, fetches and held arrivals not done. */
+    _Atomic uint64_t sent, recvd;
+    _Atomic long busy;
 } amp_net_pe_t;
+
+/* Adds d to a counter only its PE writes (no locked instruction). */
+static void bump_u64(_Atomic uint64_t *c, uint64_t d)
+{
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + d,
+                          memory_order_relaxed);
+}
+
+static void detect_message(amp_pe_t *pe, const struct net_hdr *h);
+
+static void bump(_Atomic long *c, long d)
+{
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + d,
+                          memory_order_relaxed);
+}
 
 static amp_net_pe_t *net_of(amp_pe_t *pe)
 {
@@ -114,6 +168,7 @@ static net_op_t *op_get(amp_net_pe_t *np)
     op->req = NULL;
     op->temp = NULL;
     op->done = NULL;
+    op->counted = 1;
     return op;
 }
 
@@ -122,6 +177,8 @@ static void op_finish(net_op_t *op, ucs_status_t status)
     amp_p2p_req_t *req = op->req;
     amp_p2p_am_done_fn_t done = op->done;
     void *arg = op->arg;
+    if (op->counted)
+        bump(&op->np->busy, -1);
     free(op->temp);
     op->next = op->np->free_ops;
     op->np->free_ops = op;
@@ -166,6 +223,10 @@ static void op_post(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
         .cb.send = send_done,
         .user_data = op,
     };
+    if (op->counted) {
+        bump_u64(&np->sent, 1);
+        bump(&np->busy, 1);
+    }
     /* What UCX allocates here is the process's, even on a rank. */
     amp_sys_alloc_enter();
     ucs_status_ptr_t sp = ucp_am_send_nbx(ep_to(np, proc, rpe), NET_AM_ID,
@@ -249,6 +310,7 @@ void amp_p2p_am_send(amp_pe_t *pe, int proc, int rpe, const void *hdr,
 static void fetch_finish(net_fetch_t *f, ucs_status_t status)
 {
     amp_p2p_req_t *r = f->r;
+    bump(&f->np->busy, -1);
     if (!r) {
         amp_p2p_am_done_fn_t done = f->done;
         void *arg = f->arg;
@@ -310,6 +372,8 @@ static void fetch_start(amp_net_pe_t *np, net_fetch_t *f)
 /* Starts f now, or after the progress call that matched it. */
 static void fetch_queue(amp_net_pe_t *np, net_fetch_t *f)
 {
+    f->np = np;
+    bump(&np->busy, 1);
     if (!np->in_progress) {
         fetch_start(np, f);
         return;
@@ -390,6 +454,7 @@ static void hold(amp_net_pe_t *np, const void *header, size_t hlen, void *data,
     if (!e)
         amp_fatal("out of memory holding a message from another process");
     memcpy(&e->wire, header, hlen);
+    bump(&np->busy, 1);
     e->hlen = hlen;
     e->length = length;
     e->rndv = rndv;
@@ -413,6 +478,7 @@ static void release_held(amp_pe_t *pe, amp_net_pe_t *np, unsigned ch)
             continue;
         }
         *p = e->next;
+        bump(&np->busy, -1);
         arrive(pe, &e->wire, e->hlen, e->data, e->length, e->rndv);
         np->recv_seq[ch]++;
         free(e);
@@ -435,6 +501,11 @@ static ucs_status_t on_message(void *arg, const void *header, size_t hlen,
         amp_fatal("a message from another process has a %zu-byte header: "
                   "are all processes the same program?",
                   hlen);
+    if (h.kind >= AMP_NET_PROBE) {
+        detect_message(pe, &h);
+        return UCS_OK;
+    }
+    bump_u64(&np->recvd, 1);
     if (h.kind == AMP_NET_ACK) {
         amp_p2p_req_t *sreq = (amp_p2p_req_t *)(uintptr_t)h.sreq;
         sreq->st_bytes = sreq->bytes;
@@ -470,6 +541,202 @@ unsigned amp_net_progress(amp_pe_t *pe)
         n++;
     }
     return n;
+}
+
+/* ---- deadlock detection across processes (see net_detect_t) ---------- */
+
+static long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+static void detect_lock(net_detect_t *d)
+{
+    while (atomic_exchange_explicit(&d->lock, 1, memory_order_acquire))
+        ;
+}
+
+static void detect_unlock(net_detect_t *d)
+{
+    atomic_store_explicit(&d->lock, 0, memory_order_release);
+}
+
+/* The process's counts now; whether a transfer is under way. */
+static int counts(amp_net_t *net, uint64_t *sent, uint64_t *recv)
+{
+    long busy = 0;
+    *sent = *recv = 0;
+    for (int i = 0; i < net->sched->npes; i++) {
+        amp_net_pe_t *np = net_of(net->sched->pes[i]);
+        *sent += atomic_load_explicit(&np->sent, memory_order_relaxed);
+        *recv += atomic_load_explicit(&np->recvd, memory_order_relaxed);
+        busy += atomic_load_explicit(&np->busy, memory_order_relaxed);
+    }
+    return busy != 0;
+}
+
+/* Whether the process is still as quiet as on_quiet last found it (under
+ * the lock); its counts. */
+static int still_quiet(amp_net_t *net, uint64_t *sent, uint64_t *recv)
+{
+    int busy = counts(net, sent, recv);
+    return net->detect.quiet && !busy && *sent == net->detect.quiet_sent &&
+           *recv == net->detect.quiet_recv;
+}
+
+/* A detection message (not counted) to PE 0 of process proc. */
+static void control(amp_pe_t *pe, int proc, int kind, uint32_t wave, int quiet,
+                    uint64_t sent, uint64_t recv)
+{
+    amp_net_pe_t *np = net_of(pe);
+    net_op_t *op = op_get(np);
+    op->counted = 0;
+    op->wire.hdr = (net_hdr_t){.kind = (uint8_t)kind,
+                               .from_pe = (uint16_t)pe->id,
+                               .from_proc = np->net->proc,
+                               .ctx = quiet,
+                               .seq = wave,
+                               .bytes = sent,
+                               .sreq = recv};
+    op_post(np, op, proc, 0, NULL, 0, UCP_AM_SEND_FLAG_EAGER);
+}
+
+/* Process 0, all replies of a wave in (under the lock): whether it found
+ * a deadlock. */
+static int wave_end(amp_net_t *net)
+{
+    net_detect_t *d = &net->detect;
+    uint64_t sent, recv;
+    int ok = d->all_quiet && still_quiet(net, &sent, &recv) &&
+             sent == d->own_sent && recv == d->own_recv && d->sent == d->recv;
+    int found =
+        ok && d->prev_ok && d->sent == d->prev_sent && d->recv == d->prev_recv;
+    d->prev_ok = ok;
+    d->prev_sent = d->sent;
+    d->prev_recv = d->recv;
+    return found;
+}
+
+static void start_wave(amp_net_t *net, amp_pe_t *pe)
+{
+    net_detect_t *d = &net->detect;
+    long now = now_ns();
+    detect_lock(d);
+    int go = !d->replies_due && !d->dying && now - d->last_ns >= NET_WAVE_NS;
+    uint32_t wave = 0;
+    int found = 0;
+    if (go) {
+        d->last_ns = now;
+        wave = (uint32_t)++d->wave;
+        d->replies_due = 0;
+        d->all_quiet = 1;
+        d->sent = d->own_sent = d->quiet_sent;
+        d->recv = d->own_recv = d->quiet_recv;
+        for (int q = 1; q < net->nprocs; q++) {
+            d->replies_due += !d->finished[q];
+            d->sent += d->finished[q] ? d->fin_sent[q] : 0;
+            d->recv += d->finished[q] ? d->fin_recv[q] : 0;
+        }
+        if (!d->replies_due && (found = wave_end(net)))
+            d->dying = 1;
+    }
+    detect_unlock(d);
+    if (found) { /* every other process has ended */
+        net->report_fn();
+        _exit(1);
+    }
+    for (int q = 1; go && q < net->nprocs; q++)
+        if (!d->finished[q])
+            control(pe, q, AMP_NET_PROBE, wave, 0, 0, 0);
+}
+
+void amp_p2p_net_quiet(amp_sched_t *sched)
+{
+    amp_pe_t *pe = amp_pe_self();
+    amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
+    amp_net_t *net = w->net;
+    uint64_t sent, recv;
+    (void)sched;
+    if (!net)
+        return;
+    net->report_fn = w->report_fn;
+    detect_lock(&net->detect);
+    net->detect.quiet = !counts(net, &sent, &recv);
+    net->detect.quiet_sent = sent;
+    net->detect.quiet_recv = recv;
+    int quiet = net->detect.quiet;
+    detect_unlock(&net->detect);
+    if (quiet && net->proc == 0)
+        start_wave(net, pe);
+}
+
+static void on_reply(amp_pe_t *pe, amp_net_t *net, const net_hdr_t *h)
+{
+    net_detect_t *d = &net->detect;
+    int found = 0;
+    detect_lock(d);
+    if (h->seq == (uint32_t)d->wave && d->replies_due > 0 && !d->dying) {
+        d->sent += h->bytes;
+        d->recv += h->sreq;
+        d->all_quiet &= h->ctx;
+        if (--d->replies_due == 0 && (found = wave_end(net))) {
+            d->dying = 1;
+            d->dones_due = 0;
+            for (int q = 1; q < net->nprocs; q++)
+                d->dones_due += !d->finished[q];
+        }
+    }
+    detect_unlock(d);
+    for (int q = 1; found && q < net->nprocs; q++)
+        if (!d->finished[q])
+            control(pe, q, AMP_NET_DEADLOCK, 0, 0, 0, 0);
+}
+
+/* Process 0, once every other process has reported: its own report, and
+ * the end of the job. */
+static void on_done(amp_p2p_world_t *w, net_detect_t *d)
+{
+    detect_lock(d);
+    int last = --d->dones_due == 0;
+    detect_unlock(d);
+    if (!last)
+        return;
+    w->report_fn();
+    _exit(1);
+}
+
+static void detect_message(amp_pe_t *pe, const net_hdr_t *h)
+{
+    amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
+    amp_net_t *net = w->net;
+    uint64_t sent, recv;
+    int quiet;
+    switch (h->kind) {
+    case AMP_NET_PROBE:
+        detect_lock(&net->detect);
+        quiet = still_quiet(net, &sent, &recv);
+        detect_unlock(&net->detect);
+        control(pe, h->from_proc, AMP_NET_REPLY, h->seq, quiet, sent, recv);
+        return;
+    case AMP_NET_REPLY: on_reply(pe, net, h); return;
+    case AMP_NET_DEADLOCK:
+        w->report_fn();
+        control(pe, h->from_proc, AMP_NET_DONE, 0, 0, 0, 0);
+        return;
+    case AMP_NET_FINISHED:
+        detect_lock(&net->detect);
+        net->detect.finished[h->from_proc] = 1;
+        net->detect.fin_sent[h->from_proc] = h->bytes;
+        net->detect.fin_recv[h->from_proc] = h->sreq;
+        /* A wave that waits for its answer starts over. */
+        net->detect.replies_due = 0;
+        net->detect.prev_ok = 0;
+        detect_unlock(&net->detect);
+        return;
+    default: on_done(w, &net->detect);
+    }
 }
 
 /* ---- sleeping -------------------------------------------------------- */
@@ -706,6 +973,12 @@ amp_status_t amp_p2p_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
     if (!net || !w->rank_proc || !w->rank_pe || !w->proc_node)
         return AMP_ERR_NOMEM;
     w->net = net;
+    net->sched = sched;
+    net->detect.finished = calloc((size_t)boot->nprocs, 1);
+    net->detect.fin_sent = calloc((size_t)boot->nprocs, sizeof(uint64_t));
+    net->detect.fin_recv = calloc((size_t)boot->nprocs, sizeof(uint64_t));
+    if (!net->detect.finished || !net->detect.fin_sent || !net->detect.fin_recv)
+        return AMP_ERR_NOMEM;
     w->nprocs = net->nprocs = boot->nprocs;
     w->proc = net->proc = boot->index;
     net->eager = w->eager_limit;
@@ -725,6 +998,33 @@ amp_status_t amp_p2p_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
     for (int i = 0; st == AMP_OK && i < sched->npes; i++)
         st = pe_tables(net, sched->pes[i]);
     return st;
+}
+
+/* Process 0 after its ranks have ended: it goes on detecting deadlocks
+ * among the other processes' ranks until they have all ended too (the PEs
+ * have stopped, so this thread progresses their workers). */
+static void serve_until_finished(amp_net_t *net, amp_sched_t *sched)
+{
+    net_detect_t *d = &net->detect;
+    detect_lock(d);
+    d->quiet = !counts(net, &d->quiet_sent, &d->quiet_recv);
+    detect_unlock(d);
+    for (;;) {
+        int all = 1;
+        detect_lock(d);
+        for (int q = 1; q < net->nprocs; q++)
+            all &= d->finished[q];
+        detect_unlock(d);
+        if (all)
+            return;
+        unsigned n = 0;
+        for (int i = 0; i < sched->npes; i++)
+            n += amp_net_progress(sched->pes[i]);
+        if (d->quiet)
+            start_wave(net, sched->pes[0]);
+        if (!n)
+            usleep(200);
+    }
 }
 
 /* Progresses the worker until request sp (of an nbx call) is done. */
@@ -769,6 +1069,12 @@ void amp_p2p_net_finish(amp_p2p_world_t *w, amp_sched_t *sched,
     amp_net_t *net = w->net;
     if (!net)
         return;
+    uint64_t sent, recv;
+    counts(net, &sent, &recv);
+    if (net->proc != 0) /* the PEs have stopped: PE 0's worker is free */
+        control(sched->pes[0], 0, AMP_NET_FINISHED, 0, 1, sent, recv);
+    else
+        serve_until_finished(net, sched);
     for (int i = 0; i < sched->npes; i++)
         worker_flush(net_of(sched->pes[i]));
     /* Nobody closes a connection another process still uses. */
@@ -781,6 +1087,9 @@ void amp_p2p_net_finish(amp_p2p_world_t *w, amp_sched_t *sched,
         free(net->addr[i]);
     free(net->addr);
     ucp_cleanup(net->ctx);
+    free(net->detect.finished);
+    free(net->detect.fin_sent);
+    free(net->detect.fin_recv);
     free(net);
     w->net = NULL;
 }

@@ -34,6 +34,13 @@ enum amp_net_kind {
     AMP_NET_RNDV,  /* data to be fetched through UCX */
     AMP_NET_ACK,   /* to the sender: its synchronous send matched */
     AMP_NET_UPPER, /* a layer above's message (amp_p2p_am_send) */
+    /* Deadlock detection (not counted, outside the per-pair order). */
+    AMP_NET_PROBE,    /* to a process: are you quiet? (seq: the wave) */
+    AMP_NET_REPLY,    /* to process 0: quiet (ctx), sent (bytes), received
+                         (sreq) */
+    AMP_NET_DEADLOCK, /* to a process: report your ranks */
+    AMP_NET_DONE,     /* to process 0: reported */
+    AMP_NET_FINISHED, /* to process 0: every rank ended; final counts */
 };
 
 /* A message from another process, as the transport hands it to p2p. */

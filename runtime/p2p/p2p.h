@@ -127,6 +127,8 @@ struct amp_p2p_world {
     int *proc_node;        /* process -> node (first process on it) */
     struct amp_net *net;   /* the transport between processes */
     amp_p2p_am_fn_t am_fn; /* the layers' active messages (rma) */
+    /* Deadlock across processes: prints this process's ranks (start). */
+    void (*report_fn)(void);
 };
 
 /* Connects the PEs of this process (sched's, after amp_p2p_pe_init) with
@@ -147,6 +149,10 @@ void amp_p2p_net_finish(amp_p2p_world_t *w, amp_sched_t *sched,
  * another process wakes it as a local one does. */
 void amp_p2p_net_sleep(amp_pe_t *pe, long ns);
 void amp_p2p_net_wake(amp_pe_t *pe);
+/* The scheduler's on_quiet hook when the job has several processes: the
+ * detection of deadlocks across processes (net.c), which calls the world's
+ * report_fn in every process and ends the job when it finds one. */
+void amp_p2p_net_quiet(amp_sched_t *sched);
 
 /* Information about a matched-but-not-received message (probe). */
 typedef struct amp_p2p_probe_info {

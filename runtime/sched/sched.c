@@ -39,6 +39,7 @@ amp_status_t amp_sched_init(amp_sched_t *sched, int npes,
     sched->on_poll = hooks->on_poll;
     sched->pending = hooks->pending;
     sched->on_deadlock = hooks->on_deadlock;
+    sched->on_quiet = hooks->on_quiet;
     sched->on_sleep = hooks->on_sleep;
     sched->on_wake = hooks->on_wake;
     for (int i = 0; i < npes; i++) {
@@ -292,8 +293,13 @@ static void sleep_until_posted(amp_pe_t *pe)
     atomic_store(&pe->sleep_state, PE_ASLEEP);
     int nidle = atomic_fetch_add(&sched->idle, 1) + 1;
     if (!has_work(pe)) {
-        if (sched->on_deadlock && nidle == sched->npes && deadlocked(sched))
-            sched->on_deadlock(sched);
+        if ((sched->on_deadlock || sched->on_quiet) && nidle == sched->npes &&
+            deadlocked(sched)) {
+            if (sched->on_deadlock)
+                sched->on_deadlock(sched);
+            else
+                sched->on_quiet(sched);
+        }
         struct timespec ts = {0, IDLE_SLEEP_NS};
         if (sched->on_sleep)
             sched->on_sleep(pe, IDLE_SLEEP_NS);

@@ -59,6 +59,9 @@ typedef void (*amp_sched_poll_fn_t)(amp_pe_t *pe);
 typedef int (*amp_sched_pending_fn_t)(amp_pe_t *pe);
 /* Called once when a deadlock is detected; must not return. */
 typedef void (*amp_sched_deadlock_fn_t)(amp_sched_t *sched);
+/* Called, on the PE that found it, each time this process is found quiet
+ * (what would be a deadlock in a job of one process); may return. */
+typedef void (*amp_sched_quiet_fn_t)(amp_sched_t *sched);
 /* An idle PE's sleep of at most ns nanoseconds, and the wake that ends it
  * early (from any PE), when the layer above must sleep on something of its
  * own (a network's file descriptor) instead of the futex. */
@@ -95,6 +98,7 @@ struct amp_sched {
     amp_sched_poll_fn_t on_poll;
     amp_sched_pending_fn_t pending;
     amp_sched_deadlock_fn_t on_deadlock;
+    amp_sched_quiet_fn_t on_quiet;
     amp_sched_sleep_fn_t on_sleep;
     amp_sched_wake_fn_t on_wake;
 };
@@ -105,8 +109,9 @@ typedef struct amp_sched_hooks {
     amp_sched_poll_fn_t on_poll;    /* may be NULL */
     amp_sched_pending_fn_t pending; /* may be NULL */
     /* NULL: a deadlock is not this process's to see (other processes may
-     * still send); idle PEs just sleep. */
+     * still send); idle PEs just sleep, telling on_quiet (may be NULL). */
     amp_sched_deadlock_fn_t on_deadlock;
+    amp_sched_quiet_fn_t on_quiet;
     amp_sched_sleep_fn_t on_sleep; /* NULL: the futex */
     amp_sched_wake_fn_t on_wake;   /* with on_sleep */
 } amp_sched_hooks_t;

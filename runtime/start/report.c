@@ -79,10 +79,21 @@ static void describe_rank(amp_rank_t *rank)
 void amp_report_deadlock(amp_sched_t *sched)
 {
     (void)sched;
+    amp_report_blocked();
+    _exit(1);
+}
+
+void amp_report_blocked(void)
+{
     int finished = 0;
     fflush(stdout);
-    amp_log_error("deadlock: every rank is blocked and no message is in "
-                  "flight");
+    if (amp_proc.boot.nprocs > 1)
+        amp_log_error("deadlock: every rank is blocked and no message is in "
+                      "flight (ranks of process %d of %d)",
+                      amp_proc.boot.index, amp_proc.boot.nprocs);
+    else
+        amp_log_error("deadlock: every rank is blocked and no message is in "
+                      "flight");
     for (int r = 0; r < amp_proc.nranks; r++) {
         amp_rank_t *rank = amp_proc.ranks[r];
         if (!rank)
@@ -95,5 +106,4 @@ void amp_report_deadlock(amp_sched_t *sched)
     if (finished)
         amp_log_error("  %d rank%s already finished", finished,
                       finished == 1 ? " has" : "s have");
-    _exit(1);
 }

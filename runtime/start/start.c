@@ -236,6 +236,7 @@ static void setup_pes(int npes)
         .on_poll = poll_hook,
         .pending = pending_hook,
         .on_deadlock = multi ? NULL : amp_report_deadlock,
+        .on_quiet = multi ? amp_p2p_net_quiet : NULL,
         .on_sleep = multi ? sleep_hook : NULL,
         .on_wake = multi ? wake_hook : NULL,
     };
@@ -275,6 +276,7 @@ static void place_ranks(int npes, int first, int nlocal, int *local_pe)
         amp_fatal("cannot connect the %d processes of the job through UCX",
                   amp_proc.boot.nprocs);
     amp_rma_remote_init(w);
+    w->report_fn = amp_report_blocked;
     amp_proc.rank_pe = w->rank_pe;
 }
 

@@ -44,6 +44,8 @@ void amp_opts_report_placement(const amp_opts_t *opts, const amp_topo_t *topo,
 
 /* Prints which rank waits where, then ends the process. */
 _Noreturn void amp_report_deadlock(amp_sched_t *sched);
+/* The report's lines for the ranks of this process (no exit). */
+void amp_report_blocked(void);
 
 /* Fatal-signal handling for PE threads: names the rank whose stack
  * overflowed into its guard page.  Call amp_signals_install once, and
