@@ -57,7 +57,17 @@ int amp_bsend_start(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
     size_t bytes = dt->size * (size_t)count;
     size_t len = HDR + AMP_ROUND_UP(bytes, 16);
     amp_bseg_t **link;
+    amp_gpu_op_t *g = NULL;
+    void *v = (void *)buf;
+    if (amp_proc.gpu) { /* device memory: packed from a host copy (gpu.c) */
+        int rc = amp_gpu_op_stage_dt(rank, comm, &g, buf, count, dt,
+                                     AMP_GPU_SEND, &v, call);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
     char *pos = b->buf ? find_gap(b, len, &link) : NULL;
+    if (!pos && g)
+        amp_gpu_op_drop(g);
     if (!pos)
         return amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
                              "no room for a %zu-byte message in the buffer "
@@ -68,7 +78,9 @@ int amp_bsend_start(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
     seg->rank = rank;
     seg->next = *link;
     *link = seg;
-    amp_dt_pack(dt, count, buf, pos + HDR);
+    amp_dt_pack(dt, count, v, pos + HDR);
+    if (g)
+        amp_gpu_op_drop(g);
     seg->req.on_done = seg_done;
     amp_p2p_isend(&rank->ep, pos + HDR, bytes, amp_comm_peer_world(comm, dest),
                   comm->ctx, comm->rank, tag, AMP_P2P_STANDARD, &seg->req);
@@ -91,6 +103,11 @@ int PMPI_Buffer_attach(void *buffer, int size)
                              "invalid buffer of %d bytes "
                              "(arguments buffer, size)",
                              size);
+    if (amp_proc.gpu) /* gpu.c */
+        rc = amp_gpu_refuse(rank, NULL, buffer, "MPI_Buffer_attach", "buffer",
+                            "the attached buffer must be host memory");
+    if (rc != MPI_SUCCESS)
+        return rc;
     rank->bsend.buf = buffer;
     rank->bsend.size = (size_t)size;
     rank->bsend.segs = NULL;

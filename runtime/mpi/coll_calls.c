@@ -22,6 +22,33 @@ static int status_error(amp_rank_t *rank, amp_comm_t *comm, amp_status_t st,
                          amp_status_str(st));
 }
 
+/* ---- device buffers (gpu.c): staged into rank->gpu_coll, which the next
+ * amp_coll_launch takes; only called when amp_proc.gpu is set ---- */
+
+/* buf (span sp) for role: its host copy when it is device memory, else
+ * buf; nothing once *rc is an error. */
+static const void *coll_stage(amp_rank_t *rank, amp_comm_t *comm,
+                              const void *buf, const amp_gpu_span_t *sp,
+                              int role, const char *call, int *rc)
+{
+    void *v = (void *)buf;
+    if (*rc == MPI_SUCCESS)
+        *rc = amp_gpu_op_stage(rank, comm, &rank->gpu_coll, buf, sp, role, &v,
+                               call);
+    return v;
+}
+
+/* The same for count elements of dt at buf. */
+static const void *coll_stage_dt(amp_rank_t *rank, amp_comm_t *comm,
+                                 const void *buf, int count, const amp_dt_t *dt,
+                                 int role, const char *call, int *rc)
+{
+    amp_gpu_span_t sp = {0, 0, 1};
+    if (count > 0)
+        amp_gpu_span_dt(&sp, count, dt);
+    return coll_stage(rank, comm, buf, &sp, role, call, rc);
+}
+
 /* Completion of a collective request's schedule. */
 static void coll_req_done(amp_p2p_req_t *p)
 {
@@ -33,20 +60,30 @@ int amp_coll_launch(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
                     amp_status_t st, amp_nbc_t *s, MPI_Request *request,
                     const char *call)
 {
-    if (st != AMP_OK)
+    amp_gpu_op_t *g = NULL; /* device buffers staged for the call (gpu.c) */
+    if (amp_proc.gpu) {
+        g = rank->gpu_coll;
+        rank->gpu_coll = NULL;
+    }
+    if (st != AMP_OK) {
+        amp_gpu_op_drop(g);
         return status_error(rank, comm, st, call);
+    }
     if (request) {
         amp_req_t *r = amp_req_new(rank, AMP_REQ_COLL);
         if (!r) {
             amp_nbc_destroy(s);
+            amp_gpu_op_drop(g);
             return status_error(rank, comm, AMP_ERR_NOMEM, call);
         }
         r->comm = comm_h;
         r->active = 1;
         r->nbc = s;
         r->p2p.on_done = coll_req_done;
-        st = amp_nbc_start(s, &r->p2p);
+        st = amp_nbc_start(s,
+                           g ? amp_gpu_op_start(rank, g, &r->p2p, 0) : &r->p2p);
         if (st != AMP_OK) {
+            amp_gpu_op_drop(g);
             amp_req_release(rank, r);
             return status_error(rank, comm, st, call);
         }
@@ -56,7 +93,9 @@ int amp_coll_launch(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
     amp_p2p_req_t done;
     done.on_done = NULL;
     rank->call = call;
-    st = amp_nbc_start(s, &done);
+    st = amp_nbc_start(s, g ? amp_gpu_op_start(rank, g, &done, 0) : &done);
+    if (st != AMP_OK)
+        amp_gpu_op_drop(g);
     if (st == AMP_OK && !done.done) {
         amp_p2p_req_t *p = &done;
         amp_p2p_wait_all(&rank->ep, &p, 1);
@@ -193,6 +232,12 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
         rc = amp_check_root(rank, comm, root, call);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (amp_proc.gpu) /* device memory: on a host copy */
+        buffer = (void *)coll_stage_dt(
+            rank, comm, buffer, count, dt,
+            comm->rank == root ? AMP_GPU_SEND : AMP_GPU_RECV, call, &rc);
+    if (rc != MPI_SUCCESS)
+        return rc;
     amp_coll_comm_of(rank, comm, &c);
     amp_status_t st = amp_coll_sched_bcast(&c, buffer, count, dt, root, &s);
     return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
@@ -240,6 +285,15 @@ static int ireduce(const void *sendbuf, void *recvbuf, int count,
         rc = amp_check_buf(rank, comm, recvbuf, count, dt, call, "recvbuf");
     if (rc == MPI_SUCCESS && gets && count > 0)
         rc = check_distinct(rank, comm, sendbuf, recvbuf, call);
+    if (rc == MPI_SUCCESS && amp_proc.gpu) { /* device memory: host copies */
+        int in_place = sendbuf == MPI_IN_PLACE;
+        sendbuf = coll_stage_dt(rank, comm, sendbuf, count, dt, AMP_GPU_SEND,
+                                call, &rc);
+        if (gets)
+            recvbuf = (void *)coll_stage_dt(
+                rank, comm, recvbuf, count, dt,
+                in_place ? AMP_GPU_INOUT : AMP_GPU_RECV, call, &rc);
+    }
     if (rc != MPI_SUCCESS)
         return rc;
     if (sendbuf == MPI_IN_PLACE)
@@ -339,6 +393,36 @@ static int check_self(amp_rank_t *rank, amp_comm_t *comm, const blocks_t *b,
     return rc;
 }
 
+/* Device buffers of gather, scatter, allgather: the one block where
+ * one_here (and not in place), the n blocks of the many side where
+ * many_here. */
+static int blocks_stage(amp_rank_t *rank, amp_comm_t *comm, blocks_t *b,
+                        int one_here, int many_here, int in_place, int n,
+                        const char *call)
+{
+    int rc = MPI_SUCCESS;
+    int send = b->one_is_send ? AMP_GPU_SEND : AMP_GPU_RECV;
+    int recv = in_place ? AMP_GPU_INOUT : AMP_GPU_RECV;
+    if (one_here && !in_place)
+        b->one.buf = coll_stage_dt(rank, comm, b->one.buf, b->one.count, b->odt,
+                                   send, call, &rc);
+    if (!many_here)
+        return rc;
+    const side_args_t *m = &b->many;
+    amp_gpu_span_t sp = {0, 0, 1};
+    for (int i = 0; i < n; i++)
+        amp_gpu_span_add(&sp,
+                         (ptrdiff_t)(b->v ? m->displs[i] : i * m->count) *
+                             b->mdt->extent,
+                         b->v ? m->counts[i] : m->count, b->mdt);
+    /* regular blocks of a contiguous type tile their span */
+    sp.dense = sp.dense || (!b->v && b->mdt->contig &&
+                            sp.bytes == b->mdt->size * (size_t)m->count * n);
+    b->many.buf = coll_stage(rank, comm, m->buf, &sp,
+                             b->one_is_send ? recv : AMP_GPU_SEND, call, &rc);
+    return rc;
+}
+
 static int blocks_intra(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
                         blocks_t *b, int kind, int root, MPI_Request *request,
                         const char *call)
@@ -356,6 +440,9 @@ static int blocks_intra(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
     if (rc == MPI_SUCCESS && many_here && !in_place)
         rc = check_self(rank, comm, b, kind == ALLGATHER ? comm->rank : root,
                         call);
+    if (rc == MPI_SUCCESS && amp_proc.gpu) /* device memory: host copies */
+        rc = blocks_stage(rank, comm, b, 1, many_here, in_place, comm->size,
+                          call);
     if (rc != MPI_SUCCESS)
         return rc;
     const side_args_t *o = &b->one, *m = &b->many;
@@ -447,6 +534,12 @@ static int blocks_inter(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
         blocks_expand(b, 0, n, 1, &one, &many);
     else
         blocks_expand(b, root, one_here, many_here, &one, &many);
+    if (amp_proc.gpu) /* device memory: host copies */
+        rc = blocks_stage(rank, comm, b, one_here, many_here, 0, n, call);
+    if (rc != MPI_SUCCESS) {
+        free(mem);
+        return rc;
+    }
     amp_nbc_t *s = NULL;
     amp_status_t st = b->one_is_send
                           ? amp_intercoll_sched(rank, comm, b->one.buf, &one,
@@ -684,9 +777,27 @@ static amp_status_t a2a_sched(amp_rank_t *rank, amp_comm_t *comm,
         (const amp_dt_t *const *)rd->dts, sa->buf == MPI_IN_PLACE, s);
 }
 
-static int alltoall(int form, const side_args_t *sa, const side_args_t *ra,
-                    MPI_Comm comm_h, int nb, MPI_Request *request,
-                    const char *call)
+/* Device buffers of an alltoall: the send side unless in place, the
+ * receive side. */
+static int a2a_stage(amp_rank_t *rank, amp_comm_t *comm, side_args_t *sa,
+                     const amp_coll_side_t *sd, side_args_t *ra,
+                     const amp_coll_side_t *rd, int in_place, const char *call)
+{
+    int rc = MPI_SUCCESS;
+    amp_gpu_span_t ss = {0, 0, 1}, rs = {0, 0, 1};
+    for (int i = 0; i < sd->n && !in_place; i++)
+        amp_gpu_span_add(&ss, sd->displs[i], sd->counts[i], sd->dts[i]);
+    for (int i = 0; i < rd->n; i++)
+        amp_gpu_span_add(&rs, rd->displs[i], rd->counts[i], rd->dts[i]);
+    if (!in_place)
+        sa->buf = coll_stage(rank, comm, sa->buf, &ss, AMP_GPU_SEND, call, &rc);
+    ra->buf = coll_stage(rank, comm, ra->buf, &rs,
+                         in_place ? AMP_GPU_INOUT : AMP_GPU_RECV, call, &rc);
+    return rc;
+}
+
+static int alltoall(int form, side_args_t *sa, side_args_t *ra, MPI_Comm comm_h,
+                    int nb, MPI_Request *request, const char *call)
 {
     amp_rank_t *rank;
     amp_comm_t *comm;
@@ -710,6 +821,8 @@ static int alltoall(int form, const side_args_t *sa, const side_args_t *ra,
                          rd.dts[me], call);
     if (rc == MPI_SUCCESS && !in_place && !comm->is_inter)
         rc = check_distinct(rank, comm, sa->buf, ra->buf, call);
+    if (rc == MPI_SUCCESS && amp_proc.gpu) /* device memory: host copies */
+        rc = a2a_stage(rank, comm, sa, &sd, ra, &rd, in_place, call);
     if (rc == MPI_SUCCESS) {
         amp_status_t st = a2a_sched(rank, comm, sa, &sd, ra, &rd, &s);
         free(mem);
@@ -876,6 +989,14 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int rcount,
     if (rc == MPI_SUCCESS)
         rc = check_reduction(rank, comm, sendbuf, recvbuf, counts[comm->rank],
                              (int)total, datatype, op, call, &dt, &cop);
+    if (rc == MPI_SUCCESS && amp_proc.gpu) { /* device memory: host copies */
+        int in_place = sendbuf == MPI_IN_PLACE;
+        sendbuf = coll_stage_dt(rank, comm, sendbuf, (int)total, dt,
+                                AMP_GPU_SEND, call, &rc);
+        recvbuf = (void *)coll_stage_dt(
+            rank, comm, recvbuf, in_place ? (int)total : counts[comm->rank], dt,
+            in_place ? AMP_GPU_INOUT : AMP_GPU_RECV, call, &rc);
+    }
     if (rc != MPI_SUCCESS) {
         free(counts);
         return rc;
@@ -950,6 +1071,15 @@ static int scan(const void *sendbuf, void *recvbuf, int count,
     if (rc == MPI_SUCCESS)
         rc = check_reduction(rank, comm, sendbuf, recvbuf, count, count,
                              datatype, op, call, &dt, &cop);
+    if (rc == MPI_SUCCESS && amp_proc.gpu) { /* device memory: host copies */
+        /* exscan leaves rank 0's recvbuf as it was */
+        int keep = sendbuf == MPI_IN_PLACE || exclusive;
+        sendbuf = coll_stage_dt(rank, comm, sendbuf, count, dt, AMP_GPU_SEND,
+                                call, &rc);
+        recvbuf = (void *)coll_stage_dt(rank, comm, recvbuf, count, dt,
+                                        keep ? AMP_GPU_INOUT : AMP_GPU_RECV,
+                                        call, &rc);
+    }
     if (rc != MPI_SUCCESS)
         return rc;
     amp_coll_comm_of(rank, comm, &c);
@@ -1012,9 +1142,17 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
     if (rc == MPI_SUCCESS && count > 0 && inbuf == inoutbuf)
         rc = amp_mpi_error(rank, NULL, MPI_ERR_BUFFER, call,
                            "inbuf and inoutbuf are the same buffer");
+    amp_gpu_op_t *g = NULL;
+    void *in = (void *)inbuf, *inout = inoutbuf;
+    if (rc == MPI_SUCCESS && amp_proc.gpu) /* device memory: host copies */
+        rc = amp_gpu_op_stage_dt(rank, NULL, &g, inbuf, count, dt, AMP_GPU_SEND,
+                                 &in, call);
+    if (rc == MPI_SUCCESS && amp_proc.gpu)
+        rc = amp_gpu_op_stage_dt(rank, NULL, &g, inoutbuf, count, dt,
+                                 AMP_GPU_INOUT, &inout, call);
     if (rc != MPI_SUCCESS)
         return rc;
-    amp_coll_apply(&cop, dt, count, inbuf, inoutbuf);
-    return MPI_SUCCESS;
+    amp_coll_apply(&cop, dt, count, in, inout);
+    return g ? amp_gpu_op_finish(rank, NULL, g, NULL, call) : MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Reduce_local)

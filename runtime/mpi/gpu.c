@@ -42,49 +42,56 @@ static amp_status_t copy_wait(amp_rank_t *rank, void *dst, const void *src,
 
 /* ---- staging ---- */
 
-int amp_stage_begin(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
-                    int count, const amp_dt_t *dt, int role, amp_stage_t *s,
-                    void **view, const char *call)
+/* Stages the span sp of buf (elements of elem bytes) for role. */
+static int stage_span(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
+                      const amp_gpu_span_t *sp, size_t elem, int role,
+                      amp_stage_t *s, void **view, const char *call)
 {
     s->host = NULL;
     *view = (void *)buf;
-    if (!buf || buf == MPI_IN_PLACE || count <= 0)
+    if (!buf || buf == MPI_IN_PLACE || sp->bytes == 0)
         return MPI_SUCCESS;
-    amp_gpu_span_t sp;
-    amp_gpu_span_of(count, dt->size, dt->extent, dt->true_lb, dt->true_extent,
-                    dt->contig, &sp);
-    char *first = (char *)buf + sp.lo;
+    char *first = (char *)buf + sp->lo;
     amp_gpu_range_t r;
-    int dev = sp.bytes > 0 &&
-              amp_gpu_is_device(amp_proc.gpu, amp_pe_self(), first, &r);
+    int dev = amp_gpu_is_device(amp_proc.gpu, amp_pe_self(), first, &r);
     int fetch;
-    if (amp_gpu_path_select(dev, role, &sp, &fetch) == AMP_GPU_PATH_HOST)
+    if (amp_gpu_path_select(dev, role, sp, &fetch) == AMP_GPU_PATH_HOST)
         return MPI_SUCCESS;
-    if ((uintptr_t)first - r.start + sp.bytes > r.size)
+    if ((uintptr_t)first - r.start + sp->bytes > r.size)
         return amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
                              "the data (%zu bytes from %p) runs past the end "
                              "of its CUDA allocation (%zu bytes from %#lx)",
-                             sp.bytes, (void *)first, r.size,
+                             sp->bytes, (void *)first, r.size,
                              (unsigned long)r.start);
-    s->host = amp_gpu_host_get(amp_proc.gpu, amp_pe_self(), sp.bytes, &s->cap);
+    s->host = amp_gpu_host_get(amp_proc.gpu, amp_pe_self(), sp->bytes, &s->cap);
     if (!s->host)
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
                              "cannot allocate %zu bytes of pinned host memory "
                              "to stage a device buffer",
-                             sp.bytes);
+                             sp->bytes);
     s->dev = first;
-    s->bytes = sp.bytes;
-    s->dense = sp.dense;
-    s->elem = dt->size;
+    s->bytes = sp->bytes;
+    s->dense = sp->dense;
+    s->elem = elem ? elem : 1;
     if (fetch && copy_wait(rank, s->host, s->dev, s->bytes) != AMP_OK) {
         amp_gpu_host_put(amp_proc.gpu, amp_pe_self(), s->host, s->cap);
         s->host = NULL;
         return amp_mpi_error(rank, comm, MPI_ERR_OTHER, call,
                              "copying %zu bytes from the CUDA device failed",
-                             sp.bytes);
+                             sp->bytes);
     }
-    *view = s->host - sp.lo;
+    *view = s->host - sp->lo;
     return MPI_SUCCESS;
+}
+
+int amp_stage_begin(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
+                    int count, const amp_dt_t *dt, int role, amp_stage_t *s,
+                    void **view, const char *call)
+{
+    amp_gpu_span_t sp = {0, 0, 1};
+    if (count > 0)
+        amp_gpu_span_dt(&sp, count, dt);
+    return stage_span(rank, comm, buf, &sp, dt->size, role, s, view, call);
 }
 
 size_t amp_stage_bytes(const amp_stage_t *s, size_t received)
@@ -348,4 +355,219 @@ int amp_gpu_reduce(amp_rank_t *rank, amp_comm_t *comm, const void *sendbuf,
     *rc = first_error(*rc, amp_stage_end(rank, comm, &ss, 0, call));
     *rc = first_error(*rc, amp_stage_end(rank, comm, &rs, rs.bytes, call));
     return 1;
+}
+
+/* ---- several buffers of one operation, copied back when it is done ---- */
+
+struct amp_gpu_op {
+    amp_p2p_req_t inner; /* what the operation completes */
+    amp_p2p_req_t *outer;
+    int n, by_status;
+    int pending; /* copies back not yet done (asynchronous end) */
+    amp_status_t error;
+    amp_stage_t s[AMP_GPU_OP_BUFS];
+    int back[AMP_GPU_OP_BUFS]; /* copied back: not a send buffer */
+};
+
+void amp_gpu_span_dt(amp_gpu_span_t *sp, int count, const amp_dt_t *dt)
+{
+    amp_gpu_span_of(count, dt->size, dt->extent, dt->true_lb, dt->true_extent,
+                    dt->contig, sp);
+}
+
+void amp_gpu_span_add(amp_gpu_span_t *sp, ptrdiff_t disp, int count,
+                      const amp_dt_t *dt)
+{
+    amp_gpu_span_t b;
+    if (count <= 0)
+        return;
+    amp_gpu_span_dt(&b, count, dt);
+    if (b.bytes == 0)
+        return;
+    b.lo += disp;
+    if (sp->bytes == 0) {
+        *sp = b;
+        return;
+    }
+    ptrdiff_t hi = sp->lo + (ptrdiff_t)sp->bytes;
+    ptrdiff_t bhi = b.lo + (ptrdiff_t)b.bytes;
+    sp->lo = b.lo < sp->lo ? b.lo : sp->lo;
+    sp->bytes = (size_t)((bhi > hi ? bhi : hi) - sp->lo);
+    sp->dense = 0;
+}
+
+void amp_gpu_op_drop(amp_gpu_op_t *op)
+{
+    if (!op)
+        return;
+    for (int i = 0; i < op->n; i++)
+        amp_gpu_host_put(amp_proc.gpu, amp_pe_self(), op->s[i].host,
+                         op->s[i].cap);
+    free(op);
+}
+
+int amp_gpu_op_stage(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
+                     const void *buf, const amp_gpu_span_t *sp, int role,
+                     void **view, const char *call)
+{
+    amp_stage_t s;
+    int rc = stage_span(rank, comm, buf, sp, 1, role, &s, view, call);
+    if (rc == MPI_SUCCESS && s.host && !*op && !(*op = calloc(1, sizeof(**op))))
+        rc = amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
+                           "out of memory for staging device buffers");
+    if (rc == MPI_SUCCESS && s.host && (*op)->n == AMP_GPU_OP_BUFS)
+        rc = amp_mpi_error(rank, comm, MPI_ERR_INTERN, call,
+                           "more than %d device buffers in one call",
+                           AMP_GPU_OP_BUFS);
+    if (rc != MPI_SUCCESS) {
+        if (s.host)
+            amp_gpu_host_put(amp_proc.gpu, amp_pe_self(), s.host, s.cap);
+        amp_gpu_op_drop(*op);
+        *op = NULL;
+        *view = (void *)buf;
+        return rc;
+    }
+    if (s.host) {
+        (*op)->s[(*op)->n] = s;
+        (*op)->back[(*op)->n++] = role != AMP_GPU_SEND;
+    }
+    return MPI_SUCCESS;
+}
+
+int amp_gpu_op_stage_dt(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
+                        const void *buf, int count, const amp_dt_t *dt,
+                        int role, void **view, const char *call)
+{
+    amp_gpu_span_t sp = {0, 0, 1};
+    if (count > 0)
+        amp_gpu_span_dt(&sp, count, dt);
+    return amp_gpu_op_stage(rank, comm, op, buf, &sp, role, view, call);
+}
+
+/* The bytes of stage i to copy back after received bytes arrived (NULL:
+ * all of it). */
+static size_t op_back_bytes(const amp_gpu_op_t *op, int i,
+                            const size_t *received)
+{
+    if (!op->back[i])
+        return 0;
+    return received ? amp_stage_bytes(&op->s[i], *received) : op->s[i].bytes;
+}
+
+int amp_gpu_op_finish(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t *op,
+                      const size_t *received, const char *call)
+{
+    if (!op)
+        return MPI_SUCCESS;
+    amp_status_t st = AMP_OK;
+    for (int i = 0; i < op->n && st == AMP_OK; i++) {
+        size_t n = op_back_bytes(op, i, received);
+        if (n > 0)
+            st = copy_wait(rank, op->s[i].dev, op->s[i].host, n);
+    }
+    amp_gpu_op_drop(op);
+    if (st != AMP_OK)
+        return amp_mpi_error(rank, comm, MPI_ERR_OTHER, call,
+                             "copying received data to the CUDA device "
+                             "failed");
+    return MPI_SUCCESS;
+}
+
+/* The last copy back is done: outer completes with the operation's status
+ * (on the PE where the operation completed, its owner's). */
+static void op_complete(amp_gpu_op_t *op)
+{
+    amp_p2p_req_t *o = op->outer, *in = &op->inner;
+    o->error = in->error != AMP_OK ? in->error : op->error;
+    o->cancelled = in->cancelled;
+    o->st_source = in->st_source;
+    o->st_tag = in->st_tag;
+    o->st_bytes = in->st_bytes;
+    amp_gpu_op_drop(op);
+    amp_p2p_req_complete(o);
+}
+
+static void op_copied(void *arg, amp_status_t st)
+{
+    amp_gpu_op_t *op = arg;
+    if (st != AMP_OK && op->error == AMP_OK)
+        op->error = st;
+    if (--op->pending == 0)
+        op_complete(op);
+}
+
+/* The operation is done: queue the copies back. */
+static void op_done(amp_p2p_req_t *p)
+{
+    amp_gpu_op_t *op = AMP_CONTAINER_OF(p, amp_gpu_op_t, inner);
+    size_t got = p->st_bytes;
+    op->pending = 1; /* until every copy is queued */
+    for (int i = 0; i < op->n; i++) {
+        size_t n = p->cancelled
+                       ? 0
+                       : op_back_bytes(op, i, op->by_status ? &got : NULL);
+        if (n == 0)
+            continue;
+        op->pending++;
+        amp_status_t st =
+            amp_gpu_copy(amp_proc.gpu, amp_pe_self(), op->s[i].dev,
+                         op->s[i].host, n, op_copied, op);
+        if (st != AMP_OK)
+            op_copied(op, st);
+    }
+    op_copied(op, AMP_OK);
+}
+
+amp_p2p_req_t *amp_gpu_op_start(amp_rank_t *rank, amp_gpu_op_t *op,
+                                amp_p2p_req_t *outer, int by_status)
+{
+    if (!op)
+        return outer;
+    op->outer = outer;
+    op->by_status = by_status;
+    amp_p2p_req_init_pending(&rank->ep, outer);
+    op->inner.on_done = op_done;
+    amp_p2p_req_init_pending(&rank->ep, &op->inner);
+    return &op->inner;
+}
+
+/* ---- device buffers where a call does not stage them ---- */
+
+int amp_gpu_is_device_buf(const void *buf)
+{
+    amp_gpu_range_t r;
+    return amp_proc.gpu && buf && buf != MPI_IN_PLACE &&
+           amp_gpu_is_device(amp_proc.gpu, amp_pe_self(), buf, &r);
+}
+
+int amp_gpu_refuse(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
+                   const char *call, const char *arg, const char *why)
+{
+    if (!amp_gpu_is_device_buf(buf))
+        return MPI_SUCCESS;
+    return amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
+                         "a CUDA device buffer (argument %s) is not "
+                         "supported here: %s",
+                         arg, why);
+}
+
+/* ---- packing ---- */
+
+int amp_gpu_pack_stage(amp_rank_t *rank, amp_comm_t *comm, void **typed,
+                       int count, const amp_dt_t *dt, void **packed, size_t pos,
+                       size_t bytes, int packing, amp_gpu_op_t **op,
+                       const char *call)
+{
+    void *v;
+    amp_gpu_span_t sp = {(ptrdiff_t)pos, bytes, 1};
+    int rc =
+        amp_gpu_op_stage_dt(rank, comm, op, *typed, count, dt,
+                            packing ? AMP_GPU_SEND : AMP_GPU_RECV, &v, call);
+    *typed = v;
+    if (rc == MPI_SUCCESS) {
+        rc = amp_gpu_op_stage(rank, comm, op, *packed, &sp,
+                              packing ? AMP_GPU_RECV : AMP_GPU_SEND, &v, call);
+        *packed = v;
+    }
+    return rc;
 }

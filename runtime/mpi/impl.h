@@ -13,6 +13,7 @@
 #include "coll/coll.h"
 #include "coll/shm.h"
 #include "dt/dt.h"
+#include "gpu/gpu.h"
 #include "lb/lb.h"
 #include "mem/mem.h"
 #include "p2p/p2p.h"
@@ -231,6 +232,9 @@ typedef struct amp_rank {
     uintptr_t pie_base; /* base of the rank's program copy (pie), or 0 */
     /* libgcc's record of the copy's unwind tables (pie) */
     _Alignas(16) unsigned char pie_frames[AMP_PIE_FRAME_OBJECT_SIZE];
+    /* gpu.c: device buffers staged for the collective being started, taken
+     * by the next amp_coll_launch (NULL between calls) */
+    struct amp_gpu_op *gpu_coll;
 } amp_rank_t;
 
 /* The calling rank, or NULL outside a rank. */
@@ -596,6 +600,59 @@ int amp_gpu_reduce(amp_rank_t *rank, amp_comm_t *comm, const void *sendbuf,
                    void *recvbuf, int count, const amp_dt_t *dt,
                    MPI_Datatype dtype, MPI_Op op, int root, int all,
                    MPI_Comm comm_h, int *rc);
+
+/* The buffers of one operation staged together (up to AMP_GPU_OP_BUFS),
+ * with what to copy back to the device when it is done.  Each caller
+ * holds an amp_gpu_op_t * that stays NULL (and costs nothing) while no
+ * buffer is device memory. */
+#define AMP_GPU_OP_BUFS 3
+typedef struct amp_gpu_op amp_gpu_op_t;
+
+/* The span of count elements of dt (gpu.h). */
+void amp_gpu_span_dt(amp_gpu_span_t *sp, int count, const amp_dt_t *dt);
+/* Widens *sp (start with bytes 0) by count elements of dt at disp bytes
+ * from the buffer; a span of several blocks is not dense. */
+void amp_gpu_span_add(amp_gpu_span_t *sp, ptrdiff_t disp, int count,
+                      const amp_dt_t *dt);
+/* When buf's span sp is device memory, stages it into *op (made on the
+ * first device buffer) for role (enum amp_gpu_role) and sets *view to buf's
+ * place in the host copy; otherwise *view = buf.  On an error *op is
+ * released and NULL. */
+int amp_gpu_op_stage(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
+                     const void *buf, const amp_gpu_span_t *sp, int role,
+                     void **view, const char *call);
+/* The same for count elements of dt at buf. */
+int amp_gpu_op_stage_dt(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
+                        const void *buf, int count, const amp_dt_t *dt,
+                        int role, void **view, const char *call);
+/* Asynchronous end: outer is made pending and the returned request (op's
+ * own) is the one to hand to the operation; when it completes, what was
+ * received is copied back (by_status: the bytes its status counts, else
+ * whole spans), its status goes to outer and outer completes.  op NULL:
+ * returns outer untouched. */
+amp_p2p_req_t *amp_gpu_op_start(amp_rank_t *rank, amp_gpu_op_t *op,
+                                amp_p2p_req_t *outer, int by_status);
+/* Blocking end: copies back what was received (*received bytes, or whole
+ * spans when received is NULL), waiting without blocking the PE, and
+ * releases op.  op NULL: nothing. */
+int amp_gpu_op_finish(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t *op,
+                      const size_t *received, const char *call);
+/* Releases op without copying anything back (op NULL: nothing). */
+void amp_gpu_op_drop(amp_gpu_op_t *op);
+/* MPI_Pack / MPI_Unpack and their external32 forms: count elements of dt
+ * at *typed and the bytes [pos, pos + bytes) of *packed, each replaced by
+ * a host copy when it is device memory (packing reads typed and writes
+ * packed, unpacking the reverse). */
+int amp_gpu_pack_stage(amp_rank_t *rank, amp_comm_t *comm, void **typed,
+                       int count, const amp_dt_t *dt, void **packed, size_t pos,
+                       size_t bytes, int packing, amp_gpu_op_t **op,
+                       const char *call);
+/* Whether buf is device memory (amp_proc.gpu set). */
+int amp_gpu_is_device_buf(const void *buf);
+/* MPI_ERR_BUFFER naming call and arg when buf is device memory, where the
+ * call cannot stage it (why says so); MPI_SUCCESS otherwise. */
+int amp_gpu_refuse(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
+                   const char *call, const char *arg, const char *why);
 
 /* ---- sending (pt2pt.c, bsend.c) ---- */
 void amp_status_set(MPI_Status *st, int source, int tag, int error,

@@ -308,6 +308,13 @@ int amp_intercoll_bcast(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
         rc = in_place_error(rank, comm, call, "buffer");
     if (rc == MPI_SUCCESS && root != MPI_PROC_NULL)
         rc = amp_check_buf(rank, comm, buffer, count, dt, call, "buffer");
+    if (rc == MPI_SUCCESS && amp_proc.gpu && root != MPI_PROC_NULL) {
+        void *v; /* device memory: a host copy for amp_coll_launch (gpu.c) */
+        rc = amp_gpu_op_stage_dt(rank, comm, &rank->gpu_coll, buffer, count, dt,
+                                 root == MPI_ROOT ? AMP_GPU_SEND : AMP_GPU_RECV,
+                                 &v, call);
+        buffer = v;
+    }
     if (rc != MPI_SUCCESS)
         return rc;
     amp_nbc_t *s = NULL;
@@ -339,6 +346,18 @@ int amp_intercoll_reduce(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
         rc = in_place_error(rank, comm, call, "recvbuf");
     if (rc == MPI_SUCCESS && gets)
         rc = amp_check_buf(rank, comm, recvbuf, count, dt, call, "recvbuf");
+    if (rc == MPI_SUCCESS && amp_proc.gpu) {
+        void *sv = (void *)sendbuf, *rv = recvbuf; /* device memory: host
+                                                      copies (gpu.c) */
+        if (sends)
+            rc = amp_gpu_op_stage_dt(rank, comm, &rank->gpu_coll, sendbuf,
+                                     count, dt, AMP_GPU_SEND, &sv, call);
+        if (rc == MPI_SUCCESS && gets)
+            rc = amp_gpu_op_stage_dt(rank, comm, &rank->gpu_coll, recvbuf,
+                                     count, dt, AMP_GPU_RECV, &rv, call);
+        sendbuf = sv;
+        recvbuf = rv;
+    }
     if (rc != MPI_SUCCESS)
         return rc;
     amp_nbc_t *s = NULL;

@@ -236,13 +236,41 @@ static int nb_check_w(const nb_call_t *nc, nb_side_t *side, int n,
 
 /* Builds the exchange and starts it: as the request of a nonblocking call,
  * or to completion for a blocking one. */
+/* Device memory (gpu.c): side's n blocks on a host copy for amp_coll_launch,
+ * in role (receive blocks of MPI_PROC_NULL neighbors keep their values,
+ * so received data is fetched first). */
+static int nb_stage(const nb_call_t *nc, nb_side_t *side, int n, int role)
+{
+    amp_gpu_span_t sp = {0, 0, 1};
+    for (int i = 0; i < (side->layout == NB_SAME ? 1 : n); i++) {
+        char *b;
+        int count;
+        const amp_dt_t *dt;
+        nb_block(side, i, &b, &count, &dt);
+        amp_gpu_span_add(&sp, b - side->buf, count, dt);
+    }
+    void *v;
+    int rc = amp_gpu_op_stage(nc->rank, nc->comm, &nc->rank->gpu_coll,
+                              side->buf, &sp, role, &v, nc->name);
+    side->buf = v;
+    return rc;
+}
+
 static int nb_run(const nb_call_t *nc, const nb_side_t *snd,
                   const nb_side_t *rcv)
 {
     amp_coll_comm_t c;
     amp_nbc_t *s = NULL;
+    nb_side_t sv = *snd, rv = *rcv;
+    if (amp_proc.gpu) { /* device memory: host copies */
+        int rc = nb_stage(nc, &sv, nc->topo->nout, AMP_GPU_SEND);
+        if (rc == MPI_SUCCESS)
+            rc = nb_stage(nc, &rv, nc->topo->nin, AMP_GPU_INOUT);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
     amp_coll_comm_of(nc->rank, nc->comm, &c);
-    amp_status_t st = nb_build(&c, nc->topo, snd, rcv, &s);
+    amp_status_t st = nb_build(&c, nc->topo, &sv, &rv, &s);
     return amp_coll_launch(nc->rank, nc->comm, nc->comm_h, st, s, nc->request,
                            nc->name);
 }

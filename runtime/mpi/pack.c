@@ -71,6 +71,10 @@ static int pack_common(void *typed, int count, MPI_Datatype dtype, void *packed,
         rc = amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
                            "NULL buffer (argument %s)",
                            packing ? "outbuf" : "inbuf");
+    amp_gpu_op_t *g = NULL;
+    if (rc == MPI_SUCCESS && bytes && amp_proc.gpu) /* device memory */
+        rc = amp_gpu_pack_stage(rank, comm, &typed, count, dt, &packed,
+                                *position, (size_t)bytes, packing, &g, call);
     if (rc != MPI_SUCCESS)
         return rc;
     if (bytes && packing)
@@ -79,7 +83,7 @@ static int pack_common(void *typed, int count, MPI_Datatype dtype, void *packed,
         amp_dt_unpack(dt, count, typed, (char *)packed + *position,
                       (size_t)bytes);
     *position += (int)bytes;
-    return MPI_SUCCESS;
+    return g ? amp_gpu_op_finish(rank, comm, g, NULL, call) : MPI_SUCCESS;
 }
 
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
@@ -230,6 +234,11 @@ static int pack_external_common(const char *datarep, void *typed, int count,
         rc = amp_mpi_error(rank, NULL, MPI_ERR_BUFFER, call,
                            "NULL buffer (argument %s)",
                            packing ? "outbuf" : "inbuf");
+    amp_gpu_op_t *g = NULL;
+    if (rc == MPI_SUCCESS && bytes && amp_proc.gpu) /* device memory */
+        rc = amp_gpu_pack_stage(rank, NULL, &typed, count, dt, &packed,
+                                (size_t)*position, (size_t)bytes, packing, &g,
+                                call);
     if (rc != MPI_SUCCESS || !bytes)
         return rc;
     char *at = (char *)packed + *position;
@@ -241,7 +250,7 @@ static int pack_external_common(const char *datarep, void *typed, int count,
         amp_dt_x32_convert(dt, count, typed, 0, 0);
     }
     *position += (MPI_Aint)bytes;
-    return MPI_SUCCESS;
+    return g ? amp_gpu_op_finish(rank, NULL, g, NULL, call) : MPI_SUCCESS;
 }
 
 int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,

@@ -415,6 +415,28 @@ static int pack_copy(amp_rank_t *rank, amp_comm_t *comm,
     return MPI_SUCCESS;
 }
 
+/* Device memory (gpu.c): host copies in place of a's buffers, in *op; the
+ * replace forms' one buffer is fetched, packed and received into. */
+static int halves_stage(amp_rank_t *rank, amp_comm_t *comm, sendrecv_args_t *a,
+                        int replace, amp_gpu_op_t **op, const char *call)
+{
+    void *v = a->rbuf;
+    int rc = MPI_SUCCESS;
+    if (replace || a->source != MPI_PROC_NULL)
+        rc = amp_gpu_op_stage_dt(rank, comm, op, a->rbuf, a->rcount, a->rdt,
+                                 replace ? AMP_GPU_INOUT : AMP_GPU_RECV, &v,
+                                 call);
+    a->rbuf = v;
+    if (replace)
+        a->sbuf = v;
+    else if (rc == MPI_SUCCESS && a->dest != MPI_PROC_NULL) {
+        rc = amp_gpu_op_stage_dt(rank, comm, op, a->sbuf, a->scount, a->sdt,
+                                 AMP_GPU_SEND, &v, call);
+        a->sbuf = v;
+    }
+    return rc;
+}
+
 /* Starts the halves of a checked send-receive into send and recv (whose
  * on_done are already set); copy: the packed send data of the replace
  * forms, or NULL.  A half with MPI_PROC_NULL is complete at once. */
@@ -445,11 +467,17 @@ static int sendrecv(MPI_Comm comm_h, sendrecv_args_t *a, int replace,
     amp_rank_t *rank;
     amp_comm_t *comm;
     void *copy = NULL;
+    amp_gpu_op_t *g = NULL;
     int rc = sendrecv_enter(comm_h, a, call, &rank, &comm);
+    if (rc == MPI_SUCCESS && amp_proc.gpu) /* device memory: host copies */
+        rc = halves_stage(rank, comm, a, replace, &g, call);
     if (rc == MPI_SUCCESS && replace)
         rc = pack_copy(rank, comm, a, call, &copy);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        if (g)
+            amp_gpu_op_drop(g);
         return rc;
+    }
     amp_p2p_req_t sp, rp;
     amp_p2p_req_t *reqs[2] = {&rp, &sp};
     sp.on_done = rp.on_done = NULL;
@@ -459,10 +487,12 @@ static int sendrecv(MPI_Comm comm_h, sendrecv_args_t *a, int replace,
     free(copy);
     amp_status_set(status, rp.st_source, rp.st_tag,
                    status ? status->MPI_ERROR : 0, rp.st_bytes, 0);
+    if (g) /* the received data back to the device */
+        rc = amp_gpu_op_finish(rank, comm, g, &rp.st_bytes, call);
     if (rp.error == AMP_ERR_TRUNCATE)
         return amp_truncate_error(rank, comm, call, rp.st_source, rp.st_tag,
                                   recv_capacity(a));
-    return MPI_SUCCESS;
+    return rc;
 }
 
 int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -497,6 +527,7 @@ typedef struct sendrecv {
     const amp_dt_t *sdt; /* the send type, held until done (or NULL) */
     int pending;         /* halves not yet complete */
     amp_req_t *outer;
+    amp_p2p_req_t *done; /* completes outer: its p2p, or gpu.c's staging */
 } sendrecv_t;
 
 static void sendrecv_half_done(sendrecv_t *sr)
@@ -504,15 +535,16 @@ static void sendrecv_half_done(sendrecv_t *sr)
     if (--sr->pending > 0)
         return;
     amp_req_t *r = sr->outer;
-    r->p2p.st_source = sr->recv.st_source;
-    r->p2p.st_tag = sr->recv.st_tag;
-    r->p2p.st_bytes = sr->recv.st_bytes;
-    r->p2p.error = sr->recv.error;
+    amp_p2p_req_t *done = sr->done;
+    done->st_source = sr->recv.st_source;
+    done->st_tag = sr->recv.st_tag;
+    done->st_bytes = sr->recv.st_bytes;
+    done->error = sr->recv.error;
     if (sr->sdt)
         amp_type_drop(AMP_CONTAINER_OF(r->p2p.owner, amp_rank_t, ep), sr->sdt);
     free(sr->copy);
     free(sr);
-    amp_p2p_req_complete(&r->p2p);
+    amp_p2p_req_complete(done);
 }
 
 static void sendrecv_send_done(amp_p2p_req_t *p)
@@ -527,16 +559,19 @@ static void sendrecv_recv_done(amp_p2p_req_t *p)
 
 /* Starts both halves of a checked MPI_Isendrecv(_replace) behind a new
  * request; copy is the packed send data of the replace form (or NULL),
- * which the request frees. */
+ * which the request frees, and g the staged device buffers (or NULL). */
 static int isendrecv_start(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
                            const sendrecv_args_t *a, void *copy,
-                           MPI_Request *request, const char *call)
+                           amp_gpu_op_t *g, MPI_Request *request,
+                           const char *call)
 {
     sendrecv_t *sr = calloc(1, sizeof(*sr));
     amp_req_t *r = sr ? amp_req_new(rank, AMP_REQ_RECV) : NULL;
     if (!r) {
         free(sr);
         free(copy);
+        if (g)
+            amp_gpu_op_drop(g);
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
                              "out of memory for a request");
     }
@@ -552,6 +587,7 @@ static int isendrecv_start(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
     amp_p2p_req_init_pending(&rank->ep, &r->p2p);
     *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
     sr->outer = r;
+    sr->done = g ? amp_gpu_op_start(rank, g, &r->p2p, 1) : &r->p2p;
     /* the halves that are not MPI_PROC_NULL, and this function until the
      * end */
     sr->pending = 1 + (a->source != MPI_PROC_NULL) + (a->dest != MPI_PROC_NULL);
@@ -577,15 +613,21 @@ static int isendrecv(MPI_Comm comm_h, sendrecv_args_t *a, int replace,
     amp_rank_t *rank;
     amp_comm_t *comm;
     void *copy = NULL;
+    amp_gpu_op_t *g = NULL;
     int rc = sendrecv_enter(comm_h, a, call, &rank, &comm);
     if (rc == MPI_SUCCESS && !request)
         rc = amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
                            "NULL pointer (argument request)");
+    if (rc == MPI_SUCCESS && amp_proc.gpu) /* device memory: host copies */
+        rc = halves_stage(rank, comm, a, replace, &g, call);
     if (rc == MPI_SUCCESS && replace)
         rc = pack_copy(rank, comm, a, call, &copy);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        if (g)
+            amp_gpu_op_drop(g);
         return rc;
-    return isendrecv_start(rank, comm, comm_h, a, copy, request, call);
+    }
+    return isendrecv_start(rank, comm, comm_h, a, copy, g, request, call);
 }
 
 int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -800,27 +842,35 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
     amp_rank_t *rank;
     const amp_dt_t *dt;
     struct amp_msg *m;
+    amp_gpu_op_t *g = NULL;
+    void *v = buf;
     int rc = amp_mpi_enter(&rank, "MPI_Mrecv");
     if (rc == MPI_SUCCESS)
         rc = check_mrecv(rank, buf, count, datatype, "MPI_Mrecv", &dt);
+    if (rc == MPI_SUCCESS && amp_proc.gpu) /* device memory: a host copy */
+        rc = amp_gpu_op_stage_dt(rank, NULL, &g, buf, count, dt, AMP_GPU_RECV,
+                                 &v, "MPI_Mrecv");
     if (rc == MPI_SUCCESS)
         rc = take_message(rank, message, "MPI_Mrecv", &m);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS || !m) {
+        if (g)
+            amp_gpu_op_drop(g);
+        if (rc == MPI_SUCCESS)
+            status_proc_null(status);
         return rc;
-    if (!m) {
-        status_proc_null(status);
-        return MPI_SUCCESS;
     }
     amp_p2p_req_t p;
     size_t cap = dt->size * (size_t)count;
     p.on_done = NULL;
-    amp_p2p_mrecv_typed(&rank->ep, m, buf, count, dt, &p);
+    amp_p2p_mrecv_typed(&rank->ep, m, v, count, dt, &p);
     amp_status_set(status, p.st_source, p.st_tag,
                    status ? status->MPI_ERROR : 0, p.st_bytes, 0);
+    if (g) /* the received data back to the device */
+        rc = amp_gpu_op_finish(rank, NULL, g, &p.st_bytes, "MPI_Mrecv");
     if (p.error == AMP_ERR_TRUNCATE)
         return amp_truncate_error(rank, NULL, "MPI_Mrecv", p.st_source,
                                   p.st_tag, cap);
-    return MPI_SUCCESS;
+    return rc;
 }
 AMP_WEAK_ALIAS(Mrecv)
 
@@ -830,20 +880,29 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype,
     amp_rank_t *rank;
     const amp_dt_t *dt;
     struct amp_msg *m;
+    amp_gpu_op_t *g = NULL;
+    void *v = buf;
     int rc = amp_mpi_enter(&rank, "MPI_Imrecv");
     if (rc == MPI_SUCCESS)
         rc = check_mrecv(rank, buf, count, datatype, "MPI_Imrecv", &dt);
     if (rc == MPI_SUCCESS && !request)
         rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Imrecv",
                            "NULL pointer (argument request)");
+    if (rc == MPI_SUCCESS && amp_proc.gpu) /* device memory: a host copy */
+        rc = amp_gpu_op_stage_dt(rank, NULL, &g, buf, count, dt, AMP_GPU_RECV,
+                                 &v, "MPI_Imrecv");
     if (rc == MPI_SUCCESS)
         rc = take_message(rank, message, "MPI_Imrecv", &m);
+    amp_req_t *r = rc == MPI_SUCCESS ? amp_req_new(rank, AMP_REQ_RECV) : NULL;
+    if (rc == MPI_SUCCESS && !r)
+        rc = amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, "MPI_Imrecv",
+                           "out of memory for a request");
+    if (g && (rc != MPI_SUCCESS || !m)) {
+        amp_gpu_op_drop(g);
+        g = NULL;
+    }
     if (rc != MPI_SUCCESS)
         return rc;
-    amp_req_t *r = amp_req_new(rank, AMP_REQ_RECV);
-    if (!r)
-        return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, "MPI_Imrecv",
-                             "out of memory for a request");
     r->buf = buf;
     r->count = count;
     r->dtype = datatype;
@@ -857,7 +916,8 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype,
         amp_p2p_req_init_done(&rank->ep, &r->p2p, MPI_PROC_NULL, MPI_ANY_TAG);
         return MPI_SUCCESS;
     }
-    amp_p2p_mrecv_typed(&rank->ep, m, buf, count, dt, &r->p2p);
+    amp_p2p_mrecv_typed(&rank->ep, m, v, count, dt,
+                        g ? amp_gpu_op_start(rank, g, &r->p2p, 1) : &r->p2p);
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Imrecv)

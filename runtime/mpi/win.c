@@ -286,6 +286,10 @@ static int win_create(const create_args_t *a, MPI_Win *out)
     int rc = amp_mpi_enter(&rank, a->call);
     if (rc == MPI_SUCCESS)
         rc = check_create(rank, a, out, &comm);
+    if (rc == MPI_SUCCESS && amp_proc.gpu && a->size > 0 &&
+        a->flavor == MPI_WIN_FLAVOR_CREATE) /* gpu.c */
+        rc = amp_gpu_refuse(rank, comm, a->base, a->call, "base",
+                            "window memory must be host memory");
     if (rc != MPI_SUCCESS)
         return rc;
     amp_win_t *w = amp_table_alloc(&rank->wins);
@@ -479,6 +483,11 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     if (rc == MPI_SUCCESS && size > 0 && !base)
         rc = amp_win_error(rank, w, MPI_ERR_ARG, call,
                            "NULL base for %td bytes (argument base)", size);
+    if (rc == MPI_SUCCESS && size > 0 && amp_gpu_is_device_buf(base))
+        rc = amp_win_error(rank, w, MPI_ERR_BUFFER, call,
+                           "a CUDA device buffer (argument base) is not "
+                           "supported here: window memory must be host "
+                           "memory");
     if (rc != MPI_SUCCESS)
         return rc;
     if (amp_rma_attach(w->shared, w->rank, base, (size_t)size) != AMP_OK)

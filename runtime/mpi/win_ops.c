@@ -247,6 +247,45 @@ static int goes_remote(const amp_win_t *w, const rma_args_t *a)
            amp_rma_is_remote(w->shared, a->target);
 }
 
+/* run_op with origin and result buffers in device memory (gpu.c): on a
+ * target of this process the operation runs on host copies, done when
+ * this returns; a target of another process reads and writes them later,
+ * so device buffers are refused there. */
+static int run_op_gpu(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
+                      amp_p2p_req_t *req)
+{
+    const amp_dt_t *odt = NULL, *rdt = NULL, *tdt;
+    int rc = check_sides(rank, w, a, &odt, &rdt, &tdt);
+    if (rc != MPI_SUCCESS || a->target == MPI_PROC_NULL ||
+        (!amp_gpu_is_device_buf(a->oaddr) && !amp_gpu_is_device_buf(a->raddr)))
+        return run_op(rank, w, a, req); /* the host path, or its error */
+    const char *oname = a->kind == OP_GET ? "origin_addr" : "result_addr";
+    if (goes_remote(w, a))
+        return amp_win_error(
+            rank, w, MPI_ERR_BUFFER, a->call,
+            "a CUDA device buffer (argument %s) cannot be used with a target "
+            "in another process (rank %d): stage it in host memory",
+            amp_gpu_is_device_buf(a->oaddr) ? "origin_addr" : oname, a->target);
+    amp_comm_t *c = amp_comm_lookup(rank, w->comm);
+    amp_gpu_op_t *g = NULL;
+    rma_args_t h = *a;
+    void *v = NULL;
+    if (odt)
+        rc = amp_gpu_op_stage_dt(rank, c, &g, a->oaddr, a->ocount, odt,
+                                 AMP_GPU_SEND, &v, a->call);
+    h.oaddr = odt ? v : a->oaddr;
+    if (rc == MPI_SUCCESS && rdt)
+        rc = amp_gpu_op_stage_dt(rank, c, &g, a->raddr, a->rcount, rdt,
+                                 AMP_GPU_RECV, &h.raddr, a->call);
+    if (rc == MPI_SUCCESS)
+        rc = run_op(rank, w, &h, req);
+    if (rc != MPI_SUCCESS) {
+        amp_gpu_op_drop(g);
+        return rc;
+    }
+    return amp_gpu_op_finish(rank, c, g, NULL, a->call);
+}
+
 /* Runs a (request NULL: a plain call); a request-based call also needs a
  * passive-target epoch and hands out a request that is complete. */
 static int rma_call(const rma_args_t *a, MPI_Win win, MPI_Request *request)
@@ -266,7 +305,8 @@ static int rma_call(const rma_args_t *a, MPI_Win win, MPI_Request *request)
                              "MPI_Win_lock_all) on rank %d",
                              a->target);
     if (!request)
-        return run_op(rank, w, a, NULL);
+        return amp_proc.gpu ? run_op_gpu(rank, w, a, NULL)
+                            : run_op(rank, w, a, NULL);
     amp_req_t *r = amp_req_new(rank, AMP_REQ_DONE);
     if (!r)
         return amp_win_error(rank, w, MPI_ERR_NO_MEM, a->call,
@@ -277,7 +317,8 @@ static int rma_call(const rma_args_t *a, MPI_Win win, MPI_Request *request)
         amp_p2p_req_init_pending(&rank->ep, &r->p2p);
     else
         amp_p2p_req_init_done(&rank->ep, &r->p2p, MPI_ANY_SOURCE, MPI_ANY_TAG);
-    rc = run_op(rank, w, a, &r->p2p);
+    rc = amp_proc.gpu ? run_op_gpu(rank, w, a, &r->p2p)
+                      : run_op(rank, w, a, &r->p2p);
     if (rc != MPI_SUCCESS) {
         amp_req_release(rank, r);
         return rc;
@@ -356,6 +397,35 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
 }
 AMP_WEAK_ALIAS(Fetch_and_op)
 
+/* Compare-and-swap with device buffers (gpu.c): on host copies for a
+ * target of this process, refused for one of another process. */
+static int cas_gpu(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
+                   char *taddr, const void *origin, const void *compare,
+                   void *result, const amp_dt_t *dt)
+{
+    if (amp_rma_is_remote(w->shared, a->target))
+        return amp_win_error(rank, w, MPI_ERR_BUFFER, a->call,
+                             "CUDA device buffers (arguments origin_addr, "
+                             "compare_addr, result_addr) cannot be used with "
+                             "a target in another process (rank %d)",
+                             a->target);
+    amp_comm_t *c = amp_comm_lookup(rank, w->comm);
+    amp_gpu_op_t *g = NULL;
+    void *o, *k, *r;
+    int rc = amp_gpu_op_stage_dt(rank, c, &g, origin, 1, dt, AMP_GPU_SEND, &o,
+                                 a->call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_gpu_op_stage_dt(rank, c, &g, compare, 1, dt, AMP_GPU_SEND, &k,
+                                 a->call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_gpu_op_stage_dt(rank, c, &g, result, 1, dt, AMP_GPU_RECV, &r,
+                                 a->call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    amp_rma_cas(w->shared, a->target, taddr, o, k, r, dt->size);
+    return amp_gpu_op_finish(rank, c, g, NULL, a->call);
+}
+
 int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
                           void *result_addr, MPI_Datatype datatype,
                           int target_rank, MPI_Aint target_disp, MPI_Win win)
@@ -393,6 +463,11 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
     rc = target_addr(rank, w, &a, dt, &taddr);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (amp_proc.gpu && (amp_gpu_is_device_buf(origin_addr) ||
+                         amp_gpu_is_device_buf(compare_addr) ||
+                         amp_gpu_is_device_buf(result_addr)))
+        return cas_gpu(rank, w, &a, taddr, origin_addr, compare_addr,
+                       result_addr, dt);
     if (!amp_rma_is_remote(w->shared, target_rank)) {
         amp_rma_cas(w->shared, target_rank, taddr, origin_addr, compare_addr,
                     result_addr, dt->size);

@@ -28,6 +28,27 @@ static inline void gpu_skip_without_device(void)
 /* The call returned cudaSuccess. */
 #define GPU_CHECK(call) MT_CHECK_INT_EQ((call), cudaSuccess)
 
+/* n ints between host h and device d. */
+static inline void gpu_put_ints(int *d, const int *h, int n)
+{
+    GPU_CHECK(
+        cudaMemcpy(d, h, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
+}
+
+static inline void gpu_get_ints(int *h, const int *d, int n)
+{
+    GPU_CHECK(
+        cudaMemcpy(h, d, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
+}
+
+/* A device array of n ints (freed with cudaFree). */
+static inline int *gpu_ints(int n)
+{
+    int *d = NULL;
+    GPU_CHECK(cudaMalloc((void **)&d, (size_t)n * sizeof(int)));
+    return d;
+}
+
 /* kernels.cu: x[i] = base + i for i < n, after spinning about spin_ns on
  * the GPU (a kernel that takes a while); queued on stream. */
 void gpu_iota(int *x, int n, int base, long long spin_ns, cudaStream_t stream);
