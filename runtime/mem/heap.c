@@ -425,3 +425,27 @@ size_t amp_heap_extent(const amp_heap_t *h)
 {
     return (size_t)(h->top - (const char *)h);
 }
+
+size_t amp_heap_committed(const amp_heap_t *h)
+{
+    return (size_t)(h->commit - (const char *)h);
+}
+
+amp_status_t amp_heap_restore_commit(void *base, size_t committed)
+{
+    if (committed && mprotect(base, committed, PROT_READ | PROT_WRITE) != 0)
+        return AMP_ERR_NOMEM;
+    return AMP_OK;
+}
+
+amp_heap_t *amp_heap_restore_check(void *base, size_t size, size_t extent,
+                                   size_t committed)
+{
+    amp_heap_t *h = base;
+    char *b = base;
+    if (extent < sizeof(*h) || h->magic != HEAP_MAGIC || h->end != b + size ||
+        h->top != b + extent || h->commit != b + committed ||
+        h->first < b + sizeof(*h) || h->first > h->top || h->top > h->commit)
+        return NULL;
+    return h;
+}

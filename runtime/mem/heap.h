@@ -63,5 +63,16 @@ int amp_heap_contains(const amp_heap_t *heap, const void *p);
 /* Bytes from the region's start that hold the heap's header and blocks
  * (what must be copied to move the heap). */
 size_t amp_heap_extent(const amp_heap_t *heap);
+/* Bytes from the region's start that are accessible now. */
+size_t amp_heap_committed(const amp_heap_t *heap);
+
+/* Checkpoint/restart (mpi/checkpoint.h): makes the first committed bytes
+ * of the region [base, base + size) accessible again, for a saved heap to
+ * be copied back in. */
+amp_status_t amp_heap_restore_commit(void *base, size_t committed);
+/* The heap copied back into [base, base + size), or NULL when its header
+ * does not describe a heap of that region (a damaged copy). */
+amp_heap_t *amp_heap_restore_check(void *base, size_t size, size_t extent,
+                                   size_t committed);
 
 #endif

@@ -48,7 +48,7 @@ typedef struct amp_attr {
 
 /* What the predefined attributes point to (constant for the job). */
 static const int tag_ub = MPI_TAG_UB_VALUE, host = MPI_PROC_NULL,
-                 io = MPI_ANY_SOURCE, wtime_is_global = 1, appnum = 0;
+                 io = MPI_ANY_SOURCE, appnum = 0;
 
 static const char *const kind_name[] = {
     [KIND_COMM] = "communicator",
@@ -400,6 +400,18 @@ void amp_attr_comm_clear(amp_rank_t *rank, amp_comm_t *comm)
                     "MPI_Comm_free");
 }
 
+/* MPI_WTIME_IS_GLOBAL: the clocks of the job's processes count from one
+ * boot (MPI_Wtime, env.c) when they all run on one node. */
+static const int *wtime_global(void)
+{
+    static const int yes = 1, no = 0;
+    const amp_p2p_world_t *w = &amp_proc.world;
+    for (int q = 0; w->proc_node && q < w->nprocs; q++)
+        if (w->proc_node[q] != w->proc_node[0])
+            return &no;
+    return &yes;
+}
+
 /* The value a predefined attribute key points to: 1 and *value (NULL when
  * the attribute is not set) for a predefined key, else 0. */
 static int predefined_value(amp_rank_t *rank, int keyval, const int **value)
@@ -408,7 +420,7 @@ static int predefined_value(amp_rank_t *rank, int keyval, const int **value)
     case MPI_TAG_UB: *value = &tag_ub; return 1;
     case MPI_HOST: *value = &host; return 1;
     case MPI_IO: *value = &io; return 1;
-    case MPI_WTIME_IS_GLOBAL: *value = &wtime_is_global; return 1;
+    case MPI_WTIME_IS_GLOBAL: *value = wtime_global(); return 1;
     case MPI_APPNUM: *value = &appnum; return 1;
     case MPI_UNIVERSE_SIZE: *value = &amp_proc.nranks; return 1;
     case MPI_LASTUSEDCODE: *value = amp_mpi_lastusedcode(rank); return 1;

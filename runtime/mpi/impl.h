@@ -51,6 +51,7 @@ typedef struct amp_opts {
     const char *gpumap;   /* +gpumap: PEs to CUDA devices (gpu/gpu.h) */
     int balancer;         /* +balancer: amp_lb_kind_t (lb/lb.h) */
     int lbdebug;          /* +lbdebug: report load-balancing moves */
+    const char *restart;  /* +restart DIR: checkpoint to resume from */
 } amp_opts_t;
 
 /* Context ids handed out without communication (MPI_Comm_idup): the
@@ -94,6 +95,8 @@ typedef struct amp_proc {
     amp_ctx_registry_t idup_ctxs; /* comm.c: contexts of MPI_Comm_idup */
     amp_lb_t lb;                  /* lb/: moving ranks between PEs */
     struct amp_gpu *gpu; /* gpu/gpu.h: CUDA devices, or NULL: host-only */
+    /* +restart: the checkpoint's manifest (mpi/checkpoint.h), else NULL */
+    struct amp_ckpt_manifest *restart;
 } amp_proc_t;
 
 extern amp_proc_t amp_proc;

@@ -4,6 +4,7 @@
  * The moves themselves are lb/'s (lb/lb.h); this file checks the calls,
  * measures each rank's load and keeps its callbacks.
  */
+#include "checkpoint.h"
 #include "impl.h"
 
 #include <string.h>
@@ -98,6 +99,53 @@ static int info_value(MPI_Info info, const char *key, char *value, int len)
     return flag;
 }
 
+/* "ampi_checkpoint" = value (docs/checkpoint.md): "to_file=DIR" writes
+ * the ranks' state into DIR, after the balancer ran if info asks for it
+ * too.  The ranks of the process first meet in lb/ (with no move unless
+ * balancing), which leaves the process quiet: what was sent before is in
+ * the receivers' queues. */
+static int checkpoint(amp_rank_t *rank, MPI_Info info, char *value,
+                      const char *call)
+{
+    static const char to_file[] = "to_file=";
+    if (strcmp(value, "in_memory") == 0)
+        return amp_mpi_error(rank, NULL, MPI_ERR_UNSUPPORTED_OPERATION, call,
+                             "in-memory checkpoints (\"ampi_checkpoint\" = "
+                             "\"in_memory\") are not supported yet; use "
+                             "\"to_file=DIR\" (docs/checkpoint.md)");
+    if (strncmp(value, to_file, strlen(to_file)) != 0 ||
+        !value[strlen(to_file)])
+        return amp_mpi_error(rank, NULL, MPI_ERR_INFO_VALUE, call,
+                             "\"ampi_checkpoint\" = \"%s\": use "
+                             "\"to_file=DIR\" (argument info)",
+                             value);
+    if (several_processes())
+        return amp_mpi_error(rank, NULL, MPI_ERR_UNSUPPORTED_OPERATION, call,
+                             "checkpointing a job of several processes is "
+                             "not supported yet (docs/checkpoint.md)");
+    if (amp_proc.pie.active)
+        return amp_mpi_error(rank, NULL, MPI_ERR_UNSUPPORTED_OPERATION, call,
+                             "checkpointing a program built with "
+                             "-privatize=pie is not supported yet "
+                             "(docs/checkpoint.md)");
+    amp_sys_alloc_enter();
+    int aslr_off = amp_ckpt_aslr_off();
+    amp_sys_alloc_leave();
+    if (!aslr_off)
+        return amp_mpi_error(rank, NULL, MPI_ERR_OTHER, call,
+                             "address-space randomization is on "
+                             "(AMPI_NO_REEXEC set, or a PMIx launcher), so a "
+                             "checkpoint could not be restarted; unset "
+                             "AMPI_NO_REEXEC");
+    char lb[16];
+    int balance = info_value(info, "ampi_load_balance", lb, sizeof(lb)) &&
+                  strcmp(lb, "false") != 0 && amp_proc.lb.kind != AMP_LB_NONE;
+    int rc = lb_step(rank, balance ? -1 : amp_pe_self()->id, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return amp_ckpt_write(amp_rank_self(), value + strlen(to_file), call);
+}
+
 int AMPI_Migrate(MPI_Info info)
 {
     static const char call[] = "AMPI_Migrate";
@@ -110,11 +158,7 @@ int AMPI_Migrate(MPI_Info info)
         return rc;
     char value[MPI_MAX_INFO_VAL];
     if (info_value(info, "ampi_checkpoint", value, sizeof(value)))
-        return amp_mpi_error(rank, NULL, MPI_ERR_UNSUPPORTED_OPERATION, call,
-                             "checkpointing (\"ampi_checkpoint\" = \"%s\") "
-                             "is not supported yet; only load balancing is "
-                             "(docs/load-balancing.md)",
-                             value);
+        return checkpoint(rank, info, value, call);
     if (!info_value(info, "ampi_load_balance", value, sizeof(value)) ||
         strcmp(value, "false") == 0)
         return PMPI_Barrier(MPI_COMM_WORLD);

@@ -16,7 +16,7 @@ static const char usage[] =
     "runtime options: +vp N, +p N, +stacksize BYTES, +isomalloc_slot BYTES, "
     "+mapping KIND, "
     "+eager BYTES, +nopin, +stats, +showmap, +balancer NAME, +lbdebug, "
-    "+gpumap MAP (see docs/runtime-options.md)";
+    "+gpumap MAP, +restart DIR (see docs/runtime-options.md)";
 
 static void bad_value(const char *name, const char *what, const char *value)
 {
@@ -306,6 +306,8 @@ static void from_env(amp_opts_t *o)
         o->lbdebug = parse_flag("AMPI_LBDEBUG", v);
     if ((v = getenv("AMPI_GPUMAP")))
         o->gpumap = v; /* checked by gpu/gpu.c */
+    if ((v = getenv("AMPI_RESTART")) && *v)
+        o->restart = v; /* checked by start/restart.c */
 }
 
 /* Handles argv[*i] if it is a runtime option (advancing *i past its value);
@@ -316,8 +318,8 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
     if (arg[0] != '+' || !isalpha((unsigned char)arg[1]))
         return 0;
     static const char *const with_value[] = {
-        "+vp",    "+p",        "+stacksize", "+mapping",
-        "+eager", "+balancer", "+gpumap",    "+isomalloc_slot"};
+        "+vp",       "+p",      "+stacksize",      "+mapping", "+eager",
+        "+balancer", "+gpumap", "+isomalloc_slot", "+restart"};
     static const char *const flags[] = {"+nopin", "+stats", "+showmap",
                                         "+lbdebug"};
     for (size_t k = 0; k < sizeof(flags) / sizeof(*flags); k++) {
@@ -363,6 +365,7 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
         case 7:
             o->isomalloc_slot = parse_bytes("+isomalloc_slot", value, 1);
             break;
+        case 8: o->restart = value; break; /* checked by start/restart.c */
         }
         return 1;
     }

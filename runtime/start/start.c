@@ -1,6 +1,7 @@
 #include "start/start.h"
 
 #include "coll/nbc.h"
+#include "mpi/checkpoint.h"
 #include "mem/heap.h"
 #include "gpu/gpu.h"
 
@@ -12,13 +13,14 @@
 
 amp_proc_t amp_proc;
 
-/* Each rank gets its own argv (pointers and strings), as a process would. */
-static char **copy_argv(int argc, char **argv)
+/* Each rank gets its own argv (pointers and strings), as a process would,
+ * in its heap: it moves with the rank and is saved in a checkpoint. */
+static char **copy_argv(amp_rank_t *rank, int argc, char **argv)
 {
     size_t bytes = (size_t)(argc + 1) * sizeof(char *);
     for (int i = 0; i < argc; i++)
         bytes += strlen(argv[i]) + 1;
-    char **copy = malloc(bytes);
+    char **copy = amp_heap_alloc(rank->heap, bytes, 16);
     if (!copy)
         amp_fatal("out of memory copying the command line");
     char *s = (char *)(copy + argc + 1);
@@ -51,7 +53,7 @@ _Noreturn void amp_start_rank_exit(int status)
 static void rank_entry(void *arg)
 {
     amp_rank_t *rank = arg;
-    rank->argv = copy_argv(amp_proc.argc, amp_proc.argv);
+    rank->argv = copy_argv(rank, amp_proc.argc, amp_proc.argv);
     amp_main_fn_t main_fn = amp_proc.main_fn;
     if (amp_proc.pie.active)
         main_fn = amp_start_pie_rank_enter(rank);
@@ -61,6 +63,10 @@ static void rank_entry(void *arg)
 
 static void create_rank(int r, int pe_id)
 {
+    if (amp_proc.restart) { /* +restart: from its file (restart.c) */
+        amp_restart_rank(r, amp_proc.sched.pes[pe_id]);
+        return;
+    }
     amp_mem_t *mem = &amp_proc.mem;
     if (amp_mem_slot_commit(mem, r) != AMP_OK)
         amp_fatal("cannot set up rank %d; try fewer ranks (+vp) or a "
@@ -223,6 +229,8 @@ static void setup_memory(void)
         amp_fatal("cannot reserve %zu-byte isomalloc slots for %d ranks; "
                   "lower +vp, +stacksize or +isomalloc_slot",
                   amp_proc.mem.slot_size, o->vp);
+    if (amp_proc.restart)
+        amp_restart_check_layout();
 }
 
 static void setup_pes(int npes)
@@ -356,6 +364,9 @@ static void print_stats(void)
 
 int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
 {
+    /* Without address-space randomization, so that a checkpoint can be
+     * restarted (mpi/checkpoint.h); returns when nothing is to be done. */
+    amp_restart_reexec(argv, envp);
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     amp_proc.wtime_base = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
@@ -373,6 +384,8 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
     amp_proc.argc = argc;
     amp_proc.argv = argv;
     amp_proc.envp = envp;
+    if (amp_proc.opts.restart)
+        amp_restart_prepare(&amp_proc.opts);
     if (amp_topo_init(&amp_proc.topo) != AMP_OK)
         amp_proc.opts.pin = 0; /* ncores is the affinity mask's count */
     start_ranks();

@@ -1,0 +1,93 @@
+/*
+ * Checkpoint/restart of a job of one process (docs/checkpoint.md).
+ *
+ * AMPI_Migrate with "ampi_checkpoint" = "to_file=DIR" writes DIR/manifest
+ * and one file per rank, DIR/rank-R.ckpt, holding what the rank's slot
+ * holds in use: its stack from the point where it stopped, its rank area
+ * (amp_rank_t and its TLS copy) and the used part of its heap.  Nothing in
+ * the slot is fixed up: a restart maps it back at the same addresses, so
+ * the program, libampi and the C library must be loaded where they were
+ * (the runtime turns address-space randomization off by re-executing
+ * itself once, start/restart.c).
+ *
+ * The rank's MPI objects live in the C library's heap and are not in the
+ * slot: before it stops, the rank describes them (handle, kind, contents)
+ * in a block of its own heap, which the files carry; after a restart the
+ * rank rebuilds them from it under the same handles (mpi/checkpoint.c).
+ * Process-level state (PEs, queues, shared collective state) is built
+ * fresh.
+ *
+ * A rank file:
+ *
+ *   | amp_ckpt_rank_hdr_t | stack | rank area | heap | 64-bit FNV-1a |
+ *
+ * the last word being the hash of everything before it.
+ */
+#ifndef AMP_MPI_CHECKPOINT_H
+#define AMP_MPI_CHECKPOINT_H
+
+#include "impl.h"
+
+#include <stdint.h>
+
+#define AMP_CKPT_VERSION 1
+#define AMP_CKPT_MANIFEST_MAGIC "ampi-checkpoint"
+#define AMP_CKPT_RANK_MAGIC "AMPICKR1" /* 8 bytes, no terminator kept */
+
+typedef struct amp_ckpt_rank_hdr {
+    char magic[8];
+    uint32_t version;
+    int32_t world_rank;
+    uint64_t id;          /* the checkpoint's, also in the manifest */
+    uint64_t sp;          /* the stopped context's stack pointer */
+    uint64_t stack_bytes; /* from sp up to the stack's top */
+    uint64_t area, area_bytes;
+    uint64_t heap, heap_extent, heap_committed;
+} amp_ckpt_rank_hdr_t;
+
+/* What must be the same in the process that restarts. */
+typedef struct amp_ckpt_ident {
+    char program[128]; /* "build-id HEX" or "size N mtime T" */
+    uint64_t addr_main, addr_libampi, addr_libc;
+} amp_ckpt_ident_t;
+
+/* The manifest, as start/restart.c reads it. */
+typedef struct amp_ckpt_manifest {
+    int version;
+    int nranks;
+    int npes; /* +p at checkpoint time, for information */
+    uint64_t id;
+    uint64_t range_base, slot_size, stack_size, rank_area, heap_offset;
+    amp_ckpt_ident_t ident;
+} amp_ckpt_manifest_t;
+
+/* This process's identity (start/restart.c). */
+void amp_ckpt_ident(amp_ckpt_ident_t *id);
+/* 1 when address-space randomization is off in this process. */
+int amp_ckpt_aslr_off(void);
+
+/* 64-bit FNV-1a over n bytes, continuing from h (start: AMP_CKPT_FNV0). */
+#define AMP_CKPT_FNV0 0xcbf29ce484222325ull
+uint64_t amp_ckpt_hash(uint64_t h, const void *p, size_t n);
+
+/* The checkpoint step of AMPI_Migrate (migrate.c), after every rank of
+ * the process has arrived and the process is quiet: writes the calling
+ * rank's file into dir, the manifest once all are written; returns on the
+ * same path after a restart (MPI_SUCCESS there).  Collective over
+ * MPI_COMM_WORLD. */
+int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call);
+
+/* Startup with +restart (start/restart.c): reads and checks dir's
+ * manifest and sets opts (+vp, +stacksize, +isomalloc_slot) from it;
+ * every problem ends the process with one line naming dir. */
+void amp_restart_prepare(amp_opts_t *opts);
+/* Checks the reserved range against the manifest (after amp_mem_init). */
+void amp_restart_check_layout(void);
+/* Brings world rank r back from its file, ready to resume on pe. */
+void amp_restart_rank(int r, amp_pe_t *pe);
+/* Turns address-space randomization off by executing the program again
+ * (unless AMPI_NO_REEXEC is set or the job has a PMIx launcher); returns
+ * when nothing is to be done. */
+void amp_restart_reexec(char **argv, char **envp);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * AMPI_Migrate's checkpoint errors (docs/checkpoint.md), through
+ * MPI_ERRORS_RETURN: a bad "ampi_checkpoint" value, in-memory checkpoints
+ * (not supported), a directory that cannot be created, and a request still
+ * pending on one rank (that rank: MPI_ERR_REQUEST, the others
+ * MPI_ERR_OTHER).  After them a checkpoint succeeds and the run goes on.
+ */
+#include "mpitest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int migrate_with(const char *value)
+{
+    MPI_Info info;
+    MT_CHECK_MPI(MPI_Info_create(&info));
+    MT_CHECK_MPI(MPI_Info_set(info, "ampi_checkpoint", value));
+    int rc = AMPI_Migrate(info);
+    MT_CHECK_MPI(MPI_Info_free(&info));
+    return rc;
+}
+
+static void remove_dir(const char *dir, int nranks)
+{
+    char path[512];
+    for (int r = 0; r < nranks; r++) {
+        snprintf(path, sizeof(path), "%s/rank-%d.ckpt", dir, r);
+        MT_CHECK(unlink(path) == 0);
+    }
+    snprintf(path, sizeof(path), "%s/manifest", dir);
+    MT_CHECK(unlink(path) == 0);
+    MT_CHECK(rmdir(dir) == 0);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    char dir[256], value[300];
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof(dir), "%s/ampi-ckpt-errors-%d", tmp ? tmp : "/tmp",
+             (int)getpid());
+
+    MT_CHECK_ERR_CLASS(migrate_with("bogus"), MPI_ERR_INFO_VALUE);
+    MT_CHECK_ERR_CLASS(migrate_with("to_file="), MPI_ERR_INFO_VALUE);
+    MT_CHECK_ERR_CLASS(AMPI_Migrate(AMPI_INFO_CHKPT_IN_MEMORY),
+                       MPI_ERR_UNSUPPORTED_OPERATION);
+    MT_CHECK_ERR_CLASS(migrate_with("to_file=/nonexistent-ampi-dir/ckpt"),
+                       MPI_ERR_IO);
+
+    /* A receive nobody matches, pending on rank 0 only. */
+    int buf = 0;
+    MPI_Request req = MPI_REQUEST_NULL;
+    if (rank == 0)
+        MT_CHECK_MPI(MPI_Irecv(&buf, 1, MPI_INT, 0, 99, MPI_COMM_SELF, &req));
+    snprintf(value, sizeof(value), "to_file=%s", dir);
+    MT_CHECK_ERR_CLASS(migrate_with(value),
+                       rank == 0 ? MPI_ERR_REQUEST : MPI_ERR_OTHER);
+    if (rank == 0) {
+        MT_CHECK_MPI(MPI_Send(&rank, 1, MPI_INT, 0, 99, MPI_COMM_SELF));
+        MT_CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        MT_CHECK_INT_EQ(buf, 0);
+    }
+
+    /* Now nothing is pending: it is written, and the run goes on. */
+    MT_CHECK_MPI(migrate_with(value));
+    int sum = 0;
+    MT_CHECK_MPI(
+        MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    MT_CHECK_INT_EQ(sum, size * (size - 1) / 2);
+    if (rank == 0) {
+        char path[512];
+        snprintf(path, sizeof(path), "%s/manifest", dir);
+        MT_CHECK(access(path, R_OK) == 0);
+        remove_dir(dir, size);
+    }
+    return mt_finish_and_finalize();
+}
