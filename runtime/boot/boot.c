@@ -70,13 +70,30 @@ static void read_local(amp_boot_t *boot)
         boot->local_index = 0;
 }
 
+/* A launcher that speaks only PMI (MPICH's hydra, srun --mpi=pmi2) starts
+ * several processes that would each run a separate job: stop them. */
+static void refuse_pmi_only(void)
+{
+    const char *size = getenv("PMI_SIZE");
+    if (!size || atoi(size) <= 1)
+        return;
+    const char *rank = getenv("PMI_RANK");
+    amp_fatal("process %s of %s was started by a launcher without PMIx "
+              "(PMI_SIZE is set, PMIX_NAMESPACE is not), so every process "
+              "would run a job of its own; start the job with ampirun, "
+              "Open MPI's mpirun or srun --mpi=pmix",
+              rank ? rank : "?", size);
+}
+
 amp_status_t amp_boot_init(amp_boot_t *boot)
 {
     *boot = (amp_boot_t){.index = 0, .nprocs = 1, .local_size = 1};
     /* Every PMIx launcher sets PMIX_NAMESPACE (and the server's URI); a
      * program started alone has none and makes no PMIx call. */
-    if (!getenv("PMIX_NAMESPACE"))
+    if (!getenv("PMIX_NAMESPACE")) {
+        refuse_pmi_only();
         return AMP_OK;
+    }
     pmix_proc_t self;
     PMIX_PROC_CONSTRUCT(&self);
     pmix_status_t rc = PMIx_Init(&self, NULL, 0);
