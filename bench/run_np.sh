@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the across-process benchmarks side by side and prints Markdown tables
-# (docs/bench.md, "Across processes"): two processes of one node, ours
+# (docs/bench.md, "Across processes": ping-pong, allreduce, one-sided put and
+# get): two processes of one node, ours
 # started by ampirun (UCX between the processes) against Open MPI's mpirun
 # (its shared-memory path: pml ob1, btl self,vader).
 #
@@ -195,6 +196,9 @@ for round in $(seq 1 "$rounds"); do
             "$bench_dir/coll-ampi" +vp 8 +p 1 "${coll_args[@]}"
         run "np_coll_ompi_8.$round" "${ompi8[@]}" \
             "$bench_dir/coll-ompi" "${coll_args[@]}"
+        run "np_rma_ampi.$round" "${ampi2[@]}" \
+            "$bench_dir/rma-ampi" +vp 2 +p 1
+        run "np_rma_ompi.$round" "${ompi2[@]}" "$bench_dir/rma-ompi"
     fi
 done
 
@@ -263,6 +267,30 @@ for s in $csizes; do
         a=$(value "np_coll_ampi_$n" lat_us allreduce "$s")
         o=$(value "np_coll_ompi_$n" lat_us allreduce "$s")
         row="$row $(or_na "$a") | $(or_na "$o") | $(ratio "$o" "$a") |"
+    done
+    echo "$row"
+done
+echo
+
+echo "#### One-sided put and get across 2 processes (µs per operation + flush, median)"
+echo
+echo "Rank 0 puts to (gets from) rank 1's window under MPI_Win_lock, each"
+echo "operation followed by MPI_Win_flush, while rank 1 waits in MPI_Barrier."
+echo "AMPI sends each operation to the target's process, whose PE applies it"
+echo "and answers (docs/rma.md); Open MPI maps a window of processes of one"
+echo "node in shared memory, so its origin loads and stores the target's"
+echo "memory itself.  Ratio = AMPI / Open MPI (above 1: we are slower)."
+echo
+echo "| size | AMPI put | Open MPI put | ratio put | AMPI get | Open MPI get | ratio get |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+rsizes=$(cat "$raw_dir"/np_rma_*.1.txt 2>/dev/null |
+         awk '$1 == "op=put" { sub("size=", "", $2); print $2 }' | sort -n | uniq)
+for s in $rsizes; do
+    row="| $(human_size "$s") |"
+    for op in put get; do
+        a=$(value np_rma_ampi lat_us "$op" "$s")
+        o=$(value np_rma_ompi lat_us "$op" "$s")
+        row="$row $(or_na "$a") | $(or_na "$o") | $(ratio "$a" "$o") |"
     done
     echo "$row"
 done
