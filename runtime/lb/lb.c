@@ -104,15 +104,12 @@ static void report(const amp_lb_t *lb)
                 lb->first + i, lb->loads[i], lb->rank_pe[i], lb->map[i]);
 }
 
-typedef struct plan_arg {
-    amp_lb_remap_fn_t remap;
-    void *arg;
-} plan_arg_t;
-
 /* The last rank in: deliver what is in flight, decide the map. */
 static void plan(amp_lb_t *lb, void *argp)
 {
-    plan_arg_t *a = argp;
+    const amp_lb_hooks_t *h = argp;
+    if (h && h->quiesce)
+        h->quiesce(lb, h->arg);
     drain(lb);
     int any_want = 0;
     for (int i = 0; i < lb->nlocal; i++)
@@ -131,25 +128,44 @@ static void plan(amp_lb_t *lb, void *argp)
     if (lb->debug)
         report(lb);
     memcpy(lb->rank_pe, lb->map, (size_t)lb->nlocal * sizeof(int));
-    if (a->remap)
-        a->remap(lb, a->arg);
+    if (h && h->remap)
+        h->remap(lb, h->arg);
+}
+
+/* The last rank in: the caller's settle, then what it left in the PEs'
+ * channels delivered. */
+static void settle(amp_lb_t *lb, void *argp)
+{
+    const amp_lb_hooks_t *h = argp;
+    h->settle(lb, h->arg);
+    drain(lb);
+}
+
+static void placed(amp_lb_t *lb, void *argp)
+{
+    const amp_lb_hooks_t *h = argp;
+    h->placed(lb, h->arg);
 }
 
 int amp_lb_exchange(amp_lb_t *lb, int me, double load, int want,
-                    const amp_lb_rank_t *rl, amp_lb_remap_fn_t remap, void *arg)
+                    const amp_lb_rank_t *rl, const amp_lb_hooks_t *hooks)
 {
     int from = amp_pe_self()->id;
     lb->loads[me] = load;
     lb->want[me] = want;
-    plan_arg_t a = {remap, arg};
-    barrier(lb, me, plan, &a);
+    barrier(lb, me, plan, (void *)hooks);
     int to = lb->map[me];
+    if (hooks && hooks->settle) {
+        if (hooks->prepare)
+            hooks->prepare(hooks->arg);
+        barrier(lb, me, settle, (void *)hooks);
+    }
     if (to != from) {
         if (rl->about_to_migrate)
             rl->about_to_migrate();
         amp_sched_migrate(lb->sched->pes[to]);
     }
-    barrier(lb, me, NULL, NULL);
+    barrier(lb, me, hooks && hooks->placed ? placed : NULL, (void *)hooks);
     if (to != from && rl->just_migrated)
         rl->just_migrated();
     return to != from;

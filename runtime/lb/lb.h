@@ -21,6 +21,13 @@
  * The only messages that can still reach an old PE are the wake-ups of
  * step 1; a wake-up for a thread that is no longer there is dropped (p2p),
  * since its thread waits for nothing any more.
+ *
+ * In a job of several processes the other processes address a rank's
+ * messages to its PE too; the caller's hooks (amp_lb_hooks_t) make sure
+ * before step 1's map that nothing is in flight between the processes,
+ * let the ranks take in what is tied to their PE, wait until nothing is
+ * under way any more, and after step 2 tell the other processes the new
+ * places (p2p.h, "moving ranks").
  */
 #ifndef AMP_LB_H
 #define AMP_LB_H
@@ -107,18 +114,30 @@ amp_status_t amp_lb_init(amp_lb_t *lb, amp_sched_t *sched, int first,
                          int nlocal, int *rank_pe);
 void amp_lb_cleanup(amp_lb_t *lb);
 
-/* Called after the new map is known and before any rank moves, by the
- * last rank in (nothing else runs in the process then). */
+/* A step of a move run by the last rank in of a barrier of the process's
+ * ranks (nothing else runs in the process then). */
 typedef void (*amp_lb_remap_fn_t)(amp_lb_t *lb, void *arg);
+
+/* What the caller adds to a move; any may be NULL.  In order: */
+typedef struct amp_lb_hooks {
+    amp_lb_remap_fn_t quiesce; /* every rank in, before the map is made */
+    amp_lb_remap_fn_t remap;   /* the map made, before any rank moves */
+    /* With settle: each rank runs prepare on its PE once the map is
+     * known, then every rank meets again and the last one in runs settle
+     * before any rank moves. */
+    void (*prepare)(void *arg);
+    amp_lb_remap_fn_t settle;
+    amp_lb_remap_fn_t placed; /* every rank in place, before any returns */
+    void *arg;                /* of them all */
+} amp_lb_hooks_t;
 
 /* Collective over the process's ranks: local rank me (the calling thread)
  * with load load asks for PE want (-1: the strategy's choice).  Returns
- * 1 if the rank moved.  remap runs as described above; a rank that moves
- * calls rl's about_to_migrate before it leaves (nothing may communicate
- * then) and just_migrated once every rank is in place. */
+ * 1 if the rank moved.  hooks (may be NULL) run as described there; a
+ * rank that moves calls rl's about_to_migrate before it leaves (nothing
+ * may communicate then) and just_migrated once every rank is in place. */
 int amp_lb_exchange(amp_lb_t *lb, int me, double load, int want,
-                    const amp_lb_rank_t *rl, amp_lb_remap_fn_t remap,
-                    void *arg);
+                    const amp_lb_rank_t *rl, const amp_lb_hooks_t *hooks);
 
 /* Ticks of the cycle counter per second, measured since amp_lb_init. */
 double amp_lb_cycles_per_second(const amp_lb_t *lb);

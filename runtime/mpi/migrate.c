@@ -9,9 +9,9 @@
 
 #include <string.h>
 
-/* Whether the job has several processes: then no rank moves (the other
- * processes address a rank's messages to its PE; see
- * docs/load-balancing.md). */
+/* Whether the job has several processes: then ranks move between the PEs
+ * of their own process only, and the processes agree on the moves (the
+ * others address a rank's messages to its PE; p2p.h, "moving ranks"). */
 static int several_processes(void)
 {
     return amp_proc.world.nprocs > 1 || amp_proc.boot.nprocs > 1;
@@ -68,6 +68,51 @@ static void remap(amp_lb_t *lb, void *arg)
                   "load balancing");
 }
 
+/* Jobs of several processes: nothing in flight between the processes
+ * before the map is made. */
+static void quiesce(amp_lb_t *lb, void *arg)
+{
+    (void)lb;
+    (void)arg;
+    amp_p2p_net_quiesce(&amp_proc.world);
+}
+
+/* In every rank before the moves: what waits for it with its data still
+ * at another process is taken in on this PE (a rank that moves could not
+ * fetch it from its new PE; the sender's send completes, which settle
+ * waits for). */
+static void prepare(void *arg)
+{
+    (void)arg;
+    amp_rank_t *rank = amp_rank_self();
+    amp_table_t *t = &rank->msgs;
+    int cap = t->nchunks * AMP_TABLE_CHUNK, n = 0;
+    struct amp_msg **taken = malloc((size_t)(cap ? cap : 1) * sizeof(*taken));
+    if (!taken)
+        amp_fatal("out of memory before moving rank %d", rank->world_rank);
+    for (int i = t->first; i < cap; i++) {
+        amp_msg_handle_t *h = amp_table_lookup(t, i);
+        if (h && h->msg)
+            taken[n++] = h->msg;
+    }
+    amp_p2p_ep_fetch_remote(&rank->ep, taken, n);
+    free(taken);
+}
+
+static void settle(amp_lb_t *lb, void *arg)
+{
+    (void)lb;
+    (void)arg;
+    amp_p2p_net_settle(&amp_proc.world);
+}
+
+/* Every rank of the process in place: the others learn where. */
+static void placed(amp_lb_t *lb, void *arg)
+{
+    (void)arg;
+    amp_p2p_net_places(&amp_proc.world, lb->first, lb->nlocal);
+}
+
 /* The collective step of AMPI_Migrate and AMPI_Migrate_to_pe: every rank
  * of the process, asking for PE want (-1: the balancer's choice). */
 static int lb_step(amp_rank_t *rank, int want, const char *call)
@@ -77,11 +122,18 @@ static int lb_step(amp_rank_t *rank, int want, const char *call)
         return rc;
     const char *saved = rank->call;
     rank->call = call;
-    if (several_processes() || (want < 0 && amp_proc.lb.kind == AMP_LB_NONE)) {
+    static const amp_lb_hooks_t one = {.remap = remap};
+    static const amp_lb_hooks_t several = {.quiesce = quiesce,
+                                           .remap = remap,
+                                           .prepare = prepare,
+                                           .settle = settle,
+                                           .placed = placed};
+    if (want < 0 && amp_proc.lb.kind == AMP_LB_NONE) {
         rc = PMPI_Barrier(MPI_COMM_WORLD);
     } else {
         amp_lb_exchange(&amp_proc.lb, rank->world_rank - amp_proc.lb.first,
-                        rank_load(rank), want, &rank->lb, remap, NULL);
+                        rank_load(rank), want, &rank->lb,
+                        several_processes() ? &several : &one);
     }
     rank = amp_rank_self();
     rank->call = saved;
@@ -183,10 +235,6 @@ int AMPI_Migrate_to_pe(int pe)
                              "PE %d does not exist: this process has %d PEs "
                              "(0 .. %d, or -1 to stay) (argument pe)",
                              pe, npes, npes - 1);
-    if (several_processes())
-        return amp_mpi_error(rank, NULL, MPI_ERR_UNSUPPORTED_OPERATION, call,
-                             "moving ranks in a job of several processes is "
-                             "not supported yet (docs/load-balancing.md)");
     return lb_step(rank, pe < 0 ? amp_pe_self()->id : pe, call);
 }
 

@@ -23,6 +23,8 @@ enum amp_msg_kind {
     AMP_MSG_WAKE,        /* make data (an amp_thread_t) ready */
     AMP_MSG_NET_SYNC,    /* from another process, payload inline: ack it */
     AMP_MSG_NET_RNDV,    /* from another process: data is UCX's descriptor */
+    AMP_MSG_NET_HEAP,    /* from another process, fetched into a block of
+                            its own (data) before its receiver moved */
 };
 
 typedef struct amp_msg_pool amp_msg_pool_t;
@@ -41,8 +43,8 @@ typedef struct amp_msg {
     const void *data;
     amp_p2p_req_t *sreq;
     amp_p2p_ep_t *sender;
-    /* NET_SYNC: where to acknowledge the match (p2p/net.h) */
-    int from_proc, from_pe;
+    /* NET_SYNC: whom to acknowledge the match (p2p/net.h) */
+    int from_proc, from_rank;
     uint64_t remote_sreq;
     _Alignas(16) char payload[];
 } amp_msg_t;

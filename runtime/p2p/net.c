@@ -24,7 +24,8 @@ typedef struct net_hdr {
     uint16_t from_pe;
     int32_t from_proc;
     int32_t ctx, src, tag, dst;
-    uint32_t seq; /* per pair of PEs, for the order */
+    uint32_t seq;      /* per pair of PEs, for the order */
+    int32_t from_rank; /* the sender's world rank (acknowledgements) */
     uint64_t bytes;
     uint64_t sreq; /* sync: the sender's request, echoed by the ack */
 } net_hdr_t;
@@ -54,16 +55,36 @@ typedef struct net_detect {
     uint64_t *fin_sent, *fin_recv;
 } net_detect_t;
 
+/* Slots of the count exchanges of rank moves (a process is at most one
+ * step ahead of another). */
+#define NET_MOVE_SLOTS 4
+
+/* The exchanges of rank moves (amp_p2p_net_quiesce, amp_p2p_net_places):
+ * one thread of the process runs a step while the handlers of PE 0 fill
+ * in what the other processes send for it. */
+typedef struct net_move {
+    int step; /* the last step begun (the running thread's) */
+    /* By step % NET_MOVE_SLOTS: [proc][its PE][PE here], how many messages
+     * that PE had sent to this one; the sum of the processes' totals; how
+     * many processes have reported. */
+    uint32_t *counts[NET_MOVE_SLOTS];
+    uint64_t totals[NET_MOVE_SLOTS];
+    _Atomic int got[NET_MOVE_SLOTS];
+    int *places; /* by world rank: its PE, as its process reported */
+    _Atomic int places_got;
+} net_move_t;
+
 /* The transport of the whole process: read-only once set up, except the
- * detection state. */
+ * detection and move state. */
 typedef struct amp_net {
     ucp_context_h ctx;
-    int nprocs, proc, maxpes;
+    int nprocs, proc, maxpes, nranks;
     void **addr;  /* [proc * maxpes + pe]: worker addresses */
     size_t eager; /* the eager limit */
     amp_sched_t *sched;
     void (*report_fn)(void); /* the world's */
     net_detect_t detect;
+    net_move_t move;
 } amp_net_t;
 
 /* What goes out as UCX's header: ours, then an upper layer's (kind
@@ -116,9 +137,11 @@ typedef struct amp_net_pe {
     int efd;
     amp_pe_t *pe;
     amp_net_t *net;
-    ucp_ep_h *eps;        /* [proc * maxpes + pe], made on first use */
-    uint32_t *send_seq;   /* same index: next number to send there */
-    uint32_t *recv_seq;   /* same index: next number expected from there */
+    ucp_ep_h *eps; /* [proc * maxpes + pe], made on first use */
+    /* Same index: the next number to send there, and expected from there
+     * (written by this PE only, read by any while ranks move). */
+    _Atomic uint32_t *send_seq;
+    _Atomic uint32_t *recv_seq;
     net_held_t *held;     /* early arrivals */
     net_fetch_t *fetches; /* matched inside a UCX callback: start after */
     net_op_t *free_ops;
@@ -127,6 +150,7 @@ typedef struct amp_net_pe {
      * sent and received, and sends, fetches and held arrivals not done. */
     _Atomic uint64_t sent, recvd;
     _Atomic long busy;
+    _Atomic long fetching; /* fetches not done (rank moves) */
 } amp_net_pe_t;
 
 /* Adds d to a counter only its PE writes (no locked instruction). */
@@ -137,11 +161,26 @@ static void bump_u64(_Atomic uint64_t *c, uint64_t d)
 }
 
 static void detect_message(amp_pe_t *pe, const struct net_hdr *h);
+static void move_message(struct amp_net *net, const struct net_hdr *h,
+                         const void *data, size_t length);
 
 static void bump(_Atomic long *c, long d)
 {
     atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + d,
                           memory_order_relaxed);
+}
+
+/* The next number of a counter only its PE writes; counts it. */
+static uint32_t seq_next(_Atomic uint32_t *c)
+{
+    uint32_t v = atomic_load_explicit(c, memory_order_relaxed);
+    atomic_store_explicit(c, v + 1, memory_order_relaxed);
+    return v;
+}
+
+static uint32_t seq_of(_Atomic uint32_t *c)
+{
+    return atomic_load_explicit(c, memory_order_relaxed);
 }
 
 static amp_net_pe_t *net_of(amp_pe_t *pe)
@@ -257,7 +296,8 @@ void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
         .src = src,
         .tag = tag,
         .dst = dst,
-        .seq = np->send_seq[chan(np->net, proc, rpe)]++,
+        .seq = seq_next(&np->send_seq[chan(np->net, proc, rpe)]),
+        .from_rank = req->owner->world_rank,
         .bytes = bytes,
         .sreq = (uint64_t)(uintptr_t)req,
     };
@@ -274,11 +314,19 @@ void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
             eager ? UCP_AM_SEND_FLAG_EAGER : UCP_AM_SEND_FLAG_RNDV);
 }
 
-void amp_net_ack(amp_pe_t *pe, int proc, int rpe, uint64_t sreq)
+void amp_net_ack(amp_pe_t *pe, int rank, uint64_t sreq)
 {
     amp_net_pe_t *np = net_of(pe);
+    amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
+    int proc = w->rank_proc[rank], rpe = w->rank_pe[rank];
     net_op_t *op = op_get(np);
-    op->wire.hdr = (net_hdr_t){.kind = AMP_NET_ACK, .sreq = sreq};
+    op->wire.hdr = (net_hdr_t){
+        .kind = AMP_NET_ACK,
+        .from_pe = (uint16_t)pe->id,
+        .from_proc = np->net->proc,
+        .seq = seq_next(&np->send_seq[chan(np->net, proc, rpe)]),
+        .sreq = sreq,
+    };
     op_post(np, op, proc, rpe, NULL, 0, UCP_AM_SEND_FLAG_EAGER);
 }
 
@@ -293,7 +341,7 @@ void amp_p2p_am_send(amp_pe_t *pe, int proc, int rpe, const void *hdr,
         .kind = AMP_NET_UPPER,
         .from_pe = (uint16_t)pe->id,
         .from_proc = np->net->proc,
-        .seq = np->send_seq[chan(np->net, proc, rpe)]++,
+        .seq = seq_next(&np->send_seq[chan(np->net, proc, rpe)]),
         .bytes = bytes,
     };
     memcpy(op->wire.upper, hdr, hlen);
@@ -311,6 +359,7 @@ static void fetch_finish(net_fetch_t *f, ucs_status_t status)
 {
     amp_p2p_req_t *r = f->r;
     bump(&f->np->busy, -1);
+    bump(&f->np->fetching, -1);
     if (!r) {
         amp_p2p_am_done_fn_t done = f->done;
         void *arg = f->arg;
@@ -374,6 +423,7 @@ static void fetch_queue(amp_net_pe_t *np, net_fetch_t *f)
 {
     f->np = np;
     bump(&np->busy, 1);
+    bump(&np->fetching, 1);
     if (!np->in_progress) {
         fetch_start(np, f);
         return;
@@ -418,6 +468,12 @@ static void arrive(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
                    void *data, size_t length, int rndv)
 {
     const net_hdr_t *h = &wire->hdr;
+    if (h->kind == AMP_NET_ACK) { /* to the PE that runs the sender now */
+        amp_p2p_req_t *sreq = (amp_p2p_req_t *)(uintptr_t)h->sreq;
+        sreq->st_bytes = sreq->bytes;
+        amp_p2p_req_complete(sreq);
+        return;
+    }
     if (h->kind == AMP_NET_UPPER) {
         amp_p2p_am_t m = {
             .hdr = wire->upper,
@@ -442,6 +498,7 @@ static void arrive(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
         .desc = rndv ? data : NULL,
         .from_proc = h->from_proc,
         .from_pe = h->from_pe,
+        .from_rank = h->from_rank,
         .sreq = h->sreq,
     };
     amp_p2p_net_deliver(pe, &a);
@@ -473,14 +530,14 @@ static void release_held(amp_pe_t *pe, amp_net_pe_t *np, unsigned ch)
     for (net_held_t **p = &np->held; *p;) {
         net_held_t *e = *p;
         if (chan(np->net, e->wire.hdr.from_proc, e->wire.hdr.from_pe) != ch ||
-            e->wire.hdr.seq != np->recv_seq[ch]) {
+            e->wire.hdr.seq != seq_of(&np->recv_seq[ch])) {
             p = &e->next;
             continue;
         }
         *p = e->next;
         bump(&np->busy, -1);
         arrive(pe, &e->wire, e->hlen, e->data, e->length, e->rndv);
-        np->recv_seq[ch]++;
+        seq_next(&np->recv_seq[ch]);
         free(e);
         p = &np->held; /* the next one may be earlier in the list */
     }
@@ -501,25 +558,27 @@ static ucs_status_t on_message(void *arg, const void *header, size_t hlen,
         amp_fatal("a message from another process has a %zu-byte header: "
                   "are all processes the same program?",
                   hlen);
+    if (h.kind >= AMP_NET_COUNTS) {
+        if (rndv)
+            amp_fatal("a %zu-byte exchange of rank places from process %d "
+                      "came as rendezvous",
+                      length, h.from_proc);
+        move_message(np->net, &h, data, length);
+        return UCS_OK;
+    }
     if (h.kind >= AMP_NET_PROBE) {
         detect_message(pe, &h);
         return UCS_OK;
     }
     bump_u64(&np->recvd, 1);
-    if (h.kind == AMP_NET_ACK) {
-        amp_p2p_req_t *sreq = (amp_p2p_req_t *)(uintptr_t)h.sreq;
-        sreq->st_bytes = sreq->bytes;
-        amp_p2p_req_complete(sreq);
-        return UCS_OK;
-    }
     unsigned ch = chan(np->net, h.from_proc, h.from_pe);
-    if (h.seq != np->recv_seq[ch]) {
+    if (h.seq != seq_of(&np->recv_seq[ch])) {
         hold(np, header, hlen, data, length, rndv);
     } else {
         net_wire_t wire;
         memcpy(&wire, header, hlen);
         arrive(pe, &wire, hlen, data, length, rndv);
-        np->recv_seq[ch]++;
+        seq_next(&np->recv_seq[ch]);
         if (np->held)
             release_held(pe, np, ch);
     }
@@ -739,6 +798,173 @@ static void detect_message(amp_pe_t *pe, const net_hdr_t *h)
     }
 }
 
+/* ---- moving ranks between the PEs of their processes (p2p.h) --------- */
+
+/* What one thread of the process does while it waits for the others: lets
+ * its own PE take what arrives (the other PEs, whose ranks all wait, do so
+ * by themselves). */
+static void move_poll(void)
+{
+    amp_sched_poll(amp_pe_self());
+    for (int i = 0; i < 64; i++)
+        __asm__ volatile("" ::: "memory");
+}
+
+/* A message of the move exchanges (kind COUNTS or PLACES), with data, to
+ * PE 0 of process q, from the calling PE; not counted, outside the order. */
+static void move_send(amp_net_t *net, int q, const net_hdr_t *h,
+                      const void *data, size_t bytes)
+{
+    amp_net_pe_t *np = net_of(amp_pe_self());
+    net_op_t *op = op_get(np);
+    op->counted = 0;
+    op->wire.hdr = *h;
+    op->wire.hdr.from_pe = (uint16_t)np->pe->id;
+    op->wire.hdr.from_proc = net->proc;
+    if (!(op->temp = malloc(bytes ? bytes : 1)))
+        amp_fatal("out of memory exchanging the places of ranks");
+    memcpy(op->temp, data, bytes);
+    op_post(np, op, q, 0, op->temp, bytes, UCP_AM_SEND_FLAG_EAGER);
+}
+
+/* On PE 0, from process h->from_proc: its counts for a step, or the PEs of
+ * its ranks. */
+static void move_message(amp_net_t *net, const net_hdr_t *h, const void *data,
+                         size_t length)
+{
+    net_move_t *m = &net->move;
+    size_t per_pe = (size_t)net->maxpes * sizeof(uint32_t);
+    int q = h->from_proc;
+    if (h->kind == AMP_NET_COUNTS) {
+        int slot = (int)(h->seq % NET_MOVE_SLOTS);
+        if (h->ctx < 1 || h->ctx > net->maxpes ||
+            length != (size_t)h->ctx * per_pe)
+            amp_fatal("process %d sent %zu bytes of message counts: are "
+                      "all processes the same program?",
+                      q, length);
+        memcpy(m->counts[slot] + (size_t)q * net->maxpes * net->maxpes, data,
+               length);
+        m->totals[slot] += h->bytes;
+        atomic_fetch_add_explicit(&m->got[slot], 1, memory_order_release);
+        return;
+    }
+    int first = h->ctx, n = h->src;
+    if (first < 0 || n < 0 || length != (size_t)n * sizeof(int) ||
+        (size_t)first + (size_t)n > (size_t)net->nranks)
+        amp_fatal("process %d sent %zu bytes of rank places: are all "
+                  "processes the same program?",
+                  q, length);
+    memcpy(m->places + first, data, length);
+    atomic_fetch_add_explicit(&m->places_got, 1, memory_order_release);
+}
+
+/* Whether PE b of this process has received from every PE of every other
+ * process what those said they had sent it (counts of slot). */
+static int move_arrived(amp_net_t *net, int slot, int b)
+{
+    amp_net_pe_t *np = net_of(net->sched->pes[b]);
+    if (atomic_load_explicit(&np->fetching, memory_order_relaxed))
+        return 0;
+    for (int q = 0; q < net->nprocs; q++) {
+        if (q == net->proc)
+            continue;
+        const uint32_t *c =
+            net->move.counts[slot] + (size_t)q * net->maxpes * net->maxpes;
+        for (int a = 0; a < net->maxpes; a++) {
+            uint32_t want = c[(size_t)a * net->maxpes + (size_t)b];
+            uint32_t got = seq_of(&np->recv_seq[chan(net, q, a)]);
+            if ((int32_t)(got - want) < 0)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* One round: every process reports what each of its PEs has sent to each
+ * PE of the others; each then waits until its PEs have received all that
+ * (and fetched what they started to).  Returns the job's total. */
+static uint64_t move_round(amp_net_t *net)
+{
+    net_move_t *m = &net->move;
+    int npes = net->sched->npes, maxpes = net->maxpes;
+    int step = ++m->step, slot = step % NET_MOVE_SLOTS;
+    size_t per_q = (size_t)npes * (size_t)maxpes;
+    uint32_t *snap = malloc((size_t)net->nprocs * per_q * sizeof(uint32_t));
+    if (!snap)
+        amp_fatal("out of memory counting the messages between processes");
+    uint64_t mine = 0;
+    for (int q = 0; q < net->nprocs; q++)
+        for (int a = 0; a < npes; a++)
+            for (int b = 0; b < maxpes; b++) {
+                amp_net_pe_t *np = net_of(net->sched->pes[a]);
+                uint32_t v =
+                    q == net->proc ? 0 : seq_of(&np->send_seq[chan(net, q, b)]);
+                snap[(size_t)q * per_q + (size_t)a * maxpes + b] = v;
+                mine += v;
+            }
+    net_hdr_t h = {.kind = AMP_NET_COUNTS,
+                   .ctx = npes,
+                   .seq = (uint32_t)step,
+                   .bytes = mine};
+    for (int q = 0; q < net->nprocs; q++)
+        if (q != net->proc)
+            move_send(net, q, &h, snap + (size_t)q * per_q,
+                      per_q * sizeof(uint32_t));
+    free(snap);
+    while (atomic_load_explicit(&m->got[slot], memory_order_acquire) <
+           net->nprocs - 1)
+        move_poll();
+    uint64_t total = mine + m->totals[slot];
+    for (int b = 0; b < npes; b++)
+        while (!move_arrived(net, slot, b))
+            move_poll();
+    m->totals[slot] = 0;
+    atomic_store_explicit(&m->got[slot], 0, memory_order_relaxed);
+    return total;
+}
+
+void amp_p2p_net_quiesce(amp_p2p_world_t *w)
+{
+    /* Rounds until one where nothing was sent since the one before: what
+     * a delivery answers (acknowledgements, one-sided answers) is sent
+     * before its PE's round ends, so then nothing is in flight. */
+    uint64_t prev = 0;
+    for (int round = 0;; round++) {
+        uint64_t total = move_round(w->net);
+        if (round > 0 && total == prev)
+            return;
+        prev = total;
+    }
+}
+
+void amp_p2p_net_settle(amp_p2p_world_t *w)
+{
+    amp_net_t *net = w->net;
+    for (int b = 0; b < net->sched->npes; b++) {
+        amp_net_pe_t *np = net_of(net->sched->pes[b]);
+        while (atomic_load_explicit(&np->busy, memory_order_relaxed))
+            move_poll();
+    }
+}
+
+void amp_p2p_net_places(amp_p2p_world_t *w, int first, int nlocal)
+{
+    amp_net_t *net = w->net;
+    net_move_t *m = &net->move;
+    net_hdr_t h = {.kind = AMP_NET_PLACES, .ctx = first, .src = nlocal};
+    for (int q = 0; q < net->nprocs; q++)
+        if (q != net->proc)
+            move_send(net, q, &h, w->rank_pe + first,
+                      (size_t)nlocal * sizeof(int));
+    while (atomic_load_explicit(&m->places_got, memory_order_acquire) <
+           net->nprocs - 1)
+        move_poll();
+    atomic_store_explicit(&m->places_got, 0, memory_order_relaxed);
+    for (int r = 0; r < w->nranks; r++)
+        if (w->rank_proc[r] != net->proc)
+            w->rank_pe[r] = m->places[r];
+}
+
 /* ---- sleeping -------------------------------------------------------- */
 
 void amp_p2p_net_sleep(amp_pe_t *pe, long ns)
@@ -952,6 +1178,21 @@ static void read_all(amp_p2p_world_t *w, amp_net_t *net, amp_boot_t *boot)
     free(hosts);
 }
 
+static amp_status_t move_init(amp_net_t *net, int nranks)
+{
+    net_move_t *m = &net->move;
+    size_t n = (size_t)net->nprocs * (size_t)net->maxpes * (size_t)net->maxpes;
+    net->nranks = nranks;
+    for (int i = 0; i < NET_MOVE_SLOTS; i++) {
+        if (!(m->counts[i] = calloc(n, sizeof(uint32_t))))
+            return AMP_ERR_NOMEM;
+        atomic_init(&m->got[i], 0);
+    }
+    atomic_init(&m->places_got, 0);
+    m->places = calloc((size_t)nranks, sizeof(int));
+    return m->places ? AMP_OK : AMP_ERR_NOMEM;
+}
+
 static amp_status_t pe_tables(amp_net_t *net, amp_pe_t *pe)
 {
     amp_net_pe_t *np = net_of(pe);
@@ -997,7 +1238,7 @@ amp_status_t amp_p2p_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
     read_all(w, net, boot);
     for (int i = 0; st == AMP_OK && i < sched->npes; i++)
         st = pe_tables(net, sched->pes[i]);
-    return st;
+    return st == AMP_OK ? move_init(net, w->nranks) : st;
 }
 
 /* Process 0 after its ranks have ended: it goes on detecting deadlocks
@@ -1090,6 +1331,9 @@ void amp_p2p_net_finish(amp_p2p_world_t *w, amp_sched_t *sched,
     free(net->detect.finished);
     free(net->detect.fin_sent);
     free(net->detect.fin_recv);
+    for (int i = 0; i < NET_MOVE_SLOTS; i++)
+        free(net->move.counts[i]);
+    free(net->move.places);
     free(net);
     w->net = NULL;
 }

@@ -41,6 +41,10 @@ enum amp_net_kind {
     AMP_NET_DEADLOCK, /* to a process: report your ranks */
     AMP_NET_DONE,     /* to process 0: reported */
     AMP_NET_FINISHED, /* to process 0: every rank ended; final counts */
+    /* Rank moves (not counted, outside the order, to PE 0; with data). */
+    AMP_NET_COUNTS, /* messages sent to each PE there (seq: the step; ctx:
+                       the sender's PEs; bytes: its total) */
+    AMP_NET_PLACES, /* the PEs of the sender's ranks ctx .. ctx + src */
 };
 
 /* A message from another process, as the transport hands it to p2p. */
@@ -51,6 +55,7 @@ typedef struct amp_net_arrival {
     const void *data; /* eager and sync: the payload */
     void *desc;       /* rendezvous: UCX's descriptor of the data */
     int from_proc, from_pe;
+    int from_rank; /* the sender's world rank, for the acknowledgement */
     uint64_t sreq; /* sync: the sender's request, for the acknowledgement */
 } amp_net_arrival_t;
 
@@ -72,8 +77,10 @@ void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
 /* Has the rendezvous message desc (bytes long) fetched into receive r. */
 void amp_net_fetch(amp_pe_t *pe, void *desc, size_t bytes, amp_p2p_req_t *r,
                    int src, int tag);
-/* Tells the sender of a synchronous message that it matched. */
-void amp_net_ack(amp_pe_t *pe, int proc, int rpe, uint64_t sreq);
+/* Tells world rank rank, the sender of a synchronous message, that it
+ * matched; the acknowledgement goes to the PE that runs the rank now, in
+ * order with the other messages to it. */
+void amp_net_ack(amp_pe_t *pe, int rank, uint64_t sreq);
 
 /* Progresses pe's worker (on pe); returns the events it handled. */
 unsigned amp_net_progress(amp_pe_t *pe);

@@ -376,9 +376,11 @@ static void consume(amp_pe_t *pe, amp_p2p_req_t *r, amp_msg_t *m)
         return;
     }
     if (m->kind == AMP_MSG_NET_SYNC)
-        amp_net_ack(pe, m->from_proc, m->from_pe, m->remote_sreq);
+        amp_net_ack(pe, m->from_rank, m->remote_sreq);
     const amp_dt_t *sdt = m->kind == AMP_MSG_RNDV ? m->sreq->dt : NULL;
     copy_in(r, m->data, sdt, m->bytes, m->src, m->tag);
+    if (m->kind == AMP_MSG_NET_HEAP)
+        free((void *)m->data);
     if (m->kind == AMP_MSG_RNDV)
         finish_rndv(pe, m);
     else
@@ -784,7 +786,7 @@ void amp_p2p_net_deliver(amp_pe_t *pe, const amp_net_arrival_t *a)
     }
     if (r) {
         if (a->kind == AMP_NET_SYNC)
-            amp_net_ack(pe, a->from_proc, a->from_pe, a->sreq);
+            amp_net_ack(pe, a->from_rank, a->sreq);
         copy_in(r, a->data, NULL, a->bytes, a->src, a->tag);
         amp_p2p_req_complete(r);
         return;
@@ -806,7 +808,7 @@ void amp_p2p_net_deliver(amp_pe_t *pe, const amp_net_arrival_t *a)
     m->sreq = NULL;
     m->sender = NULL;
     m->from_proc = a->from_proc;
-    m->from_pe = a->from_pe;
+    m->from_rank = a->from_rank;
     m->remote_sreq = a->sreq;
     if (a->kind == AMP_NET_RNDV) {
         m->data = a->desc;
@@ -815,6 +817,59 @@ void amp_p2p_net_deliver(amp_pe_t *pe, const amp_net_arrival_t *a)
         m->data = m->payload;
     }
     unexp_append(to, m);
+}
+
+/* ---- before a rank moves (p2p.h) ------------------------------------- */
+
+typedef struct fetch_wait {
+    amp_p2p_req_t req; /* completes when left drops to zero */
+    int left;
+} fetch_wait_t;
+
+static void remote_fetched(void *arg, int ok)
+{
+    fetch_wait_t *fw = arg;
+    if (!ok)
+        amp_fatal("UCX could not fetch a message from another process");
+    if (--fw->left == 0)
+        amp_p2p_req_complete(&fw->req);
+}
+
+/* Starts fetching m, when a rendezvous message from another process, into
+ * a block of its own. */
+static void fetch_remote_msg(amp_pe_t *pe, amp_msg_t *m, fetch_wait_t *fw)
+{
+    if (m->kind != AMP_MSG_NET_RNDV)
+        return;
+    void *desc = (void *)m->data;
+    void *block = malloc(m->bytes ? m->bytes : 1);
+    if (!block)
+        amp_fatal("out of memory taking in a %zu-byte message from "
+                  "another process before a rank moves",
+                  m->bytes);
+    m->kind = AMP_MSG_NET_HEAP;
+    m->data = block;
+    fw->left++;
+    amp_p2p_am_fetch(pe, desc, block, m->bytes, remote_fetched, fw);
+}
+
+void amp_p2p_ep_fetch_remote(amp_p2p_ep_t *ep, struct amp_msg *const *taken,
+                             int ntaken)
+{
+    fetch_wait_t fw = {.left = 1};
+    amp_p2p_req_init_pending(ep, &fw.req);
+    fw.req.on_done = NULL;
+    amp_pe_t *pe = ep->thr->pe;
+    for (amp_msg_t *m = ep->unexp.head; m; m = m->next)
+        fetch_remote_msg(pe, m, &fw);
+    for (int b = 0; b < AMP_P2P_BUCKETS; b++)
+        for (amp_msg_t *m = ep->unexp_b[b].head; m; m = m->next)
+            fetch_remote_msg(pe, m, &fw);
+    for (int i = 0; i < ntaken; i++)
+        fetch_remote_msg(pe, taken[i], &fw);
+    remote_fetched(&fw, 1);
+    amp_p2p_req_t *r = &fw.req;
+    amp_p2p_wait_all(ep, &r, 1);
 }
 
 /* The scheduler's poll hook: take everything the other PEs sent, and move

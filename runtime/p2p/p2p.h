@@ -154,6 +154,36 @@ void amp_p2p_net_wake(amp_pe_t *pe);
  * report_fn in every process and ends the job when it finds one. */
 void amp_p2p_net_quiet(amp_sched_t *sched);
 
+/* ---- moving ranks between the PEs of their processes (net.c) ----------
+ * In a job of several processes every process addresses a rank's messages
+ * to the PE that runs it (rank_pe).  A move is collective over the job;
+ * in every process one thread calls these, while every other rank of the
+ * process waits (inside AMPI_Migrate), in this order:
+ *  1. amp_p2p_net_quiesce: returns once every message any process sent
+ *     before has been delivered to the PE that runs its receiver, and what
+ *     those deliveries answered too (rounds of counts until nothing new);
+ *  2. each rank calls amp_p2p_ep_fetch_remote (then every send to it has
+ *     its data taken);
+ *  3. amp_p2p_net_settle: returns once no PE of the process has a send,
+ *     fetch or early arrival under way (so nothing completes on a rank's
+ *     old PE after it left);
+ *  4. the ranks move;
+ *  5. amp_p2p_net_places: every process tells every other the new PEs of
+ *     its ranks (world ranks first .. first + nlocal - 1) and updates
+ *     rank_pe with theirs; returns once it has them all.  Only then may a
+ *     rank of this process send again. */
+void amp_p2p_net_quiesce(amp_p2p_world_t *w);
+void amp_p2p_net_settle(amp_p2p_world_t *w);
+void amp_p2p_net_places(amp_p2p_world_t *w, int first, int nlocal);
+/* On the endpoint's PE, by its rank: fetches the data of every message
+ * from another process that waits in ep's unexpected queues, or that the
+ * rank took out of them (taken: ntaken messages of amp_p2p_improbe), with
+ * its data still at the sender (the transport's handle of it belongs to
+ * this PE), so that the rank may move to another PE.  Blocks until
+ * done. */
+void amp_p2p_ep_fetch_remote(amp_p2p_ep_t *ep, struct amp_msg *const *taken,
+                             int ntaken);
+
 /* Information about a matched-but-not-received message (probe). */
 typedef struct amp_p2p_probe_info {
     int source, tag;
