@@ -6,7 +6,13 @@
 /* Steps of the algorithms here, for their tags: amp_coll_tag(c->seq,
  * step) keeps every call's messages apart from those of the collectives
  * before and after it on the communicator, nonblocking ones included. */
-enum { TAG_BARRIER = 1, TAG_BCAST = 2, TAG_REDUCE = 3, TAG_REDUCE_ROOT = 4 };
+enum {
+    TAG_BARRIER = 1,
+    TAG_BCAST = 2,
+    TAG_REDUCE = 3,
+    TAG_REDUCE_ROOT = 4,
+    TAG_ALLREDUCE = 5
+};
 
 static int world_of(const amp_coll_comm_t *c, int r)
 {
@@ -175,6 +181,39 @@ amp_status_t amp_coll_reduce(const amp_coll_comm_t *c, const void *sendbuf,
     return st;
 }
 
+/* Recursive doubling, for a power-of-two number of ranks: in round k each
+ * rank swaps its partial result with the rank 2^k away and both combine
+ * the two in rank order (lower op higher), so every rank ends with the
+ * same value, right for non-commutative operations too, after log2 n
+ * exchanges instead of a reduce and a broadcast one after the other. */
+static amp_status_t allreduce_doubling(const amp_coll_comm_t *c, char *acc,
+                                       int count, const amp_dt_t *dt,
+                                       const amp_coll_op_t *op)
+{
+    size_t span = amp_dt_span(dt, count);
+    void *mem;
+    char *tmp = scratch(dt, count, &mem);
+    if (!tmp)
+        return AMP_ERR_NOMEM;
+    for (int mask = 1; mask < c->size; mask <<= 1) {
+        int peer = c->rank ^ mask;
+        amp_p2p_req_t rreq, sreq;
+        amp_p2p_req_t *reqs[2] = {&rreq, &sreq};
+        rreq.on_done = sreq.on_done = NULL;
+        recv_from(c, tmp + dt->true_lb, span, peer, TAG_ALLREDUCE, &rreq);
+        send_to(c, acc + dt->true_lb, span, peer, TAG_ALLREDUCE, &sreq);
+        amp_p2p_wait_all(c->ep, reqs, 2);
+        if (peer > c->rank) { /* tmp = acc op tmp */
+            amp_coll_apply(op, dt, count, acc, tmp);
+            memcpy(acc + dt->true_lb, tmp + dt->true_lb, span);
+        } else { /* acc = tmp op acc */
+            amp_coll_apply(op, dt, count, tmp, acc);
+        }
+    }
+    free(mem);
+    return AMP_OK;
+}
+
 amp_status_t amp_coll_allreduce(const amp_coll_comm_t *c, const void *sendbuf,
                                 void *recvbuf, int count, const amp_dt_t *dt,
                                 const amp_coll_op_t *op)
@@ -183,6 +222,8 @@ amp_status_t amp_coll_allreduce(const amp_coll_comm_t *c, const void *sendbuf,
     if (sendbuf != recvbuf)
         memcpy((char *)recvbuf + dt->true_lb,
                (const char *)sendbuf + dt->true_lb, span);
+    if ((c->size & (c->size - 1)) == 0)
+        return allreduce_doubling(c, recvbuf, count, dt, op);
     amp_status_t st = reduce_to_zero(c, recvbuf, count, dt, op);
     if (st != AMP_OK)
         return st;
