@@ -1,6 +1,8 @@
 /* Environment calls: initialization, finalization, abort, timers. */
 #include "mpi/impl.h"
 
+#include "mem/heap.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,8 +184,9 @@ int PMPI_Get_library_version(char *version, int *resultlen)
 }
 AMP_WEAK_ALIAS(Get_library_version)
 
-/* Memory from the rank's ordinary heap, aligned for any use; the info
- * hints of MPI_Alloc_mem ask for nothing this runtime does differently. */
+/* Memory from the rank's own heap in its isomalloc slot (so it moves with
+ * the rank, like its malloc'ed memory), aligned for any use; the info hints
+ * of MPI_Alloc_mem ask for nothing this runtime does differently. */
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
     const char *call = "MPI_Alloc_mem";
@@ -200,8 +203,14 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
         return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
                              "NULL pointer (argument baseptr)");
     void *p = NULL;
-    /* size 0 still gets a distinct pointer that MPI_Free_mem accepts. */
-    if (posix_memalign(&p, 64, size ? (size_t)size : 1) != 0)
+    /* size 0 still gets a distinct pointer that MPI_Free_mem accepts.
+     * Without a rank heap (sanitizer builds): the C library's. */
+    size_t bytes = size ? (size_t)size : 1;
+    if (rank->heap)
+        p = amp_heap_alloc(rank->heap, bytes, 64);
+    else if (posix_memalign(&p, 64, bytes) != 0)
+        p = NULL;
+    if (!p)
         return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call,
                              "cannot allocate %td bytes", size);
     *(void **)baseptr = p;

@@ -160,6 +160,11 @@ int main(int argc, char **argv)
     MT_CHECK_INT_EQ(outside, MPI_UNDEFINED);
     check_family(me);
     check_realloc(me);
+    /* MPI_Alloc_mem's memory moves with the rank too. */
+    void *mem = NULL;
+    MT_CHECK_MPI(MPI_Alloc_mem(1000, MPI_INFO_NULL, &mem));
+    check_block("MPI_Alloc_mem", mem, 1000, 64, me);
+    MT_CHECK_MPI(MPI_Free_mem(mem));
     stress(me);
     return mt_finish_and_finalize();
 }
