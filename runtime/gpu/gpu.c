@@ -4,12 +4,26 @@
  */
 #include "gpu/gpu.h"
 
+#include <stdlib.h>
+
+/* AMPI_GPU_PATH (docs/gpu.md), checked in every build, GPU or not, so that
+ * a mistyped value is never silently ignored. */
+static int path_mode(void)
+{
+    const char *v = getenv("AMPI_GPU_PATH");
+    int mode = AMP_GPU_MODE_AUTO;
+    if (amp_gpu_mode_parse(v, &mode) != AMP_OK)
+        amp_fatal("AMPI_GPU_PATH: expected auto or staged, got '%s'", v);
+    return mode;
+}
+
 #ifndef AMP_HAVE_CUDA
 
 amp_status_t amp_gpu_create(int npes, const char *gpumap, amp_gpu_t **out)
 {
     (void)npes;
     (void)gpumap;
+    path_mode();
     *out = NULL;
     return AMP_OK;
 }
@@ -52,6 +66,19 @@ amp_status_t amp_gpu_watch(amp_gpu_t *g, amp_pe_t *pe, void *stream,
     return AMP_ERR_UNSUPPORTED;
 }
 
+amp_status_t amp_gpu_copy_between(amp_gpu_t *g, amp_pe_t *pe, void *dst,
+                                  int ddev, const void *src, int sdev,
+                                  size_t bytes, amp_gpu_done_fn_t done,
+                                  void *arg)
+{
+    return AMP_ERR_UNSUPPORTED;
+}
+
+int amp_gpu_mode(const amp_gpu_t *g)
+{
+    return AMP_GPU_MODE_STAGED;
+}
+
 void *amp_gpu_host_get(amp_gpu_t *g, amp_pe_t *pe, size_t bytes, size_t *cap)
 {
     return NULL;
@@ -88,6 +115,7 @@ void amp_gpu_host_put(amp_gpu_t *g, amp_pe_t *pe, void *p, size_t cap)
     X(cuEventQuery, "cuEventQuery")                                            \
     X(cuEventDestroy, "cuEventDestroy_v2")                                     \
     X(cuMemcpyAsync, "cuMemcpyAsync")                                          \
+    X(cuMemcpyPeerAsync, "cuMemcpyPeerAsync")                                  \
     X(cuMemHostAlloc, "cuMemHostAlloc")                                        \
     X(cuMemFreeHost, "cuMemFreeHost")                                          \
     X(cuPointerGetAttributes, "cuPointerGetAttributes")
@@ -127,6 +155,7 @@ struct amp_gpu {
     void *lib;
     int ndev;
     int npes;
+    int mode;           /* enum amp_gpu_mode (AMPI_GPU_PATH) */
     CUcontext *dev_ctx; /* by device: its primary context, or NULL */
     gpu_pe_t *pes;
 };
@@ -183,11 +212,13 @@ static amp_status_t pe_setup(amp_gpu_t *g, gpu_pe_t *p, int d)
 amp_status_t amp_gpu_create(int npes, const char *gpumap, amp_gpu_t **out)
 {
     *out = NULL;
+    int mode = path_mode();
     if (gpumap && strcmp(gpumap, "none") == 0)
         return AMP_OK;
     amp_gpu_t *g = calloc(1, sizeof(*g));
     if (!g)
         return AMP_ERR_NOMEM;
+    g->mode = mode;
     if (!load_api(g)) {
         /* no driver or no device: host-only, silently */
         if (g->lib)
@@ -394,6 +425,46 @@ amp_status_t amp_gpu_copy(amp_gpu_t *g, amp_pe_t *pe, void *dst,
         st = op_queue(g, p, op, p->stream, done, arg);
     ctx_leave(g, p, prev);
     return st;
+}
+
+/* The primary context of device d if a PE uses it, else NULL. */
+static CUcontext dev_ctx_of(const amp_gpu_t *g, int d)
+{
+    return d >= 0 && d < g->ndev ? g->dev_ctx[d] : NULL;
+}
+
+amp_status_t amp_gpu_copy_between(amp_gpu_t *g, amp_pe_t *pe, void *dst,
+                                  int ddev, const void *src, int sdev,
+                                  size_t bytes, amp_gpu_done_fn_t done,
+                                  void *arg)
+{
+    CUcontext dctx = dev_ctx_of(g, ddev), sctx = dev_ctx_of(g, sdev);
+    if (ddev < 0 || sdev < 0 || ddev == sdev || !dctx || !sctx)
+        return amp_gpu_copy(g, pe, dst, src, bytes, done, arg);
+    gpu_pe_t *p = pe_of(g, pe);
+    CUcontext prev = ctx_enter(g, p);
+    amp_status_t st = AMP_ERR_NOMEM;
+    gpu_op_t *op = op_new(g, p);
+    if (op) {
+        st = AMP_OK;
+        /* Queued on this PE's stream, so its event tells when it is done;
+         * the driver copies between the devices directly where they can
+         * reach each other, else through the host. */
+        if (g->cu.cuMemcpyPeerAsync((CUdeviceptr)dst, dctx, (CUdeviceptr)src,
+                                    sctx, bytes, p->stream) != CUDA_SUCCESS) {
+            op_recycle(p, op);
+            st = AMP_ERR_OTHER;
+        }
+    }
+    if (st == AMP_OK)
+        st = op_queue(g, p, op, p->stream, done, arg);
+    ctx_leave(g, p, prev);
+    return st;
+}
+
+int amp_gpu_mode(const amp_gpu_t *g)
+{
+    return g->mode;
 }
 
 amp_status_t amp_gpu_watch(amp_gpu_t *g, amp_pe_t *pe, void *stream,

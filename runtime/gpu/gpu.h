@@ -74,6 +74,26 @@ amp_status_t amp_gpu_copy(amp_gpu_t *g, amp_pe_t *pe, void *dst,
 amp_status_t amp_gpu_watch(amp_gpu_t *g, amp_pe_t *pe, void *stream,
                            amp_gpu_done_fn_t done, void *arg);
 
+/* Like amp_gpu_copy, where the caller knows each side: ddev and sdev are
+ * the devices of dst and src (-1: host memory).  Between two different
+ * devices it is a peer copy (cuMemcpyPeerAsync between their primary
+ * contexts, or cuMemcpyAsync through unified addressing where a device has
+ * no PE and so no context here); otherwise one cuMemcpyAsync. */
+amp_status_t amp_gpu_copy_between(amp_gpu_t *g, amp_pe_t *pe, void *dst,
+                                  int ddev, const void *src, int sdev,
+                                  size_t bytes, amp_gpu_done_fn_t done,
+                                  void *arg);
+
+/* The path policy of the process (enum amp_gpu_mode, AMPI_GPU_PATH). */
+int amp_gpu_mode(const amp_gpu_t *g);
+
+/* Whether the UCX context ucp_context (a ucp_context_h) reports support
+ * for CUDA memory (ucp_context_query, UCP_ATTR_FIELD_MEMORY_TYPES has
+ * UCS_MEMORY_TYPE_CUDA), so that device buffers could be handed to UCX
+ * between processes instead of staged.  gpu/ucx.c; nothing calls it yet
+ * (docs/gpu.md). */
+int amp_gpu_ucx_cuda(void *ucp_context);
+
 /* A pinned host buffer of at least bytes from pe's pool (*cap: its size),
  * or NULL; amp_gpu_host_put gives it back. */
 void *amp_gpu_host_get(amp_gpu_t *g, amp_pe_t *pe, size_t bytes, size_t *cap);
@@ -95,9 +115,25 @@ void amp_gpu_span_of(int count, size_t size, ptrdiff_t extent,
                      amp_gpu_span_t *s);
 
 enum amp_gpu_path {
-    AMP_GPU_PATH_HOST,  /* host memory: the host path, unchanged */
-    AMP_GPU_PATH_STAGE, /* device memory: through a host copy of the span */
+    AMP_GPU_PATH_HOST,   /* host memory: the host path, unchanged */
+    AMP_GPU_PATH_STAGE,  /* device memory: through a host copy of the span */
+    AMP_GPU_PATH_DIRECT, /* device memory: p2p moves it with the GPU */
 };
+
+/* The process's policy, from AMPI_GPU_PATH. */
+enum amp_gpu_mode {
+    AMP_GPU_MODE_AUTO,   /* "auto" (default): the fastest path available */
+    AMP_GPU_MODE_STAGED, /* "staged": every device buffer is staged */
+};
+
+/* AMPI_GPU_PATH (NULL or empty: auto) into *mode; AMP_ERR_ARG for any
+ * other word than auto or staged. */
+amp_status_t amp_gpu_mode_parse(const char *s, int *mode);
+
+/* Staged messages between device and host memory inside a process are
+ * moved in chunks of this many bytes, each with its event, so that the
+ * GPU copies one chunk while the CPU copies the next (p2p.c). */
+#define AMP_GPU_CHUNK ((size_t)1 << 20)
 
 /* The role a buffer plays in a call. */
 enum amp_gpu_role {
@@ -111,6 +147,25 @@ enum amp_gpu_role {
  * (send data; and received data that leaves gaps in the span, which must
  * keep their values when the span is copied back). */
 int amp_gpu_path_select(int is_device, int role, const amp_gpu_span_t *s,
+                        int *fetch);
+
+/* The other side of a point-to-point buffer. */
+typedef struct amp_gpu_peer {
+    int local; /* every rank the data may go to or come from is a rank of
+                  this process (p2p reaches it without the network) */
+    int eager; /* a send the host path would complete before it is matched
+                  (standard or ready mode, at most the eager limit; a
+                  buffered send): forcing it to wait would change what the
+                  program sees, so it is staged */
+} amp_gpu_peer_t;
+
+/* amp_gpu_path_select for a point-to-point buffer in mode (enum
+ * amp_gpu_mode): AMP_GPU_PATH_DIRECT when mode is auto, the buffer is
+ * device memory, its data is dense (one contiguous block), it is a send or
+ * a receive (not both) and peer is local (and, for a send, not eager);
+ * otherwise what amp_gpu_path_select answers. */
+int amp_gpu_path_choose(int mode, int is_device, int role,
+                        const amp_gpu_span_t *s, const amp_gpu_peer_t *peer,
                         int *fetch);
 
 #endif

@@ -1,4 +1,4 @@
-/* What needs no CUDA: staging plans and +gpumap (gpu.h). */
+/* What needs no CUDA: staging plans, the path policy and +gpumap (gpu.h). */
 #include "gpu/gpu.h"
 
 #include <errno.h>
@@ -32,6 +32,32 @@ int amp_gpu_path_select(int is_device, int role, const amp_gpu_span_t *s,
         return AMP_GPU_PATH_HOST;
     *fetch = role != AMP_GPU_RECV || !s->dense;
     return AMP_GPU_PATH_STAGE;
+}
+
+int amp_gpu_path_choose(int mode, int is_device, int role,
+                        const amp_gpu_span_t *s, const amp_gpu_peer_t *peer,
+                        int *fetch)
+{
+    if (mode == AMP_GPU_MODE_AUTO && is_device && s->bytes > 0 && s->dense &&
+        role != AMP_GPU_INOUT && peer->local &&
+        !(role == AMP_GPU_SEND && peer->eager)) {
+        *fetch = 0;
+        return AMP_GPU_PATH_DIRECT;
+    }
+    return amp_gpu_path_select(is_device, role, s, fetch);
+}
+
+amp_status_t amp_gpu_mode_parse(const char *s, int *mode)
+{
+    if (!s || !*s || strcmp(s, "auto") == 0) {
+        *mode = AMP_GPU_MODE_AUTO;
+        return AMP_OK;
+    }
+    if (strcmp(s, "staged") == 0) {
+        *mode = AMP_GPU_MODE_STAGED;
+        return AMP_OK;
+    }
+    return AMP_ERR_ARG;
 }
 
 amp_status_t amp_gpu_map_parse(const char *spec, int ndev, int npes,

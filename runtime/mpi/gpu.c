@@ -2,7 +2,10 @@
  * CUDA device buffers at the MPI boundary, and GPU work as MPI requests
  * (docs/gpu.md).
  *
- * A device buffer is staged: the span its elements cover is copied to a
+ * A point-to-point buffer of device memory whose peer is a rank of this
+ * process goes to p2p as it is, and p2p moves it with the GPU (p2p.h):
+ * stage_p2p decides (amp_gpu_path_choose).  Any other device buffer is
+ * staged: the span its elements cover is copied to a
  * pinned host buffer (or back) on the PE's high-priority stream, and the
  * host path runs on that copy, unchanged.  The rank waits for a copy as for
  * a message, blocked in the scheduler, whose loop polls the copy's event:
@@ -42,10 +45,13 @@ static amp_status_t copy_wait(amp_rank_t *rank, void *dst, const void *src,
 
 /* ---- staging ---- */
 
-/* Stages the span sp of buf (elements of elem bytes) for role. */
+/* Stages the span sp of buf (elements of elem bytes) for role.  With peer
+ * (point-to-point) and dev, a device buffer that p2p can move itself
+ * (amp_gpu_path_choose) is not staged: *dev says its device instead. */
 static int stage_span(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
                       const amp_gpu_span_t *sp, size_t elem, int role,
-                      amp_stage_t *s, void **view, const char *call)
+                      const amp_gpu_peer_t *peer, amp_stage_t *s, void **view,
+                      amp_p2p_dev_t *dev, const char *call)
 {
     s->host = NULL;
     *view = (void *)buf;
@@ -53,9 +59,12 @@ static int stage_span(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
         return MPI_SUCCESS;
     char *first = (char *)buf + sp->lo;
     amp_gpu_range_t r;
-    int dev = amp_gpu_is_device(amp_proc.gpu, amp_pe_self(), first, &r);
+    int on_dev = amp_gpu_is_device(amp_proc.gpu, amp_pe_self(), first, &r);
     int fetch;
-    if (amp_gpu_path_select(dev, role, sp, &fetch) == AMP_GPU_PATH_HOST)
+    int path = peer ? amp_gpu_path_choose(amp_gpu_mode(amp_proc.gpu), on_dev,
+                                          role, sp, peer, &fetch)
+                    : amp_gpu_path_select(on_dev, role, sp, &fetch);
+    if (path == AMP_GPU_PATH_HOST)
         return MPI_SUCCESS;
     if ((uintptr_t)first - r.start + sp->bytes > r.size)
         return amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
@@ -63,6 +72,11 @@ static int stage_span(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
                              "of its CUDA allocation (%zu bytes from %#lx)",
                              sp->bytes, (void *)first, r.size,
                              (unsigned long)r.start);
+    if (path == AMP_GPU_PATH_DIRECT) {
+        dev->gpu = amp_proc.gpu;
+        dev->device = r.device;
+        return MPI_SUCCESS;
+    }
     s->host = amp_gpu_host_get(amp_proc.gpu, amp_pe_self(), sp->bytes, &s->cap);
     if (!s->host)
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
@@ -91,7 +105,40 @@ int amp_stage_begin(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
     amp_gpu_span_t sp = {0, 0, 1};
     if (count > 0)
         amp_gpu_span_dt(&sp, count, dt);
-    return stage_span(rank, comm, buf, &sp, dt->size, role, s, view, call);
+    return stage_span(rank, comm, buf, &sp, dt->size, role, NULL, s, view, NULL,
+                      call);
+}
+
+/* What the path of a point-to-point buffer depends on at the other end:
+ * peer (a rank of comm, or MPI_ANY_SOURCE) and, for a send, whether the
+ * host path would send it eagerly. */
+static void p2p_peer(const amp_comm_t *comm, int peer, int send, int mode,
+                     size_t bytes, amp_gpu_peer_t *p)
+{
+    const amp_p2p_world_t *w = &amp_proc.world;
+    if (peer == MPI_ANY_SOURCE)
+        p->local = w->nprocs <= 1;
+    else
+        p->local = w->eps[amp_comm_peer_world(comm, peer)] != NULL;
+    p->eager = send && (mode == AMP_SEND_BUFFERED ||
+                        (mode != AMP_SEND_SYNC && bytes <= w->eager_limit));
+}
+
+/* amp_stage_begin for a send (send, in mode) to or a receive from peer:
+ * not staged when p2p moves the device buffer itself (*dev set). */
+static int stage_p2p(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
+                     int count, const amp_dt_t *dt, int send, int mode,
+                     int peer, amp_stage_t *s, void **view, amp_p2p_dev_t *dev,
+                     const char *call)
+{
+    amp_gpu_span_t sp = {0, 0, 1};
+    amp_gpu_peer_t pr;
+    if (count > 0)
+        amp_gpu_span_dt(&sp, count, dt);
+    p2p_peer(comm, peer, send, mode, dt->size * (size_t)count, &pr);
+    return stage_span(rank, comm, buf, &sp, dt->size,
+                      send ? AMP_GPU_SEND : AMP_GPU_RECV, &pr, s, view, dev,
+                      call);
 }
 
 size_t amp_stage_bytes(const amp_stage_t *s, size_t received)
@@ -176,14 +223,14 @@ static void staged_recv_done(amp_p2p_req_t *p)
 }
 
 int amp_gpu_req_stage(amp_rank_t *rank, amp_comm_t *comm, amp_req_t *r,
-                      const char *call, void **view, amp_p2p_req_t **p)
+                      const char *call, void **view, amp_p2p_req_t **p,
+                      amp_p2p_dev_t *dev)
 {
     amp_stage_t s;
     int send = r->kind == AMP_REQ_SEND;
     *p = &r->p2p;
-    int rc =
-        amp_stage_begin(rank, comm, r->buf, r->count, r->dt,
-                        send ? AMP_GPU_SEND : AMP_GPU_RECV, &s, view, call);
+    int rc = stage_p2p(rank, comm, r->buf, r->count, r->dt, send, r->mode,
+                       r->peer, &s, view, dev, call);
     if (rc != MPI_SUCCESS || !s.host)
         return rc;
     staged_t *w = malloc(sizeof(*w));
@@ -266,12 +313,13 @@ static int first_error(int a, int b)
 
 int amp_gpu_send(amp_rank_t *rank, amp_comm_t *comm, const void *buf, int count,
                  const amp_dt_t *dt, MPI_Datatype dtype, int dest, int tag,
-                 MPI_Comm comm_h, int mode, const char *call, int *rc)
+                 MPI_Comm comm_h, int mode, const char *call,
+                 amp_p2p_dev_t *dev, int *rc)
 {
     amp_stage_t s;
     void *v;
     *rc =
-        amp_stage_begin(rank, comm, buf, count, dt, AMP_GPU_SEND, &s, &v, call);
+        stage_p2p(rank, comm, buf, count, dt, 1, mode, dest, &s, &v, dev, call);
     if (*rc != MPI_SUCCESS || !s.host)
         return *rc != MPI_SUCCESS;
     switch (mode) {
@@ -292,12 +340,13 @@ int amp_gpu_send(amp_rank_t *rank, amp_comm_t *comm, const void *buf, int count,
 
 int amp_gpu_recv(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
                  const amp_dt_t *dt, MPI_Datatype dtype, int source, int tag,
-                 MPI_Comm comm_h, MPI_Status *status, int *rc)
+                 MPI_Comm comm_h, MPI_Status *status, amp_p2p_dev_t *dev,
+                 int *rc)
 {
     amp_stage_t s;
     void *v;
-    *rc = amp_stage_begin(rank, comm, buf, count, dt, AMP_GPU_RECV, &s, &v,
-                          "MPI_Recv");
+    *rc = stage_p2p(rank, comm, buf, count, dt, 0, 0, source, &s, &v, dev,
+                    "MPI_Recv");
     if (*rc != MPI_SUCCESS || !s.host)
         return *rc != MPI_SUCCESS;
     MPI_Status local;
@@ -411,7 +460,8 @@ int amp_gpu_op_stage(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
                      void **view, const char *call)
 {
     amp_stage_t s;
-    int rc = stage_span(rank, comm, buf, sp, 1, role, &s, view, call);
+    int rc =
+        stage_span(rank, comm, buf, sp, 1, role, NULL, &s, view, NULL, call);
     if (rc == MPI_SUCCESS && s.host && !*op && !(*op = calloc(1, sizeof(**op))))
         rc = amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
                            "out of memory for staging device buffers");

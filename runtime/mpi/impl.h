@@ -583,19 +583,26 @@ int amp_stage_end(amp_rank_t *rank, amp_comm_t *comm, amp_stage_t *s,
 /* The bytes to copy back after receiving received bytes into s. */
 size_t amp_stage_bytes(const amp_stage_t *s, size_t received);
 /* amp_req_start of a send or receive: *view is the buffer to move and *p
- * the p2p request to start (r's own, or, when r's buffer is device memory,
- * one that completes r once the data is back on the device). */
+ * the p2p request to start (r's own, or, when r's buffer is staged device
+ * memory, one that completes r once the data is back on the device);
+ * dev->gpu set (dev->gpu NULL on entry): device memory that p2p moves
+ * itself (amp_p2p_isend_dev / amp_p2p_irecv_dev, the peer in this
+ * process). */
 int amp_gpu_req_stage(amp_rank_t *rank, amp_comm_t *comm, amp_req_t *r,
-                      const char *call, void **view, amp_p2p_req_t **p);
+                      const char *call, void **view, amp_p2p_req_t **p,
+                      amp_p2p_dev_t *dev);
 /* Blocking calls whose buffers may be device memory: each returns 0 when
- * none is (the caller goes on), else 1 with *rc, the call made again on
- * host copies. */
+ * none is staged (the caller goes on, with p2p moving the device memory
+ * itself when dev->gpu is set, as for amp_gpu_req_stage), else 1 with
+ * *rc, the call made again on host copies. */
 int amp_gpu_send(amp_rank_t *rank, amp_comm_t *comm, const void *buf, int count,
                  const amp_dt_t *dt, MPI_Datatype dtype, int dest, int tag,
-                 MPI_Comm comm_h, int mode, const char *call, int *rc);
+                 MPI_Comm comm_h, int mode, const char *call,
+                 amp_p2p_dev_t *dev, int *rc);
 int amp_gpu_recv(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
                  const amp_dt_t *dt, MPI_Datatype dtype, int source, int tag,
-                 MPI_Comm comm_h, MPI_Status *status, int *rc);
+                 MPI_Comm comm_h, MPI_Status *status, amp_p2p_dev_t *dev,
+                 int *rc);
 int amp_gpu_bcast(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
                   const amp_dt_t *dt, MPI_Datatype dtype, int root,
                   MPI_Comm comm_h, int *rc);

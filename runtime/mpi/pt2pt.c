@@ -104,15 +104,21 @@ static int check_xfer(amp_rank_t *rank, MPI_Comm comm_h, const void *buf,
 
 /* Starts a send into p (whose on_done is already set).  Data of a
  * non-contiguous type is not packed: p2p copies it from its layout (dt
- * must stay valid until p completes). */
+ * must stay valid until p completes).  dev (NULL or dev->gpu NULL: host
+ * memory): device memory of a contiguous type that p2p moves (gpu.c). */
 static void start_send(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
                        int count, const amp_dt_t *dt, int dest, int tag,
-                       int mode, amp_p2p_req_t *p)
+                       int mode, const amp_p2p_dev_t *dev, amp_p2p_req_t *p)
 {
-    amp_p2p_isend_typed(
-        &rank->ep, buf, count, dt, amp_comm_peer_world(comm, dest), comm->ctx,
-        comm->rank, tag,
-        mode == AMP_SEND_SYNC ? AMP_P2P_SYNC : AMP_P2P_STANDARD, p);
+    int world = amp_comm_peer_world(comm, dest);
+    int pmode = mode == AMP_SEND_SYNC ? AMP_P2P_SYNC : AMP_P2P_STANDARD;
+    if (dev && dev->gpu)
+        amp_p2p_isend_dev(&rank->ep, (const char *)buf + dt->true_lb,
+                          dt->size * (size_t)count, dev, world, comm->ctx,
+                          comm->rank, tag, pmode, p);
+    else
+        amp_p2p_isend_typed(&rank->ep, buf, count, dt, world, comm->ctx,
+                            comm->rank, tag, pmode, p);
 }
 
 /* Brings the endpoint's matching for comm in line with its hints: with
@@ -129,14 +135,20 @@ static void sync_exact(amp_rank_t *rank, const amp_comm_t *comm)
         amp_p2p_ep_set_exact(&rank->ep, comm->ctx, exact);
 }
 
-/* Starts a receive into p straight into the user's layout. */
+/* Starts a receive into p straight into the user's layout (dev: as for
+ * start_send). */
 static void start_recv(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
                        const amp_dt_t *dt, int source, int tag,
-                       amp_p2p_req_t *p)
+                       const amp_p2p_dev_t *dev, amp_p2p_req_t *p)
 {
     sync_exact(rank, comm);
-    amp_p2p_irecv_typed(&rank->ep, buf, count, dt, comm->ctx, source,
-                        p2p_tag(tag), p);
+    if (dev && dev->gpu)
+        amp_p2p_irecv_dev(&rank->ep, (char *)buf + dt->true_lb,
+                          dt->size * (size_t)count, dev, comm->ctx, source,
+                          p2p_tag(tag), p);
+    else
+        amp_p2p_irecv_typed(&rank->ep, buf, count, dt, comm->ctx, source,
+                            p2p_tag(tag), p);
 }
 
 static void wait_one(amp_rank_t *rank, amp_p2p_req_t *p, const char *call)
@@ -168,14 +180,15 @@ static int send_common(const void *buf, int count, MPI_Datatype dtype, int dest,
                         &comm, &dt);
     if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
         return rc;
+    amp_p2p_dev_t dev = {NULL, -1};
     if (amp_proc.gpu && amp_gpu_send(rank, comm, buf, count, dt, dtype, dest,
-                                     tag, comm_h, mode, call, &rc))
+                                     tag, comm_h, mode, call, &dev, &rc))
         return rc; /* device memory: sent from a host copy (gpu.c) */
     if (mode == AMP_SEND_BUFFERED)
         return amp_bsend_start(rank, comm, buf, count, dt, dest, tag, call);
     amp_p2p_req_t p;
     p.on_done = NULL;
-    start_send(rank, comm, buf, count, dt, dest, tag, mode, &p);
+    start_send(rank, comm, buf, count, dt, dest, tag, mode, &dev, &p);
     wait_one(rank, &p, call);
     return MPI_SUCCESS;
 }
@@ -228,13 +241,14 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
         status_proc_null(status);
         return MPI_SUCCESS;
     }
+    amp_p2p_dev_t dev = {NULL, -1};
     if (amp_proc.gpu && amp_gpu_recv(rank, comm, buf, count, dt, datatype,
-                                     source, tag, comm_h, status, &rc))
+                                     source, tag, comm_h, status, &dev, &rc))
         return rc; /* device memory: received into a host copy (gpu.c) */
     amp_p2p_req_t p;
     size_t cap = dt->size * (size_t)count;
     p.on_done = NULL;
-    start_recv(rank, comm, buf, count, dt, source, tag, &p);
+    start_recv(rank, comm, buf, count, dt, source, tag, &dev, &p);
     wait_one(rank, &p, "MPI_Recv");
     if (status != MPI_STATUS_IGNORE) {
         int err = status->MPI_ERROR;
@@ -243,6 +257,11 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     if (p.error == AMP_ERR_TRUNCATE)
         return amp_truncate_error(rank, comm, "MPI_Recv", p.st_source, p.st_tag,
                                   cap);
+    if (dev.gpu && p.error != AMP_OK)
+        return amp_mpi_error(rank, comm, MPI_ERR_OTHER, "MPI_Recv",
+                             "moving the message with the CUDA device failed "
+                             "(%s)",
+                             amp_status_str(p.error));
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Recv)
@@ -352,8 +371,9 @@ int amp_req_start(amp_rank_t *rank, amp_req_t *r, const char *call)
     r->dt_held = 1;
     void *buf = r->buf;
     amp_p2p_req_t *p = &r->p2p;
-    if (amp_proc.gpu) { /* device memory: through a host copy (gpu.c) */
-        int rc = amp_gpu_req_stage(rank, comm, r, call, &buf, &p);
+    amp_p2p_dev_t dev = {NULL, -1};
+    if (amp_proc.gpu) { /* device memory: direct or a host copy (gpu.c) */
+        int rc = amp_gpu_req_stage(rank, comm, r, call, &buf, &p, &dev);
         if (rc != MPI_SUCCESS) {
             amp_p2p_req_init_done(&rank->ep, &r->p2p, r->peer, r->tag);
             return rc;
@@ -361,9 +381,9 @@ int amp_req_start(amp_rank_t *rank, amp_req_t *r, const char *call)
     }
     if (r->kind == AMP_REQ_SEND)
         start_send(rank, comm, buf, r->count, r->dt, r->peer, r->tag, r->mode,
-                   p);
+                   &dev, p);
     else
-        start_recv(rank, comm, buf, r->count, r->dt, r->peer, r->tag, p);
+        start_recv(rank, comm, buf, r->count, r->dt, r->peer, r->tag, &dev, p);
     return MPI_SUCCESS;
 }
 
@@ -448,7 +468,7 @@ static void start_halves(amp_rank_t *rank, amp_comm_t *comm,
         amp_p2p_req_init_done(&rank->ep, recv, MPI_PROC_NULL, MPI_ANY_TAG);
     else
         start_recv(rank, comm, a->rbuf, a->rcount, a->rdt, a->source, a->rtag,
-                   recv);
+                   NULL, recv);
     if (a->dest == MPI_PROC_NULL)
         amp_p2p_req_init_done(&rank->ep, send, MPI_PROC_NULL, MPI_ANY_TAG);
     else if (copy)
@@ -457,7 +477,7 @@ static void start_halves(amp_rank_t *rank, amp_comm_t *comm,
                       a->stag, AMP_P2P_STANDARD, send);
     else
         start_send(rank, comm, a->sbuf, a->scount, a->sdt, a->dest, a->stag,
-                   AMP_SEND_STANDARD, send);
+                   AMP_SEND_STANDARD, NULL, send);
 }
 
 /* MPI_Sendrecv, or with replace MPI_Sendrecv_replace. */

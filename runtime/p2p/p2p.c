@@ -1,5 +1,6 @@
 #include "p2p/p2p.h"
 
+#include "gpu/gpu.h"
 #include "p2p/msg.h"
 #include "p2p/net.h"
 #include "p2p/pe.h"
@@ -306,6 +307,8 @@ static void req_init(amp_p2p_req_t *r, amp_p2p_ep_t *ep, int is_send, void *buf,
     r->st_bytes = 0;
     r->msg = NULL;
     r->dt = NULL;
+    r->gpu = NULL;
+    r->gpu_dev = -1;
 }
 
 void amp_p2p_req_init_done(amp_p2p_ep_t *ep, amp_p2p_req_t *req, int source,
@@ -367,24 +370,203 @@ static void finish_rndv(amp_pe_t *pe, amp_msg_t *m)
     post_msg(pe, sender_pe, m);
 }
 
-/* A receive and a message have matched (on the receiver's PE). */
-static void consume(amp_pe_t *pe, amp_p2p_req_t *r, amp_msg_t *m)
+/* A matched message's data has been copied: give its envelope back (or
+ * complete its rendezvous sender). */
+static void release_msg(amp_pe_t *pe, amp_msg_t *m)
 {
-    if (m->kind == AMP_MSG_NET_RNDV) {
-        amp_net_fetch(pe, (void *)m->data, m->bytes, r, m->src, m->tag);
-        amp_msg_put(pool_of(pe), m);
-        return;
-    }
-    if (m->kind == AMP_MSG_NET_SYNC)
-        amp_net_ack(pe, m->from_rank, m->remote_sreq);
-    const amp_dt_t *sdt = m->kind == AMP_MSG_RNDV ? m->sreq->dt : NULL;
-    copy_in(r, m->data, sdt, m->bytes, m->src, m->tag);
     if (m->kind == AMP_MSG_NET_HEAP)
         free((void *)m->data);
     if (m->kind == AMP_MSG_RNDV)
         finish_rndv(pe, m);
     else
         amp_msg_put(pool_of(pe), m);
+}
+
+/* ---- device memory moved with the GPU (p2p.h) ------------------------ */
+
+/* One copy of a dev_copy_t: bytes [off, off + len) of the message. */
+typedef struct dev_chunk {
+    struct dev_copy *c;
+    size_t off, len;
+} dev_chunk_t;
+
+/* A matched message whose data the GPU moves; everything it holds is
+ * released when the last of its copies is done (on pe, by its poll). */
+typedef struct dev_copy {
+    amp_pe_t *pe; /* whose stream and bounce buffers it uses */
+    amp_gpu_t *gpu;
+    amp_p2p_req_t *r;    /* the receive */
+    amp_p2p_req_t *sreq; /* a send matched on its own PE, or NULL */
+    amp_msg_t *m;        /* the envelope, or NULL */
+    char *bounce;        /* pinned (device <-> host), cap bytes */
+    size_t cap, n;       /* n: the bytes moved */
+    int to_host;         /* device to host: bounce -> r->buf by the CPU */
+    int left;            /* copies not yet done, + 1 while queuing */
+    amp_status_t st;
+    dev_chunk_t ch[];
+} dev_copy_t;
+
+static void dev_copy_end(dev_copy_t *c)
+{
+    amp_p2p_req_t *r = c->r, *sreq = c->sreq;
+    if (c->st != AMP_OK && r->error == AMP_OK)
+        r->error = c->st;
+    if (c->to_host && r->dt && c->st == AMP_OK)
+        amp_dt_copy_typed(NULL, c->bounce, r->dt, r->buf, c->n);
+    if (c->bounce)
+        amp_gpu_host_put(c->gpu, c->pe, c->bounce, c->cap);
+    if (c->m)
+        release_msg(c->pe, c->m);
+    free(c);
+    if (sreq) {
+        sreq->st_bytes = sreq->bytes;
+        amp_p2p_req_complete(sreq);
+    }
+    amp_p2p_req_complete(r);
+}
+
+static void dev_copy_release(dev_copy_t *c)
+{
+    if (--c->left == 0)
+        dev_copy_end(c);
+}
+
+/* A copy is done; device to a plain host buffer, its bytes go on (the
+ * CPU copies this chunk while the GPU moves the next). */
+static void dev_chunk_done(void *arg, amp_status_t st)
+{
+    dev_chunk_t *k = arg;
+    dev_copy_t *c = k->c;
+    if (st != AMP_OK && c->st == AMP_OK)
+        c->st = st;
+    if (st == AMP_OK && c->to_host && !c->r->dt)
+        memcpy((char *)c->r->buf + k->off, c->bounce + k->off, k->len);
+    dev_copy_release(c);
+}
+
+/* Queues chunk i: len bytes from src (device sdev, -1: host) to dst. */
+static void dev_chunk_queue(dev_copy_t *c, size_t i, size_t off, size_t len,
+                            void *dst, int ddev, const void *src, int sdev)
+{
+    dev_chunk_t *k = &c->ch[i];
+    k->c = c;
+    k->off = off;
+    k->len = len;
+    c->left++;
+    amp_status_t st = amp_gpu_copy_between(c->gpu, c->pe, dst, ddev, src, sdev,
+                                           len, dev_chunk_done, k);
+    if (st != AMP_OK)
+        dev_chunk_done(k, st);
+}
+
+/* Host data (layout sdt) to the device receive: packed into the bounce
+ * buffer a chunk at a time, each chunk's copy queued before the CPU fills
+ * the next. */
+static void dev_from_host(dev_copy_t *c, const void *data, const amp_dt_t *sdt)
+{
+    if (sdt)
+        amp_dt_copy_typed(sdt, data, NULL, c->bounce, c->n);
+    for (size_t off = 0, i = 0; off < c->n; off += AMP_GPU_CHUNK, i++) {
+        size_t len = c->n - off < AMP_GPU_CHUNK ? c->n - off : AMP_GPU_CHUNK;
+        if (!sdt)
+            memcpy(c->bounce + off, (const char *)data + off, len);
+        dev_chunk_queue(c, i, off, len, (char *)c->r->buf + off, c->r->gpu_dev,
+                        c->bounce + off, -1);
+    }
+}
+
+/* Starts moving n bytes of data (sdev: its device, -1: host memory, in
+ * layout sdt) into r, one of them device memory. */
+static void dev_copy_start(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
+                           const amp_dt_t *sdt, int sdev, amp_gpu_t *gpu,
+                           size_t n, amp_msg_t *m, amp_p2p_req_t *sreq)
+{
+    int both = r->gpu && sdev >= 0;
+    size_t chunks = both ? 1 : (n + AMP_GPU_CHUNK - 1) / AMP_GPU_CHUNK;
+    dev_copy_t *c = malloc(sizeof(*c) + chunks * sizeof(c->ch[0]));
+    if (!c)
+        amp_fatal("out of memory moving a %zu-byte message in device memory",
+                  n);
+    *c = (dev_copy_t){.pe = pe,
+                      .gpu = gpu,
+                      .r = r,
+                      .sreq = sreq,
+                      .m = m,
+                      .n = n,
+                      .to_host = !r->gpu,
+                      .left = 1,
+                      .st = AMP_OK};
+    if (both) {
+        dev_chunk_queue(c, 0, 0, n, r->buf, r->gpu_dev, data, sdev);
+    } else if (!(c->bounce = amp_gpu_host_get(gpu, pe, n, &c->cap))) {
+        c->st = AMP_ERR_NOMEM;
+    } else if (r->gpu) {
+        dev_from_host(c, data, sdt);
+    } else {
+        for (size_t off = 0, i = 0; off < n; off += AMP_GPU_CHUNK, i++)
+            dev_chunk_queue(
+                c, i, off, n - off < AMP_GPU_CHUNK ? n - off : AMP_GPU_CHUNK,
+                c->bounce + off, -1, (const char *)data + off, sdev);
+    }
+    dev_copy_release(c);
+}
+
+/* A matched message (bytes of data in layout sdt; from: the send whose
+ * buffer data is, NULL when data is a copy in an envelope, a ring slot or
+ * from another process) into r.  When either side is device memory the
+ * GPU moves it: answers 1, and r, sreq (if any) complete and m (if any) is
+ * released when the GPU is done.  Otherwise 0: the CPU's copy_in. */
+static int dev_copy_in(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
+                       const amp_dt_t *sdt, const amp_p2p_req_t *from,
+                       size_t bytes, int src, int tag, amp_msg_t *m,
+                       amp_p2p_req_t *sreq)
+{
+    int sdev = from && from->gpu ? from->gpu_dev : -1;
+    if (!r->gpu && sdev < 0)
+        return 0;
+    size_t n = bytes;
+    if (n > r->bytes) {
+        n = r->bytes;
+        r->error = AMP_ERR_TRUNCATE;
+    }
+    if (n == 0)
+        return 0;
+    r->st_bytes = n;
+    r->st_source = src;
+    r->st_tag = tag;
+    dev_copy_start(pe, r, data, sdt, sdev, r->gpu ? r->gpu : from->gpu, n, m,
+                   sreq);
+    return 1;
+}
+
+/* A device receive must never match a message from another process: the
+ * layer above stages those (p2p.h). */
+static void dev_from_net(const amp_p2p_req_t *r, int from_proc)
+{
+    if (r->gpu)
+        amp_fatal("a message from process %d matched a receive into CUDA "
+                  "device memory that was not staged",
+                  from_proc);
+}
+
+/* A receive and a message have matched (on the receiver's PE). */
+static void consume(amp_pe_t *pe, amp_p2p_req_t *r, amp_msg_t *m)
+{
+    if (m->kind == AMP_MSG_NET_RNDV) {
+        dev_from_net(r, m->from_proc);
+        amp_net_fetch(pe, (void *)m->data, m->bytes, r, m->src, m->tag);
+        amp_msg_put(pool_of(pe), m);
+        return;
+    }
+    if (m->kind == AMP_MSG_NET_SYNC)
+        amp_net_ack(pe, m->from_rank, m->remote_sreq);
+    const amp_p2p_req_t *from = m->kind == AMP_MSG_RNDV ? m->sreq : NULL;
+    const amp_dt_t *sdt = from ? from->dt : NULL;
+    if (dev_copy_in(pe, r, m->data, sdt, from, m->bytes, m->src, m->tag, m,
+                    NULL))
+        return;
+    copy_in(r, m->data, sdt, m->bytes, m->src, m->tag);
+    release_msg(pe, m);
     amp_p2p_req_complete(r);
 }
 
@@ -413,7 +595,7 @@ static amp_msg_t *envelope(amp_pe_t *pe, amp_p2p_ep_t *ep, const void *buf,
     m->bytes = bytes;
     m->sender = ep;
     m->queued = 0;
-    if (bytes <= pool->payload && mode == AMP_P2P_STANDARD) {
+    if (bytes <= pool->payload && mode == AMP_P2P_STANDARD && !req->gpu) {
         m->kind = AMP_MSG_EAGER;
         if (bytes)
             send_copy(req, buf, m->payload, bytes);
@@ -438,7 +620,7 @@ static void send_remote(amp_pe_t *pe, amp_p2p_ep_t *ep, amp_p2p_ep_t *to,
     amp_ring_t *ring = &p2p_of(dpe)->in[pe->id];
     amp_ring_slot_t *s;
     if (bytes <= AMP_RING_INLINE && bytes <= pool_of(pe)->payload &&
-        mode == AMP_P2P_STANDARD && (s = amp_ring_reserve(ring))) {
+        mode == AMP_P2P_STANDARD && !req->gpu && (s = amp_ring_reserve(ring))) {
         s->kind = AMP_SLOT_INLINE;
         s->bytes = (uint32_t)bytes;
         s->ctx = ctx;
@@ -459,22 +641,33 @@ static void send_remote(amp_pe_t *pe, amp_p2p_ep_t *ep, amp_p2p_ep_t *to,
         amp_p2p_req_complete(req);
 }
 
-/* Starts a send of bytes of data at buf in layout dt (NULL: plain). */
+/* Starts a send of bytes of data at buf in layout dt (NULL: plain; dev:
+ * device memory, or NULL). */
 static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
-                  const amp_dt_t *dt, int dst, int ctx, int src, int tag,
-                  int mode, amp_p2p_req_t *req)
+                  const amp_dt_t *dt, const amp_p2p_dev_t *dev, int dst,
+                  int ctx, int src, int tag, int mode, amp_p2p_req_t *req)
 {
     amp_p2p_ep_t *to = ep->world->eps[dst];
     amp_pe_t *pe = ep->thr->pe;
     req_init(req, ep, 1, (void *)buf, bytes, ctx, dst, tag);
     req->dt = dt;
+    if (dev) {
+        req->gpu = dev->gpu;
+        req->gpu_dev = dev->device;
+    }
     if (!to) {
+        if (req->gpu)
+            amp_fatal("a send from CUDA device memory to rank %d of another "
+                      "process was not staged",
+                      dst);
         amp_net_send(pe, req, buf, bytes, dt, dst, ctx, src, tag, mode);
         return;
     }
     if (to->thr->pe == pe) {
         amp_p2p_req_t *r = match_posted(to, ctx, src, tag);
         if (r) {
+            if (dev_copy_in(pe, r, buf, dt, req, bytes, src, tag, NULL, req))
+                return;
             copy_in(r, buf, dt, bytes, src, tag);
             amp_p2p_req_complete(r);
             req->st_bytes = bytes;
@@ -494,7 +687,14 @@ static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
 void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes, int dst,
                    int ctx, int src, int tag, int mode, amp_p2p_req_t *req)
 {
-    isend(ep, buf, bytes, NULL, dst, ctx, src, tag, mode, req);
+    isend(ep, buf, bytes, NULL, NULL, dst, ctx, src, tag, mode, req);
+}
+
+void amp_p2p_isend_dev(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
+                       const amp_p2p_dev_t *dev, int dst, int ctx, int src,
+                       int tag, int mode, amp_p2p_req_t *req)
+{
+    isend(ep, buf, bytes, NULL, dev, dst, ctx, src, tag, mode, req);
 }
 
 void amp_p2p_isend_typed(amp_p2p_ep_t *ep, const void *buf, int count,
@@ -503,21 +703,26 @@ void amp_p2p_isend_typed(amp_p2p_ep_t *ep, const void *buf, int count,
 {
     size_t bytes = dt->size * (size_t)count;
     if (dt->contig || !bytes)
-        isend(ep, (const char *)buf + dt->true_lb, bytes, NULL, dst, ctx, src,
-              tag, mode, req);
+        isend(ep, (const char *)buf + dt->true_lb, bytes, NULL, NULL, dst, ctx,
+              src, tag, mode, req);
     else
-        isend(ep, buf, bytes, dt, dst, ctx, src, tag, mode, req);
+        isend(ep, buf, bytes, dt, NULL, dst, ctx, src, tag, mode, req);
 }
 
 /* ---- receiving ------------------------------------------------------- */
 
-/* Starts a receive into capacity bytes at buf in layout dt (NULL: plain). */
+/* Starts a receive into capacity bytes at buf in layout dt (NULL: plain;
+ * dev: device memory, or NULL). */
 static void irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity,
-                  const amp_dt_t *dt, int ctx, int src, int tag,
-                  amp_p2p_req_t *req)
+                  const amp_dt_t *dt, const amp_p2p_dev_t *dev, int ctx,
+                  int src, int tag, amp_p2p_req_t *req)
 {
     req_init(req, ep, 0, buf, capacity, ctx, src, tag);
     req->dt = dt;
+    if (dev) {
+        req->gpu = dev->gpu;
+        req->gpu_dev = dev->device;
+    }
     amp_msg_t *m = find_unexpected(ep, ctx, src, tag);
     if (m) {
         unexp_remove(ep, m);
@@ -530,7 +735,14 @@ static void irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity,
 void amp_p2p_irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity, int ctx,
                    int src, int tag, amp_p2p_req_t *req)
 {
-    irecv(ep, buf, capacity, NULL, ctx, src, tag, req);
+    irecv(ep, buf, capacity, NULL, NULL, ctx, src, tag, req);
+}
+
+void amp_p2p_irecv_dev(amp_p2p_ep_t *ep, void *buf, size_t capacity,
+                       const amp_p2p_dev_t *dev, int ctx, int src, int tag,
+                       amp_p2p_req_t *req)
+{
+    irecv(ep, buf, capacity, NULL, dev, ctx, src, tag, req);
 }
 
 void amp_p2p_irecv_typed(amp_p2p_ep_t *ep, void *buf, int count,
@@ -539,9 +751,10 @@ void amp_p2p_irecv_typed(amp_p2p_ep_t *ep, void *buf, int count,
 {
     size_t cap = dt->size * (size_t)count;
     if (dt->contig || !cap)
-        irecv(ep, (char *)buf + dt->true_lb, cap, NULL, ctx, src, tag, req);
+        irecv(ep, (char *)buf + dt->true_lb, cap, NULL, NULL, ctx, src, tag,
+              req);
     else
-        irecv(ep, buf, cap, dt, ctx, src, tag, req);
+        irecv(ep, buf, cap, dt, NULL, ctx, src, tag, req);
 }
 
 void amp_p2p_mrecv(amp_p2p_ep_t *ep, amp_msg_t *m, void *buf, size_t capacity,
@@ -750,6 +963,9 @@ static void deliver_inline(amp_pe_t *pe, const amp_ring_slot_t *s)
     amp_p2p_ep_t *to = p2p_of(pe)->world->eps[s->dst];
     amp_p2p_req_t *r = match_posted(to, s->ctx, s->src, s->tag);
     if (r) {
+        if (dev_copy_in(pe, r, s->u.data, NULL, NULL, s->bytes, s->src, s->tag,
+                        NULL, NULL))
+            return;
         copy_in(r, s->u.data, NULL, s->bytes, s->src, s->tag);
         amp_p2p_req_complete(r);
         return;
@@ -780,6 +996,8 @@ void amp_p2p_net_deliver(amp_pe_t *pe, const amp_net_arrival_t *a)
                   "which does not run that rank",
                   a->from_proc, a->dst, pe->id);
     amp_p2p_req_t *r = match_posted(to, a->ctx, a->src, a->tag);
+    if (r)
+        dev_from_net(r, a->from_proc);
     if (r && a->kind == AMP_NET_RNDV) {
         amp_net_fetch(pe, a->desc, a->bytes, r, a->src, a->tag);
         return;

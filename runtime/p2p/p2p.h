@@ -50,6 +50,9 @@ struct amp_p2p_req {
     struct amp_msg *msg; /* pending rendezvous send: its envelope */
     const amp_dt_t *dt;  /* non-contiguous layout of buf, or NULL: plain */
     amp_p2p_done_fn_t on_done; /* runs after completion; may free req */
+    struct amp_gpu *gpu;       /* buf is CUDA device memory (plain layout) that
+                                  this GPU layer moves; NULL: host memory */
+    int gpu_dev;               /* buf's device */
 };
 
 typedef struct amp_p2p_world amp_p2p_world_t;
@@ -236,6 +239,30 @@ void amp_p2p_irecv_typed(amp_p2p_ep_t *ep, void *buf, int count,
                          amp_p2p_req_t *req);
 void amp_p2p_mrecv_typed(amp_p2p_ep_t *ep, struct amp_msg *msg, void *buf,
                          int count, const amp_dt_t *dt, amp_p2p_req_t *req);
+
+/* ---- CUDA device memory (gpu/gpu.h) ----------------------------------
+ * A send or receive on a buffer of device memory with a plain layout,
+ * between two ranks of this process: wherever the message meets its
+ * receive (on the receiver's PE) the data moves with the GPU, on that PE's
+ * stream, straight from the sender's buffer to the receiver's (device to
+ * device: one copy, a peer copy between two devices; device and host:
+ * through a pinned bounce buffer in chunks of AMP_GPU_CHUNK).  Both
+ * requests complete when the copy's event says it is done (the scheduler
+ * polls it).  A device send is always a rendezvous (the data stays in the
+ * sender's buffer until the receiver's copy is done), never eager.  dst
+ * (the send's destination) and every source a device receive can match
+ * must be ranks of this process: the layer above stages the others. */
+typedef struct amp_p2p_dev {
+    struct amp_gpu *gpu;
+    int device;
+} amp_p2p_dev_t;
+
+void amp_p2p_isend_dev(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
+                       const amp_p2p_dev_t *dev, int dst, int ctx, int src,
+                       int tag, int mode, amp_p2p_req_t *req);
+void amp_p2p_irecv_dev(amp_p2p_ep_t *ep, void *buf, size_t capacity,
+                       const amp_p2p_dev_t *dev, int ctx, int src, int tag,
+                       amp_p2p_req_t *req);
 
 /* Request whose completion needs nothing else (MPI_PROC_NULL, ...). */
 void amp_p2p_req_init_done(amp_p2p_ep_t *ep, amp_p2p_req_t *req, int source,

@@ -1,7 +1,7 @@
 /*
  * runtime/gpu without a GPU: the cache of device allocations (fed with
  * allocations of the test's own through the query functions it takes),
- * the staging plans and +gpumap.
+ * the staging plans, the path policy (AMPI_GPU_PATH) and +gpumap.
  */
 #include "unit.h"
 
@@ -234,4 +234,82 @@ UNIT_TEST(gpu_map)
     UNIT_EQ(amp_gpu_map_parse("x", 2, 5, d), AMP_ERR_ARG);
     UNIT_EQ(amp_gpu_map_parse("-1", 2, 5, d), AMP_ERR_ARG);
     UNIT_EQ(amp_gpu_map_parse("rr", 0, 5, d), AMP_ERR_ARG);
+}
+
+/* The point-to-point path: direct only for a dense device buffer whose
+ * peer is in this process, in auto mode, and never for an eager send. */
+UNIT_TEST(gpu_path_choose)
+{
+    amp_gpu_span_t dense, strided, empty;
+    amp_gpu_peer_t local = {1, 0}, remote = {0, 0}, eager = {1, 1};
+    int fetch = -1;
+    amp_gpu_span_of(1000, 4, 4, 0, 4, 1, &dense);
+    amp_gpu_span_of(3, 16, 32, 0, 24, 0, &strided);
+    amp_gpu_span_of(0, 4, 4, 0, 4, 1, &empty);
+    UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 1, AMP_GPU_SEND, &dense,
+                                &local, &fetch),
+            AMP_GPU_PATH_DIRECT);
+    UNIT_EQ(fetch, 0);
+    UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 1, AMP_GPU_RECV, &dense,
+                                &local, &fetch),
+            AMP_GPU_PATH_DIRECT);
+    /* a receive does not care whether the sender goes eagerly */
+    UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 1, AMP_GPU_RECV, &dense,
+                                &eager, &fetch),
+            AMP_GPU_PATH_DIRECT);
+    /* staged: an eager send, another process, a gap, both directions */
+    UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 1, AMP_GPU_SEND, &dense,
+                                &eager, &fetch),
+            AMP_GPU_PATH_STAGE);
+    UNIT_EQ(fetch, 1);
+    UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 1, AMP_GPU_RECV, &dense,
+                                &remote, &fetch),
+            AMP_GPU_PATH_STAGE);
+    UNIT_EQ(fetch, 0);
+    UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 1, AMP_GPU_RECV, &strided,
+                                &local, &fetch),
+            AMP_GPU_PATH_STAGE);
+    UNIT_EQ(fetch, 1);
+    UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 1, AMP_GPU_INOUT, &dense,
+                                &local, &fetch),
+            AMP_GPU_PATH_STAGE);
+    /* forced staging */
+    UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_STAGED, 1, AMP_GPU_SEND, &dense,
+                                &local, &fetch),
+            AMP_GPU_PATH_STAGE);
+    UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_STAGED, 1, AMP_GPU_RECV, &dense,
+                                &local, &fetch),
+            AMP_GPU_PATH_STAGE);
+    /* host memory, or nothing to move: the host path in every mode */
+    UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 0, AMP_GPU_SEND, &dense,
+                                &local, &fetch),
+            AMP_GPU_PATH_HOST);
+    UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 1, AMP_GPU_SEND, &empty,
+                                &local, &fetch),
+            AMP_GPU_PATH_HOST);
+    UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_STAGED, 0, AMP_GPU_RECV, &dense,
+                                &local, &fetch),
+            AMP_GPU_PATH_HOST);
+}
+
+UNIT_TEST(gpu_mode_parse)
+{
+    int mode = -1;
+    UNIT_EQ(amp_gpu_mode_parse(NULL, &mode), AMP_OK);
+    UNIT_EQ(mode, AMP_GPU_MODE_AUTO);
+    UNIT_EQ(amp_gpu_mode_parse("", &mode), AMP_OK);
+    UNIT_EQ(mode, AMP_GPU_MODE_AUTO);
+    UNIT_EQ(amp_gpu_mode_parse("staged", &mode), AMP_OK);
+    UNIT_EQ(mode, AMP_GPU_MODE_STAGED);
+    UNIT_EQ(amp_gpu_mode_parse("auto", &mode), AMP_OK);
+    UNIT_EQ(mode, AMP_GPU_MODE_AUTO);
+    UNIT_EQ(amp_gpu_mode_parse("direct", &mode), AMP_ERR_ARG);
+    UNIT_EQ(amp_gpu_mode_parse("Staged", &mode), AMP_ERR_ARG);
+    UNIT_EQ(amp_gpu_mode_parse("auto ", &mode), AMP_ERR_ARG);
+}
+
+/* Without a UCP context there is nothing to ask: no CUDA support. */
+UNIT_TEST(gpu_ucx_none)
+{
+    UNIT_EQ(amp_gpu_ucx_cuda(NULL), 0);
 }
