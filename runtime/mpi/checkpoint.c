@@ -13,9 +13,11 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define WRITER_STACK ((size_t)64 << 10)
@@ -58,14 +60,48 @@ static int first_live(const amp_table_t *t)
     return -1;
 }
 
-static int queues_empty(const amp_p2p_ep_t *ep)
+static int posted_empty(const amp_p2p_ep_t *ep)
 {
-    if (ep->posted.head || ep->unexp.head)
+    if (ep->posted.head)
         return 0;
     for (int b = 0; b < AMP_P2P_BUCKETS; b++)
-        if (ep->posted_b[b].head || ep->unexp_b[b].head)
+        if (ep->posted_b[b].head)
             return 0;
     return 1;
+}
+
+static int unexpected_empty(const amp_p2p_ep_t *ep)
+{
+    if (ep->unexp.head)
+        return 0;
+    for (int b = 0; b < AMP_P2P_BUCKETS; b++)
+        if (ep->unexp_b[b].head)
+            return 0;
+    return 1;
+}
+
+/* Whether a message waits for the rank on a communicator it holds.  The
+ * collective context of MPI_COMM_WORLD is left out: the checkpoint's own
+ * collectives run on it, and a rank that is further on may already have
+ * sent its part of the next one (across processes, where they go through
+ * the queues); a restarted rank skips those.  A message on a context the
+ * rank no longer holds could never be received: it is not missed. */
+static int message_waiting(amp_rank_t *rank)
+{
+    amp_comm_t *world = amp_comm_lookup(rank, MPI_COMM_WORLD);
+    amp_table_t *t = &rank->comms;
+    amp_p2p_probe_info_t info;
+    for (int i = 0; i < t->nchunks * AMP_TABLE_CHUNK; i++) {
+        amp_comm_t *c = amp_table_lookup(t, i);
+        if (!c)
+            continue;
+        if (amp_p2p_iprobe(&rank->ep, c->ctx, AMP_P2P_ANY, AMP_P2P_ANY,
+                           &info) ||
+            (c != world && amp_p2p_iprobe(&rank->ep, c->ctx + 1, AMP_P2P_ANY,
+                                          AMP_P2P_ANY, &info)))
+            return 1;
+    }
+    return 0;
 }
 
 static int check_comms(amp_rank_t *rank, why_t *w)
@@ -109,8 +145,10 @@ static int check_dts(amp_rank_t *rank, why_t *w)
     return MPI_SUCCESS;
 }
 
-/* MPI_SUCCESS when everything the rank holds can be saved. */
-static int check_state(amp_rank_t *rank, why_t *w)
+/* MPI_SUCCESS when everything the rank holds can be saved: into a
+ * checkpoint (for_file: messages of the checkpoint's own collectives may
+ * already wait) or for a move (none may). */
+static int check_state_for(amp_rank_t *rank, int for_file, why_t *w)
 {
     int i;
     if ((i = first_live(&rank->reqs)) >= 0)
@@ -118,7 +156,8 @@ static int check_state(amp_rank_t *rank, why_t *w)
                       "request %#x is still allocated; complete and free "
                       "every request before a checkpoint",
                       (unsigned)AMPI_HANDLE(AMPI_HANDLE_REQUEST, i));
-    if (first_live(&rank->msgs) >= 0 || !queues_empty(&rank->ep) ||
+    if (first_live(&rank->msgs) >= 0 || !posted_empty(&rank->ep) ||
+        (for_file ? message_waiting(rank) : !unexpected_empty(&rank->ep)) ||
         rank->bsend.segs)
         return refuse(w, MPI_ERR_REQUEST,
                       "a message to or from this rank is still pending; "
@@ -138,6 +177,11 @@ static int check_state(amp_rank_t *rank, why_t *w)
                                         : "attribute keyvals");
     int rc = check_comms(rank, w);
     return rc != MPI_SUCCESS ? rc : check_dts(rank, w);
+}
+
+static int check_state(amp_rank_t *rank, why_t *w)
+{
+    return check_state_for(rank, 0, w);
 }
 
 /* ---- the description of the rank's objects (in its own heap) ---- */
@@ -676,12 +720,13 @@ static int write_manifest(const char *dir, uint64_t id, why_t *w)
         return refuse(w, MPI_ERR_IO, "cannot create %s: %s", tmp,
                       strerror(errno));
     fprintf(f,
-            "%s %d\nid %llx\nranks %d\npes %d\nrange_base %#llx\n"
+            "%s %d\nid %llx\nranks %d\nprocesses %d\npes %d\n"
+            "range_base %#llx\n"
             "slot_size %llu\nstack_size %llu\nrank_area %llu\n"
             "heap_offset %llu\nprogram %s\naddr_main %#llx\n"
             "addr_libampi %#llx\naddr_libc %#llx\nend\n",
             AMP_CKPT_MANIFEST_MAGIC, AMP_CKPT_VERSION, (unsigned long long)id,
-            amp_proc.nranks, amp_proc.sched.npes,
+            amp_proc.nranks, amp_proc.boot.nprocs, amp_proc.sched.npes,
             (unsigned long long)(uintptr_t)mem->base,
             (unsigned long long)mem->slot_size,
             (unsigned long long)mem->stack_size,
@@ -721,22 +766,71 @@ static int make_dir(const char *dir, why_t *w)
     return MPI_SUCCESS;
 }
 
-/* The same on every rank: the process's start and how many collectives
- * MPI_COMM_WORLD has run. */
-static uint64_t checkpoint_id(amp_rank_t *rank)
+/* What every rank learns from rank 0 before it saves itself: the
+ * checkpoint's id, and where rank 0's process has the program and its
+ * libraries (what the manifest records). */
+typedef struct stamp {
+    uint64_t id;
+    uint64_t program; /* hash of amp_ckpt_ident_t.program */
+    uint64_t addr_main, addr_libampi, addr_libc;
+} stamp_t;
+
+/* Collective: the id into *id on every rank, made by rank 0 from its
+ * clock, process id and count of MPI_COMM_WORLD's collectives (the
+ * processes of a job share no start time to derive it from).  *cls: an
+ * error when this process has the program or its libraries elsewhere than
+ * rank 0's (a process on another node or with another stack limit), whose
+ * ranks could then not be restarted against the manifest. */
+static int agree_stamp(amp_rank_t *rank, uint64_t *id, int *cls, why_t *w)
 {
-    amp_comm_t *world = amp_comm_lookup(rank, MPI_COMM_WORLD);
-    uint64_t h = amp_ckpt_hash(AMP_CKPT_FNV0, &amp_proc.wtime_base,
-                               sizeof(amp_proc.wtime_base));
-    return amp_ckpt_hash(h, &world->coll_seq, sizeof(world->coll_seq));
+    amp_ckpt_ident_t ident;
+    amp_sys_alloc_enter();
+    amp_ckpt_ident(&ident);
+    amp_sys_alloc_leave();
+    stamp_t mine = {.program = amp_ckpt_hash(AMP_CKPT_FNV0, ident.program,
+                                             strlen(ident.program)),
+                    .addr_main = ident.addr_main,
+                    .addr_libampi = ident.addr_libampi,
+                    .addr_libc = ident.addr_libc},
+            root = mine;
+    if (rank->world_rank == 0) {
+        amp_comm_t *world = amp_comm_lookup(rank, MPI_COMM_WORLD);
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t parts[] = {(uint64_t)ts.tv_sec, (uint64_t)ts.tv_nsec,
+                            (uint64_t)getpid(), world->coll_seq};
+        root.id = amp_ckpt_hash(AMP_CKPT_FNV0, parts, sizeof(parts));
+    }
+    int rc = PMPI_Bcast(&root, sizeof(root) / sizeof(uint64_t), MPI_UINT64_T, 0,
+                        MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *id = root.id;
+    if (root.program != mine.program)
+        *cls = refuse(w, MPI_ERR_OTHER,
+                      "this process runs another program than rank 0's");
+    else if (memcmp(&root.addr_main, &mine.addr_main,
+                    sizeof(mine) - offsetof(stamp_t, addr_main)) != 0)
+        *cls = refuse(w, MPI_ERR_OTHER,
+                      "this process has libampi at %#llx, rank 0's at %#llx; "
+                      "give every process the same libraries and ulimit -s",
+                      (unsigned long long)mine.addr_libampi,
+                      (unsigned long long)root.addr_libampi);
+    return MPI_SUCCESS;
 }
 
 int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call)
 {
     why_t w = {{0}};
     blob_t blob = {0};
-    uint64_t id = checkpoint_id(rank);
-    int cls = check_state(rank, &w);
+    uint64_t id;
+    int cls = MPI_SUCCESS;
+    int rc = agree_stamp(rank, &id, &cls, &w);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rank = amp_rank_self();
+    if (cls == MPI_SUCCESS)
+        cls = check_state_for(rank, 1, &w);
     amp_sys_alloc_enter(); /* the C library's allocations in the calls */
     if (cls == MPI_SUCCESS)
         cls = make_dir(dir, &w);
@@ -751,8 +845,13 @@ int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call)
     }
     if (blob.p)
         amp_heap_free(rank->heap, blob.p);
+    /* The rank that failed reports why before the others learn of it: with
+     * MPI_ERRORS_ARE_FATAL its reason, not theirs, ends the job. */
     int failed = cls != MPI_SUCCESS, any = 0;
-    int rc = PMPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    int err = failed ? amp_mpi_error(rank, NULL, cls, call,
+                                     "checkpoint to %s: %s", dir, w.text)
+                     : MPI_SUCCESS;
+    rc = PMPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rc != MPI_SUCCESS)
         return rc;
     int manifest = MPI_SUCCESS;
@@ -765,13 +864,42 @@ int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call)
     rc = PMPI_Bcast(&manifest, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (failed || (manifest != MPI_SUCCESS && rank->world_rank == 0))
-        return amp_mpi_error(rank, NULL, failed ? cls : manifest, call,
-                             "checkpoint to %s: %s", dir, w.text);
+    if (failed)
+        return err;
+    if (manifest != MPI_SUCCESS && rank->world_rank == 0)
+        return amp_mpi_error(rank, NULL, manifest, call, "checkpoint to %s: %s",
+                             dir, w.text);
     if (any || manifest != MPI_SUCCESS)
         return amp_mpi_error(rank, NULL, MPI_ERR_OTHER, call,
                              "checkpoint to %s: failed on another rank; "
                              "nothing usable was written",
                              dir);
     return MPI_SUCCESS;
+}
+
+/* ---- for ranks that move to another process (mpi/move.c) ---- */
+
+int amp_ckpt_check(amp_rank_t *rank, char *why, size_t len)
+{
+    why_t w = {{0}};
+    int cls = check_state(rank, &w);
+    snprintf(why, len, "%s", w.text);
+    return cls;
+}
+
+int amp_ckpt_describe(amp_rank_t *rank, amp_ckpt_blob_t *b)
+{
+    why_t w = {{0}};
+    blob_t blob = {0};
+    int cls = describe(rank, &blob, &w);
+    b->p = blob.p;
+    b->len = blob.len;
+    return cls;
+}
+
+void amp_ckpt_rebuild(amp_rank_t *rank, const amp_ckpt_blob_t *b,
+                      const char *call)
+{
+    blob_t blob = {.p = b->p, .len = b->len, .cap = b->len};
+    rebuild(rank, &blob, call);
 }

@@ -1,14 +1,18 @@
 /*
- * Checkpoint/restart of a job of one process (docs/checkpoint.md).
+ * Checkpoint/restart of a job of one process or several
+ * (docs/checkpoint.md).
  *
  * AMPI_Migrate with "ampi_checkpoint" = "to_file=DIR" writes DIR/manifest
- * and one file per rank, DIR/rank-R.ckpt, holding what the rank's slot
+ * and one file per rank, DIR/rank-R.ckpt, each by the process that runs
+ * rank R, holding what the rank's slot
  * holds in use: its stack from the point where it stopped, its rank area
  * (amp_rank_t and its TLS copy) and the used part of its heap.  Nothing in
  * the slot is fixed up: a restart maps it back at the same addresses, so
  * the program, libampi and the C library must be loaded where they were
  * (the runtime turns address-space randomization off by re-executing
- * itself once, start/restart.c).
+ * itself once, start/restart.c; every process of a job then has them at
+ * the same addresses, and a rank may come back in any process of a
+ * restarted job, with as many processes as the restart is given).
  *
  * The rank's MPI objects live in the C library's heap and are not in the
  * slot: before it stops, the rank describes them (handle, kind, contents)
@@ -55,7 +59,8 @@ typedef struct amp_ckpt_ident {
 typedef struct amp_ckpt_manifest {
     int version;
     int nranks;
-    int npes; /* +p at checkpoint time, for information */
+    int nprocs; /* processes that wrote it, for information (0: not said) */
+    int npes;   /* +p of rank 0's process then, for information */
     uint64_t id;
     uint64_t range_base, slot_size, stack_size, rank_area, heap_offset;
     amp_ckpt_ident_t ident;
@@ -77,17 +82,37 @@ uint64_t amp_ckpt_hash(uint64_t h, const void *p, size_t n);
  * MPI_COMM_WORLD. */
 int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call);
 
-/* Startup with +restart (start/restart.c): reads and checks dir's
- * manifest and sets opts (+vp, +stacksize, +isomalloc_slot) from it;
- * every problem ends the process with one line naming dir. */
+/* Startup with +restart (start/restart.c), in every process of the job:
+ * reads and checks dir's manifest and sets opts (+vp, +stacksize,
+ * +isomalloc_slot) from it; every problem ends the process with one line
+ * naming dir. */
 void amp_restart_prepare(amp_opts_t *opts);
 /* Checks the reserved range against the manifest (after amp_mem_init). */
 void amp_restart_check_layout(void);
-/* Brings world rank r back from its file, ready to resume on pe. */
+/* Brings world rank r back from its file, ready to resume on pe (called
+ * for each rank this process is given, whichever process wrote it). */
 void amp_restart_rank(int r, amp_pe_t *pe);
 /* Turns address-space randomization off by executing the program again
- * (unless AMPI_NO_REEXEC is set or the job has a PMIx launcher); returns
- * when nothing is to be done. */
+ * (unless AMPI_NO_REEXEC is set); returns when nothing is to be done. */
 void amp_restart_reexec(char **argv, char **envp);
+
+/* ---- for ranks that move to another process (mpi/move.c) ---- */
+
+/* MPI_SUCCESS when everything rank holds can be described, else the class
+ * and, in why, the reason. */
+int amp_ckpt_check(amp_rank_t *rank, char *why, size_t len);
+
+/* The description of a rank's MPI objects, in its own heap. */
+typedef struct amp_ckpt_blob {
+    char *p;
+    size_t len;
+} amp_ckpt_blob_t;
+
+/* Describes rank's objects into b (MPI_ERR_NO_MEM: its heap is full). */
+int amp_ckpt_describe(amp_rank_t *rank, amp_ckpt_blob_t *b);
+/* In the rank, in its new process: its objects back from b, which is
+ * freed; ends the process when out of memory. */
+void amp_ckpt_rebuild(amp_rank_t *rank, const amp_ckpt_blob_t *b,
+                      const char *call);
 
 #endif

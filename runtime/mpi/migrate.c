@@ -171,10 +171,6 @@ static int checkpoint(amp_rank_t *rank, MPI_Info info, char *value,
                              "\"ampi_checkpoint\" = \"%s\": use "
                              "\"to_file=DIR\" (argument info)",
                              value);
-    if (several_processes())
-        return amp_mpi_error(rank, NULL, MPI_ERR_UNSUPPORTED_OPERATION, call,
-                             "checkpointing a job of several processes is "
-                             "not supported yet (docs/checkpoint.md)");
     if (amp_proc.pie.active)
         return amp_mpi_error(rank, NULL, MPI_ERR_UNSUPPORTED_OPERATION, call,
                              "checkpointing a program built with "

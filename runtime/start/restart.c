@@ -5,10 +5,14 @@
  * into the program, libampi and the C library, fits the restarted process;
  * +restart DIR reads the manifest, checks that this program, its
  * libraries and the reserved range are where they were, and brings every
- * rank back from its file into its slot, to resume where it stopped.
+ * rank back from its file into its slot, to resume where it stopped.  In a
+ * job of several processes each process does so for the ranks start/
+ * gives it, whatever number of processes wrote the checkpoint: every
+ * process has the program, the libraries and the range at the same
+ * addresses.
  *
  * Every problem with the directory ends the process with one line naming
- * the directory and what is wrong, before any rank runs.
+ * the directory and what is wrong, before any of its ranks runs.
  */
 #define _GNU_SOURCE 1
 #include "mpi/checkpoint.h"
@@ -98,7 +102,7 @@ int amp_ckpt_aslr_off(void)
 void amp_restart_reexec(char **argv, char **envp)
 {
     (void)envp; /* environ: what constructors may have set since */
-    if (getenv("AMPI_NO_REEXEC") || getenv("PMIX_NAMESPACE"))
+    if (getenv("AMPI_NO_REEXEC"))
         return;
     int p = personality(0xffffffff);
     if (p == -1 || (p & ADDR_NO_RANDOMIZE))
@@ -148,11 +152,15 @@ static int manifest_line(amp_ckpt_manifest_t *m, const char *key,
     }
     char *end;
     errno = 0;
-    if (strcmp(key, "ranks") == 0 || strcmp(key, "pes") == 0) {
+    int *count = strcmp(key, "ranks") == 0       ? &m->nranks
+                 : strcmp(key, "processes") == 0 ? &m->nprocs
+                 : strcmp(key, "pes") == 0       ? &m->npes
+                                                 : NULL;
+    if (count) {
         long v = strtol(value, &end, 10);
-        if (*end || errno || v <= 0 || v > 10000000)
+        if (end == value || *end || errno || v <= 0 || v > 10000000)
             return 0;
-        *(strcmp(key, "ranks") == 0 ? &m->nranks : &m->npes) = (int)v;
+        *count = (int)v;
         return 1;
     }
     for (size_t i = 0; i < sizeof(u64s) / sizeof(*u64s); i++) {
@@ -230,7 +238,9 @@ static void check_identity(const amp_ckpt_manifest_t *m)
                 "where it was; unset AMPI_NO_REEXEC");
     bad_dir("the program or its libraries are loaded elsewhere than when "
             "the checkpoint was written (main %#llx, was %#llx; libampi "
-            "%#llx, was %#llx): libampi or the C library changed",
+            "%#llx, was %#llx): libampi or the C library changed, or the "
+            "stack size limit (ulimit -s) is not the one it was written "
+            "with",
             (unsigned long long)me.addr_main,
             (unsigned long long)m->ident.addr_main,
             (unsigned long long)me.addr_libampi,
@@ -243,8 +253,6 @@ void amp_restart_prepare(amp_opts_t *o)
     if (!m)
         amp_fatal("out of memory reading the checkpoint");
     read_manifest(o->restart, m);
-    if (amp_proc.boot.nprocs > 1)
-        bad_dir("restarting a job of several processes is not supported");
     check_identity(m);
     if (o->vp && o->vp != m->nranks)
         bad_dir("the checkpoint has %d ranks, but +vp asks for %d", m->nranks,

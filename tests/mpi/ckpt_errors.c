@@ -2,8 +2,9 @@
  * AMPI_Migrate's checkpoint errors (docs/checkpoint.md), through
  * MPI_ERRORS_RETURN: a bad "ampi_checkpoint" value, in-memory checkpoints
  * (not supported), a directory that cannot be created, and a request still
- * pending on one rank (that rank: MPI_ERR_REQUEST, the others
- * MPI_ERR_OTHER).  After them a checkpoint succeeds and the run goes on.
+ * pending on one rank and a message not yet received by another (that
+ * rank: MPI_ERR_REQUEST, the others MPI_ERR_OTHER).  After them a
+ * checkpoint succeeds and the run goes on, in one process or several.
  */
 #include "mpitest.h"
 
@@ -43,8 +44,10 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     const char *tmp = getenv("TMPDIR");
+    int pid = (int)getpid(); /* rank 0's: the same in every process */
+    MT_CHECK_MPI(MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD));
     snprintf(dir, sizeof(dir), "%s/ampi-ckpt-errors-%d", tmp ? tmp : "/tmp",
-             (int)getpid());
+             pid);
 
     MT_CHECK_ERR_CLASS(migrate_with("bogus"), MPI_ERR_INFO_VALUE);
     MT_CHECK_ERR_CLASS(migrate_with("to_file="), MPI_ERR_INFO_VALUE);
@@ -64,6 +67,20 @@ int main(int argc, char **argv)
     if (rank == 0) {
         MT_CHECK_MPI(MPI_Send(&rank, 1, MPI_INT, 0, 99, MPI_COMM_SELF));
         MT_CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        MT_CHECK_INT_EQ(buf, 0);
+    }
+
+    /* A message sent to the last rank (from another process, when there
+     * are several) that it has not received yet. */
+    int last = size - 1;
+    if (rank == 0)
+        MT_CHECK_MPI(MPI_Send(&rank, 1, MPI_INT, last, 98, MPI_COMM_WORLD));
+    MT_CHECK_ERR_CLASS(migrate_with(value),
+                       rank == last ? MPI_ERR_REQUEST : MPI_ERR_OTHER);
+    if (rank == last) {
+        buf = -1;
+        MT_CHECK_MPI(MPI_Recv(&buf, 1, MPI_INT, 0, 98, MPI_COMM_WORLD,
+                              MPI_STATUS_IGNORE));
         MT_CHECK_INT_EQ(buf, 0);
     }
 

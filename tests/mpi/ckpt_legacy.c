@@ -6,11 +6,14 @@
  * ITERS steps and checkpoints after step CKPT_AT with AMPI_Migrate; the
  * checksum it prints at the end is the same whether it ran straight
  * through, checkpointed on the way, or was restarted from the checkpoint
- * (+restart DIR, with any +p): lit/runtime/checkpoint-restart.test
- * compares them.
+ * (+restart DIR, with any +p), in one process or several (mpirun -np N,
+ * when writing and when restarting, N free each time):
+ * lit/runtime/checkpoint-restart.test and checkpoint-restart-np.test
+ * compare them.
  *
- *   ckpt_legacy            checkpoint into a directory of its own, removed
- *                          at the end (the ctest run)
+ *   ckpt_legacy            checkpoint into a directory of its own (named
+ *                          for rank 0's process), removed at the end (the
+ *                          ctest run)
  *   ckpt_legacy DIR        checkpoint into DIR, kept
  *   ckpt_legacy DIR DIR2   and again after step CKPT_AGAIN, into DIR2
  *   ckpt_legacy none       no checkpoint
@@ -138,8 +141,10 @@ int main(int argc, char **argv)
     const char *again = argc > 2 ? argv[2] : NULL;
     if (!dir) {
         const char *tmp = getenv("TMPDIR");
+        int pid = (int)getpid(); /* rank 0's: the same in every process */
+        MT_CHECK_MPI(MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD));
         snprintf(own, sizeof(own), "%s/ampi-ckpt-legacy-%d", tmp ? tmp : "/tmp",
-                 (int)getpid());
+                 pid);
         dir = own;
     } else if (strcmp(dir, "none") == 0) {
         dir = NULL;
