@@ -15,18 +15,26 @@ static long now_ns(void)
     return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
-amp_status_t amp_lb_init(amp_lb_t *lb, amp_sched_t *sched, int first,
-                         int nlocal, int *rank_pe)
+amp_status_t amp_lb_init(amp_lb_t *lb, amp_sched_t *sched, int nranks, int proc,
+                         int *rank_pe, int *rank_proc)
 {
     lb->sched = sched;
-    lb->first = first;
-    lb->nlocal = nlocal;
+    lb->nranks = nranks;
+    lb->proc = proc;
     lb->rank_pe = rank_pe;
-    lb->threads = calloc((size_t)nlocal, sizeof(*lb->threads));
-    lb->loads = calloc((size_t)nlocal, sizeof(*lb->loads));
-    lb->want = calloc((size_t)nlocal, sizeof(*lb->want));
-    lb->map = calloc((size_t)nlocal, sizeof(*lb->map));
-    if (!lb->threads || !lb->loads || !lb->want || !lb->map) {
+    lb->rank_proc = rank_proc;
+    lb->nlocal = 0;
+    for (int r = 0; r < nranks; r++)
+        lb->nlocal += amp_lb_is_local(lb, r);
+    size_t n = (size_t)nranks;
+    lb->threads = calloc(n, sizeof(*lb->threads));
+    lb->loads = calloc(n, sizeof(*lb->loads));
+    lb->want = calloc(n, sizeof(*lb->want));
+    lb->map = calloc(n, sizeof(*lb->map));
+    lb->map_proc = calloc(n, sizeof(*lb->map_proc));
+    lb->waitgen = calloc(n, sizeof(*lb->waitgen));
+    if (!lb->threads || !lb->loads || !lb->want || !lb->map || !lb->map_proc ||
+        !lb->waitgen) {
         amp_lb_cleanup(lb);
         return AMP_ERR_NOMEM;
     }
@@ -43,6 +51,10 @@ void amp_lb_cleanup(amp_lb_t *lb)
     free(lb->loads);
     free(lb->want);
     free(lb->map);
+    free(lb->map_proc);
+    free(lb->waitgen);
+    lb->map_proc = NULL;
+    lb->waitgen = NULL;
     lb->threads = NULL;
     lb->loads = NULL;
     lb->want = NULL;
@@ -61,11 +73,15 @@ double amp_lb_cycles_per_second(const amp_lb_t *lb)
 typedef void (*last_fn_t)(amp_lb_t *lb, void *arg);
 
 /* A barrier of the process's ranks: the last one in runs last(lb, arg)
- * (unless NULL) while the others wait, then wakes them on their PEs. */
-static void barrier(amp_lb_t *lb, int me, last_fn_t last, void *arg)
+ * (unless NULL) while the others wait, then wakes them on their PEs and
+ * runs after(lb, arg) (unless NULL): ranks that join the process then
+ * find the barrier behind them. */
+static void barrier_then(amp_lb_t *lb, int me, last_fn_t last, last_fn_t after,
+                         void *arg)
 {
     unsigned long gen = atomic_load(&lb->gen);
     lb->threads[me] = amp_pe_self()->current;
+    lb->waitgen[me] = gen + 1;
     if (atomic_fetch_add(&lb->arrived, 1) + 1 < lb->nlocal) {
         while (atomic_load(&lb->gen) == gen)
             amp_sched_block();
@@ -76,9 +92,16 @@ static void barrier(amp_lb_t *lb, int me, last_fn_t last, void *arg)
         last(lb, arg);
     atomic_store(&lb->gen, gen + 1);
     amp_pe_t *pe = amp_pe_self();
-    for (int i = 0; i < lb->nlocal; i++)
-        if (i != me)
-            amp_p2p_wake(pe, lb->threads[i]);
+    for (int r = 0; r < lb->nranks; r++)
+        if (r != me && lb->waitgen[r] == gen + 1)
+            amp_p2p_wake(pe, lb->threads[r]);
+    if (after)
+        after(lb, arg);
+}
+
+static void barrier(amp_lb_t *lb, int me, last_fn_t last, void *arg)
+{
+    barrier_then(lb, me, last, NULL, arg);
 }
 
 /* Every rank waits in the barrier: let every PE deliver what was sent
@@ -95,13 +118,59 @@ static void drain(amp_lb_t *lb)
 static void report(const amp_lb_t *lb)
 {
     int moved = 0;
-    for (int i = 0; i < lb->nlocal; i++)
-        moved += lb->map[i] != lb->rank_pe[i];
+    for (int r = 0; r < lb->nranks; r++)
+        moved += amp_lb_is_local(lb, r) &&
+                 (lb->map[r] != lb->rank_pe[r] || lb->map_proc[r] != lb->proc);
     fprintf(stderr, "ampi: lb: step %lu, %s, %d of %d ranks move\n", lb->rounds,
             amp_lb_kind_name(lb->kind), moved, lb->nlocal);
-    for (int i = 0; i < lb->nlocal; i++)
-        fprintf(stderr, "ampi: lb:   rank %d load %.6g: PE %d -> %d\n",
-                lb->first + i, lb->loads[i], lb->rank_pe[i], lb->map[i]);
+    for (int r = 0; r < lb->nranks; r++) {
+        if (!amp_lb_is_local(lb, r))
+            continue;
+        if (lb->map_proc[r] != lb->proc)
+            fprintf(stderr,
+                    "ampi: lb:   rank %d load %.6g: PE %d -> process %d PE "
+                    "%d\n",
+                    r, lb->loads[r], lb->rank_pe[r], lb->map_proc[r],
+                    lb->map[r]);
+        else
+            fprintf(stderr, "ampi: lb:   rank %d load %.6g: PE %d -> %d\n", r,
+                    lb->loads[r], lb->rank_pe[r], lb->map[r]);
+    }
+}
+
+/* The process's own plan: its ranks stay in it. */
+static void plan_process(amp_lb_t *lb)
+{
+    int n = lb->nlocal, k = 0, any_want = 0;
+    int *ranks = malloc((size_t)(n ? n : 1) * 3 * sizeof(int));
+    double *loads = malloc((size_t)(n ? n : 1) * sizeof(double));
+    if (!ranks || !loads)
+        amp_fatal("out of memory planning the load balancing");
+    int *cur = ranks + n, *out = cur + n;
+    for (int r = 0; r < lb->nranks; r++) {
+        if (!amp_lb_is_local(lb, r))
+            continue;
+        ranks[k] = r;
+        loads[k] = lb->loads[r];
+        cur[k++] = lb->rank_pe[r];
+        any_want |= lb->want[r] >= 0;
+    }
+    int kind = any_want ? AMP_LB_NONE : lb->kind;
+    if (amp_lb_plan(kind, n, loads, cur, lb->sched->npes, lb->rounds + 1,
+                    out) != AMP_OK) {
+        amp_log_error("out of memory planning the load balancing; no rank "
+                      "moves");
+        memcpy(out, cur, (size_t)n * sizeof(int));
+    }
+    for (int i = 0; i < n; i++) {
+        int r = ranks[i];
+        lb->map[r] = lb->want[r] >= 0 ? lb->want[r] : out[i];
+        lb->map_proc[r] = lb->proc;
+    }
+    lb->nlocal_next = n;
+    lb->cross = 0;
+    free(ranks);
+    free(loads);
 }
 
 /* The last rank in: deliver what is in flight, decide the map. */
@@ -111,23 +180,22 @@ static void plan(amp_lb_t *lb, void *argp)
     if (h && h->quiesce)
         h->quiesce(lb, h->arg);
     drain(lb);
-    int any_want = 0;
-    for (int i = 0; i < lb->nlocal; i++)
-        any_want |= lb->want[i] >= 0;
-    int kind = any_want ? AMP_LB_NONE : lb->kind;
-    if (amp_lb_plan(kind, lb->nlocal, lb->loads, lb->rank_pe, lb->sched->npes,
-                    lb->rounds + 1, lb->map) != AMP_OK) {
-        amp_log_error("out of memory planning the load balancing; no rank "
-                      "moves");
-        memcpy(lb->map, lb->rank_pe, (size_t)lb->nlocal * sizeof(int));
-    }
-    for (int i = 0; i < lb->nlocal; i++)
-        if (lb->want[i] >= 0)
-            lb->map[i] = lb->want[i];
+    if (!(h && h->plan_job && h->plan_job(lb, h->arg)))
+        plan_process(lb);
     lb->rounds++;
     if (lb->debug)
         report(lb);
-    memcpy(lb->rank_pe, lb->map, (size_t)lb->nlocal * sizeof(int));
+    if (lb->cross) {
+        /* Every process made the same map of the whole job. */
+        for (int r = 0; r < lb->nranks; r++) {
+            lb->rank_proc[r] = lb->map_proc[r];
+            lb->rank_pe[r] = lb->map[r];
+        }
+        return;
+    }
+    for (int r = 0; r < lb->nranks; r++)
+        if (amp_lb_is_local(lb, r))
+            lb->rank_pe[r] = lb->map[r];
     if (h && h->remap)
         h->remap(lb, h->arg);
 }
@@ -139,6 +207,15 @@ static void settle(amp_lb_t *lb, void *argp)
     const amp_lb_hooks_t *h = argp;
     h->settle(lb, h->arg);
     drain(lb);
+    /* From here on the barrier counts the ranks once moved. */
+    lb->nlocal = lb->nlocal_next;
+}
+
+static void accept(amp_lb_t *lb, void *argp)
+{
+    const amp_lb_hooks_t *h = argp;
+    if (h->accept)
+        h->accept(lb, h->arg);
 }
 
 static void placed(amp_lb_t *lb, void *argp)
@@ -154,19 +231,26 @@ int amp_lb_exchange(amp_lb_t *lb, int me, double load, int want,
     lb->loads[me] = load;
     lb->want[me] = want;
     barrier(lb, me, plan, (void *)hooks);
-    int to = lb->map[me];
+    int to = lb->map[me], away = lb->map_proc[me] != lb->proc;
     if (hooks && hooks->settle) {
         if (hooks->prepare)
             hooks->prepare(hooks->arg);
-        barrier(lb, me, settle, (void *)hooks);
+        barrier_then(lb, me, settle, accept, (void *)hooks);
     }
-    if (to != from) {
+    int how = AMP_LB_STAYED;
+    if (away) {
+        if (rl->about_to_migrate)
+            rl->about_to_migrate();
+        hooks->depart(lb, me, hooks->arg);
+        how = AMP_LB_ARRIVED;
+    } else if (to != from) {
         if (rl->about_to_migrate)
             rl->about_to_migrate();
         amp_sched_migrate(lb->sched->pes[to]);
+        how = AMP_LB_MOVED;
     }
     barrier(lb, me, hooks && hooks->placed ? placed : NULL, (void *)hooks);
-    if (to != from && rl->just_migrated)
+    if (how != AMP_LB_STAYED && rl->just_migrated)
         rl->just_migrated();
-    return to != from;
+    return how;
 }

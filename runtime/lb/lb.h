@@ -1,5 +1,5 @@
 /*
- * lb: load balancing by moving ranks between the PEs of one process.
+ * lb: load balancing by moving ranks between PEs.
  *
  * Strategies (strategy.c) are pure functions: each rank's load and current
  * PE in, a new PE for every rank out.
@@ -25,9 +25,12 @@
  * In a job of several processes the other processes address a rank's
  * messages to its PE too; the caller's hooks (amp_lb_hooks_t) make sure
  * before step 1's map that nothing is in flight between the processes,
- * let the ranks take in what is tied to their PE, wait until nothing is
- * under way any more, and after step 2 tell the other processes the new
- * places (p2p.h, "moving ranks").
+ * may plan the whole job (then ranks may change process: the hook's
+ * depart ships a rank, mpi/move.h), let the ranks take in what is tied to
+ * their PE, wait until nothing is under way any more, and after step 2
+ * tell the other processes the new places (p2p.h, "moving ranks").  The
+ * barriers count the ranks the process has: those that leave drop out
+ * after the second, those that arrive join for the third.
  */
 #ifndef AMP_LB_H
 #define AMP_LB_H
@@ -90,17 +93,25 @@ typedef struct amp_lb_rank {
     double value;
 } amp_lb_rank_t;
 
-/* The process's state (in amp_proc). */
+/* The process's state (in amp_proc).  Arrays are by world rank; only
+ * the entries of this process's ranks mean anything, except where said. */
 typedef struct amp_lb {
-    int kind;          /* amp_lb_kind_t from +balancer */
-    int debug;         /* +lbdebug: report every move */
-    int nlocal, first; /* this process's ranks: first .. first + nlocal */
+    int kind;   /* amp_lb_kind_t from +balancer */
+    int debug;  /* +lbdebug: report every move */
+    int nranks; /* in the whole job */
+    int nlocal; /* ranks in this process now */
+    int proc;   /* this process's index */
     amp_sched_t *sched;
-    int *rank_pe; /* by local rank: its PE; updated by the moves */
+    int *rank_pe;   /* world rank -> its PE; updated by the moves */
+    int *rank_proc; /* world rank -> its process, or NULL: one process */
     amp_thread_t **threads;
+    unsigned long *waitgen; /* the barrier generation a rank waits for */
     double *loads;
-    int *want; /* by local rank: PE asked for (AMPI_Migrate_to_pe), or -1 */
-    int *map;  /* the new PE of every local rank */
+    int *want;       /* PE asked for (AMPI_Migrate_to_pe), or -1 */
+    int *map;        /* the new PE of every rank ... */
+    int *map_proc;   /* ... in this process (every rank: see plan_job) */
+    int nlocal_next; /* ranks here once the moves are done */
+    int cross;       /* some rank of the job changes process this step */
     unsigned long rounds;
     _Atomic int arrived;
     _Atomic unsigned long gen;
@@ -108,11 +119,19 @@ typedef struct amp_lb {
     long ns0;
 } amp_lb_t;
 
-/* Sets lb up for nlocal ranks (world ranks first ..), placed as rank_pe
- * says (kept and updated).  kind and debug are set by the caller. */
-amp_status_t amp_lb_init(amp_lb_t *lb, amp_sched_t *sched, int first,
-                         int nlocal, int *rank_pe);
+/* Sets lb up for a job of nranks ranks, world rank r running on PE
+ * rank_pe[r] of process rank_proc[r] (rank_proc NULL: every rank here);
+ * both arrays are kept and updated.  kind and debug are set by the
+ * caller. */
+amp_status_t amp_lb_init(amp_lb_t *lb, amp_sched_t *sched, int nranks, int proc,
+                         int *rank_pe, int *rank_proc);
 void amp_lb_cleanup(amp_lb_t *lb);
+
+/* Whether world rank r runs in this process. */
+static inline int amp_lb_is_local(const amp_lb_t *lb, int r)
+{
+    return !lb->rank_proc || lb->rank_proc[r] == lb->proc;
+}
 
 /* A step of a move run by the last rank in of a barrier of the process's
  * ranks (nothing else runs in the process then). */
@@ -121,21 +140,39 @@ typedef void (*amp_lb_remap_fn_t)(amp_lb_t *lb, void *arg);
 /* What the caller adds to a move; any may be NULL.  In order: */
 typedef struct amp_lb_hooks {
     amp_lb_remap_fn_t quiesce; /* every rank in, before the map is made */
-    amp_lb_remap_fn_t remap;   /* the map made, before any rank moves */
+    /* Every rank in, quiesced: may plan the moves of the whole job (sets
+     * map and map_proc of every rank, and nlocal_next) and return 1; 0:
+     * the process plans its own ranks' PEs. */
+    int (*plan_job)(amp_lb_t *lb, void *arg);
+    /* The map made by the process (plan_job answered 0), before any rank
+     * moves. */
+    amp_lb_remap_fn_t remap;
     /* With settle: each rank runs prepare on its PE once the map is
      * known, then every rank meets again and the last one in runs settle
      * before any rank moves. */
     void (*prepare)(void *arg);
     amp_lb_remap_fn_t settle;
+    /* Once settle's barrier is behind every rank: ranks of other
+     * processes may join from then on. */
+    amp_lb_remap_fn_t accept;
+    /* A rank that goes to another process (map_proc) calls this instead of
+     * moving to a PE; it returns in the new process, on the rank's new
+     * PE, once the rank is there. */
+    void (*depart)(amp_lb_t *lb, int me, void *arg);
     amp_lb_remap_fn_t placed; /* every rank in place, before any returns */
     void *arg;                /* of them all */
 } amp_lb_hooks_t;
 
-/* Collective over the process's ranks: local rank me (the calling thread)
+/* What amp_lb_exchange did with the rank. */
+enum { AMP_LB_STAYED, AMP_LB_MOVED, AMP_LB_ARRIVED };
+
+/* Collective over the process's ranks: world rank me (the calling thread)
  * with load load asks for PE want (-1: the strategy's choice).  Returns
- * 1 if the rank moved.  hooks (may be NULL) run as described there; a
- * rank that moves calls rl's about_to_migrate before it leaves (nothing
- * may communicate then) and just_migrated once every rank is in place. */
+ * AMP_LB_MOVED if the rank changed PE in its process, AMP_LB_ARRIVED if it
+ * came from another process (hooks' depart).  hooks (may be NULL) run as
+ * described there; a rank that moves calls rl's about_to_migrate before it
+ * leaves (nothing may communicate then) and just_migrated once every rank
+ * is in place. */
 int amp_lb_exchange(amp_lb_t *lb, int me, double load, int want,
                     const amp_lb_rank_t *rl, const amp_lb_hooks_t *hooks);
 

@@ -146,6 +146,21 @@ amp_status_t amp_mem_slot_commit(amp_mem_t *mem, int i)
     return AMP_OK;
 }
 
+amp_status_t amp_mem_slot_release(amp_mem_t *mem, int i)
+{
+    char *start = slot_base(mem, i) + mem->page_size;
+    size_t len = mem->slot_size - mem->page_size;
+    void *p =
+        mmap(start, len, PROT_NONE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    if (p == MAP_FAILED) {
+        amp_log_error("cannot release the memory of rank slot %d: %s", i,
+                      strerror(errno));
+        return AMP_ERR_NOMEM;
+    }
+    return AMP_OK;
+}
+
 void *amp_mem_slot_stack(const amp_mem_t *mem, int i)
 {
     return slot_base(mem, i) + mem->page_size;

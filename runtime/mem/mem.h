@@ -61,6 +61,11 @@ void amp_mem_cleanup(amp_mem_t *mem);
  * backed when touched). */
 amp_status_t amp_mem_slot_commit(amp_mem_t *mem, int i);
 
+/* Gives every page of slot i but its guard page back to the system: the
+ * slot is reserved and inaccessible again, as before its first commit
+ * (its rank moved to another process). */
+amp_status_t amp_mem_slot_release(amp_mem_t *mem, int i);
+
 void *amp_mem_slot_stack(const amp_mem_t *mem, int i);
 void *amp_mem_slot_rank_area(const amp_mem_t *mem, int i);
 /* Start of slot i's image area (reserved, inaccessible until mapped). */

@@ -82,21 +82,34 @@ amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
     c->world = world;
     c->owned_world = world;
     c->errh = MPI_ERRORS_ARE_FATAL;
-    if (amp_comm_members_local(size, world) &&
-        amp_coll_shm_attach(&amp_proc.coll_shm, amp_proc.rank_pe,
-                            amp_proc.sched.npes, ctx, size, world,
-                            &c->shm) != AMP_OK) {
-        amp_table_free(&rank->comms, c);
-        free(world);
-        return NULL;
-    }
-    if (amp_coll_hier_attach(c) != AMP_OK) {
-        amp_coll_shm_detach(&amp_proc.coll_shm, c->shm);
+    if (amp_comm_coll_attach(c) != AMP_OK) {
         amp_table_free(&rank->comms, c);
         free(world);
         return NULL;
     }
     return c;
+}
+
+amp_status_t amp_comm_coll_attach(amp_comm_t *c)
+{
+    if (amp_comm_members_local(c->size, c->world) &&
+        amp_coll_shm_attach(&amp_proc.coll_shm, amp_proc.rank_pe,
+                            amp_proc.sched.npes, c->ctx, c->size, c->world,
+                            &c->shm) != AMP_OK)
+        return AMP_ERR_NOMEM;
+    if (amp_coll_hier_attach(c) != AMP_OK) {
+        amp_coll_shm_detach(&amp_proc.coll_shm, c->shm);
+        c->shm = NULL;
+        return AMP_ERR_NOMEM;
+    }
+    return AMP_OK;
+}
+
+void amp_comm_coll_detach(amp_comm_t *c)
+{
+    amp_coll_shm_detach(&amp_proc.coll_shm, c->shm);
+    c->shm = NULL;
+    amp_coll_hier_detach(c);
 }
 
 void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm)

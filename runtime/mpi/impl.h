@@ -94,6 +94,7 @@ typedef struct amp_proc {
     struct amp_nbc_pe *nbc_pes;   /* coll/nbc.c: by PE id */
     amp_ctx_registry_t idup_ctxs; /* comm.c: contexts of MPI_Comm_idup */
     amp_lb_t lb;                  /* lb/: moving ranks between PEs */
+    struct amp_move *move; /* move.c: ranks between processes, or NULL */
     struct amp_gpu *gpu; /* gpu/gpu.h: CUDA devices, or NULL: host-only */
     /* +restart: the checkpoint's manifest (mpi/checkpoint.h), else NULL */
     struct amp_ckpt_manifest *restart;
@@ -389,6 +390,11 @@ amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
                          int *world);
 /* Releases everything the communicator holds and its handle. */
 void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm);
+/* The shared state of comm's collectives for the processes its members
+ * run in now (amp_comm_new does it; a rank that moves between processes
+ * detaches and attaches again, mpi/move.c).  Fails with AMP_ERR_NOMEM. */
+amp_status_t amp_comm_coll_attach(amp_comm_t *c);
+void amp_comm_coll_detach(amp_comm_t *c);
 /* Collective over comm: a context id no member has used yet (two ids are
  * taken: ctx and ctx + 1).  May block; re-read rank-local pointers after. */
 amp_status_t amp_comm_agree_ctx(amp_rank_t *rank, amp_comm_t *comm, int *ctx);

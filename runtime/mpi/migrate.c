@@ -6,12 +6,12 @@
  */
 #include "checkpoint.h"
 #include "impl.h"
+#include "move.h"
 
 #include <string.h>
 
-/* Whether the job has several processes: then ranks move between the PEs
- * of their own process only, and the processes agree on the moves (the
- * others address a rank's messages to its PE; p2p.h, "moving ranks"). */
+/* Whether the job has several processes: then the processes agree on the
+ * moves, and ranks may change process (move.h). */
 static int several_processes(void)
 {
     return amp_proc.world.nprocs > 1 || amp_proc.boot.nprocs > 1;
@@ -68,51 +68,6 @@ static void remap(amp_lb_t *lb, void *arg)
                   "load balancing");
 }
 
-/* Jobs of several processes: nothing in flight between the processes
- * before the map is made. */
-static void quiesce(amp_lb_t *lb, void *arg)
-{
-    (void)lb;
-    (void)arg;
-    amp_p2p_net_quiesce(&amp_proc.world);
-}
-
-/* In every rank before the moves: what waits for it with its data still
- * at another process is taken in on this PE (a rank that moves could not
- * fetch it from its new PE; the sender's send completes, which settle
- * waits for). */
-static void prepare(void *arg)
-{
-    (void)arg;
-    amp_rank_t *rank = amp_rank_self();
-    amp_table_t *t = &rank->msgs;
-    int cap = t->nchunks * AMP_TABLE_CHUNK, n = 0;
-    struct amp_msg **taken = malloc((size_t)(cap ? cap : 1) * sizeof(*taken));
-    if (!taken)
-        amp_fatal("out of memory before moving rank %d", rank->world_rank);
-    for (int i = t->first; i < cap; i++) {
-        amp_msg_handle_t *h = amp_table_lookup(t, i);
-        if (h && h->msg)
-            taken[n++] = h->msg;
-    }
-    amp_p2p_ep_fetch_remote(&rank->ep, taken, n);
-    free(taken);
-}
-
-static void settle(amp_lb_t *lb, void *arg)
-{
-    (void)lb;
-    (void)arg;
-    amp_p2p_net_settle(&amp_proc.world);
-}
-
-/* Every rank of the process in place: the others learn where. */
-static void placed(amp_lb_t *lb, void *arg)
-{
-    (void)arg;
-    amp_p2p_net_places(&amp_proc.world, lb->first, lb->nlocal);
-}
-
 /* The collective step of AMPI_Migrate and AMPI_Migrate_to_pe: every rank
  * of the process, asking for PE want (-1: the balancer's choice). */
 static int lb_step(amp_rank_t *rank, int want, const char *call)
@@ -123,17 +78,18 @@ static int lb_step(amp_rank_t *rank, int want, const char *call)
     const char *saved = rank->call;
     rank->call = call;
     static const amp_lb_hooks_t one = {.remap = remap};
-    static const amp_lb_hooks_t several = {.quiesce = quiesce,
-                                           .remap = remap,
-                                           .prepare = prepare,
-                                           .settle = settle,
-                                           .placed = placed};
     if (want < 0 && amp_proc.lb.kind == AMP_LB_NONE) {
         rc = PMPI_Barrier(MPI_COMM_WORLD);
+    } else if (several_processes()) {
+        /* Ranks may change process (move.h). */
+        amp_move_rank_ready(rank);
+        int how =
+            amp_lb_exchange(&amp_proc.lb, rank->world_rank, rank_load(rank),
+                            want, &rank->lb, &amp_move_hooks);
+        amp_move_rank_done(amp_rank_self(), how);
     } else {
-        amp_lb_exchange(&amp_proc.lb, rank->world_rank - amp_proc.lb.first,
-                        rank_load(rank), want, &rank->lb,
-                        several_processes() ? &several : &one);
+        amp_lb_exchange(&amp_proc.lb, rank->world_rank, rank_load(rank), want,
+                        &rank->lb, &one);
     }
     rank = amp_rank_self();
     rank->call = saved;
@@ -182,7 +138,7 @@ static int checkpoint(amp_rank_t *rank, MPI_Info info, char *value,
     if (!aslr_off)
         return amp_mpi_error(rank, NULL, MPI_ERR_OTHER, call,
                              "address-space randomization is on "
-                             "(AMPI_NO_REEXEC set, or a PMIx launcher), so a "
+                             "(AMPI_NO_REEXEC set?), so a "
                              "checkpoint could not be restarted; unset "
                              "AMPI_NO_REEXEC");
     char lb[16];

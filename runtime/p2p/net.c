@@ -70,8 +70,10 @@ typedef struct net_move {
     uint32_t *counts[NET_MOVE_SLOTS];
     uint64_t totals[NET_MOVE_SLOTS];
     _Atomic int got[NET_MOVE_SLOTS];
-    int *places; /* by world rank: its PE, as its process reported */
+    int *place_pe, *place_proc; /* by world rank, as processes reported */
     _Atomic int places_got;
+    amp_p2p_load_t *loads; /* by world rank, as processes reported */
+    _Atomic int loads_got;
 } net_move_t;
 
 /* The transport of the whole process: read-only once set up, except the
@@ -484,7 +486,11 @@ static void arrive(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
             .from_proc = h->from_proc,
             .from_pe = h->from_pe,
         };
-        ((amp_p2p_pe_t *)pe->upper)->world->am_fn(pe, &m);
+        amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
+        if (m.hlen > 0 && wire->upper[0] == AMP_P2P_AM_MOVE)
+            w->move_fn(pe, &m);
+        else
+            w->am_fn(pe, &m);
         return;
     }
     amp_net_arrival_t a = {
@@ -848,14 +854,30 @@ static void move_message(amp_net_t *net, const net_hdr_t *h, const void *data,
         atomic_fetch_add_explicit(&m->got[slot], 1, memory_order_release);
         return;
     }
-    int first = h->ctx, n = h->src;
-    if (first < 0 || n < 0 || length != (size_t)n * sizeof(int) ||
-        (size_t)first + (size_t)n > (size_t)net->nranks)
+    int n = h->src;
+    size_t rec =
+        h->kind == AMP_NET_LOADS ? sizeof(amp_p2p_load_t) : 2 * sizeof(int32_t);
+    if (n < 0 || n > net->nranks || length != (size_t)n * rec)
         amp_fatal("process %d sent %zu bytes of rank places: are all "
                   "processes the same program?",
                   q, length);
-    memcpy(m->places + first, data, length);
-    atomic_fetch_add_explicit(&m->places_got, 1, memory_order_release);
+    const char *p = data;
+    for (int i = 0; i < n; i++, p += rec) {
+        int32_t pair[2];
+        memcpy(pair, p, sizeof(pair));
+        if (pair[0] < 0 || pair[0] >= net->nranks)
+            amp_fatal("process %d reported rank %d of %d", q, pair[0],
+                      net->nranks);
+        if (h->kind == AMP_NET_LOADS) {
+            memcpy(&m->loads[pair[0]], p, rec);
+            continue;
+        }
+        m->place_pe[pair[0]] = pair[1];
+        m->place_proc[pair[0]] = q;
+    }
+    atomic_fetch_add_explicit(h->kind == AMP_NET_LOADS ? &m->loads_got
+                                                       : &m->places_got,
+                              1, memory_order_release);
 }
 
 /* Whether PE b of this process has received from every PE of every other
@@ -947,22 +969,61 @@ void amp_p2p_net_settle(amp_p2p_world_t *w)
     }
 }
 
-void amp_p2p_net_places(amp_p2p_world_t *w, int first, int nlocal)
+/* Waits until every other process's message of an exchange came. */
+static void move_wait(amp_net_t *net, _Atomic int *got)
+{
+    while (atomic_load_explicit(got, memory_order_acquire) < net->nprocs - 1)
+        move_poll();
+    atomic_store_explicit(got, 0, memory_order_relaxed);
+}
+
+static void move_send_all(amp_net_t *net, const net_hdr_t *h, const void *data,
+                          size_t bytes)
+{
+    for (int q = 0; q < net->nprocs; q++)
+        if (q != net->proc)
+            move_send(net, q, h, data, bytes);
+}
+
+void amp_p2p_net_places(amp_p2p_world_t *w)
 {
     amp_net_t *net = w->net;
     net_move_t *m = &net->move;
-    net_hdr_t h = {.kind = AMP_NET_PLACES, .ctx = first, .src = nlocal};
-    for (int q = 0; q < net->nprocs; q++)
-        if (q != net->proc)
-            move_send(net, q, &h, w->rank_pe + first,
-                      (size_t)nlocal * sizeof(int));
-    while (atomic_load_explicit(&m->places_got, memory_order_acquire) <
-           net->nprocs - 1)
-        move_poll();
-    atomic_store_explicit(&m->places_got, 0, memory_order_relaxed);
-    for (int r = 0; r < w->nranks; r++)
+    int32_t *pairs = malloc((size_t)w->nranks * 2 * sizeof(int32_t));
+    if (!pairs)
+        amp_fatal("out of memory exchanging the places of ranks");
+    int n = 0;
+    for (int r = 0; r < w->nranks; r++) {
         if (w->rank_proc[r] != net->proc)
-            w->rank_pe[r] = m->places[r];
+            continue;
+        pairs[2 * n] = r;
+        pairs[2 * n + 1] = w->rank_pe[r];
+        n++;
+    }
+    net_hdr_t h = {.kind = AMP_NET_PLACES, .src = n};
+    move_send_all(net, &h, pairs, (size_t)n * 2 * sizeof(int32_t));
+    free(pairs);
+    move_wait(net, &m->places_got);
+    for (int r = 0; r < w->nranks; r++) {
+        if (m->place_proc[r] < 0)
+            continue;
+        w->rank_proc[r] = m->place_proc[r];
+        w->rank_pe[r] = m->place_pe[r];
+        m->place_proc[r] = -1;
+    }
+}
+
+void amp_p2p_net_loads(amp_p2p_world_t *w, const amp_p2p_load_t *mine, int n,
+                       amp_p2p_load_t *all)
+{
+    amp_net_t *net = w->net;
+    net_move_t *m = &net->move;
+    net_hdr_t h = {.kind = AMP_NET_LOADS, .src = n};
+    move_send_all(net, &h, mine, (size_t)n * sizeof(*mine));
+    move_wait(net, &m->loads_got);
+    memcpy(all, m->loads, (size_t)w->nranks * sizeof(*all));
+    for (int i = 0; i < n; i++)
+        all[mine[i].rank] = mine[i];
 }
 
 /* ---- sleeping -------------------------------------------------------- */
@@ -1189,8 +1250,15 @@ static amp_status_t move_init(amp_net_t *net, int nranks)
         atomic_init(&m->got[i], 0);
     }
     atomic_init(&m->places_got, 0);
-    m->places = calloc((size_t)nranks, sizeof(int));
-    return m->places ? AMP_OK : AMP_ERR_NOMEM;
+    atomic_init(&m->loads_got, 0);
+    m->place_pe = calloc((size_t)nranks, sizeof(int));
+    m->place_proc = malloc((size_t)nranks * sizeof(int));
+    m->loads = calloc((size_t)nranks, sizeof(*m->loads));
+    if (!m->place_pe || !m->place_proc || !m->loads)
+        return AMP_ERR_NOMEM;
+    for (int r = 0; r < nranks; r++)
+        m->place_proc[r] = -1;
+    return AMP_OK;
 }
 
 static amp_status_t pe_tables(amp_net_t *net, amp_pe_t *pe)
@@ -1333,7 +1401,9 @@ void amp_p2p_net_finish(amp_p2p_world_t *w, amp_sched_t *sched,
     free(net->detect.fin_recv);
     for (int i = 0; i < NET_MOVE_SLOTS; i++)
         free(net->move.counts[i]);
-    free(net->move.places);
+    free(net->move.place_pe);
+    free(net->move.place_proc);
+    free(net->move.loads);
     free(net);
     w->net = NULL;
 }

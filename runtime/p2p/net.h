@@ -44,7 +44,8 @@ enum amp_net_kind {
     /* Rank moves (not counted, outside the order, to PE 0; with data). */
     AMP_NET_COUNTS, /* messages sent to each PE there (seq: the step; ctx:
                        the sender's PEs; bytes: its total) */
-    AMP_NET_PLACES, /* the PEs of the sender's ranks ctx .. ctx + src */
+    AMP_NET_PLACES, /* the PEs of the sender's ranks: src (rank, PE) pairs */
+    AMP_NET_LOADS,  /* the sender's ranks' loads: src amp_p2p_load_t */
 };
 
 /* A message from another process, as the transport hands it to p2p. */

@@ -66,6 +66,9 @@ typedef struct amp_p2p_world amp_p2p_world_t;
  * until the handler fetches it (amp_p2p_am_fetch, zero-copy where UCX
  * can). */
 #define AMP_P2P_AM_HDR_MAX 128
+/* The first byte of the header of a rank that moves between processes,
+ * which goes to the world's move_fn instead of am_fn. */
+#define AMP_P2P_AM_MOVE 0xa5
 typedef struct amp_p2p_am {
     const void *hdr;
     size_t hlen;
@@ -130,6 +133,9 @@ struct amp_p2p_world {
     int *proc_node;        /* process -> node (first process on it) */
     struct amp_net *net;   /* the transport between processes */
     amp_p2p_am_fn_t am_fn; /* the layers' active messages (rma) */
+    /* Active messages whose header starts with AMP_P2P_AM_MOVE: ranks
+     * arriving from another process (mpi/move.c). */
+    amp_p2p_am_fn_t move_fn;
     /* Deadlock across processes: prints this process's ranks (start). */
     void (*report_fn)(void);
 };
@@ -172,12 +178,31 @@ void amp_p2p_net_quiet(amp_sched_t *sched);
  *     old PE after it left);
  *  4. the ranks move;
  *  5. amp_p2p_net_places: every process tells every other the new PEs of
- *     its ranks (world ranks first .. first + nlocal - 1) and updates
- *     rank_pe with theirs; returns once it has them all.  Only then may a
- *     rank of this process send again. */
+ *     its ranks (those rank_proc gives it) and updates rank_pe and
+ *     rank_proc with theirs; returns once it has them all.  Only then may
+ *     a rank of this process send again. */
 void amp_p2p_net_quiesce(amp_p2p_world_t *w);
 void amp_p2p_net_settle(amp_p2p_world_t *w);
-void amp_p2p_net_places(amp_p2p_world_t *w, int first, int nlocal);
+void amp_p2p_net_places(amp_p2p_world_t *w);
+
+/* What each process says of its ranks before the job plans moves between
+ * processes (amp_p2p_net_loads). */
+typedef struct amp_p2p_load {
+    int32_t rank, pe;
+    int32_t movable; /* may move to another process */
+    int32_t wants;   /* asked for a PE (AMPI_Migrate_to_pe) */
+    int32_t npes;    /* PEs of its process */
+    int32_t pad;
+    uint64_t ident; /* of its process: where the program is loaded */
+    double load;
+} amp_p2p_load_t;
+
+/* Collective over the processes (one thread each, quiesced as for a
+ * move): sends the n records of this process's ranks and fills all (by
+ * world rank) with every process's; returns once it has them all. */
+void amp_p2p_net_loads(amp_p2p_world_t *w, const amp_p2p_load_t *mine, int n,
+                       amp_p2p_load_t *all);
+
 /* On the endpoint's PE, by its rank: fetches the data of every message
  * from another process that waits in ep's unexpected queues, or that the
  * rank took out of them (taken: ntaken messages of amp_p2p_improbe), with

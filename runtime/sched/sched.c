@@ -338,6 +338,14 @@ static void hand_off(amp_pe_t *pe)
     pe_wake(to);
 }
 
+void amp_sched_spawn_remote(amp_thread_t *thr)
+{
+    atomic_fetch_add(&thr->pe->sched->live, 1);
+    thr->state = AMP_THREAD_READY;
+    amp_inbox_push(&thr->pe->arrivals, &thr->arrival);
+    pe_wake(thr->pe);
+}
+
 void amp_sched_migrate(amp_pe_t *to)
 {
     amp_pe_t *pe = amp_pe_self();

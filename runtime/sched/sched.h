@@ -133,6 +133,9 @@ void amp_sched_thread_init(amp_thread_t *thr, amp_pe_t *pe, void *stack,
                            void *arg);
 /* Makes a new thread ready; before the PEs start, or on thr's PE. */
 void amp_sched_spawn(amp_thread_t *thr);
+/* The same from any kernel thread while the PEs run: thr joins its PE's
+ * run queue through the PE's arrivals. */
+void amp_sched_spawn_remote(amp_thread_t *thr);
 
 /* Runs pe's scheduler on the calling kernel thread until every thread of
  * the process is done. */

@@ -2,6 +2,7 @@
 
 #include "coll/nbc.h"
 #include "mpi/checkpoint.h"
+#include "mpi/move.h"
 #include "mem/heap.h"
 #include "gpu/gpu.h"
 
@@ -299,11 +300,15 @@ static void setup(int npes, int first, int nlocal, int *local_pe)
     if (!amp_proc.ranks || !amp_proc.world.eps)
         amp_fatal("out of memory for %d ranks", o->vp);
     place_ranks(npes, first, nlocal, local_pe);
-    if (amp_lb_init(&amp_proc.lb, &amp_proc.sched, first, nlocal,
-                    amp_proc.rank_pe + first) != AMP_OK)
+    amp_p2p_world_t *w = &amp_proc.world;
+    if (amp_lb_init(&amp_proc.lb, &amp_proc.sched, o->vp, w->proc,
+                    amp_proc.rank_pe,
+                    w->nprocs > 1 ? w->rank_proc : NULL) != AMP_OK)
         amp_fatal("out of memory for %d ranks", nlocal);
     amp_proc.lb.kind = o->balancer;
     amp_proc.lb.debug = o->lbdebug;
+    if (w->nprocs > 1)
+        amp_move_init();
     for (int i = 0; i < nlocal; i++)
         create_rank(first + i, local_pe[i]);
 }

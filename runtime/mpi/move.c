@@ -1,0 +1,538 @@
+/* Moving ranks between the processes of a job; see move.h. */
+#include "move.h"
+
+#include "mem/heap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define WRITER_STACK ((size_t)64 << 10)
+
+/* The header of a rank that moves; its data is its slot from sp up to
+ * the end of its used heap. */
+typedef struct move_hdr {
+    uint8_t kind; /* AMP_P2P_AM_MOVE */
+    uint8_t pad[3];
+    int32_t rank, pe;
+    uint64_t sp, area, heap, heap_extent, heap_committed;
+} move_hdr_t;
+
+/* A rank arrived, waiting to be let run. */
+struct amp_move_arrival {
+    amp_move_arrival_t *next;
+    int rank, pe;
+    void *sp;
+};
+
+static amp_move_t *st(void)
+{
+    return amp_proc.move;
+}
+
+/* ---- setup ---- */
+
+static uint64_t process_ident(void)
+{
+    if (!amp_ckpt_aslr_off())
+        return 0;
+    amp_ckpt_ident_t id;
+    amp_ckpt_ident(&id);
+    uint64_t h = amp_ckpt_hash(AMP_CKPT_FNV0, &id, sizeof(id));
+    return h ? h : 1;
+}
+
+static void on_arrival(amp_pe_t *pe, const amp_p2p_am_t *m);
+
+void amp_move_init(void)
+{
+    amp_move_t *m = calloc(1, sizeof(*m));
+    int n = amp_proc.nranks;
+    if (!m || !(m->movable = calloc((size_t)n, sizeof(int))) ||
+        !(m->blobs = calloc((size_t)n, sizeof(*m->blobs))) ||
+        !(m->gone = calloc((size_t)n, sizeof(int))))
+        amp_fatal("out of memory for %d ranks", n);
+    pthread_mutex_init(&m->lock, NULL);
+    m->ident = process_ident();
+    const amp_mem_t *mem = &amp_proc.mem;
+    int npes = amp_proc.sched.npes;
+    if (!(m->writers = calloc((size_t)npes, sizeof(void *))) ||
+        !(m->ghosts = calloc((size_t)npes, sizeof(amp_thread_t))))
+        amp_fatal("out of memory for %d PEs", npes);
+    for (int i = 0; i < npes; i++)
+        if (!(m->writers[i] = malloc(WRITER_STACK)))
+            amp_fatal("out of memory for %d PEs", npes);
+    m->contiguous = mem->image_size == 0 &&
+                    mem->heap_offset ==
+                        mem->page_size + mem->stack_size + mem->rank_area_size;
+    amp_proc.move = m;
+    amp_proc.world.move_fn = on_arrival;
+}
+
+/* ---- each rank around the exchange ---- */
+
+void amp_move_rank_ready(amp_rank_t *rank)
+{
+    amp_move_t *m = st();
+    int r = rank->world_rank;
+    char why[160];
+    m->movable[r] = 0;
+    if (!m->contiguous || !m->ident || amp_proc.pie.active ||
+        amp_proc.lb.kind == AMP_LB_NONE ||
+        amp_ckpt_check(rank, why, sizeof(why)) != MPI_SUCCESS)
+        return;
+    amp_ckpt_blob_t *b = &m->blobs[r];
+    if (amp_ckpt_describe(rank, b) == MPI_SUCCESS)
+        m->movable[r] = 1;
+    else if (b->p)
+        amp_heap_free(rank->heap, b->p);
+    if (!m->movable[r])
+        b->p = NULL;
+}
+
+static void each_comm(amp_rank_t *rank, int attach)
+{
+    amp_table_t *t = &rank->comms;
+    for (int i = 0; i < t->nchunks * AMP_TABLE_CHUNK; i++) {
+        amp_comm_t *c = amp_table_lookup(t, i);
+        if (!c || c->is_inter)
+            continue;
+        if (!attach)
+            amp_comm_coll_detach(c);
+        else if (amp_comm_coll_attach(c) != AMP_OK)
+            amp_fatal("rank %d: out of memory for the collectives of its "
+                      "communicators after ranks moved",
+                      rank->world_rank);
+    }
+}
+
+void amp_move_rank_done(amp_rank_t *rank, int how)
+{
+    amp_move_t *m = st();
+    amp_ckpt_blob_t *b = &m->blobs[rank->world_rank];
+    if (how != AMP_LB_ARRIVED && amp_proc.lb.cross) {
+        amp_sys_alloc_enter();
+        each_comm(rank, 1);
+        amp_sys_alloc_leave();
+    }
+    if (how != AMP_LB_ARRIVED && b->p)
+        amp_heap_free(rank->heap, b->p);
+    b->p = NULL;
+}
+
+/* ---- the plan of the whole job ---- */
+
+/* The slots of the ranks that left at the last step, once their writers
+ * are done with them (a writer runs on another PE than the caller, or
+ * has finished: it never yields). */
+static void give_back(amp_move_t *m)
+{
+    pthread_mutex_lock(&m->lock);
+    while (m->ngone < m->departing) {
+        pthread_mutex_unlock(&m->lock);
+        amp_sched_poll(amp_pe_self());
+        pthread_mutex_lock(&m->lock);
+    }
+    for (int i = 0; i < m->ngone; i++)
+        amp_mem_slot_release(&amp_proc.mem, m->gone[i]);
+    m->ngone = m->departing = m->leaving = 0;
+    pthread_mutex_unlock(&m->lock);
+}
+
+static amp_p2p_load_t *gather(amp_lb_t *lb)
+{
+    amp_move_t *m = st();
+    size_t n = (size_t)lb->nranks;
+    amp_p2p_load_t *mine = calloc(n, sizeof(*mine));
+    amp_p2p_load_t *all = calloc(n, sizeof(*all));
+    if (!mine || !all)
+        amp_fatal("out of memory planning the load balancing");
+    int k = 0;
+    for (int r = 0; r < lb->nranks; r++) {
+        if (!amp_lb_is_local(lb, r))
+            continue;
+        mine[k++] = (amp_p2p_load_t){.rank = r,
+                                     .pe = lb->rank_pe[r],
+                                     .movable = m->movable[r],
+                                     .wants = lb->want[r] >= 0,
+                                     .npes = lb->sched->npes,
+                                     .ident = m->ident,
+                                     .load = lb->loads[r]};
+    }
+    amp_p2p_net_loads(&amp_proc.world, mine, k, all);
+    free(mine);
+    return all;
+}
+
+/* Whether the job plans across processes this step: a balancer, nobody
+ * asked for a PE, every process loaded alike with randomization off. */
+static int job_wide(const amp_lb_t *lb, const amp_p2p_load_t *all)
+{
+    if (lb->kind == AMP_LB_NONE)
+        return 0;
+    for (int r = 0; r < lb->nranks; r++)
+        if (all[r].wants || !all[r].ident || all[r].ident != all[0].ident)
+            return 0;
+    return 1;
+}
+
+/* Keeps in its process a rank that cannot move, and one rank in every
+ * process that would be left without any (its first). */
+static void constrain(const amp_lb_t *lb, const amp_p2p_load_t *all,
+                      const int *off, const int *cur, int *out)
+{
+    int nprocs = amp_proc.world.nprocs;
+    int *count = calloc((size_t)nprocs, sizeof(int));
+    if (!count)
+        amp_fatal("out of memory planning the load balancing");
+    for (int r = 0; r < lb->nranks; r++) {
+        int q = lb->rank_proc[r];
+        if (out[r] < off[q] || out[r] >= off[q + 1]) {
+            if (!all[r].movable)
+                out[r] = cur[r];
+        }
+    }
+    for (int r = 0; r < lb->nranks; r++)
+        for (int q = 0; q < nprocs; q++)
+            count[q] += out[r] >= off[q] && out[r] < off[q + 1];
+    for (int r = 0; r < lb->nranks; r++) {
+        int q = lb->rank_proc[r];
+        if (count[q] == 0) {
+            out[r] = cur[r];
+            count[q]++;
+        }
+    }
+    free(count);
+}
+
+static int plan_job(amp_lb_t *lb, void *arg)
+{
+    (void)arg;
+    amp_move_t *m = st();
+    give_back(m);
+    amp_p2p_load_t *all = gather(lb);
+    int nprocs = amp_proc.world.nprocs, n = lb->nranks;
+    if (!job_wide(lb, all)) {
+        free(all);
+        return 0;
+    }
+    int *off = calloc((size_t)nprocs + 1, sizeof(int));
+    int *cur = malloc((size_t)n * 2 * sizeof(int));
+    double *loads = malloc((size_t)n * sizeof(double));
+    if (!off || !cur || !loads)
+        amp_fatal("out of memory planning the load balancing");
+    int *out = cur + n;
+    for (int r = 0; r < n; r++)
+        off[lb->rank_proc[r] + 1] = all[r].npes;
+    for (int q = 0; q < nprocs; q++)
+        off[q + 1] += off[q];
+    for (int r = 0; r < n; r++) {
+        cur[r] = off[lb->rank_proc[r]] + all[r].pe;
+        loads[r] = all[r].load;
+    }
+    if (amp_lb_plan(lb->kind, n, loads, cur, off[nprocs], lb->rounds + 1,
+                    out) != AMP_OK)
+        amp_fatal("out of memory planning the load balancing");
+    constrain(lb, all, off, cur, out);
+    lb->cross = 0;
+    lb->nlocal_next = 0;
+    m->leaving = 0;
+    for (int r = 0; r < n; r++) {
+        int q = 0;
+        while (out[r] >= off[q + 1])
+            q++;
+        lb->map_proc[r] = q;
+        lb->map[r] = out[r] - off[q];
+        lb->cross |= q != lb->rank_proc[r];
+        lb->nlocal_next += q == lb->proc;
+        m->leaving += q != lb->proc && lb->rank_proc[r] == lb->proc;
+    }
+    free(off);
+    free(cur);
+    free(loads);
+    free(all);
+    return 1;
+}
+
+/* ---- the steps around the plan ---- */
+
+static void quiesce(amp_lb_t *lb, void *arg)
+{
+    (void)lb;
+    (void)arg;
+    amp_p2p_net_quiesce(&amp_proc.world);
+}
+
+/* Within a process only: the shared collective state follows the PEs. */
+static void remap(amp_lb_t *lb, void *arg)
+{
+    (void)arg;
+    if (amp_coll_shm_relayout(&amp_proc.coll_shm, amp_proc.rank_pe,
+                              lb->sched->npes) != AMP_OK)
+        amp_fatal("out of memory rebuilding the collectives' state after "
+                  "load balancing");
+}
+
+/* In every rank once the map is known: what waits for it with its data
+ * still at another process is taken in on this PE (a rank that moves
+ * could not fetch it from its new PE); when ranks change process, the
+ * rank's communicators let go of their shared state, whose members
+ * change. */
+static void prepare(void *arg)
+{
+    (void)arg;
+    amp_rank_t *rank = amp_rank_self();
+    amp_table_t *t = &rank->msgs;
+    int cap = t->nchunks * AMP_TABLE_CHUNK, n = 0;
+    amp_sys_alloc_enter();
+    struct amp_msg **taken = malloc((size_t)(cap ? cap : 1) * sizeof(*taken));
+    if (!taken)
+        amp_fatal("out of memory before moving rank %d", rank->world_rank);
+    for (int i = t->first; i < cap; i++) {
+        amp_msg_handle_t *h = amp_table_lookup(t, i);
+        if (h && h->msg)
+            taken[n++] = h->msg;
+    }
+    amp_sys_alloc_leave();
+    amp_p2p_ep_fetch_remote(&rank->ep, taken, n);
+    rank = amp_rank_self();
+    amp_sys_alloc_enter();
+    free(taken);
+    if (amp_proc.lb.cross)
+        each_comm(rank, 0);
+    amp_sys_alloc_leave();
+}
+
+/* A rank that arrived: set up as a restart does (restart.c), to resume on
+ * its PE where it stopped. */
+static void let_run(const amp_move_arrival_t *a)
+{
+    amp_mem_t *mem = &amp_proc.mem;
+    amp_rank_t *rank = amp_mem_slot_rank_area(mem, a->rank);
+    int next_ctx = rank->next_ctx;
+    MPI_Errhandler file_errh = rank->file_errh;
+    void *tls = rank->thr.tls;
+    memset(&rank->thr, 0, sizeof(rank->thr));
+    rank->thr.pe = amp_proc.sched.pes[a->pe];
+    rank->thr.tls = tls;
+    rank->thr.ctx.sp = a->sp;
+    rank->lb.mark = 0;
+    rank->lb.acc = 0;
+    if (amp_rank_objects_init(rank) != AMP_OK)
+        amp_fatal("out of memory setting up rank %d", a->rank);
+    rank->next_ctx = next_ctx;
+    rank->file_errh = file_errh;
+    amp_p2p_ep_init(&rank->ep, &amp_proc.world, a->rank, &rank->thr);
+    amp_proc.world.eps[a->rank] = &rank->ep;
+    amp_proc.ranks[a->rank] = rank;
+    amp_sched_spawn_remote(&rank->thr);
+}
+
+/* The last rank in, before any moves: nothing under way any more; ranks
+ * may arrive from now on. */
+static void settle(amp_lb_t *lb, void *arg)
+{
+    (void)lb;
+    (void)arg;
+    amp_p2p_net_settle(&amp_proc.world);
+}
+
+/* The barrier after settle is behind every rank of the process: ranks
+ * that arrive may run (one that ran before could take its place in it). */
+static void accept(amp_lb_t *lb, void *arg)
+{
+    (void)arg;
+    if (!lb->cross)
+        return;
+    amp_move_t *m = st();
+    amp_sys_alloc_enter();
+    pthread_mutex_lock(&m->lock);
+    m->accepting = 1;
+    while (m->pending) {
+        amp_move_arrival_t *a = m->pending;
+        m->pending = a->next;
+        let_run(a);
+        free(a);
+    }
+    pthread_mutex_unlock(&m->lock);
+    amp_sys_alloc_leave();
+}
+
+/* Every rank of the process in place: the job learns where. */
+static void placed(amp_lb_t *lb, void *arg)
+{
+    (void)arg;
+    amp_move_t *m = st();
+    if (lb->cross) {
+        /* The ranks that leave may wait to run on this PE. */
+        pthread_mutex_lock(&m->lock);
+        while (m->ngone < m->leaving) {
+            pthread_mutex_unlock(&m->lock);
+            amp_sched_yield();
+            pthread_mutex_lock(&m->lock);
+        }
+        m->accepting = 0;
+        pthread_mutex_unlock(&m->lock);
+    }
+    amp_sys_alloc_enter();
+    amp_p2p_net_places(&amp_proc.world);
+    amp_sys_alloc_leave();
+}
+
+/* ---- leaving ---- */
+
+/* On the rank's own stack while it is stopped; the copy that travels has
+ * it as it was when the rank stopped. */
+typedef struct ship {
+    amp_ult_ctx_t resume, writer;
+    amp_rank_t *rank;
+    int proc, pe;
+    amp_ckpt_blob_t blob; /* its objects, for the new process */
+    volatile int sent;
+} ship_t;
+
+static void shipped(void *arg, int ok)
+{
+    ship_t *s = arg;
+    if (!ok)
+        amp_fatal("rank %d could not be sent to process %d",
+                  s->rank->world_rank, s->proc);
+    s->sent = 1;
+}
+
+/* The rank's thread ends in this process without touching its slot any
+ * more: the scheduler is left with a stand-in of it (the PE's ghost). */
+static _Noreturn void vanish(amp_pe_t *pe, amp_rank_t *rank)
+{
+    amp_move_t *m = st();
+    int r = rank->world_rank, slot = rank->slot;
+    amp_thread_t *ghost = &m->ghosts[pe->id];
+    *ghost = rank->thr;
+    amp_proc.world.eps[r] = NULL;
+    amp_proc.ranks[r] = NULL;
+    pe->current = ghost;
+    pthread_mutex_lock(&m->lock);
+    m->gone[m->ngone++] = slot;
+    pthread_mutex_unlock(&m->lock);
+    amp_sched_exit();
+}
+
+/* Runs on the PE's writer stack while the rank is stopped: sends its
+ * slot's used part and waits until it is taken. */
+static void writer_main(void *arg)
+{
+    ship_t *s = arg;
+    amp_rank_t *rank = s->rank;
+    amp_mem_t *mem = &amp_proc.mem;
+    char *area = amp_mem_slot_rank_area(mem, rank->slot);
+    size_t extent = amp_heap_extent(rank->heap);
+    move_hdr_t h = {.kind = AMP_P2P_AM_MOVE,
+                    .rank = rank->world_rank,
+                    .pe = s->pe,
+                    .sp = (uintptr_t)s->resume.sp,
+                    .area = (uintptr_t)area,
+                    .heap = (uintptr_t)rank->heap,
+                    .heap_extent = extent,
+                    .heap_committed = amp_heap_committed(rank->heap)};
+    char *from = s->resume.sp;
+    size_t bytes = (size_t)((char *)rank->heap + extent - from);
+    amp_pe_t *pe = amp_pe_self();
+    amp_p2p_am_send(pe, s->proc, s->pe, &h, sizeof(h), from, bytes, shipped, s);
+    while (!s->sent)
+        amp_sched_poll(pe);
+    vanish(pe, rank);
+}
+
+static void depart(amp_lb_t *lb, int me, void *arg)
+{
+    (void)arg;
+    amp_move_t *m = st();
+    amp_rank_t *rank = amp_rank_self();
+    ship_t s = {.rank = rank,
+                .proc = lb->map_proc[me],
+                .pe = lb->map[me],
+                .blob = m->blobs[me]};
+    m->blobs[me].p = NULL;
+    pthread_mutex_lock(&m->lock);
+    m->departing++;
+    pthread_mutex_unlock(&m->lock);
+    /* Nothing may allocate in the rank's heap from here on; the count
+     * travels as 1 and is dropped in the new process. */
+    rank->sys_alloc++;
+    void *stack = m->writers[amp_pe_self()->id];
+    amp_ult_ctx_make(&s.writer, stack, WRITER_STACK, writer_main, &s);
+    amp_ult_switch(&s.resume, &s.writer);
+    /* In the new process. */
+    rank = amp_rank_self();
+    rank->sys_alloc--;
+    amp_ckpt_rebuild(rank, &s.blob, "AMPI_Migrate");
+}
+
+/* ---- arriving ---- */
+
+static void arrived(amp_move_arrival_t *a)
+{
+    amp_move_t *m = st();
+    pthread_mutex_lock(&m->lock);
+    if (m->accepting) {
+        let_run(a);
+        free(a);
+    } else {
+        a->next = m->pending;
+        m->pending = a;
+    }
+    pthread_mutex_unlock(&m->lock);
+}
+
+static void fetched(void *arg, int ok)
+{
+    amp_move_arrival_t *a = arg;
+    if (!ok)
+        amp_fatal("the memory of rank %d could not be received", a->rank);
+    arrived(a);
+}
+
+/* On the PE the rank is to run on: its slot's pages, then its data. */
+static void on_arrival(amp_pe_t *pe, const amp_p2p_am_t *msg)
+{
+    move_hdr_t h;
+    amp_mem_t *mem = &amp_proc.mem;
+    if (msg->hlen != sizeof(h))
+        amp_fatal("a rank that moves came with a %zu-byte header", msg->hlen);
+    memcpy(&h, msg->hdr, sizeof(h));
+    int r = h.rank;
+    if (r < 0 || r >= amp_proc.nranks || h.pe < 0 ||
+        h.pe >= amp_proc.sched.npes ||
+        h.area != (uintptr_t)amp_mem_slot_rank_area(mem, r) ||
+        h.heap != (uintptr_t)amp_mem_slot_heap(mem, r) ||
+        h.heap_committed > mem->heap_size ||
+        msg->bytes != h.heap + h.heap_extent - h.sp)
+        amp_fatal("process %d sent rank %d in a shape that does not fit "
+                  "this process's slots: are all processes the same "
+                  "program with the same options?",
+                  msg->from_proc, r);
+    if (amp_mem_slot_commit(mem, r) != AMP_OK ||
+        amp_heap_restore_commit((void *)(uintptr_t)h.heap, h.heap_committed) !=
+            AMP_OK)
+        amp_fatal("cannot map the memory of rank %d arriving from process %d",
+                  r, msg->from_proc);
+    amp_move_arrival_t *a = malloc(sizeof(*a));
+    if (!a)
+        amp_fatal("out of memory receiving rank %d", r);
+    *a = (amp_move_arrival_t){
+        .rank = r, .pe = h.pe, .sp = (void *)(uintptr_t)h.sp};
+    if (msg->data) {
+        memcpy(a->sp, msg->data, msg->bytes);
+        arrived(a);
+        return;
+    }
+    amp_p2p_am_fetch(pe, msg->desc, a->sp, msg->bytes, fetched, a);
+}
+
+const amp_lb_hooks_t amp_move_hooks = {.quiesce = quiesce,
+                                       .plan_job = plan_job,
+                                       .remap = remap,
+                                       .prepare = prepare,
+                                       .settle = settle,
+                                       .accept = accept,
+                                       .depart = depart,
+                                       .placed = placed};

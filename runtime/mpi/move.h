@@ -1,0 +1,76 @@
+/*
+ * Moving ranks between the processes of a job (docs/load-balancing.md).
+ *
+ * In a job of several processes AMPI_Migrate plans the moves of the whole
+ * job: every process reports its ranks' loads (amp_p2p_net_loads), and
+ * each computes the same map over all PEs of all processes with the
+ * balancer's strategy.  A rank whose new PE is in another process is
+ * shipped there: its slot's used part (its stack from where it stopped,
+ * its rank area with its privatized globals, its used heap), which is
+ * contiguous, goes as one active message (UCX rendezvous, read straight
+ * from the slot into the same addresses of the other process's slot), and
+ * the description of its MPI objects travels in its heap, as for a
+ * checkpoint (checkpoint.h).  The receiving process sets the rank up as a
+ * restart does and lets it resume on its new PE, where it rebuilds its
+ * objects under the same handles.
+ *
+ * The steps, inside lb/'s amp_lb_exchange (lb.h), every process's ranks
+ * waiting in AMPI_Migrate:
+ *  1. quiesce; every rank reports whether it can move (nothing pending,
+ *     objects a checkpoint can hold: amp_ckpt_check) and has described its
+ *     objects; the loads are exchanged and the job's map made (a rank that
+ *     cannot move, or a process that would be left without ranks, keeps
+ *     its process); rank_proc and rank_pe take the new places;
+ *  2. each rank takes in its data from other processes and detaches its
+ *     communicators' shared collective state (membership changes); the
+ *     process settles and from then on accepts arriving ranks;
+ *  3. ranks that leave ship themselves and end in this process; the
+ *     others move to their PE; arrivals rebuild their objects;
+ *  4. every process has all its ranks: a job-wide exchange of places,
+ *     then every rank that did not arrive attaches its communicators
+ *     again.
+ * A rank's slot in the process it left is given back at the next step.
+ */
+#ifndef AMP_MPI_MOVE_H
+#define AMP_MPI_MOVE_H
+
+#include "checkpoint.h"
+
+#include <pthread.h>
+
+typedef struct amp_move_arrival amp_move_arrival_t;
+
+/* The process's state (amp_proc.move). */
+typedef struct amp_move {
+    uint64_t ident; /* where the program is loaded; 0: ASLR on */
+    int contiguous; /* a slot's stack, rank area and heap are adjacent */
+    int *movable;   /* by world rank: may leave this process this step */
+    amp_ckpt_blob_t *blobs; /* by world rank: described objects */
+    pthread_mutex_t lock;   /* accepting and pending */
+    int accepting;
+    amp_move_arrival_t *pending;
+    /* Slots of ranks that left (ngone of departing so far), given back at
+     * the next step. */
+    int *gone;
+    int ngone, departing;
+    int leaving; /* ranks that leave at this step */
+    /* By PE: a stack for the writer of a rank that leaves, and the
+     * stand-in the scheduler ends for it. */
+    void **writers;
+    amp_thread_t *ghosts;
+} amp_move_t;
+
+/* At startup in jobs of several processes, after the world is set up. */
+void amp_move_init(void);
+
+/* The hooks of AMPI_Migrate in jobs of several processes (lb.h). */
+extern const amp_lb_hooks_t amp_move_hooks;
+
+/* In each rank before amp_lb_exchange: whether it may leave the process
+ * (then its objects are described), for the plan. */
+void amp_move_rank_ready(amp_rank_t *rank);
+/* In each rank after amp_lb_exchange answered how: attaches its
+ * communicators again when ranks changed process, frees its description. */
+void amp_move_rank_done(amp_rank_t *rank, int how);
+
+#endif
