@@ -3,24 +3,39 @@
 
 #include "mem/heap.h"
 
+#include <sys/mman.h>
+
 #include <stdlib.h>
 #include <string.h>
 
 #define WRITER_STACK ((size_t)64 << 10)
 
-/* The header of a rank that moves; its data is its slot from sp up to
- * the end of its used heap. */
+/* A rank that moves travels as several messages, one per range of its
+ * slot in use: its stack from sp up to the end of its rank area, its used
+ * heap, and with pie privatization the writable part of its program copy
+ * (the rest the new process maps and relocates itself, at the same
+ * address).  Each message's header says where its data goes; the first
+ * also describes the slot. */
+#define MOVE_MAX_RANGES (2 + AMP_PIE_MAX_SEGMENTS * 2)
+
 typedef struct move_hdr {
     uint8_t kind; /* AMP_P2P_AM_MOVE */
-    uint8_t pad[3];
+    uint8_t idx, nranges, pad;
     int32_t rank, pe;
+    uint64_t addr; /* where this message's data goes */
     uint64_t sp, area, heap, heap_extent, heap_committed;
 } move_hdr_t;
 
-/* A rank arrived, waiting to be let run. */
+typedef struct range {
+    char *addr;
+    size_t len;
+} range_t;
+
+/* A rank arriving, then waiting to be let run. */
 struct amp_move_arrival {
     amp_move_arrival_t *next;
     int rank, pe;
+    int nranges, got;
     void *sp;
 };
 
@@ -49,11 +64,11 @@ void amp_move_init(void)
     int n = amp_proc.nranks;
     if (!m || !(m->movable = calloc((size_t)n, sizeof(int))) ||
         !(m->blobs = calloc((size_t)n, sizeof(*m->blobs))) ||
-        !(m->gone = calloc((size_t)n, sizeof(int))))
+        !(m->gone = calloc((size_t)n, sizeof(int))) ||
+        !(m->incoming = calloc((size_t)n, sizeof(*m->incoming))))
         amp_fatal("out of memory for %d ranks", n);
     pthread_mutex_init(&m->lock, NULL);
     m->ident = process_ident();
-    const amp_mem_t *mem = &amp_proc.mem;
     int npes = amp_proc.sched.npes;
     if (!(m->writers = calloc((size_t)npes, sizeof(void *))) ||
         !(m->ghosts = calloc((size_t)npes, sizeof(amp_thread_t))))
@@ -61,9 +76,6 @@ void amp_move_init(void)
     for (int i = 0; i < npes; i++)
         if (!(m->writers[i] = malloc(WRITER_STACK)))
             amp_fatal("out of memory for %d PEs", npes);
-    m->contiguous = mem->image_size == 0 &&
-                    mem->heap_offset ==
-                        mem->page_size + mem->stack_size + mem->rank_area_size;
     amp_proc.move = m;
     amp_proc.world.move_fn = on_arrival;
 }
@@ -76,8 +88,7 @@ void amp_move_rank_ready(amp_rank_t *rank)
     int r = rank->world_rank;
     char why[160];
     m->movable[r] = 0;
-    if (!m->contiguous || !m->ident || amp_proc.pie.active ||
-        amp_proc.lb.kind == AMP_LB_NONE ||
+    if (!m->ident || amp_proc.lb.kind == AMP_LB_NONE ||
         amp_ckpt_check(rank, why, sizeof(why)) != MPI_SUCCESS)
         return;
     amp_ckpt_blob_t *b = &m->blobs[r];
@@ -317,10 +328,20 @@ static void let_run(const amp_move_arrival_t *a)
     rank->thr.ctx.sp = a->sp;
     rank->lb.mark = 0;
     rank->lb.acc = 0;
+    /* The copy's count is whatever it was while the old process read the
+     * area (its progress hooks count too); the rank resumes in depart,
+     * which drops the one depart took. */
+    rank->sys_alloc = 1;
     if (amp_rank_objects_init(rank) != AMP_OK)
         amp_fatal("out of memory setting up rank %d", a->rank);
     rank->next_ctx = next_ctx;
     rank->file_errh = file_errh;
+    const amp_pie_image_t *img = &amp_proc.pie;
+    if (img->active && img->register_frame) {
+        memset(rank->pie_frames, 0, sizeof(rank->pie_frames));
+        img->register_frame((const void *)(rank->pie_base + img->eh_frame),
+                            rank->pie_frames);
+    }
     amp_p2p_ep_init(&rank->ep, &amp_proc.world, a->rank, &rank->thr);
     amp_proc.world.eps[a->rank] = &rank->ep;
     amp_proc.ranks[a->rank] = rank;
@@ -387,7 +408,7 @@ typedef struct ship {
     amp_rank_t *rank;
     int proc, pe;
     amp_ckpt_blob_t blob; /* its objects, for the new process */
-    volatile int sent;
+    volatile int sent;    /* messages sent so far */
 } ship_t;
 
 static void shipped(void *arg, int ok)
@@ -396,7 +417,7 @@ static void shipped(void *arg, int ok)
     if (!ok)
         amp_fatal("rank %d could not be sent to process %d",
                   s->rank->world_rank, s->proc);
-    s->sent = 1;
+    s->sent++;
 }
 
 /* The rank's thread ends in this process without touching its slot any
@@ -416,8 +437,33 @@ static _Noreturn void vanish(amp_pe_t *pe, amp_rank_t *rank)
     amp_sched_exit();
 }
 
-/* Runs on the PE's writer stack while the rank is stopped: sends its
- * slot's used part and waits until it is taken. */
+/* The writable part of the rank's program copy (pie), less the RELRO
+ * range, which the new process relocates to the same contents. */
+static int pie_ranges(const amp_rank_t *rank, range_t *out)
+{
+    const amp_pie_image_t *img = &amp_proc.pie;
+    uintptr_t base = rank->pie_base, rs = img->relro_start, re = img->relro_end;
+    int n = 0;
+    if (!img->active)
+        return 0;
+    for (int i = 0; i < img->nsegments; i++) {
+        const amp_pie_segment_t *g = &img->segments[i];
+        uintptr_t a = g->start, b = g->start + g->mem_size;
+        if (!(g->prot & PROT_WRITE))
+            continue;
+        if (re > rs && rs < b && re > a) { /* cut RELRO out */
+            if (rs > a)
+                out[n++] = (range_t){(char *)(base + a), rs - a};
+            a = re > a ? re : a;
+        }
+        if (b > a)
+            out[n++] = (range_t){(char *)(base + a), b - a};
+    }
+    return n;
+}
+
+/* Runs on the PE's writer stack while the rank is stopped: sends the
+ * ranges of its slot in use and waits until they are taken. */
 static void writer_main(void *arg)
 {
     ship_t *s = arg;
@@ -425,7 +471,13 @@ static void writer_main(void *arg)
     amp_mem_t *mem = &amp_proc.mem;
     char *area = amp_mem_slot_rank_area(mem, rank->slot);
     size_t extent = amp_heap_extent(rank->heap);
+    range_t ranges[MOVE_MAX_RANGES];
+    ranges[0] = (range_t){s->resume.sp, (size_t)(area + mem->rank_area_size -
+                                                 (char *)s->resume.sp)};
+    ranges[1] = (range_t){(char *)rank->heap, extent};
+    int n = 2 + pie_ranges(rank, ranges + 2);
     move_hdr_t h = {.kind = AMP_P2P_AM_MOVE,
+                    .nranges = (uint8_t)n,
                     .rank = rank->world_rank,
                     .pe = s->pe,
                     .sp = (uintptr_t)s->resume.sp,
@@ -433,13 +485,25 @@ static void writer_main(void *arg)
                     .heap = (uintptr_t)rank->heap,
                     .heap_extent = extent,
                     .heap_committed = amp_heap_committed(rank->heap)};
-    char *from = s->resume.sp;
-    size_t bytes = (size_t)((char *)rank->heap + extent - from);
     amp_pe_t *pe = amp_pe_self();
-    amp_p2p_am_send(pe, s->proc, s->pe, &h, sizeof(h), from, bytes, shipped, s);
-    while (!s->sent)
+    for (int i = 0; i < n; i++) {
+        h.idx = (uint8_t)i;
+        h.addr = (uintptr_t)ranges[i].addr;
+        amp_p2p_am_send(pe, s->proc, s->pe, &h, sizeof(h), ranges[i].addr,
+                        ranges[i].len, shipped, s);
+    }
+    while (s->sent < n)
         amp_sched_poll(pe);
     vanish(pe, rank);
+}
+
+/* Before the rank leaves: libgcc forgets its program copy's unwind
+ * tables, which the new process registers again. */
+static void pie_leave(amp_rank_t *rank)
+{
+    const amp_pie_image_t *img = &amp_proc.pie;
+    if (img->active && img->deregister_frame)
+        img->deregister_frame((const void *)(rank->pie_base + img->eh_frame));
 }
 
 static void depart(amp_lb_t *lb, int me, void *arg)
@@ -455,9 +519,10 @@ static void depart(amp_lb_t *lb, int me, void *arg)
     pthread_mutex_lock(&m->lock);
     m->departing++;
     pthread_mutex_unlock(&m->lock);
-    /* Nothing may allocate in the rank's heap from here on; the count
-     * travels as 1 and is dropped in the new process. */
+    /* Nothing may allocate in the rank's heap from here on; the new
+     * process sets the count to this 1 and it is dropped there. */
     rank->sys_alloc++;
+    pie_leave(rank);
     void *stack = m->writers[amp_pe_self()->id];
     amp_ult_ctx_make(&s.writer, stack, WRITER_STACK, writer_main, &s);
     amp_ult_switch(&s.resume, &s.writer);
@@ -488,10 +553,69 @@ static void fetched(void *arg, int ok)
     amp_move_arrival_t *a = arg;
     if (!ok)
         amp_fatal("the memory of rank %d could not be received", a->rank);
-    arrived(a);
+    if (++a->got == a->nranges) {
+        st()->incoming[a->rank] = NULL;
+        arrived(a);
+    }
 }
 
-/* On the PE the rank is to run on: its slot's pages, then its data. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+/* The pages about to be received, made present in one call (a fault per
+ * page inside the transfer costs several times more); without kernel
+ * support (before Linux 5.14) they fault in as they are written. */
+static void prefault(char *p, size_t len)
+{
+    uintptr_t page = (uintptr_t)amp_proc.mem.page_size;
+    uintptr_t a = (uintptr_t)p & ~(page - 1);
+    if (len)
+        (void)madvise((void *)a, (uintptr_t)p + len - a, MADV_POPULATE_WRITE);
+}
+
+/* The first message of a rank: its slot's pages (and its program copy,
+ * mapped and relocated here at the same address), its record. */
+static amp_move_arrival_t *slot_ready(const move_hdr_t *h, int from)
+{
+    amp_mem_t *mem = &amp_proc.mem;
+    int r = h->rank;
+    if (h->pe < 0 || h->pe >= amp_proc.sched.npes || h->nranges < 2 ||
+        h->area != (uintptr_t)amp_mem_slot_rank_area(mem, r) ||
+        h->heap != (uintptr_t)amp_mem_slot_heap(mem, r) ||
+        h->heap_committed > mem->heap_size || st()->incoming[r])
+        amp_fatal("process %d sent rank %d in a shape that does not fit "
+                  "this process's slots: are all processes the same "
+                  "program with the same options?",
+                  from, r);
+    if (amp_mem_slot_commit(mem, r) != AMP_OK ||
+        amp_heap_restore_commit((void *)(uintptr_t)h->heap,
+                                h->heap_committed) != AMP_OK)
+        amp_fatal("cannot map the memory of rank %d arriving from process %d",
+                  r, from);
+    prefault((char *)(uintptr_t)h->sp,
+             (size_t)(h->area + mem->rank_area_size - h->sp));
+    prefault((char *)(uintptr_t)h->heap, h->heap_extent);
+    const amp_pie_image_t *img = &amp_proc.pie;
+    if (img->active &&
+        amp_pie_copy_map(
+            img, amp_pie_copy_base(img, amp_mem_slot_image(mem, r))) != AMP_OK)
+        amp_fatal("cannot map the program copy of rank %d arriving from "
+                  "process %d",
+                  r, from);
+    amp_move_arrival_t *a = malloc(sizeof(*a));
+    if (!a)
+        amp_fatal("out of memory receiving rank %d", r);
+    *a = (amp_move_arrival_t){.rank = r,
+                              .pe = h->pe,
+                              .nranges = h->nranges,
+                              .sp = (void *)(uintptr_t)h->sp};
+    st()->incoming[r] = a;
+    return a;
+}
+
+/* On the PE the rank is to run on, each of its messages in order: the
+ * data into the same addresses of its slot here. */
 static void on_arrival(amp_pe_t *pe, const amp_p2p_am_t *msg)
 {
     move_hdr_t h;
@@ -500,32 +624,25 @@ static void on_arrival(amp_pe_t *pe, const amp_p2p_am_t *msg)
         amp_fatal("a rank that moves came with a %zu-byte header", msg->hlen);
     memcpy(&h, msg->hdr, sizeof(h));
     int r = h.rank;
-    if (r < 0 || r >= amp_proc.nranks || h.pe < 0 ||
-        h.pe >= amp_proc.sched.npes ||
-        h.area != (uintptr_t)amp_mem_slot_rank_area(mem, r) ||
-        h.heap != (uintptr_t)amp_mem_slot_heap(mem, r) ||
-        h.heap_committed > mem->heap_size ||
-        msg->bytes != h.heap + h.heap_extent - h.sp)
-        amp_fatal("process %d sent rank %d in a shape that does not fit "
-                  "this process's slots: are all processes the same "
-                  "program with the same options?",
+    char *slot = r >= 0 && r < amp_proc.nranks
+                     ? (char *)amp_mem_slot_stack(mem, r) - mem->page_size
+                     : NULL;
+    if (!slot || h.addr < (uintptr_t)slot ||
+        h.addr + msg->bytes > (uintptr_t)slot + mem->slot_size)
+        amp_fatal("process %d sent a part of rank %d outside its slot",
                   msg->from_proc, r);
-    if (amp_mem_slot_commit(mem, r) != AMP_OK ||
-        amp_heap_restore_commit((void *)(uintptr_t)h.heap, h.heap_committed) !=
-            AMP_OK)
-        amp_fatal("cannot map the memory of rank %d arriving from process %d",
-                  r, msg->from_proc);
-    amp_move_arrival_t *a = malloc(sizeof(*a));
+    amp_move_arrival_t *a =
+        h.idx == 0 ? slot_ready(&h, msg->from_proc) : st()->incoming[r];
     if (!a)
-        amp_fatal("out of memory receiving rank %d", r);
-    *a = (amp_move_arrival_t){
-        .rank = r, .pe = h.pe, .sp = (void *)(uintptr_t)h.sp};
+        amp_fatal("process %d sent a part of rank %d out of order",
+                  msg->from_proc, r);
+    void *into = (void *)(uintptr_t)h.addr;
     if (msg->data) {
-        memcpy(a->sp, msg->data, msg->bytes);
-        arrived(a);
+        memcpy(into, msg->data, msg->bytes);
+        fetched(a, 1);
         return;
     }
-    amp_p2p_am_fetch(pe, msg->desc, a->sp, msg->bytes, fetched, a);
+    amp_p2p_am_fetch(pe, msg->desc, into, msg->bytes, fetched, a);
 }
 
 const amp_lb_hooks_t amp_move_hooks = {.quiesce = quiesce,

@@ -5,12 +5,14 @@
  * job: every process reports its ranks' loads (amp_p2p_net_loads), and
  * each computes the same map over all PEs of all processes with the
  * balancer's strategy.  A rank whose new PE is in another process is
- * shipped there: its slot's used part (its stack from where it stopped,
- * its rank area with its privatized globals, its used heap), which is
- * contiguous, goes as one active message (UCX rendezvous, read straight
- * from the slot into the same addresses of the other process's slot), and
- * the description of its MPI objects travels in its heap, as for a
- * checkpoint (checkpoint.h).  The receiving process sets the rank up as a
+ * shipped there: the parts of its slot in use (its stack from where it
+ * stopped with its rank area and privatized globals, its used heap, and
+ * with -privatize=pie the writable part of its program copy, which the
+ * other process maps and relocates at the same address first) go as one
+ * active message each (UCX rendezvous, read straight from the slot into
+ * the same addresses of the other process's slot), and the description of
+ * its MPI objects travels in its heap, as for a checkpoint
+ * (checkpoint.h).  The receiving process sets the rank up as a
  * restart does and lets it resume on its new PE, where it rebuilds its
  * objects under the same handles.
  *
@@ -43,12 +45,12 @@ typedef struct amp_move_arrival amp_move_arrival_t;
 /* The process's state (amp_proc.move). */
 typedef struct amp_move {
     uint64_t ident; /* where the program is loaded; 0: ASLR on */
-    int contiguous; /* a slot's stack, rank area and heap are adjacent */
     int *movable;   /* by world rank: may leave this process this step */
     amp_ckpt_blob_t *blobs; /* by world rank: described objects */
     pthread_mutex_t lock;   /* accepting and pending */
     int accepting;
     amp_move_arrival_t *pending;
+    amp_move_arrival_t **incoming; /* by world rank: being received */
     /* Slots of ranks that left (ngone of departing so far), given back at
      * the next step. */
     int *gone;

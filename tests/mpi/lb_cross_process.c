@@ -6,7 +6,9 @@
  * privatized globals, communicators (a dup and a split), a derived
  * datatype and its error handler as they were, and point-to-point and
  * collectives work with every rank wherever it is; results are the same
- * as without moves.  Three rounds, so ranks also come back.
+ * as without moves.  What a rank allocates after a move is in its own slot
+ * and travels with it at the next move.  Three rounds, so ranks also come
+ * back.
  */
 #include "mpitest.h"
 
@@ -100,6 +102,8 @@ int main(int argc, char **argv)
     MT_CHECK_MPI(AMPI_Register_just_migrated(just_migrated));
 
     int procs = attr_int(AMPI_NUM_PROCESSES), changed = 0;
+    enum { LATER = 3 << 16 };
+    unsigned char *later[3] = {NULL, NULL, NULL};
     for (int round = 0; round < 3; round++) {
         int before = attr_int(AMPI_MY_PROCESS);
         /* The ranks in process 0 weigh four times the others. */
@@ -109,6 +113,18 @@ int main(int argc, char **argv)
         changed += after != before;
         check_state(&s, rank, size, stack, STACK);
         communicate(&s, rank, size, round);
+        for (int k = 0; k < round; k++)
+            MT_CHECK_PATTERN(later[k], LATER, (unsigned)(rank * 7 + k));
+        later[round] = malloc(LATER);
+        MT_CHECK(later[round] != NULL);
+        int owner = -1;
+        MT_CHECK_MPI(AMPI_Isomalloc_rank(later[round], &owner));
+        MT_CHECK_INT_EQ(owner, rank);
+        mt_fill(later[round], LATER, (unsigned)(rank * 7 + round));
+    }
+    for (int k = 0; k < 3; k++) {
+        MT_CHECK_PATTERN(later[k], LATER, (unsigned)(rank * 7 + k));
+        free(later[k]);
     }
     /* Every rank counts the ranks that changed process in some round: with
      * two processes of unequal loads some must have. */
