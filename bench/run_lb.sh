@@ -11,7 +11,16 @@
 #    balancer, and checks that every run computed the same result;
 #  - times AMPI_Migrate_to_pe moving every rank to the next PE, against the
 #    same call moving nobody, with 8 and 64 ranks and with 1 MiB and 16 MiB
-#    of heap per rank: microseconds per rank moved.
+#    of heap per rank: microseconds per rank moved;
+#  - moves one rank with 1 to 100 MiB of heap to another process (lb.c
+#    "cross": 2 processes started by BUILD_DIR/bin/ampirun, +vp 4 +p 1,
+#    GreedyLB), BENCH_CROSS_REPS times (default 5) per size, against the
+#    same AMPI_Migrate moving nobody, and times a one-way MPI_Send of the
+#    same size between 2 processes under ampirun and under Open MPI
+#    (lb.c built with mpicc; pml ob1, btl self,vader), the least that
+#    moving those bytes can cost.  Sizes: BENCH_CROSS_MIB (default
+#    "1 4 16 64 100"); BENCH_CROSS=0 skips this part.  Needs Open MPI's
+#    mpirun (MPIRUN, default mpirun) and mpicc.
 # Timings are not pass/fail; a busy machine only ever adds time.
 set -euo pipefail
 
@@ -73,3 +82,60 @@ migrate_row 8 migrate 0 "-" 2000
 migrate_row 64 migrate 0 "-" 500
 migrate_row 8 migrate_heap $((1 << 20)) "1 MiB" 200 $((1 << 20))
 migrate_row 8 migrate_heap $((16 << 20)) "16 MiB" 50 $((16 << 20))
+
+[ "${BENCH_CROSS:-1}" != 0 ] || exit 0
+cross_reps=${BENCH_CROSS_REPS:-5}
+read -r -a cross_mib <<<"${BENCH_CROSS_MIB:-1 4 16 64 100}"
+mpirun_cmd=${MPIRUN:-$(command -v mpirun || true)}
+ampirun=$build_dir/bin/ampirun
+if [ -z "$mpirun_cmd" ] || ! command -v mpicc >/dev/null || [ ! -x "$ampirun" ]; then
+    echo "run_lb.sh: moves across processes skipped (needs mpirun, mpicc and $ampirun)" >&2
+    exit 0
+fi
+mpicc -O2 "$src" -o "$work/lb-ompi"
+root=()
+[ "$(id -u)" -ne 0 ] || root=(--allow-run-as-root)
+ampi2=("$ampirun" -n 2 --launcher "$mpirun_cmd")
+[ "${#root[@]}" -eq 0 ] || ampi2+=(--launcher-arg "${root[0]}")
+ompi2=("$mpirun_cmd" "${root[@]}" --mca pml ob1 --mca btl 'self,vader' -np 2 --bind-to core)
+list=$(echo "${cross_mib[*]}" | tr ' ' ',')
+load=$(cut -d ' ' -f 1-3 /proc/loadavg)
+# One run per size: the rank mallocs its heap once, before it moves (a
+# rank that came from another process mallocs outside its slot: see
+# docs/bench.md, "Load balancing").
+for mib in "${cross_mib[@]}"; do
+    timeout 300 "${ampi2[@]}" "$work/lb" +vp 4 +p 1 +balancer GreedyLB \
+        cross "$cross_reps" "$mib" >"$work/cross-$mib.txt"
+done
+timeout 300 "${ampi2[@]}" "$work/lb" +vp 2 +p 1 send "$cross_reps" "$list" \
+    >"$work/send-ampi.txt"
+timeout 300 "${ompi2[@]}" "$work/lb-ompi" send "$cross_reps" "$list" \
+    >"$work/send-ompi.txt"
+
+kv() { # FILE KIND KEY BYTES: the value of KEY on FILE's KIND line for BYTES
+    awk -v kind="$2" -v key="$3" -v b="bytes=$4" '$1 == kind && $2 == b {
+        for (i = 3; i <= NF; i++) if (index($i, key "=") == 1) print substr($i, length(key) + 2) }' "$1"
+}
+echo
+echo "## One rank moved to another process: 2 processes, +vp 4 +p 1, GreedyLB"
+echo
+echo "Medians of $cross_reps steps; ms.  move − baseline: the step that ships rank 1"
+echo "to process 1 less the same AMPI_Migrate moving nobody.  Send: one-way"
+echo "MPI_Send of the same bytes between 2 processes (ours: ampirun; Open MPI:"
+echo "pml ob1, btl self,vader, --bind-to core).  Load average before: $load."
+echo
+echo "| heap | step moving it out | baseline | move − baseline | GB/s | step moving it back | next step (old slot given back) | our MPI_Send | Open MPI MPI_Send | (move − baseline) / Open MPI send |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+for mib in "${cross_mib[@]}"; do
+    b=$((mib << 20))
+    f=$work/cross-$mib.txt
+    awk -v mib="$mib" -v b="$b" -v out="$(kv "$f" cross out_us "$b")" \
+        -v stay="$(kv "$f" cross stay_us "$b")" -v back="$(kv "$f" cross back_us "$b")" \
+        -v rel="$(kv "$f" cross release_out_us "$b")" \
+        -v sa="$(kv "$work/send-ampi.txt" send us "$b")" \
+        -v so="$(kv "$work/send-ompi.txt" send us "$b")" 'BEGIN {
+        d = out - stay
+        printf "| %d MiB | %.2f | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f |\n",
+            mib, out / 1e3, stay / 1e3, d / 1e3, (d > 0 ? b / d / 1e3 : 0),
+            back / 1e3, rel / 1e3, sa / 1e3, so / 1e3, (so > 0 ? d / so : 0) }'
+done
