@@ -8,6 +8,7 @@
 #include "checkpoint.h"
 
 #include "mem/heap.h"
+#include "start/start.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -645,6 +646,16 @@ static int write_rank_file(snap_t *s)
                              .heap_extent = amp_heap_extent(rank->heap),
                              .heap_committed = amp_heap_committed(rank->heap)};
     memcpy(h.magic, AMP_CKPT_RANK_MAGIC, sizeof(h.magic));
+    amp_pie_range_t pie[AMP_START_PIE_MAX_RANGES];
+    int npie = amp_start_pie_ranges(rank->pie_base, pie);
+    _Static_assert(AMP_START_PIE_MAX_RANGES <= AMP_CKPT_PIE_RANGES,
+                   "a rank file holds every range of a program copy");
+    h.pie_base = rank->pie_base;
+    h.pie_nranges = (uint32_t)npie;
+    for (int i = 0; i < npie; i++) {
+        h.pie[i].addr = (uintptr_t)pie[i].addr;
+        h.pie[i].len = pie[i].len;
+    }
     char path[PATH_MAX], tmp[PATH_MAX + 8];
     snprintf(path, sizeof(path), "%s/rank-%d.ckpt", s->dir, rank->world_rank);
     snprintf(tmp, sizeof(tmp), "%s.tmp", path);
@@ -657,6 +668,8 @@ static int write_rank_file(snap_t *s)
     out_write(&o, s->resume.sp, h.stack_bytes);
     out_write(&o, area, h.area_bytes);
     out_write(&o, rank->heap, h.heap_extent);
+    for (int i = 0; i < npie; i++)
+        out_write(&o, pie[i].addr, pie[i].len);
     uint64_t hash = o.hash;
     out_write(&o, &hash, sizeof(hash));
     if (close(o.fd) != 0 && !o.err)
@@ -672,7 +685,7 @@ static int write_rank_file(snap_t *s)
 }
 
 /* Runs on a stack of its own while the rank is stopped: its stack, rank
- * area and heap do not change while they are written. */
+ * area, heap and program copy do not change while they are written. */
 static void writer_main(void *arg)
 {
     snap_t *s = arg;

@@ -6,7 +6,8 @@
  * and one file per rank, DIR/rank-R.ckpt, each by the process that runs
  * rank R, holding what the rank's slot
  * holds in use: its stack from the point where it stopped, its rank area
- * (amp_rank_t and its TLS copy) and the used part of its heap.  Nothing in
+ * (amp_rank_t and its TLS copy), the used part of its heap and, with
+ * -privatize=pie, the writable part of its program copy.  Nothing in
  * the slot is fixed up: a restart maps it back at the same addresses, so
  * the program, libampi and the C library must be loaded where they were
  * (the runtime turns address-space randomization off by re-executing
@@ -21,9 +22,16 @@
  * Process-level state (PEs, queues, shared collective state) is built
  * fresh.
  *
+ * A program built with -privatize=pie runs each rank in its own copy of
+ * the program image (start/image.c); the file also holds the writable part
+ * of the rank's copy, less its RELRO range (the header lists the ranges).
+ * A restart maps and relocates the copy at the same address, then reads
+ * those ranges over it, and registers the copy's unwind tables anew.
+ *
  * A rank file:
  *
- *   | amp_ckpt_rank_hdr_t | stack | rank area | heap | 64-bit FNV-1a |
+ *   | amp_ckpt_rank_hdr_t | stack | rank area | heap | pie ranges |
+ *   | 64-bit FNV-1a |
  *
  * the last word being the hash of everything before it.
  */
@@ -34,9 +42,11 @@
 
 #include <stdint.h>
 
-#define AMP_CKPT_VERSION 1
+#define AMP_CKPT_VERSION 2
 #define AMP_CKPT_MANIFEST_MAGIC "ampi-checkpoint"
 #define AMP_CKPT_RANK_MAGIC "AMPICKR1" /* 8 bytes, no terminator kept */
+/* Writable ranges of a pie program copy a rank file may hold. */
+#define AMP_CKPT_PIE_RANGES (AMP_PIE_MAX_SEGMENTS * 2)
 
 typedef struct amp_ckpt_rank_hdr {
     char magic[8];
@@ -47,6 +57,11 @@ typedef struct amp_ckpt_rank_hdr {
     uint64_t stack_bytes; /* from sp up to the stack's top */
     uint64_t area, area_bytes;
     uint64_t heap, heap_extent, heap_committed;
+    uint64_t pie_base; /* base of the rank's program copy, or 0 (no pie) */
+    uint32_t pie_nranges, pad;
+    struct {
+        uint64_t addr, len;
+    } pie[AMP_CKPT_PIE_RANGES]; /* the copy's writable ranges, in order */
 } amp_ckpt_rank_hdr_t;
 
 /* What must be the same in the process that restarts. */
@@ -92,6 +107,12 @@ void amp_restart_check_layout(void);
 /* Brings world rank r back from its file, ready to resume on pe (called
  * for each rank this process is given, whichever process wrote it). */
 void amp_restart_rank(int r, amp_pe_t *pe);
+/* A rank whose slot holds its memory as it stopped (restored from its file,
+ * or arrived from another process, mpi/move.c) set up in this process to
+ * resume at sp on pe: its thread, fresh tables for the MPI objects it
+ * rebuilds itself, its endpoint, its unwind tables (pie); not yet
+ * spawned. */
+void amp_restart_revive(amp_rank_t *rank, amp_pe_t *pe, void *sp);
 /* Turns address-space randomization off by executing the program again
  * (unless AMPI_NO_REEXEC is set); returns when nothing is to be done. */
 void amp_restart_reexec(char **argv, char **envp);

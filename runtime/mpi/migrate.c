@@ -57,17 +57,6 @@ static int check_no_pending_coll(amp_rank_t *rank, const char *call)
     return MPI_SUCCESS;
 }
 
-/* Runs while no rank of the process is inside a collective: the shared
- * collective state follows the new map. */
-static void remap(amp_lb_t *lb, void *arg)
-{
-    (void)arg;
-    if (amp_coll_shm_relayout(&amp_proc.coll_shm, amp_proc.rank_pe,
-                              lb->sched->npes) != AMP_OK)
-        amp_fatal("out of memory rebuilding the collectives' state after "
-                  "load balancing");
-}
-
 /* The collective step of AMPI_Migrate and AMPI_Migrate_to_pe: every rank
  * of the process, asking for PE want (-1: the balancer's choice). */
 static int lb_step(amp_rank_t *rank, int want, const char *call)
@@ -77,7 +66,7 @@ static int lb_step(amp_rank_t *rank, int want, const char *call)
         return rc;
     const char *saved = rank->call;
     rank->call = call;
-    static const amp_lb_hooks_t one = {.remap = remap};
+    static const amp_lb_hooks_t one = {.remap = amp_move_remap};
     if (want < 0 && amp_proc.lb.kind == AMP_LB_NONE) {
         rc = PMPI_Barrier(MPI_COMM_WORLD);
     } else if (several_processes()) {
@@ -127,11 +116,6 @@ static int checkpoint(amp_rank_t *rank, MPI_Info info, char *value,
                              "\"ampi_checkpoint\" = \"%s\": use "
                              "\"to_file=DIR\" (argument info)",
                              value);
-    if (amp_proc.pie.active)
-        return amp_mpi_error(rank, NULL, MPI_ERR_UNSUPPORTED_OPERATION, call,
-                             "checkpointing a program built with "
-                             "-privatize=pie is not supported yet "
-                             "(docs/checkpoint.md)");
     amp_sys_alloc_enter();
     int aslr_off = amp_ckpt_aslr_off();
     amp_sys_alloc_leave();

@@ -2,6 +2,7 @@
 #include "move.h"
 
 #include "mem/heap.h"
+#include "start/start.h"
 
 #include <sys/mman.h>
 
@@ -26,10 +27,7 @@ typedef struct move_hdr {
     uint64_t sp, area, heap, heap_extent, heap_committed;
 } move_hdr_t;
 
-typedef struct range {
-    char *addr;
-    size_t len;
-} range_t;
+typedef amp_pie_range_t range_t;
 
 /* A rank arriving, then waiting to be let run. */
 struct amp_move_arrival {
@@ -273,8 +271,7 @@ static void quiesce(amp_lb_t *lb, void *arg)
     amp_p2p_net_quiesce(&amp_proc.world);
 }
 
-/* Within a process only: the shared collective state follows the PEs. */
-static void remap(amp_lb_t *lb, void *arg)
+void amp_move_remap(amp_lb_t *lb, void *arg)
 {
     (void)arg;
     if (amp_coll_shm_relayout(&amp_proc.coll_shm, amp_proc.rank_pe,
@@ -317,34 +314,12 @@ static void prepare(void *arg)
  * its PE where it stopped. */
 static void let_run(const amp_move_arrival_t *a)
 {
-    amp_mem_t *mem = &amp_proc.mem;
-    amp_rank_t *rank = amp_mem_slot_rank_area(mem, a->rank);
-    int next_ctx = rank->next_ctx;
-    MPI_Errhandler file_errh = rank->file_errh;
-    void *tls = rank->thr.tls;
-    memset(&rank->thr, 0, sizeof(rank->thr));
-    rank->thr.pe = amp_proc.sched.pes[a->pe];
-    rank->thr.tls = tls;
-    rank->thr.ctx.sp = a->sp;
-    rank->lb.mark = 0;
-    rank->lb.acc = 0;
+    amp_rank_t *rank = amp_mem_slot_rank_area(&amp_proc.mem, a->rank);
+    amp_restart_revive(rank, amp_proc.sched.pes[a->pe], a->sp);
     /* The copy's count is whatever it was while the old process read the
      * area (its progress hooks count too); the rank resumes in depart,
      * which drops the one depart took. */
     rank->sys_alloc = 1;
-    if (amp_rank_objects_init(rank) != AMP_OK)
-        amp_fatal("out of memory setting up rank %d", a->rank);
-    rank->next_ctx = next_ctx;
-    rank->file_errh = file_errh;
-    const amp_pie_image_t *img = &amp_proc.pie;
-    if (img->active && img->register_frame) {
-        memset(rank->pie_frames, 0, sizeof(rank->pie_frames));
-        img->register_frame((const void *)(rank->pie_base + img->eh_frame),
-                            rank->pie_frames);
-    }
-    amp_p2p_ep_init(&rank->ep, &amp_proc.world, a->rank, &rank->thr);
-    amp_proc.world.eps[a->rank] = &rank->ep;
-    amp_proc.ranks[a->rank] = rank;
     amp_sched_spawn_remote(&rank->thr);
 }
 
@@ -437,31 +412,6 @@ static _Noreturn void vanish(amp_pe_t *pe, amp_rank_t *rank)
     amp_sched_exit();
 }
 
-/* The writable part of the rank's program copy (pie), less the RELRO
- * range, which the new process relocates to the same contents. */
-static int pie_ranges(const amp_rank_t *rank, range_t *out)
-{
-    const amp_pie_image_t *img = &amp_proc.pie;
-    uintptr_t base = rank->pie_base, rs = img->relro_start, re = img->relro_end;
-    int n = 0;
-    if (!img->active)
-        return 0;
-    for (int i = 0; i < img->nsegments; i++) {
-        const amp_pie_segment_t *g = &img->segments[i];
-        uintptr_t a = g->start, b = g->start + g->mem_size;
-        if (!(g->prot & PROT_WRITE))
-            continue;
-        if (re > rs && rs < b && re > a) { /* cut RELRO out */
-            if (rs > a)
-                out[n++] = (range_t){(char *)(base + a), rs - a};
-            a = re > a ? re : a;
-        }
-        if (b > a)
-            out[n++] = (range_t){(char *)(base + a), b - a};
-    }
-    return n;
-}
-
 /* Runs on the PE's writer stack while the rank is stopped: sends the
  * ranges of its slot in use and waits until they are taken. */
 static void writer_main(void *arg)
@@ -475,7 +425,7 @@ static void writer_main(void *arg)
     ranges[0] = (range_t){s->resume.sp, (size_t)(area + mem->rank_area_size -
                                                  (char *)s->resume.sp)};
     ranges[1] = (range_t){(char *)rank->heap, extent};
-    int n = 2 + pie_ranges(rank, ranges + 2);
+    int n = 2 + amp_start_pie_ranges(rank->pie_base, ranges + 2);
     move_hdr_t h = {.kind = AMP_P2P_AM_MOVE,
                     .nranges = (uint8_t)n,
                     .rank = rank->world_rank,
@@ -647,7 +597,7 @@ static void on_arrival(amp_pe_t *pe, const amp_p2p_am_t *msg)
 
 const amp_lb_hooks_t amp_move_hooks = {.quiesce = quiesce,
                                        .plan_job = plan_job,
-                                       .remap = remap,
+                                       .remap = amp_move_remap,
                                        .prepare = prepare,
                                        .settle = settle,
                                        .accept = accept,

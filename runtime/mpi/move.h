@@ -65,6 +65,11 @@ typedef struct amp_move {
 /* At startup in jobs of several processes, after the world is set up. */
 void amp_move_init(void);
 
+/* The remap hook of a move within each process (lb.h): runs while no
+ * rank of the process is inside a collective; the shared collective state
+ * follows the new PEs. */
+void amp_move_remap(amp_lb_t *lb, void *arg);
+
 /* The hooks of AMPI_Migrate in jobs of several processes (lb.h). */
 extern const amp_lb_hooks_t amp_move_hooks;
 

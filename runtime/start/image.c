@@ -11,6 +11,7 @@
 #include "start/start.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
 
 void amp_start_pie_setup(void)
 {
@@ -60,6 +61,29 @@ void amp_start_pie_rank_exit(amp_rank_t *rank)
         return;
     rank->pie_base = 0; /* a finalizer that ends the rank ends it for good */
     amp_pie_copy_fini(&amp_proc.pie, base);
+}
+
+int amp_start_pie_ranges(uintptr_t base, amp_pie_range_t *out)
+{
+    const amp_pie_image_t *img = &amp_proc.pie;
+    uintptr_t rs = img->relro_start, re = img->relro_end;
+    int n = 0;
+    if (!img->active)
+        return 0;
+    for (int i = 0; i < img->nsegments; i++) {
+        const amp_pie_segment_t *g = &img->segments[i];
+        uintptr_t a = g->start, b = g->start + g->mem_size;
+        if (!(g->prot & PROT_WRITE))
+            continue;
+        if (re > rs && rs < b && re > a) { /* cut RELRO out */
+            if (rs > a)
+                out[n++] = (amp_pie_range_t){(char *)(base + a), rs - a};
+            a = re > a ? re : a;
+        }
+        if (b > a)
+            out[n++] = (amp_pie_range_t){(char *)(base + a), b - a};
+    }
+    return n;
 }
 
 void *amp_pie_to_original(const void *addr)

@@ -267,8 +267,6 @@ void amp_restart_check_layout(void)
 {
     const amp_ckpt_manifest_t *m = amp_proc.restart;
     const amp_mem_t *mem = &amp_proc.mem;
-    if (amp_proc.pie.active)
-        bad_dir("programs built with -privatize=pie cannot be restarted");
     if ((uintptr_t)mem->base != m->range_base)
         bad_dir("the isomalloc range is at %p, not at %#llx as when the "
                 "checkpoint was written",
@@ -308,6 +306,37 @@ static void in_read(in_t *in, void *p, size_t n)
     in->hash = amp_ckpt_hash(in->hash, p, n);
 }
 
+/* Base of rank r's program copy in this process (pie), or 0. */
+static uintptr_t pie_base_of(int r)
+{
+    const amp_pie_image_t *img = &amp_proc.pie;
+    return img->active
+               ? amp_pie_copy_base(img, amp_mem_slot_image(&amp_proc.mem, r))
+               : 0;
+}
+
+/* The header's ranges of the rank's program copy, checked against the
+ * ones this process computes for it (the same program: the same ranges);
+ * their bytes. */
+static uint64_t check_pie(const amp_ckpt_rank_hdr_t *h, int r)
+{
+    amp_pie_range_t want[AMP_START_PIE_MAX_RANGES];
+    uintptr_t base = pie_base_of(r);
+    int n = amp_start_pie_ranges(base, want);
+    uint64_t bytes = 0;
+    int ok = h->pie_base == base && h->pie_nranges == (uint32_t)n;
+    for (int i = 0; ok && i < n; i++) {
+        ok = h->pie[i].addr == (uintptr_t)want[i].addr &&
+             h->pie[i].len == want[i].len;
+        bytes += want[i].len;
+    }
+    if (!ok)
+        bad_dir("rank-%d.ckpt does not fit the rank's copy of the program "
+                "(damaged, or written %s -privatize=pie)",
+                r, base ? "without" : "with");
+    return bytes;
+}
+
 /* The header of rank r's file, checked against this process's slot. */
 static void check_header(const amp_ckpt_rank_hdr_t *h, int r, off_t size)
 {
@@ -332,7 +361,7 @@ static void check_header(const amp_ckpt_rank_hdr_t *h, int r, off_t size)
         h->heap_committed > mem->heap_size)
         bad_dir("rank-%d.ckpt does not fit the rank's slot (damaged)", r);
     uint64_t want = sizeof(*h) + h->stack_bytes + h->area_bytes +
-                    h->heap_extent + sizeof(uint64_t);
+                    h->heap_extent + check_pie(h, r) + sizeof(uint64_t);
     if ((uint64_t)size != want)
         bad_dir("rank-%d.ckpt has %lld bytes, not %llu (truncated or "
                 "damaged)",
@@ -357,9 +386,15 @@ static amp_rank_t *load_rank(int r, void **sp)
         amp_heap_restore_commit((void *)(uintptr_t)h.heap, h.heap_committed) !=
             AMP_OK)
         bad_dir("cannot map the memory of rank %d", r);
+    /* Its program copy, mapped and relocated as when it was made; its
+     * writable ranges then take what they held. */
+    if (h.pie_base && amp_pie_copy_map(&amp_proc.pie, h.pie_base) != AMP_OK)
+        bad_dir("cannot map the copy of the program of rank %d", r);
     in_read(&in, (void *)(uintptr_t)h.sp, h.stack_bytes);
     in_read(&in, (void *)(uintptr_t)h.area, h.area_bytes);
     in_read(&in, (void *)(uintptr_t)h.heap, h.heap_extent);
+    for (uint32_t i = 0; i < h.pie_nranges; i++)
+        in_read(&in, (void *)(uintptr_t)h.pie[i].addr, h.pie[i].len);
     uint64_t hash = in.hash, saved;
     in_read(&in, &saved, sizeof(saved));
     close(in.fd);
@@ -369,16 +404,15 @@ static amp_rank_t *load_rank(int r, void **sp)
     if (!amp_heap_restore_check((void *)(uintptr_t)h.heap, mem->heap_size,
                                 h.heap_extent, h.heap_committed) ||
         rank->world_rank != r || rank->slot != r ||
-        (uintptr_t)rank->heap != h.heap)
+        (uintptr_t)rank->heap != h.heap || rank->pie_base != h.pie_base)
         bad_dir("rank-%d.ckpt is damaged (its rank state is inconsistent)", r);
     *sp = (void *)(uintptr_t)h.sp;
     return rank;
 }
 
-void amp_restart_rank(int r, amp_pe_t *pe)
+void amp_restart_revive(amp_rank_t *rank, amp_pe_t *pe, void *sp)
 {
-    void *sp;
-    amp_rank_t *rank = load_rank(r, &sp);
+    int r = rank->world_rank;
     /* What the slot kept that the fresh tables below would overwrite. */
     int next_ctx = rank->next_ctx;
     MPI_Errhandler file_errh = rank->file_errh;
@@ -398,8 +432,23 @@ void amp_restart_rank(int r, amp_pe_t *pe)
         amp_fatal("out of memory setting up rank %d", r);
     rank->next_ctx = next_ctx;
     rank->file_errh = file_errh;
+    /* libgcc's record of the copy's unwind tables is the old process's:
+     * they are registered in this one afresh. */
+    const amp_pie_image_t *img = &amp_proc.pie;
+    if (rank->pie_base && img->register_frame) {
+        memset(rank->pie_frames, 0, sizeof(rank->pie_frames));
+        img->register_frame((const void *)(rank->pie_base + img->eh_frame),
+                            rank->pie_frames);
+    }
     amp_p2p_ep_init(&rank->ep, &amp_proc.world, r, &rank->thr);
     amp_proc.world.eps[r] = &rank->ep;
     amp_proc.ranks[r] = rank;
+}
+
+void amp_restart_rank(int r, amp_pe_t *pe)
+{
+    void *sp;
+    amp_rank_t *rank = load_rank(r, &sp);
+    amp_restart_revive(rank, pe, sp);
     amp_sched_spawn(&rank->thr);
 }
