@@ -6,7 +6,7 @@
  * rank: MPI_ERR_REQUEST, the others MPI_ERR_OTHER).  After them a
  * checkpoint succeeds and the run goes on, in one process or several.
  */
-#include "mpitest.h"
+#include "ckpt_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,18 +21,6 @@ static int migrate_with(const char *value)
     int rc = AMPI_Migrate(info);
     MT_CHECK_MPI(MPI_Info_free(&info));
     return rc;
-}
-
-static void remove_dir(const char *dir, int nranks)
-{
-    char path[512];
-    for (int r = 0; r < nranks; r++) {
-        snprintf(path, sizeof(path), "%s/rank-%d.ckpt", dir, r);
-        MT_CHECK(unlink(path) == 0);
-    }
-    snprintf(path, sizeof(path), "%s/manifest", dir);
-    MT_CHECK(unlink(path) == 0);
-    MT_CHECK(rmdir(dir) == 0);
 }
 
 int main(int argc, char **argv)
@@ -94,7 +82,7 @@ int main(int argc, char **argv)
         char path[512];
         snprintf(path, sizeof(path), "%s/manifest", dir);
         MT_CHECK(access(path, R_OK) == 0);
-        remove_dir(dir, size);
+        ckpt_remove_dir(dir, size);
     }
     return mt_finish_and_finalize();
 }

@@ -18,7 +18,7 @@
  *   ckpt_legacy DIR DIR2   and again after step CKPT_AGAIN, into DIR2
  *   ckpt_legacy none       no checkpoint
  */
-#include "mpitest.h"
+#include "ckpt_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,18 +118,6 @@ static void check_state(void)
     MT_CHECK_INT_EQ(errh_calls, calls + 1);
 }
 
-static void remove_dir(const char *dir)
-{
-    char path[512];
-    for (int r = 0; r < nranks; r++) {
-        snprintf(path, sizeof(path), "%s/rank-%d.ckpt", dir, r);
-        MT_CHECK(unlink(path) == 0);
-    }
-    snprintf(path, sizeof(path), "%s/manifest", dir);
-    MT_CHECK(unlink(path) == 0);
-    MT_CHECK(rmdir(dir) == 0);
-}
-
 int main(int argc, char **argv)
 {
     unsigned long long stack_vals[8] = {0};
@@ -186,7 +174,7 @@ int main(int argc, char **argv)
         printf("checksum %llx\n", all);
     MT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     if (my_rank == 0 && dir == own)
-        remove_dir(dir);
+        ckpt_remove_dir(dir, nranks);
     free(field);
     MT_CHECK_MPI(MPI_Type_free(&stride_type));
     MT_CHECK_MPI(MPI_Group_free(&half_group));
