@@ -362,6 +362,55 @@ AMPI_API void pmpi_comm_spawn_multiple_(
 }
 AMP_FORTRAN_ALIAS(comm_spawn_multiple)
 
+/* ---- AMPI's migration and load-balancing extensions (ampi.h) ---- */
+
+/* ampi_xxx_, as flang and gfortran name AMPI_XXX: the C calls have no
+ * PMPI_ names, so neither do these.  Info handles are the C handles
+ * (mpif.h has AMPI_INFO_LB_SYNC ...).  A callback is a Fortran SUBROUTINE
+ * without arguments, passed as EXTERNAL: the C side gets its address and
+ * calls it as a void (*)(void). */
+AMPI_API void ampi_migrate_(const MPI_Fint *info, MPI_Fint *ierror)
+{
+    *ierror = AMPI_Migrate(*info);
+}
+
+AMPI_API void ampi_migrate_to_pe_(const MPI_Fint *pe, MPI_Fint *ierror)
+{
+    *ierror = AMPI_Migrate_to_pe(*pe);
+}
+
+AMPI_API void ampi_register_about_to_migrate_(void (*fn)(void),
+                                              MPI_Fint *ierror)
+{
+    *ierror = AMPI_Register_about_to_migrate(fn);
+}
+
+AMPI_API void ampi_register_just_migrated_(void (*fn)(void), MPI_Fint *ierror)
+{
+    *ierror = AMPI_Register_just_migrated(fn);
+}
+
+/* VALUE is DOUBLE PRECISION. */
+AMPI_API void ampi_load_set_value_(const double *value, MPI_Fint *ierror)
+{
+    *ierror = AMPI_Load_set_value(*value);
+}
+
+AMPI_API void ampi_load_start_measure_(MPI_Fint *ierror)
+{
+    *ierror = AMPI_Load_start_measure();
+}
+
+AMPI_API void ampi_load_stop_measure_(MPI_Fint *ierror)
+{
+    *ierror = AMPI_Load_stop_measure();
+}
+
+AMPI_API void ampi_yield_(MPI_Fint *ierror)
+{
+    *ierror = AMPI_Yield();
+}
+
 /* ---- callbacks the runtime does not take yet ---- */
 
 /* MPI_GREQUEST_START and MPI_REGISTER_DATAREP fail in C with
