@@ -366,9 +366,9 @@ AMP_FORTRAN_ALIAS(comm_spawn_multiple)
 
 /* ampi_migrate_ and the others: how flang and gfortran name AMPI_MIGRATE
  * and the rest.  The C calls have no PMPI_ names, so neither do these.
- * Info handles are the C handles (mpif.h has AMPI_INFO_LB_SYNC ...).  A callback is a Fortran SUBROUTINE
- * without arguments, passed as EXTERNAL: the C side gets its address and
- * calls it as a void (*)(void). */
+ * Info handles are the C handles (mpif.h has AMPI_INFO_LB_SYNC ...).  A
+ * callback is a Fortran SUBROUTINE without arguments, passed as EXTERNAL: the C
+ * side gets its address and calls it as a void (*)(void). */
 AMPI_API void ampi_migrate_(const MPI_Fint *info, MPI_Fint *ierror)
 {
     *ierror = AMPI_Migrate(*info);
