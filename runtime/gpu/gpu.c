@@ -405,26 +405,44 @@ static amp_status_t op_queue(amp_gpu_t *g, gpu_pe_t *p, gpu_op_t *op,
     return AMP_OK;
 }
 
-amp_status_t amp_gpu_copy(amp_gpu_t *g, amp_pe_t *pe, void *dst,
-                          const void *src, size_t bytes, amp_gpu_done_fn_t done,
-                          void *arg)
+/* Queues a copy of bytes from src to dst on pe's stream, between the
+ * contexts dctx and sctx when both are given (a peer copy between two
+ * devices), else within the current one; done(arg, st) follows. */
+static amp_status_t copy_on_stream(amp_gpu_t *g, amp_pe_t *pe, void *dst,
+                                   CUcontext dctx, const void *src,
+                                   CUcontext sctx, size_t bytes,
+                                   amp_gpu_done_fn_t done, void *arg)
 {
     gpu_pe_t *p = pe_of(g, pe);
     CUcontext prev = ctx_enter(g, p);
     amp_status_t st = AMP_ERR_NOMEM;
     gpu_op_t *op = op_new(g, p);
     if (op) {
-        st = AMP_OK;
-        if (g->cu.cuMemcpyAsync((CUdeviceptr)dst, (CUdeviceptr)src, bytes,
-                                p->stream) != CUDA_SUCCESS) {
+        /* Queued on this PE's stream, so its event tells when it is done;
+         * between devices the driver copies directly where they can reach
+         * each other, else through the host. */
+        CUresult rc =
+            dctx && sctx
+                ? g->cu.cuMemcpyPeerAsync((CUdeviceptr)dst, dctx,
+                                          (CUdeviceptr)src, sctx, bytes,
+                                          p->stream)
+                : g->cu.cuMemcpyAsync((CUdeviceptr)dst, (CUdeviceptr)src, bytes,
+                                      p->stream);
+        st = rc == CUDA_SUCCESS ? AMP_OK : AMP_ERR_OTHER;
+        if (st != AMP_OK)
             op_recycle(p, op);
-            st = AMP_ERR_OTHER;
-        }
     }
     if (st == AMP_OK)
         st = op_queue(g, p, op, p->stream, done, arg);
     ctx_leave(g, p, prev);
     return st;
+}
+
+amp_status_t amp_gpu_copy(amp_gpu_t *g, amp_pe_t *pe, void *dst,
+                          const void *src, size_t bytes, amp_gpu_done_fn_t done,
+                          void *arg)
+{
+    return copy_on_stream(g, pe, dst, NULL, src, NULL, bytes, done, arg);
 }
 
 /* The primary context of device d if a PE uses it, else NULL. */
@@ -440,26 +458,8 @@ amp_status_t amp_gpu_copy_between(amp_gpu_t *g, amp_pe_t *pe, void *dst,
 {
     CUcontext dctx = dev_ctx_of(g, ddev), sctx = dev_ctx_of(g, sdev);
     if (ddev < 0 || sdev < 0 || ddev == sdev || !dctx || !sctx)
-        return amp_gpu_copy(g, pe, dst, src, bytes, done, arg);
-    gpu_pe_t *p = pe_of(g, pe);
-    CUcontext prev = ctx_enter(g, p);
-    amp_status_t st = AMP_ERR_NOMEM;
-    gpu_op_t *op = op_new(g, p);
-    if (op) {
-        st = AMP_OK;
-        /* Queued on this PE's stream, so its event tells when it is done;
-         * the driver copies between the devices directly where they can
-         * reach each other, else through the host. */
-        if (g->cu.cuMemcpyPeerAsync((CUdeviceptr)dst, dctx, (CUdeviceptr)src,
-                                    sctx, bytes, p->stream) != CUDA_SUCCESS) {
-            op_recycle(p, op);
-            st = AMP_ERR_OTHER;
-        }
-    }
-    if (st == AMP_OK)
-        st = op_queue(g, p, op, p->stream, done, arg);
-    ctx_leave(g, p, prev);
-    return st;
+        dctx = sctx = NULL;
+    return copy_on_stream(g, pe, dst, dctx, src, sctx, bytes, done, arg);
 }
 
 int amp_gpu_mode(const amp_gpu_t *g)
