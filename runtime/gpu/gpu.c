@@ -13,7 +13,8 @@ static int path_mode(void)
     const char *v = getenv("AMPI_GPU_PATH");
     int mode = AMP_GPU_MODE_AUTO;
     if (amp_gpu_mode_parse(v, &mode) != AMP_OK)
-        amp_fatal("AMPI_GPU_PATH: expected auto or staged, got '%s'", v);
+        amp_fatal("AMPI_GPU_PATH: expected auto, pipelined or staged, got '%s'",
+                  v);
     return mode;
 }
 
@@ -88,6 +89,23 @@ void amp_gpu_host_put(amp_gpu_t *g, amp_pe_t *pe, void *p, size_t cap)
 {
 }
 
+amp_status_t amp_gpu_ipc_export(amp_gpu_t *g, amp_pe_t *pe,
+                                const amp_gpu_range_t *r, const void *p,
+                                amp_gpu_ipc_t *out)
+{
+    return AMP_ERR_UNSUPPORTED;
+}
+
+amp_status_t amp_gpu_ipc_open(amp_gpu_t *g, amp_pe_t *pe, int proc,
+                              const amp_gpu_ipc_t *in, void **base)
+{
+    return AMP_ERR_UNSUPPORTED;
+}
+
+void amp_gpu_ipc_release(amp_gpu_t *g, amp_pe_t *pe, void *base)
+{
+}
+
 #else
 
 #include <cuda.h>
@@ -120,9 +138,17 @@ void amp_gpu_host_put(amp_gpu_t *g, amp_pe_t *pe, void *p, size_t cap)
     X(cuMemFreeHost, "cuMemFreeHost")                                          \
     X(cuPointerGetAttributes, "cuPointerGetAttributes")
 
+/* CUDA IPC: looked up too, but a driver without it still serves (the
+ * processes of a node then use the pipeline). */
+#define AMP_CU_IPC_FUNCS(X)                                                    \
+    X(cuIpcGetMemHandle, "cuIpcGetMemHandle")                                  \
+    X(cuIpcOpenMemHandle, "cuIpcOpenMemHandle_v2")                             \
+    X(cuIpcCloseMemHandle, "cuIpcCloseMemHandle")
+
 typedef struct cu_api {
 #define X(fn, sym) __typeof__(fn) *fn;
     AMP_CU_FUNCS(X)
+    AMP_CU_IPC_FUNCS(X)
 #undef X
 } cu_api_t;
 
@@ -137,6 +163,13 @@ typedef struct gpu_op {
 
 #define POOL_SLOTS 8       /* pinned host buffers kept per PE */
 #define POOL_MIN (4 << 10) /* smallest one */
+#define EXPORT_SLOTS 16    /* IPC handles of allocations kept per PE */
+
+/* The IPC handle of one of this process's allocations. */
+typedef struct gpu_export {
+    unsigned long long id; /* buffer id; 0: slot empty */
+    CUipcMemHandle handle;
+} gpu_export_t;
 
 typedef struct gpu_pe {
     int device;
@@ -148,6 +181,8 @@ typedef struct gpu_pe {
     amp_gpu_cache_t cache;
     void *pool[POOL_SLOTS];
     size_t pool_cap[POOL_SLOTS];
+    gpu_export_t exports[EXPORT_SLOTS];
+    int export_next; /* round-robin replacement */
 } gpu_pe_t;
 
 struct amp_gpu {
@@ -158,6 +193,8 @@ struct amp_gpu {
     int mode;           /* enum amp_gpu_mode (AMPI_GPU_PATH) */
     CUcontext *dev_ctx; /* by device: its primary context, or NULL */
     gpu_pe_t *pes;
+    int has_ipc;             /* the driver has the IPC entry points */
+    amp_gpu_ipc_cache_t ipc; /* handles of other processes, mapped */
 };
 
 static gpu_pe_t *pe_of(amp_gpu_t *g, const amp_pe_t *pe)
@@ -178,6 +215,13 @@ static int load_api(amp_gpu_t *g)
         return 0;
     AMP_CU_FUNCS(X)
 #undef X
+    g->has_ipc = 1;
+#define X(fn, sym)                                                             \
+    if (!(g->cu.fn = (__typeof__(fn) *)dlsym(g->lib, sym)))                    \
+        g->has_ipc = 0;
+    AMP_CU_IPC_FUNCS(X)
+#undef X
+    amp_gpu_ipc_cache_init(&g->ipc);
     int n = 0;
     if (g->cu.cuInit(0) != CUDA_SUCCESS ||
         g->cu.cuDeviceGetCount(&n) != CUDA_SUCCESS || n <= 0)
@@ -252,11 +296,14 @@ amp_status_t amp_gpu_create(int npes, const char *gpumap, amp_gpu_t **out)
     return AMP_OK;
 }
 
+static void ipc_clear(amp_gpu_t *g);
+
 void amp_gpu_destroy(amp_gpu_t *g)
 {
     if (!g)
         return;
     cu_api_t *cu = &g->cu;
+    ipc_clear(g);
     for (int i = 0; g->pes && i < g->npes; i++) {
         gpu_pe_t *p = &g->pes[i];
         if (!p->ctx)
@@ -572,6 +619,93 @@ void amp_gpu_host_put(amp_gpu_t *g, amp_pe_t *pe, void *buf, size_t cap)
     }
     p->pool[slot] = buf;
     p->pool_cap[slot] = cap;
+}
+
+/* ---- CUDA IPC (ipc.h) ---- */
+
+amp_status_t amp_gpu_ipc_export(amp_gpu_t *g, amp_pe_t *pe,
+                                const amp_gpu_range_t *r, const void *p,
+                                amp_gpu_ipc_t *out)
+{
+    gpu_pe_t *q = pe_of(g, pe);
+    if (!g->has_ipc)
+        return AMP_ERR_UNSUPPORTED;
+    gpu_export_t *e = NULL;
+    for (int k = 0; k < EXPORT_SLOTS && !e; k++)
+        if (q->exports[k].id == r->id)
+            e = &q->exports[k];
+    if (!e) {
+        gpu_export_t fresh = {.id = r->id};
+        CUcontext prev = ctx_enter(g, q);
+        CUresult rc =
+            g->cu.cuIpcGetMemHandle(&fresh.handle, (CUdeviceptr)r->start);
+        ctx_leave(g, q, prev);
+        if (rc != CUDA_SUCCESS)
+            return AMP_ERR_UNSUPPORTED;
+        e = &q->exports[q->export_next];
+        q->export_next = (q->export_next + 1) % EXPORT_SLOTS;
+        *e = fresh;
+    }
+    _Static_assert(sizeof(e->handle) == AMP_GPU_IPC_HANDLE, "IPC handle");
+    memcpy(out->handle, &e->handle, AMP_GPU_IPC_HANDLE);
+    out->id = r->id;
+    out->offset = (uint64_t)((uintptr_t)p - r->start);
+    return AMP_OK;
+}
+
+/* The driver's side of the cache (ipc.h): ctx is the amp_gpu_t, dev the
+ * device whose primary context maps the memory. */
+static amp_status_t ipc_map(void *ctx, int dev, const unsigned char *handle,
+                            void **base)
+{
+    amp_gpu_t *g = ctx;
+    CUipcMemHandle h;
+    memcpy(&h, handle, sizeof(h));
+    CUcontext prev = NULL;
+    g->cu.cuCtxGetCurrent(&prev);
+    g->cu.cuCtxSetCurrent(g->dev_ctx[dev]);
+    CUdeviceptr d = 0;
+    CUresult rc =
+        g->cu.cuIpcOpenMemHandle(&d, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    g->cu.cuCtxSetCurrent(prev);
+    *base = (void *)d;
+    return rc == CUDA_SUCCESS ? AMP_OK : AMP_ERR_UNSUPPORTED;
+}
+
+static void ipc_unmap(void *ctx, int dev, void *base)
+{
+    amp_gpu_t *g = ctx;
+    CUcontext prev = NULL;
+    g->cu.cuCtxGetCurrent(&prev);
+    g->cu.cuCtxSetCurrent(g->dev_ctx[dev]);
+    g->cu.cuIpcCloseMemHandle((CUdeviceptr)base);
+    g->cu.cuCtxSetCurrent(prev);
+}
+
+amp_status_t amp_gpu_ipc_open(amp_gpu_t *g, amp_pe_t *pe, int proc,
+                              const amp_gpu_ipc_t *in, void **base)
+{
+    if (!g->has_ipc)
+        return AMP_ERR_UNSUPPORTED;
+    amp_gpu_ipc_ops_t ops = {ipc_map, ipc_unmap, g};
+    amp_sys_alloc_enter();
+    amp_status_t st = amp_gpu_ipc_cache_get(&g->ipc, &ops, proc,
+                                            pe_of(g, pe)->device, in, base);
+    amp_sys_alloc_leave();
+    return st;
+}
+
+void amp_gpu_ipc_release(amp_gpu_t *g, amp_pe_t *pe, void *base)
+{
+    amp_gpu_ipc_cache_put(&g->ipc, pe_of(g, pe)->device, base);
+}
+
+static void ipc_clear(amp_gpu_t *g)
+{
+    if (!g->has_ipc)
+        return;
+    amp_gpu_ipc_ops_t ops = {ipc_map, ipc_unmap, g};
+    amp_gpu_ipc_cache_clear(&g->ipc, &ops);
 }
 
 #endif

@@ -20,6 +20,7 @@
 
 #include "base/base.h"
 #include "gpu/cache.h"
+#include "gpu/ipc.h"
 #include "sched/sched.h"
 
 #include <stddef.h>
@@ -89,10 +90,23 @@ int amp_gpu_mode(const amp_gpu_t *g);
 
 /* Whether the UCX context ucp_context (a ucp_context_h) reports support
  * for CUDA memory (ucp_context_query, UCP_ATTR_FIELD_MEMORY_TYPES has
- * UCS_MEMORY_TYPE_CUDA), so that device buffers could be handed to UCX
- * between processes instead of staged.  gpu/ucx.c; nothing calls it yet
- * (docs/gpu.md). */
+ * UCS_MEMORY_TYPE_CUDA), so that device buffers can be handed to UCX
+ * between processes as they are.  gpu/ucx.c; p2p/net.c asks it once. */
 int amp_gpu_ucx_cuda(void *ucp_context);
+
+/* CUDA IPC (ipc.h).  Exports the allocation r that holds p, a device
+ * buffer seen on pe (the handle is cached per PE by r's buffer id), into
+ * *out; an error when the driver cannot (memory from a stream-ordered
+ * pool, for one): the caller moves the data another way. */
+amp_status_t amp_gpu_ipc_export(amp_gpu_t *g, amp_pe_t *pe,
+                                const amp_gpu_range_t *r, const void *p,
+                                amp_gpu_ipc_t *out);
+/* Maps in (from process proc) into the context of pe's device, or finds
+ * it mapped: *base is the allocation's start there, usable as device
+ * memory of pe's device until amp_gpu_ipc_release(g, pe, *base). */
+amp_status_t amp_gpu_ipc_open(amp_gpu_t *g, amp_pe_t *pe, int proc,
+                              const amp_gpu_ipc_t *in, void **base);
+void amp_gpu_ipc_release(amp_gpu_t *g, amp_pe_t *pe, void *base);
 
 /* A pinned host buffer of at least bytes from pe's pool (*cap: its size),
  * or NULL; amp_gpu_host_put gives it back. */
@@ -124,16 +138,37 @@ enum amp_gpu_path {
 enum amp_gpu_mode {
     AMP_GPU_MODE_AUTO,   /* "auto" (default): the fastest path available */
     AMP_GPU_MODE_STAGED, /* "staged": every device buffer is staged */
+    /* "pipelined": as auto inside a process; between processes always the
+     * pipelined staging (no CUDA IPC, no UCX with CUDA memory) */
+    AMP_GPU_MODE_PIPELINED,
 };
 
 /* AMPI_GPU_PATH (NULL or empty: auto) into *mode; AMP_ERR_ARG for any
- * other word than auto or staged. */
+ * other word than auto, pipelined or staged. */
 amp_status_t amp_gpu_mode_parse(const char *s, int *mode);
 
-/* Staged messages between device and host memory inside a process are
- * moved in chunks of this many bytes, each with its event, so that the
- * GPU copies one chunk while the CPU copies the next (p2p.c). */
+/* Staged messages between device and host memory are moved in chunks of
+ * this many bytes, each with its event, so that the GPU copies one chunk
+ * while the CPU (or the network) moves the next (p2p/dev.c). */
 #define AMP_GPU_CHUNK ((size_t)1 << 20)
+/* Chunks of one message between processes in flight at once (pipelined
+ * staging: copied off the device, or travelling). */
+#define AMP_GPU_WINDOW 4
+
+/* How a device buffer of a direct send reaches a rank of another
+ * process. */
+enum amp_gpu_xfer {
+    AMP_GPU_XFER_IPC,      /* same node: the receiver maps it (CUDA IPC) */
+    AMP_GPU_XFER_UCX,      /* UCX moves device memory itself */
+    AMP_GPU_XFER_PIPELINE, /* staged through pinned host buffers in chunks,
+                              device copies overlapping the network */
+};
+
+/* The transfer for mode (enum amp_gpu_mode): CUDA IPC between processes
+ * of one node in auto mode; else UCX when both processes' UCX reports CUDA
+ * memory (ucx_cuda) in auto mode; else the pipeline.  The receiver falls
+ * back to the pipeline when it cannot map the handle. */
+int amp_gpu_xfer_choose(int mode, int same_node, int ucx_cuda);
 
 /* The role a buffer plays in a call. */
 enum amp_gpu_role {
@@ -151,8 +186,6 @@ int amp_gpu_path_select(int is_device, int role, const amp_gpu_span_t *s,
 
 /* The other side of a point-to-point buffer. */
 typedef struct amp_gpu_peer {
-    int local; /* every rank the data may go to or come from is a rank of
-                  this process (p2p reaches it without the network) */
     int eager; /* a send the host path would complete before it is matched
                   (standard or ready mode, at most the eager limit; a
                   buffered send): forcing it to wait would change what the
@@ -160,10 +193,11 @@ typedef struct amp_gpu_peer {
 } amp_gpu_peer_t;
 
 /* amp_gpu_path_select for a point-to-point buffer in mode (enum
- * amp_gpu_mode): AMP_GPU_PATH_DIRECT when mode is auto, the buffer is
- * device memory, its data is dense (one contiguous block), it is a send or
- * a receive (not both) and peer is local (and, for a send, not eager);
- * otherwise what amp_gpu_path_select answers. */
+ * amp_gpu_mode): AMP_GPU_PATH_DIRECT when mode is not staged, the buffer
+ * is device memory, its data is dense (one contiguous block), it is a send
+ * or a receive (not both) and, for a send, peer is not eager; otherwise
+ * what amp_gpu_path_select answers.  The peer may be in any process: p2p
+ * moves device memory between processes too (amp_gpu_xfer_choose). */
 int amp_gpu_path_choose(int mode, int is_device, int role,
                         const amp_gpu_span_t *s, const amp_gpu_peer_t *peer,
                         int *fetch);

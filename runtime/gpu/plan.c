@@ -38,9 +38,8 @@ int amp_gpu_path_choose(int mode, int is_device, int role,
                         const amp_gpu_span_t *s, const amp_gpu_peer_t *peer,
                         int *fetch)
 {
-    if (mode == AMP_GPU_MODE_AUTO && is_device && s->bytes > 0 && s->dense &&
-        role != AMP_GPU_INOUT && peer->local &&
-        !(role == AMP_GPU_SEND && peer->eager)) {
+    if (mode != AMP_GPU_MODE_STAGED && is_device && s->bytes > 0 && s->dense &&
+        role != AMP_GPU_INOUT && !(role == AMP_GPU_SEND && peer->eager)) {
         *fetch = 0;
         return AMP_GPU_PATH_DIRECT;
     }
@@ -57,7 +56,20 @@ amp_status_t amp_gpu_mode_parse(const char *s, int *mode)
         *mode = AMP_GPU_MODE_STAGED;
         return AMP_OK;
     }
+    if (strcmp(s, "pipelined") == 0) {
+        *mode = AMP_GPU_MODE_PIPELINED;
+        return AMP_OK;
+    }
     return AMP_ERR_ARG;
+}
+
+int amp_gpu_xfer_choose(int mode, int same_node, int ucx_cuda)
+{
+    if (mode != AMP_GPU_MODE_AUTO)
+        return AMP_GPU_XFER_PIPELINE;
+    if (same_node)
+        return AMP_GPU_XFER_IPC;
+    return ucx_cuda ? AMP_GPU_XFER_UCX : AMP_GPU_XFER_PIPELINE;
 }
 
 amp_status_t amp_gpu_map_parse(const char *spec, int ndev, int npes,

@@ -110,16 +110,12 @@ int amp_stage_begin(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
 }
 
 /* What the path of a point-to-point buffer depends on at the other end:
- * peer (a rank of comm, or MPI_ANY_SOURCE) and, for a send, whether the
- * host path would send it eagerly. */
-static void p2p_peer(const amp_comm_t *comm, int peer, int send, int mode,
-                     size_t bytes, amp_gpu_peer_t *p)
+ * for a send, whether the host path would send it eagerly (the peer's
+ * process does not matter: p2p moves device memory between processes
+ * too). */
+static void p2p_peer(int send, int mode, size_t bytes, amp_gpu_peer_t *p)
 {
     const amp_p2p_world_t *w = &amp_proc.world;
-    if (peer == MPI_ANY_SOURCE)
-        p->local = w->nprocs <= 1;
-    else
-        p->local = w->eps[amp_comm_peer_world(comm, peer)] != NULL;
     p->eager = send && (mode == AMP_SEND_BUFFERED ||
                         (mode != AMP_SEND_SYNC && bytes <= w->eager_limit));
 }
@@ -135,7 +131,7 @@ static int stage_p2p(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
     amp_gpu_peer_t pr;
     if (count > 0)
         amp_gpu_span_dt(&sp, count, dt);
-    p2p_peer(comm, peer, send, mode, dt->size * (size_t)count, &pr);
+    p2p_peer(send, mode, dt->size * (size_t)count, &pr);
     return stage_span(rank, comm, buf, &sp, dt->size,
                       send ? AMP_GPU_SEND : AMP_GPU_RECV, &pr, s, view, dev,
                       call);

@@ -25,6 +25,8 @@ enum amp_msg_kind {
     AMP_MSG_NET_RNDV,    /* from another process: data is UCX's descriptor */
     AMP_MSG_NET_HEAP,    /* from another process, fetched into a block of
                             its own (data) before its receiver moved */
+    AMP_MSG_NET_DEV,     /* from another process, device memory announced:
+                            data is its amp_p2p_dev_rts_t (p2p/dev.h) */
 };
 
 typedef struct amp_msg_pool amp_msg_pool_t;

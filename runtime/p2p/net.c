@@ -1,5 +1,7 @@
 #include "p2p/net.h"
 
+#include "gpu/gpu.h"
+#include "p2p/dev.h"
 #include "p2p/pe.h"
 
 #include <poll.h>
@@ -13,7 +15,7 @@
 #define NET_AM_ID 17          /* our one active-message handler */
 #define NET_KEY "ampi.net"    /* what each process publishes (boot) */
 #define NET_HOST_MAX 64       /* bytes of host name compared for nodes */
-#define NET_MAGIC 0x414d504eu /* "AMPN": a blob of this version */
+#define NET_MAGIC 0x414d4e32u /* "AMN2": a blob of this version */
 /* Deadlock detection: at most one wave of probes per this many ns. */
 #define NET_WAVE_NS 10000000L
 
@@ -83,6 +85,8 @@ typedef struct amp_net {
     int nprocs, proc, maxpes, nranks;
     void **addr;  /* [proc * maxpes + pe]: worker addresses */
     size_t eager; /* the eager limit */
+    int cuda;     /* this process's UCX moves CUDA memory (gpu/ucx.c) */
+    unsigned char *proc_cuda; /* by process: the same, as it published */
     amp_sched_t *sched;
     void (*report_fn)(void); /* the world's */
     net_detect_t detect;
@@ -101,6 +105,7 @@ typedef struct net_op {
     struct net_op *next;
     net_wire_t wire;
     size_t hlen;               /* bytes of wire sent */
+    int cuda;                  /* the data is CUDA device memory */
     amp_p2p_req_t *req;        /* completes with the UCX send, or NULL */
     void *temp;                /* packed copy of a non-contiguous buffer */
     amp_p2p_am_done_fn_t done; /* upper layer's send: told when sent */
@@ -206,6 +211,7 @@ static net_op_t *op_get(amp_net_pe_t *np)
         amp_fatal("out of memory sending to another process");
     op->np = np;
     op->hlen = sizeof(net_hdr_t);
+    op->cuda = 0;
     op->req = NULL;
     op->temp = NULL;
     op->done = NULL;
@@ -264,6 +270,10 @@ static void op_post(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
         .cb.send = send_done,
         .user_data = op,
     };
+    if (op->cuda) {
+        p.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMORY_TYPE;
+        p.memory_type = UCS_MEMORY_TYPE_CUDA;
+    }
     if (op->counted) {
         bump_u64(&np->sent, 1);
         bump(&np->busy, 1);
@@ -287,7 +297,9 @@ void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
     amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
     int proc = w->rank_proc[dst], rpe = w->rank_pe[dst];
     net_op_t *op = op_get(np);
-    int eager = bytes <= np->net->eager;
+    /* Device memory (only when UCX moves it: p2p/dev.h) is a rendezvous. */
+    op->cuda = req->gpu != NULL;
+    int eager = bytes <= np->net->eager && !op->cuda;
     op->wire.hdr = (net_hdr_t){
         .kind = !eager                 ? AMP_NET_RNDV
                 : mode == AMP_P2P_SYNC ? AMP_NET_SYNC
@@ -314,6 +326,12 @@ void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
     }
     op_post(np, op, proc, rpe, buf, bytes,
             eager ? UCP_AM_SEND_FLAG_EAGER : UCP_AM_SEND_FLAG_RNDV);
+}
+
+int amp_net_ucx_cuda(amp_pe_t *pe, int proc)
+{
+    amp_net_t *net = net_of(pe)->net;
+    return net->cuda && net->proc_cuda[proc];
 }
 
 void amp_net_ack(amp_pe_t *pe, int rank, uint64_t sreq)
@@ -369,6 +387,13 @@ static void fetch_finish(net_fetch_t *f, ucs_status_t status)
         done(arg, status == UCS_OK);
         return;
     }
+    if (f->temp && r->gpu) { /* on to the device; r completes after */
+        amp_p2p_dev_fetched(f->np->pe, r, f->temp, f->bytes, f->src, f->tag,
+                            status == UCS_OK);
+        free(f->temp);
+        free(f);
+        return;
+    }
     if (f->temp) {
         amp_p2p_copy_into(r, f->temp, f->bytes, f->src, f->tag);
         free(f->temp);
@@ -391,13 +416,15 @@ static void fetch_done(void *request, ucs_status_t status, size_t length,
     ucp_request_free(request);
 }
 
-/* Straight into the receive buffer when it is plain and large enough;
- * through a temporary otherwise (layout, truncation). */
+/* Straight into the receive buffer when it is plain and large enough (and
+ * host memory, or device memory UCX can reach); through a temporary
+ * otherwise (layout, truncation, device memory: p2p/dev.h). */
 static void fetch_start(amp_net_pe_t *np, net_fetch_t *f)
 {
     void *into = f->r ? f->r->buf : f->into;
+    int cuda = f->r && f->r->gpu && np->net->cuda;
     f->temp = NULL;
-    if (f->r && (f->r->dt || f->bytes > f->r->bytes)) {
+    if (f->r && (f->r->dt || f->bytes > f->r->bytes || (f->r->gpu && !cuda))) {
         f->temp = malloc(f->bytes);
         if (!f->temp)
             amp_fatal("out of memory receiving %zu bytes from another process",
@@ -410,6 +437,10 @@ static void fetch_start(amp_net_pe_t *np, net_fetch_t *f)
         .cb.recv_am = fetch_done,
         .user_data = f,
     };
+    if (cuda && !f->temp) {
+        p.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMORY_TYPE;
+        p.memory_type = UCS_MEMORY_TYPE_CUDA;
+    }
     amp_sys_alloc_enter();
     ucs_status_ptr_t sp =
         ucp_am_recv_data_nbx(np->worker, f->desc, into, f->bytes, &p);
@@ -489,6 +520,8 @@ static void arrive(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
         amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
         if (m.hlen > 0 && wire->upper[0] == AMP_P2P_AM_MOVE)
             w->move_fn(pe, &m);
+        else if (m.hlen > 0 && wire->upper[0] == AMP_P2P_AM_GPU)
+            amp_p2p_dev_am(pe, &m);
         else
             w->am_fn(pe, &m);
         return;
@@ -1097,6 +1130,7 @@ static amp_status_t worker_init(amp_net_t *net, amp_pe_t *pe)
 typedef struct net_blob_head {
     uint32_t magic;
     int32_t npes, first, nlocal;
+    uint32_t cuda; /* its UCX moves CUDA memory */
     char host[NET_HOST_MAX];
 } net_blob_head_t;
 
@@ -1117,7 +1151,8 @@ static amp_status_t publish(amp_sched_t *sched, amp_boot_t *boot, int first,
     net_blob_head_t head = {.magic = NET_MAGIC,
                             .npes = sched->npes,
                             .first = first,
-                            .nlocal = nlocal};
+                            .nlocal = nlocal,
+                            .cuda = (uint32_t)net_of(sched->pes[0])->net->cuda};
     gethostname(head.host, sizeof(head.host) - 1);
     char *blob = NULL;
     size_t len = 0;
@@ -1174,6 +1209,7 @@ static void read_proc(amp_p2p_world_t *w, amp_net_t *net, int q,
         w->rank_pe[h->first + i] = pe;
     }
     memcpy(hosts[q], h->host, NET_HOST_MAX);
+    net->proc_cuda[q] = h->cuda != 0;
     hosts[q][NET_HOST_MAX - 1] = '\0';
     for (int i = 0; i < h->npes; i++) {
         uint64_t n;
@@ -1291,7 +1327,12 @@ amp_status_t amp_p2p_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
     w->nprocs = net->nprocs = boot->nprocs;
     w->proc = net->proc = boot->index;
     net->eager = w->eager_limit;
+    net->proc_cuda = calloc((size_t)boot->nprocs, 1);
+    if (!net->proc_cuda)
+        return AMP_ERR_NOMEM;
     amp_status_t st = context_init(net);
+    if (st == AMP_OK)
+        net->cuda = amp_gpu_ucx_cuda(net->ctx);
     for (int i = 0; st == AMP_OK && i < sched->npes; i++)
         st = worker_init(net, sched->pes[i]);
     if (st == AMP_OK)
@@ -1395,6 +1436,7 @@ void amp_p2p_net_finish(amp_p2p_world_t *w, amp_sched_t *sched,
     for (int i = 0; i < net->nprocs * net->maxpes; i++)
         free(net->addr[i]);
     free(net->addr);
+    free(net->proc_cuda);
     ucp_cleanup(net->ctx);
     free(net->detect.finished);
     free(net->detect.fin_sent);

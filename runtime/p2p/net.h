@@ -78,6 +78,12 @@ void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
 /* Has the rendezvous message desc (bytes long) fetched into receive r. */
 void amp_net_fetch(amp_pe_t *pe, void *desc, size_t bytes, amp_p2p_req_t *r,
                    int src, int tag);
+/* Whether UCX moves CUDA device memory between this process and process
+ * proc (both reported it: gpu/ucx.c).  Then a device buffer may be given
+ * to amp_net_send (req->gpu set: always a rendezvous, tagged as CUDA
+ * memory), and a rendezvous message is fetched straight into a device
+ * receive. */
+int amp_net_ucx_cuda(amp_pe_t *pe, int proc);
 /* Tells world rank rank, the sender of a synchronous message, that it
  * matched; the acknowledgement goes to the PE that runs the rank now, in
  * order with the other messages to it. */

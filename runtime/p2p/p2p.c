@@ -1,6 +1,7 @@
 #include "p2p/p2p.h"
 
 #include "gpu/gpu.h"
+#include "p2p/dev.h"
 #include "p2p/msg.h"
 #include "p2p/net.h"
 #include "p2p/pe.h"
@@ -372,9 +373,9 @@ static void finish_rndv(amp_pe_t *pe, amp_msg_t *m)
 
 /* A matched message's data has been copied: give its envelope back (or
  * complete its rendezvous sender). */
-static void release_msg(amp_pe_t *pe, amp_msg_t *m)
+void amp_p2p_msg_release(amp_pe_t *pe, amp_msg_t *m)
 {
-    if (m->kind == AMP_MSG_NET_HEAP)
+    if (m->kind == AMP_MSG_NET_HEAP || m->kind == AMP_MSG_NET_DEV)
         free((void *)m->data);
     if (m->kind == AMP_MSG_RNDV)
         finish_rndv(pe, m);
@@ -382,191 +383,28 @@ static void release_msg(amp_pe_t *pe, amp_msg_t *m)
         amp_msg_put(pool_of(pe), m);
 }
 
-/* ---- device memory moved with the GPU (p2p.h) ------------------------ */
-
-/* One copy of a dev_copy_t: bytes [off, off + len) of the message. */
-typedef struct dev_chunk {
-    struct dev_copy *c;
-    size_t off, len;
-} dev_chunk_t;
-
-/* A matched message whose data the GPU moves; everything it holds is
- * released when the last of its copies is done (on pe, by its poll). */
-typedef struct dev_copy {
-    amp_pe_t *pe; /* whose stream and bounce buffers it uses */
-    amp_gpu_t *gpu;
-    amp_p2p_req_t *r;    /* the receive */
-    amp_p2p_req_t *sreq; /* a send matched on its own PE, or NULL */
-    amp_msg_t *m;        /* the envelope, or NULL */
-    char *bounce;        /* pinned (device <-> host), cap bytes */
-    size_t cap, n;       /* n: the bytes moved */
-    int to_host;         /* device to host: bounce -> r->buf by the CPU */
-    int left;            /* copies not yet done, + 1 while queuing */
-    amp_status_t st;
-    dev_chunk_t ch[];
-} dev_copy_t;
-
-static void dev_copy_end(dev_copy_t *c)
-{
-    amp_p2p_req_t *r = c->r, *sreq = c->sreq;
-    if (c->st != AMP_OK && r->error == AMP_OK)
-        r->error = c->st;
-    if (c->to_host && r->dt && c->st == AMP_OK)
-        amp_dt_copy_typed(NULL, c->bounce, r->dt, r->buf, c->n);
-    if (c->bounce)
-        amp_gpu_host_put(c->gpu, c->pe, c->bounce, c->cap);
-    if (c->m)
-        release_msg(c->pe, c->m);
-    free(c);
-    if (sreq) {
-        sreq->st_bytes = sreq->bytes;
-        amp_p2p_req_complete(sreq);
-    }
-    amp_p2p_req_complete(r);
-}
-
-static void dev_copy_release(dev_copy_t *c)
-{
-    if (--c->left == 0)
-        dev_copy_end(c);
-}
-
-/* A copy is done; device to a plain host buffer, its bytes go on (the
- * CPU copies this chunk while the GPU moves the next). */
-static void dev_chunk_done(void *arg, amp_status_t st)
-{
-    dev_chunk_t *k = arg;
-    dev_copy_t *c = k->c;
-    if (st != AMP_OK && c->st == AMP_OK)
-        c->st = st;
-    if (st == AMP_OK && c->to_host && !c->r->dt)
-        memcpy((char *)c->r->buf + k->off, c->bounce + k->off, k->len);
-    dev_copy_release(c);
-}
-
-/* Queues chunk i: len bytes from src (device sdev, -1: host) to dst. */
-static void dev_chunk_queue(dev_copy_t *c, size_t i, size_t off, size_t len,
-                            void *dst, int ddev, const void *src, int sdev)
-{
-    dev_chunk_t *k = &c->ch[i];
-    k->c = c;
-    k->off = off;
-    k->len = len;
-    c->left++;
-    amp_status_t st = amp_gpu_copy_between(c->gpu, c->pe, dst, ddev, src, sdev,
-                                           len, dev_chunk_done, k);
-    if (st != AMP_OK)
-        dev_chunk_done(k, st);
-}
-
-/* Host data (layout sdt) to the device receive: packed into the bounce
- * buffer a chunk at a time, each chunk's copy queued before the CPU fills
- * the next. */
-static void dev_from_host(dev_copy_t *c, const void *data, const amp_dt_t *sdt)
-{
-    if (sdt)
-        amp_dt_copy_typed(sdt, data, NULL, c->bounce, c->n);
-    for (size_t off = 0, i = 0; off < c->n; off += AMP_GPU_CHUNK, i++) {
-        size_t len = c->n - off < AMP_GPU_CHUNK ? c->n - off : AMP_GPU_CHUNK;
-        if (!sdt)
-            memcpy(c->bounce + off, (const char *)data + off, len);
-        dev_chunk_queue(c, i, off, len, (char *)c->r->buf + off, c->r->gpu_dev,
-                        c->bounce + off, -1);
-    }
-}
-
-/* Starts moving n bytes of data (sdev: its device, -1: host memory, in
- * layout sdt) into r, one of them device memory. */
-static void dev_copy_start(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
-                           const amp_dt_t *sdt, int sdev, amp_gpu_t *gpu,
-                           size_t n, amp_msg_t *m, amp_p2p_req_t *sreq)
-{
-    int both = r->gpu && sdev >= 0;
-    size_t chunks = both ? 1 : (n + AMP_GPU_CHUNK - 1) / AMP_GPU_CHUNK;
-    dev_copy_t *c = malloc(sizeof(*c) + chunks * sizeof(c->ch[0]));
-    if (!c)
-        amp_fatal("out of memory moving a %zu-byte message in device memory",
-                  n);
-    *c = (dev_copy_t){.pe = pe,
-                      .gpu = gpu,
-                      .r = r,
-                      .sreq = sreq,
-                      .m = m,
-                      .n = n,
-                      .to_host = !r->gpu,
-                      .left = 1,
-                      .st = AMP_OK};
-    if (both) {
-        dev_chunk_queue(c, 0, 0, n, r->buf, r->gpu_dev, data, sdev);
-    } else if (!(c->bounce = amp_gpu_host_get(gpu, pe, n, &c->cap))) {
-        c->st = AMP_ERR_NOMEM;
-    } else if (r->gpu) {
-        dev_from_host(c, data, sdt);
-    } else {
-        for (size_t off = 0, i = 0; off < n; off += AMP_GPU_CHUNK, i++)
-            dev_chunk_queue(
-                c, i, off, n - off < AMP_GPU_CHUNK ? n - off : AMP_GPU_CHUNK,
-                c->bounce + off, -1, (const char *)data + off, sdev);
-    }
-    dev_copy_release(c);
-}
-
-/* A matched message (bytes of data in layout sdt; from: the send whose
- * buffer data is, NULL when data is a copy in an envelope, a ring slot or
- * from another process) into r.  When either side is device memory the
- * GPU moves it: answers 1, and r, sreq (if any) complete and m (if any) is
- * released when the GPU is done.  Otherwise 0: the CPU's copy_in. */
-static int dev_copy_in(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
-                       const amp_dt_t *sdt, const amp_p2p_req_t *from,
-                       size_t bytes, int src, int tag, amp_msg_t *m,
-                       amp_p2p_req_t *sreq)
-{
-    int sdev = from && from->gpu ? from->gpu_dev : -1;
-    if (!r->gpu && sdev < 0)
-        return 0;
-    size_t n = bytes;
-    if (n > r->bytes) {
-        n = r->bytes;
-        r->error = AMP_ERR_TRUNCATE;
-    }
-    if (n == 0)
-        return 0;
-    r->st_bytes = n;
-    r->st_source = src;
-    r->st_tag = tag;
-    dev_copy_start(pe, r, data, sdt, sdev, r->gpu ? r->gpu : from->gpu, n, m,
-                   sreq);
-    return 1;
-}
-
-/* A device receive must never match a message from another process: the
- * layer above stages those (p2p.h). */
-static void dev_from_net(const amp_p2p_req_t *r, int from_proc)
-{
-    if (r->gpu)
-        amp_fatal("a message from process %d matched a receive into CUDA "
-                  "device memory that was not staged",
-                  from_proc);
-}
-
 /* A receive and a message have matched (on the receiver's PE). */
 static void consume(amp_pe_t *pe, amp_p2p_req_t *r, amp_msg_t *m)
 {
     if (m->kind == AMP_MSG_NET_RNDV) {
-        dev_from_net(r, m->from_proc);
         amp_net_fetch(pe, (void *)m->data, m->bytes, r, m->src, m->tag);
         amp_msg_put(pool_of(pe), m);
+        return;
+    }
+    if (m->kind == AMP_MSG_NET_DEV) {
+        amp_p2p_dev_matched(pe, r, m->data, m->from_proc, m->src, m->tag);
+        amp_p2p_msg_release(pe, m);
         return;
     }
     if (m->kind == AMP_MSG_NET_SYNC)
         amp_net_ack(pe, m->from_rank, m->remote_sreq);
     const amp_p2p_req_t *from = m->kind == AMP_MSG_RNDV ? m->sreq : NULL;
     const amp_dt_t *sdt = from ? from->dt : NULL;
-    if (dev_copy_in(pe, r, m->data, sdt, from, m->bytes, m->src, m->tag, m,
-                    NULL))
+    if (amp_p2p_dev_copy_in(pe, r, m->data, sdt, from, m->bytes, m->src, m->tag,
+                            m, NULL))
         return;
     copy_in(r, m->data, sdt, m->bytes, m->src, m->tag);
-    release_msg(pe, m);
+    amp_p2p_msg_release(pe, m);
     amp_p2p_req_complete(r);
 }
 
@@ -657,16 +495,17 @@ static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
     }
     if (!to) {
         if (req->gpu)
-            amp_fatal("a send from CUDA device memory to rank %d of another "
-                      "process was not staged",
-                      dst);
-        amp_net_send(pe, req, buf, bytes, dt, dst, ctx, src, tag, mode);
+            amp_p2p_dev_send_net(pe, req, ep->world->rank_proc[dst], dst, ctx,
+                                 src, tag);
+        else
+            amp_net_send(pe, req, buf, bytes, dt, dst, ctx, src, tag, mode);
         return;
     }
     if (to->thr->pe == pe) {
         amp_p2p_req_t *r = match_posted(to, ctx, src, tag);
         if (r) {
-            if (dev_copy_in(pe, r, buf, dt, req, bytes, src, tag, NULL, req))
+            if (amp_p2p_dev_copy_in(pe, r, buf, dt, req, bytes, src, tag, NULL,
+                                    req))
                 return;
             copy_in(r, buf, dt, bytes, src, tag);
             amp_p2p_req_complete(r);
@@ -963,8 +802,8 @@ static void deliver_inline(amp_pe_t *pe, const amp_ring_slot_t *s)
     amp_p2p_ep_t *to = p2p_of(pe)->world->eps[s->dst];
     amp_p2p_req_t *r = match_posted(to, s->ctx, s->src, s->tag);
     if (r) {
-        if (dev_copy_in(pe, r, s->u.data, NULL, NULL, s->bytes, s->src, s->tag,
-                        NULL, NULL))
+        if (amp_p2p_dev_copy_in(pe, r, s->u.data, NULL, NULL, s->bytes, s->src,
+                                s->tag, NULL, NULL))
             return;
         copy_in(r, s->u.data, NULL, s->bytes, s->src, s->tag);
         amp_p2p_req_complete(r);
@@ -988,16 +827,38 @@ static void handle_msg(amp_pe_t *pe, amp_msg_t *m);
 
 /* A message from another process, on the PE that runs its receiver:
  * into a posted receive, or into an envelope for the unexpected queue. */
-void amp_p2p_net_deliver(amp_pe_t *pe, const amp_net_arrival_t *a)
+/* The endpoint of world rank dst, which pe must run. */
+static amp_p2p_ep_t *arrival_ep(amp_pe_t *pe, int dst, int from_proc)
 {
-    amp_p2p_ep_t *to = p2p_of(pe)->world->eps[a->dst];
+    amp_p2p_ep_t *to = p2p_of(pe)->world->eps[dst];
     if (!to || to->thr->pe != pe)
         amp_fatal("a message from process %d for rank %d reached PE %d, "
                   "which does not run that rank",
-                  a->from_proc, a->dst, pe->id);
+                  from_proc, dst, pe->id);
+    return to;
+}
+
+/* An envelope for an unexpected arrival from process from_proc. */
+static amp_msg_t *arrival_msg(amp_pe_t *pe, int kind, int ctx, int src, int tag,
+                              int dst, size_t bytes, int from_proc)
+{
+    amp_msg_t *m = amp_msg_get(pool_of(pe));
+    m->kind = (unsigned char)kind;
+    m->ctx = ctx;
+    m->src = src;
+    m->tag = tag;
+    m->dst = dst;
+    m->bytes = bytes;
+    m->sreq = NULL;
+    m->sender = NULL;
+    m->from_proc = from_proc;
+    return m;
+}
+
+void amp_p2p_net_deliver(amp_pe_t *pe, const amp_net_arrival_t *a)
+{
+    amp_p2p_ep_t *to = arrival_ep(pe, a->dst, a->from_proc);
     amp_p2p_req_t *r = match_posted(to, a->ctx, a->src, a->tag);
-    if (r)
-        dev_from_net(r, a->from_proc);
     if (r && a->kind == AMP_NET_RNDV) {
         amp_net_fetch(pe, a->desc, a->bytes, r, a->src, a->tag);
         return;
@@ -1005,27 +866,24 @@ void amp_p2p_net_deliver(amp_pe_t *pe, const amp_net_arrival_t *a)
     if (r) {
         if (a->kind == AMP_NET_SYNC)
             amp_net_ack(pe, a->from_rank, a->sreq);
+        if (amp_p2p_dev_copy_in(pe, r, a->data, NULL, NULL, a->bytes, a->src,
+                                a->tag, NULL, NULL))
+            return;
         copy_in(r, a->data, NULL, a->bytes, a->src, a->tag);
         amp_p2p_req_complete(r);
         return;
     }
-    amp_msg_t *m = amp_msg_get(pool_of(pe));
     if (a->kind != AMP_NET_RNDV && a->bytes > pool_of(pe)->payload)
         amp_fatal("a %zu-byte eager message from process %d exceeds this "
                   "process's eager limit: give every process the same "
                   "+eager",
                   a->bytes, a->from_proc);
-    m->kind = a->kind == AMP_NET_RNDV   ? AMP_MSG_NET_RNDV
-              : a->kind == AMP_NET_SYNC ? AMP_MSG_NET_SYNC
-                                        : AMP_MSG_EAGER;
-    m->ctx = a->ctx;
-    m->src = a->src;
-    m->tag = a->tag;
-    m->dst = a->dst;
-    m->bytes = a->bytes;
-    m->sreq = NULL;
-    m->sender = NULL;
-    m->from_proc = a->from_proc;
+    amp_msg_t *m =
+        arrival_msg(pe,
+                    a->kind == AMP_NET_RNDV   ? AMP_MSG_NET_RNDV
+                    : a->kind == AMP_NET_SYNC ? AMP_MSG_NET_SYNC
+                                              : AMP_MSG_EAGER,
+                    a->ctx, a->src, a->tag, a->dst, a->bytes, a->from_proc);
     m->from_rank = a->from_rank;
     m->remote_sreq = a->sreq;
     if (a->kind == AMP_NET_RNDV) {
@@ -1034,6 +892,26 @@ void amp_p2p_net_deliver(amp_pe_t *pe, const amp_net_arrival_t *a)
         memcpy(m->payload, a->data, a->bytes);
         m->data = m->payload;
     }
+    unexp_append(to, m);
+}
+
+void amp_p2p_dev_deliver(amp_pe_t *pe, int ctx, int src, int tag, int dst,
+                         int from_proc, const amp_p2p_dev_rts_t *rts)
+{
+    amp_p2p_ep_t *to = arrival_ep(pe, dst, from_proc);
+    amp_p2p_req_t *r = match_posted(to, ctx, src, tag);
+    if (r) {
+        amp_p2p_dev_matched(pe, r, rts, from_proc, src, tag);
+        return;
+    }
+    amp_p2p_dev_rts_t *copy = malloc(sizeof(*copy));
+    if (!copy)
+        amp_fatal("out of memory holding a message from process %d", from_proc);
+    *copy = *rts;
+    amp_msg_t *m = arrival_msg(pe, AMP_MSG_NET_DEV, ctx, src, tag, dst,
+                               (size_t)rts->bytes, from_proc);
+    m->from_rank = rts->from_rank;
+    m->data = copy;
     unexp_append(to, m);
 }
 

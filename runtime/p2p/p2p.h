@@ -65,7 +65,7 @@ typedef struct amp_p2p_world amp_p2p_world_t;
  * header (valid during the call only); larger data stays with the sender
  * until the handler fetches it (amp_p2p_am_fetch, zero-copy where UCX
  * can). */
-#define AMP_P2P_AM_HDR_MAX 128
+#define AMP_P2P_AM_HDR_MAX 192
 /* The first byte of the header of a rank that moves between processes,
  * which goes to the world's move_fn instead of am_fn. */
 #define AMP_P2P_AM_MOVE 0xa5
@@ -132,6 +132,7 @@ struct amp_p2p_world {
     int *rank_pe;          /* world rank -> its PE in that process */
     int *proc_node;        /* process -> node (first process on it) */
     struct amp_net *net;   /* the transport between processes */
+    struct amp_gpu *gpu;   /* CUDA (gpu/gpu.h), NULL: host-only */
     amp_p2p_am_fn_t am_fn; /* the layers' active messages (rma) */
     /* Active messages whose header starts with AMP_P2P_AM_MOVE: ranks
      * arriving from another process (mpi/move.c). */
@@ -266,17 +267,16 @@ void amp_p2p_mrecv_typed(amp_p2p_ep_t *ep, struct amp_msg *msg, void *buf,
                          int count, const amp_dt_t *dt, amp_p2p_req_t *req);
 
 /* ---- CUDA device memory (gpu/gpu.h) ----------------------------------
- * A send or receive on a buffer of device memory with a plain layout,
- * between two ranks of this process: wherever the message meets its
- * receive (on the receiver's PE) the data moves with the GPU, on that PE's
- * stream, straight from the sender's buffer to the receiver's (device to
- * device: one copy, a peer copy between two devices; device and host:
- * through a pinned bounce buffer in chunks of AMP_GPU_CHUNK).  Both
- * requests complete when the copy's event says it is done (the scheduler
- * polls it).  A device send is always a rendezvous (the data stays in the
- * sender's buffer until the receiver's copy is done), never eager.  dst
- * (the send's destination) and every source a device receive can match
- * must be ranks of this process: the layer above stages the others. */
+ * A send or receive on a buffer of device memory with a plain layout:
+ * wherever the message meets its receive (on the receiver's PE) the data
+ * moves with the GPU, on that PE's stream, straight from the sender's
+ * buffer to the receiver's (device to device: one copy, a peer copy
+ * between two devices; device and host: through a pinned bounce buffer in
+ * chunks of AMP_GPU_CHUNK).  Both requests complete when the copy's event
+ * says it is done (the scheduler polls it).  A device send is always a
+ * rendezvous (the data stays in the sender's buffer until the receiver has
+ * it), never eager.  Between processes the data goes through CUDA IPC,
+ * UCX or pipelined staging (p2p/dev.h). */
 typedef struct amp_p2p_dev {
     struct amp_gpu *gpu;
     int device;

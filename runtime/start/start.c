@@ -263,6 +263,7 @@ static void setup_pes(int npes)
     if (amp_gpu_create(npes, o->gpumap, &amp_proc.gpu) != AMP_OK)
         amp_fatal("cannot use the CUDA devices as +gpumap says; "
                   "+gpumap none runs host-only");
+    amp_proc.world.gpu = amp_proc.gpu;
 }
 
 /* Where the ranks run: this process's on its PEs (local_pe), every rank's

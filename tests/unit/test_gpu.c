@@ -236,60 +236,199 @@ UNIT_TEST(gpu_map)
     UNIT_EQ(amp_gpu_map_parse("rr", 0, 5, d), AMP_ERR_ARG);
 }
 
-/* The point-to-point path: direct only for a dense device buffer whose
- * peer is in this process, in auto mode, and never for an eager send. */
+/* The point-to-point path: direct for a dense device buffer that is a send
+ * or a receive (not both), to or from any process, unless staging is
+ * forced; never for an eager send. */
 UNIT_TEST(gpu_path_choose)
 {
     amp_gpu_span_t dense, strided, empty;
-    amp_gpu_peer_t local = {1, 0}, remote = {0, 0}, eager = {1, 1};
+    amp_gpu_peer_t rndv = {0}, eager = {1};
     int fetch = -1;
     amp_gpu_span_of(1000, 4, 4, 0, 4, 1, &dense);
     amp_gpu_span_of(3, 16, 32, 0, 24, 0, &strided);
     amp_gpu_span_of(0, 4, 4, 0, 4, 1, &empty);
     UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 1, AMP_GPU_SEND, &dense,
-                                &local, &fetch),
+                                &rndv, &fetch),
             AMP_GPU_PATH_DIRECT);
     UNIT_EQ(fetch, 0);
     UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 1, AMP_GPU_RECV, &dense,
-                                &local, &fetch),
+                                &rndv, &fetch),
+            AMP_GPU_PATH_DIRECT);
+    UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_PIPELINED, 1, AMP_GPU_SEND, &dense,
+                                &rndv, &fetch),
+            AMP_GPU_PATH_DIRECT);
+    UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_PIPELINED, 1, AMP_GPU_RECV, &dense,
+                                &rndv, &fetch),
             AMP_GPU_PATH_DIRECT);
     /* a receive does not care whether the sender goes eagerly */
     UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 1, AMP_GPU_RECV, &dense,
                                 &eager, &fetch),
             AMP_GPU_PATH_DIRECT);
-    /* staged: an eager send, another process, a gap, both directions */
+    /* staged: an eager send, a gap, both directions */
     UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 1, AMP_GPU_SEND, &dense,
                                 &eager, &fetch),
             AMP_GPU_PATH_STAGE);
     UNIT_EQ(fetch, 1);
-    UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 1, AMP_GPU_RECV, &dense,
-                                &remote, &fetch),
+    UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_PIPELINED, 1, AMP_GPU_SEND, &dense,
+                                &eager, &fetch),
             AMP_GPU_PATH_STAGE);
-    UNIT_EQ(fetch, 0);
     UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 1, AMP_GPU_RECV, &strided,
-                                &local, &fetch),
+                                &rndv, &fetch),
             AMP_GPU_PATH_STAGE);
     UNIT_EQ(fetch, 1);
     UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 1, AMP_GPU_INOUT, &dense,
-                                &local, &fetch),
+                                &rndv, &fetch),
             AMP_GPU_PATH_STAGE);
     /* forced staging */
     UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_STAGED, 1, AMP_GPU_SEND, &dense,
-                                &local, &fetch),
+                                &rndv, &fetch),
             AMP_GPU_PATH_STAGE);
     UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_STAGED, 1, AMP_GPU_RECV, &dense,
-                                &local, &fetch),
+                                &rndv, &fetch),
             AMP_GPU_PATH_STAGE);
+    UNIT_EQ(fetch, 0);
     /* host memory, or nothing to move: the host path in every mode */
     UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 0, AMP_GPU_SEND, &dense,
-                                &local, &fetch),
+                                &rndv, &fetch),
             AMP_GPU_PATH_HOST);
     UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_AUTO, 1, AMP_GPU_SEND, &empty,
-                                &local, &fetch),
+                                &rndv, &fetch),
             AMP_GPU_PATH_HOST);
     UNIT_EQ(amp_gpu_path_choose(AMP_GPU_MODE_STAGED, 0, AMP_GPU_RECV, &dense,
-                                &local, &fetch),
+                                &rndv, &fetch),
             AMP_GPU_PATH_HOST);
+}
+
+/* Between processes: CUDA IPC on one node, UCX when both processes' UCX
+ * moves CUDA memory, the pipeline otherwise or when asked for. */
+UNIT_TEST(gpu_xfer_choose)
+{
+    UNIT_EQ(amp_gpu_xfer_choose(AMP_GPU_MODE_AUTO, 1, 0), AMP_GPU_XFER_IPC);
+    UNIT_EQ(amp_gpu_xfer_choose(AMP_GPU_MODE_AUTO, 1, 1), AMP_GPU_XFER_IPC);
+    UNIT_EQ(amp_gpu_xfer_choose(AMP_GPU_MODE_AUTO, 0, 1), AMP_GPU_XFER_UCX);
+    UNIT_EQ(amp_gpu_xfer_choose(AMP_GPU_MODE_AUTO, 0, 0),
+            AMP_GPU_XFER_PIPELINE);
+    UNIT_EQ(amp_gpu_xfer_choose(AMP_GPU_MODE_PIPELINED, 1, 1),
+            AMP_GPU_XFER_PIPELINE);
+    UNIT_EQ(amp_gpu_xfer_choose(AMP_GPU_MODE_PIPELINED, 0, 1),
+            AMP_GPU_XFER_PIPELINE);
+}
+
+/* ---- the cache of CUDA IPC mappings (gpu/ipc.h) ---- */
+
+/* A fake driver: every open maps a fresh base; the test sees which
+ * handles are mapped and how often it was asked. */
+typedef struct fake_ipc {
+    int opens, closes, fail;
+    uintptr_t next_base;
+    int open_now; /* mappings not closed */
+} fake_ipc_t;
+
+static amp_status_t fake_open(void *ctx, int dev, const unsigned char *handle,
+                              void **base)
+{
+    fake_ipc_t *f = ctx;
+    if (f->fail)
+        return AMP_ERR_UNSUPPORTED;
+    f->opens++;
+    f->open_now++;
+    f->next_base += 0x100000;
+    *base = (void *)(f->next_base + (uintptr_t)handle[0] * 0x10 + dev);
+    return AMP_OK;
+}
+
+static void fake_close(void *ctx, int dev, void *base)
+{
+    fake_ipc_t *f = ctx;
+    f->closes++;
+    f->open_now--;
+}
+
+static amp_gpu_ipc_t ipc_of(uint64_t id)
+{
+    amp_gpu_ipc_t in = {.id = id, .offset = 64};
+    in.handle[0] = (unsigned char)id;
+    return in;
+}
+
+/* A handle is opened once per (process, allocation, device) and found
+ * again after; another process, allocation or device opens anew. */
+UNIT_TEST(gpu_ipc_cache_reuse)
+{
+    static amp_gpu_ipc_cache_t c;
+    fake_ipc_t f = {0};
+    amp_gpu_ipc_ops_t ops = {fake_open, fake_close, &f};
+    amp_gpu_ipc_cache_init(&c);
+    amp_gpu_ipc_t a = ipc_of(7), b = ipc_of(8);
+    void *b1, *b2, *b3, *b4, *b5;
+    UNIT_EQ(amp_gpu_ipc_cache_get(&c, &ops, 1, 0, &a, &b1), AMP_OK);
+    UNIT_EQ(amp_gpu_ipc_cache_get(&c, &ops, 1, 0, &a, &b2), AMP_OK);
+    UNIT_EQ(b1 == b2, 1);
+    UNIT_EQ(f.opens, 1);
+    UNIT_EQ(amp_gpu_ipc_cache_get(&c, &ops, 2, 0, &a, &b3), AMP_OK);
+    UNIT_EQ(amp_gpu_ipc_cache_get(&c, &ops, 1, 0, &b, &b4), AMP_OK);
+    UNIT_EQ(amp_gpu_ipc_cache_get(&c, &ops, 1, 1, &a, &b5), AMP_OK);
+    UNIT_EQ(f.opens, 4);
+    UNIT_EQ(b3 != b1 && b4 != b1 && b5 != b1, 1);
+    UNIT_EQ(c.hits, 1);
+    amp_gpu_ipc_cache_clear(&c, &ops);
+    UNIT_EQ(f.open_now, 0);
+}
+
+/* Full: the least recently used idle mapping is closed for a new one; a
+ * mapping in use is never closed; with every one in use the answer is
+ * AMP_ERR_NOMEM and nothing is closed. */
+UNIT_TEST(gpu_ipc_cache_evict)
+{
+    static amp_gpu_ipc_cache_t c;
+    fake_ipc_t f = {0};
+    amp_gpu_ipc_ops_t ops = {fake_open, fake_close, &f};
+    amp_gpu_ipc_cache_init(&c);
+    void *base[AMP_GPU_IPC_SLOTS], *b;
+    for (int i = 0; i < AMP_GPU_IPC_SLOTS; i++) {
+        amp_gpu_ipc_t in = ipc_of((uint64_t)i + 1);
+        UNIT_EQ(amp_gpu_ipc_cache_get(&c, &ops, 1, 0, &in, &base[i]), AMP_OK);
+    }
+    amp_gpu_ipc_t extra = ipc_of(1000);
+    UNIT_EQ(amp_gpu_ipc_cache_get(&c, &ops, 1, 0, &extra, &b), AMP_ERR_NOMEM);
+    UNIT_EQ(f.closes, 0);
+    /* entries 3 and 5 go idle; 3 was used last, so 5 is the older one */
+    amp_gpu_ipc_cache_put(&c, 0, base[5]);
+    amp_gpu_ipc_t again = ipc_of(4);
+    void *b3;
+    UNIT_EQ(amp_gpu_ipc_cache_get(&c, &ops, 1, 0, &again, &b3), AMP_OK);
+    UNIT_EQ(b3 == base[3], 1);
+    amp_gpu_ipc_cache_put(&c, 0, base[3]);
+    amp_gpu_ipc_cache_put(&c, 0, base[3]);
+    UNIT_EQ(amp_gpu_ipc_cache_get(&c, &ops, 1, 0, &extra, &b), AMP_OK);
+    UNIT_EQ(f.closes, 1);
+    UNIT_EQ(c.evictions, 1);
+    /* 5 was closed: asking for it again opens it anew (evicting 3) */
+    amp_gpu_ipc_t five = ipc_of(6);
+    UNIT_EQ(amp_gpu_ipc_cache_get(&c, &ops, 1, 0, &five, &b), AMP_OK);
+    UNIT_EQ(f.closes, 2);
+    UNIT_EQ(f.opens, AMP_GPU_IPC_SLOTS + 2);
+    amp_gpu_ipc_cache_clear(&c, &ops);
+    UNIT_EQ(f.open_now, 0);
+}
+
+/* A handle the driver refuses leaves no entry behind. */
+UNIT_TEST(gpu_ipc_cache_refused)
+{
+    static amp_gpu_ipc_cache_t c;
+    fake_ipc_t f = {.fail = 1};
+    amp_gpu_ipc_ops_t ops = {fake_open, fake_close, &f};
+    amp_gpu_ipc_cache_init(&c);
+    amp_gpu_ipc_t in = ipc_of(3);
+    void *b;
+    UNIT_EQ(amp_gpu_ipc_cache_get(&c, &ops, 1, 0, &in, &b),
+            AMP_ERR_UNSUPPORTED);
+    UNIT_EQ(c.n, 0);
+    f.fail = 0;
+    UNIT_EQ(amp_gpu_ipc_cache_get(&c, &ops, 1, 0, &in, &b), AMP_OK);
+    UNIT_EQ(c.n, 1);
+    UNIT_EQ(f.opens, 1);
+    amp_gpu_ipc_cache_clear(&c, &ops);
 }
 
 UNIT_TEST(gpu_mode_parse)
@@ -303,6 +442,8 @@ UNIT_TEST(gpu_mode_parse)
     UNIT_EQ(mode, AMP_GPU_MODE_STAGED);
     UNIT_EQ(amp_gpu_mode_parse("auto", &mode), AMP_OK);
     UNIT_EQ(mode, AMP_GPU_MODE_AUTO);
+    UNIT_EQ(amp_gpu_mode_parse("pipelined", &mode), AMP_OK);
+    UNIT_EQ(mode, AMP_GPU_MODE_PIPELINED);
     UNIT_EQ(amp_gpu_mode_parse("direct", &mode), AMP_ERR_ARG);
     UNIT_EQ(amp_gpu_mode_parse("Staged", &mode), AMP_ERR_ARG);
     UNIT_EQ(amp_gpu_mode_parse("auto ", &mode), AMP_ERR_ARG);

@@ -1,0 +1,592 @@
+/*
+ * CUDA device memory in p2p: copies by the GPU where a message meets its
+ * receive, and the device protocol between processes (dev.h).
+ */
+#include "p2p/dev.h"
+
+#include "gpu/gpu.h"
+#include "p2p/net.h"
+#include "p2p/pe.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- within a process: the GPU copies where the message meets its
+ * receive ---- */
+
+/* One copy of a dev_copy_t: bytes [off, off + len) of the message. */
+typedef struct dev_chunk {
+    struct dev_copy *c;
+    size_t off, len;
+} dev_chunk_t;
+
+/* A matched message whose data the GPU moves; everything it holds is
+ * released when the last of its copies is done (on pe, by its poll). */
+/* Data mapped from another process (CUDA IPC): its mapping, and whom to
+ * acknowledge when the copy is done. */
+typedef struct dev_ack {
+    void *ipc_base;
+    int rank;
+    uint64_t sreq;
+} dev_ack_t;
+
+typedef struct dev_copy {
+    amp_pe_t *pe; /* whose stream and bounce buffers it uses */
+    amp_gpu_t *gpu;
+    amp_p2p_req_t *r;    /* the receive */
+    amp_p2p_req_t *sreq; /* a send matched on its own PE, or NULL */
+    amp_msg_t *m;        /* the envelope, or NULL */
+    int acks;            /* data mapped from another process: */
+    dev_ack_t ack;       /* unmap and acknowledge at the end */
+    char *bounce;        /* pinned (device <-> host), cap bytes */
+    size_t cap, n;       /* n: the bytes moved */
+    int to_host;         /* device to host: bounce -> r->buf by the CPU */
+    int left;            /* copies not yet done, + 1 while queuing */
+    amp_status_t st;
+    dev_chunk_t ch[];
+} dev_copy_t;
+
+static void dev_copy_end(dev_copy_t *c)
+{
+    amp_p2p_req_t *r = c->r, *sreq = c->sreq;
+    if (c->st != AMP_OK && r->error == AMP_OK)
+        r->error = c->st;
+    if (c->to_host && r->dt && c->st == AMP_OK)
+        amp_dt_copy_typed(NULL, c->bounce, r->dt, r->buf, c->n);
+    if (c->bounce)
+        amp_gpu_host_put(c->gpu, c->pe, c->bounce, c->cap);
+    if (c->m)
+        amp_p2p_msg_release(c->pe, c->m);
+    if (c->acks) {
+        amp_gpu_ipc_release(c->gpu, c->pe, c->ack.ipc_base);
+        amp_net_ack(c->pe, c->ack.rank, c->ack.sreq);
+    }
+    free(c);
+    if (sreq) {
+        sreq->st_bytes = sreq->bytes;
+        amp_p2p_req_complete(sreq);
+    }
+    amp_p2p_req_complete(r);
+}
+
+static void dev_copy_release(dev_copy_t *c)
+{
+    if (--c->left == 0)
+        dev_copy_end(c);
+}
+
+/* A copy is done; device to a plain host buffer, its bytes go on (the
+ * CPU copies this chunk while the GPU moves the next). */
+static void dev_chunk_done(void *arg, amp_status_t st)
+{
+    dev_chunk_t *k = arg;
+    dev_copy_t *c = k->c;
+    if (st != AMP_OK && c->st == AMP_OK)
+        c->st = st;
+    if (st == AMP_OK && c->to_host && !c->r->dt)
+        memcpy((char *)c->r->buf + k->off, c->bounce + k->off, k->len);
+    dev_copy_release(c);
+}
+
+/* Queues chunk i: len bytes from src (device sdev, -1: host) to dst. */
+static void dev_chunk_queue(dev_copy_t *c, size_t i, size_t off, size_t len,
+                            void *dst, int ddev, const void *src, int sdev)
+{
+    dev_chunk_t *k = &c->ch[i];
+    k->c = c;
+    k->off = off;
+    k->len = len;
+    c->left++;
+    amp_status_t st = amp_gpu_copy_between(c->gpu, c->pe, dst, ddev, src, sdev,
+                                           len, dev_chunk_done, k);
+    if (st != AMP_OK)
+        dev_chunk_done(k, st);
+}
+
+/* Host data (layout sdt) to the device receive: packed into the bounce
+ * buffer a chunk at a time, each chunk's copy queued before the CPU fills
+ * the next. */
+static void dev_from_host(dev_copy_t *c, const void *data, const amp_dt_t *sdt)
+{
+    if (sdt)
+        amp_dt_copy_typed(sdt, data, NULL, c->bounce, c->n);
+    for (size_t off = 0, i = 0; off < c->n; off += AMP_GPU_CHUNK, i++) {
+        size_t len = c->n - off < AMP_GPU_CHUNK ? c->n - off : AMP_GPU_CHUNK;
+        if (!sdt)
+            memcpy(c->bounce + off, (const char *)data + off, len);
+        dev_chunk_queue(c, i, off, len, (char *)c->r->buf + off, c->r->gpu_dev,
+                        c->bounce + off, -1);
+    }
+}
+
+/* Starts moving n bytes of data (sdev: its device, -1: host memory, in
+ * layout sdt) into r, one of them device memory. */
+static void dev_copy_start(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
+                           const amp_dt_t *sdt, int sdev, amp_gpu_t *gpu,
+                           size_t n, amp_msg_t *m, amp_p2p_req_t *sreq,
+                           const dev_ack_t *ack)
+{
+    int both = r->gpu && sdev >= 0;
+    size_t chunks = both ? 1 : (n + AMP_GPU_CHUNK - 1) / AMP_GPU_CHUNK;
+    dev_copy_t *c = malloc(sizeof(*c) + chunks * sizeof(c->ch[0]));
+    if (!c)
+        amp_fatal("out of memory moving a %zu-byte message in device memory",
+                  n);
+    *c = (dev_copy_t){.pe = pe,
+                      .gpu = gpu,
+                      .r = r,
+                      .sreq = sreq,
+                      .m = m,
+                      .acks = ack != NULL,
+                      .ack = ack ? *ack : (dev_ack_t){0},
+                      .n = n,
+                      .to_host = !r->gpu,
+                      .left = 1,
+                      .st = AMP_OK};
+    if (both) {
+        dev_chunk_queue(c, 0, 0, n, r->buf, r->gpu_dev, data, sdev);
+    } else if (!(c->bounce = amp_gpu_host_get(gpu, pe, n, &c->cap))) {
+        c->st = AMP_ERR_NOMEM;
+    } else if (r->gpu) {
+        dev_from_host(c, data, sdt);
+    } else {
+        for (size_t off = 0, i = 0; off < n; off += AMP_GPU_CHUNK, i++)
+            dev_chunk_queue(
+                c, i, off, n - off < AMP_GPU_CHUNK ? n - off : AMP_GPU_CHUNK,
+                c->bounce + off, -1, (const char *)data + off, sdev);
+    }
+    dev_copy_release(c);
+}
+
+int amp_p2p_dev_copy_in(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
+                        const amp_dt_t *sdt, const amp_p2p_req_t *from,
+                        size_t bytes, int src, int tag, amp_msg_t *m,
+                        amp_p2p_req_t *sreq)
+{
+    int sdev = from && from->gpu ? from->gpu_dev : -1;
+    if (!r->gpu && sdev < 0)
+        return 0;
+    size_t n = bytes;
+    if (n > r->bytes) {
+        n = r->bytes;
+        r->error = AMP_ERR_TRUNCATE;
+    }
+    if (n == 0)
+        return 0;
+    r->st_bytes = n;
+    r->st_source = src;
+    r->st_tag = tag;
+    dev_copy_start(pe, r, data, sdt, sdev, r->gpu ? r->gpu : from->gpu, n, m,
+                   sreq, NULL);
+    return 1;
+}
+
+/* ---- between processes (dev.h) ---- */
+
+enum dev_kind { DEV_RTS, DEV_CTS, DEV_CHUNK };
+
+/* The header of every device message between processes; an RTS sends all
+ * of it, the others up to rts. */
+typedef struct dev_hdr {
+    uint8_t am;   /* AMP_P2P_AM_GPU */
+    uint8_t kind; /* enum dev_kind */
+    uint8_t ok;   /* CHUNK: the sender could copy it off its device */
+    uint8_t pad;
+    int32_t ctx, src, tag, dst; /* RTS: the envelope */
+    uint64_t sreq;              /* CTS: the sender's request */
+    uint64_t rstate;            /* CTS, CHUNK: the receiver's dev_recv_t */
+    uint64_t off, bytes;        /* CTS: bytes wanted; CHUNK: its place */
+    amp_p2p_dev_rts_t rts;      /* RTS */
+} dev_hdr_t;
+
+_Static_assert(sizeof(dev_hdr_t) <= AMP_P2P_AM_HDR_MAX, "device header");
+
+static amp_p2p_world_t *world_of(amp_pe_t *pe)
+{
+    return ((amp_p2p_pe_t *)pe->upper)->world;
+}
+
+static size_t chunk_len(size_t n, size_t off)
+{
+    return n - off < AMP_GPU_CHUNK ? n - off : AMP_GPU_CHUNK;
+}
+
+/* To the PE that runs world rank rank now (a sender waiting for its data
+ * to be taken does not move between processes). */
+static void send_to_rank(amp_pe_t *pe, int rank, const dev_hdr_t *h,
+                         size_t hlen)
+{
+    amp_p2p_world_t *w = world_of(pe);
+    amp_p2p_am_send(pe, w->rank_proc[rank], w->rank_pe[rank], h, hlen, NULL, 0,
+                    NULL, NULL);
+}
+
+void amp_p2p_dev_send_net(amp_pe_t *pe, amp_p2p_req_t *req, int proc, int dst,
+                          int ctx, int src, int tag)
+{
+    amp_p2p_world_t *w = world_of(pe);
+    amp_gpu_t *g = req->gpu;
+    int same = w->proc_node[proc] == w->proc_node[w->proc];
+    int xfer =
+        amp_gpu_xfer_choose(amp_gpu_mode(g), same, amp_net_ucx_cuda(pe, proc));
+    if (xfer == AMP_GPU_XFER_UCX) {
+        amp_net_send(pe, req, req->buf, req->bytes, NULL, dst, ctx, src, tag,
+                     AMP_P2P_SYNC);
+        return;
+    }
+    dev_hdr_t h = {.am = AMP_P2P_AM_GPU,
+                   .kind = DEV_RTS,
+                   .ctx = ctx,
+                   .src = src,
+                   .tag = tag,
+                   .dst = dst};
+    h.rts.sreq = (uint64_t)(uintptr_t)req;
+    h.rts.bytes = req->bytes;
+    h.rts.from_rank = req->owner->world_rank;
+    amp_gpu_range_t r;
+    if (xfer == AMP_GPU_XFER_IPC && req->bytes > 0 &&
+        amp_gpu_is_device(g, pe, req->buf, &r) &&
+        amp_gpu_ipc_export(g, pe, &r, req->buf, &h.rts.ipc) == AMP_OK)
+        h.rts.has_ipc = 1;
+    amp_p2p_am_send(pe, w->rank_proc[dst], w->rank_pe[dst], &h, sizeof(h), NULL,
+                    0, NULL, NULL);
+}
+
+/* ---- the receiver: pipelined chunks ---- */
+
+typedef struct dev_recv dev_recv_t;
+
+/* One chunk of a dev_recv_t. */
+typedef struct dev_piece {
+    dev_recv_t *rs;
+    size_t off, len;
+} dev_piece_t;
+
+/* A matched receive whose data comes in chunks. */
+struct dev_recv {
+    amp_pe_t *pe; /* where the chunks come (this PE's stream) */
+    amp_gpu_t *gpu;
+    amp_p2p_req_t *r;
+    size_t n, landed; /* bytes expected, and in place so far */
+    char *host;       /* where chunks land first, or NULL: r->buf */
+    size_t cap;       /* host is pinned, cap bytes; 0: malloc'ed */
+    amp_status_t st;
+    dev_piece_t piece[];
+};
+
+static void recv_finish(dev_recv_t *rs)
+{
+    amp_p2p_req_t *r = rs->r;
+    if (rs->st != AMP_OK && r->error == AMP_OK)
+        r->error = rs->st;
+    if (rs->st == AMP_OK && !r->gpu && r->dt)
+        amp_dt_copy_typed(NULL, rs->host, r->dt, r->buf, rs->n);
+    if (rs->host && rs->cap)
+        amp_gpu_host_put(rs->gpu, rs->pe, rs->host, rs->cap);
+    else
+        free(rs->host);
+    free(rs);
+    amp_p2p_req_complete(r);
+}
+
+static void piece_landed(void *arg, amp_status_t st)
+{
+    dev_piece_t *k = arg;
+    dev_recv_t *rs = k->rs;
+    if (st != AMP_OK && rs->st == AMP_OK)
+        rs->st = st;
+    rs->landed += k->len;
+    if (rs->landed == rs->n)
+        recv_finish(rs);
+}
+
+/* Chunk k is in rs's landing place: onto the device if r is there. */
+static void piece_arrived(dev_piece_t *k, amp_status_t st)
+{
+    dev_recv_t *rs = k->rs;
+    amp_p2p_req_t *r = rs->r;
+    if (st != AMP_OK || !r->gpu) {
+        piece_landed(k, st);
+        return;
+    }
+    st = amp_gpu_copy_between(rs->gpu, rs->pe, (char *)r->buf + k->off,
+                              r->gpu_dev, rs->host + k->off, -1, k->len,
+                              piece_landed, k);
+    if (st != AMP_OK)
+        piece_landed(k, st);
+}
+
+static void piece_fetched(void *arg, int ok)
+{
+    piece_arrived(arg, ok ? AMP_OK : AMP_ERR_SYS);
+}
+
+/* Where the chunks land: pinned memory for a device receive, a temporary
+ * for a host layout with gaps, else the receive buffer itself. */
+static amp_status_t recv_landing(dev_recv_t *rs)
+{
+    amp_p2p_req_t *r = rs->r;
+    if (r->gpu)
+        rs->host = amp_gpu_host_get(rs->gpu, rs->pe, rs->n, &rs->cap);
+    if (r->gpu && !rs->host) {
+        rs->cap = 0;
+        rs->host = malloc(rs->n); /* pageable: slower copies, same result */
+    } else if (!r->gpu && r->dt) {
+        rs->host = malloc(rs->n);
+    } else {
+        return AMP_OK;
+    }
+    return rs->host ? AMP_OK : AMP_ERR_NOMEM;
+}
+
+/* Asks the sender for n bytes in chunks (the pipeline). */
+static void recv_pipeline(amp_pe_t *pe, amp_p2p_req_t *r,
+                          const amp_p2p_dev_rts_t *rts, size_t n)
+{
+    size_t pieces = (n + AMP_GPU_CHUNK - 1) / AMP_GPU_CHUNK;
+    dev_recv_t *rs = malloc(sizeof(*rs) + pieces * sizeof(rs->piece[0]));
+    if (!rs)
+        amp_fatal("out of memory receiving %zu bytes of device memory", n);
+    *rs = (dev_recv_t){.pe = pe, .gpu = world_of(pe)->gpu, .r = r, .n = n};
+    for (size_t i = 0; i < pieces; i++)
+        rs->piece[i] = (dev_piece_t){.rs = rs,
+                                     .off = i * AMP_GPU_CHUNK,
+                                     .len = chunk_len(n, i * AMP_GPU_CHUNK)};
+    rs->st = recv_landing(rs);
+    if (rs->st != AMP_OK)
+        amp_fatal("out of memory receiving %zu bytes of device memory", n);
+    dev_hdr_t h = {.am = AMP_P2P_AM_GPU,
+                   .kind = DEV_CTS,
+                   .sreq = rts->sreq,
+                   .rstate = (uint64_t)(uintptr_t)rs,
+                   .bytes = n};
+    send_to_rank(pe, rts->from_rank, &h, offsetof(dev_hdr_t, rts));
+}
+
+/* A chunk for rs arrived on pe (the PE that asked for it). */
+static void recv_chunk(amp_pe_t *pe, const dev_hdr_t *h, const amp_p2p_am_t *m)
+{
+    dev_recv_t *rs = (dev_recv_t *)(uintptr_t)h->rstate;
+    amp_assert(pe == rs->pe && h->off < rs->n);
+    dev_piece_t *k = &rs->piece[h->off / AMP_GPU_CHUNK];
+    char *at = (rs->host ? rs->host : (char *)rs->r->buf) + k->off;
+    if (!h->ok || m->bytes != k->len) {
+        piece_arrived(k, AMP_ERR_OTHER);
+    } else if (m->data) {
+        memcpy(at, m->data, k->len);
+        piece_arrived(k, AMP_OK);
+    } else {
+        amp_p2p_am_fetch(pe, m->desc, at, k->len, piece_fetched, k);
+    }
+}
+
+/* Maps the sender's buffer and copies it with the GPU (CUDA IPC); 0 when
+ * it cannot be mapped here. */
+static int recv_ipc(amp_pe_t *pe, amp_p2p_req_t *r,
+                    const amp_p2p_dev_rts_t *rts, int from_proc, size_t n)
+{
+    amp_gpu_t *g = world_of(pe)->gpu;
+    void *base;
+    if (!g || !rts->has_ipc ||
+        amp_gpu_ipc_open(g, pe, from_proc, &rts->ipc, &base) != AMP_OK)
+        return 0;
+    dev_ack_t ack = {
+        .ipc_base = base, .rank = rts->from_rank, .sreq = rts->sreq};
+    dev_copy_start(pe, r, (char *)base + rts->ipc.offset, NULL,
+                   amp_gpu_pe_device(g, pe), g, n, NULL, NULL, &ack);
+    return 1;
+}
+
+void amp_p2p_dev_matched(amp_pe_t *pe, amp_p2p_req_t *r,
+                         const amp_p2p_dev_rts_t *rts, int from_proc, int src,
+                         int tag)
+{
+    size_t n = rts->bytes;
+    if (n > r->bytes) {
+        n = r->bytes;
+        r->error = AMP_ERR_TRUNCATE;
+    }
+    r->st_bytes = n;
+    r->st_source = src;
+    r->st_tag = tag;
+    if (n == 0) {
+        amp_net_ack(pe, rts->from_rank, rts->sreq);
+        amp_p2p_req_complete(r);
+        return;
+    }
+    if (!recv_ipc(pe, r, rts, from_proc, n))
+        recv_pipeline(pe, r, rts, n);
+}
+
+/* ---- the sender: pipelined chunks ---- */
+
+typedef struct dev_send dev_send_t;
+
+/* One slot of the window: a chunk being copied off the device or sent. */
+typedef struct dev_slot {
+    dev_send_t *s;
+    char *host; /* its part of the bounce buffer */
+    size_t off, len;
+    struct dev_slot *next_free;
+} dev_slot_t;
+
+struct dev_send {
+    amp_pe_t *pe;
+    amp_gpu_t *gpu;
+    amp_p2p_req_t *sreq;
+    int to_proc, to_pe; /* the receiving PE, which asked */
+    uint64_t rstate;
+    size_t n, next;      /* bytes to send; the next to copy */
+    size_t chunks, sent; /* chunks in all; chunks UCX is done with */
+    char *bounce;        /* pinned, AMP_GPU_WINDOW chunks */
+    size_t cap;          /* 0: malloc'ed */
+    int pumping;         /* in send_pump: callbacks leave the loop to it */
+    dev_slot_t *free;
+    amp_status_t st;
+    dev_slot_t slot[AMP_GPU_WINDOW];
+};
+
+static void send_finish(dev_send_t *s)
+{
+    amp_p2p_req_t *sreq = s->sreq;
+    if (s->cap)
+        amp_gpu_host_put(s->gpu, s->pe, s->bounce, s->cap);
+    else
+        free(s->bounce);
+    if (s->st != AMP_OK && sreq->error == AMP_OK)
+        sreq->error = s->st;
+    free(s);
+    sreq->st_bytes = sreq->bytes;
+    amp_p2p_req_complete(sreq);
+}
+
+static void chunk_copied(void *arg, amp_status_t st);
+
+/* Starts copying chunks off the device while the window has room; the
+ * send is done when UCX is done with the last chunk. */
+static void send_pump(dev_send_t *s)
+{
+    if (s->pumping)
+        return;
+    s->pumping = 1;
+    while (s->free && s->next < s->n) {
+        dev_slot_t *k = s->free;
+        s->free = k->next_free;
+        k->off = s->next;
+        k->len = chunk_len(s->n, s->next);
+        s->next += k->len;
+        amp_status_t st = amp_gpu_copy_between(
+            s->gpu, s->pe, k->host, -1, (const char *)s->sreq->buf + k->off,
+            s->sreq->gpu_dev, k->len, chunk_copied, k);
+        if (st != AMP_OK)
+            chunk_copied(k, st);
+    }
+    s->pumping = 0;
+    if (s->sent == s->chunks)
+        send_finish(s);
+}
+
+static void chunk_sent(void *arg, int ok)
+{
+    dev_slot_t *k = arg;
+    dev_send_t *s = k->s;
+    if (!ok && s->st == AMP_OK)
+        s->st = AMP_ERR_SYS;
+    k->next_free = s->free;
+    s->free = k;
+    s->sent++;
+    send_pump(s);
+}
+
+/* Chunk k is in pinned memory (or failed: the receiver is told so). */
+static void chunk_copied(void *arg, amp_status_t st)
+{
+    dev_slot_t *k = arg;
+    dev_send_t *s = k->s;
+    if (st != AMP_OK && s->st == AMP_OK)
+        s->st = st;
+    dev_hdr_t h = {.am = AMP_P2P_AM_GPU,
+                   .kind = DEV_CHUNK,
+                   .ok = st == AMP_OK,
+                   .rstate = s->rstate,
+                   .off = k->off,
+                   .bytes = k->len};
+    amp_p2p_am_send(s->pe, s->to_proc, s->to_pe, &h, offsetof(dev_hdr_t, rts),
+                    st == AMP_OK ? k->host : NULL, st == AMP_OK ? k->len : 0,
+                    chunk_sent, k);
+}
+
+/* The receiver matched and wants h->bytes in chunks. */
+static void send_start(amp_pe_t *pe, const dev_hdr_t *h, const amp_p2p_am_t *m)
+{
+    amp_p2p_req_t *sreq = (amp_p2p_req_t *)(uintptr_t)h->sreq;
+    dev_send_t *s = malloc(sizeof(*s));
+    if (!s)
+        amp_fatal("out of memory sending device memory to another process");
+    size_t n = h->bytes;
+    size_t win =
+        n < AMP_GPU_WINDOW * AMP_GPU_CHUNK ? n : AMP_GPU_WINDOW * AMP_GPU_CHUNK;
+    *s = (dev_send_t){.pe = pe,
+                      .gpu = sreq->gpu,
+                      .sreq = sreq,
+                      .to_proc = m->from_proc,
+                      .to_pe = m->from_pe,
+                      .rstate = h->rstate,
+                      .n = n,
+                      .chunks = (n + AMP_GPU_CHUNK - 1) / AMP_GPU_CHUNK};
+    s->bounce = amp_gpu_host_get(s->gpu, pe, win, &s->cap);
+    if (!s->bounce) {
+        s->cap = 0;
+        if (!(s->bounce = malloc(win)))
+            amp_fatal("out of memory sending device memory to another "
+                      "process");
+    }
+    for (int i = AMP_GPU_WINDOW - 1; i >= 0; i--) {
+        dev_slot_t *k = &s->slot[i];
+        *k =
+            (dev_slot_t){.s = s, .host = s->bounce + (size_t)i * AMP_GPU_CHUNK};
+        if ((size_t)i * AMP_GPU_CHUNK < win) {
+            k->next_free = s->free;
+            s->free = k;
+        }
+    }
+    send_pump(s);
+}
+
+/* ---- arrivals ---- */
+
+void amp_p2p_dev_am(amp_pe_t *pe, const amp_p2p_am_t *m)
+{
+    dev_hdr_t h = {0};
+    if (m->hlen < offsetof(dev_hdr_t, rts) || m->hlen > sizeof(h))
+        amp_fatal("a device message from process %d has a %zu-byte header",
+                  m->from_proc, m->hlen);
+    memcpy(&h, m->hdr, m->hlen);
+    switch (h.kind) {
+    case DEV_RTS:
+        amp_p2p_dev_deliver(pe, h.ctx, h.src, h.tag, h.dst, m->from_proc,
+                            &h.rts);
+        break;
+    case DEV_CTS: send_start(pe, &h, m); break;
+    case DEV_CHUNK: recv_chunk(pe, &h, m); break;
+    default:
+        amp_fatal("a device message of unknown kind %d from process %d", h.kind,
+                  m->from_proc);
+    }
+}
+
+void amp_p2p_dev_fetched(amp_pe_t *pe, amp_p2p_req_t *r, const void *tmp,
+                         size_t bytes, int src, int tag, int ok)
+{
+    if (!ok) {
+        r->error = AMP_ERR_SYS;
+        amp_p2p_req_complete(r);
+        return;
+    }
+    if (!amp_p2p_dev_copy_in(pe, r, tmp, NULL, NULL, bytes, src, tag, NULL,
+                             NULL)) {
+        amp_p2p_copy_into(r, tmp, bytes, src, tag);
+        amp_p2p_req_complete(r);
+    }
+}

@@ -1,0 +1,85 @@
+/*
+ * CUDA device memory in p2p (private to p2p): the data of a message moved
+ * by the GPU, within a process and between processes (p2p.h, amp_p2p_dev_t).
+ *
+ * Within a process, wherever a message meets its receive, the GPU copies
+ * it on the receiving PE's stream (dev.c: amp_p2p_dev_copy_in).
+ *
+ * Between processes a device send (always a rendezvous) goes one of three
+ * ways (gpu.h, amp_gpu_xfer_choose):
+ *
+ *  - UCX moves device memory itself (both processes' UCX reports CUDA
+ *    memory): an ordinary rendezvous message through net.c whose buffers
+ *    are tagged as CUDA memory;
+ *  - otherwise the sender announces the message (RTS, an active message
+ *    that is matched like any message), with a CUDA IPC handle of its
+ *    buffer when the receiver is on its node.  The receiver, once matched,
+ *    maps the handle and the GPU copies straight from the sender's buffer
+ *    into the receive (IPC); then it acknowledges, which completes the
+ *    send;
+ *  - or, without a handle or when the receiver cannot map it, the
+ *    receiver answers with a clear-to-send (CTS) and the sender streams
+ *    the data in chunks of AMP_GPU_CHUNK: each chunk is copied off the
+ *    device into a pinned buffer and sent when its copy is done, at most
+ *    AMP_GPU_WINDOW chunks in flight, so device copies overlap the
+ *    network; the receiver copies each arrived chunk onto its device.
+ *
+ * Every message of this protocol travels as an active message of p2p's own
+ * (first header byte AMP_P2P_AM_GPU) in order with the rest of what a PE
+ * sends to another.
+ */
+#ifndef AMP_P2P_DEV_H
+#define AMP_P2P_DEV_H
+
+#include "gpu/ipc.h"
+#include "p2p/msg.h"
+
+/* The first header byte of p2p's device messages between processes. */
+#define AMP_P2P_AM_GPU 0xa6
+
+/* An announced device message from another process, kept with its
+ * unexpected envelope (AMP_MSG_NET_DEV) until it is matched. */
+typedef struct amp_p2p_dev_rts {
+    uint64_t sreq;  /* the sender's request */
+    uint64_t bytes; /* the message's length */
+    int32_t from_rank, has_ipc;
+    amp_gpu_ipc_t ipc; /* with has_ipc: the sender's buffer */
+} amp_p2p_dev_rts_t;
+
+/* ---- p2p.c, for dev.c ---- */
+
+/* A matched message's data has been copied: its envelope goes back. */
+void amp_p2p_msg_release(amp_pe_t *pe, amp_msg_t *m);
+/* Matches an announced device message for world rank dst (on pe, which
+ * runs it), or keeps it as an unexpected message. */
+void amp_p2p_dev_deliver(amp_pe_t *pe, int ctx, int src, int tag, int dst,
+                         int from_proc, const amp_p2p_dev_rts_t *rts);
+
+/* ---- dev.c ---- */
+
+/* A matched message (bytes of data in layout sdt; from: the send whose
+ * buffer data is, NULL when data is a copy in an envelope, a ring slot or
+ * from another process) into r.  When either side is device memory the
+ * GPU moves it: answers 1, and r, sreq (if any) complete and m (if any) is
+ * released when the GPU is done.  Otherwise 0: the CPU copies. */
+int amp_p2p_dev_copy_in(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
+                        const amp_dt_t *sdt, const amp_p2p_req_t *from,
+                        size_t bytes, int src, int tag, amp_msg_t *m,
+                        amp_p2p_req_t *sreq);
+/* Sends device send req (bytes at req->buf) to world rank dst of process
+ * proc. */
+void amp_p2p_dev_send_net(amp_pe_t *pe, amp_p2p_req_t *req, int proc, int dst,
+                          int ctx, int src, int tag);
+/* Receive r has matched rts, announced by process from_proc: the data
+ * moves (IPC or pipeline) and r completes when it is there. */
+void amp_p2p_dev_matched(amp_pe_t *pe, amp_p2p_req_t *r,
+                         const amp_p2p_dev_rts_t *rts, int from_proc, int src,
+                         int tag);
+/* An active message of p2p's device protocol (AMP_P2P_AM_GPU) on pe. */
+void amp_p2p_dev_am(amp_pe_t *pe, const amp_p2p_am_t *m);
+/* Rendezvous data from another process, fetched into the host buffer tmp,
+ * for device receive r: queued to the device; r completes after. */
+void amp_p2p_dev_fetched(amp_pe_t *pe, amp_p2p_req_t *r, const void *tmp,
+                         size_t bytes, int src, int tag, int ok);
+
+#endif
