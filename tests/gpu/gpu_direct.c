@@ -2,9 +2,11 @@
  * that moves them with the GPU (docs/gpu.md, "direct"): device to device,
  * device to host, host to device, host layouts with gaps, sizes from 0
  * past the chunk size, blocking, nonblocking and synchronous sends, a
- * wildcard source, and truncation.  Across processes (gpu.gpu_direct.np2)
- * the same calls are staged, and with AMPI_GPU_PATH=staged (the .staged
- * tests) everything is: the answers must not change. */
+ * wildcard source, and truncation.  Across processes the same calls go
+ * through CUDA IPC (gpu.gpu_direct.auto.np2..., one node) and the
+ * pipelined staging (gpu.gpu_direct.pipelined.np2...), and with
+ * AMPI_GPU_PATH=staged (the .staged tests) everything is staged: the
+ * answers must not change. */
 #include "gpu_test.h"
 
 #include <string.h>
