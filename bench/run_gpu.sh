@@ -1,12 +1,12 @@
 #!/bin/sh
-# Device-buffer ping-pong (bench/gpu_pingpong.c), GPU-aware path against
-# forced staging in one invocation: each configuration runs twice, with
-# AMPI_GPU_PATH=auto and AMPI_GPU_PATH=staged, and a table per
-# configuration gives both latencies and staged/auto (above 1: the
-# GPU-aware path is faster).  Configurations: 2 ranks in one process on 1
-# PE and on 2 PEs (+vp 2 +p 1, +vp 2 +p 2), and 2 processes of one rank
-# each (ampirun -n 2, when Open MPI's mpirun is there; between processes
-# both are staged today, so the ratio should be near 1).
+# Device-buffer ping-pong (bench/gpu_pingpong.c), GPU-aware paths against
+# forced staging in one invocation: each configuration runs once per
+# AMPI_GPU_PATH, and a table per configuration gives every latency and
+# bandwidth and each path's latency over auto's (above 1: auto is
+# faster).  Configurations: 2 ranks in one process on 1 PE and on 2 PEs
+# (+vp 2 +p 1, +vp 2 +p 2: auto, staged), and 2 processes of one rank each
+# on this node (ampirun -n 2, when Open MPI's mpirun is there: auto, which
+# is CUDA IPC here; pipelined; staged).
 # Usage: bench/run_gpu.sh [BUILD_DIR]   (default: build)
 # Skips (exit 0, with the reason) when the program was not built (no CUDA
 # toolkit) or the machine has no CUDA device.  Environment: MPIRUN (Open
@@ -20,28 +20,34 @@ fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-# one NAME CMD...: runs CMD with each path into $tmp/NAME.{auto,staged}.
-# Returns 77 when the program skipped (no device).
+# one NAME PATHS CMD...: runs CMD with AMPI_GPU_PATH set to each of PATHS
+# (a space-separated list starting with auto) into $tmp/PATH, then
+# prints a table: latency and bandwidth per path, and each other path's
+# latency over auto's.  Returns 77 when the program skipped (no device).
 one() {
     name=$1
-    shift
-    for path in auto staged; do
-        AMPI_GPU_PATH=$path "$@" >"$tmp/$name.$path" 2>"$tmp/$name.err"
+    paths=$2
+    shift 2
+    for path in $paths; do
+        AMPI_GPU_PATH=$path "$@" >"$tmp/$path" 2>"$tmp/err"
         rc=$?
         if [ "$rc" = 77 ]; then
-            head -n 1 "$tmp/$name.$path"
+            head -n 1 "$tmp/$path"
             return 77
         fi
         if [ "$rc" != 0 ]; then
             echo "$name ($path): failed (exit $rc)" >&2
-            cat "$tmp/$name.err" >&2
+            cat "$tmp/err" >&2
             return "$rc"
         fi
     done
     echo "## $name"
-    echo "| bytes | auto lat_us | staged lat_us | auto MB/s | staged MB/s | staged/auto |"
-    echo "| ---: | ---: | ---: | ---: | ---: | ---: |"
-    awk '
+    files=""
+    for path in $paths; do
+        files="$files $tmp/$path"
+    done
+    # shellcheck disable=SC2086
+    awk -v paths="$paths" '
         function val(line, key,   i, n, f, kv) {
             n = split(line, f, " ")
             for (i = 1; i <= n; i++) {
@@ -51,18 +57,32 @@ one() {
             }
             return ""
         }
-        FNR == NR && /^size=/ { la[val($0, "size")] = val($0, "lat_us");
-                                ba[val($0, "size")] = val($0, "bw_MBps"); next }
-        /^size=/ { s = val($0, "size"); l = val($0, "lat_us")
-                   printf "| %s | %s | %s | %s | %s | %.2f |\n", s, la[s], l,
-                          ba[s], val($0, "bw_MBps"), l / la[s] }
-    ' "$tmp/$name.auto" "$tmp/$name.staged"
+        BEGIN { np = split(paths, p, " ") }
+        FNR == 1 { k++ }
+        /^size=/ { s = val($0, "size"); if (k == 1) sizes[++ns] = s
+                   lat[k, s] = val($0, "lat_us"); bw[k, s] = val($0, "bw_MBps") }
+        END {
+            h = "| bytes |"; d = "| ---: |"
+            for (i = 1; i <= np; i++) { h = h " " p[i] " lat_us |"; d = d " ---: |" }
+            for (i = 1; i <= np; i++) { h = h " " p[i] " MB/s |"; d = d " ---: |" }
+            for (i = 2; i <= np; i++) { h = h " " p[i] "/auto |"; d = d " ---: |" }
+            print h; print d
+            for (j = 1; j <= ns; j++) {
+                s = sizes[j]; line = "| " s " |"
+                for (i = 1; i <= np; i++) line = line " " lat[i, s] " |"
+                for (i = 1; i <= np; i++) line = line " " bw[i, s] " |"
+                for (i = 2; i <= np; i++)
+                    line = line sprintf(" %.2f |", lat[i, s] / lat[1, s])
+                print line
+            }
+        }
+    ' $files
     echo
 }
 
 status=0
 for p in 1 2; do
-    one "one process, +vp 2 +p $p" "$prog" +vp 2 +p "$p"
+    one "one process, +vp 2 +p $p" "auto staged" "$prog" +vp 2 +p "$p"
     rc=$?
     [ "$rc" = 77 ] && exit 0
     [ "$rc" = 0 ] || status=$rc
@@ -74,7 +94,8 @@ if [ -n "$mpirun_cmd" ] && [ -x "$ampirun" ]; then
     root=""
     [ "$(id -u)" = 0 ] && root="--launcher-arg --allow-run-as-root"
     # shellcheck disable=SC2086
-    one "2 processes, ampirun -n 2, +vp 2 +p 1" "$ampirun" -n 2 \
+    one "2 processes, ampirun -n 2, +vp 2 +p 1" "auto pipelined staged" \
+        "$ampirun" -n 2 \
         -x AMPI_GPU_PATH --launcher "$mpirun_cmd" $root \
         --launcher-arg --oversubscribe "$prog" +vp 2 +p 1
     rc=$?
