@@ -176,6 +176,7 @@ typedef struct staged {
 static void staged_finish(staged_t *w, amp_status_t st)
 {
     amp_req_t *r = w->outer;
+    r->staged = NULL;
     if (st != AMP_OK && r->p2p.error == AMP_OK)
         r->p2p.error = st;
     amp_gpu_host_put(amp_proc.gpu, amp_pe_self(), w->s.host, w->s.cap);
@@ -225,6 +226,7 @@ int amp_gpu_req_stage(amp_rank_t *rank, amp_comm_t *comm, amp_req_t *r,
     amp_stage_t s;
     int send = r->kind == AMP_REQ_SEND;
     *p = &r->p2p;
+    r->staged = NULL;
     int rc = stage_p2p(rank, comm, r->buf, r->count, r->dt, send, r->mode,
                        r->peer, &s, view, dev, call);
     if (rc != MPI_SUCCESS || !s.host)
@@ -240,6 +242,7 @@ int amp_gpu_req_stage(amp_rank_t *rank, amp_comm_t *comm, amp_req_t *r,
     w->inner.on_done = send ? staged_send_done : staged_recv_done;
     amp_p2p_req_init_pending(&rank->ep, &r->p2p);
     *p = &w->inner;
+    r->staged = &w->inner;
     return MPI_SUCCESS;
 }
 

@@ -94,7 +94,7 @@ typedef struct amp_proc {
     struct amp_nbc_pe *nbc_pes;   /* coll/nbc.c: by PE id */
     amp_ctx_registry_t idup_ctxs; /* comm.c: contexts of MPI_Comm_idup */
     amp_lb_t lb;                  /* lb/: moving ranks between PEs */
-    struct amp_move *move; /* move.c: ranks between processes, or NULL */
+    struct amp_move *move;        /* move.c: ranks between processes, or NULL */
     struct amp_gpu *gpu; /* gpu/gpu.h: CUDA devices, or NULL: host-only */
     /* +restart: the checkpoint's manifest (mpi/checkpoint.h), else NULL */
     struct amp_ckpt_manifest *restart;
@@ -160,6 +160,9 @@ typedef struct amp_req {
     void *pack;          /* packed copy of non-contiguous data */
     struct amp_nbc *nbc; /* AMP_REQ_COLL: its schedule until it is done */
     int dt_held;         /* dt is held (amp_type_hold) until release */
+    /* A device buffer staged (gpu.c): the request that moves the host
+     * copy, which MPI_Cancel cancels; NULL otherwise. */
+    amp_p2p_req_t *staged;
 } amp_req_t;
 
 enum amp_send_mode {

@@ -557,7 +557,7 @@ int PMPI_Cancel(MPI_Request *request)
                              "a nonblocking collective cannot be cancelled "
                              "(argument request)");
     if (r->active && r->kind != AMP_REQ_DONE)
-        amp_p2p_cancel(&rank->ep, &r->p2p);
+        amp_p2p_cancel(&rank->ep, r->staged ? r->staged : &r->p2p);
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Cancel)

@@ -2,10 +2,10 @@
  * that moves them with the GPU (docs/gpu.md, "direct"): device to device,
  * device to host, host to device, host layouts with gaps, sizes from 0
  * past the chunk size, blocking, nonblocking and synchronous sends, a
- * wildcard source, and truncation.  Across processes the same calls go
- * through CUDA IPC (gpu.gpu_direct.auto.np2..., one node) and the
- * pipelined staging (gpu.gpu_direct.pipelined.np2...), and with
- * AMPI_GPU_PATH=staged (the .staged tests) everything is staged: the
+ * wildcard source, truncation, and a cancelled receive.  Across processes
+ * the same calls go through CUDA IPC (gpu.gpu_direct.auto.np2..., one
+ * node) and the pipelined staging (gpu.gpu_direct.pipelined.np2...), and
+ * with AMPI_GPU_PATH=staged (the .staged tests) everything is staged: the
  * answers must not change. */
 #include "gpu_test.h"
 
@@ -168,6 +168,28 @@ static void truncated(bufs_t *b, int me, int size, size_t bytes)
     check_recv(b, DEV, (size_t)n / 2, 99u + (unsigned)left, "truncated");
 }
 
+/* A receive into device memory that nothing matches is cancelled (direct
+ * or staged): it completes as cancelled and the buffer keeps its bytes. */
+static void cancelled(bufs_t *b, size_t bytes)
+{
+    clear_recv(b, DEV);
+    MPI_Request req;
+    MPI_Status st;
+    int flag = 0;
+    MT_CHECK_MPI(MPI_Irecv(b->dev[1], (int)bytes, MPI_BYTE, MPI_ANY_SOURCE, 41,
+                           MPI_COMM_WORLD, &req));
+    MT_CHECK_MPI(MPI_Cancel(&req));
+    MT_CHECK_MPI(MPI_Wait(&req, &st));
+    MT_CHECK_MPI(MPI_Test_cancelled(&st, &flag));
+    MT_CHECK_INT_EQ(flag, 1);
+    GPU_CHECK(cudaMemcpy(b->tmp, b->dev[1], bytes, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < bytes; i++)
+        if ((unsigned char)b->tmp[i] != 0xee) {
+            MT_CHECK_INT_EQ((unsigned char)b->tmp[i], 0xee);
+            break;
+        }
+}
+
 int main(int argc, char **argv)
 {
     gpu_skip_without_device();
@@ -193,6 +215,8 @@ int main(int argc, char **argv)
     strided(&b, me, size, 1000);
     strided(&b, me, size, 300000); /* 1.2 MB: more than one chunk */
     truncated(&b, me, size, 200000);
+    cancelled(&b, 16);
+    cancelled(&b, 200000);
     for (int i = 0; i < 2; i++) {
         GPU_CHECK(cudaFree(b.dev[i]));
         free(b.host[i]);
