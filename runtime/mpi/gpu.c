@@ -186,7 +186,9 @@ static void staged_finish(staged_t *w, amp_status_t st)
 
 static void staged_stored(void *arg, amp_status_t st)
 {
-    staged_finish(arg, st);
+    staged_t *w = arg;
+    w->outer->p2p.owner->dev_busy--;
+    staged_finish(w, st);
 }
 
 static void staged_send_done(amp_p2p_req_t *p)
@@ -213,10 +215,11 @@ static void staged_recv_done(amp_p2p_req_t *p)
         staged_finish(w, AMP_OK);
         return;
     }
+    o->owner->dev_busy++; /* until staged_stored */
     amp_status_t st = amp_gpu_copy(amp_proc.gpu, amp_pe_self(), w->s.dev,
                                    w->s.host, n, staged_stored, w);
     if (st != AMP_OK)
-        staged_finish(w, st);
+        staged_stored(w, st);
 }
 
 int amp_gpu_req_stage(amp_rank_t *rank, amp_comm_t *comm, amp_req_t *r,
@@ -251,6 +254,7 @@ int amp_gpu_req_stage(amp_rank_t *rank, amp_comm_t *comm, amp_req_t *r,
 static void invoke_done(void *arg, amp_status_t st)
 {
     amp_req_t *r = arg;
+    r->p2p.owner->dev_busy--;
     r->p2p.error = st;
     amp_p2p_req_complete(&r->p2p);
 }
@@ -289,9 +293,11 @@ int AMPI_GPU_Iinvoke(struct CUstream_st *stream, MPI_Request *request)
     amp_p2p_req_init_pending(&rank->ep, &r->p2p);
     r->p2p.st_source = MPI_ANY_SOURCE;
     r->p2p.st_tag = MPI_ANY_TAG;
+    rank->ep.dev_busy++; /* until invoke_done */
     amp_status_t st =
         amp_gpu_watch(amp_proc.gpu, amp_pe_self(), stream, invoke_done, r);
     if (st != AMP_OK) {
+        rank->ep.dev_busy--;
         amp_req_release(rank, r);
         return amp_mpi_error(rank, NULL, MPI_ERR_OTHER, call,
                              "cannot record an event on the stream "
@@ -532,6 +538,7 @@ static void op_complete(amp_gpu_op_t *op)
     o->st_source = in->st_source;
     o->st_tag = in->st_tag;
     o->st_bytes = in->st_bytes;
+    o->owner->dev_busy--;
     amp_gpu_op_drop(op);
     amp_p2p_req_complete(o);
 }
@@ -550,6 +557,7 @@ static void op_done(amp_p2p_req_t *p)
 {
     amp_gpu_op_t *op = AMP_CONTAINER_OF(p, amp_gpu_op_t, inner);
     size_t got = p->st_bytes;
+    op->outer->owner->dev_busy++; /* until op_complete */
     op->pending = 1; /* until every copy is queued */
     for (int i = 0; i < op->n; i++) {
         size_t n = p->cancelled

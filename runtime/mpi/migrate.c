@@ -57,6 +57,17 @@ static int check_no_pending_coll(amp_rank_t *rank, const char *call)
     return MPI_SUCCESS;
 }
 
+/* Device transfers whose end completes a request of the rank are handled
+ * by its PE (gpu/gpu.h, p2p/dev.c): let them finish first (they need no
+ * rank to progress; the PE polls them while other ranks run). */
+static void wait_device_idle(amp_rank_t *rank)
+{
+    while (rank->ep.dev_busy > 0) {
+        amp_sched_yield();
+        rank = amp_rank_self();
+    }
+}
+
 /* The collective step of AMPI_Migrate and AMPI_Migrate_to_pe: every rank
  * of the process, asking for PE want (-1: the balancer's choice). */
 static int lb_step(amp_rank_t *rank, int want, const char *call)
@@ -64,6 +75,8 @@ static int lb_step(amp_rank_t *rank, int want, const char *call)
     int rc = check_no_pending_coll(rank, call);
     if (rc != MPI_SUCCESS)
         return rc;
+    wait_device_idle(rank);
+    rank = amp_rank_self();
     const char *saved = rank->call;
     rank->call = call;
     static const amp_lb_hooks_t one = {.remap = amp_move_remap};

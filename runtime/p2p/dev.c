@@ -50,6 +50,9 @@ typedef struct dev_copy {
 static void dev_copy_end(dev_copy_t *c)
 {
     amp_p2p_req_t *r = c->r, *sreq = c->sreq;
+    r->owner->dev_busy--;
+    if (sreq)
+        sreq->owner->dev_busy--;
     if (c->st != AMP_OK && r->error == AMP_OK)
         r->error = c->st;
     if (c->to_host && r->dt && c->st == AMP_OK)
@@ -144,6 +147,9 @@ static void dev_copy_start(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
                       .to_host = !r->gpu,
                       .left = 1,
                       .st = AMP_OK};
+    r->owner->dev_busy++;
+    if (sreq)
+        sreq->owner->dev_busy++;
     if (both) {
         dev_chunk_queue(c, 0, 0, n, r->buf, r->gpu_dev, data, sdev);
     } else if (!(c->bounce = amp_gpu_host_get(gpu, pe, n, &c->cap))) {
@@ -287,6 +293,7 @@ static void recv_finish(dev_recv_t *rs)
     else
         free(rs->host);
     free(rs);
+    r->owner->dev_busy--;
     amp_p2p_req_complete(r);
 }
 
@@ -349,6 +356,7 @@ static void recv_pipeline(amp_pe_t *pe, amp_p2p_req_t *r,
     if (!rs)
         amp_fatal("out of memory receiving %zu bytes of device memory", n);
     *rs = (dev_recv_t){.pe = pe, .gpu = world_of(pe)->gpu, .r = r, .n = n};
+    r->owner->dev_busy++;
     for (size_t i = 0; i < pieces; i++)
         rs->piece[i] = (dev_piece_t){.rs = rs,
                                      .off = i * AMP_GPU_CHUNK,
@@ -456,6 +464,7 @@ static void send_finish(dev_send_t *s)
         free(s->bounce);
     if (s->st != AMP_OK && sreq->error == AMP_OK)
         sreq->error = s->st;
+    sreq->owner->dev_busy--;
     free(s);
     sreq->st_bytes = sreq->bytes;
     amp_p2p_req_complete(sreq);
@@ -527,6 +536,7 @@ static void send_start(amp_pe_t *pe, const dev_hdr_t *h, const amp_p2p_am_t *m)
     size_t n = h->bytes;
     size_t win =
         n < AMP_GPU_WINDOW * AMP_GPU_CHUNK ? n : AMP_GPU_WINDOW * AMP_GPU_CHUNK;
+    sreq->owner->dev_busy++;
     *s = (dev_send_t){.pe = pe,
                       .gpu = sreq->gpu,
                       .sreq = sreq,

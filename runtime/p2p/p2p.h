@@ -114,6 +114,10 @@ typedef struct amp_p2p_ep {
     amp_p2p_rq_t posted_b[AMP_P2P_BUCKETS];
     amp_p2p_mq_t unexp_b[AMP_P2P_BUCKETS];
     int wait_pending;  /* completions still awaited before waking */
+    /* Device transfers under way whose end completes a request of this
+     * rank on its PE (GPU events, chunks between processes: p2p/dev.c,
+     * mpi/gpu.c): the rank must not change PE before they are done. */
+    int dev_busy;
     int probe_waiting; /* blocked in a probe: wake on any arrival */
     /* What a blocked rank waits for, for the deadlock report. */
     amp_p2p_req_t **wait_reqs;
