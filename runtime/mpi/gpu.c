@@ -460,13 +460,16 @@ void amp_gpu_op_drop(amp_gpu_op_t *op)
     free(op);
 }
 
-int amp_gpu_op_stage(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
-                     const void *buf, const amp_gpu_span_t *sp, int role,
-                     void **view, const char *call)
+/* amp_gpu_op_stage; with peer (point-to-point), not staged when p2p moves
+ * the buffer itself (*dev set). */
+static int op_stage_peer(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
+                         const void *buf, const amp_gpu_span_t *sp, int role,
+                         const amp_gpu_peer_t *peer, void **view,
+                         amp_p2p_dev_t *dev, const char *call)
 {
     amp_stage_t s;
     int rc =
-        stage_span(rank, comm, buf, sp, 1, role, NULL, &s, view, NULL, call);
+        stage_span(rank, comm, buf, sp, 1, role, peer, &s, view, dev, call);
     if (rc == MPI_SUCCESS && s.host && !*op && !(*op = calloc(1, sizeof(**op))))
         rc = amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
                            "out of memory for staging device buffers");
@@ -487,6 +490,28 @@ int amp_gpu_op_stage(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
         (*op)->back[(*op)->n++] = role != AMP_GPU_SEND;
     }
     return MPI_SUCCESS;
+}
+
+int amp_gpu_op_stage(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
+                     const void *buf, const amp_gpu_span_t *sp, int role,
+                     void **view, const char *call)
+{
+    return op_stage_peer(rank, comm, op, buf, sp, role, NULL, view, NULL, call);
+}
+
+int amp_gpu_op_stage_p2p(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
+                         const void *buf, int count, const amp_dt_t *dt,
+                         int send, int mode, void **view, amp_p2p_dev_t *dev,
+                         const char *call)
+{
+    amp_gpu_span_t sp = {0, 0, 1};
+    amp_gpu_peer_t pr;
+    if (count > 0)
+        amp_gpu_span_dt(&sp, count, dt);
+    p2p_peer(send, mode, dt->size * (size_t)count, &pr);
+    return op_stage_peer(rank, comm, op, buf, &sp,
+                         send ? AMP_GPU_SEND : AMP_GPU_RECV, &pr, view, dev,
+                         call);
 }
 
 int amp_gpu_op_stage_dt(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
@@ -558,7 +583,7 @@ static void op_done(amp_p2p_req_t *p)
     amp_gpu_op_t *op = AMP_CONTAINER_OF(p, amp_gpu_op_t, inner);
     size_t got = p->st_bytes;
     op->outer->owner->dev_busy++; /* until op_complete */
-    op->pending = 1; /* until every copy is queued */
+    op->pending = 1;              /* until every copy is queued */
     for (int i = 0; i < op->n; i++) {
         size_t n = p->cancelled
                        ? 0

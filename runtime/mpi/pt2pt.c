@@ -401,6 +401,7 @@ typedef struct sendrecv_args {
     MPI_Datatype rtype;
     int source, rtag;
     const amp_dt_t *sdt, *rdt; /* set by sendrecv_enter */
+    amp_p2p_dev_t sdev, rdev;  /* device memory p2p moves (halves_stage) */
 } sendrecv_args_t;
 
 /* Enters call and checks both halves of a send-receive. */
@@ -435,23 +436,26 @@ static int pack_copy(amp_rank_t *rank, amp_comm_t *comm,
     return MPI_SUCCESS;
 }
 
-/* Device memory (gpu.c): host copies in place of a's buffers, in *op; the
+/* Device memory (gpu.c): each half on the direct path when it can take it
+ * (a->sdev, a->rdev), else a host copy in place of its buffer, in *op; the
  * replace forms' one buffer is fetched, packed and received into. */
 static int halves_stage(amp_rank_t *rank, amp_comm_t *comm, sendrecv_args_t *a,
                         int replace, amp_gpu_op_t **op, const char *call)
 {
     void *v = a->rbuf;
     int rc = MPI_SUCCESS;
-    if (replace || a->source != MPI_PROC_NULL)
+    if (replace)
         rc = amp_gpu_op_stage_dt(rank, comm, op, a->rbuf, a->rcount, a->rdt,
-                                 replace ? AMP_GPU_INOUT : AMP_GPU_RECV, &v,
-                                 call);
+                                 AMP_GPU_INOUT, &v, call);
+    else if (a->source != MPI_PROC_NULL)
+        rc = amp_gpu_op_stage_p2p(rank, comm, op, a->rbuf, a->rcount, a->rdt, 0,
+                                  0, &v, &a->rdev, call);
     a->rbuf = v;
     if (replace)
         a->sbuf = v;
     else if (rc == MPI_SUCCESS && a->dest != MPI_PROC_NULL) {
-        rc = amp_gpu_op_stage_dt(rank, comm, op, a->sbuf, a->scount, a->sdt,
-                                 AMP_GPU_SEND, &v, call);
+        rc = amp_gpu_op_stage_p2p(rank, comm, op, a->sbuf, a->scount, a->sdt, 1,
+                                  AMP_SEND_STANDARD, &v, &a->sdev, call);
         a->sbuf = v;
     }
     return rc;
@@ -468,7 +472,7 @@ static void start_halves(amp_rank_t *rank, amp_comm_t *comm,
         amp_p2p_req_init_done(&rank->ep, recv, MPI_PROC_NULL, MPI_ANY_TAG);
     else
         start_recv(rank, comm, a->rbuf, a->rcount, a->rdt, a->source, a->rtag,
-                   NULL, recv);
+                   &a->rdev, recv);
     if (a->dest == MPI_PROC_NULL)
         amp_p2p_req_init_done(&rank->ep, send, MPI_PROC_NULL, MPI_ANY_TAG);
     else if (copy)
@@ -477,7 +481,7 @@ static void start_halves(amp_rank_t *rank, amp_comm_t *comm,
                       a->stag, AMP_P2P_STANDARD, send);
     else
         start_send(rank, comm, a->sbuf, a->scount, a->sdt, a->dest, a->stag,
-                   AMP_SEND_STANDARD, NULL, send);
+                   AMP_SEND_STANDARD, &a->sdev, send);
 }
 
 /* MPI_Sendrecv, or with replace MPI_Sendrecv_replace. */
@@ -520,9 +524,9 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                   MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
                   MPI_Status *status)
 {
-    sendrecv_args_t a = {sendbuf, sendcount, sendtype,  dest,
-                         sendtag, recvbuf,   recvcount, recvtype,
-                         source,  recvtag,   NULL,      NULL};
+    sendrecv_args_t a = {sendbuf, sendcount, sendtype, dest,   sendtag,
+                         recvbuf, recvcount, recvtype, source, recvtag,
+                         NULL,    NULL,      {0},      {0}};
     return sendrecv(comm, &a, 0, status, "MPI_Sendrecv");
 }
 AMP_WEAK_ALIAS(Sendrecv)
@@ -531,8 +535,8 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
                           int sendtag, int source, int recvtag, MPI_Comm comm,
                           MPI_Status *status)
 {
-    sendrecv_args_t a = {buf,   count,    datatype, dest,    sendtag, buf,
-                         count, datatype, source,   recvtag, NULL,    NULL};
+    sendrecv_args_t a = {buf,      count,  datatype, dest, sendtag, buf, count,
+                         datatype, source, recvtag,  NULL, NULL,    {0}, {0}};
     return sendrecv(comm, &a, 1, status, "MPI_Sendrecv_replace");
 }
 AMP_WEAK_ALIAS(Sendrecv_replace)
@@ -655,9 +659,9 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                    MPI_Datatype recvtype, int source, int recvtag,
                    MPI_Comm comm, MPI_Request *request)
 {
-    sendrecv_args_t a = {sendbuf, sendcount, sendtype,  dest,
-                         sendtag, recvbuf,   recvcount, recvtype,
-                         source,  recvtag,   NULL,      NULL};
+    sendrecv_args_t a = {sendbuf, sendcount, sendtype, dest,   sendtag,
+                         recvbuf, recvcount, recvtype, source, recvtag,
+                         NULL,    NULL,      {0},      {0}};
     return isendrecv(comm, &a, 0, request, "MPI_Isendrecv");
 }
 AMP_WEAK_ALIAS(Isendrecv)
@@ -666,8 +670,8 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype,
                            int dest, int sendtag, int source, int recvtag,
                            MPI_Comm comm, MPI_Request *request)
 {
-    sendrecv_args_t a = {buf,   count,    datatype, dest,    sendtag, buf,
-                         count, datatype, source,   recvtag, NULL,    NULL};
+    sendrecv_args_t a = {buf,      count,  datatype, dest, sendtag, buf, count,
+                         datatype, source, recvtag,  NULL, NULL,    {0}, {0}};
     return isendrecv(comm, &a, 1, request, "MPI_Isendrecv_replace");
 }
 AMP_WEAK_ALIAS(Isendrecv_replace)
