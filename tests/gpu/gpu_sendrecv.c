@@ -1,5 +1,6 @@
 /* Device buffers in the combined and matched receives: MPI_Sendrecv,
- * MPI_Sendrecv_replace, MPI_Isendrecv, MPI_Isendrecv_replace, MPI_Mprobe +
+ * MPI_Sendrecv_replace, MPI_Isendrecv, MPI_Isendrecv_replace (small, and
+ * large enough that both halves take the direct path), MPI_Mprobe +
  * MPI_Mrecv / MPI_Imrecv, and MPI_Ibsend from device memory. */
 #include "gpu_test.h"
 
@@ -61,6 +62,30 @@ int main(int argc, char **argv)
     MT_CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
     gpu_get_ints(h, rd, N);
     check_ints(h, N, 7 * ((left + size - 1) % size));
+
+    /* a large sendrecv (above the eager limit: both halves direct), and
+     * its nonblocking form */
+    {
+        const int big = 3 << 17; /* 1.5 MiB of ints */
+        int *hb = malloc((size_t)big * sizeof(int));
+        int *sb = gpu_ints(big), *rb = gpu_ints(big);
+        for (int i = 0; i < big; i++)
+            hb[i] = 11 * me + i;
+        gpu_put_ints(sb, hb, big);
+        MT_CHECK_MPI(MPI_Sendrecv(sb, big, MPI_INT, right, 6, rb, big, MPI_INT,
+                                  left, 6, MPI_COMM_WORLD, &st));
+        gpu_get_ints(hb, rb, big);
+        check_ints(hb, big, 11 * left);
+        GPU_CHECK(cudaMemset(rb, 0, (size_t)big * sizeof(int)));
+        MT_CHECK_MPI(MPI_Isendrecv(sb, big, MPI_INT, right, 7, rb, big, MPI_INT,
+                                   left, 7, MPI_COMM_WORLD, &req));
+        MT_CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        gpu_get_ints(hb, rb, big);
+        check_ints(hb, big, 11 * left);
+        GPU_CHECK(cudaFree(sb));
+        GPU_CHECK(cudaFree(rb));
+        free(hb);
+    }
 
     /* matched receives into device memory */
     for (int i = 0; i < N; i++)
