@@ -267,6 +267,8 @@ typedef struct dev_recv dev_recv_t;
 typedef struct dev_piece {
     dev_recv_t *rs;
     size_t off, len;
+    char *bounce; /* device receive: where it lands first */
+    size_t cap;   /* bounce is pinned, cap bytes; 0: malloc'ed */
 } dev_piece_t;
 
 /* A matched receive whose data comes in chunks. */
@@ -275,8 +277,7 @@ struct dev_recv {
     amp_gpu_t *gpu;
     amp_p2p_req_t *r;
     size_t n, landed; /* bytes expected, and in place so far */
-    char *host;       /* where chunks land first, or NULL: r->buf */
-    size_t cap;       /* host is pinned, cap bytes; 0: malloc'ed */
+    char *host;       /* a host layout with gaps: chunks land here first */
     amp_status_t st;
     dev_piece_t piece[];
 };
@@ -286,12 +287,9 @@ static void recv_finish(dev_recv_t *rs)
     amp_p2p_req_t *r = rs->r;
     if (rs->st != AMP_OK && r->error == AMP_OK)
         r->error = rs->st;
-    if (rs->st == AMP_OK && !r->gpu && r->dt)
+    if (rs->st == AMP_OK && rs->host)
         amp_dt_copy_typed(NULL, rs->host, r->dt, r->buf, rs->n);
-    if (rs->host && rs->cap)
-        amp_gpu_host_put(rs->gpu, rs->pe, rs->host, rs->cap);
-    else
-        free(rs->host);
+    free(rs->host);
     free(rs);
     r->owner->dev_busy--;
     amp_p2p_req_complete(r);
@@ -303,6 +301,11 @@ static void piece_landed(void *arg, amp_status_t st)
     dev_recv_t *rs = k->rs;
     if (st != AMP_OK && rs->st == AMP_OK)
         rs->st = st;
+    if (k->bounce && k->cap)
+        amp_gpu_host_put(rs->gpu, rs->pe, k->bounce, k->cap);
+    else
+        free(k->bounce);
+    k->bounce = NULL;
     rs->landed += k->len;
     if (rs->landed == rs->n)
         recv_finish(rs);
@@ -318,8 +321,8 @@ static void piece_arrived(dev_piece_t *k, amp_status_t st)
         return;
     }
     st = amp_gpu_copy_between(rs->gpu, rs->pe, (char *)r->buf + k->off,
-                              r->gpu_dev, rs->host + k->off, -1, k->len,
-                              piece_landed, k);
+                              r->gpu_dev, k->bounce, -1, k->len, piece_landed,
+                              k);
     if (st != AMP_OK)
         piece_landed(k, st);
 }
@@ -329,22 +332,22 @@ static void piece_fetched(void *arg, int ok)
     piece_arrived(arg, ok ? AMP_OK : AMP_ERR_SYS);
 }
 
-/* Where the chunks land: pinned memory for a device receive, a temporary
- * for a host layout with gaps, else the receive buffer itself. */
-static amp_status_t recv_landing(dev_recv_t *rs)
+/* Where chunk k lands: for a device receive a pinned buffer of its own
+ * (from the PE's pool, back there once the chunk is on the device), for a
+ * host layout with gaps the temporary, else the receive buffer itself. */
+static char *piece_landing(dev_recv_t *rs, dev_piece_t *k)
 {
     amp_p2p_req_t *r = rs->r;
-    if (r->gpu)
-        rs->host = amp_gpu_host_get(rs->gpu, rs->pe, rs->n, &rs->cap);
-    if (r->gpu && !rs->host) {
-        rs->cap = 0;
-        rs->host = malloc(rs->n); /* pageable: slower copies, same result */
-    } else if (!r->gpu && r->dt) {
-        rs->host = malloc(rs->n);
-    } else {
-        return AMP_OK;
+    if (!r->gpu)
+        return (rs->host ? rs->host : (char *)r->buf) + k->off;
+    k->bounce = amp_gpu_host_get(rs->gpu, rs->pe, k->len, &k->cap);
+    if (!k->bounce) {
+        k->cap = 0; /* pageable: slower copies, same result */
+        if (!(k->bounce = malloc(k->len)))
+            amp_fatal("out of memory receiving %zu bytes of device memory",
+                      rs->n);
     }
-    return rs->host ? AMP_OK : AMP_ERR_NOMEM;
+    return k->bounce;
 }
 
 /* Asks the sender for n bytes in chunks (the pipeline). */
@@ -361,8 +364,7 @@ static void recv_pipeline(amp_pe_t *pe, amp_p2p_req_t *r,
         rs->piece[i] = (dev_piece_t){.rs = rs,
                                      .off = i * AMP_GPU_CHUNK,
                                      .len = chunk_len(n, i * AMP_GPU_CHUNK)};
-    rs->st = recv_landing(rs);
-    if (rs->st != AMP_OK)
+    if (!r->gpu && r->dt && !(rs->host = malloc(n)))
         amp_fatal("out of memory receiving %zu bytes of device memory", n);
     dev_hdr_t h = {.am = AMP_P2P_AM_GPU,
                    .kind = DEV_CTS,
@@ -378,10 +380,12 @@ static void recv_chunk(amp_pe_t *pe, const dev_hdr_t *h, const amp_p2p_am_t *m)
     dev_recv_t *rs = (dev_recv_t *)(uintptr_t)h->rstate;
     amp_assert(pe == rs->pe && h->off < rs->n);
     dev_piece_t *k = &rs->piece[h->off / AMP_GPU_CHUNK];
-    char *at = (rs->host ? rs->host : (char *)rs->r->buf) + k->off;
     if (!h->ok || m->bytes != k->len) {
         piece_arrived(k, AMP_ERR_OTHER);
-    } else if (m->data) {
+        return;
+    }
+    char *at = piece_landing(rs, k);
+    if (m->data) {
         memcpy(at, m->data, k->len);
         piece_arrived(k, AMP_OK);
     } else {
