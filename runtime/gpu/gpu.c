@@ -128,6 +128,7 @@ void amp_gpu_ipc_release(amp_gpu_t *g, amp_pe_t *pe, void *base)
     X(cuCtxGetStreamPriorityRange, "cuCtxGetStreamPriorityRange")              \
     X(cuStreamCreateWithPriority, "cuStreamCreateWithPriority")                \
     X(cuStreamDestroy, "cuStreamDestroy_v2")                                   \
+    X(cuStreamSynchronize, "cuStreamSynchronize")                              \
     X(cuEventCreate, "cuEventCreate")                                          \
     X(cuEventRecord, "cuEventRecord")                                          \
     X(cuEventQuery, "cuEventQuery")                                            \
@@ -479,8 +480,12 @@ static amp_status_t copy_on_stream(amp_gpu_t *g, amp_pe_t *pe, void *dst,
         if (st != AMP_OK)
             op_recycle(p, op);
     }
-    if (st == AMP_OK)
-        st = op_queue(g, p, op, p->stream, done, arg);
+    if (st == AMP_OK &&
+        (st = op_queue(g, p, op, p->stream, done, arg)) != AMP_OK) {
+        /* The copy is queued but nothing will say when it is done: wait
+         * for it, so that the caller may reuse its buffers at once. */
+        g->cu.cuStreamSynchronize(p->stream);
+    }
     ctx_leave(g, p, prev);
     return st;
 }

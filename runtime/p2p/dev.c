@@ -21,8 +21,6 @@ typedef struct dev_chunk {
     size_t off, len;
 } dev_chunk_t;
 
-/* A matched message whose data the GPU moves; everything it holds is
- * released when the last of its copies is done (on pe, by its poll). */
 /* Data mapped from another process (CUDA IPC): its mapping, and whom to
  * acknowledge when the copy is done. */
 typedef struct dev_ack {
@@ -31,6 +29,8 @@ typedef struct dev_ack {
     uint64_t sreq;
 } dev_ack_t;
 
+/* A matched message whose data the GPU moves; everything it holds is
+ * released when the last of its copies is done (on pe, by its poll). */
 typedef struct dev_copy {
     amp_pe_t *pe; /* whose stream and bounce buffers it uses */
     amp_gpu_t *gpu;
@@ -218,14 +218,25 @@ static size_t chunk_len(size_t n, size_t off)
     return n - off < AMP_GPU_CHUNK ? n - off : AMP_GPU_CHUNK;
 }
 
+/* A message of the protocol could not be sent: the other process is gone
+ * or unreachable, and the transfer can never end (arg: that process). */
+static void sent_check(void *arg, int ok)
+{
+    if (!ok)
+        amp_fatal("UCX could not send a message about device memory to "
+                  "process %d",
+                  (int)(intptr_t)arg);
+}
+
 /* To the PE that runs world rank rank now (a sender waiting for its data
  * to be taken does not move between processes). */
 static void send_to_rank(amp_pe_t *pe, int rank, const dev_hdr_t *h,
                          size_t hlen)
 {
     amp_p2p_world_t *w = world_of(pe);
-    amp_p2p_am_send(pe, w->rank_proc[rank], w->rank_pe[rank], h, hlen, NULL, 0,
-                    NULL, NULL);
+    int proc = w->rank_proc[rank];
+    amp_p2p_am_send(pe, proc, w->rank_pe[rank], h, hlen, NULL, 0, sent_check,
+                    (void *)(intptr_t)proc);
 }
 
 void amp_p2p_dev_send_net(amp_pe_t *pe, amp_p2p_req_t *req, int proc, int dst,
@@ -255,8 +266,7 @@ void amp_p2p_dev_send_net(amp_pe_t *pe, amp_p2p_req_t *req, int proc, int dst,
         amp_gpu_is_device(g, pe, req->buf, &r) &&
         amp_gpu_ipc_export(g, pe, &r, req->buf, &h.rts.ipc) == AMP_OK)
         h.rts.has_ipc = 1;
-    amp_p2p_am_send(pe, w->rank_proc[dst], w->rank_pe[dst], &h, sizeof(h), NULL,
-                    0, NULL, NULL);
+    send_to_rank(pe, dst, &h, sizeof(h));
 }
 
 /* ---- the receiver: pipelined chunks ---- */
@@ -289,6 +299,7 @@ static void recv_finish(dev_recv_t *rs)
         r->error = rs->st;
     if (rs->st == AMP_OK && rs->host)
         amp_dt_copy_typed(NULL, rs->host, r->dt, r->buf, rs->n);
+    amp_net_dev_live(rs->pe, -1);
     free(rs->host);
     free(rs);
     r->owner->dev_busy--;
@@ -360,6 +371,7 @@ static void recv_pipeline(amp_pe_t *pe, amp_p2p_req_t *r,
         amp_fatal("out of memory receiving %zu bytes of device memory", n);
     *rs = (dev_recv_t){.pe = pe, .gpu = world_of(pe)->gpu, .r = r, .n = n};
     r->owner->dev_busy++;
+    amp_net_dev_live(pe, 1);
     for (size_t i = 0; i < pieces; i++)
         rs->piece[i] = (dev_piece_t){.rs = rs,
                                      .off = i * AMP_GPU_CHUNK,
@@ -380,7 +392,11 @@ static void recv_chunk(amp_pe_t *pe, const dev_hdr_t *h, const amp_p2p_am_t *m)
     dev_recv_t *rs = (dev_recv_t *)(uintptr_t)h->rstate;
     amp_assert(pe == rs->pe && h->off < rs->n);
     dev_piece_t *k = &rs->piece[h->off / AMP_GPU_CHUNK];
-    if (!h->ok || m->bytes != k->len) {
+    if (h->ok && m->bytes != k->len)
+        amp_fatal("a %zu-byte chunk of device memory from process %d where "
+                  "%zu bytes were due: are all processes the same program?",
+                  m->bytes, m->from_proc, k->len);
+    if (!h->ok) { /* the sender could not copy it off its device */
         piece_arrived(k, AMP_ERR_OTHER);
         return;
     }
@@ -469,6 +485,7 @@ static void send_finish(dev_send_t *s)
     if (s->st != AMP_OK && sreq->error == AMP_OK)
         sreq->error = s->st;
     sreq->owner->dev_busy--;
+    amp_net_dev_live(s->pe, -1);
     free(s);
     sreq->st_bytes = sreq->bytes;
     amp_p2p_req_complete(sreq);
@@ -504,8 +521,7 @@ static void chunk_sent(void *arg, int ok)
 {
     dev_slot_t *k = arg;
     dev_send_t *s = k->s;
-    if (!ok && s->st == AMP_OK)
-        s->st = AMP_ERR_SYS;
+    sent_check((void *)(intptr_t)s->to_proc, ok);
     k->next_free = s->free;
     s->free = k;
     s->sent++;
@@ -541,6 +557,7 @@ static void send_start(amp_pe_t *pe, const dev_hdr_t *h, const amp_p2p_am_t *m)
     size_t win =
         n < AMP_GPU_WINDOW * AMP_GPU_CHUNK ? n : AMP_GPU_WINDOW * AMP_GPU_CHUNK;
     sreq->owner->dev_busy++;
+    amp_net_dev_live(pe, 1);
     *s = (dev_send_t){.pe = pe,
                       .gpu = sreq->gpu,
                       .sreq = sreq,
@@ -577,6 +594,9 @@ void amp_p2p_dev_am(amp_pe_t *pe, const amp_p2p_am_t *m)
         amp_fatal("a device message from process %d has a %zu-byte header",
                   m->from_proc, m->hlen);
     memcpy(&h, m->hdr, m->hlen);
+    if (h.kind == DEV_RTS && m->hlen != sizeof(h))
+        amp_fatal("a device message from process %d has a %zu-byte header",
+                  m->from_proc, m->hlen);
     switch (h.kind) {
     case DEV_RTS:
         amp_p2p_dev_deliver(pe, h.ctx, h.src, h.tag, h.dst, m->from_proc,

@@ -83,9 +83,12 @@ typedef struct net_move {
 typedef struct amp_net {
     ucp_context_h ctx;
     int nprocs, proc, maxpes, nranks;
-    void **addr;  /* [proc * maxpes + pe]: worker addresses */
-    size_t eager; /* the eager limit */
-    int cuda;     /* this process's UCX moves CUDA memory (gpu/ucx.c) */
+    void **addr;         /* [proc * maxpes + pe]: worker addresses */
+    size_t eager;        /* the eager limit */
+    int cuda;            /* this process's UCX moves CUDA memory (gpu/ucx.c) */
+    struct amp_gpu *gpu; /* the world's, NULL: host-only */
+    /* Device transfers with another process under way (p2p/dev.h). */
+    _Atomic long dev_live;
     unsigned char *proc_cuda; /* by process: the same, as it published */
     amp_sched_t *sched;
     void (*report_fn)(void); /* the world's */
@@ -332,6 +335,12 @@ int amp_net_ucx_cuda(amp_pe_t *pe, int proc)
 {
     amp_net_t *net = net_of(pe)->net;
     return net->cuda && net->proc_cuda[proc];
+}
+
+void amp_net_dev_live(amp_pe_t *pe, int d)
+{
+    atomic_fetch_add_explicit(&net_of(pe)->net->dev_live, d,
+                              memory_order_relaxed);
 }
 
 void amp_net_ack(amp_pe_t *pe, int rank, uint64_t sreq)
@@ -935,12 +944,28 @@ static int move_arrived(amp_net_t *net, int slot, int b)
     return 1;
 }
 
+/* Whether the process has no device transfer under way: no GPU operation
+ * pending on any PE, no transfer with another process (p2p/dev.h).  Their
+ * answers (acknowledgements, chunks) are sent only when the GPU is done, so
+ * a round counts messages only once they are. */
+static int dev_idle(amp_net_t *net)
+{
+    if (atomic_load_explicit(&net->dev_live, memory_order_relaxed))
+        return 0;
+    for (int i = 0; net->gpu && i < net->sched->npes; i++)
+        if (amp_gpu_pending(net->gpu, net->sched->pes[i]))
+            return 0;
+    return 1;
+}
+
 /* One round: every process reports what each of its PEs has sent to each
  * PE of the others; each then waits until its PEs have received all that
  * (and fetched what they started to).  Returns the job's total. */
 static uint64_t move_round(amp_net_t *net)
 {
     net_move_t *m = &net->move;
+    while (!dev_idle(net))
+        move_poll();
     int npes = net->sched->npes, maxpes = net->maxpes;
     int step = ++m->step, slot = step % NET_MOVE_SLOTS;
     size_t per_q = (size_t)npes * (size_t)maxpes;
@@ -1331,7 +1356,9 @@ amp_status_t amp_p2p_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
     if (!net->proc_cuda)
         return AMP_ERR_NOMEM;
     amp_status_t st = context_init(net);
-    if (st == AMP_OK)
+    /* UCX moves device memory only on the auto path (gpu.h). */
+    net->gpu = w->gpu;
+    if (st == AMP_OK && w->gpu && amp_gpu_mode(w->gpu) == AMP_GPU_MODE_AUTO)
         net->cuda = amp_gpu_ucx_cuda(net->ctx);
     for (int i = 0; st == AMP_OK && i < sched->npes; i++)
         st = worker_init(net, sched->pes[i]);

@@ -84,6 +84,10 @@ void amp_net_fetch(amp_pe_t *pe, void *desc, size_t bytes, amp_p2p_req_t *r,
  * memory), and a rendezvous message is fetched straight into a device
  * receive. */
 int amp_net_ucx_cuda(amp_pe_t *pe, int proc);
+/* Counts a device transfer with another process that starts (d = 1) or
+ * ends (d = -1) on pe: the exchanges of rank moves wait until none is
+ * under way. */
+void amp_net_dev_live(amp_pe_t *pe, int d);
 /* Tells world rank rank, the sender of a synchronous message, that it
  * matched; the acknowledgement goes to the PE that runs the rank now, in
  * order with the other messages to it. */
