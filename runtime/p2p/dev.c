@@ -39,10 +39,15 @@ typedef struct dev_copy {
     amp_msg_t *m;        /* the envelope, or NULL */
     int acks;            /* data mapped from another process: */
     dev_ack_t ack;       /* unmap and acknowledge at the end */
-    char *bounce;        /* pinned (device <-> host), cap bytes */
-    size_t cap, n;       /* n: the bytes moved */
-    int to_host;         /* device to host: bounce -> r->buf by the CPU */
-    int left;            /* copies not yet done, + 1 while queuing */
+    const char *src;     /* the data: on device sdev, or host (-1) */
+    int sdev;
+    char *bounce;          /* pinned (device <-> host), cap bytes */
+    size_t cap, n, chunks; /* n: the bytes moved */
+    int to_host;           /* device to host: bounce -> r->buf by the CPU */
+    int window; /* bounce holds AMP_GPU_WINDOW chunks, reused in turn;
+                   else all of the data */
+    int packed; /* host to device: bounce already holds all the data */
+    int left;   /* copies not yet done, + 1 while queuing */
     amp_status_t st;
     dev_chunk_t ch[];
 } dev_copy_t;
@@ -79,16 +84,29 @@ static void dev_copy_release(dev_copy_t *c)
         dev_copy_end(c);
 }
 
+/* Where chunk i of c passes through the bounce buffer. */
+static char *dev_slot(const dev_copy_t *c, size_t i)
+{
+    size_t at = c->window ? i % AMP_GPU_WINDOW : i;
+    return c->bounce + at * AMP_GPU_CHUNK;
+}
+
+static void dev_chunk_next(dev_copy_t *c, size_t i);
+
 /* A copy is done; device to a plain host buffer, its bytes go on (the
- * CPU copies this chunk while the GPU moves the next). */
+ * CPU copies this chunk while the GPU moves the next); with a window, the
+ * chunk's slot takes the chunk AMP_GPU_WINDOW further. */
 static void dev_chunk_done(void *arg, amp_status_t st)
 {
     dev_chunk_t *k = arg;
     dev_copy_t *c = k->c;
+    size_t i = (size_t)(k - c->ch);
     if (st != AMP_OK && c->st == AMP_OK)
         c->st = st;
     if (st == AMP_OK && c->to_host && !c->r->dt)
-        memcpy((char *)c->r->buf + k->off, c->bounce + k->off, k->len);
+        memcpy((char *)c->r->buf + k->off, dev_slot(c, i), k->len);
+    if (c->window && c->st == AMP_OK)
+        dev_chunk_next(c, i + AMP_GPU_WINDOW);
     dev_copy_release(c);
 }
 
@@ -107,28 +125,59 @@ static void dev_chunk_queue(dev_copy_t *c, size_t i, size_t off, size_t len,
         dev_chunk_done(k, st);
 }
 
-/* Host data (layout sdt) to the device receive: packed into the bounce
- * buffer a chunk at a time, each chunk's copy queued before the CPU fills
- * the next. */
-static void dev_from_host(dev_copy_t *c, const void *data, const amp_dt_t *sdt)
+/* Queues chunk i of a message between host and device memory (if there
+ * is one): off the device into its slot, or (the CPU packing it first,
+ * unless all is packed) from its slot onto the device. */
+static void dev_chunk_next(dev_copy_t *c, size_t i)
 {
-    if (sdt)
-        amp_dt_copy_typed(sdt, data, NULL, c->bounce, c->n);
-    for (size_t off = 0, i = 0; off < c->n; off += AMP_GPU_CHUNK, i++) {
-        size_t len = c->n - off < AMP_GPU_CHUNK ? c->n - off : AMP_GPU_CHUNK;
-        if (!sdt)
-            memcpy(c->bounce + off, (const char *)data + off, len);
-        dev_chunk_queue(c, i, off, len, (char *)c->r->buf + off, c->r->gpu_dev,
-                        c->bounce + off, -1);
+    if (i >= c->chunks)
+        return;
+    size_t off = i * AMP_GPU_CHUNK;
+    size_t len = c->n - off < AMP_GPU_CHUNK ? c->n - off : AMP_GPU_CHUNK;
+    char *slot = dev_slot(c, i);
+    if (c->to_host) {
+        dev_chunk_queue(c, i, off, len, slot, -1, c->src + off, c->sdev);
+        return;
     }
+    if (!c->packed)
+        memcpy(slot, c->src + off, len);
+    dev_chunk_queue(c, i, off, len, (char *)c->r->buf + off, c->r->gpu_dev,
+                    slot, -1);
+}
+
+/* Between host and device memory: a window of chunks in a small bounce
+ * buffer when the data stays where it is until the end (a device buffer;
+ * host data of the send or of the envelope: keep) and has no gaps on the
+ * host side; else one bounce buffer for all of it (host data in layout
+ * sdt packed at once; transient host data copied at once). */
+static void dev_copy_bounce(dev_copy_t *c, const amp_dt_t *sdt, int keep)
+{
+    c->window = c->to_host ? !c->r->dt : !sdt && keep;
+    size_t first = c->chunks;
+    size_t want = c->n;
+    if (c->window && c->chunks > AMP_GPU_WINDOW) {
+        first = AMP_GPU_WINDOW;
+        want = AMP_GPU_WINDOW * AMP_GPU_CHUNK;
+    }
+    if (!(c->bounce = amp_gpu_host_get(c->gpu, c->pe, want, &c->cap))) {
+        c->st = AMP_ERR_NOMEM;
+        return;
+    }
+    if (!c->to_host && sdt) {
+        amp_dt_copy_typed(sdt, c->src, NULL, c->bounce, c->n);
+        c->packed = 1;
+    }
+    for (size_t i = 0; i < first && c->st == AMP_OK; i++)
+        dev_chunk_next(c, i);
 }
 
 /* Starts moving n bytes of data (sdev: its device, -1: host memory, in
- * layout sdt) into r, one of them device memory. */
+ * layout sdt; keep: it stays there until the copy ends) into r, one of
+ * them device memory. */
 static void dev_copy_start(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
-                           const amp_dt_t *sdt, int sdev, amp_gpu_t *gpu,
-                           size_t n, amp_msg_t *m, amp_p2p_req_t *sreq,
-                           const dev_ack_t *ack)
+                           const amp_dt_t *sdt, int sdev, int keep,
+                           amp_gpu_t *gpu, size_t n, amp_msg_t *m,
+                           amp_p2p_req_t *sreq, const dev_ack_t *ack)
 {
     int both = r->gpu && sdev >= 0;
     size_t chunks = both ? 1 : (n + AMP_GPU_CHUNK - 1) / AMP_GPU_CHUNK;
@@ -143,25 +192,20 @@ static void dev_copy_start(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
                       .m = m,
                       .acks = ack != NULL,
                       .ack = ack ? *ack : (dev_ack_t){0},
+                      .src = data,
+                      .sdev = sdev,
                       .n = n,
+                      .chunks = chunks,
                       .to_host = !r->gpu,
                       .left = 1,
                       .st = AMP_OK};
     r->owner->dev_busy++;
     if (sreq)
         sreq->owner->dev_busy++;
-    if (both) {
+    if (both)
         dev_chunk_queue(c, 0, 0, n, r->buf, r->gpu_dev, data, sdev);
-    } else if (!(c->bounce = amp_gpu_host_get(gpu, pe, n, &c->cap))) {
-        c->st = AMP_ERR_NOMEM;
-    } else if (r->gpu) {
-        dev_from_host(c, data, sdt);
-    } else {
-        for (size_t off = 0, i = 0; off < n; off += AMP_GPU_CHUNK, i++)
-            dev_chunk_queue(
-                c, i, off, n - off < AMP_GPU_CHUNK ? n - off : AMP_GPU_CHUNK,
-                c->bounce + off, -1, (const char *)data + off, sdev);
-    }
+    else
+        dev_copy_bounce(c, sdt, keep);
     dev_copy_release(c);
 }
 
@@ -183,8 +227,10 @@ int amp_p2p_dev_copy_in(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
     r->st_bytes = n;
     r->st_source = src;
     r->st_tag = tag;
-    dev_copy_start(pe, r, data, sdt, sdev, r->gpu ? r->gpu : from->gpu, n, m,
-                   sreq, NULL);
+    /* The data stays until the end when it is the sender's buffer or in
+     * the envelope; else (a ring slot, an arrival) it is copied at once. */
+    dev_copy_start(pe, r, data, sdt, sdev, from || m,
+                   r->gpu ? r->gpu : from->gpu, n, m, sreq, NULL);
     return 1;
 }
 
@@ -422,7 +468,7 @@ static int recv_ipc(amp_pe_t *pe, amp_p2p_req_t *r,
     dev_ack_t ack = {
         .ipc_base = base, .rank = rts->from_rank, .sreq = rts->sreq};
     dev_copy_start(pe, r, (char *)base + rts->ipc.offset, NULL,
-                   amp_gpu_pe_device(g, pe), g, n, NULL, NULL, &ack);
+                   amp_gpu_pe_device(g, pe), 1, g, n, NULL, NULL, &ack);
     return 1;
 }
 
