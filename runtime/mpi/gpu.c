@@ -120,6 +120,17 @@ static void p2p_peer(int send, int mode, size_t bytes, amp_gpu_peer_t *p)
                         (mode != AMP_SEND_SYNC && bytes <= w->eager_limit));
 }
 
+/* The span of a point-to-point buffer (count elements of dt) and what its
+ * path depends on at the other end (send: a send in mode). */
+static void p2p_span(int count, const amp_dt_t *dt, int send, int mode,
+                     amp_gpu_span_t *sp, amp_gpu_peer_t *pr)
+{
+    *sp = (amp_gpu_span_t){0, 0, 1};
+    if (count > 0)
+        amp_gpu_span_dt(sp, count, dt);
+    p2p_peer(send, mode, dt->size * (size_t)count, pr);
+}
+
 /* amp_stage_begin for a send (send, in mode) to or a receive from peer:
  * not staged when p2p moves the device buffer itself (*dev set). */
 static int stage_p2p(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
@@ -127,11 +138,9 @@ static int stage_p2p(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
                      int peer, amp_stage_t *s, void **view, amp_p2p_dev_t *dev,
                      const char *call)
 {
-    amp_gpu_span_t sp = {0, 0, 1};
+    amp_gpu_span_t sp;
     amp_gpu_peer_t pr;
-    if (count > 0)
-        amp_gpu_span_dt(&sp, count, dt);
-    p2p_peer(send, mode, dt->size * (size_t)count, &pr);
+    p2p_span(count, dt, send, mode, &sp, &pr);
     return stage_span(rank, comm, buf, &sp, dt->size,
                       send ? AMP_GPU_SEND : AMP_GPU_RECV, &pr, s, view, dev,
                       call);
@@ -504,11 +513,9 @@ int amp_gpu_op_stage_p2p(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
                          int send, int mode, void **view, amp_p2p_dev_t *dev,
                          const char *call)
 {
-    amp_gpu_span_t sp = {0, 0, 1};
+    amp_gpu_span_t sp;
     amp_gpu_peer_t pr;
-    if (count > 0)
-        amp_gpu_span_dt(&sp, count, dt);
-    p2p_peer(send, mode, dt->size * (size_t)count, &pr);
+    p2p_span(count, dt, send, mode, &sp, &pr);
     return op_stage_peer(rank, comm, op, buf, &sp,
                          send ? AMP_GPU_SEND : AMP_GPU_RECV, &pr, view, dev,
                          call);
