@@ -564,8 +564,10 @@ void amp_gpu_poll(amp_gpu_t *g, amp_pe_t *pe)
         void *arg = op->arg;
         amp_status_t st = op->st;
         op_recycle(p, op);
-        atomic_fetch_sub(&p->npending, 1);
         done(arg, st);
+        /* Only now: what done queues or sends next is under way before the
+         * PE stops counting as busy (rank moves wait for that). */
+        atomic_fetch_sub(&p->npending, 1);
     }
 }
 

@@ -59,7 +59,10 @@ static int check_no_pending_coll(amp_rank_t *rank, const char *call)
 
 /* Device transfers whose end completes a request of the rank are handled
  * by its PE (gpu/gpu.h, p2p/dev.c): let them finish first (they need no
- * rank to progress; the PE polls them while other ranks run). */
+ * rank to progress; the PE polls them while other ranks run).  A sender
+ * whose data a copy on the receiver's PE reads may move meanwhile: its
+ * buffer stays at its address, and the end of the copy reaches it on the
+ * PE it runs on then (p2p.c, finish_rndv). */
 static void wait_device_idle(amp_rank_t *rank)
 {
     while (rank->ep.dev_busy > 0) {

@@ -62,13 +62,16 @@ static void dev_copy_end(dev_copy_t *c)
         r->error = c->st;
     if (c->to_host && r->dt && c->st == AMP_OK)
         amp_dt_copy_typed(NULL, c->bounce, r->dt, r->buf, c->n);
-    if (c->bounce)
+    if (c->bounce && c->cap)
         amp_gpu_host_put(c->gpu, c->pe, c->bounce, c->cap);
+    else
+        free(c->bounce);
     if (c->m)
         amp_p2p_msg_release(c->pe, c->m);
     if (c->acks) {
         amp_gpu_ipc_release(c->gpu, c->pe, c->ack.ipc_base);
         amp_net_ack(c->pe, c->ack.rank, c->ack.sreq);
+        amp_net_dev_live(c->pe, -1);
     }
     free(c);
     if (sreq) {
@@ -159,9 +162,13 @@ static void dev_copy_bounce(dev_copy_t *c, const amp_dt_t *sdt, int keep)
         first = AMP_GPU_WINDOW;
         want = AMP_GPU_WINDOW * AMP_GPU_CHUNK;
     }
-    if (!(c->bounce = amp_gpu_host_get(c->gpu, c->pe, want, &c->cap))) {
-        c->st = AMP_ERR_NOMEM;
-        return;
+    c->bounce = amp_gpu_host_get(c->gpu, c->pe, want, &c->cap);
+    if (!c->bounce) { /* pageable: slower copies, same result */
+        c->cap = 0;
+        if (!(c->bounce = malloc(want))) {
+            c->st = AMP_ERR_NOMEM;
+            return;
+        }
     }
     if (!c->to_host && sdt) {
         amp_dt_copy_typed(sdt, c->src, NULL, c->bounce, c->n);
@@ -325,6 +332,7 @@ typedef struct dev_piece {
     size_t off, len;
     char *bounce; /* device receive: where it lands first */
     size_t cap;   /* bounce is pinned, cap bytes; 0: malloc'ed */
+    int arrived;
 } dev_piece_t;
 
 /* A matched receive whose data comes in chunks. */
@@ -438,6 +446,12 @@ static void recv_chunk(amp_pe_t *pe, const dev_hdr_t *h, const amp_p2p_am_t *m)
     dev_recv_t *rs = (dev_recv_t *)(uintptr_t)h->rstate;
     amp_assert(pe == rs->pe && h->off < rs->n);
     dev_piece_t *k = &rs->piece[h->off / AMP_GPU_CHUNK];
+    if (h->off % AMP_GPU_CHUNK || k->arrived)
+        amp_fatal("a chunk of device memory from process %d at offset %llu "
+                  "came twice or out of place: are all processes the same "
+                  "program?",
+                  m->from_proc, (unsigned long long)h->off);
+    k->arrived = 1;
     if (h->ok && m->bytes != k->len)
         amp_fatal("a %zu-byte chunk of device memory from process %d where "
                   "%zu bytes were due: are all processes the same program?",
@@ -467,6 +481,7 @@ static int recv_ipc(amp_pe_t *pe, amp_p2p_req_t *r,
         return 0;
     dev_ack_t ack = {
         .ipc_base = base, .rank = rts->from_rank, .sreq = rts->sreq};
+    amp_net_dev_live(pe, 1); /* until the acknowledgement is sent */
     dev_copy_start(pe, r, (char *)base + rts->ipc.offset, NULL,
                    amp_gpu_pe_device(g, pe), 1, g, n, NULL, NULL, &ack);
     return 1;

@@ -61,7 +61,9 @@ void amp_p2p_dev_deliver(amp_pe_t *pe, int ctx, int src, int tag, int dst,
  * buffer data is, NULL when data is a copy in an envelope, a ring slot or
  * from another process) into r.  When either side is device memory the
  * GPU moves it: answers 1, and r, sreq (if any) complete and m (if any) is
- * released when the GPU is done.  Otherwise 0: the CPU copies. */
+ * released when the GPU is done.  Otherwise 0: the CPU copies.  With from
+ * or m given, data must stay valid until then (it is read a chunk at a
+ * time); without either it is copied before the call returns. */
 int amp_p2p_dev_copy_in(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
                         const amp_dt_t *sdt, const amp_p2p_req_t *from,
                         size_t bytes, int src, int tag, amp_msg_t *m,

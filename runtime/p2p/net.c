@@ -339,8 +339,9 @@ int amp_net_ucx_cuda(amp_pe_t *pe, int proc)
 
 void amp_net_dev_live(amp_pe_t *pe, int d)
 {
+    /* Release: what the transfer sent is counted before it ends. */
     atomic_fetch_add_explicit(&net_of(pe)->net->dev_live, d,
-                              memory_order_relaxed);
+                              memory_order_release);
 }
 
 void amp_net_ack(amp_pe_t *pe, int rank, uint64_t sreq)
@@ -950,7 +951,7 @@ static int move_arrived(amp_net_t *net, int slot, int b)
  * a round counts messages only once they are. */
 static int dev_idle(amp_net_t *net)
 {
-    if (atomic_load_explicit(&net->dev_live, memory_order_relaxed))
+    if (atomic_load_explicit(&net->dev_live, memory_order_acquire))
         return 0;
     for (int i = 0; net->gpu && i < net->sched->npes; i++)
         if (amp_gpu_pending(net->gpu, net->sched->pes[i]))
