@@ -7,13 +7,6 @@
 
 #define K 64 /* ints per rank */
 
-static void check_ints(const int *h, int n, int base)
-{
-    for (int i = 0; i < n; i++)
-        if (!MT_CHECK_INT_EQ(h[i], base + i))
-            break;
-}
-
 int main(int argc, char **argv)
 {
     gpu_skip_without_device();
@@ -33,22 +26,22 @@ int main(int argc, char **argv)
         MPI_Gather(sd, K, MPI_INT, rd, K, MPI_INT, root, MPI_COMM_WORLD));
     if (me == root) {
         gpu_get_ints(h, rd, n);
-        check_ints(h, n, 0);
+        gpu_check_iota(h, n, 0);
     }
     /* scatter back from the root's rd */
     GPU_CHECK(cudaMemset(sd, 0, K * sizeof(int)));
     MT_CHECK_MPI(
         MPI_Scatter(rd, K, MPI_INT, sd, K, MPI_INT, root, MPI_COMM_WORLD));
     gpu_get_ints(h, sd, K);
-    check_ints(h, K, me * K);
+    gpu_check_iota(h, K, me * K);
     /* allgather, in place too */
     MT_CHECK_MPI(MPI_Allgather(sd, K, MPI_INT, rd, K, MPI_INT, MPI_COMM_WORLD));
     gpu_get_ints(h, rd, n);
-    check_ints(h, n, 0);
+    gpu_check_iota(h, n, 0);
     MT_CHECK_MPI(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, rd, K,
                                MPI_INT, MPI_COMM_WORLD));
     gpu_get_ints(h, rd, n);
-    check_ints(h, n, 0);
+    gpu_check_iota(h, n, 0);
 
     /* gatherv into every other block: the gaps keep their values */
     int *counts = malloc(size * sizeof(int)),
@@ -65,7 +58,7 @@ int main(int argc, char **argv)
     if (me == root) {
         gpu_get_ints(h, rd, 2 * n);
         for (int r = 0; r < size; r++) {
-            check_ints(h + 2 * r * K, K, r * K);
+            gpu_check_iota(h + 2 * r * K, K, r * K);
             MT_CHECK_INT_EQ(h[2 * r * K + K], -1);
         }
     }
@@ -77,7 +70,7 @@ int main(int argc, char **argv)
     MT_CHECK_MPI(MPI_Alltoall(sd, K, MPI_INT, rd, K, MPI_INT, MPI_COMM_WORLD));
     gpu_get_ints(h, rd, n);
     for (int r = 0; r < size; r++)
-        check_ints(h + r * K, K, r * n + me * K);
+        gpu_check_iota(h + r * K, K, r * n + me * K);
     /* alltoallv with the same layout */
     for (int r = 0; r < size; r++)
         displs[r] = r * K;
@@ -85,7 +78,7 @@ int main(int argc, char **argv)
                                MPI_INT, MPI_COMM_WORLD));
     gpu_get_ints(h, rd, n);
     for (int r = 0; r < size; r++)
-        check_ints(h + r * K, K, r * n + me * K);
+        gpu_check_iota(h + r * K, K, r * n + me * K);
 
     /* scan, exscan (rank 0's recvbuf is left alone), reduce_scatter_block */
     for (int i = 0; i < K; i++)
@@ -143,7 +136,7 @@ int main(int argc, char **argv)
             break;
     gpu_get_ints(h, ad, n);
     for (int r = 0; r < size; r++)
-        check_ints(h + r * K, K, r * n + me * K);
+        gpu_check_iota(h + r * K, K, r * n + me * K);
     gpu_get_ints(h, rd, n);
     MT_CHECK_INT_EQ(h[n - 1], size * (n - 1) + size * (size - 1) / 2);
 

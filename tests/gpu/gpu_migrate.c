@@ -46,13 +46,9 @@ static void round_trip(int me, int size, int round, int *h, int *sendd,
 
     MT_CHECK_MPI(MPI_Waitall(3, req, MPI_STATUSES_IGNORE));
     gpu_get_ints(h, recvd, N);
-    for (int i = 0; i < N; i++)
-        if (!MT_CHECK_INT_EQ(h[i], left * 7 + round * 1000 + i))
-            break;
+    gpu_check_iota(h, N, left * 7 + round * 1000);
     gpu_get_ints(h, kern, 1024);
-    for (int i = 0; i < 1024; i++)
-        if (!MT_CHECK_INT_EQ(h[i], me + round + i))
-            break;
+    gpu_check_iota(h, 1024, me + round);
 }
 
 int main(int argc, char **argv)

@@ -6,14 +6,6 @@
 
 #define N 2048
 
-/* h[i] == base + i for the first n; reports the first difference. */
-static void check_ints(const int *h, int n, int base)
-{
-    for (int i = 0; i < n; i++)
-        if (!MT_CHECK_INT_EQ(h[i], base + i))
-            break;
-}
-
 int main(int argc, char **argv)
 {
     gpu_skip_without_device();
@@ -37,14 +29,14 @@ int main(int argc, char **argv)
     MPI_Get_count(&st, MPI_INT, &got);
     MT_CHECK_INT_EQ(got, N / 2);
     gpu_get_ints(h, rd, N);
-    check_ints(h, N / 2, left * N);
+    gpu_check_iota(h, N / 2, left * N);
     MT_CHECK_INT_EQ(h[N - 1], 0);
 
     /* sendrecv_replace: sd comes back holding the left neighbor's data */
     MT_CHECK_MPI(MPI_Sendrecv_replace(sd, N, MPI_INT, right, 2, left, 2,
                                       MPI_COMM_WORLD, &st));
     gpu_get_ints(h, sd, N);
-    check_ints(h, N, left * N);
+    gpu_check_iota(h, N, left * N);
 
     /* nonblocking: isendrecv (device to device), isendrecv_replace */
     for (int i = 0; i < N; i++)
@@ -56,12 +48,12 @@ int main(int argc, char **argv)
     MT_CHECK_MPI(MPI_Wait(&req, &st));
     MT_CHECK_INT_EQ(st.MPI_SOURCE, left);
     gpu_get_ints(h, rd, N);
-    check_ints(h, N, 7 * left);
+    gpu_check_iota(h, N, 7 * left);
     MT_CHECK_MPI(MPI_Isendrecv_replace(rd, N, MPI_INT, right, 4, left, 4,
                                        MPI_COMM_WORLD, &req));
     MT_CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
     gpu_get_ints(h, rd, N);
-    check_ints(h, N, 7 * ((left + size - 1) % size));
+    gpu_check_iota(h, N, 7 * ((left + size - 1) % size));
 
     /* a large sendrecv (above the eager limit: both halves direct), and
      * its nonblocking form */
@@ -75,13 +67,13 @@ int main(int argc, char **argv)
         MT_CHECK_MPI(MPI_Sendrecv(sb, big, MPI_INT, right, 6, rb, big, MPI_INT,
                                   left, 6, MPI_COMM_WORLD, &st));
         gpu_get_ints(hb, rb, big);
-        check_ints(hb, big, 11 * left);
+        gpu_check_iota(hb, big, 11 * left);
         GPU_CHECK(cudaMemset(rb, 0, (size_t)big * sizeof(int)));
         MT_CHECK_MPI(MPI_Isendrecv(sb, big, MPI_INT, right, 7, rb, big, MPI_INT,
                                    left, 7, MPI_COMM_WORLD, &req));
         MT_CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
         gpu_get_ints(hb, rb, big);
-        check_ints(hb, big, 11 * left);
+        gpu_check_iota(hb, big, 11 * left);
         GPU_CHECK(cudaFree(sb));
         GPU_CHECK(cudaFree(rb));
         free(hb);
@@ -97,7 +89,7 @@ int main(int argc, char **argv)
     MT_CHECK_MPI(MPI_Mrecv(rd, N, MPI_INT, &msg, &st));
     MT_CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
     gpu_get_ints(h, rd, N);
-    check_ints(h, N, 100 * left);
+    gpu_check_iota(h, N, 100 * left);
     MT_CHECK_MPI(MPI_Isend(sd, N, MPI_INT, right, 6, MPI_COMM_WORLD, &req));
     MPI_Request rreq;
     GPU_CHECK(cudaMemset(rd, 0, N * sizeof(int)));
@@ -106,7 +98,7 @@ int main(int argc, char **argv)
     MT_CHECK_MPI(MPI_Wait(&rreq, &st));
     MT_CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
     gpu_get_ints(h, rd, N);
-    check_ints(h, N, 100 * left);
+    gpu_check_iota(h, N, 100 * left);
 
     /* buffered send from device memory into a host attached buffer */
     int bsize = N * (int)sizeof(int) + MPI_BSEND_OVERHEAD;
@@ -115,7 +107,7 @@ int main(int argc, char **argv)
     MT_CHECK_MPI(MPI_Ibsend(sd, N, MPI_INT, right, 7, MPI_COMM_WORLD, &req));
     MT_CHECK_MPI(MPI_Recv(h, N, MPI_INT, left, 7, MPI_COMM_WORLD, &st));
     MT_CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-    check_ints(h, N, 100 * left);
+    gpu_check_iota(h, N, 100 * left);
     void *old;
     MT_CHECK_MPI(MPI_Buffer_detach(&old, &bsize));
     free(attached);

@@ -41,6 +41,14 @@ static inline void gpu_get_ints(int *h, const int *d, int n)
         cudaMemcpy(h, d, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
 }
 
+/* h[i] == base + i for the first n; reports the first difference. */
+static inline void gpu_check_iota(const int *h, int n, int base)
+{
+    for (int i = 0; i < n; i++)
+        if (!MT_CHECK_INT_EQ(h[i], base + i))
+            break;
+}
+
 /* A device array of n ints (freed with cudaFree). */
 static inline int *gpu_ints(int n)
 {
