@@ -153,6 +153,13 @@ protected:
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef InFile) override {
+    // Privatized variables are per rank only when every access loads the
+    // thread pointer from %fs:0, which the runtime switches: what
+    // -mno-tls-direct-seg-refs asks for.  The plugin asks for it itself,
+    // so that flags which lose it on the way (CMake's FindMPI keeps only
+    // the -f, -D and -I flags of a wrapper) still give per-rank globals.
+    if (CI.getTarget().getTriple().isX86())
+      CI.getCodeGenOpts().IndirectTlsSegRefs = 1;
     auto S = std::make_shared<Session>(CI);
     S->MainFile = InFile.str();
     for (StringRef Arg : Args)

@@ -123,6 +123,10 @@ def cpus_0_1_usable():
         return False
 
 
+# Tests of what differs for root (Open MPI's launcher refuses root).
+if os.geteuid() == 0:
+    config.available_features.add("root")
+
 if cpus_0_1_usable():
     config.available_features.add("taskset-cpus-0-1")
 

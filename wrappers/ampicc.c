@@ -67,22 +67,30 @@
 #if defined(AMPI_WRAPPER_FORTRAN) && AMPI_WRAPPER_FORTRAN == 77
 #define WRAPPER_NAME "ampif77"
 #define COMPILER_ENV "AMPI_F77"
+#define MPICH_ENVS "MPICH_F77"
 #define DEFAULT_COMPILER AMPI_DEFAULT_FC
+#define PLUGIN_MAJOR AMPI_DEFAULT_FC_MAJOR
 #define LANGUAGE_NAME "Fortran 77"
 #elif defined(AMPI_WRAPPER_FORTRAN)
 #define WRAPPER_NAME "ampif90"
 #define COMPILER_ENV "AMPI_FC"
+#define MPICH_ENVS "MPICH_FC", "MPICH_F90"
 #define DEFAULT_COMPILER AMPI_DEFAULT_FC
+#define PLUGIN_MAJOR AMPI_DEFAULT_FC_MAJOR
 #define LANGUAGE_NAME "Fortran"
 #elif defined(AMPI_WRAPPER_CXX)
 #define WRAPPER_NAME "ampicxx"
 #define COMPILER_ENV "AMPI_CXX"
+#define MPICH_ENVS "MPICH_CXX"
 #define DEFAULT_COMPILER AMPI_DEFAULT_CXX
+#define PLUGIN_MAJOR AMPI_DEFAULT_CC_MAJOR
 #define LANGUAGE_NAME "C++"
 #else
 #define WRAPPER_NAME "ampicc"
 #define COMPILER_ENV "AMPI_CC"
+#define MPICH_ENVS "MPICH_CC"
 #define DEFAULT_COMPILER AMPI_DEFAULT_CC
+#define PLUGIN_MAJOR AMPI_DEFAULT_CC_MAJOR
 #define LANGUAGE_NAME "C"
 #endif
 
@@ -127,6 +135,11 @@ typedef struct {
     wrap_mode_t mode;
     privatize_t privatize;
     bool gnu;           /* the compiler is GCC's (gcc, g++, gfortran) */
+    int clang_major;    /* the compiler is Clang of this version, or 0 */
+    bool plugin_ok;     /* the compiler can load our privatization plugin */
+    bool auto_pie;      /* pie chosen because it cannot */
+    bool strict_c;      /* keep Clang's errors for old C (-ampi-strict-c) */
+    bool werror;        /* the user asked for -Werror */
     strv_t plugin_args; /* for the C/C++ plugin: report, warning groups */
 } settings_t;
 
@@ -372,6 +385,31 @@ static void add_privatize_flags(strv_t *v, const paths_t *paths,
 #endif
 }
 
+/*
+ * C only: what GCC 12 (what mpicc drives on most systems) warns about in old
+ * C, Clang 16 and later reject: calls to undeclared functions, implicit
+ * int, integer/pointer conversions, incompatible (function) pointers.  They
+ * stay warnings, as with mpicc, unless the user asks for -Werror or for
+ * Clang's errors (-ampi-strict-c, AMPI_STRICT_C=1).
+ */
+static void add_old_c_flags(strv_t *v, const settings_t *set)
+{
+#if !defined(AMPI_WRAPPER_FORTRAN) && !defined(AMPI_WRAPPER_CXX)
+    /* Only GCC and Clang are known to take these flags. */
+    if (set->strict_c || set->werror || (!set->gnu && !set->clang_major))
+        return;
+    strv_push(v, "-Wno-error=implicit-function-declaration");
+    strv_push(v, "-Wno-error=implicit-int");
+    strv_push(v, "-Wno-error=int-conversion");
+    strv_push(v, "-Wno-error=incompatible-pointer-types");
+    if (set->clang_major >= 16)
+        strv_push(v, "-Wno-error=incompatible-function-pointer-types");
+#else
+    (void)v;
+    (void)set;
+#endif
+}
+
 static void add_compile_flags(strv_t *v, const paths_t *paths,
                               const settings_t *set)
 {
@@ -394,6 +432,7 @@ static void add_compile_flags(strv_t *v, const paths_t *paths,
     if (set->gnu)
         strv_push(v, "-fallow-argument-mismatch");
 #endif
+    add_old_c_flags(v, set);
     add_privatize_flags(v, paths, set);
 }
 
@@ -402,7 +441,9 @@ static void add_compile_flags(strv_t *v, const paths_t *paths,
  * executable (flang's driver makes one anyway, and has no -pie), every
  * symbol bound at startup (the runtime reads what each relocation resolved
  * to from the loaded program), and the note that asks the runtime for
- * per-rank copies (pie/note.S, in libampi_main.a).
+ * per-rank copies (pie/note.S, in libampi_main.a).  -znow is spelled
+ * without the comma because CMake's FindMPI drops "-Wl,-z,..." from the
+ * link flags it reads (-showme:link) but keeps other -Wl, flags.
  */
 static void add_pie_link_flags(strv_t *v, const settings_t *set)
 {
@@ -413,7 +454,7 @@ static void add_pie_link_flags(strv_t *v, const settings_t *set)
     (void)set;
     strv_push(v, "-pie");
 #endif
-    strv_push(v, "-Wl,-z,now");
+    strv_push(v, "-Wl,-znow");
     strv_push(v, "-Wl,--undefined=amp_pie_note");
 }
 
@@ -460,21 +501,46 @@ static void add_link_flags(strv_t *v, const paths_t *paths,
     free(rpath);
 }
 
-/* The compiler command: AMPI_CC split on white space, or the default. */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Pushes the words of value (split on white space); false if it has none. */
+static bool push_words(strv_t *v, const char *value)
+{
+    size_t before = v->count;
+    char *copy = concat(value, "");
+    for (char *word = strtok(copy, " \t\n"); word != NULL;
+         word = strtok(NULL, " \t\n"))
+        strv_push(v, word);
+    free(copy);
+    return v->count > before;
+}
+
+/*
+ * The compiler command: AMPI_CC split on white space; else MPICH_CC, which
+ * MPICH's wrappers honour and CMake's FindMPI sets to the project's own
+ * compiler while it asks for flags (so that -showme:compile answers for
+ * the compiler that will use them), unless it names one of these wrappers;
+ * else the default.
+ */
 static void add_compiler(strv_t *v)
 {
+    static const char *const mpich[] = {MPICH_ENVS};
     const char *env = getenv(COMPILER_ENV);
-    size_t before = v->count;
 
-    if (env != NULL) {
-        char *copy = concat(env, "");
-        for (char *word = strtok(copy, " \t\n"); word != NULL;
-             word = strtok(NULL, " \t\n"))
-            strv_push(v, word);
-        free(copy);
+    if (env != NULL && push_words(v, env))
+        return;
+    for (size_t i = 0; i < sizeof(mpich) / sizeof(mpich[0]); i++) {
+        env = getenv(mpich[i]);
+        if (env == NULL || strncmp(base_name(env), "ampi", 4) == 0)
+            continue;
+        if (push_words(v, env))
+            return;
     }
-    if (v->count == before)
-        strv_push(v, DEFAULT_COMPILER);
+    strv_push(v, DEFAULT_COMPILER);
 }
 
 /* Splits a response file the way GCC and Clang read one: white space
@@ -605,48 +671,89 @@ static privatize_t parse_privatize(const char *value, const char *where)
         where);
 }
 
-/* Whether the compiler command names GCC's C, C++ or Fortran compiler
- * (gcc, g++, gfortran, with any target prefix or version suffix; clang++
- * is not g++). */
-static bool compiler_is_gnu(void)
+/* Whether a compiler's name is GCC's C, C++ or Fortran compiler (gcc,
+ * g++, gfortran, with any target prefix or version suffix; clang++ is not
+ * g++). */
+static bool name_is_gnu(const char *word)
 {
-    strv_t words = {0};
-    bool gnu = false;
+    const char *name = base_name(word);
+    return strstr(name, "clang") == NULL &&
+           (strstr(name, "gcc") != NULL || strstr(name, "g++") != NULL ||
+            strstr(name, "gfortran") != NULL);
+}
 
-    add_compiler(&words);
-    for (size_t i = 0; i < words.count && !gnu; i++) {
-        const char *slash = strrchr(words.items[i], '/');
-        const char *name = slash ? slash + 1 : words.items[i];
-        gnu = strstr(name, "clang") == NULL &&
-              (strstr(name, "gcc") != NULL || strstr(name, "g++") != NULL ||
-               strstr(name, "gfortran") != NULL);
-    }
-    strv_free(&words);
-    return gnu;
+/* The major version after "version " in a --version banner, or -1. */
+static int banner_major(const char *banner)
+{
+    const char *v = strstr(banner, "version ");
+    return v ? atoi(v + 8) : -1;
 }
 
 /*
- * The mode when neither -privatize= nor AMPI_PRIVATIZE gives one: tls,
- * except with gfortran, which the TLS pass plugin (flang's) cannot serve.
+ * What the compiler is, from its name and, for a name that does not say
+ * (cc, c++, a clang of another version), from its --version banner: GCC's,
+ * or the Clang (flang-new for Fortran) whose major version our
+ * privatization plugin was built for.  A compiler that cannot be run is
+ * taken to be what its name says; running it will tell the user.
  */
-static privatize_t default_privatize(const settings_t *set)
+static void classify_compiler(settings_t *set)
 {
+    strv_t words = {0};
+    char banner[1024];
+
+    add_compiler(&words);
+    set->gnu = false;
+    for (size_t i = 0; i < words.count; i++)
+        set->gnu = set->gnu || name_is_gnu(words.items[i]);
+    bool is_default =
+        words.count == 1 && strcmp(words.items[0], DEFAULT_COMPILER) == 0;
+    set->plugin_ok = !set->gnu;
+    set->clang_major = set->gnu ? 0 : atoi(AMPI_DEFAULT_CC_MAJOR);
+    if (!is_default && !set->gnu &&
+        amp_wrapper_banner(words.items, banner, sizeof(banner)) == 0) {
 #if defined(AMPI_WRAPPER_FORTRAN)
-    if (set->gnu)
-        return PRIVATIZE_PIE;
+        const char *family = "flang";
+#else
+        const char *family = "clang version";
 #endif
-    (void)set;
-    return PRIVATIZE_TLS;
+        int major = banner_major(banner);
+        set->gnu = strstr(banner, "Free Software Foundation") != NULL ||
+                   strncmp(banner, "GNU ", 4) == 0;
+        set->plugin_ok =
+            strstr(banner, family) != NULL && major == atoi(PLUGIN_MAJOR);
+        set->clang_major = strstr(banner, "clang version") ? major : 0;
+    }
+    strv_free(&words);
+}
+
+/*
+ * The mode when neither -privatize= nor AMPI_PRIVATIZE gives one: tls when
+ * the compiler can load the privatization plugin (Clang, or flang-new for
+ * Fortran, of the version it was built for), else pie, which works with
+ * any compiler (gcc, g++, gfortran, another Clang).
+ */
+static privatize_t default_privatize(settings_t *set)
+{
+    if (set->plugin_ok)
+        return PRIVATIZE_TLS;
+    set->auto_pie = true;
+    return PRIVATIZE_PIE;
 }
 
 static void check_privatize(const settings_t *set)
 {
+    if (set->privatize != PRIVATIZE_TLS || set->plugin_ok)
+        return;
 #if defined(AMPI_WRAPPER_FORTRAN)
-    if (set->gnu && set->privatize == PRIVATIZE_TLS)
-        die("-privatize=tls needs flang (the privatization pass is flang's); "
-            "with gfortran use -privatize=pie (its default) or none");
+    die("-privatize=tls needs flang-new %s (the privatization pass is "
+        "flang's); with this compiler use -privatize=pie (its default) or "
+        "none",
+        PLUGIN_MAJOR);
 #else
-    (void)set;
+    die("-privatize=tls needs Clang %s (the privatization plugin is "
+        "Clang's); with this compiler use -privatize=pie (its default) or "
+        "none",
+        PLUGIN_MAJOR);
 #endif
 }
 
@@ -686,18 +793,99 @@ static bool take_plugin_option(const char *arg, strv_t *plugin_args)
     return false;
 }
 
+/* One line on stderr that the build goes on from. */
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void note(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs(WRAPPER_NAME ": ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* The value of a Charm++ option at argv[*i] (the next argument). */
+static const char *charm_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc)
+        die("%s needs a value", argv[*i]);
+    return argv[++*i];
+}
+
+/*
+ * The options of Charm++'s AMPI wrappers (charmc), so that Makefiles written
+ * for it build: its privatization flags become -privatize= modes (*flag),
+ * what holds here anyway is accepted quietly, and the rest is accepted with
+ * one line saying it has no effect.  Returns whether argv[*i] was one.
+ */
+static bool take_charm_option(int argc, char **argv, int *i, const char **flag)
+{
+    static const char *const tls[] = {"-tlsglobals", "-swapglobals"};
+    static const char *const pie[] = {"-pieglobals", "-pipglobals",
+                                      "-fsglobals"};
+    static const char *const inert[] = {"-module", "-tracemode", "-thread",
+                                        "-balancer"};
+    const char *arg = argv[*i];
+
+    if (in_list(arg, tls, COUNT_OF(tls))) {
+        *flag = "-privatize=tls";
+    } else if (in_list(arg, pie, COUNT_OF(pie))) {
+        *flag = "-privatize=pie";
+    } else if (strcmp(arg, "-language") == 0) {
+        const char *lang = charm_value(argc, argv, i);
+        if (strcmp(lang, "ampi") != 0 && strcmp(lang, "ampif") != 0)
+            die("-language %s: only ampi and ampif programs are built here",
+                lang);
+    } else if (strcmp(arg, "-memory") == 0) {
+        /* Rank memory is always isomalloc here. */
+        const char *kind = charm_value(argc, argv, i);
+        if (strcmp(kind, "isomalloc") != 0)
+            note("-memory %s has no effect here: every rank's memory is "
+                 "isomalloc (docs/isomalloc.md)",
+                 kind);
+    } else if (in_list(arg, inert, COUNT_OF(inert))) {
+        const char *value = charm_value(argc, argv, i);
+        if (strcmp(arg, "-balancer") == 0)
+            note("-balancer %s has no effect at link time here; choose the "
+                 "balancer at run time with +balancer %s",
+                 value, value);
+        else
+            note("%s %s has no effect here", arg, value);
+    } else if (strcmp(arg, "-production") == 0) {
+        note("-production has no effect here");
+    } else {
+        return false;
+    }
+    return true;
+}
+
+static bool env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
+}
+
 static void parse_args(int argc, char **argv, strv_t *user, settings_t *set)
 {
     const char *env = getenv("AMPI_PRIVATIZE");
     const char *flag = NULL;
 
     set->mode = MODE_RUN;
+    set->auto_pie = false;
+    set->strict_c = env_flag("AMPI_STRICT_C");
+    set->werror = false;
     set->plugin_args = (strv_t){0};
     for (int i = 1; i < argc; i++) {
         wrap_mode_t own;
-        if (take_plugin_option(argv[i], &set->plugin_args))
+        if (take_plugin_option(argv[i], &set->plugin_args) ||
+            take_charm_option(argc, argv, &i, &flag))
             continue;
-        if (strncmp(argv[i], "-privatize=", 11) == 0)
+        if (strcmp(argv[i], "-ampi-strict-c") == 0)
+            set->strict_c = true;
+        else if (strncmp(argv[i], "-privatize=", 11) == 0)
             flag = argv[i];
         else if (strcmp(argv[i], "-privatize") == 0)
             die("-privatize needs a mode: -privatize=tls, -privatize=pie "
@@ -706,8 +894,9 @@ static void parse_args(int argc, char **argv, strv_t *user, settings_t *set)
             set->mode = own;
         else
             strv_push(user, argv[i]);
+        set->werror = set->werror || strcmp(argv[i], "-Werror") == 0;
     }
-    set->gnu = compiler_is_gnu();
+    classify_compiler(set);
     if (flag != NULL)
         set->privatize = parse_privatize(flag + 11, flag);
     else if (env != NULL && env[0] != '\0')
@@ -841,6 +1030,10 @@ static void build_command(const settings_t *set, const strv_t *user,
     strv_append(cmd, user);
     if (link)
         add_link_flags(cmd, paths, set, !scan.no_program);
+    if (mode == MODE_RUN && link && !scan.no_program && set->auto_pie)
+        note("%s cannot load the privatization plugin; building with "
+             "-privatize=pie (each rank gets its own copy of the program)",
+             cmd->items[0]);
 }
 
 /* Runs the compiler as a child, so that a link failure caused by mixing

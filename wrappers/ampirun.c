@@ -3,7 +3,8 @@
  * launcher.
  *
  *     ampirun [-n N] [-x VAR[=value]]... [--launcher L]
- *             [--launcher-arg ARG]... [--show] [--] program [args...]
+ *             [--launcher-arg ARG]... [--allow-run-as-root] [--show]
+ *             [--] program [args...]
  *
  * A job runs `+vp V` virtual ranks (for the whole job) on `+p T` worker
  * threads per process.  Runtime options follow the program and pass through
@@ -29,6 +30,12 @@
  * -x VAR=value sets VAR in ampirun's environment, which the program or the
  * launcher inherits; Open MPI's launcher is also given -x VAR so that it
  * exports VAR to remote processes (srun exports the whole environment).
+ *
+ * Open MPI's launcher (and PRRTE's) refuses to run as root unless told to
+ * with --allow-run-as-root, which ampirun passes on when given it; as root
+ * without it (nor Open MPI's OMPI_ALLOW_RUN_AS_ROOT and
+ * OMPI_ALLOW_RUN_AS_ROOT_CONFIRM), ampirun says so in one line instead of
+ * the launcher's screen of text.
  *
  * --show prints the command, on one line that a shell can run, instead of
  * running it.  ampirun execs, so its exit status is the program's or the
@@ -80,7 +87,8 @@ typedef struct {
     const char **launcher_args; /* --launcher-arg values */
     int nlauncher_args;
     bool show;
-    int prog; /* index of the program in argv */
+    bool allow_root; /* --allow-run-as-root */
+    int prog;        /* index of the program in argv */
 } options_t;
 
 /* An argument vector under construction, NULL-terminated. */
@@ -144,6 +152,7 @@ static void usage(void)
          "                        other takes Open MPI's mpirun syntax\n"
          "  --launcher-arg ARG    pass ARG to the launcher, before the "
          "program\n"
+         "  --allow-run-as-root   let Open MPI's launcher run as root\n"
          "  --show, --dry-run     print the command instead of running it\n"
          "  --                    end of ampirun's options\n"
          "  -h, --help            print this help");
@@ -247,6 +256,10 @@ static void parse_options(options_t *opts, int argc, char **argv)
         }
         if (strcmp(arg, "--show") == 0 || strcmp(arg, "--dry-run") == 0) {
             opts->show = true;
+            continue;
+        }
+        if (strcmp(arg, "--allow-run-as-root") == 0) {
+            opts->allow_root = true;
             continue;
         }
         if (parse_valued(opts, argc, argv, i)) {
@@ -495,11 +508,30 @@ static command_t launcher_command(const options_t *opts, const launcher_t *l,
                  xstrndup(opts->exports[i], strcspn(opts->exports[i], "=")));
         }
     }
+    if (l->kind == LAUNCHER_OPENMPI && opts->allow_root)
+        push(&cmd, "--allow-run-as-root");
     for (i = 0; i < opts->nlauncher_args; i++)
         push(&cmd, opts->launcher_args[i]);
     for (i = opts->prog; i < argc; i++)
         push(&cmd, argv[i]);
     return cmd;
+}
+
+/* Whether Open MPI's launcher will agree to run: not as root, or told
+ * that root is fine (our option, its own, or its environment variables). */
+static bool root_allowed(const options_t *opts)
+{
+    const char *allow = getenv("OMPI_ALLOW_RUN_AS_ROOT");
+    const char *confirm = getenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM");
+    int i;
+
+    if (geteuid() != 0 || opts->allow_root)
+        return true;
+    for (i = 0; i < opts->nlauncher_args; i++)
+        if (strcmp(opts->launcher_args[i], "--allow-run-as-root") == 0)
+            return true;
+    return allow != NULL && confirm != NULL && strcmp(allow, "1") == 0 &&
+           strcmp(confirm, "1") == 0;
 }
 
 /* Prints s for a shell: as it is if it is safe, else in single quotes. */
@@ -567,6 +599,11 @@ int main(int argc, char **argv)
         show_command(&opts, cmd);
         return 0;
     }
+    if (use_launcher && launcher.kind == LAUNCHER_OPENMPI &&
+        !root_allowed(&opts))
+        die("running as root, which Open MPI's launcher refuses: add "
+            "--allow-run-as-root (or set OMPI_ALLOW_RUN_AS_ROOT=1 and "
+            "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)");
     execvp(cmd[0], (char *const *)cmd);
     err = errno;
     fprintf(stderr, "ampirun: cannot run %s'%s': %s\n",

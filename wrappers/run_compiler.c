@@ -10,6 +10,7 @@
 #include "run_compiler.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -83,4 +84,57 @@ int amp_wrapper_exec(char **cmd, const char *wrapper, const char *what,
     fprintf(stderr, "%s: cannot run the %s '%s': %s (%s)\n", wrapper, what,
             cmd[0], strerror(err), hint);
     return err == ENOENT ? 127 : 126;
+}
+
+int amp_wrapper_banner(char **cmd, char *out, size_t size)
+{
+    int fds[2];
+    size_t n = 0;
+    int wstatus;
+
+    out[0] = '\0';
+    if (size == 0 || pipe(fds) != 0)
+        return -1;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        size_t argc = 0;
+        while (cmd[argc])
+            argc++;
+        char **argv = calloc(argc + 2, sizeof(char *));
+        if (!argv)
+            _exit(127);
+        memcpy(argv, cmd, argc * sizeof(char *));
+        argv[argc] = "--version";
+        dup2(fds[1], STDOUT_FILENO);
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        return -1;
+    }
+    for (;;) {
+        ssize_t got = read(fds[0], out + n, size - 1 - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        n += (size_t)got;
+        if (n == size - 1) {
+            char sink[256];
+            while (read(fds[0], sink, sizeof(sink)) > 0)
+                ;
+            break;
+        }
+    }
+    out[n] = '\0';
+    close(fds[0]);
+    while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 ? 0 : -1;
 }
