@@ -9,15 +9,6 @@ using namespace llvm;
 namespace ampi {
 namespace {
 
-constexpr const char *RandomAdvice =
-    "use 'rand_r', 'erand48' or 'nrand48' with a per-rank seed";
-constexpr const char *Rand48Advice =
-    "use 'erand48', 'nrand48' or 'jrand48' with per-rank state";
-constexpr const char *RandomRAdvice =
-    "use 'random_r' with a per-rank state buffer";
-constexpr const char *GetoptAdvice =
-    "set 'optind = 1' before each rank's option loop and finish it before "
-    "any MPI call";
 constexpr const char *LocaleAdvice =
     "the locale is process-wide; use 'newlocale' and 'uselocale' or the "
     "'_l' functions";
@@ -26,32 +17,18 @@ constexpr const char *ShiftStateAdvice =
 
 } // namespace
 
+// The runtime keeps the state of rand, random, the drand48 family, getopt,
+// strtok, and the buffers of gmtime, localtime, asctime, ctime, strerror,
+// strsignal, ttyname, getlogin, inet_ntoa, getpwnam, getpwuid, getgrnam and
+// getgrgid per rank (runtime/libc): those calls need no warning.
 StringRef hiddenStateCallAdvice(StringRef Name) {
   return StringSwitch<StringRef>(Name)
-      .Case("strtok", "use 'strtok_r'")
-      .Cases("getopt", "getopt_long", "getopt_long_only", GetoptAdvice)
-      .Cases("rand", "srand", RandomAdvice)
-      .Cases("random", "srandom", "initstate", "setstate", RandomRAdvice)
-      .Cases("drand48", "lrand48", "mrand48", Rand48Advice)
-      .Cases("srand48", "seed48", "lcong48", Rand48Advice)
-      .Case("asctime", "use 'asctime_r'")
-      .Case("ctime", "use 'ctime_r'")
-      .Case("gmtime", "use 'gmtime_r'")
-      .Case("localtime", "use 'localtime_r'")
-      .Case("strerror", "use 'strerror_r'")
-      .Case("strsignal", "copy the string before the next MPI call")
       .Case("readdir", "copy the entry before the next MPI call, or give each "
                        "rank its own directory stream")
       .Case("tmpnam", "use 'mkstemp'")
-      .Case("ttyname", "use 'ttyname_r'")
-      .Case("getlogin", "use 'getlogin_r'")
       .Cases("gethostbyname", "gethostbyname2", "use 'getaddrinfo'")
       .Case("gethostbyaddr", "use 'getnameinfo'")
       .Cases("getservbyname", "getservbyport", "use 'getaddrinfo'")
-      .Case("getpwnam", "use 'getpwnam_r'")
-      .Case("getpwuid", "use 'getpwuid_r'")
-      .Case("getgrnam", "use 'getgrnam_r'")
-      .Case("getgrgid", "use 'getgrgid_r'")
       .Cases("getpwent", "getgrent", "use the '_r' form")
       .Case("ecvt", "use 'ecvt_r'")
       .Case("fcvt", "use 'fcvt_r'")
@@ -64,7 +41,6 @@ StringRef hiddenStateCallAdvice(StringRef Name) {
       .Case("setlocale", LocaleAdvice)
       .Case("localeconv", LocaleAdvice)
       .Case("nl_langinfo", "use 'nl_langinfo_l'")
-      .Case("inet_ntoa", "use 'inet_ntop'")
       .Case("crypt", "use 'crypt_r'")
       .Case("ptsname", "use 'ptsname_r'")
       .Cases("hcreate", "hsearch", "hdestroy",
@@ -77,8 +53,16 @@ StringRef hiddenStateCallAdvice(StringRef Name) {
 
 StringRef hiddenStateVariableAdvice(StringRef Name) {
   return StringSwitch<StringRef>(Name)
-      .Cases("optind", "optarg", "opterr", "optopt", GetoptAdvice)
       .Case("signgam", "use 'lgamma_r', which returns the sign itself")
+      .Default("");
+}
+
+StringRef perRankLibraryVariable(StringRef Name) {
+  return StringSwitch<StringRef>(Name)
+      .Case("optind", "__ampi_optind")
+      .Case("optarg", "__ampi_optarg")
+      .Case("opterr", "__ampi_opterr")
+      .Case("optopt", "__ampi_optopt")
       .Default("");
 }
 

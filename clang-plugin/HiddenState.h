@@ -1,10 +1,13 @@
 //===- HiddenState.h - C library calls that keep state between calls ------===//
 //
 // Privatization covers the program's own variables, not the C library's.
-// Functions such as strtok or localtime keep state inside libc between calls;
-// when a rank yields between two calls (any MPI call may switch ranks), another
-// rank can change that state.  These tables say which functions and variables
-// are affected and what to use instead.
+// The runtime gives each rank its own state for the common C library
+// functions that keep some (rand, getopt, strtok, gmtime, strerror...), and
+// getopt's variables are renamed to per-rank ones.  Other functions keep
+// state inside libc between calls; when a rank yields between two calls
+// (any MPI call may switch ranks), another rank can change that state.
+// These tables say which functions and variables are affected and what to
+// use instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +25,12 @@ llvm::StringRef hiddenStateCallAdvice(llvm::StringRef Name);
 /// What to do about a use of the C library variable Name (optind...), or an
 /// empty string if it is not one of those.
 llvm::StringRef hiddenStateVariableAdvice(llvm::StringRef Name);
+
+/// The runtime's per-rank variable that stands for the C library's
+/// variable Name (getopt's optind, optarg, opterr, optopt), or an empty
+/// string: references to Name are renamed to it, a thread-local of which
+/// every rank has its own copy.
+llvm::StringRef perRankLibraryVariable(llvm::StringRef Name);
 
 /// Whether Name is a variable the C library defines (environ, optind,
 /// stdout...), which an extern declaration in user code must not privatize.

@@ -47,6 +47,18 @@ void addNote(std::vector<std::string> &Notes, std::string Note) {
     Notes.push_back(std::move(Note));
 }
 
+/// The runtime's per-rank variable that a C library variable's declaration
+/// is renamed to, or an empty string.
+StringRef redirectOf(const VarDecl *VD, SkipReason Skip) {
+  bool Library =
+      Skip == SkipReason::SystemHeader || Skip == SkipReason::CLibrary;
+  if (!Library || !VD->getIdentifier() ||
+      !VD->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
+      VD->getDefinition())
+    return "";
+  return perRankLibraryVariable(VD->getName());
+}
+
 /// A static data member of a class template specialization that this
 /// translation unit neither defines nor uses: nothing is emitted for it.
 bool isUnusedInstantiation(const VarDecl *VD, bool Referenced) {
@@ -150,6 +162,7 @@ void Privatizer::noteVariable(VarDecl *VD) {
     S.Canonical = Canonical;
     S.Skip = classify(Canonical, SM,
                       [&](const VarDecl *R) { return Pragmas.marks(R); });
+    S.Redirect = redirectOf(Canonical, S.Skip);
     bool Warn = S.Skip == SkipReason::Section || S.Skip == SkipReason::Binding;
     if (Warn && inUserCode(VD->getLocation()))
       Diags.emit(VD->getLocation(), DiagKind::Unprivatized,
@@ -309,6 +322,8 @@ void Privatizer::convert() {
       Facts.CPlusPlus ? TSCS_thread_local : TSCS__Thread_local;
   for (auto &Entry : Vars) {
     VarState &S = Entry.second;
+    if (!S.Redirect.empty())
+      redirect(S);
     if (S.Skip != SkipReason::None)
       continue;
     for (VarDecl *R : S.Canonical->redecls()) {
@@ -323,12 +338,21 @@ void Privatizer::convert() {
   Converted = true;
 }
 
+void Privatizer::redirect(VarState &S) {
+  for (VarDecl *R : S.Canonical->redecls()) {
+    R->setTSCSpec(TSCS___thread);
+    if (!R->hasAttr<AsmLabelAttr>())
+      R->addAttr(AsmLabelAttr::CreateImplicit(Ctx, S.Redirect,
+                                              /*LiteralLabel=*/true));
+  }
+}
+
 void Privatizer::restore() {
   if (!Converted || Finished)
     return;
   for (auto &Entry : Vars) {
     VarState &S = Entry.second;
-    if (S.Skip == SkipReason::None)
+    if (S.Skip == SkipReason::None || !S.Redirect.empty())
       for (VarDecl *R : S.Canonical->redecls())
         R->setTSCSpec(TSCS_unspecified);
   }
@@ -339,7 +363,8 @@ void Privatizer::checkCodeGenOptions() {
   if (!Facts.EmitsCode || !Facts.X86)
     return;
   auto First = find_if(Vars, [](const auto &Entry) {
-    return Entry.second.Skip == SkipReason::None;
+    return Entry.second.Skip == SkipReason::None ||
+           (!Entry.second.Redirect.empty() && Entry.second.Referenced);
   });
   if (First == Vars.end())
     return;
@@ -375,7 +400,11 @@ void Privatizer::fillReport() {
     const VarDecl *D = reportedDeclaration(S.Canonical);
     Report::Variable V{variableName(D), variableKind(D).str(),
                        Position::of(SM, D->getLocation()), "", S.Notes};
-    if (S.Skip == SkipReason::None) {
+    if (!S.Redirect.empty())
+      V.Notes.push_back("the C library's variable: each rank uses its own, "
+                        "the runtime's '" +
+                        S.Redirect.str() + "'");
+    if (S.Skip == SkipReason::None || !S.Redirect.empty()) {
       Rep.addPrivatized(std::move(V));
     } else {
       V.Reason = skipReasonText(S.Skip).str();

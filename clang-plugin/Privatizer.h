@@ -106,6 +106,7 @@ private:
     bool Referenced = false;  // Code already uses it.
     bool DynamicInit = false; // C++: initialized per rank at run time.
     bool WeakCommon = false;  // -fcommon tentative definition: made weak.
+    llvm::StringRef Redirect; // The runtime's per-rank variable it becomes.
     std::vector<std::string> Notes;
   };
 
@@ -122,6 +123,7 @@ private:
   void initializePerRank(VarState &S, clang::VarDecl *VD,
                          const clang::VarDecl *Target);
   void checkCodeGenOptions();
+  void redirect(VarState &S);
   void fillReport();
   bool inUserCode(clang::SourceLocation Loc) const;
   bool warnOnce(clang::SourceLocation Loc);

@@ -57,7 +57,27 @@ static void apply(const amp_pie_fixups_t *f, uintptr_t base, uint64_t add)
     }
 }
 
-amp_status_t amp_pie_copy_map(const amp_pie_image_t *img, uintptr_t base)
+/* The original's bytes of each snapshot variable, into the copy. */
+static void apply_snapshots(const amp_pie_image_t *img, uintptr_t base)
+{
+    const amp_pie_fixups_t *f = &img->snapshots;
+    for (size_t i = 0; i < f->count; i++)
+        memcpy((void *)(base + f->items[i].where),
+               (const void *)(img->bias + f->items[i].where),
+               f->items[i].value);
+}
+
+static void apply_per_rank(const amp_pie_fixups_t *f, uintptr_t base,
+                           const uintptr_t vars[AMP_PIE_NVARS])
+{
+    for (size_t i = 0; i < f->count; i++) {
+        uint64_t v = vars[f->items[i].value];
+        memcpy((void *)(base + f->items[i].where), &v, sizeof(v));
+    }
+}
+
+amp_status_t amp_pie_copy_map(const amp_pie_image_t *img, uintptr_t base,
+                              const uintptr_t vars[AMP_PIE_NVARS])
 {
     for (int i = 0; i < img->nmaps; i++) {
         amp_status_t st = map_segment(img, base, &img->maps[i]);
@@ -66,6 +86,8 @@ amp_status_t amp_pie_copy_map(const amp_pie_image_t *img, uintptr_t base)
     }
     apply(&img->based, base, base);
     apply(&img->absolute, base, 0);
+    apply_snapshots(img, base);
+    apply_per_rank(&img->per_rank, base, vars);
     if (img->relro_end > img->relro_start &&
         mprotect((void *)(base + img->relro_start),
                  img->relro_end - img->relro_start, PROT_READ) != 0) {

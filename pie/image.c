@@ -402,6 +402,8 @@ void amp_pie_image_cleanup(amp_pie_image_t *img)
         close(img->fd);
     free(img->based.items);
     free(img->absolute.items);
+    free(img->snapshots.items);
+    free(img->per_rank.items);
     memset(img, 0, sizeof(*img));
     img->fd = -1;
 }

@@ -59,6 +59,21 @@ typedef struct amp_pie_fixups {
     size_t count, capacity;
 } amp_pie_fixups_t;
 
+/*
+ * The C library's getopt variables, which each rank has its own of
+ * (start/libc_getopt.c).  A program reads them through its GOT (slots that
+ * each copy points at the rank's own variable, given to amp_pie_copy_map)
+ * or, built by GCC without -mno-direct-extern-access, through a copy
+ * relocation (then each copy's own instance is the rank's).
+ */
+typedef enum amp_pie_var {
+    AMP_PIE_VAR_OPTIND,
+    AMP_PIE_VAR_OPTARG,
+    AMP_PIE_VAR_OPTERR,
+    AMP_PIE_VAR_OPTOPT,
+    AMP_PIE_NVARS
+} amp_pie_var_t;
+
 /* A table of function pointers (DT_INIT_ARRAY and friends), link-time. */
 typedef struct amp_pie_array {
     uintptr_t start;
@@ -85,7 +100,13 @@ typedef struct amp_pie_image {
     uintptr_t relro_start, relro_end; /* page-rounded, link-time */
     amp_pie_fixups_t based;           /* value is a link-time address */
     amp_pie_fixups_t absolute;        /* value is stored as it is */
-    uintptr_t init, fini;             /* DT_INIT, DT_FINI, or 0 */
+    /* Copy relocations of variables that never change after startup, or
+     * that each rank has its own of: each copy starts with the original's
+     * bytes (value: the size). */
+    amp_pie_fixups_t snapshots;
+    amp_pie_fixups_t per_rank; /* value: the amp_pie_var_t the slot names */
+    uintptr_t var_copy[AMP_PIE_NVARS]; /* the program's own, or 0 */
+    uintptr_t init, fini;              /* DT_INIT, DT_FINI, or 0 */
     amp_pie_array_t preinit_array, init_array, fini_array;
     uintptr_t tls_start; /* PT_TLS initialization image, link-time */
     size_t tls_file_size;
@@ -118,8 +139,18 @@ static inline uintptr_t amp_pie_copy_base(const amp_pie_image_t *img,
     return (uintptr_t)area - img->lo;
 }
 
-/* Maps and relocates a copy at base. */
-amp_status_t amp_pie_copy_map(const amp_pie_image_t *img, uintptr_t base);
+/* Maps and relocates a copy at base; its GOT slots for the getopt
+ * variables point at vars[AMP_PIE_VAR_...], the rank's own. */
+amp_status_t amp_pie_copy_map(const amp_pie_image_t *img, uintptr_t base,
+                              const uintptr_t vars[AMP_PIE_NVARS]);
+
+/* Where the copy at base keeps variable var when the program has its own
+ * instance (a copy relocation), else 0. */
+static inline uintptr_t amp_pie_var_at(const amp_pie_image_t *img,
+                                       uintptr_t base, amp_pie_var_t var)
+{
+    return img->var_copy[var] ? base + img->var_copy[var] : 0;
+}
 
 /* Initializes the program's own block in a TLS copy (thread pointer tp)
  * from the copy's relocated initialization image. */

@@ -13,11 +13,17 @@
  *   DTPOFF64, TLSDESC        has the same place in every rank's TLS copy
  *   NONE                     nothing
  *
+ *   COPY                     the original's bytes, copied into each
+ *                            copy (a snapshot), for a variable the library
+ *                            never changes after startup; the getopt
+ *                            variables (each rank has its own)
+ *
  * Anything else cannot be applied exactly: each such relocation is reported
  * (type, offset, symbol) and the image is refused.  So are lazily bound
  * PLT slots (the original's slot may still point at its resolver stub) and
- * copy relocations (the copy would read its own snapshot of a library's
- * variable instead of the variable).
+ * copy relocations of variables a library may change later (a copy would
+ * keep reading its snapshot).  GOT slots and data words naming a getopt
+ * variable point at the rank's own (per_rank fixups).
  */
 #define _GNU_SOURCE 1
 #include "pie/pie_impl.h"
@@ -90,6 +96,49 @@ static const char *symbol_name(const planner_t *p, uint32_t sym)
     return names + s->st_name;
 }
 
+/* The symbol's size (st_size), 0 when unknown. */
+static uint64_t symbol_size(const planner_t *p, uint32_t sym)
+{
+    const amp_pie_dynamic_t *d = p->dyn;
+    if (sym == 0 || !d->symtab)
+        return 0;
+    const Elf64_Sym *s = amp_pie_file_at(
+        p->img, p->file, d->symtab + sym * sizeof(Elf64_Sym), sizeof(*s));
+    return s ? s->st_size : 0;
+}
+
+/* The getopt variable a symbol names, or -1. */
+static int getopt_var(const char *name)
+{
+    static const char *const names[AMP_PIE_NVARS] = {
+        [AMP_PIE_VAR_OPTIND] = "optind",
+        [AMP_PIE_VAR_OPTARG] = "optarg",
+        [AMP_PIE_VAR_OPTERR] = "opterr",
+        [AMP_PIE_VAR_OPTOPT] = "optopt",
+    };
+    for (int i = 0; name && i < AMP_PIE_NVARS; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* Library variables that hold the same value from startup on: the
+ * standard streams (C and C++) and the program's name. */
+static int never_changes(const char *name)
+{
+    static const char *const names[] = {
+        "stdin",      "stdout",          "stderr",
+        "_ZSt3cin",   "_ZSt4cout",       "_ZSt4cerr",
+        "_ZSt4clog",  "_ZSt4wcin",       "_ZSt5wcout",
+        "_ZSt5wcerr", "_ZSt5wclog",      "program_invocation_name",
+        "__progname", "__progname_full", "program_invocation_short_name",
+    };
+    for (size_t i = 0; name && i < sizeof(names) / sizeof(*names); i++)
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static void report(planner_t *p, const Elf64_Rela *r, const char *why)
 {
     unsigned type = (unsigned)ELF64_R_TYPE(r->r_info);
@@ -136,10 +185,15 @@ static uint64_t original_word(const amp_pie_image_t *img, uint64_t where)
 }
 
 /* The original's resolved value: into the copy when it is the image's own
- * address, unchanged otherwise. */
-static amp_status_t plan_resolved(planner_t *p, uint64_t where)
+ * address, unchanged otherwise; a slot naming a getopt variable points at
+ * the rank's own. */
+static amp_status_t plan_resolved(planner_t *p, const Elf64_Rela *r)
 {
     amp_pie_image_t *img = p->img;
+    uint64_t where = r->r_offset;
+    int var = getopt_var(symbol_name(p, (uint32_t)ELF64_R_SYM(r->r_info)));
+    if (var >= 0 && r->r_addend == 0)
+        return push(&img->per_rank, where, (uint64_t)var);
     uint64_t v = original_word(img, where);
     if (amp_pie_in_image(img, img->bias, v))
         return push(&img->based, where, v - img->bias);
@@ -154,6 +208,41 @@ static amp_status_t plan_tls(planner_t *p, const Elf64_Rela *r)
     if (st == AMP_OK && ELF64_R_TYPE(r->r_info) == R_X86_64_TLSDESC)
         st = push(&img->absolute, where + 8, original_word(img, where + 8));
     return st;
+}
+
+/* Whether [where, where + size) lies in the RELRO range: read-only once
+ * relocated, so a library cannot change it either. */
+static int in_relro(const amp_pie_image_t *img, uint64_t where, uint64_t size)
+{
+    return where >= img->relro_start && where + size <= img->relro_end;
+}
+
+/*
+ * A copy relocation: the program holds its own instance of a library's
+ * variable, which every reference in the process uses except a copy's own
+ * code.  Each copy starts from the original's bytes; that is exact for a
+ * variable nobody changes after startup, and gives each rank its own
+ * getopt variables.
+ */
+static amp_status_t plan_copy(planner_t *p, const Elf64_Rela *r)
+{
+    uint32_t sym = (uint32_t)ELF64_R_SYM(r->r_info);
+    const char *name = symbol_name(p, sym);
+    uint64_t size = symbol_size(p, sym);
+    int var = getopt_var(name);
+    if (var >= 0)
+        p->img->var_copy[var] = r->r_offset;
+    if (size > 0 && (var >= 0 || never_changes(name) ||
+                     in_relro(p->img, r->r_offset, size)))
+        return push(&p->img->snapshots, r->r_offset, size);
+    report(p, r,
+           "the program reads a shared library's variable through a copy "
+           "relocation, and the library may change it later, which a copy "
+           "of the program would not see; compile with "
+           "-mno-direct-extern-access with GCC or gfortran (the wrappers "
+           "add it for -privatize=pie), without "
+           "-fdirect-access-external-data with clang");
+    return AMP_OK;
 }
 
 static amp_status_t plan_rela(planner_t *p, const Elf64_Rela *r)
@@ -177,22 +266,15 @@ static amp_status_t plan_rela(planner_t *p, const Elf64_Rela *r)
                 p->lazy_name = symbol_name(p, (uint32_t)ELF64_R_SYM(r->r_info));
             return AMP_OK;
         }
-        return plan_resolved(p, r->r_offset);
+        return plan_resolved(p, r);
     case R_X86_64_64:
     case R_X86_64_GLOB_DAT:
-    case R_X86_64_IRELATIVE: return plan_resolved(p, r->r_offset);
+    case R_X86_64_IRELATIVE: return plan_resolved(p, r);
     case R_X86_64_TPOFF64:
     case R_X86_64_DTPMOD64:
     case R_X86_64_DTPOFF64:
     case R_X86_64_TLSDESC: return plan_tls(p, r);
-    case R_X86_64_COPY:
-        report(p, r,
-               "the program reads a shared library's variable through a "
-               "copy relocation, which a copy of the program cannot share; "
-               "compile with -mno-direct-extern-access with GCC or gfortran "
-               "(the wrappers add it for -privatize=pie), without "
-               "-fdirect-access-external-data with clang");
-        return AMP_OK;
+    case R_X86_64_COPY: return plan_copy(p, r);
     default:
         report(p, r, "the pie loader does not support this relocation type");
         return AMP_OK;
@@ -297,7 +379,7 @@ static void report_lazy(planner_t *p)
         return;
     amp_log_error("pie: %s: %zu PLT slots (the first for '%s') are bound "
                   "lazily, so the program's own slots do not say yet what "
-                  "they resolve to; link with -Wl,-z,now (ampicc "
+                  "they resolve to; link with -Wl,-znow (ampicc "
                   "-privatize=pie does)",
                   p->img->path, p->lazy, p->lazy_name ? p->lazy_name : "?");
     p->problems++;

@@ -37,13 +37,6 @@ typedef void *(*loc_fn_t)(void);
 
 #define EXPORT __attribute__((visibility("default")))
 
-static char *kernel_tp(void)
-{
-    char *tp;
-    __asm__("movq %%fs:16, %0" : "=r"(tp));
-    return tp;
-}
-
 static loc_fn_t find_real(_Atomic(loc_fn_t) *cache, const char *name)
 {
     loc_fn_t fn = atomic_load_explicit(cache, memory_order_acquire);
@@ -66,7 +59,7 @@ static loc_fn_t find_real(_Atomic(loc_fn_t) *cache, const char *name)
 static void *kernel_address(_Atomic(loc_fn_t) *cache, const char *name)
 {
     char *addr = find_real(cache, name)();
-    return kernel_tp() + (addr - (char *)amp_tls_get());
+    return (char *)amp_tls_kernel_get() + (addr - (char *)amp_tls_get());
 }
 
 #define AMP_KERNEL_TLS_ADDRESS(type, name)                                     \

@@ -64,11 +64,16 @@ size_t amp_tls_copy_size(const amp_tls_image_t *img)
     return img->below + img->align + 64;
 }
 
-void *amp_tls_copy_init(const amp_tls_image_t *img, void *mem)
+void *amp_tls_copy_tp(const amp_tls_image_t *img, void *mem)
 {
     uintptr_t tp = ((uintptr_t)mem + img->below + img->align - 1) &
                    ~(uintptr_t)(img->align - 1);
-    char *t = (char *)tp;
+    return (void *)tp;
+}
+
+void *amp_tls_copy_init(const amp_tls_image_t *img, void *mem)
+{
+    char *t = amp_tls_copy_tp(img, mem);
     for (int i = 0; i < img->nmodules; i++) {
         const amp_tls_module_t *m = &img->modules[i];
         memcpy(t + m->off, m->init, m->filesz);

@@ -49,11 +49,25 @@ size_t amp_tls_copy_size(const amp_tls_image_t *img);
  * and returns the thread pointer to install for it. */
 void *amp_tls_copy_init(const amp_tls_image_t *img, void *mem);
 
+/* The thread pointer of the copy laid out in mem (what amp_tls_copy_init
+ * returns), without touching it. */
+void *amp_tls_copy_tp(const amp_tls_image_t *img, void *mem);
+
 /* The calling kernel thread's current thread pointer (%fs:0). */
 static inline void *amp_tls_get(void)
 {
     void *tp;
     __asm__ volatile("movq %%fs:0, %0" : "=r"(tp));
+    return tp;
+}
+
+/* The kernel thread's own thread pointer, whatever %fs:0 holds now: glibc
+ * keeps it at %fs:16 (tcbhead_t's self pointer), which the runtime never
+ * changes. */
+static inline void *amp_tls_kernel_get(void)
+{
+    void *tp;
+    __asm__("movq %%fs:16, %0" : "=r"(tp));
     return tp;
 }
 

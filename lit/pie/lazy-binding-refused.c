@@ -1,5 +1,5 @@
 // The loader takes what each PLT slot resolved to from the loaded program,
-// so the program must be bound at startup (-Wl,-z,now, which ampicc
+// so the program must be bound at startup (-Wl,-znow, which ampicc
 // -privatize=pie adds).  A program linked for lazy binding is refused with
 // one message, unless LD_BIND_NOW makes the dynamic linker bind it all.
 // REQUIRES: ampi-runtime
@@ -8,7 +8,7 @@
 // RUN: not %t +vp 2 2>&1 | FileCheck %s --check-prefix=LAZY
 // RUN: env LD_BIND_NOW=1 %t +vp 2 | FileCheck %s --check-prefix=NOW
 
-// LAZY: ampi: pie: {{.*}}: {{[0-9]+}} PLT slots (the first for '{{.+}}') are bound lazily, {{.*}}; link with -Wl,-z,now (ampicc -privatize=pie does)
+// LAZY: ampi: pie: {{.*}}: {{[0-9]+}} PLT slots (the first for '{{.+}}') are bound lazily, {{.*}}; link with -Wl,-znow (ampicc -privatize=pie does)
 // LAZY-NEXT: ampi: pie: {{.*}} cannot be copied per rank: 1 problem above
 // NOW: rank 1 of 2
 

@@ -4,7 +4,7 @@
 // RUN: %clang -isystem %S/Inputs/system -fplugin=%ampi_plugin -mno-tls-direct-seg-refs -fplugin-arg-ampi-privatize-report=%t.json -c -o /dev/null %s
 // RUN: FileCheck %s < %t.json
 
-#include <string.h>
+#include <stdio.h>
 #include <sysvars.h>
 
 const int limit = 3;
@@ -12,7 +12,7 @@ const int limit = 3;
 int by_pragma;
 int by_attribute __attribute__((annotate("ampi_shared")));
 
-int f(char *s) { return limit + by_pragma + by_attribute + lib_counter + (strtok(s, ",") != 0); }
+int f(char *s) { return limit + by_pragma + by_attribute + lib_counter + (tmpnam(s) != 0); }
 
 // CHECK: "errors": [],
 // CHECK: "privatized": [],
@@ -40,6 +40,6 @@ int f(char *s) { return limit + by_pragma + by_attribute + lib_counter + (strtok
 // CHECK-NEXT: "file": "{{.*}}report-skipped-and-warnings.c",
 // CHECK-NEXT: "group": "ampi-hidden-state",
 // CHECK-NEXT: "line": 15,
-// CHECK-NEXT: "message": "call to 'strtok' keeps hidden state that other ranks can change between calls; use 'strtok_r'"
+// CHECK-NEXT: "message": "call to 'tmpnam' keeps hidden state that other ranks can change between calls; use 'mkstemp'"
 // CHECK-NEXT: }
 // CHECK-NEXT: ]

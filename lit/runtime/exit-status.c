@@ -1,4 +1,6 @@
-// exit() in any rank ends the job with that status; a non-zero return from
+// exit() in a rank between MPI_Init and MPI_Finalize ends the job with that
+// status (exit-after-finalize-ends-the-rank.c: after MPI_Finalize it ends
+// the rank alone); a non-zero return from
 // main becomes the process's status once every rank is done.
 // REQUIRES: ampi-runtime
 // RUN: %ampicc %s -o %t

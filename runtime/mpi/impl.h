@@ -84,6 +84,7 @@ typedef struct amp_proc {
     char **argv;
     char **envp;
     _Atomic int exit_status; /* first non-zero status a rank returned */
+    uintptr_t exe_lo, exe_hi; /* the executable's loaded range */
     /* Registered with AMPI_Register_rank_init before the ranks start. */
     void (**rank_inits)(void);
     int nrank_inits;
@@ -219,6 +220,8 @@ typedef struct amp_rank {
     char **argv; /* the rank's own copy of the command line */
     int state;   /* enum amp_mpi_state */
     struct amp_tls_dtor *tls_dtors; /* destructors of its thread_locals */
+    struct amp_atexit *atexits;     /* start/exit.c: its exit handlers */
+    struct amp_libc_rank *libc;     /* libc/: its C library state, or NULL */
     int thread_level;
     const char *call; /* the MPI call a blocked rank waits in */
     int next_ctx;     /* lowest context id this rank has not used */

@@ -546,10 +546,7 @@ static amp_move_arrival_t *slot_ready(const move_hdr_t *h, int from)
     prefault((char *)(uintptr_t)h->sp,
              (size_t)(h->area + mem->rank_area_size - h->sp));
     prefault((char *)(uintptr_t)h->heap, h->heap_extent);
-    const amp_pie_image_t *img = &amp_proc.pie;
-    if (img->active &&
-        amp_pie_copy_map(
-            img, amp_pie_copy_base(img, amp_mem_slot_image(mem, r))) != AMP_OK)
+    if (amp_start_pie_map(r) != AMP_OK)
         amp_fatal("cannot map the program copy of rank %d arriving from "
                   "process %d",
                   r, from);

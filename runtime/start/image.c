@@ -9,6 +9,7 @@
  * by the PE that uses them.
  */
 #include "start/start.h"
+#include "libc/libc.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -26,17 +27,34 @@ static uintptr_t copy_base(int slot)
                              amp_mem_slot_image(&amp_proc.mem, slot));
 }
 
-void amp_start_pie_rank_create(amp_rank_t *rank)
+void *amp_start_tls_area(int slot)
+{
+    return (char *)amp_mem_slot_rank_area(&amp_proc.mem, slot) +
+           AMP_ROUND_UP(sizeof(amp_rank_t), 64);
+}
+
+amp_status_t amp_start_pie_map(int slot)
 {
     const amp_pie_image_t *img = &amp_proc.pie;
-    uintptr_t base = copy_base(rank->slot);
     if (!img->active)
+        return AMP_OK;
+    /* The getopt variables of the rank's TLS block, which its copy's GOT
+     * slots for them point at (libc/libc.h). */
+    uintptr_t vars[AMP_PIE_NVARS];
+    amp_libc_getopt_vars(
+        amp_tls_copy_tp(&amp_proc.tls, amp_start_tls_area(slot)), vars);
+    return amp_pie_copy_map(img, copy_base(slot), vars);
+}
+
+void amp_start_pie_rank_create(amp_rank_t *rank)
+{
+    if (!amp_proc.pie.active)
         return;
-    if (amp_pie_copy_map(img, base) != AMP_OK)
+    if (amp_start_pie_map(rank->slot) != AMP_OK)
         amp_fatal("rank %d: cannot map its copy of the program; try fewer "
                   "ranks (+vp)",
                   rank->world_rank);
-    rank->pie_base = base;
+    rank->pie_base = copy_base(rank->slot);
 }
 
 amp_main_fn_t amp_start_pie_rank_enter(amp_rank_t *rank)

@@ -388,7 +388,7 @@ static amp_rank_t *load_rank(int r, void **sp)
         bad_dir("cannot map the memory of rank %d", r);
     /* Its program copy, mapped and relocated as when it was made; its
      * writable ranges then take what they held. */
-    if (h.pie_base && amp_pie_copy_map(&amp_proc.pie, h.pie_base) != AMP_OK)
+    if (h.pie_base && amp_start_pie_map(r) != AMP_OK)
         bad_dir("cannot map the copy of the program of rank %d", r);
     in_read(&in, (void *)(uintptr_t)h.sp, h.stack_bytes);
     in_read(&in, (void *)(uintptr_t)h.area, h.area_bytes);

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE 1
 #include "start/start.h"
 
 #include "coll/nbc.h"
@@ -5,7 +6,9 @@
 #include "mpi/move.h"
 #include "mem/heap.h"
 #include "gpu/gpu.h"
+#include "libc/libc.h"
 
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +44,10 @@ _Noreturn void amp_start_rank_exit(int status)
     if (!rank)
         amp_fatal("the program ended a thread that is not an MPI rank");
     amp_start_run_tls_dtors(rank);
+    amp_start_run_atexits(rank, status);
     amp_start_pie_rank_exit(rank);
+    amp_libc_rank_end();
+    fflush(NULL); /* what the rank wrote, as its process's exit would */
     free(rank->argv);
     rank->argv = NULL;
     if (status != 0) {
@@ -80,8 +86,7 @@ static void create_rank(int r, int pe_id)
     if (!rank->heap)
         amp_fatal("cannot set up the heap of rank %d in its isomalloc slot", r);
     /* The rank's copy of the static TLS block follows its struct. */
-    void *tls = amp_tls_copy_init(
-        &amp_proc.tls, (char *)rank + AMP_ROUND_UP(sizeof(*rank), 64));
+    void *tls = amp_tls_copy_init(&amp_proc.tls, amp_start_tls_area(r));
     rank->world_rank = r;
     rank->slot = r;
     amp_start_pie_rank_create(rank);
@@ -356,6 +361,26 @@ static void start_ranks(void)
         free(local_pe);
 }
 
+/* The executable's loaded range (the first object dl_iterate_phdr reports):
+ * exit handlers registered with its dso handle are its ranks' (exit.c). */
+static int program_range(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    (void)arg;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        uintptr_t hi = lo + ph->p_memsz;
+        if (!amp_proc.exe_hi || lo < amp_proc.exe_lo)
+            amp_proc.exe_lo = lo;
+        if (hi > amp_proc.exe_hi)
+            amp_proc.exe_hi = hi;
+    }
+    return 1;
+}
+
 /* +stats: how often each rank was switched to, for tuning and tests. */
 static void print_stats(void)
 {
@@ -387,6 +412,7 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
     if (amp_proc.boot.nprocs > 1)
         amp_proc.wtime_base = 0;
     amp_proc.main_fn = main_fn;
+    dl_iterate_phdr(program_range, NULL);
     amp_proc.argc = argc;
     amp_proc.argv = argv;
     amp_proc.envp = envp;

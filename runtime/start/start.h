@@ -61,6 +61,12 @@ void amp_signals_thread_init(void);
  * when it ends. */
 void amp_start_pie_setup(void);
 void amp_start_pie_rank_create(amp_rank_t *rank);
+/* Maps and relocates the copy of the program of the rank in slot (a new
+ * rank's, or one restarted or arriving); AMP_OK without pie. */
+amp_status_t amp_start_pie_map(int slot);
+/* Where the TLS copy of the rank in slot starts (its rank area, after its
+ * struct). */
+void *amp_start_tls_area(int slot);
 amp_main_fn_t amp_start_pie_rank_enter(amp_rank_t *rank);
 void amp_start_pie_rank_exit(amp_rank_t *rank);
 
@@ -89,5 +95,9 @@ void amp_start_run_rank_inits(void);
 /* Runs the destructors the rank's thread_local objects registered
  * (tls_dtors.c). */
 void amp_start_run_tls_dtors(amp_rank_t *rank);
+
+/* Runs the exit handlers the rank registered (atexit, on_exit, C++ static
+ * destructors of the program), newest first (exit.c). */
+void amp_start_run_atexits(amp_rank_t *rank, int status);
 
 #endif
