@@ -414,6 +414,7 @@ AMPI_DECLARE(int, Op_commutative, (MPI_Op op, int *commute))
 
 #include "mpi_more.h"
 #include "ampi.h"
+#include "pup_c.h"
 
 #ifdef __cplusplus
 }

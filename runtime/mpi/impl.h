@@ -222,6 +222,8 @@ typedef struct amp_rank {
     struct amp_tls_dtor *tls_dtors; /* destructors of its thread_locals */
     struct amp_atexit *atexits;     /* start/exit.c: its exit handlers */
     struct amp_libc_rank *libc;     /* libc/: its C library state, or NULL */
+    struct amp_pup_entry *pups;     /* pup.c: AMPI_Register_pup's, by index */
+    int npups;
     int thread_level;
     const char *call; /* the MPI call a blocked rank waits in */
     int next_ctx;     /* lowest context id this rank has not used */

@@ -310,6 +310,66 @@ static void from_env(amp_opts_t *o)
         o->restart = v; /* checked by start/restart.c */
 }
 
+/* Runtime options of Charm++'s AMPI, for jobs written for it: each is
+ * honoured (kept quiet, or mapped to ours) or accepted with one line saying
+ * it has no effect here. */
+typedef struct charm_option {
+    const char *name;
+    int has_value;
+    const char *same_as; /* our option, given the same value */
+    const char *why;     /* no effect: why (printed once), or NULL */
+} charm_option_t;
+
+static const charm_option_t charm_options[] = {
+    {"+isomalloc_sync", 0, NULL, NULL}, /* the range is the same everywhere */
+    {"+setcpuaffinity", 0, NULL, NULL}, /* PEs are pinned (+nopin: not) */
+    {"+tcharm_stacksize", 1, "+stacksize", NULL},
+    {"+LBDebug", 1, "+lbdebug", NULL},
+    {"+LBPeriod", 1, NULL, "ranks are balanced when they call AMPI_Migrate"},
+    {"+LBOff", 0, NULL, "ranks are balanced only when they call AMPI_Migrate"},
+    {"+LBCommOff", 0, NULL, "the balancers do not weigh communication"},
+    {"+LBTestPESpeed", 0, NULL, "the PEs are taken to be equally fast"},
+    {"+LBPrintSummary", 0, NULL, "+lbdebug reports the moves"},
+    {"+ppn", 1, NULL, "+p sets the PEs of each process"},
+    {"+pemap", 1, NULL, "the PEs are pinned to cores in order (+nopin: not)"},
+    {"+commap", 1, NULL, "there is no communication thread"},
+    {"+tcharm_nomig", 0, NULL, "ranks move only in AMPI_Migrate anyway"},
+};
+
+/* Only the job's first process speaks, so a note comes once. */
+static void charm_note(const charm_option_t *c)
+{
+    const char *proc = getenv("PMIX_RANK");
+    if (!proc || strcmp(proc, "0") == 0)
+        fprintf(stderr, "ampi: %s has no effect here: %s\n", c->name, c->why);
+}
+
+/* Handles argv[*i] if it is one of Charm++'s AMPI options; 0 if not. */
+static int take_charm_option(amp_opts_t *o, int argc, char **argv, int *i)
+{
+    for (size_t k = 0; k < sizeof(charm_options) / sizeof(*charm_options);
+         k++) {
+        const charm_option_t *c = &charm_options[k];
+        if (strcmp(argv[*i], c->name) != 0)
+            continue;
+        const char *value = NULL;
+        if (c->has_value) {
+            if (*i + 1 >= argc)
+                amp_fatal("%s: missing value", c->name);
+            value = argv[++*i];
+        }
+        if (c->why)
+            charm_note(c);
+        else if (c->same_as && strcmp(c->same_as, "+stacksize") == 0)
+            o->stacksize = parse_bytes(c->name, value, MIN_STACK);
+        else if (c->same_as && strcmp(c->same_as, "+lbdebug") == 0)
+            o->lbdebug =
+                strcmp(value, "0") != 0 && parse_count(c->name, value) > 0;
+        return 1;
+    }
+    return 0;
+}
+
 /* Handles argv[*i] if it is a runtime option (advancing *i past its value);
  * returns 0 if it is the program's. */
 static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
@@ -369,6 +429,8 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
         }
         return 1;
     }
+    if (take_charm_option(o, argc, argv, i))
+        return 1;
     amp_fatal("unknown runtime option '%s'; %s", arg, usage);
 }
 
