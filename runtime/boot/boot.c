@@ -85,9 +85,30 @@ static void refuse_pmi_only(void)
               rank ? rank : "?", size);
 }
 
+/* How long a get may wait for the server: long enough for a slow start of
+ * a large job, short enough that a process that never published is
+ * reported rather than waited for forever. */
+#define GET_TIMEOUT_S 60
+
+amp_status_t amp_boot_modex_parse(const char *s, int *direct)
+{
+    if (!s || !*s || strcmp(s, "collect") == 0)
+        *direct = 0;
+    else if (strcmp(s, "direct") == 0)
+        *direct = 1;
+    else
+        return AMP_ERR_ARG;
+    return AMP_OK;
+}
+
 amp_status_t amp_boot_init(amp_boot_t *boot)
 {
-    *boot = (amp_boot_t){.index = 0, .nprocs = 1, .local_size = 1};
+    *boot = (amp_boot_t){
+        .index = 0, .nprocs = 1, .local_size = 1, .timeout = GET_TIMEOUT_S};
+    const char *modex = getenv("AMPI_PMIX_MODEX");
+    if (amp_boot_modex_parse(modex, &boot->direct) != AMP_OK)
+        amp_fatal("AMPI_PMIX_MODEX: expected collect or direct, got '%s'",
+                  modex);
     /* Every PMIx launcher sets PMIX_NAMESPACE (and the server's URI); a
      * program started alone has none and makes no PMIx call. */
     if (!getenv("PMIX_NAMESPACE")) {
@@ -126,7 +147,8 @@ void amp_boot_cleanup(amp_boot_t *boot)
         if (rc != PMIX_SUCCESS)
             pmix_error("PMIx_Finalize", "", rc);
     }
-    *boot = (amp_boot_t){.index = 0, .nprocs = 1, .local_size = 1};
+    *boot = (amp_boot_t){
+        .index = 0, .nprocs = 1, .local_size = 1, .timeout = GET_TIMEOUT_S};
 }
 
 /* put, commit and get exist only between processes a launcher started. */
@@ -180,13 +202,77 @@ amp_status_t amp_boot_fence(amp_boot_t *boot)
     pmix_proc_t job;
     load_proc(boot, &job, PMIX_RANK_WILDCARD);
     pmix_info_t info;
-    bool collect = true;
+    bool collect = !boot->direct;
     PMIX_INFO_CONSTRUCT(&info);
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
     pmix_status_t rc = PMIx_Fence(&job, 1, &info, 1);
     PMIX_INFO_DESTRUCT(&info);
     if (rc != PMIX_SUCCESS)
         return pmix_error("PMIx_Fence", "", rc);
+    return AMP_OK;
+}
+
+/* Where a get looks for a published key. */
+enum get_where {
+    GET_LOCAL,  /* this process's store only (PMIX_OPTIONAL) */
+    GET_SERVER, /* also the local server's, without waiting (PMIX_IMMEDIATE):
+                   after a collecting fence the server holds everything */
+    GET_FETCH,  /* the server, which fetches it from the publishing
+                   process's server if it must (direct modex), waiting for
+                   it at most boot->timeout seconds (PMIX_TIMEOUT) */
+};
+
+static pmix_status_t get_value(const amp_boot_t *boot, const pmix_proc_t *from,
+                               const char *key, int where, pmix_value_t **val)
+{
+    pmix_info_t info;
+    PMIX_INFO_CONSTRUCT(&info);
+    bool yes = true;
+    int timeout = boot->timeout;
+    if (where == GET_LOCAL)
+        PMIX_INFO_LOAD(&info, PMIX_OPTIONAL, &yes, PMIX_BOOL);
+    else if (where == GET_SERVER)
+        PMIX_INFO_LOAD(&info, PMIX_IMMEDIATE, &yes, PMIX_BOOL);
+    else
+        PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &timeout, PMIX_INT);
+    pmix_status_t rc = PMIx_Get(from, key, &info, 1, val);
+    PMIX_INFO_DESTRUCT(&info);
+    return rc;
+}
+
+/* The first of the look-ups from `where` on that finds key: after the
+ * collecting fence the key is normally in this process's store; some
+ * servers keep the data with themselves (PMIx 5 under Open MPI 4.1.6), and
+ * a server that did not collect it fetches it.  A key nobody published is
+ * so answered after boot->timeout seconds (a server waits for a key to be
+ * published). */
+static pmix_status_t get_first(const amp_boot_t *boot, const pmix_proc_t *from,
+                               const char *key, int where, pmix_value_t **val)
+{
+    pmix_status_t rc = PMIX_ERR_NOT_FOUND;
+    for (; where <= GET_FETCH; where++) {
+        rc = get_value(boot, from, key, where, val);
+        if (rc != PMIX_ERR_NOT_FOUND)
+            break;
+    }
+    return rc;
+}
+
+/* Into *data and *size: a malloc'd copy of the bytes of val. */
+static amp_status_t take_bytes(const pmix_value_t *val, int proc,
+                               const char *key, void **data, size_t *size)
+{
+    if (val->type != PMIX_BYTE_OBJECT) {
+        amp_log_error("PMIx_Get of key %s of process %d gave value type %d, "
+                      "not bytes",
+                      key, proc, (int)val->type);
+        return AMP_ERR_SYS;
+    }
+    *size = val->data.bo.size;
+    *data = malloc(*size > 0 ? *size : 1);
+    if (!*data)
+        return AMP_ERR_NOMEM;
+    memcpy(*data, val->data.bo.bytes, *size);
     return AMP_OK;
 }
 
@@ -200,35 +286,19 @@ amp_status_t amp_boot_get(amp_boot_t *boot, int proc, const char *key,
         return AMP_ERR_ARG;
     pmix_proc_t from;
     load_proc(boot, &from, (pmix_rank_t)proc);
-    /* The fence collected everything: look only at what this process
-     * holds, rather than ask the server for a key nobody published. */
-    pmix_info_t info;
-    bool optional = true;
-    PMIX_INFO_CONSTRUCT(&info);
-    PMIX_INFO_LOAD(&info, PMIX_OPTIONAL, &optional, PMIX_BOOL);
     pmix_value_t *val = NULL;
-    pmix_status_t rc = PMIx_Get(&from, key, &info, 1, &val);
-    PMIX_INFO_DESTRUCT(&info);
+    pmix_status_t rc = get_first(boot, &from, key, GET_LOCAL, &val);
     if (rc == PMIX_ERR_NOT_FOUND)
         return AMP_ERR_ARG;
+    if (rc == PMIX_ERR_TIMEOUT) {
+        amp_log_error("PMIx_Get of key %s of process %d: the PMIx server did "
+                      "not answer within %d s",
+                      key, proc, boot->timeout);
+        return AMP_ERR_SYS;
+    }
     if (rc != PMIX_SUCCESS)
         return pmix_error("PMIx_Get", " of a published key", rc);
-    status = AMP_OK;
-    if (val->type != PMIX_BYTE_OBJECT) {
-        amp_log_error("PMIx_Get of key %s of process %d gave value type %d, "
-                      "not bytes",
-                      key, proc, (int)val->type);
-        status = AMP_ERR_SYS;
-        goto out_release;
-    }
-    *size = val->data.bo.size;
-    *data = malloc(*size > 0 ? *size : 1);
-    if (!*data) {
-        status = AMP_ERR_NOMEM;
-        goto out_release;
-    }
-    memcpy(*data, val->data.bo.bytes, *size);
-out_release:
+    status = take_bytes(val, proc, key, data, size);
     PMIX_VALUE_RELEASE(val);
     return status;
 }

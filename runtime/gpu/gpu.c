@@ -20,9 +20,11 @@ static int path_mode(void)
 
 #ifndef AMP_HAVE_CUDA
 
-amp_status_t amp_gpu_create(int npes, const char *gpumap, amp_gpu_t **out)
+amp_status_t amp_gpu_create(int npes, int first, const char *gpumap,
+                            amp_gpu_t **out)
 {
     (void)npes;
+    (void)first;
     (void)gpumap;
     path_mode();
     *out = NULL;
@@ -129,6 +131,7 @@ void amp_gpu_ipc_release(amp_gpu_t *g, amp_pe_t *pe, void *base)
     X(cuStreamCreateWithPriority, "cuStreamCreateWithPriority")                \
     X(cuStreamDestroy, "cuStreamDestroy_v2")                                   \
     X(cuStreamSynchronize, "cuStreamSynchronize")                              \
+    X(cuStreamWaitEvent, "cuStreamWaitEvent")                                  \
     X(cuEventCreate, "cuEventCreate")                                          \
     X(cuEventRecord, "cuEventRecord")                                          \
     X(cuEventQuery, "cuEventQuery")                                            \
@@ -153,15 +156,6 @@ typedef struct cu_api {
 #undef X
 } cu_api_t;
 
-/* One GPU operation a PE waits for. */
-typedef struct gpu_op {
-    struct gpu_op *next;
-    CUevent ev;
-    amp_gpu_done_fn_t done;
-    void *arg;
-    amp_status_t st; /* how it ended */
-} gpu_op_t;
-
 #define POOL_SLOTS 8       /* pinned host buffers kept per PE */
 #define POOL_MIN (4 << 10) /* smallest one */
 #define EXPORT_SLOTS 16    /* IPC handles of allocations kept per PE */
@@ -175,10 +169,14 @@ typedef struct gpu_export {
 typedef struct gpu_pe {
     int device;
     CUcontext ctx;
-    CUstream stream;       /* staging copies, high priority */
-    gpu_op_t *head, *tail; /* operations in flight, oldest first */
-    gpu_op_t *spare;       /* finished ones, with their events */
-    _Atomic int npending;  /* read by any PE (deadlock check) */
+    /* The PE's copies, high priority; a blocking stream: ordered after the
+     * work queued before on the legacy default stream of ctx. */
+    CUstream stream;
+    amp_gpu_opq_t ops; /* operations in flight (opq.h) */
+    /* By device: an event of that device's primary context that captures
+     * its legacy default stream, for copies that touch memory of another
+     * device than the PE's (created when first needed). */
+    CUevent *legacy;
     amp_gpu_cache_t cache;
     void *pool[POOL_SLOTS];
     size_t pool_cap[POOL_SLOTS];
@@ -188,6 +186,7 @@ typedef struct gpu_pe {
 
 struct amp_gpu {
     cu_api_t cu;
+    amp_gpu_ev_ops_t ev; /* the driver's events, for the PEs' queues */
     void *lib;
     int ndev;
     int npes;
@@ -231,13 +230,24 @@ static int load_api(amp_gpu_t *g)
     return 1;
 }
 
-/* The primary context of device d (retained once) and a staging stream
- * of the highest priority in it for p. */
+/* The primary context of device d (retained once) and a stream of the
+ * highest priority in it for p's copies.  The stream is a blocking one
+ * (CU_STREAM_DEFAULT): the legacy default stream first waits for the work
+ * queued on every blocking stream of its context and every blocking stream
+ * then waits for it, so a copy queued on p's stream starts only after what
+ * the program queued before on the legacy default stream (cudaMemset, a
+ * cudaMemcpy from pageable memory whose DMA may still run when it returns,
+ * a kernel launched on stream 0).  A non-blocking stream would overtake
+ * that work.  No driver call is added per copy. */
 static amp_status_t pe_setup(amp_gpu_t *g, gpu_pe_t *p, int d)
 {
     cu_api_t *cu = &g->cu;
     p->device = d;
     amp_gpu_cache_init(&p->cache);
+    amp_gpu_opq_init(&p->ops);
+    p->legacy = calloc((size_t)g->ndev, sizeof(*p->legacy));
+    if (!p->legacy)
+        return AMP_ERR_NOMEM;
     if (!g->dev_ctx[d]) {
         CUdevice dev;
         if (cu->cuDeviceGet(&dev, d) != CUDA_SUCCESS ||
@@ -248,13 +258,19 @@ static amp_status_t pe_setup(amp_gpu_t *g, gpu_pe_t *p, int d)
     int least = 0, greatest = 0;
     if (cu->cuCtxSetCurrent(p->ctx) != CUDA_SUCCESS ||
         cu->cuCtxGetStreamPriorityRange(&least, &greatest) != CUDA_SUCCESS ||
-        cu->cuStreamCreateWithPriority(&p->stream, CU_STREAM_NON_BLOCKING,
+        cu->cuStreamCreateWithPriority(&p->stream, CU_STREAM_DEFAULT,
                                        greatest) != CUDA_SUCCESS)
         return AMP_ERR_OTHER;
     return AMP_OK;
 }
 
-amp_status_t amp_gpu_create(int npes, const char *gpumap, amp_gpu_t **out)
+static amp_status_t ev_create(void *ctx, void **ev);
+static amp_status_t ev_record(void *ctx, void *ev, void *stream);
+static int ev_query(void *ctx, void *ev);
+static void ev_destroy(void *ctx, void *ev);
+
+amp_status_t amp_gpu_create(int npes, int first, const char *gpumap,
+                            amp_gpu_t **out)
 {
     *out = NULL;
     int mode = path_mode();
@@ -264,6 +280,7 @@ amp_status_t amp_gpu_create(int npes, const char *gpumap, amp_gpu_t **out)
     if (!g)
         return AMP_ERR_NOMEM;
     g->mode = mode;
+    g->ev = (amp_gpu_ev_ops_t){ev_create, ev_record, ev_query, ev_destroy, g};
     if (!load_api(g)) {
         /* no driver or no device: host-only, silently */
         if (g->lib)
@@ -277,7 +294,7 @@ amp_status_t amp_gpu_create(int npes, const char *gpumap, amp_gpu_t **out)
     g->npes = npes;
     amp_status_t st = pe_dev && g->pes && g->dev_ctx ? AMP_OK : AMP_ERR_NOMEM;
     if (st == AMP_OK &&
-        amp_gpu_map_parse(gpumap, g->ndev, npes, pe_dev) != AMP_OK) {
+        amp_gpu_map_parse(gpumap, g->ndev, npes, first, pe_dev) != AMP_OK) {
         amp_log_error("+gpumap: expected rr, none or a list of device numbers "
                       "below %d separated by commas, got '%s'",
                       g->ndev, gpumap);
@@ -298,6 +315,30 @@ amp_status_t amp_gpu_create(int npes, const char *gpumap, amp_gpu_t **out)
 }
 
 static void ipc_clear(amp_gpu_t *g);
+static const amp_gpu_ev_ops_t *ev_ops(amp_gpu_t *g);
+
+/* What pe_setup made, after the PE stopped. */
+static void pe_cleanup(amp_gpu_t *g, gpu_pe_t *p)
+{
+    cu_api_t *cu = &g->cu;
+    for (int d = 0; p->legacy && d < g->ndev; d++) {
+        if (!p->legacy[d])
+            continue;
+        cu->cuCtxSetCurrent(g->dev_ctx[d]);
+        cu->cuEventDestroy(p->legacy[d]);
+    }
+    free(p->legacy);
+    p->legacy = NULL;
+    if (!p->ctx)
+        return;
+    cu->cuCtxSetCurrent(p->ctx);
+    amp_gpu_opq_cleanup(&p->ops, ev_ops(g));
+    for (int k = 0; k < POOL_SLOTS; k++)
+        if (p->pool[k])
+            cu->cuMemFreeHost(p->pool[k]);
+    if (p->stream)
+        cu->cuStreamDestroy(p->stream);
+}
 
 void amp_gpu_destroy(amp_gpu_t *g)
 {
@@ -305,22 +346,8 @@ void amp_gpu_destroy(amp_gpu_t *g)
         return;
     cu_api_t *cu = &g->cu;
     ipc_clear(g);
-    for (int i = 0; g->pes && i < g->npes; i++) {
-        gpu_pe_t *p = &g->pes[i];
-        if (!p->ctx)
-            continue;
-        cu->cuCtxSetCurrent(p->ctx);
-        for (gpu_op_t *op = p->spare, *next; op; op = next) {
-            next = op->next;
-            cu->cuEventDestroy(op->ev);
-            free(op);
-        }
-        for (int k = 0; k < POOL_SLOTS; k++)
-            if (p->pool[k])
-                cu->cuMemFreeHost(p->pool[k]);
-        if (p->stream)
-            cu->cuStreamDestroy(p->stream);
-    }
+    for (int i = 0; g->pes && i < g->npes; i++)
+        pe_cleanup(g, &g->pes[i]);
     cu->cuCtxSetCurrent(NULL);
     for (int d = 0; g->dev_ctx && d < g->ndev; d++) {
         CUdevice dev;
@@ -409,84 +436,100 @@ int amp_gpu_is_device(amp_gpu_t *g, amp_pe_t *pe, const void *p,
     return amp_gpu_cache_lookup(&pe_of(g, pe)->cache, &q, p, r);
 }
 
-/* ---- operations completed through events ---- */
+/* ---- operations completed through events (opq.h) ---- */
 
-static gpu_op_t *op_new(amp_gpu_t *g, gpu_pe_t *p)
+static amp_status_t ev_create(void *ctx, void **ev)
 {
-    gpu_op_t *op = p->spare;
-    if (op) {
-        p->spare = op->next;
-        return op;
-    }
-    op = malloc(sizeof(*op));
-    if (op &&
-        g->cu.cuEventCreate(&op->ev, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS) {
-        free(op);
-        op = NULL;
-    }
-    return op;
-}
-
-static void op_recycle(gpu_pe_t *p, gpu_op_t *op)
-{
-    op->next = p->spare;
-    p->spare = op;
-}
-
-/* Records op's event on stream and queues op. */
-static amp_status_t op_queue(amp_gpu_t *g, gpu_pe_t *p, gpu_op_t *op,
-                             CUstream stream, amp_gpu_done_fn_t done, void *arg)
-{
-    if (g->cu.cuEventRecord(op->ev, stream) != CUDA_SUCCESS) {
-        op_recycle(p, op);
+    amp_gpu_t *g = ctx;
+    CUevent e = NULL;
+    if (g->cu.cuEventCreate(&e, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
         return AMP_ERR_OTHER;
-    }
-    op->done = done;
-    op->arg = arg;
-    op->next = NULL;
-    if (p->tail)
-        p->tail->next = op;
-    else
-        p->head = op;
-    p->tail = op;
-    atomic_fetch_add(&p->npending, 1);
+    *ev = e;
     return AMP_OK;
+}
+
+/* stream NULL: the legacy default stream of the current context, named
+ * as such (CU_STREAM_LEGACY) whatever the program's default stream is. */
+static amp_status_t ev_record(void *ctx, void *ev, void *stream)
+{
+    amp_gpu_t *g = ctx;
+    CUstream s = stream ? (CUstream)stream : CU_STREAM_LEGACY;
+    return g->cu.cuEventRecord((CUevent)ev, s) == CUDA_SUCCESS ? AMP_OK
+                                                               : AMP_ERR_OTHER;
+}
+
+static int ev_query(void *ctx, void *ev)
+{
+    amp_gpu_t *g = ctx;
+    CUresult r = g->cu.cuEventQuery((CUevent)ev);
+    if (r == CUDA_ERROR_NOT_READY)
+        return AMP_GPU_EV_PENDING;
+    return r == CUDA_SUCCESS ? AMP_GPU_EV_DONE : AMP_GPU_EV_FAILED;
+}
+
+static void ev_destroy(void *ctx, void *ev)
+{
+    amp_gpu_t *g = ctx;
+    g->cu.cuEventDestroy((CUevent)ev);
+}
+
+static const amp_gpu_ev_ops_t *ev_ops(amp_gpu_t *g)
+{
+    return &g->ev;
+}
+
+/* Makes p's stream wait (on the GPU) for the work queued so far on the
+ * legacy default stream of device d's primary context, another device
+ * than p's: p's blocking stream follows only its own context's legacy
+ * stream.  The event is recorded in d's context (an event and the stream
+ * it is recorded on must share one) and waited for from p's (a stream may
+ * wait for an event of another context); a wait takes what the event
+ * holds at the call, so one event per device serves every copy.  Runs with
+ * p's context current, and leaves it so. */
+static amp_status_t wait_legacy_of(amp_gpu_t *g, gpu_pe_t *p, int d)
+{
+    cu_api_t *cu = &g->cu;
+    CUcontext c = g->dev_ctx[d];
+    if (!c)
+        return AMP_OK; /* no PE uses d: documented as the program's job */
+    cu->cuCtxSetCurrent(c);
+    CUresult rc = CUDA_SUCCESS;
+    if (!p->legacy[d])
+        rc = cu->cuEventCreate(&p->legacy[d], CU_EVENT_DISABLE_TIMING);
+    if (rc == CUDA_SUCCESS)
+        rc = cu->cuEventRecord(p->legacy[d], CU_STREAM_LEGACY);
+    cu->cuCtxSetCurrent(p->ctx);
+    if (rc == CUDA_SUCCESS)
+        rc = cu->cuStreamWaitEvent(p->stream, p->legacy[d], 0);
+    return rc == CUDA_SUCCESS ? AMP_OK : AMP_ERR_OTHER;
 }
 
 /* Queues a copy of bytes from src to dst on pe's stream, between the
  * contexts dctx and sctx when both are given (a peer copy between two
  * devices), else within the current one; done(arg, st) follows. */
-static amp_status_t copy_on_stream(amp_gpu_t *g, amp_pe_t *pe, void *dst,
+static amp_status_t copy_on_stream(amp_gpu_t *g, gpu_pe_t *p, void *dst,
                                    CUcontext dctx, const void *src,
                                    CUcontext sctx, size_t bytes,
                                    amp_gpu_done_fn_t done, void *arg)
 {
-    gpu_pe_t *p = pe_of(g, pe);
-    CUcontext prev = ctx_enter(g, p);
-    amp_status_t st = AMP_ERR_NOMEM;
-    gpu_op_t *op = op_new(g, p);
-    if (op) {
-        /* Queued on this PE's stream, so its event tells when it is done;
-         * between devices the driver copies directly where they can reach
-         * each other, else through the host. */
-        CUresult rc =
-            dctx && sctx
-                ? g->cu.cuMemcpyPeerAsync((CUdeviceptr)dst, dctx,
-                                          (CUdeviceptr)src, sctx, bytes,
-                                          p->stream)
-                : g->cu.cuMemcpyAsync((CUdeviceptr)dst, (CUdeviceptr)src, bytes,
-                                      p->stream);
-        st = rc == CUDA_SUCCESS ? AMP_OK : AMP_ERR_OTHER;
-        if (st != AMP_OK)
-            op_recycle(p, op);
-    }
-    if (st == AMP_OK &&
-        (st = op_queue(g, p, op, p->stream, done, arg)) != AMP_OK) {
+    /* Queued on this PE's stream, so its event tells when it is done;
+     * between devices the driver copies directly where they can reach
+     * each other, else through the host. */
+    CUresult rc =
+        dctx && sctx
+            ? g->cu.cuMemcpyPeerAsync((CUdeviceptr)dst, dctx, (CUdeviceptr)src,
+                                      sctx, bytes, p->stream)
+            : g->cu.cuMemcpyAsync((CUdeviceptr)dst, (CUdeviceptr)src, bytes,
+                                  p->stream);
+    if (rc != CUDA_SUCCESS)
+        return AMP_ERR_OTHER;
+    amp_status_t st =
+        amp_gpu_opq_push(&p->ops, ev_ops(g), p->stream, done, arg);
+    if (st != AMP_OK) {
         /* The copy is queued but nothing will say when it is done: wait
          * for it, so that the caller may reuse its buffers at once. */
         g->cu.cuStreamSynchronize(p->stream);
     }
-    ctx_leave(g, p, prev);
     return st;
 }
 
@@ -494,7 +537,12 @@ amp_status_t amp_gpu_copy(amp_gpu_t *g, amp_pe_t *pe, void *dst,
                           const void *src, size_t bytes, amp_gpu_done_fn_t done,
                           void *arg)
 {
-    return copy_on_stream(g, pe, dst, NULL, src, NULL, bytes, done, arg);
+    gpu_pe_t *p = pe_of(g, pe);
+    CUcontext prev = ctx_enter(g, p);
+    amp_status_t st =
+        copy_on_stream(g, p, dst, NULL, src, NULL, bytes, done, arg);
+    ctx_leave(g, p, prev);
+    return st;
 }
 
 /* The primary context of device d if a PE uses it, else NULL. */
@@ -508,10 +556,20 @@ amp_status_t amp_gpu_copy_between(amp_gpu_t *g, amp_pe_t *pe, void *dst,
                                   size_t bytes, amp_gpu_done_fn_t done,
                                   void *arg)
 {
+    gpu_pe_t *p = pe_of(g, pe);
     CUcontext dctx = dev_ctx_of(g, ddev), sctx = dev_ctx_of(g, sdev);
     if (ddev < 0 || sdev < 0 || ddev == sdev || !dctx || !sctx)
         dctx = sctx = NULL;
-    return copy_on_stream(g, pe, dst, dctx, src, sctx, bytes, done, arg);
+    CUcontext prev = ctx_enter(g, p);
+    int other[2];
+    int n = amp_gpu_order_devices(p->device, sdev, ddev, g->ndev, other);
+    amp_status_t st = AMP_OK;
+    for (int i = 0; i < n && st == AMP_OK; i++)
+        st = wait_legacy_of(g, p, other[i]);
+    if (st == AMP_OK)
+        st = copy_on_stream(g, p, dst, dctx, src, sctx, bytes, done, arg);
+    ctx_leave(g, p, prev);
+    return st;
 }
 
 int amp_gpu_mode(const amp_gpu_t *g)
@@ -524,10 +582,7 @@ amp_status_t amp_gpu_watch(amp_gpu_t *g, amp_pe_t *pe, void *stream,
 {
     gpu_pe_t *p = pe_of(g, pe);
     CUcontext prev = ctx_enter(g, p);
-    gpu_op_t *op = op_new(g, p);
-    amp_status_t st = AMP_ERR_NOMEM;
-    if (op)
-        st = op_queue(g, p, op, (CUstream)stream, done, arg);
+    amp_status_t st = amp_gpu_opq_push(&p->ops, ev_ops(g), stream, done, arg);
     ctx_leave(g, p, prev);
     return st;
 }
@@ -535,45 +590,19 @@ amp_status_t amp_gpu_watch(amp_gpu_t *g, amp_pe_t *pe, void *stream,
 void amp_gpu_poll(amp_gpu_t *g, amp_pe_t *pe)
 {
     gpu_pe_t *p = pe_of(g, pe);
-    if (!p->head)
+    if (!p->ops.head)
         return;
     CUcontext prev = ctx_enter(g, p);
     /* Take the finished operations out first: their done functions may
      * queue new ones. */
-    gpu_op_t *fin = NULL, **fin_tail = &fin, **link = &p->head, *last = NULL;
-    while (*link) {
-        gpu_op_t *op = *link;
-        CUresult r = g->cu.cuEventQuery(op->ev);
-        if (r == CUDA_ERROR_NOT_READY) {
-            last = op;
-            link = &op->next;
-            continue;
-        }
-        op->st = r == CUDA_SUCCESS ? AMP_OK : AMP_ERR_OTHER;
-        *link = op->next;
-        op->next = NULL;
-        *fin_tail = op;
-        fin_tail = &op->next;
-    }
-    p->tail = last;
+    amp_gpu_opq_entry_t *fin = amp_gpu_opq_take(&p->ops, ev_ops(g));
     ctx_leave(g, p, prev);
-    while (fin) {
-        gpu_op_t *op = fin;
-        fin = op->next;
-        amp_gpu_done_fn_t done = op->done;
-        void *arg = op->arg;
-        amp_status_t st = op->st;
-        op_recycle(p, op);
-        done(arg, st);
-        /* Only now: what done queues or sends next is under way before the
-         * PE stops counting as busy (rank moves wait for that). */
-        atomic_fetch_sub(&p->npending, 1);
-    }
+    amp_gpu_opq_finish(&p->ops, fin);
 }
 
 int amp_gpu_pending(amp_gpu_t *g, amp_pe_t *pe)
 {
-    return atomic_load(&pe_of(g, pe)->npending) > 0;
+    return amp_gpu_opq_pending(&pe_of(g, pe)->ops) > 0;
 }
 
 /* ---- pinned host buffers ---- */

@@ -8,12 +8,20 @@
  * process-wide pointer (amp_proc.gpu) before anything else.
  *
  * Each PE is bound to one device (+gpumap) and owns, in its slot of the
- * amp_gpu_t, a high-priority stream for staging copies, the GPU operations
- * it waits for (a CUDA event each, polled from the scheduler loop: nothing
- * ever blocks the PE on the GPU), a cache of the device allocations seen
- * (cache.h) and a pool of pinned host buffers.  A PE's slot is touched only
- * by that PE, except for its count of pending operations (atomic), which
- * the scheduler's deadlock check reads from any PE.
+ * amp_gpu_t, a high-priority stream for its copies, the GPU operations it
+ * waits for (opq.h: a CUDA event each, polled from the scheduler loop:
+ * nothing ever blocks the PE on the GPU), a cache of the device allocations
+ * seen (cache.h) and a pool of pinned host buffers.  A PE's slot is touched
+ * only by that PE, except for its count of pending operations (atomic),
+ * which the scheduler's deadlock check reads from any PE.
+ *
+ * Ordering against the program's own GPU work: every copy of the runtime
+ * starts after the work queued before it on the legacy default stream of
+ * the devices it touches (the PE's stream is a blocking one; memory of
+ * another device adds a wait for that device's legacy stream), so a buffer
+ * filled by cudaMemcpy, cudaMemset or a kernel on stream 0 is read, and a
+ * receive buffer cleared so is written, in that order.  Work on the
+ * program's other streams is the program's to finish first.
  */
 #ifndef AMP_GPU_H
 #define AMP_GPU_H
@@ -21,30 +29,30 @@
 #include "base/base.h"
 #include "gpu/cache.h"
 #include "gpu/ipc.h"
+#include "gpu/opq.h"
 #include "sched/sched.h"
 
 #include <stddef.h>
 
 typedef struct amp_gpu amp_gpu_t;
 
-/* Called on the PE that started the operation, from its scheduler loop
- * (or from the call itself), once the GPU has finished it; st is AMP_OK or
- * the error the driver reported. */
-typedef void (*amp_gpu_done_fn_t)(void *arg, amp_status_t st);
-
 /* The GPU layer for npes PEs, or *out = NULL (and AMP_OK) when the process
  * is host-only: no CUDA at build time, no driver, no device, or gpumap
- * "none".  gpumap (+gpumap, NULL: "rr") is parsed by amp_gpu_map_parse; an
- * invalid one is AMP_ERR_ARG with a message already logged. */
-amp_status_t amp_gpu_create(int npes, const char *gpumap, amp_gpu_t **out);
+ * "none".  gpumap (+gpumap, NULL: "rr") is parsed by amp_gpu_map_parse with
+ * first, the PEs of this node's processes before this one; an invalid one
+ * is AMP_ERR_ARG with a message already logged. */
+amp_status_t amp_gpu_create(int npes, int first, const char *gpumap,
+                            amp_gpu_t **out);
 /* After every PE has stopped. */
 void amp_gpu_destroy(amp_gpu_t *g);
 
 /* +gpumap: the device of each of npes PEs out of ndev, into pe_dev.  spec
- * "rr" (or NULL): PE i uses device i % ndev; a comma-separated list of
- * device numbers d0,d1,...: PE i uses d(i % n).  Returns AMP_ERR_ARG for
- * a malformed list or a device number >= ndev. */
-amp_status_t amp_gpu_map_parse(const char *spec, int ndev, int npes,
+ * "rr" (or NULL): PE i uses device (first + i) % ndev, first being the
+ * PEs of this node's processes before this one, so that the processes of
+ * a node spread over its devices before any two share one; a
+ * comma-separated list of device numbers d0,d1,...: PE i uses d(i % n).
+ * Returns AMP_ERR_ARG for a malformed list or a device number >= ndev. */
+amp_status_t amp_gpu_map_parse(const char *spec, int ndev, int npes, int first,
                                int *pe_dev);
 
 /* Makes pe's device current on the calling kernel thread (pe's own), once
@@ -71,7 +79,8 @@ amp_status_t amp_gpu_copy(amp_gpu_t *g, amp_pe_t *pe, void *dst,
                           const void *src, size_t bytes, amp_gpu_done_fn_t done,
                           void *arg);
 /* done(arg, st) follows when the work queued on stream (a CUstream of pe's
- * device; NULL: the legacy default stream) so far is complete. */
+ * device; NULL: the legacy default stream, which also takes in what was
+ * queued before on the device's blocking streams) so far is complete. */
 amp_status_t amp_gpu_watch(amp_gpu_t *g, amp_pe_t *pe, void *stream,
                            amp_gpu_done_fn_t done, void *arg);
 
@@ -87,6 +96,13 @@ amp_status_t amp_gpu_copy_between(amp_gpu_t *g, amp_pe_t *pe, void *dst,
 
 /* The path policy of the process (enum amp_gpu_mode, AMPI_GPU_PATH). */
 int amp_gpu_mode(const amp_gpu_t *g);
+
+/* The devices, other than pe_dev (the device of the PE whose stream
+ * copies), whose legacy default stream a copy from memory of device sdev to
+ * memory of device ddev (-1: host memory; devices outside 0 .. ndev - 1
+ * are left out) must wait for, into out: 0, 1 or 2 of them, each once.
+ * The PE's own device needs no wait (its stream is blocking).  plan.c. */
+int amp_gpu_order_devices(int pe_dev, int sdev, int ddev, int ndev, int out[2]);
 
 /* Whether the UCX context ucp_context (a ucp_context_h) reports support
  * for CUDA memory (ucp_context_query, UCP_ATTR_FIELD_MEMORY_TYPES has
@@ -190,6 +206,10 @@ typedef struct amp_gpu_peer {
                   (standard or ready mode, at most the eager limit; a
                   buffered send): forcing it to wait would change what the
                   program sees, so it is staged */
+    int order; /* on the direct path the GPU reads or writes the buffer
+                  outside the runtime's streams (CUDA IPC or UCX with
+                  another process): the call first waits for the GPU's
+                  earlier work on the legacy default stream */
 } amp_gpu_peer_t;
 
 /* amp_gpu_path_select for a point-to-point buffer in mode (enum

@@ -72,14 +72,14 @@ int amp_gpu_xfer_choose(int mode, int same_node, int ucx_cuda)
     return ucx_cuda ? AMP_GPU_XFER_UCX : AMP_GPU_XFER_PIPELINE;
 }
 
-amp_status_t amp_gpu_map_parse(const char *spec, int ndev, int npes,
+amp_status_t amp_gpu_map_parse(const char *spec, int ndev, int npes, int first,
                                int *pe_dev)
 {
-    if (ndev <= 0)
+    if (ndev <= 0 || first < 0)
         return AMP_ERR_ARG;
     if (!spec || strcmp(spec, "rr") == 0) {
         for (int i = 0; i < npes; i++)
-            pe_dev[i] = i % ndev;
+            pe_dev[i] = (int)(((long long)first + i) % ndev);
         return AMP_OK;
     }
     int n = 0;
@@ -102,4 +102,14 @@ amp_status_t amp_gpu_map_parse(const char *spec, int ndev, int npes,
     for (int i = n; i < npes; i++)
         pe_dev[i] = pe_dev[i % n];
     return AMP_OK;
+}
+
+int amp_gpu_order_devices(int pe_dev, int sdev, int ddev, int ndev, int out[2])
+{
+    int n = 0;
+    if (sdev >= 0 && sdev < ndev && sdev != pe_dev)
+        out[n++] = sdev;
+    if (ddev >= 0 && ddev < ndev && ddev != pe_dev && ddev != sdev)
+        out[n++] = ddev;
+    return n;
 }

@@ -43,6 +43,24 @@ static amp_status_t copy_wait(amp_rank_t *rank, void *dst, const void *src,
     return p.error;
 }
 
+/* Waits (blocked: the PE runs other ranks) until the GPU has done the
+ * work queued so far on the legacy default stream of the rank's device,
+ * for a buffer that the GPU will read or write outside the runtime's
+ * streams (amp_p2p_dev_order).  The call waits before its message starts,
+ * so the rank's messages keep their order. */
+static amp_status_t order_wait(amp_rank_t *rank)
+{
+    amp_p2p_req_t p, *ps = &p;
+    p.on_done = NULL;
+    amp_p2p_req_init_pending(&rank->ep, &p);
+    amp_status_t st =
+        amp_gpu_watch(amp_proc.gpu, amp_pe_self(), NULL, copy_done, &p);
+    if (st != AMP_OK)
+        return st;
+    amp_p2p_wait_all(&rank->ep, &ps, 1);
+    return p.error;
+}
+
 /* ---- staging ---- */
 
 /* Stages the span sp of buf (elements of elem bytes) for role.  With peer
@@ -73,6 +91,10 @@ static int stage_span(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
                              sp->bytes, (void *)first, r.size,
                              (unsigned long)r.start);
     if (path == AMP_GPU_PATH_DIRECT) {
+        if (peer && peer->order && order_wait(rank) != AMP_OK)
+            return amp_mpi_error(rank, comm, MPI_ERR_OTHER, call,
+                                 "the CUDA device failed the work queued "
+                                 "before the call on the default stream");
         dev->gpu = amp_proc.gpu;
         dev->device = r.device;
         return MPI_SUCCESS;
@@ -109,26 +131,36 @@ int amp_stage_begin(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
                       call);
 }
 
-/* What the path of a point-to-point buffer depends on at the other end:
- * for a send, whether the host path would send it eagerly (the peer's
- * process does not matter: p2p moves device memory between processes
- * too). */
-static void p2p_peer(int send, int mode, size_t bytes, amp_gpu_peer_t *p)
+/* What the path of a point-to-point buffer depends on at the other end
+ * (peer, a rank of comm, MPI_ANY_SOURCE or MPI_PROC_NULL): for a send,
+ * whether the host path would send it eagerly (the peer's process does not
+ * matter: p2p moves device memory between processes too); and whether a
+ * direct buffer must wait for the GPU's earlier work first. */
+static void p2p_peer(const amp_comm_t *comm, int peer, int send, int mode,
+                     size_t bytes, amp_gpu_peer_t *p)
 {
     const amp_p2p_world_t *w = &amp_proc.world;
     p->eager = send && (mode == AMP_SEND_BUFFERED ||
                         (mode != AMP_SEND_SYNC && bytes <= w->eager_limit));
+    p->order = 0;
+    if (w->nprocs > 1 && peer != MPI_PROC_NULL)
+        p->order = amp_p2p_dev_order(
+            amp_pe_self(),
+            peer == MPI_ANY_SOURCE ? -1 : amp_comm_peer_world(comm, peer),
+            send);
 }
 
 /* The span of a point-to-point buffer (count elements of dt) and what its
- * path depends on at the other end (send: a send in mode). */
-static void p2p_span(int count, const amp_dt_t *dt, int send, int mode,
-                     amp_gpu_span_t *sp, amp_gpu_peer_t *pr)
+ * path depends on at the other end (send: a send in mode to peer, else a
+ * receive from peer). */
+static void p2p_span(const amp_comm_t *comm, int peer, int count,
+                     const amp_dt_t *dt, int send, int mode, amp_gpu_span_t *sp,
+                     amp_gpu_peer_t *pr)
 {
     *sp = (amp_gpu_span_t){0, 0, 1};
     if (count > 0)
         amp_gpu_span_dt(sp, count, dt);
-    p2p_peer(send, mode, dt->size * (size_t)count, pr);
+    p2p_peer(comm, peer, send, mode, dt->size * (size_t)count, pr);
 }
 
 /* amp_stage_begin for a send (send, in mode) to or a receive from peer:
@@ -140,7 +172,7 @@ static int stage_p2p(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
 {
     amp_gpu_span_t sp;
     amp_gpu_peer_t pr;
-    p2p_span(count, dt, send, mode, &sp, &pr);
+    p2p_span(comm, peer, count, dt, send, mode, &sp, &pr);
     return stage_span(rank, comm, buf, &sp, dt->size,
                       send ? AMP_GPU_SEND : AMP_GPU_RECV, &pr, s, view, dev,
                       call);
@@ -510,12 +542,12 @@ int amp_gpu_op_stage(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
 
 int amp_gpu_op_stage_p2p(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
                          const void *buf, int count, const amp_dt_t *dt,
-                         int send, int mode, void **view, amp_p2p_dev_t *dev,
-                         const char *call)
+                         int send, int mode, int peer, void **view,
+                         amp_p2p_dev_t *dev, const char *call)
 {
     amp_gpu_span_t sp;
     amp_gpu_peer_t pr;
-    p2p_span(count, dt, send, mode, &sp, &pr);
+    p2p_span(comm, peer, count, dt, send, mode, &sp, &pr);
     return op_stage_peer(rank, comm, op, buf, &sp,
                          send ? AMP_GPU_SEND : AMP_GPU_RECV, &pr, view, dev,
                          call);

@@ -650,13 +650,14 @@ int amp_gpu_op_stage_dt(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
                         const void *buf, int count, const amp_dt_t *dt,
                         int role, void **view, const char *call);
 /* amp_gpu_op_stage_dt for a point-to-point half of a send-receive (send:
- * a send in mode, else a receive): a device buffer that p2p moves itself
- * (the direct path, amp_gpu_path_choose) is not staged but *dev says its
- * device, and *view = buf. */
+ * a send in mode to peer, else a receive from peer; ranks of comm): a
+ * device buffer that p2p moves itself (the direct path,
+ * amp_gpu_path_choose) is not staged but *dev says its device, and
+ * *view = buf. */
 int amp_gpu_op_stage_p2p(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
                          const void *buf, int count, const amp_dt_t *dt,
-                         int send, int mode, void **view, amp_p2p_dev_t *dev,
-                         const char *call);
+                         int send, int mode, int peer, void **view,
+                         amp_p2p_dev_t *dev, const char *call);
 /* Asynchronous end: outer is made pending and the returned request (op's
  * own) is the one to hand to the operation; when it completes, what was
  * received is copied back (by_status: the bytes its status counts, else

@@ -449,13 +449,14 @@ static int halves_stage(amp_rank_t *rank, amp_comm_t *comm, sendrecv_args_t *a,
                                  AMP_GPU_INOUT, &v, call);
     else if (a->source != MPI_PROC_NULL)
         rc = amp_gpu_op_stage_p2p(rank, comm, op, a->rbuf, a->rcount, a->rdt, 0,
-                                  0, &v, &a->rdev, call);
+                                  0, a->source, &v, &a->rdev, call);
     a->rbuf = v;
     if (replace)
         a->sbuf = v;
     else if (rc == MPI_SUCCESS && a->dest != MPI_PROC_NULL) {
         rc = amp_gpu_op_stage_p2p(rank, comm, op, a->sbuf, a->scount, a->sdt, 1,
-                                  AMP_SEND_STANDARD, &v, &a->sdev, call);
+                                  AMP_SEND_STANDARD, a->dest, &v, &a->sdev,
+                                  call);
         a->sbuf = v;
     }
     return rc;

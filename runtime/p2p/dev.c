@@ -292,6 +292,24 @@ static void send_to_rank(amp_pe_t *pe, int rank, const dev_hdr_t *h,
                     (void *)(intptr_t)proc);
 }
 
+int amp_p2p_dev_order(amp_pe_t *pe, int peer, int send)
+{
+    amp_p2p_world_t *w = world_of(pe);
+    if (w->nprocs == 1)
+        return 0;
+    int proc = peer >= 0 ? w->rank_proc[peer] : -1;
+    if (proc == w->proc)
+        return 0;
+    if (!send) /* UCX fetches into device memory of this process */
+        return amp_net_ucx_cuda(pe, w->proc);
+    if (proc < 0)
+        return 0;
+    int same = w->proc_node[proc] == w->proc_node[w->proc];
+    int xfer = amp_gpu_xfer_choose(amp_gpu_mode(w->gpu), same,
+                                   amp_net_ucx_cuda(pe, proc));
+    return xfer != AMP_GPU_XFER_PIPELINE;
+}
+
 void amp_p2p_dev_send_net(amp_pe_t *pe, amp_p2p_req_t *req, int proc, int dst,
                           int ctx, int src, int tag)
 {

@@ -113,7 +113,7 @@ typedef struct amp_p2p_ep {
     int nexact;
     amp_p2p_rq_t posted_b[AMP_P2P_BUCKETS];
     amp_p2p_mq_t unexp_b[AMP_P2P_BUCKETS];
-    int wait_pending;  /* completions still awaited before waking */
+    int wait_pending; /* completions still awaited before waking */
     /* Device transfers under way whose end completes a request of this
      * rank on its PE (GPU events, chunks between processes: p2p/dev.c,
      * mpi/gpu.c): the rank must not change PE before they are done. */
@@ -292,6 +292,16 @@ void amp_p2p_isend_dev(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
 void amp_p2p_irecv_dev(amp_p2p_ep_t *ep, void *buf, size_t capacity,
                        const amp_p2p_dev_t *dev, int ctx, int src, int tag,
                        amp_p2p_req_t *req);
+
+/* Whether a device buffer of a send to (send) or a receive from world rank
+ * peer (-1: any source) may be read or written by the GPU outside this
+ * process's streams: a send to another process through CUDA IPC (the
+ * receiver copies in its own context) or UCX, a receive that UCX may fill
+ * from another process.  The runtime's own streams follow the legacy
+ * default stream (gpu/gpu.h) and need nothing; such a buffer does: the
+ * MPI call first waits until the GPU has done the program's earlier work
+ * (mpi/gpu.c).  pe: the caller's. */
+int amp_p2p_dev_order(amp_pe_t *pe, int peer, int send);
 
 /* Request whose completion needs nothing else (MPI_PROC_NULL, ...). */
 void amp_p2p_req_init_done(amp_p2p_ep_t *ep, amp_p2p_req_t *req, int source,

@@ -264,8 +264,10 @@ static void setup_pes(int npes)
     amp_proc.nbc_pes = amp_nbc_pes_create(npes);
     if (!amp_proc.nbc_pes)
         amp_fatal("out of memory starting %d PEs", npes);
-    /* CUDA when there is a driver and a device; host-only otherwise. */
-    if (amp_gpu_create(npes, o->gpumap, &amp_proc.gpu) != AMP_OK)
+    /* CUDA when there is a driver and a device; host-only otherwise.  The
+     * processes of a node take their devices in turn (+gpumap rr). */
+    if (amp_gpu_create(npes, amp_proc.boot.local_index * npes, o->gpumap,
+                       &amp_proc.gpu) != AMP_OK)
         amp_fatal("cannot use the CUDA devices as +gpumap says; "
                   "+gpumap none runs host-only");
     amp_proc.world.gpu = amp_proc.gpu;

@@ -17,7 +17,7 @@ int main(int argc, char **argv)
     GPU_CHECK(cudaMalloc((void **)&rd, bytes));
     for (int i = 0; i < N; i++)
         h[i] = me + i;
-    GPU_CHECK(cudaMemcpy(sd, h, bytes, cudaMemcpyHostToDevice));
+    gpu_put(sd, h, bytes);
     /* sum over ranks of (r + i) = size * i + size * (size - 1) / 2 */
     int tri = size * (size - 1) / 2;
 
@@ -36,7 +36,7 @@ int main(int argc, char **argv)
             break;
 
     int root = size - 1;
-    GPU_CHECK(cudaMemset(rd, 0, bytes));
+    gpu_set(rd, 0, bytes);
     MT_CHECK_MPI(MPI_Reduce(sd, rd, N, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD));
     GPU_CHECK(cudaMemcpy(h, rd, bytes, cudaMemcpyDeviceToHost));
     for (int i = 0; i < N; i++)
@@ -45,7 +45,7 @@ int main(int argc, char **argv)
 
     for (int i = 0; i < N; i++)
         h[i] = me == 0 ? 7 * i : -1;
-    GPU_CHECK(cudaMemcpy(rd, h, bytes, cudaMemcpyHostToDevice));
+    gpu_put(rd, h, bytes);
     MT_CHECK_MPI(MPI_Bcast(rd, N, MPI_INT, 0, MPI_COMM_WORLD));
     GPU_CHECK(cudaMemcpy(h, rd, bytes, cudaMemcpyDeviceToHost));
     for (int i = 0; i < N; i++)

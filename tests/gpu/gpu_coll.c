@@ -29,7 +29,7 @@ int main(int argc, char **argv)
         gpu_check_iota(h, n, 0);
     }
     /* scatter back from the root's rd */
-    GPU_CHECK(cudaMemset(sd, 0, K * sizeof(int)));
+    gpu_set(sd, 0, K * sizeof(int));
     MT_CHECK_MPI(
         MPI_Scatter(rd, K, MPI_INT, sd, K, MPI_INT, root, MPI_COMM_WORLD));
     gpu_get_ints(h, sd, K);
@@ -87,7 +87,7 @@ int main(int argc, char **argv)
     MT_CHECK_MPI(MPI_Scan(sd, rd, K, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
     gpu_get_ints(h, rd, K);
     MT_CHECK_INT_EQ(h[K - 1], me + 1);
-    GPU_CHECK(cudaMemset(rd, 0, K * sizeof(int)));
+    gpu_set(rd, 0, K * sizeof(int));
     MT_CHECK_MPI(MPI_Exscan(sd, rd, K, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
     gpu_get_ints(h, rd, K);
     MT_CHECK_INT_EQ(h[0], me);

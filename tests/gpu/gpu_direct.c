@@ -34,7 +34,7 @@ static void fill_send(bufs_t *b, int kind, size_t bytes, unsigned seed)
 {
     mt_fill(b->tmp, bytes, seed);
     if (kind == DEV)
-        GPU_CHECK(cudaMemcpy(b->dev[0], b->tmp, bytes, cudaMemcpyHostToDevice));
+        gpu_put(b->dev[0], b->tmp, bytes);
     else
         memcpy(b->host[0], b->tmp, bytes);
 }
@@ -43,7 +43,7 @@ static void fill_send(bufs_t *b, int kind, size_t bytes, unsigned seed)
 static void clear_recv(bufs_t *b, int kind)
 {
     if (kind == DEV)
-        GPU_CHECK(cudaMemset(b->dev[1], 0xee, MAXB + GUARD));
+        gpu_set(b->dev[1], 0xee, MAXB + GUARD);
     else
         memset(b->host[1], 0xee, MAXB + GUARD);
 }
@@ -120,8 +120,7 @@ static void strided(bufs_t *b, int me, int size, int n)
     /* device (contiguous) -> host (strided) */
     for (int i = 0; i < n; i++)
         t[i] = me * 1000000 + i;
-    GPU_CHECK(cudaMemcpy(b->dev[0], t, (size_t)n * sizeof(int),
-                         cudaMemcpyHostToDevice));
+    gpu_put(b->dev[0], t, (size_t)n * sizeof(int));
     for (int i = 0; i < 2 * n; i++)
         hr[i] = -1;
     MPI_Request req[2];
@@ -136,7 +135,7 @@ static void strided(bufs_t *b, int me, int size, int n)
     /* host (strided) -> device (contiguous) */
     for (int i = 0; i < 2 * n; i++)
         h[i] = i % 2 ? -7 : me * 1000000 + i / 2 + 3;
-    GPU_CHECK(cudaMemset(b->dev[1], 0, (size_t)n * sizeof(int)));
+    gpu_set(b->dev[1], 0, (size_t)n * sizeof(int));
     MT_CHECK_MPI(
         MPI_Irecv(b->dev[1], n, MPI_INT, left, 31, MPI_COMM_WORLD, &req[0]));
     MT_CHECK_MPI(

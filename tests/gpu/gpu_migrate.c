@@ -28,7 +28,7 @@ static void round_trip(int me, int size, int round, int *h, int *sendd,
     for (int i = 0; i < N; i++)
         h[i] = me * 7 + round * 1000 + i;
     gpu_put_ints(sendd, h, N);
-    GPU_CHECK(cudaMemset(recvd, 0, (size_t)N * sizeof(int)));
+    gpu_set(recvd, 0, (size_t)N * sizeof(int));
     MPI_Request req[3];
     MT_CHECK_MPI(
         MPI_Irecv(recvd, N, MPI_INT, left, round, MPI_COMM_WORLD, &req[0]));

@@ -26,7 +26,7 @@ int main(int argc, char **argv)
     GPU_CHECK(cudaMalloc((void **)&dr, bytes));
     for (int i = 0; i < N; i++)
         hs[i] = me * 10000 + i;
-    GPU_CHECK(cudaMemcpy(d, hs, bytes, cudaMemcpyHostToDevice));
+    gpu_put(d, hs, bytes);
 
     /* device send, host receive */
     MPI_Request req[2];
@@ -48,7 +48,7 @@ int main(int argc, char **argv)
     MT_CHECK_MPI(
         MPI_Send_init(d, N, MPI_INT, right, 3, MPI_COMM_WORLD, &req[1]));
     for (int k = 0; k < 3; k++) {
-        GPU_CHECK(cudaMemset(dr, 0, bytes));
+        gpu_set(dr, 0, bytes);
         MT_CHECK_MPI(MPI_Startall(2, req));
         MT_CHECK_MPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
         GPU_CHECK(cudaMemcpy(hr, dr, bytes, cudaMemcpyDeviceToHost));
@@ -60,7 +60,7 @@ int main(int argc, char **argv)
     /* a shorter message than the device buffer: only its part changes */
     for (int i = 0; i < N; i++)
         hr[i] = -5;
-    GPU_CHECK(cudaMemcpy(dr, hr, bytes, cudaMemcpyHostToDevice));
+    gpu_put(dr, hr, bytes);
     MT_CHECK_MPI(MPI_Irecv(dr, N, MPI_INT, left, 4, MPI_COMM_WORLD, &req[0]));
     MT_CHECK_MPI(MPI_Send(d, N / 2, MPI_INT, right, 4, MPI_COMM_WORLD));
     MPI_Status st;

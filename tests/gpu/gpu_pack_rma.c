@@ -45,7 +45,7 @@ int main(int argc, char **argv)
     MT_CHECK_MPI(
         MPI_Pack_external("external32", d, N, MPI_INT, x, N * 4, &xpos));
     MT_CHECK_INT_EQ(x[11], 2); /* d[2] == 2, big-endian */
-    GPU_CHECK(cudaMemset(pd, 0, N * sizeof(int)));
+    gpu_set(pd, 0, N * sizeof(int));
     xpos = 0;
     MT_CHECK_MPI(
         MPI_Unpack_external("external32", x, N * 4, &xpos, pd, N, MPI_INT));
@@ -70,7 +70,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < N; i++)
         if (!MT_CHECK_INT_EQ(wmem[i], 1000 * left + i))
             break;
-    GPU_CHECK(cudaMemset(pd, 0, N * sizeof(int)));
+    gpu_set(pd, 0, N * sizeof(int));
     MT_CHECK_MPI(MPI_Get(pd, N, MPI_INT, left, 0, N, MPI_INT, win));
     MT_CHECK_MPI(MPI_Win_fence(0, win));
     gpu_get_ints(h, pd, N);

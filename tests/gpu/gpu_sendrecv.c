@@ -22,7 +22,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < N; i++)
         h[i] = me * N + i;
     gpu_put_ints(sd, h, N);
-    GPU_CHECK(cudaMemset(rd, 0, N * sizeof(int)));
+    gpu_set(rd, 0, N * sizeof(int));
     MT_CHECK_MPI(MPI_Sendrecv(sd, N / 2, MPI_INT, right, 1, rd, N, MPI_INT,
                               left, 1, MPI_COMM_WORLD, &st));
     int got = -1;
@@ -68,7 +68,7 @@ int main(int argc, char **argv)
                                   left, 6, MPI_COMM_WORLD, &st));
         gpu_get_ints(hb, rb, big);
         gpu_check_iota(hb, big, 11 * left);
-        GPU_CHECK(cudaMemset(rb, 0, (size_t)big * sizeof(int)));
+        gpu_set(rb, 0, (size_t)big * sizeof(int));
         MT_CHECK_MPI(MPI_Isendrecv(sb, big, MPI_INT, right, 7, rb, big, MPI_INT,
                                    left, 7, MPI_COMM_WORLD, &req));
         MT_CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
     gpu_check_iota(h, N, 100 * left);
     MT_CHECK_MPI(MPI_Isend(sd, N, MPI_INT, right, 6, MPI_COMM_WORLD, &req));
     MPI_Request rreq;
-    GPU_CHECK(cudaMemset(rd, 0, N * sizeof(int)));
+    gpu_set(rd, 0, N * sizeof(int));
     MT_CHECK_MPI(MPI_Mprobe(left, 6, MPI_COMM_WORLD, &msg, &st));
     MT_CHECK_MPI(MPI_Imrecv(rd, N, MPI_INT, &msg, &rreq));
     MT_CHECK_MPI(MPI_Wait(&rreq, &st));

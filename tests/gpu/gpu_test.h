@@ -1,6 +1,13 @@
 /*
- * What the GPU tests share: skipping without a device, and the kernels of
- * kernels.cu (called through plain C functions).
+ * What the GPU tests share: skipping without a device, filling and reading
+ * device buffers, and the kernels of kernels.cu (called through plain C
+ * functions).
+ *
+ * The fills wait until the device has done them (gpu_sync): a test's
+ * answer must not hang on synchronization it does not do itself.  The
+ * runtime promises more (its copies follow the work queued before on the
+ * legacy default stream, docs/gpu.md); gpu_order tests exactly that, with
+ * no wait of its own.
  */
 #ifndef GPU_TEST_H
 #define GPU_TEST_H
@@ -28,11 +35,31 @@ static inline void gpu_skip_without_device(void)
 /* The call returned cudaSuccess. */
 #define GPU_CHECK(call) MT_CHECK_INT_EQ((call), cudaSuccess)
 
+/* Waits until the device has done everything queued so far. */
+static inline void gpu_sync(void)
+{
+    GPU_CHECK(cudaDeviceSynchronize());
+}
+
+/* bytes from host h to device d, done when it returns (a cudaMemcpy from
+ * pageable memory may return before its DMA is). */
+static inline void gpu_put(void *d, const void *h, size_t bytes)
+{
+    GPU_CHECK(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice));
+    gpu_sync();
+}
+
+/* bytes of device memory d set to byte, done when it returns. */
+static inline void gpu_set(void *d, int byte, size_t bytes)
+{
+    GPU_CHECK(cudaMemset(d, byte, bytes));
+    gpu_sync();
+}
+
 /* n ints between host h and device d. */
 static inline void gpu_put_ints(int *d, const int *h, int n)
 {
-    GPU_CHECK(
-        cudaMemcpy(d, h, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
+    gpu_put(d, h, (size_t)n * sizeof(int));
 }
 
 static inline void gpu_get_ints(int *h, const int *d, int n)

@@ -3,7 +3,9 @@
  * PMIx launcher (mpirun -np N boot_exchange N), every process publishes a
  * blob of its own size and contents, fences, and reads every process's
  * blob back.  Run alone (boot_exchange alone), it is a job of one process
- * without PMIx.  Prints "boot: ... ok" from each process on success.
+ * without PMIx.  With a second argument "direct" (and AMPI_PMIX_MODEX=direct
+ * in the environment) the fence collects nothing and every get must ask
+ * the server.  Prints "boot: ... ok" from each process on success.
  */
 #include "boot/boot.h"
 
@@ -67,8 +69,13 @@ static void exchange(amp_boot_t *boot, int nprocs)
     void *data = NULL;
     size_t size = 0;
     int other = (boot->index + 1) % nprocs;
-    CHECK_EQ(amp_boot_get(boot, other, "boot-test.none", &data, &size),
-             AMP_ERR_ARG);
+    /* A key nobody published: missing (AMP_ERR_ARG), or no answer within
+     * the time limit where the server waits for it to be published
+     * (AMP_ERR_SYS); never found, and never a hang. */
+    boot->timeout = 2;
+    amp_status_t none =
+        amp_boot_get(boot, other, "boot-test.none", &data, &size);
+    CHECK_EQ(none == AMP_ERR_ARG || none == AMP_ERR_SYS, 1);
     CHECK_EQ(amp_boot_get(boot, nprocs, "boot-test.addr", &data, &size),
              AMP_ERR_ARG);
     CHECK_EQ(amp_boot_get(boot, -1, "boot-test.addr", &data, &size),
@@ -89,12 +96,13 @@ static void alone(amp_boot_t *boot)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: boot_exchange alone | NPROCS\n");
+    if (argc < 2 || argc > 3) {
+        fprintf(stderr, "usage: boot_exchange alone | NPROCS [direct]\n");
         return 2;
     }
     amp_boot_t boot;
     CHECK_EQ(amp_boot_init(&boot), AMP_OK);
+    CHECK_EQ(boot.direct, argc == 3 && strcmp(argv[2], "direct") == 0);
     if (strcmp(argv[1], "alone") == 0)
         alone(&boot);
     else

@@ -218,22 +218,37 @@ UNIT_TEST(gpu_plan)
 UNIT_TEST(gpu_map)
 {
     int d[5];
-    UNIT_EQ(amp_gpu_map_parse(NULL, 2, 5, d), AMP_OK);
+    UNIT_EQ(amp_gpu_map_parse(NULL, 2, 5, 0, d), AMP_OK);
     UNIT_EQ(d[0], 0);
     UNIT_EQ(d[1], 1);
     UNIT_EQ(d[4], 0);
-    UNIT_EQ(amp_gpu_map_parse("rr", 3, 5, d), AMP_OK);
+    UNIT_EQ(amp_gpu_map_parse("rr", 3, 5, 0, d), AMP_OK);
     UNIT_EQ(d[4], 1);
-    UNIT_EQ(amp_gpu_map_parse("1,0", 2, 5, d), AMP_OK);
+    UNIT_EQ(amp_gpu_map_parse("1,0", 2, 5, 0, d), AMP_OK);
     UNIT_EQ(d[0], 1);
     UNIT_EQ(d[1], 0);
     UNIT_EQ(d[2], 1);
     UNIT_EQ(d[3], 0);
-    UNIT_EQ(amp_gpu_map_parse("0,2", 2, 5, d), AMP_ERR_ARG);
-    UNIT_EQ(amp_gpu_map_parse("0,", 2, 5, d), AMP_ERR_ARG);
-    UNIT_EQ(amp_gpu_map_parse("x", 2, 5, d), AMP_ERR_ARG);
-    UNIT_EQ(amp_gpu_map_parse("-1", 2, 5, d), AMP_ERR_ARG);
-    UNIT_EQ(amp_gpu_map_parse("rr", 0, 5, d), AMP_ERR_ARG);
+    UNIT_EQ(amp_gpu_map_parse("0,2", 2, 5, 0, d), AMP_ERR_ARG);
+    UNIT_EQ(amp_gpu_map_parse("0,", 2, 5, 0, d), AMP_ERR_ARG);
+    UNIT_EQ(amp_gpu_map_parse("x", 2, 5, 0, d), AMP_ERR_ARG);
+    UNIT_EQ(amp_gpu_map_parse("-1", 2, 5, 0, d), AMP_ERR_ARG);
+    UNIT_EQ(amp_gpu_map_parse("rr", 0, 5, 0, d), AMP_ERR_ARG);
+    /* the second process of a node with 2 PEs each starts at device 2 */
+    UNIT_EQ(amp_gpu_map_parse("rr", 4, 2, 2, d), AMP_OK);
+    UNIT_EQ(d[0], 2);
+    UNIT_EQ(d[1], 3);
+    UNIT_EQ(amp_gpu_map_parse(NULL, 3, 2, 2, d), AMP_OK);
+    UNIT_EQ(d[0], 2);
+    UNIT_EQ(d[1], 0);
+    /* one device: every process shares it */
+    UNIT_EQ(amp_gpu_map_parse(NULL, 1, 2, 6, d), AMP_OK);
+    UNIT_EQ(d[0], 0);
+    UNIT_EQ(d[1], 0);
+    /* a list is this process's own, whatever the others */
+    UNIT_EQ(amp_gpu_map_parse("1,0", 2, 2, 2, d), AMP_OK);
+    UNIT_EQ(d[0], 1);
+    UNIT_EQ(amp_gpu_map_parse("rr", 2, 2, -1, d), AMP_ERR_ARG);
 }
 
 /* The point-to-point path: direct for a dense device buffer that is a send
@@ -242,7 +257,7 @@ UNIT_TEST(gpu_map)
 UNIT_TEST(gpu_path_choose)
 {
     amp_gpu_span_t dense, strided, empty;
-    amp_gpu_peer_t rndv = {0}, eager = {1};
+    amp_gpu_peer_t rndv = {.eager = 0}, eager = {.eager = 1};
     int fetch = -1;
     amp_gpu_span_of(1000, 4, 4, 0, 4, 1, &dense);
     amp_gpu_span_of(3, 16, 32, 0, 24, 0, &strided);
@@ -453,4 +468,254 @@ UNIT_TEST(gpu_mode_parse)
 UNIT_TEST(gpu_ucx_none)
 {
     UNIT_EQ(amp_gpu_ucx_cuda(NULL), 0);
+}
+
+/* ---- the operations a PE waits for (gpu/opq.h) ---- */
+
+/* A fake device: each stream runs its work in order; an event records the
+ * position of its stream's work, and is done once the stream has run that
+ * far.  The test moves the streams on by hand. */
+#define FAKE_STREAMS 12
+
+typedef struct fake_ev {
+    int stream; /* -1: never recorded (done, as in CUDA) */
+    int seq;
+} fake_ev_t;
+
+typedef struct fake_dev {
+    int queued[FAKE_STREAMS], ran[FAKE_STREAMS];
+    int failed_stream; /* its events fail; -1: none */
+    int refuse_record, created, destroyed;
+    fake_ev_t evs[64];
+} fake_dev_t;
+
+static amp_status_t fd_create(void *ctx, void **ev)
+{
+    fake_dev_t *d = ctx;
+    if (d->created == 64)
+        return AMP_ERR_NOMEM;
+    fake_ev_t *e = &d->evs[d->created++];
+    e->stream = -1;
+    *ev = e;
+    return AMP_OK;
+}
+
+static amp_status_t fd_record(void *ctx, void *ev, void *stream)
+{
+    fake_dev_t *d = ctx;
+    if (d->refuse_record)
+        return AMP_ERR_OTHER;
+    fake_ev_t *e = ev;
+    e->stream = (int)(intptr_t)stream;
+    e->seq = ++d->queued[e->stream];
+    return AMP_OK;
+}
+
+static int fd_query(void *ctx, void *ev)
+{
+    fake_dev_t *d = ctx;
+    fake_ev_t *e = ev;
+    if (e->stream < 0)
+        return AMP_GPU_EV_DONE;
+    if (e->stream == d->failed_stream)
+        return AMP_GPU_EV_FAILED;
+    return d->ran[e->stream] >= e->seq ? AMP_GPU_EV_DONE : AMP_GPU_EV_PENDING;
+}
+
+static void fd_destroy(void *ctx, void *ev)
+{
+    fake_dev_t *d = ctx;
+    d->destroyed++;
+}
+
+/* The done functions' log: which operation finished, how, and how many
+ * the queue still counted as pending while it ran. */
+typedef struct done_log {
+    int n, id[32], st[32], pending[32];
+    amp_gpu_opq_t *q;
+    const amp_gpu_ev_ops_t *ops;
+    int push_again; /* the next done pushes one more on stream 0 */
+} done_log_t;
+
+typedef struct done_arg {
+    done_log_t *log;
+    int id;
+} done_arg_t;
+
+static void log_done(void *arg, amp_status_t st)
+{
+    done_arg_t *a = arg;
+    done_log_t *l = a->log;
+    if (l->push_again) {
+        static done_arg_t again;
+        l->push_again = 0;
+        again = (done_arg_t){l, 99};
+        UNIT_EQ(amp_gpu_opq_push(l->q, l->ops, (void *)0, log_done, &again),
+                AMP_OK);
+    }
+    l->id[l->n] = a->id;
+    l->st[l->n] = st;
+    l->pending[l->n++] = amp_gpu_opq_pending(l->q);
+}
+
+#define FAKE_OPS(d) {fd_create, fd_record, fd_query, fd_destroy, &(d)}
+
+/* Operations finish in the order they were pushed, once their stream has
+ * run that far; a busy stream's later events are not asked about in the
+ * same poll; a done function sees its operation still pending. */
+UNIT_TEST(gpu_opq_order)
+{
+    fake_dev_t d = {.failed_stream = -1};
+    amp_gpu_ev_ops_t ops = FAKE_OPS(d);
+    amp_gpu_opq_t q;
+    amp_gpu_opq_init(&q);
+    done_log_t log = {.q = &q, .ops = &ops};
+    done_arg_t a[4];
+    for (int i = 0; i < 4; i++) {
+        a[i] = (done_arg_t){&log, i};
+        /* 0, 1, 3 on stream 0; 2 on stream 1 */
+        void *s = (void *)(intptr_t)(i == 2);
+        UNIT_EQ(amp_gpu_opq_push(&q, &ops, s, log_done, &a[i]), AMP_OK);
+    }
+    UNIT_EQ(amp_gpu_opq_pending(&q), 4);
+    UNIT_EQ(amp_gpu_opq_poll(&q, &ops), 0);
+    UNIT_EQ(q.queries, 2); /* one per stream */
+    d.ran[0] = 2;
+    UNIT_EQ(amp_gpu_opq_poll(&q, &ops), 2);
+    UNIT_EQ(log.n, 2);
+    UNIT_EQ(log.id[0], 0);
+    UNIT_EQ(log.id[1], 1);
+    UNIT_EQ(log.pending[0], 4); /* counted until its done returns */
+    UNIT_EQ(log.pending[1], 3);
+    UNIT_EQ(log.st[0], AMP_OK);
+    UNIT_EQ(amp_gpu_opq_pending(&q), 2);
+    d.ran[0] = 3;
+    d.ran[1] = 1;
+    UNIT_EQ(amp_gpu_opq_poll(&q, &ops), 2);
+    UNIT_EQ(log.id[2], 2);
+    UNIT_EQ(log.id[3], 3);
+    UNIT_EQ(amp_gpu_opq_pending(&q), 0);
+    UNIT_TRUE(q.head == NULL && q.tail == NULL);
+    amp_gpu_opq_cleanup(&q, &ops);
+    UNIT_EQ(d.destroyed, d.created);
+}
+
+/* Events are made once and reused: a thousand operations, two at a time,
+ * create two events. */
+UNIT_TEST(gpu_opq_reuse)
+{
+    fake_dev_t d = {.failed_stream = -1};
+    amp_gpu_ev_ops_t ops = FAKE_OPS(d);
+    amp_gpu_opq_t q;
+    amp_gpu_opq_init(&q);
+    done_log_t log = {.q = &q, .ops = &ops};
+    done_arg_t a = {&log, 0};
+    for (int i = 0; i < 1000; i++) {
+        log.n = 0;
+        UNIT_EQ(amp_gpu_opq_push(&q, &ops, (void *)0, log_done, &a), AMP_OK);
+        UNIT_EQ(amp_gpu_opq_push(&q, &ops, (void *)0, log_done, &a), AMP_OK);
+        d.ran[0] = d.queued[0];
+        UNIT_EQ(amp_gpu_opq_poll(&q, &ops), 2);
+    }
+    UNIT_EQ(d.created, 2);
+    UNIT_EQ(q.created, 2);
+    amp_gpu_opq_cleanup(&q, &ops);
+    UNIT_EQ(d.destroyed, 2);
+}
+
+/* A done function may push: the new operation waits for its own event, in
+ * a later poll. */
+UNIT_TEST(gpu_opq_push_from_done)
+{
+    fake_dev_t d = {.failed_stream = -1};
+    amp_gpu_ev_ops_t ops = FAKE_OPS(d);
+    amp_gpu_opq_t q;
+    amp_gpu_opq_init(&q);
+    done_log_t log = {.q = &q, .ops = &ops, .push_again = 1};
+    done_arg_t a = {&log, 1};
+    UNIT_EQ(amp_gpu_opq_push(&q, &ops, (void *)0, log_done, &a), AMP_OK);
+    d.ran[0] = 1;
+    UNIT_EQ(amp_gpu_opq_poll(&q, &ops), 1);
+    UNIT_EQ(amp_gpu_opq_pending(&q), 1);
+    UNIT_EQ(log.pending[0], 2); /* itself and the one it pushed */
+    UNIT_EQ(amp_gpu_opq_poll(&q, &ops), 0);
+    d.ran[0] = 2;
+    UNIT_EQ(amp_gpu_opq_poll(&q, &ops), 1);
+    UNIT_EQ(log.id[1], 99);
+    UNIT_EQ(amp_gpu_opq_pending(&q), 0);
+    amp_gpu_opq_cleanup(&q, &ops);
+}
+
+/* A failed event finishes its operation with an error; an event that
+ * cannot be recorded fails the push, calls nothing, and is kept for the
+ * next one. */
+UNIT_TEST(gpu_opq_errors)
+{
+    fake_dev_t d = {.failed_stream = 1};
+    amp_gpu_ev_ops_t ops = FAKE_OPS(d);
+    amp_gpu_opq_t q;
+    amp_gpu_opq_init(&q);
+    done_log_t log = {.q = &q, .ops = &ops};
+    done_arg_t a = {&log, 5};
+    UNIT_EQ(amp_gpu_opq_push(&q, &ops, (void *)1, log_done, &a), AMP_OK);
+    UNIT_EQ(amp_gpu_opq_poll(&q, &ops), 1);
+    UNIT_EQ(log.st[0], AMP_ERR_OTHER);
+    d.refuse_record = 1;
+    UNIT_EQ(amp_gpu_opq_push(&q, &ops, (void *)0, log_done, &a), AMP_ERR_OTHER);
+    UNIT_EQ(amp_gpu_opq_pending(&q), 0);
+    UNIT_EQ(log.n, 1);
+    d.refuse_record = 0;
+    UNIT_EQ(amp_gpu_opq_push(&q, &ops, (void *)0, log_done, &a), AMP_OK);
+    UNIT_EQ(d.created, 1);
+    d.ran[0] = 1;
+    UNIT_EQ(amp_gpu_opq_poll(&q, &ops), 1);
+    UNIT_EQ(log.st[1], AMP_OK);
+    amp_gpu_opq_cleanup(&q, &ops);
+}
+
+/* More busy streams than the poll keeps track of: every event of the
+ * others is asked about, and the answers stay right. */
+UNIT_TEST(gpu_opq_many_streams)
+{
+    fake_dev_t d = {.failed_stream = -1};
+    amp_gpu_ev_ops_t ops = FAKE_OPS(d);
+    amp_gpu_opq_t q;
+    amp_gpu_opq_init(&q);
+    done_log_t log = {.q = &q, .ops = &ops};
+    done_arg_t a[20];
+    for (int i = 0; i < 20; i++) {
+        a[i] = (done_arg_t){&log, i};
+        UNIT_EQ(amp_gpu_opq_push(&q, &ops, (void *)(intptr_t)(i % 10), log_done,
+                                 &a[i]),
+                AMP_OK);
+    }
+    UNIT_EQ(amp_gpu_opq_poll(&q, &ops), 0);
+    UNIT_EQ(q.queries, 8 + 2 * 2); /* streams 8 and 9: both events */
+    for (int s = 0; s < 10; s++)
+        d.ran[s] = 2;
+    UNIT_EQ(amp_gpu_opq_poll(&q, &ops), 20);
+    for (int i = 0; i < 20; i++)
+        UNIT_EQ(log.id[i], i);
+    amp_gpu_opq_cleanup(&q, &ops);
+}
+
+/* The devices whose legacy default stream a copy waits for: the buffers'
+ * devices other than the PE's, each once, host memory and unknown devices
+ * left out. */
+UNIT_TEST(gpu_order_devices)
+{
+    int out[2] = {-9, -9};
+    UNIT_EQ(amp_gpu_order_devices(0, 0, 0, 2, out), 0);
+    UNIT_EQ(amp_gpu_order_devices(0, -1, 0, 2, out), 0);
+    UNIT_EQ(amp_gpu_order_devices(0, 0, -1, 2, out), 0);
+    UNIT_EQ(amp_gpu_order_devices(0, 1, 0, 2, out), 1);
+    UNIT_EQ(out[0], 1);
+    UNIT_EQ(amp_gpu_order_devices(0, -1, 1, 2, out), 1);
+    UNIT_EQ(out[0], 1);
+    UNIT_EQ(amp_gpu_order_devices(0, 1, 1, 2, out), 1);
+    UNIT_EQ(amp_gpu_order_devices(2, 0, 1, 3, out), 2);
+    UNIT_EQ(out[0], 0);
+    UNIT_EQ(out[1], 1);
+    UNIT_EQ(amp_gpu_order_devices(0, 5, 1, 2, out), 1); /* 5: no such */
+    UNIT_EQ(out[0], 1);
 }
