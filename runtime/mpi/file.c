@@ -437,11 +437,15 @@ static int open_all(amp_rank_t *rank, amp_file_t *f, MPI_Comm comm,
     int rc = agree_report(rank, NULL, f->comm, st, err, call, what);
     if (rc != MPI_SUCCESS)
         return rc;
+    /* The view first: it puts the individual pointer at 0. */
+    amp_status_t view =
+        amp_file_view_default(rank, f) == MPI_SUCCESS ? AMP_OK : AMP_ERR_NOMEM;
     st = open_pointers(f, &err);
-    rc = agree_report(rank, NULL, f->comm, st, err, call, what);
-    if (rc == MPI_SUCCESS && amp_file_view_default(rank, f) != MPI_SUCCESS)
-        rc = amp_file_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
-    return rc;
+    if (view != AMP_OK) {
+        st = view;
+        err = 0;
+    }
+    return agree_report(rank, NULL, f->comm, st, err, call, what);
 }
 
 int PMPI_File_open(MPI_Comm comm, const char *filename, int amode,

@@ -136,6 +136,7 @@ typedef struct amp_file_mem {
     void *temp;
     int rep;
     struct amp_datarep *user_rep;
+    int unpacked; /* a read's data is in the buffer */
 } amp_file_mem_t;
 
 /* Checks a data access (mode: whether f's access mode allows it, the

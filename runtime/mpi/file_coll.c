@@ -506,13 +506,14 @@ static int exchange_back(amp_file_t *f, const plan_t *p, side_t *s,
     size_t asked = 0;
     for (int i = 0; i < nl; i++)
         asked += (size_t)s->ndata[i];
-    b->valid = realloc(b->valid, (nrecv + s->npieces + 1) * sizeof(int64_t));
+    /* Two arrays apart (the second never at the first's address). */
+    b->valid = realloc(b->valid, (nrecv + s->npieces + 2) * sizeof(int64_t));
     char *in = malloc(asked ? asked : 1);
     if (!b->valid || !in) {
         free(in);
         return MPI_ERR_NO_MEM;
     }
-    int64_t *sent_valid = b->valid, *got_valid = b->valid + nrecv;
+    int64_t *sent_valid = b->valid, *got_valid = b->valid + nrecv + 1;
     for (size_t i = 0; i < nrecv; i++)
         sent_valid[i] = (int64_t)b->done[i];
     for (int i = 0; i < nl; i++) {
@@ -631,7 +632,7 @@ static outcome_t leader_run(amp_file_t *f, int write, part_t **parts, int n)
         hi = b > hi ? b : hi;
     }
     plan_t p;
-    int two;
+    int two = 0;
     outcome_t out;
     if (plan_make(f, write, lo, hi, &p, &two) != MPI_SUCCESS)
         out = (outcome_t){AMP_ERR_NOMEM, 0};

@@ -164,15 +164,17 @@ int amp_file_mem_begin(amp_rank_t *rank, amp_file_t *f, int write, void *buf,
 int amp_file_mem_unpack(amp_file_mem_t *m, size_t got, int user_ok)
 {
     size_t n, file, mem;
-    if (!m->temp || got == 0)
+    if (!m->temp || got == 0 || m->unpacked)
         return MPI_SUCCESS;
     if (m->rep == AMP_REP_USER && m->user_rep->read_fn) {
         if (!user_ok)
             return MPI_SUCCESS;
+        m->unpacked = 1;
         item_sizes(m, &n, &file, &mem);
         return amp_datarep_convert(amp_rank_self(), m->user_rep, 0, m->buf,
                                    m->dtype, (int)(got / file), m->temp, 0);
     }
+    m->unpacked = 1;
     if (m->rep == AMP_REP_EXTERNAL32)
         amp_dt_x32_convert(m->dt, m->count, m->temp, 1, 0);
     amp_dt_unpack(m->dt, m->count, m->buf, m->temp, got);
