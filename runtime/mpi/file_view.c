@@ -276,13 +276,17 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
     const amp_dt_t *e = amp_dt_lookup(rank, etype);
     if (rc == MPI_SUCCESS && disp == MPI_DISPLACEMENT_CURRENT)
         rc = current_disp(rank, f, &disp, call);
-    /* The shared file pointer goes back to 0 before anyone leaves. */
-    if (rc == MPI_SUCCESS && f->rank == 0)
-        rc = amp_file_shared_set(rank, f, 0, call);
     rc = view_agree(rank, f, rc, rc == MPI_SUCCESS ? e->size : 0,
                     rc == MPI_SUCCESS ? datarep : "", call);
     if (rc != MPI_SUCCESS)
         return rc;
+    /* Every member is in the call: the shared file pointer goes back to 0,
+     * and nobody uses it again before that. */
+    if (f->rank == 0)
+        amp_file_shared_set(rank, f, 0, call);
+    if (PMPI_Barrier(f->comm) != MPI_SUCCESS)
+        return amp_file_error(rank, f, MPI_ERR_INTERN, call,
+                              "the members could not meet");
     if (view_set(rank, f, disp, etype, filetype, rep, user, datarep) != AMP_OK)
         return amp_file_error(rank, f, MPI_ERR_NO_MEM, call, "out of memory");
     return MPI_SUCCESS;
