@@ -37,29 +37,35 @@ static int error(amp_rank_t *rank, int errclass, const char *call,
                               msg);
 }
 
-int amp_datarep_register(const amp_datarep_t *r, const char *call)
+int amp_datarep_register(const char *name, const amp_datarep_t *r,
+                         const char *call)
 {
     amp_rank_t *rank;
     char detail[AMP_ERRMSG_LEN];
     int rc = amp_mpi_enter(&rank, call);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (!name || !name[0] || strlen(name) >= MPI_MAX_DATAREP_STRING)
+        return error(rank, MPI_ERR_ARG, call,
+                     !name    ? "NULL pointer (argument datarep)"
+                     : !*name ? "empty name (argument datarep)"
+                              : "name longer than MPI_MAX_DATAREP_STRING - 1 "
+                                "characters (argument datarep)");
     if (!r->extent_fn)
         return error(rank, MPI_ERR_ARG, call,
                      "NULL pointer (argument dtype_file_extent_fn)");
-    if (!r->name[0])
-        return error(rank, MPI_ERR_ARG, call, "empty name (argument datarep)");
-    if (is_predefined(r->name) || amp_datarep_lookup(rank, r->name)) {
+    if (is_predefined(name) || amp_datarep_lookup(rank, name)) {
         snprintf(detail, sizeof(detail),
                  "data representation \"%s\" is already defined (argument "
                  "datarep)",
-                 r->name);
+                 name);
         return error(rank, MPI_ERR_DUP_DATAREP, call, detail);
     }
     amp_datarep_t *copy = malloc(sizeof(*copy));
     if (!copy)
         return error(rank, MPI_ERR_NO_MEM, call, "out of memory");
     *copy = *r;
+    snprintf(copy->name, sizeof(copy->name), "%s", name);
     copy->next = rank->datareps;
     rank->datareps = copy;
     return MPI_SUCCESS;
@@ -71,23 +77,11 @@ int PMPI_Register_datarep(const char *datarep,
                           MPI_Datarep_extent_function *dtype_file_extent_fn,
                           void *extra_state)
 {
-    const char *call = "MPI_Register_datarep";
     amp_datarep_t r = {.read_fn = read_conversion_fn,
                        .write_fn = write_conversion_fn,
                        .extent_fn = dtype_file_extent_fn,
                        .extra_state = extra_state};
-    if (!datarep || strlen(datarep) >= MPI_MAX_DATAREP_STRING) {
-        amp_rank_t *rank;
-        int rc = amp_mpi_enter(&rank, call);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        return error(rank, MPI_ERR_ARG, call,
-                     datarep ? "name longer than MPI_MAX_DATAREP_STRING - 1 "
-                               "characters (argument datarep)"
-                             : "NULL pointer (argument datarep)");
-    }
-    snprintf(r.name, sizeof(r.name), "%s", datarep);
-    return amp_datarep_register(&r, call);
+    return amp_datarep_register(datarep, &r, "MPI_Register_datarep");
 }
 AMP_WEAK_ALIAS(Register_datarep)
 

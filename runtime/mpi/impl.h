@@ -577,9 +577,11 @@ typedef struct amp_datarep {
 
 /* The representation rank registered under name, or NULL. */
 amp_datarep_t *amp_datarep_lookup(amp_rank_t *rank, const char *name);
-/* Registers r (copied) for rank: the MPI_Register_datarep of C and of
- * Fortran (fortran set); returns the MPI code. */
-int amp_datarep_register(const amp_datarep_t *r, const char *call);
+/* Registers r (copied) under name for the calling rank: the
+ * MPI_Register_datarep of C and of Fortran (r->fortran set); returns the
+ * MPI code. */
+int amp_datarep_register(const char *name, const amp_datarep_t *r,
+                         const char *call);
 /* The extent in the file of predefined type dtype (through the program's
  * extent function); returns the MPI code of the function (or
  * MPI_ERR_CONVERSION when it gives a negative extent). */
