@@ -132,22 +132,39 @@ void amp_io_submit(amp_io_t *io, amp_io_job_t *job)
     pthread_mutex_unlock(&io->lock);
 }
 
-static void wake_waiter(amp_io_job_t *job)
-{
-    job->finished = 1;
-    amp_sched_wake(job->waiter);
-}
-
 void amp_io_wait(amp_io_t *io, amp_io_job_t *job)
 {
-    job->waiter = amp_pe_self()->current;
-    job->finished = 0;
-    job->done = wake_waiter;
-    amp_io_submit(io, job);
-    /* The thread cannot change PE while it waits here, so done runs on its
-     * PE; other wake-ups (p2p's) may resume it early. */
-    while (!job->finished)
+    amp_io_wait_all(io, &job, 1);
+}
+
+/* The jobs of amp_io_wait_all count down the first one's finished. */
+static void count_down(amp_io_job_t *job)
+{
+    amp_io_job_t *first = job->arg2;
+    if (--first->finished == 0)
+        amp_sched_wake(first->waiter);
+}
+
+void amp_io_wait_all(amp_io_t *io, amp_io_job_t **jobs, int n)
+{
+    amp_io_job_t *first = jobs[0];
+    first->waiter = amp_pe_self()->current;
+    first->finished = n;
+    for (int i = 0; i < n; i++) {
+        jobs[i]->done = count_down;
+        jobs[i]->arg2 = first;
+        amp_io_submit(io, jobs[i]);
+    }
+    /* The thread cannot change PE while it waits here, so the done
+     * functions run on its PE; other wake-ups (p2p's) may resume it
+     * early. */
+    while (first->finished > 0)
         amp_sched_block();
+}
+
+int amp_io_threads(const amp_io_t *io)
+{
+    return io->nthreads;
 }
 
 void amp_io_poll(amp_io_t *io, amp_pe_t *pe)

@@ -55,7 +55,8 @@ struct amp_io_job {
     amp_io_job_fn_t done;  /* then on pe, in its poll hook; may be NULL */
     amp_pe_t *pe;          /* where done runs (set by amp_io_submit) */
     amp_thread_t *waiter;  /* amp_io_wait's thread */
-    int finished;          /* amp_io_wait: done ran */
+    int finished;          /* amp_io_wait: jobs whose done has not run */
+    amp_io_job_t *arg2;    /* amp_io_wait_all: the first of the jobs */
     /* What run reports. */
     amp_status_t status;
     int err;      /* errno of the failed system call, or 0 */
@@ -76,6 +77,11 @@ void amp_io_submit(amp_io_t *io, amp_io_job_t *job);
 /* From a rank: submits job and waits for it as a user-level thread (its
  * PE runs the other ranks meanwhile).  job->done must be NULL. */
 void amp_io_wait(amp_io_t *io, amp_io_job_t *job);
+/* The same for n jobs at once (their done functions are the engine's),
+ * which the helper threads may run side by side. */
+void amp_io_wait_all(amp_io_t *io, amp_io_job_t **jobs, int n);
+/* The number of helper threads. */
+int amp_io_threads(const amp_io_t *io);
 
 /* Scheduler hooks: runs the done functions of pe's finished jobs / says
  * whether there are any (from any PE). */

@@ -33,7 +33,7 @@
 /* Largest gap a read window skips over. */
 #define SIEVE_GAP ((int64_t)64 * 1024)
 /* Pieces below this size are written through the bounce buffer. */
-#define SMALL_PIECE 2048
+#define SMALL_PIECE 256
 /* Largest single system call (Linux moves at most 0x7ffff000 bytes). */
 #define MAX_CALL ((size_t)1 << 30)
 

@@ -57,64 +57,137 @@ static void part_range(const part_t *p, int64_t *lo, int64_t *hi)
     *hi = amp_io_view_offset(p->view, p->start + (int64_t)p->bytes - 1) + 1;
 }
 
-/* ---- one process's parts, by its own helper thread ---- */
+/* ---- one process's parts, by its helper threads ---- */
 
-typedef struct local_job {
+/* A process's transfer is cut into slices of the file range it touches,
+ * one per helper thread (a slice is worth it from this many bytes on). */
+#define SLICE_MIN ((int64_t)8 << 20)
+
+/* One slice: of each part, the bytes [sub[2i], sub[2i + 1]) of its
+ * stream lie in the slice's file range. */
+typedef struct slice_job {
     amp_io_job_t job;
     amp_io_xfer_t x;
     part_t **parts;
     int n;
-} local_job_t;
+    int64_t *sub;
+    size_t *done; /* bytes moved, by part */
+} slice_job_t;
 
-static void run_local(amp_io_job_t *job)
+static void run_slice(amp_io_job_t *job)
 {
-    local_job_t *lj = job->arg;
-    int n = lj->n;
+    slice_job_t *sj = job->arg;
+    int n = sj->n;
     amp_io_cursor_t *cur = malloc((size_t)n * sizeof(*cur));
     amp_io_seg_t *head = malloc((size_t)n * sizeof(*head));
     int *heap = malloc((size_t)n * sizeof(*heap));
-    size_t *done = calloc((size_t)n, sizeof(*done));
     amp_io_merge_t m;
-    if (!cur || !head || !heap || !done) {
+    if (!cur || !head || !heap) {
         job->status = AMP_ERR_NOMEM;
     } else {
-        for (int i = 0; i < n; i++)
-            amp_io_cursor_init(&cur[i], lj->parts[i]->view, lj->parts[i]->start,
-                               lj->parts[i]->bytes, lj->parts[i]->stream, i);
+        for (int i = 0; i < n; i++) {
+            const part_t *p = sj->parts[i];
+            int64_t from = sj->sub[2 * i], to = sj->sub[2 * i + 1];
+            amp_io_cursor_init(&cur[i], p->view, p->start + from,
+                               (size_t)(to - from), p->stream + from, i);
+        }
         amp_io_merge_init(&m, cur, n, head, heap);
-        lj->x.next = amp_io_merge_next;
-        lj->x.src = &m;
-        lj->x.done = done;
-        lj->x.nsrc = n;
-        job->status = amp_io_xfer_run(&lj->x, &job->err);
-        for (int i = 0; i < n; i++)
-            lj->parts[i]->done = done[i];
+        sj->x.next = amp_io_merge_next;
+        sj->x.src = &m;
+        sj->x.done = sj->done;
+        sj->x.nsrc = n;
+        job->status = amp_io_xfer_run(&sj->x, &job->err);
     }
     free(cur);
     free(head);
     free(heap);
-    free(done);
 }
 
-/* The leader's transfer of its process's n parts. */
+/* Where slice k of nk of [lo, hi) starts in part p's stream. */
+static int64_t slice_at(const part_t *p, int64_t lo, int64_t hi, int k, int nk)
+{
+    if (k == 0)
+        return 0;
+    if (k == nk)
+        return (int64_t)p->bytes;
+    int64_t off = lo + (hi - lo) / nk * k;
+    int64_t at = amp_io_view_stream_below(p->view, off) - p->start;
+    return at<0 ? 0 : at>(int64_t) p->bytes ? (int64_t)p->bytes : at;
+}
+
+/* The slices' jobs (nk of them) over the n parts, file range [lo, hi). */
+static slice_job_t *slices_make(amp_file_t *f, int write, part_t **parts, int n,
+                                int64_t lo, int64_t hi, int nk)
+{
+    slice_job_t *sj = calloc((size_t)nk, sizeof(*sj));
+    int64_t *sub = malloc((size_t)nk * n * 2 * sizeof(*sub));
+    size_t *done = calloc((size_t)nk * n, sizeof(*done));
+    if (!sj || !sub || !done) {
+        free(sj);
+        free(sub);
+        free(done);
+        return NULL;
+    }
+    for (int k = 0; k < nk; k++) {
+        sj[k].parts = parts;
+        sj[k].n = n;
+        sj[k].sub = sub + (size_t)k * n * 2;
+        sj[k].done = done + (size_t)k * n;
+        for (int i = 0; i < n; i++) {
+            sj[k].sub[2 * i] = slice_at(parts[i], lo, hi, k, nk);
+            sj[k].sub[2 * i + 1] = slice_at(parts[i], lo, hi, k + 1, nk);
+        }
+        sj[k].x = (amp_io_xfer_t){.file = f->io,
+                                  .write = write,
+                                  .bounce = (size_t)f->hints.cb_buffer_size,
+                                  .atomic = f->atomic,
+                                  .lo = lo,
+                                  .hi = hi};
+        sj[k].job = (amp_io_job_t){.run = run_slice, .arg = &sj[k]};
+    }
+    return sj;
+}
+
+/* The leader's transfer of its process's n parts: one slice per helper
+ * thread (one in atomic mode, where a transfer holds the whole range). */
 static outcome_t run_process(amp_file_t *f, int write, part_t **parts, int n)
 {
-    local_job_t lj = {.parts = parts, .n = n};
-    lj.x = (amp_io_xfer_t){.file = f->io,
-                           .write = write,
-                           .bounce = (size_t)f->hints.cb_buffer_size,
-                           .atomic = f->atomic,
-                           .lo = INT64_MAX,
-                           .hi = INT64_MIN};
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (int i = 0; i < n; i++) {
-        int64_t lo, hi;
-        part_range(parts[i], &lo, &hi);
-        lj.x.lo = lo < lj.x.lo ? lo : lj.x.lo;
-        lj.x.hi = hi > lj.x.hi ? hi : lj.x.hi;
+        int64_t a, b;
+        part_range(parts[i], &a, &b);
+        lo = a < lo ? a : lo;
+        hi = b > hi ? b : hi;
     }
-    lj.job = (amp_io_job_t){.run = run_local, .arg = &lj};
-    amp_io_wait(amp_proc.io, &lj.job);
-    return (outcome_t){lj.job.status, lj.job.err};
+    int nk = 1;
+    if (!f->atomic && !f->io->sequential && hi > lo) {
+        int64_t want = (hi - lo) / SLICE_MIN;
+        nk = want < 1 ? 1
+                      : (int)(want < amp_io_threads(amp_proc.io)
+                                  ? want
+                                  : amp_io_threads(amp_proc.io));
+    }
+    slice_job_t *sj = slices_make(f, write, parts, n, lo, hi, nk);
+    amp_io_job_t **jobs = malloc((size_t)nk * sizeof(*jobs));
+    if (!sj || !jobs) {
+        free(jobs);
+        return (outcome_t){AMP_ERR_NOMEM, 0};
+    }
+    for (int k = 0; k < nk; k++)
+        jobs[k] = &sj[k].job;
+    amp_io_wait_all(amp_proc.io, jobs, nk);
+    outcome_t out = {AMP_OK, 0};
+    for (int k = 0; k < nk; k++) {
+        if (out.st == AMP_OK && sj[k].job.status != AMP_OK)
+            out = (outcome_t){sj[k].job.status, sj[k].job.err};
+        for (int i = 0; i < n; i++)
+            parts[i]->done += sj[k].done[i];
+    }
+    free(sj[0].sub);
+    free(sj[0].done);
+    free(sj);
+    free(jobs);
+    return out;
 }
 
 /* ---- two-phase I/O among the leaders ---- */

@@ -248,6 +248,41 @@ static void check_split_and_nonblocking(const char *name, int rank)
     MT_CHECK_MPI(MPI_File_close(&fh));
 }
 
+/* 24 MiB, block-cyclic over the ranks in blocks of 3000 doubles: large
+ * enough that a process's helper threads share the transfer (slices of
+ * the file range, file_coll.c). */
+static void check_large(const char *name, int rank, int size)
+{
+    enum { BLK = 3000 };
+    long long total = 24ll << 20 >> 3, nblk = total / BLK;
+    int mine = (int)(nblk / size + (rank < nblk % size));
+    MPI_Datatype block, ft;
+    MPI_Type_contiguous(BLK, MPI_DOUBLE, &block);
+    MPI_Type_create_resized(block, 0, (MPI_Aint)size * BLK * 8, &ft);
+    MPI_Type_commit(&ft);
+    double *v = malloc((size_t)mine * BLK * sizeof(double) + 8);
+    for (long long i = 0; i < (long long)mine * BLK; i++)
+        v[i] = (double)(((i / BLK) * size + rank) * BLK + i % BLK);
+    MPI_File fh;
+    MT_CHECK_MPI(
+        MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+    MT_CHECK_MPI(MPI_File_set_view(fh, (MPI_Offset)rank * BLK * 8, MPI_DOUBLE,
+                                   ft, "native", MPI_INFO_NULL));
+    MT_CHECK_MPI(
+        MPI_File_write_all(fh, v, mine * BLK, MPI_DOUBLE, MPI_STATUS_IGNORE));
+    memset(v, 0, (size_t)mine * BLK * sizeof(double));
+    MT_CHECK_MPI(MPI_File_read_at_all(fh, 0, v, mine * BLK, MPI_DOUBLE,
+                                      MPI_STATUS_IGNORE));
+    for (long long i = 0; i < (long long)mine * BLK; i++)
+        if (!MT_CHECK_DBL_EQ(
+                v[i], (double)(((i / BLK) * size + rank) * BLK + i % BLK)))
+            break;
+    MT_CHECK_MPI(MPI_File_close(&fh));
+    MPI_Type_free(&block);
+    MPI_Type_free(&ft);
+    free(v);
+}
+
 int main(int argc, char **argv)
 {
     char name[256];
@@ -271,6 +306,7 @@ int main(int argc, char **argv)
     MPI_Info_free(&info);
     check_at_all(name, rank, size);
     check_split_and_nonblocking(name, rank);
+    check_large(name, rank, size);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
         MT_CHECK_MPI(MPI_File_delete(name, MPI_INFO_NULL));
