@@ -20,6 +20,8 @@ struct amp_file_op {
     amp_io_job_t job;
     amp_io_xfer_t x;
     amp_io_cursor_t cur;
+    amp_io_view_t view; /* a nonblocking one's copy of the file's view */
+    int own_view;
     amp_file_mem_t mem;
     size_t done;        /* bytes of the stream moved */
     amp_p2p_req_t *req; /* completed at the end */
@@ -216,6 +218,8 @@ static void op_done(amp_io_job_t *job)
         amp_req_release((amp_rank_t *)p->owner->thr, op->r);
 }
 
+static void op_free(struct amp_file_op *op);
+
 void amp_file_op_release(amp_rank_t *rank, struct amp_file_op *op)
 {
     for (int i = 0; i < 3; i++)
@@ -223,19 +227,39 @@ void amp_file_op_release(amp_rank_t *rank, struct amp_file_op *op)
             amp_type_drop(rank, op->held[i]);
     if (op->owns_mem)
         amp_file_mem_end(&op->mem);
+    op_free(op);
+}
+
+static void op_free(struct amp_file_op *op)
+{
+    if (op->own_view)
+        amp_io_view_cleanup(&op->view);
     free(op);
 }
 
+/* A nonblocking operation walks its own copy of the view, so that it is
+ * not disturbed by MPI_File_set_view (which the standard forbids while
+ * operations are pending, and some programs do anyway). */
 static struct amp_file_op *op_new(amp_file_t *f, int write, int64_t start,
-                                  const amp_file_mem_t *m)
+                                  const amp_file_mem_t *m, int copy_view)
 {
     struct amp_file_op *op = calloc(1, sizeof(*op));
     if (!op)
         return NULL;
+    const amp_io_view_t *v = &f->view;
+    if (copy_view) {
+        if (amp_io_view_init(&op->view, v->disp, v->etype, v->filetype) !=
+            AMP_OK) {
+            free(op);
+            return NULL;
+        }
+        op->own_view = 1;
+        v = &op->view;
+    }
     op->mem = *m;
     op->write = write;
     op->fh = amp_file_handle(f);
-    amp_io_cursor_init(&op->cur, &f->view, start, m->bytes, m->stream, 0);
+    amp_io_cursor_init(&op->cur, v, start, m->bytes, m->stream, 0);
     op->x = (amp_io_xfer_t){
         .file = f->io,
         .write = write,
@@ -326,7 +350,7 @@ int amp_file_independent(amp_rank_t *rank, amp_file_t *f, int write,
         return amp_file_error(rank, f, MPI_ERR_IO, call,
                               "the view's filetype holds no data");
     }
-    struct amp_file_op *op = op_new(f, write, start, m);
+    struct amp_file_op *op = op_new(f, write, start, m, request != NULL);
     if (!op) {
         amp_file_mem_end(m);
         return amp_file_error(rank, f, MPI_ERR_NO_MEM, call, "out of memory");
@@ -343,7 +367,7 @@ int amp_file_independent(amp_rank_t *rank, amp_file_t *f, int write,
         rc = op_request(rank, f, op, now, request, call);
     if (!request || rc != MPI_SUCCESS) {
         amp_file_mem_end(&op->mem);
-        free(op);
+        op_free(op);
     }
     return rc;
 }
