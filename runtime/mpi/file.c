@@ -22,6 +22,7 @@
 #define DEFAULT_CB_BUFFER ((long long)16 << 20)
 #define DEFAULT_IND_RD_BUFFER ((long long)4 << 20)
 #define DEFAULT_IND_WR_BUFFER ((long long)512 << 10)
+#define MAX_CB_BUFFER ((long long)1 << 30)
 
 amp_status_t amp_file_rank_init(amp_rank_t *rank)
 {
@@ -194,8 +195,14 @@ static void count_places(const amp_comm_t *c, int *nprocs, int *nnodes)
 }
 
 /* Member 0's reading of info into f's hints, then everybody's. */
-static int hints_apply(amp_rank_t *rank, amp_file_t *f, MPI_Info info,
-                       int nnodes)
+static int hints_apply(amp_file_t *f, MPI_Info info, int nnodes);
+
+int amp_file_hints_apply(amp_file_t *f, MPI_Info info)
+{
+    return hints_apply(f, info, f->hints.cb_nodes);
+}
+
+static int hints_apply(amp_file_t *f, MPI_Info info, int nnodes)
 {
     amp_file_hints_t h = f->hints;
     if (!h.cb_buffer_size)
@@ -204,7 +211,6 @@ static int hints_apply(amp_rank_t *rank, amp_file_t *f, MPI_Info info,
                                DEFAULT_IND_RD_BUFFER, DEFAULT_IND_WR_BUFFER};
     char v[MPI_MAX_INFO_VAL + 1];
     int flag;
-    (void)rank;
 #define HINT(key)                                                              \
     (info != MPI_INFO_NULL &&                                                  \
      PMPI_Info_get(info, key, MPI_MAX_INFO_VAL, v, &flag) == MPI_SUCCESS &&    \
@@ -212,6 +218,9 @@ static int hints_apply(amp_rank_t *rank, amp_file_t *f, MPI_Info info,
     if (f->rank == 0) {
         if (HINT("cb_buffer_size"))
             h.cb_buffer_size = hint_bytes(v, h.cb_buffer_size);
+        /* A round's counts are ints: at most 1 GiB per aggregator. */
+        if (h.cb_buffer_size > MAX_CB_BUFFER)
+            h.cb_buffer_size = MAX_CB_BUFFER;
         if (HINT("cb_nodes"))
             h.cb_nodes = (int)hint_bytes(v, h.cb_nodes);
         if (HINT("romio_cb_read"))
@@ -310,8 +319,7 @@ static int open_flags(int amode, int create)
 
 /* Member 0 creates (or opens) the file, then the other leaders open it;
  * every member learns the outcome. */
-static amp_status_t open_shared(amp_rank_t *rank, amp_file_t *f,
-                                const char *path, int *err)
+static amp_status_t open_shared(amp_file_t *f, const char *path, int *err)
 {
     amp_status_t st = AMP_OK;
     int lrank = 0;
@@ -330,15 +338,14 @@ static amp_status_t open_shared(amp_rank_t *rank, amp_file_t *f,
     if (lrank == 0 && f->rank != 0)
         st = amp_io_file_open(amp_proc.io, path, open_flags(f->amode, 0), 0666,
                               &f->io, err);
+    if (lrank == 0 && f->io)
+        f->io->lock_procs = f->nprocs > 1;
     uint64_t shared = (uint64_t)(uintptr_t)f->io;
     if (PMPI_Bcast(&shared, 1, MPI_UINT64_T, 0, f->local) != MPI_SUCCESS)
         return AMP_ERR_INTERN;
     f->io = (amp_io_file_t *)(uintptr_t)shared;
     if (f->io && lrank != 0)
         amp_io_file_hold(f->io);
-    if (f->io)
-        f->io->lock_procs = f->nprocs > 1;
-    (void)rank;
     return st;
 }
 
@@ -430,10 +437,10 @@ static int open_all(amp_rank_t *rank, amp_file_t *f, MPI_Comm comm,
         return amp_file_error(rank, NULL, MPI_ERR_NOT_SAME, call,
                               "the members gave different access modes "
                               "(argument amode)");
-    if (hints_apply(rank, f, info, f->hints.cb_nodes) != MPI_SUCCESS)
+    if (hints_apply(f, info, f->hints.cb_nodes) != MPI_SUCCESS)
         st = AMP_ERR_INTERN;
     if (st == AMP_OK)
-        st = open_shared(rank, f, path, &err);
+        st = open_shared(f, path, &err);
     int rc = agree_report(rank, NULL, f->comm, st, err, call, what);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -661,7 +668,7 @@ int PMPI_File_set_info(MPI_File fh, MPI_Info info)
         return amp_file_error(rank, f, MPI_ERR_INFO, call,
                               "invalid info handle %#x (argument info)",
                               (unsigned)info);
-    if (hints_apply(rank, f, info, f->hints.cb_nodes) != MPI_SUCCESS)
+    if (hints_apply(f, info, f->hints.cb_nodes) != MPI_SUCCESS)
         return amp_file_error(rank, f, MPI_ERR_INTERN, call,
                               "the members could not agree on the hints");
     return MPI_SUCCESS;

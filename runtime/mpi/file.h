@@ -97,6 +97,9 @@ int amp_file_agree(amp_rank_t *rank, amp_file_t *f, amp_status_t st, int err,
                    const char *call, const char *what);
 /* The handle of f. */
 MPI_File amp_file_handle(const amp_file_t *f);
+/* Member 0's hints in info (MPI_INFO_NULL: none) become every member's
+ * (collective over f->comm); returns the MPI code. */
+int amp_file_hints_apply(amp_file_t *f, MPI_Info info);
 
 /* ---- file_view.c ---- */
 

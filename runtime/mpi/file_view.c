@@ -86,8 +86,8 @@ static const char *layout_problem(amp_rank_t *rank, int rep,
 
 void amp_file_view_release(amp_rank_t *rank, amp_file_t *f)
 {
+    (void)rank; /* the types' handles are the calling rank's */
     amp_io_view_cleanup(&f->view);
-    (void)rank;
     if (is_derived(f->etype_h))
         PMPI_Type_free(&f->etype_h);
     if (is_derived(f->filetype_h))
@@ -287,6 +287,11 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
     if (PMPI_Barrier(f->comm) != MPI_SUCCESS)
         return amp_file_error(rank, f, MPI_ERR_INTERN, call,
                               "the members could not meet");
+    /* Hints may come with the view too (collective: before anything that
+     * may fail on one member only). */
+    if (amp_file_hints_apply(f, info) != MPI_SUCCESS)
+        return amp_file_error(rank, f, MPI_ERR_INTERN, call,
+                              "the members could not agree on the hints");
     if (view_set(rank, f, disp, etype, filetype, rep, user, datarep) != AMP_OK)
         return amp_file_error(rank, f, MPI_ERR_NO_MEM, call, "out of memory");
     return MPI_SUCCESS;
