@@ -293,23 +293,28 @@ typedef struct side {
     size_t cap_meta, cap_data, cap_dest, cap_part, npieces;
 } side_t;
 
-/* The merged stream of the process's parts, walked once over the rounds;
- * a piece cut at a chunk boundary keeps its rest for later. */
+/* The merged stream of the process's parts, walked once over the rounds.
+ * A piece cut at a chunk boundary keeps its rest for a later round; since
+ * pieces may overlap (reads), a later piece can start before a rest, so
+ * the rests wait in a heap by offset and the next piece is the lower of
+ * the heap's first and the merge's next. */
 typedef struct walker {
     amp_io_merge_t m;
     amp_io_cursor_t *cur;
     amp_io_seg_t *head;
     int *heap;
-    amp_io_seg_t rest;
-    int has_rest;
+    amp_io_seg_t next; /* taken from the merge, not yet given out */
+    int has_next;
+    amp_io_seg_t *rests; /* a heap by offset */
+    size_t nrests, cap_rests;
 } walker_t;
 
 static int walker_init(walker_t *w, part_t **parts, int n)
 {
+    memset(w, 0, sizeof(*w));
     w->cur = malloc((size_t)(n ? n : 1) * sizeof(*w->cur));
     w->head = malloc((size_t)(n ? n : 1) * sizeof(*w->head));
     w->heap = malloc((size_t)(n ? n : 1) * sizeof(*w->heap));
-    w->has_rest = 0;
     if (!w->cur || !w->head || !w->heap)
         return 0;
     for (int i = 0; i < n; i++)
@@ -324,27 +329,77 @@ static void walker_cleanup(walker_t *w)
     free(w->cur);
     free(w->head);
     free(w->heap);
+    free(w->rests);
+}
+
+static void rests_swap(amp_io_seg_t *a, amp_io_seg_t *b)
+{
+    amp_io_seg_t t = *a;
+    *a = *b;
+    *b = t;
+}
+
+static int rests_push(walker_t *w, const amp_io_seg_t *s)
+{
+    if (w->nrests == w->cap_rests) {
+        size_t cap = w->cap_rests ? 2 * w->cap_rests : 16;
+        amp_io_seg_t *r = realloc(w->rests, cap * sizeof(*r));
+        if (!r)
+            return 0;
+        w->rests = r;
+        w->cap_rests = cap;
+    }
+    size_t i = w->nrests++;
+    w->rests[i] = *s;
+    while (i > 0 && w->rests[(i - 1) / 2].off > w->rests[i].off) {
+        rests_swap(&w->rests[(i - 1) / 2], &w->rests[i]);
+        i = (i - 1) / 2;
+    }
+    return 1;
+}
+
+static void rests_pop(walker_t *w)
+{
+    w->rests[0] = w->rests[--w->nrests];
+    for (size_t i = 0;;) {
+        size_t l = 2 * i + 1, r = l + 1, min = i;
+        if (l < w->nrests && w->rests[l].off < w->rests[min].off)
+            min = l;
+        if (r < w->nrests && w->rests[r].off < w->rests[min].off)
+            min = r;
+        if (min == i)
+            return;
+        rests_swap(&w->rests[i], &w->rests[min]);
+        i = min;
+    }
 }
 
 /* The next piece that starts below end, cut at the next multiple of chunk
- * from lo; 0 when there is none. */
+ * from lo: 1, or 0 when there is none; -1 when out of memory. */
 static int walker_next(walker_t *w, int64_t end, int64_t lo, int64_t chunk,
                        amp_io_seg_t *s)
 {
-    if (!w->has_rest && !amp_io_merge_next(&w->m, &w->rest))
+    if (!w->has_next)
+        w->has_next = amp_io_merge_next(&w->m, &w->next);
+    int rest = w->nrests > 0 && (!w->has_next || w->rests[0].off < w->next.off);
+    if (!rest && !w->has_next)
         return 0;
-    w->has_rest = 1;
-    if (w->rest.off >= end)
+    *s = rest ? w->rests[0] : w->next;
+    if (s->off >= end)
         return 0;
-    *s = w->rest;
+    if (rest)
+        rests_pop(w);
+    else
+        w->has_next = 0;
     int64_t bound = lo + ((s->off - lo) / chunk + 1) * chunk;
     if (s->off + (int64_t)s->len > bound) {
+        amp_io_seg_t r = *s;
         s->len = (size_t)(bound - s->off);
-        w->rest.off = bound;
-        w->rest.len -= s->len;
-        w->rest.mem += s->len;
-    } else {
-        w->has_rest = 0;
+        r.off = bound;
+        r.len -= s->len;
+        r.mem += s->len;
+        if (!rests_push(w, &r))
+            return -1;
     }
     return 1;
 }
@@ -377,7 +432,8 @@ static int collect_round(const plan_t *p, walker_t *w, int64_t r, int write,
     memset(s->ndata, 0, (size_t)p->nl * sizeof(int));
     size_t nm = 0, nd = 0;
     s->npieces = 0;
-    while (walker_next(w, end, p->lo, p->chunk, &seg)) {
+    int more;
+    while ((more = walker_next(w, end, p->lo, p->chunk, &seg)) > 0) {
         int a = (int)((seg.off - p->lo) / p->chunk - first);
         int peer = p->aggs[a];
         if (!grow((void **)&s->meta, &s->cap_meta, nm + 2, sizeof(int64_t)))
@@ -402,7 +458,7 @@ static int collect_round(const plan_t *p, walker_t *w, int64_t r, int write,
         s->ndata[peer] += (int)seg.len;
         s->npieces++;
     }
-    return 1;
+    return more == 0;
 }
 
 /* Displacements of counts laid out in aggregator order (a peer that is

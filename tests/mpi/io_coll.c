@@ -172,9 +172,15 @@ static void check_at_all(const char *name, int rank, int size)
     int n = rank % 2 ? 0 : N;
     for (int i = 0; i < N; i++)
         buf[i] = io_value((long long)rank * N + i, 5);
+    /* Two-phase across processes, in chunks of 1000 bytes. */
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "romio_cb_read", "enable");
+    MPI_Info_set(info, "romio_cb_write", "enable");
+    MPI_Info_set(info, "cb_buffer_size", "1000");
     MT_CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, name,
-                               MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL,
-                               &fh));
+                               MPI_MODE_RDWR | MPI_MODE_CREATE, info, &fh));
+    MPI_Info_free(&info);
     MT_CHECK_MPI(MPI_File_set_size(fh, 0));
     MT_CHECK_MPI(MPI_File_write_at_all(fh, (MPI_Offset)rank * N * 4, buf, n,
                                        MPI_INT, &st));
@@ -195,6 +201,13 @@ static void check_at_all(const char *name, int rank, int size)
     for (int i = 0; i < expect; i++)
         if (!MT_CHECK_INT_EQ(
                 buf[i], from % 2 ? 0 : io_value((long long)from * N + i, 5)))
+            break;
+    /* Everybody reads the same block (overlapping requests). */
+    memset(buf, 0, N * sizeof(int));
+    MT_CHECK_MPI(
+        MPI_File_read_at_all(fh, 0, buf, N, MPI_INT, MPI_STATUS_IGNORE));
+    for (int i = 0; i < N; i++)
+        if (!MT_CHECK_INT_EQ(buf[i], io_value(i, 5)))
             break;
     MT_CHECK_MPI(MPI_File_close(&fh));
     free(buf);
