@@ -296,6 +296,44 @@ static void check_large(const char *name, int rank, int size)
     free(v);
 }
 
+/* Atomic mode: every rank writes its whole block over the same bytes at
+ * once; afterwards the bytes are one writer's block, never a mix.  Then
+ * collective accesses in atomic mode. */
+static void check_atomic(const char *name, int rank, int size)
+{
+    enum { N = 20000 };
+    MPI_File fh;
+    int *v = malloc(N * sizeof(int)), flag = 0;
+    for (int i = 0; i < N; i++)
+        v[i] = rank;
+    MT_CHECK_MPI(
+        MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+    MT_CHECK_MPI(MPI_File_set_atomicity(fh, 1));
+    MT_CHECK_MPI(MPI_File_get_atomicity(fh, &flag));
+    MT_CHECK_INT_EQ(flag, 1);
+    MT_CHECK_MPI(MPI_File_write_at(fh, 0, v, N, MPI_INT, MPI_STATUS_IGNORE));
+    MPI_Barrier(MPI_COMM_WORLD);
+    MT_CHECK_MPI(MPI_File_read_at(fh, 0, v, N, MPI_INT, MPI_STATUS_IGNORE));
+    for (int i = 1; i < N; i++)
+        if (!MT_CHECK_INT_EQ(v[i], v[0]))
+            break;
+    MT_CHECK(v[0] >= 0 && v[0] < size);
+    for (int i = 0; i < N / size; i++)
+        v[i] = io_value((long long)rank * N + i, 9);
+    MT_CHECK_MPI(MPI_File_write_at_all(fh, (MPI_Offset)rank * (N / size) * 4, v,
+                                       N / size, MPI_INT, MPI_STATUS_IGNORE));
+    MPI_Barrier(MPI_COMM_WORLD);
+    int from = (rank + 1) % size;
+    MT_CHECK_MPI(MPI_File_read_at_all(fh, (MPI_Offset)from * (N / size) * 4, v,
+                                      N / size, MPI_INT, MPI_STATUS_IGNORE));
+    for (int i = 0; i < N / size; i++)
+        if (!MT_CHECK_INT_EQ(v[i], io_value((long long)from * N + i, 9)))
+            break;
+    MT_CHECK_MPI(MPI_File_set_atomicity(fh, 0));
+    MT_CHECK_MPI(MPI_File_close(&fh));
+    free(v);
+}
+
 int main(int argc, char **argv)
 {
     char name[256];
@@ -320,6 +358,7 @@ int main(int argc, char **argv)
     check_at_all(name, rank, size);
     check_split_and_nonblocking(name, rank);
     check_large(name, rank, size);
+    check_atomic(name, rank, size);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
         MT_CHECK_MPI(MPI_File_delete(name, MPI_INFO_NULL));

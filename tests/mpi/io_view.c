@@ -189,6 +189,11 @@ static void check_external32(const char *name, int rank)
         MPI_File_read_at(fh, 2 * rank, back, 2, MPI_INT, MPI_STATUS_IGNORE));
     MT_CHECK_INT_EQ(back[0], v[0]);
     MT_CHECK_INT_EQ(back[1], v[1]);
+    back[0] = back[1] = 0;
+    MT_CHECK_MPI(MPI_File_read_at_all(fh, 2 * rank, back, 2, MPI_INT,
+                                      MPI_STATUS_IGNORE));
+    MT_CHECK_INT_EQ(back[0], v[0]);
+    MT_CHECK_INT_EQ(back[1], v[1]);
     MT_CHECK_MPI(
         MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL));
     MT_CHECK_MPI(
