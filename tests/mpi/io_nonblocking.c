@@ -90,7 +90,7 @@ next:
  * of writes in front of it keeps the helper threads busy meanwhile. */
 static void check_view_change(const char *name, int rank)
 {
-    enum { BACKLOG = 64, BIG = 1 << 16 };
+    enum { BACKLOG = 32, BIG = 1 << 14 };
     MPI_File fh;
     MPI_Request req[BACKLOG + 1];
     char *big = malloc(BIG);
