@@ -156,3 +156,8 @@ if mpicc and is_open_mpi(mpicc):
         config.available_features.add("openmpi-mpirun")
         config.substitutions.append(
             ("%mpirun", mpirun + " --allow-run-as-root --oversubscribe"))
+    # Its mpif90, for Fortran programs built both ways (and run by mpirun).
+    mpif90 = os.path.join(os.path.dirname(mpicc), "mpif90")
+    if os.access(mpif90, os.X_OK) and os.access(mpirun, os.X_OK):
+        config.available_features.add("openmpi-fortran")
+        config.substitutions.append(("%openmpi_mpif90", mpif90))

@@ -28,7 +28,17 @@
     X(AMP_ERR_SYS, -13, "operating system call failed")                        \
     X(AMP_ERR_UNSUPPORTED, -14, "operation not supported")                     \
     X(AMP_ERR_INTERN, -15, "internal error")                                   \
-    X(AMP_ERR_OTHER, -16, "other error")
+    X(AMP_ERR_OTHER, -16, "other error")                                       \
+    X(AMP_ERR_NOENT, -17, "no such file or directory")                         \
+    X(AMP_ERR_ACCESS, -18, "permission denied")                                \
+    X(AMP_ERR_EXIST, -19, "file exists")                                       \
+    X(AMP_ERR_READ_ONLY, -20, "read-only file or file system")                 \
+    X(AMP_ERR_NOSPACE, -21, "no space left on device")                         \
+    X(AMP_ERR_QUOTA, -22, "disk quota exceeded")                               \
+    X(AMP_ERR_BADNAME, -23, "invalid file name")                               \
+    X(AMP_ERR_INUSE, -24, "file in use")                                       \
+    X(AMP_ERR_IO, -25, "input/output error")                                   \
+    X(AMP_ERR_CONVERSION, -26, "data conversion failed")
 
 typedef enum amp_status {
 #define AMP_STATUS_ENUM(name, value, text) name = value,

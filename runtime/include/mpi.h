@@ -59,6 +59,7 @@ typedef struct MPI_Status {
 #define AMPI_HANDLE_GROUP 0x48
 #define AMPI_HANDLE_INFO 0x6e
 #define AMPI_HANDLE_WIN 0x57
+#define AMPI_HANDLE_FILE 0x46
 #define AMPI_HANDLE(kind, index) ((int)(((unsigned)(kind) << 24) | (index)))
 
 /* Null handles. */

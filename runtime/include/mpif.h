@@ -440,6 +440,8 @@
       EXTERNAL MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN
       EXTERNAL MPI_WIN_DUP_FN, MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN
       EXTERNAL MPI_DUP_FN
+! The conversion function of MPI_REGISTER_DATAREP that converts nothing.
+      EXTERNAL MPI_CONVERSION_FN_NULL
 
 ! Functions (the other calls are subroutines).
       DOUBLE PRECISION MPI_WTIME, MPI_WTICK

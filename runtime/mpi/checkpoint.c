@@ -168,6 +168,18 @@ static int check_state_for(amp_rank_t *rank, int for_file, why_t *w)
                       "window %#x is open; a checkpoint cannot hold windows "
                       "(docs/checkpoint.md)",
                       (unsigned)AMPI_HANDLE(AMPI_HANDLE_WIN, i));
+    const char *path;
+    MPI_File fh = amp_file_first_open(rank, &path);
+    if (fh != MPI_FILE_NULL)
+        return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,
+                      "file %#x (\"%.60s\") is open; close files before a "
+                      "checkpoint (docs/mpi-io.md)",
+                      (unsigned)fh, path);
+    if (rank->datareps)
+        return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,
+                      "the rank registered data representations "
+                      "(MPI_Register_datarep), which a checkpoint cannot hold "
+                      "yet (docs/mpi-io.md)");
     if (first_live(&rank->keyvals) >= 0 || rank->user_errs || rank->tls_dtors)
         return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,
                       "the rank holds %s, which a checkpoint cannot hold "

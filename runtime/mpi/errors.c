@@ -117,6 +117,16 @@ int amp_mpi_class_of(amp_status_t st)
     case AMP_ERR_INTERN: return MPI_ERR_INTERN;
     case AMP_ERR_SYS:
     case AMP_ERR_OTHER: return MPI_ERR_OTHER;
+    case AMP_ERR_NOENT: return MPI_ERR_NO_SUCH_FILE;
+    case AMP_ERR_ACCESS: return MPI_ERR_ACCESS;
+    case AMP_ERR_EXIST: return MPI_ERR_FILE_EXISTS;
+    case AMP_ERR_READ_ONLY: return MPI_ERR_READ_ONLY;
+    case AMP_ERR_NOSPACE: return MPI_ERR_NO_SPACE;
+    case AMP_ERR_QUOTA: return MPI_ERR_QUOTA;
+    case AMP_ERR_BADNAME: return MPI_ERR_BAD_FILE;
+    case AMP_ERR_INUSE: return MPI_ERR_FILE_IN_USE;
+    case AMP_ERR_IO: return MPI_ERR_IO;
+    case AMP_ERR_CONVERSION: return MPI_ERR_CONVERSION;
     }
     return MPI_ERR_UNKNOWN;
 }
@@ -669,37 +679,34 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 }
 AMP_WEAK_ALIAS(Win_call_errhandler)
 
-/* ---- files: only MPI_FILE_NULL, whose handler is the default ---- */
+/* ---- files (mpi/file.c): each file keeps its handler, and
+ * MPI_FILE_NULL's (the rank's file_errh, MPI_ERRORS_RETURN at first) takes
+ * the errors of calls without a file and is the one new files start
+ * with ---- */
 
-/* Records an error of a file call and applies the handler of
- * MPI_FILE_NULL, which file errors go to while no file is open. */
-static int file_error(amp_rank_t *rank, int errclass, const char *call,
-                      const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int file_error(amp_rank_t *rank, int errclass, const char *call,
-                      const char *fmt, ...)
+int amp_mpi_error_file(amp_rank_t *rank, MPI_Errhandler eh, MPI_File fh,
+                       int errclass, const char *msg)
 {
-    char detail[AMP_ERRMSG_LEN - 64], msg[AMP_ERRMSG_LEN];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(detail, sizeof(detail), fmt, ap);
-    va_end(ap);
-    snprintf(msg, sizeof(msg), "%s: %s", call, detail);
-    int code = record(rank, errclass, msg);
-    return apply_handler(rank, rank->file_errh, MPI_FILE_NULL, code, msg);
+    int code = errclass & DYN ? errclass : record(rank, errclass, msg);
+    return apply_handler(rank, eh, fh, code, msg);
 }
 
-/* MPI_SUCCESS for MPI_FILE_NULL, MPI_ERR_FILE for any other handle. */
-static int enter_file(MPI_File file, const char *call, amp_rank_t **rank)
+/* Enters call on file handle file (MPI_FILE_NULL allowed): *slot is
+ * where its handler lives. */
+static int enter_file(MPI_File file, const char *call, amp_rank_t **rank,
+                      MPI_Errhandler **slot)
 {
+    char msg[AMP_ERRMSG_LEN];
     int rc = amp_mpi_enter(rank, call);
-    if (rc != MPI_SUCCESS || file == MPI_FILE_NULL)
+    if (rc != MPI_SUCCESS)
         return rc;
-    return file_error(*rank, MPI_ERR_FILE, call,
-                      "invalid file %#x (argument file): this version of "
-                      "the runtime opens no files",
-                      (unsigned)file);
+    *slot = amp_file_errh_slot(*rank, file);
+    if (*slot)
+        return MPI_SUCCESS;
+    snprintf(msg, sizeof(msg), "%s: invalid file handle %#x (argument file)",
+             call, (unsigned)file);
+    return amp_mpi_error_file(*rank, (*rank)->file_errh, MPI_FILE_NULL,
+                              MPI_ERR_FILE, msg);
 }
 
 int PMPI_File_create_errhandler(
@@ -715,13 +722,16 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
 {
     const char *call = "MPI_File_set_errhandler";
     amp_rank_t *rank;
-    char why[128];
-    int rc = enter_file(file, call, &rank);
+    MPI_Errhandler *slot;
+    char why[128], msg[AMP_ERRMSG_LEN];
+    int rc = enter_file(file, call, &rank, &slot);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (errh_problem(rank, errhandler, AMP_ERRH_FILE, why, sizeof(why)))
-        return file_error(rank, MPI_ERR_ARG, call, "%s", why);
-    rank->file_errh = errhandler;
+    if (errh_problem(rank, errhandler, AMP_ERRH_FILE, why, sizeof(why))) {
+        snprintf(msg, sizeof(msg), "%s: %s", call, why);
+        return amp_mpi_error_file(rank, *slot, file, MPI_ERR_ARG, msg);
+    }
+    *slot = errhandler;
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(File_set_errhandler)
@@ -730,13 +740,17 @@ int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
 {
     const char *call = "MPI_File_get_errhandler";
     amp_rank_t *rank;
-    int rc = enter_file(file, call, &rank);
+    MPI_Errhandler *slot;
+    char msg[AMP_ERRMSG_LEN];
+    int rc = enter_file(file, call, &rank, &slot);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!errhandler)
-        return file_error(rank, MPI_ERR_ARG, call,
-                          "NULL pointer (argument errhandler)");
-    *errhandler = rank->file_errh;
+    if (!errhandler) {
+        snprintf(msg, sizeof(msg), "%s: NULL pointer (argument errhandler)",
+                 call);
+        return amp_mpi_error_file(rank, *slot, file, MPI_ERR_ARG, msg);
+    }
+    *errhandler = *slot;
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(File_get_errhandler)
@@ -745,13 +759,14 @@ int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
 {
     const char *call = "MPI_File_call_errhandler";
     amp_rank_t *rank;
+    MPI_Errhandler *slot;
     char msg[AMP_ERRMSG_LEN];
-    int rc = enter_file(fh, call, &rank);
+    int rc = enter_file(fh, call, &rank, &slot);
     if (rc != MPI_SUCCESS)
         return rc;
     snprintf(msg, sizeof(msg), "%s: error code %d raised by the program", call,
              errorcode);
-    apply_handler(rank, rank->file_errh, MPI_FILE_NULL, errorcode, msg);
+    apply_handler(rank, *slot, fh, errorcode, msg);
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(File_call_errhandler)

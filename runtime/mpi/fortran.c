@@ -413,11 +413,11 @@ AMPI_API void ampi_yield_(MPI_Fint *ierror)
 
 /* ---- callbacks the runtime does not take yet ---- */
 
-/* MPI_GREQUEST_START and MPI_REGISTER_DATAREP fail in C with
- * MPI_ERR_UNSUPPORTED_OPERATION; their Fortran callbacks (arguments by
- * reference, IERROR last) will need trampolines like the keyvals' in
- * fortran_attr.c when the C calls are implemented, so until then the
- * Fortran calls fail the same way without calling C. */
+/* MPI_GREQUEST_START fails in C with MPI_ERR_UNSUPPORTED_OPERATION; its
+ * Fortran callbacks (arguments by reference, IERROR last) will need
+ * trampolines like the keyvals' in fortran_attr.c when the C call is
+ * implemented, so until then the Fortran call fails the same way without
+ * calling C. */
 AMPI_API void pmpi_grequest_start_(void *query_fn, void *free_fn,
                                    void *cancel_fn, const MPI_Aint *extra_state,
                                    MPI_Fint *request, MPI_Fint *ierror)
@@ -428,14 +428,44 @@ AMPI_API void pmpi_grequest_start_(void *query_fn, void *free_fn,
 }
 AMP_FORTRAN_ALIAS(grequest_start)
 
+/* ---- MPI_REGISTER_DATAREP: the registry calls the Fortran functions by
+ * reference (datarep.c); MPI_CONVERSION_FN_NULL is this procedure ---- */
+
+AMPI_API void mpi_conversion_fn_null_(void *userbuf, MPI_Fint *datatype,
+                                      MPI_Fint *count, void *filebuf,
+                                      MPI_Offset *position,
+                                      MPI_Aint *extra_state, MPI_Fint *ierror)
+{
+    (void)userbuf, (void)datatype, (void)count, (void)filebuf;
+    (void)position, (void)extra_state;
+    *ierror = MPI_SUCCESS;
+}
+
+static MPI_Datarep_conversion_function *f_conversion(void *fn)
+{
+    if (fn == (void *)mpi_conversion_fn_null_)
+        return NULL;
+    return (MPI_Datarep_conversion_function *)fn;
+}
+
 AMPI_API void pmpi_register_datarep_(const char *datarep, void *read_fn,
                                      void *write_fn, void *extent_fn,
                                      const MPI_Aint *extra_state,
                                      MPI_Fint *ierror, size_t datarep_len)
 {
-    (void)datarep, (void)read_fn, (void)write_fn, (void)extent_fn;
-    (void)extra_state, (void)datarep_len;
-    *ierror = amp_mpi_unsupported("MPI_Register_datarep");
+    const char *call = "MPI_Register_datarep";
+    amp_datarep_t r = {.read_fn = f_conversion(read_fn),
+                       .write_fn = f_conversion(write_fn),
+                       .extent_fn = (MPI_Datarep_extent_function *)extent_fn,
+                       .extra_state = (void *)(intptr_t)*extra_state,
+                       .fortran = 1};
+    char *name = amp_f_cstring(datarep, datarep_len);
+    if (!name) {
+        *ierror = amp_f_no_mem(call);
+        return;
+    }
+    *ierror = amp_datarep_register(name, &r, call);
+    free(name);
 }
 AMP_FORTRAN_ALIAS(register_datarep)
 

@@ -14,6 +14,7 @@
 #include "coll/shm.h"
 #include "dt/dt.h"
 #include "gpu/gpu.h"
+#include "io/io.h"
 #include "lb/lb.h"
 #include "mem/mem.h"
 #include "p2p/p2p.h"
@@ -52,6 +53,7 @@ typedef struct amp_opts {
     int balancer;         /* +balancer: amp_lb_kind_t (lb/lb.h) */
     int lbdebug;          /* +lbdebug: report load-balancing moves */
     const char *restart;  /* +restart DIR: checkpoint to resume from */
+    int iothreads;        /* +iothreads: io/'s helper threads (0: default) */
 } amp_opts_t;
 
 /* Context ids handed out without communication (MPI_Comm_idup): the
@@ -97,6 +99,7 @@ typedef struct amp_proc {
     amp_lb_t lb;                  /* lb/: moving ranks between PEs */
     struct amp_move *move;        /* move.c: ranks between processes, or NULL */
     struct amp_gpu *gpu; /* gpu/gpu.h: CUDA devices, or NULL: host-only */
+    amp_io_t *io;        /* io/io.h: the helper threads of file I/O */
     /* +restart: the checkpoint's manifest (mpi/checkpoint.h), else NULL */
     struct amp_ckpt_manifest *restart;
 } amp_proc_t;
@@ -144,6 +147,7 @@ enum amp_req_kind {
     AMP_REQ_RECV,
     AMP_REQ_DONE, /* complete at creation: MPI_PROC_NULL, Ibsend */
     AMP_REQ_COLL, /* nonblocking collective: p2p completes with it */
+    AMP_REQ_IO,   /* file operation (file_rw.c): io/ completes it */
 };
 
 typedef struct amp_req {
@@ -164,6 +168,7 @@ typedef struct amp_req {
     /* A device buffer staged (gpu.c): the request that moves the host
      * copy, which MPI_Cancel cancels; NULL otherwise. */
     amp_p2p_req_t *staged;
+    struct amp_file_op *fop; /* AMP_REQ_IO: the operation (file_rw.c) */
 } amp_req_t;
 
 enum amp_send_mode {
@@ -228,10 +233,12 @@ typedef struct amp_rank {
     const char *call; /* the MPI call a blocked rank waits in */
     int next_ctx;     /* lowest context id this rank has not used */
     amp_table_t comms, dts, reqs, msgs, errhs, ops;
-    amp_table_t groups;  /* group.c; index 0 is MPI_GROUP_EMPTY */
-    amp_table_t keyvals; /* attr.c */
-    amp_table_t infos;   /* info.c; index 0 is MPI_INFO_ENV */
-    amp_table_t wins;    /* win.c */
+    amp_table_t groups;           /* group.c; index 0 is MPI_GROUP_EMPTY */
+    amp_table_t keyvals;          /* attr.c */
+    amp_table_t infos;            /* info.c; index 0 is MPI_INFO_ENV */
+    amp_table_t wins;             /* win.c */
+    amp_table_t files;            /* file.c */
+    struct amp_datarep *datareps; /* datarep.c: MPI_Register_datarep's */
     struct amp_attr *dt_attrs[AMPI_DTID_COUNT]; /* attr.c: predefined types' */
     int attr_my_wth;                 /* attr.c: what AMPI_MY_WTH points to */
     struct amp_user_errs *user_errs; /* errors.c: added classes and codes */
@@ -558,6 +565,65 @@ int amp_check_info(amp_rank_t *rank, amp_comm_t *comm, MPI_Info h,
 amp_status_t amp_comm_info_apply(amp_rank_t *rank, amp_comm_t *comm,
                                  const struct amp_info *hints);
 void amp_info_destroy(struct amp_info *info);
+
+/* ---- data representations (datarep.c) ---- */
+
+/* A data representation registered with MPI_Register_datarep.  Each rank
+ * has its own registry, as each MPI process would: a legacy program
+ * registers the same name in every rank. */
+typedef struct amp_datarep {
+    struct amp_datarep *next;
+    char name[MPI_MAX_DATAREP_STRING];
+    MPI_Datarep_conversion_function *read_fn, *write_fn; /* may be NULL */
+    MPI_Datarep_extent_function *extent_fn;
+    void *extra_state;
+    int fortran; /* the functions are Fortran's (called by fortran.c) */
+} amp_datarep_t;
+
+/* The representation rank registered under name, or NULL. */
+amp_datarep_t *amp_datarep_lookup(amp_rank_t *rank, const char *name);
+/* Registers r (copied) under name for the calling rank: the
+ * MPI_Register_datarep of C and of Fortran (r->fortran set); returns the
+ * MPI code. */
+int amp_datarep_register(const char *name, const amp_datarep_t *r,
+                         const char *call);
+/* The extent in the file of predefined type dtype (through the program's
+ * extent function); returns the MPI code of the function (or
+ * MPI_ERR_CONVERSION when it gives a negative extent). */
+int amp_datarep_extent(amp_rank_t *rank, const amp_datarep_t *r,
+                       MPI_Datatype dtype, MPI_Aint *extent);
+/* The program's conversion of count basic values between userbuf (laid
+ * out as dtype tiled, from value position on) and filebuf (contiguous, the
+ * file's representation); write: user to file.  MPI_SUCCESS without a
+ * call when the representation has no such function (the caller copies
+ * the bytes as they are).  Returns the function's code. */
+int amp_datarep_convert(amp_rank_t *rank, const amp_datarep_t *r, int write,
+                        void *userbuf, MPI_Datatype dtype, int count,
+                        void *filebuf, MPI_Offset position);
+/* Frees rank's registry (MPI_Finalize). */
+void amp_datarep_cleanup(amp_rank_t *rank);
+
+/* ---- files (file.c) ---- */
+amp_status_t amp_file_rank_init(amp_rank_t *rank);
+/* Where the error handler of file handle fh lives: the file's, or
+ * MPI_FILE_NULL's; NULL when fh is no file. */
+MPI_Errhandler *amp_file_errh_slot(amp_rank_t *rank, MPI_File fh);
+/* Records an error of a call on file fh (MPI_FILE_NULL too) and applies
+ * handler eh (the file's) to it; msg says what is wrong (call included).
+ * Returns the code. */
+int amp_mpi_error_file(amp_rank_t *rank, MPI_Errhandler eh, MPI_File fh,
+                       int errclass, const char *msg);
+/* The first open file of rank (for checkpoints), its path in *path, or
+ * MPI_FILE_NULL. */
+MPI_File amp_file_first_open(amp_rank_t *rank, const char **path);
+/* A nonblocking file operation's part of request req (file_rw.c): freed
+ * with the request. */
+struct amp_file_op;
+void amp_file_op_release(amp_rank_t *rank, struct amp_file_op *op);
+/* Wait and Test found the file request of op failed: its error through
+ * the file's handler (request.c). */
+int amp_file_req_error(amp_rank_t *rank, struct amp_file_op *op,
+                       const char *call);
 
 /* ---- datatypes (datatype.c) ---- */
 

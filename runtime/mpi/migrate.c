@@ -38,8 +38,9 @@ static void load_reset(amp_rank_t *rank)
 }
 
 /* A nonblocking collective still running would be advanced on the rank's
- * old PE (coll/nbc.h): refuse to move with one.  Pending point-to-point
- * requests move with the rank. */
+ * old PE (coll/nbc.h), and a file operation completes there (io/io.h):
+ * refuse to move with one.  Pending point-to-point requests move with the
+ * rank. */
 static int check_no_pending_coll(amp_rank_t *rank, const char *call)
 {
     amp_table_t *t = &rank->reqs;
@@ -48,11 +49,12 @@ static int check_no_pending_coll(amp_rank_t *rank, const char *call)
         if (!r || !r->active || r->p2p.done || r->kind == AMP_REQ_SEND ||
             r->kind == AMP_REQ_RECV || r->kind == AMP_REQ_DONE)
             continue;
-        return amp_mpi_error(rank, NULL, MPI_ERR_REQUEST, call,
-                             "a nonblocking collective (request %#x) is "
-                             "still pending; complete it before %s",
-                             (unsigned)AMPI_HANDLE(AMPI_HANDLE_REQUEST, i),
-                             call);
+        return amp_mpi_error(
+            rank, NULL, MPI_ERR_REQUEST, call,
+            "a nonblocking %s (request %#x) is still "
+            "pending; complete it before %s",
+            r->kind == AMP_REQ_IO ? "file operation" : "collective",
+            (unsigned)AMPI_HANDLE(AMPI_HANDLE_REQUEST, i), call);
     }
     return MPI_SUCCESS;
 }

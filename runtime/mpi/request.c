@@ -18,6 +18,9 @@ void amp_req_release(amp_rank_t *rank, amp_req_t *req)
 {
     free(req->pack);
     req->pack = NULL;
+    if (req->fop)
+        amp_file_op_release(rank, req->fop);
+    req->fop = NULL;
     if (req->dt_held)
         amp_type_drop(rank, req->dt);
     req->dt_held = 0;
@@ -28,6 +31,11 @@ void amp_req_status(const amp_req_t *r, MPI_Status *status)
 {
     if (status == MPI_STATUS_IGNORE)
         return;
+    if (r->kind == AMP_REQ_IO) { /* a file operation: bytes moved */
+        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, status->MPI_ERROR,
+                       r->p2p.st_bytes, 0);
+        return;
+    }
     if (r->kind == AMP_REQ_COLL) { /* a collective: an empty status */
         amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, status->MPI_ERROR,
                        0, 0);
@@ -79,6 +87,8 @@ static int report(amp_rank_t *rank, MPI_Comm comm_h, int errclass,
                   const amp_req_t *r, const char *call)
 {
     amp_comm_t *comm = amp_comm_lookup(rank, comm_h);
+    if (r->kind == AMP_REQ_IO) /* through the file's handler */
+        return amp_file_req_error(rank, r->fop, call);
     if (r->kind == AMP_REQ_COLL)
         return amp_mpi_error(rank, comm, errclass, call,
                              "nonblocking collective failed: %s",
@@ -556,7 +566,8 @@ int PMPI_Cancel(MPI_Request *request)
                              MPI_ERR_REQUEST, "MPI_Cancel",
                              "a nonblocking collective cannot be cancelled "
                              "(argument request)");
-    if (r->active && r->kind != AMP_REQ_DONE)
+    /* A file operation under way is not cancelled: it completes. */
+    if (r->active && r->kind != AMP_REQ_DONE && r->kind != AMP_REQ_IO)
         amp_p2p_cancel(&rank->ep, r->staged ? r->staged : &r->p2p);
     return MPI_SUCCESS;
 }

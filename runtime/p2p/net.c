@@ -532,6 +532,8 @@ static void arrive(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
             w->move_fn(pe, &m);
         else if (m.hlen > 0 && wire->upper[0] == AMP_P2P_AM_GPU)
             amp_p2p_dev_am(pe, &m);
+        else if (m.hlen > 0 && wire->upper[0] == AMP_P2P_AM_IO)
+            w->io_fn(pe, &m);
         else
             w->am_fn(pe, &m);
         return;

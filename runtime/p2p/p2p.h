@@ -69,6 +69,9 @@ typedef struct amp_p2p_world amp_p2p_world_t;
 /* The first byte of the header of a rank that moves between processes,
  * which goes to the world's move_fn instead of am_fn. */
 #define AMP_P2P_AM_MOVE 0xa5
+/* The first byte of the header of io/'s messages (the shared file
+ * pointer), which go to the world's io_fn. */
+#define AMP_P2P_AM_IO 0xa7
 typedef struct amp_p2p_am {
     const void *hdr;
     size_t hlen;
@@ -141,6 +144,8 @@ struct amp_p2p_world {
     /* Active messages whose header starts with AMP_P2P_AM_MOVE: ranks
      * arriving from another process (mpi/move.c). */
     amp_p2p_am_fn_t move_fn;
+    /* Active messages whose header starts with AMP_P2P_AM_IO (io/). */
+    amp_p2p_am_fn_t io_fn;
     /* Deadlock across processes: prints this process's ranks (start). */
     void (*report_fn)(void);
 };

@@ -266,13 +266,15 @@ static int has_work(amp_pe_t *pe)
            (sched->pending && sched->pending(pe));
 }
 
-/* Every PE idle, every inbox and channel empty, and no PE woke up
- * meanwhile: nothing can make progress any more.  (A PE leaves the idle count
- * before it bumps the epoch and before it drains its inbox.) */
+/* Every PE idle, every inbox and channel empty, nothing under way outside
+ * the PEs, and no PE woke up meanwhile: nothing can make progress any more.  (A
+ * PE leaves the idle count before it bumps the epoch and before it drains its
+ * inbox.) */
 static int deadlocked(amp_sched_t *sched)
 {
     long epoch = atomic_load(&sched->epoch);
-    if (atomic_load(&sched->idle) != sched->npes)
+    if (atomic_load(&sched->idle) != sched->npes ||
+        atomic_load(&sched->outside) > 0)
         return 0;
     for (int i = 0; i < sched->npes; i++) {
         amp_pe_t *pe = sched->pes[i];

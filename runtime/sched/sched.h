@@ -94,6 +94,10 @@ struct amp_sched {
     _Atomic int idle;   /* PEs between going idle and waking */
     _Atomic long epoch; /* bumped on every wake from sleep */
     _Atomic int done;   /* every thread has finished */
+    /* Work under way on kernel threads outside the PEs (io/'s helper
+     * threads) that will post to a PE when it ends: while any is, an idle
+     * process is waiting, not deadlocked (amp_sched_outside_begin/end). */
+    _Atomic int outside;
     amp_sched_item_fn_t on_item;
     amp_sched_poll_fn_t on_poll;
     amp_sched_pending_fn_t pending;
@@ -178,6 +182,18 @@ static inline uint64_t amp_sched_cycles(void)
 }
 /* Ticks the calling thread has run so far, the current stretch included. */
 uint64_t amp_sched_self_busy(void);
+
+/* Counts work handed to a kernel thread outside the PEs (begin, before it
+ * starts) until what it posted back has been handled (end): meanwhile idle
+ * PEs sleep as usual but no deadlock is reported. */
+static inline void amp_sched_outside_begin(amp_sched_t *sched)
+{
+    atomic_fetch_add(&sched->outside, 1);
+}
+static inline void amp_sched_outside_end(amp_sched_t *sched)
+{
+    atomic_fetch_sub(&sched->outside, 1);
+}
 
 /* Hands item to pe (any PE may call this). */
 void amp_sched_post(amp_pe_t *pe, amp_inbox_item_t *item);

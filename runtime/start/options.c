@@ -16,7 +16,7 @@ static const char usage[] =
     "runtime options: +vp N, +p N, +stacksize BYTES, +isomalloc_slot BYTES, "
     "+mapping KIND, "
     "+eager BYTES, +nopin, +stats, +showmap, +balancer NAME, +lbdebug, "
-    "+gpumap MAP, +restart DIR (see docs/runtime-options.md)";
+    "+gpumap MAP, +restart DIR, +iothreads N (see docs/runtime-options.md)";
 
 static void bad_value(const char *name, const char *what, const char *value)
 {
@@ -308,6 +308,8 @@ static void from_env(amp_opts_t *o)
         o->gpumap = v; /* checked by gpu/gpu.c */
     if ((v = getenv("AMPI_RESTART")) && *v)
         o->restart = v; /* checked by start/restart.c */
+    if ((v = getenv("AMPI_IO_THREADS")))
+        o->iothreads = parse_count("AMPI_IO_THREADS", v);
 }
 
 /* Runtime options of Charm++'s AMPI, for jobs written for it: each is
@@ -379,7 +381,7 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
         return 0;
     static const char *const with_value[] = {
         "+vp",       "+p",      "+stacksize",      "+mapping", "+eager",
-        "+balancer", "+gpumap", "+isomalloc_slot", "+restart"};
+        "+balancer", "+gpumap", "+isomalloc_slot", "+restart", "+iothreads"};
     static const char *const flags[] = {"+nopin", "+stats", "+showmap",
                                         "+lbdebug"};
     for (size_t k = 0; k < sizeof(flags) / sizeof(*flags); k++) {
@@ -426,6 +428,7 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
             o->isomalloc_slot = parse_bytes("+isomalloc_slot", value, 1);
             break;
         case 8: o->restart = value; break; /* checked by start/restart.c */
+        case 9: o->iothreads = parse_count("+iothreads", value); break;
         }
         return 1;
     }

@@ -176,6 +176,7 @@ static void poll_hook(amp_pe_t *pe)
     amp_nbc_poll(amp_proc.nbc_pes, pe);
     if (amp_proc.gpu) /* GPU operations' events (gpu/gpu.h) */
         amp_gpu_poll(amp_proc.gpu, pe);
+    amp_io_poll(amp_proc.io, pe); /* file I/O done by helpers (io/io.h) */
     leave_on(rank);
 }
 
@@ -192,7 +193,8 @@ static int pending_hook(amp_pe_t *pe)
     amp_sys_alloc_enter();
     int pending = amp_p2p_pending(pe) ||
                   amp_nbc_pending(amp_proc.nbc_pes, pe) ||
-                  (amp_proc.gpu && amp_gpu_pending(amp_proc.gpu, pe));
+                  (amp_proc.gpu && amp_gpu_pending(amp_proc.gpu, pe)) ||
+                  amp_io_pending(amp_proc.io, pe);
     amp_sys_alloc_leave();
     return pending;
 }
@@ -271,6 +273,12 @@ static void setup_pes(int npes)
         amp_fatal("cannot use the CUDA devices as +gpumap says; "
                   "+gpumap none runs host-only");
     amp_proc.world.gpu = amp_proc.gpu;
+    /* File I/O's helper threads: two, or one per PE up to eight. */
+    int nio = o->iothreads ? o->iothreads : npes < 2 ? 2 : npes > 8 ? 8 : npes;
+    if (amp_io_create(&amp_proc.sched, nio, &amp_proc.io) != AMP_OK)
+        amp_fatal("cannot start %d helper threads for file I/O; lower "
+                  "+iothreads",
+                  nio);
 }
 
 /* Where the ranks run: this process's on its PEs (local_pe), every rank's
@@ -293,6 +301,7 @@ static void place_ranks(int npes, int first, int nlocal, int *local_pe)
         amp_fatal("cannot connect the %d processes of the job through UCX",
                   amp_proc.boot.nprocs);
     amp_rma_remote_init(w);
+    amp_io_remote_init(w);
     w->report_fn = amp_report_blocked;
     amp_proc.rank_pe = w->rank_pe;
 }
@@ -435,6 +444,8 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
     fflush(NULL);
     amp_gpu_destroy(amp_proc.gpu);
     amp_proc.gpu = NULL;
+    amp_io_destroy(amp_proc.io);
+    amp_proc.io = NULL;
     amp_p2p_net_finish(&amp_proc.world, &amp_proc.sched, &amp_proc.boot);
     if (amp_proc.opts.stats)
         print_stats();
