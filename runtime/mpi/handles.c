@@ -97,6 +97,7 @@ amp_status_t amp_rank_objects_init(amp_rank_t *rank)
     if (amp_coll_hier_attach(world) != AMP_OK)
         return AMP_ERR_NOMEM;
     rank->next_ctx = 4;
+    rank->idup_blocks = 0;
     return AMP_OK;
 }
 

@@ -54,15 +54,6 @@ typedef struct amp_opts {
     const char *restart;  /* +restart DIR: checkpoint to resume from */
 } amp_opts_t;
 
-/* Context ids handed out without communication (MPI_Comm_idup): the
- * first member to ask for (parent context, n-th idup of the parent) takes a
- * fresh id, the others find it; the entry goes when all have found it. */
-typedef struct amp_ctx_registry {
-    pthread_mutex_t lock;
-    struct amp_ctx_entry *entries;
-    int next; /* ids count down from AMP_CTX_REGISTRY_TOP */
-} amp_ctx_registry_t;
-
 typedef int (*amp_main_fn_t)(int argc, char **argv, char **envp);
 
 /* The one process-wide struct: written at startup, read afterwards. */
@@ -91,10 +82,9 @@ typedef struct amp_proc {
     /* Core slot of PE 0 (topo): processes of one node that may use the
      * same cores take turns, process k of the node starting at k * PEs. */
     int pin_base;
-    struct amp_nbc_pe *nbc_pes;   /* coll/nbc.c: by PE id */
-    amp_ctx_registry_t idup_ctxs; /* comm.c: contexts of MPI_Comm_idup */
-    amp_lb_t lb;                  /* lb/: moving ranks between PEs */
-    struct amp_move *move;        /* move.c: ranks between processes, or NULL */
+    struct amp_nbc_pe *nbc_pes; /* coll/nbc.c: by PE id */
+    amp_lb_t lb;                /* lb/: moving ranks between PEs */
+    struct amp_move *move;      /* move.c: ranks between processes, or NULL */
     struct amp_gpu *gpu; /* gpu/gpu.h: CUDA devices, or NULL: host-only */
     /* +restart: the checkpoint's manifest (mpi/checkpoint.h), else NULL */
     struct amp_ckpt_manifest *restart;
@@ -125,7 +115,6 @@ typedef struct amp_comm {
     unsigned coll_seq;          /* coll: collectives started, for tags */
     struct amp_coll_shm *shm;   /* coll/shm.c: state its members share */
     unsigned asserts;           /* info.c: AMP_ASSERT_* from mpi_assert_* */
-    unsigned idups;             /* comm.c: MPI_Comm_idup calls on it so far */
     struct amp_coll_hier *hier; /* coll_hier.c: members in several processes */
 } amp_comm_t;
 
@@ -163,6 +152,14 @@ typedef struct amp_req {
     /* A device buffer staged (gpu.c): the request that moves the host
      * copy, which MPI_Cancel cancels; NULL otherwise. */
     amp_p2p_req_t *staged;
+    /* The owner's part of the completion, run once by the completion call
+     * (Wait, Test, ...) that finishes the request, before its status is
+     * filled: what must run in the owner's context (the communicator of
+     * MPI_Comm_idup, a generalized request's query).  Returns an MPI error
+     * class, 0 for success.  NULL: none. */
+    int (*finish_fn)(struct amp_rank *rank, struct amp_req *r);
+    void *finish_arg;
+    int errclass; /* what finish_fn returned */
 } amp_req_t;
 
 enum amp_send_mode {
@@ -222,6 +219,7 @@ typedef struct amp_rank {
     int thread_level;
     const char *call; /* the MPI call a blocked rank waits in */
     int next_ctx;     /* lowest context id this rank has not used */
+    int idup_blocks;  /* comm.c: blocks of context ids taken for idups */
     amp_table_t comms, dts, reqs, msgs, errhs, ops;
     amp_table_t groups;  /* group.c; index 0 is MPI_GROUP_EMPTY */
     amp_table_t keyvals; /* attr.c */
@@ -391,6 +389,10 @@ int amp_comm_members_local(int size, const int *world);
  * of memory (world is freed then too). */
 amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
                          int *world);
+/* The same without the collectives' shared state (amp_comm_coll_attach
+ * adds it once ctx is known: MPI_Comm_idup). */
+amp_comm_t *amp_comm_alloc(amp_rank_t *rank, int ctx, int myrank, int size,
+                           int *world);
 /* Releases everything the communicator holds and its handle. */
 void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm);
 /* The shared state of comm's collectives for the processes its members
@@ -447,6 +449,17 @@ int amp_intercomm_enter(amp_rank_t **rank, MPI_Comm comm_h, const void *out,
 /* MPI_Comm_dup of an inter-communicator: *out is the new one. */
 int amp_intercomm_dup(amp_rank_t *rank, MPI_Comm comm_h, amp_comm_t **out,
                       const char *call);
+/* A new inter-communicator object with the groups of comm and context
+ * ids from ctx, its collectives' state attached (attach 1) or not yet
+ * (MPI_Comm_idup: ctx -1, amp_comm_coll_attach on its local_comm later). */
+int amp_intercomm_copy(amp_rank_t *rank, amp_comm_t *comm, int ctx, int attach,
+                       amp_comm_t **out, const char *call);
+/* A schedule on the inter-communicator ic (a collective call of it) in
+ * which the local rank 0 of one group, the low one (low: this rank's
+ * group) sends the n ints at buf to every other member of both groups. */
+amp_status_t amp_intercoll_sched_from_leader(amp_rank_t *rank, amp_comm_t *ic,
+                                             int low, int *buf, int n,
+                                             struct amp_nbc **out);
 /* MPI_Comm_split (and MPI_Comm_create, MPI_Comm_split_type) of the
  * inter-communicator comm_h, checked: the inter-communicator between the
  * members of each group with color (in the order of key, then rank), or

@@ -59,13 +59,25 @@ static int get_req(amp_rank_t *rank, const MPI_Request *h, const char *call,
     return MPI_SUCCESS;
 }
 
+/* Runs the owner's part of a completed request's completion (once) and
+ * returns its error class (0 when it succeeded). */
+static int req_class(amp_rank_t *rank, amp_req_t *r)
+{
+    if (r->finish_fn) {
+        int (*fn)(amp_rank_t *, amp_req_t *) = r->finish_fn;
+        r->finish_fn = NULL;
+        r->errclass = fn(rank, r);
+    }
+    return r->errclass ? r->errclass : amp_mpi_class_of(r->p2p.error);
+}
+
 /* Finishes a completed request: fills the status, frees or deactivates it,
  * and returns its error class (0 when it succeeded). */
 static int finish(amp_rank_t *rank, MPI_Request *h, amp_req_t *r,
                   MPI_Status *status, int *errclass)
 {
+    *errclass = req_class(rank, r);
     amp_req_status(r, status);
-    *errclass = amp_mpi_class_of(r->p2p.error);
     if (r->persistent) {
         r->active = 0;
     } else {
@@ -79,6 +91,9 @@ static int report(amp_rank_t *rank, MPI_Comm comm_h, int errclass,
                   const amp_req_t *r, const char *call)
 {
     amp_comm_t *comm = amp_comm_lookup(rank, comm_h);
+    if (r->errclass)
+        return amp_mpi_error(rank, comm, errclass, call,
+                             "completing the request failed");
     if (r->kind == AMP_REQ_COLL)
         return amp_mpi_error(rank, comm, errclass, call,
                              "nonblocking collective failed: %s",
@@ -95,7 +110,7 @@ static int report(amp_rank_t *rank, MPI_Comm comm_h, int errclass,
 static int finish_one(amp_rank_t *rank, MPI_Request *h, amp_req_t *r,
                       MPI_Status *status, const char *call)
 {
-    int errclass = amp_mpi_class_of(r->p2p.error);
+    int errclass = req_class(rank, r);
     int rc = errclass ? report(rank, r->comm, errclass, r, call) : MPI_SUCCESS;
     finish(rank, h, r, status, &errclass);
     return rc;
@@ -532,6 +547,8 @@ int PMPI_Request_free(MPI_Request *request)
                              "a nonblocking collective cannot be freed "
                              "before it completes (argument request)");
     *request = MPI_REQUEST_NULL;
+    if (r->active && r->p2p.done)
+        req_class(rank, r); /* the owner's part still runs */
     if (!r->active || r->p2p.done)
         amp_req_release(rank, r);
     else

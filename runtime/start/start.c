@@ -255,7 +255,6 @@ static void setup_pes(int npes)
         if (amp_p2p_pe_init(amp_proc.sched.pes[i], o->eager, &amp_proc.world) !=
             AMP_OK)
             amp_fatal("out of memory starting PE %d", i);
-    pthread_mutex_init(&amp_proc.idup_ctxs.lock, NULL);
     amp_proc.nbc_pes = amp_nbc_pes_create(npes);
     if (!amp_proc.nbc_pes)
         amp_fatal("out of memory starting %d PEs", npes);
