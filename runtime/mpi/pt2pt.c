@@ -887,6 +887,9 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
     size_t cap = dt->size * (size_t)count;
     p.on_done = NULL;
     amp_p2p_mrecv_typed(&rank->ep, m, v, count, dt, &p);
+    /* A rendezvous (from another process, say) is still under way. */
+    wait_one(rank, &p, "MPI_Mrecv");
+    rank = amp_rank_self();
     amp_status_set(status, p.st_source, p.st_tag,
                    status ? status->MPI_ERROR : 0, p.st_bytes, 0);
     if (g) /* the received data back to the device */
