@@ -7,7 +7,10 @@
  * program sees is its index tagged with KEYVAL_TAG, so no user keyval
  * equals a predefined key or MPI_KEYVAL_INVALID.  A keyval lives as long as
  * the program's handle or any attribute set with it: MPI_Comm_free_keyval
- * only drops the handle, and the last attribute's deletion frees it.
+ * only drops the handle, and the last attribute's deletion frees it.  Until
+ * then a copy of the handle still gets and deletes those attributes (not
+ * sets new ones), and frees it again without effect (a delete callback
+ * that frees its keyval does so once per attribute).
  *
  * An object's attributes are a list, newest first: deleting all of them
  * (MPI_Comm_free, MPI_Type_free, MPI_Finalize on MPI_COMM_SELF) calls the
@@ -88,12 +91,14 @@ static int is_predefined_key(int keyval)
 }
 
 /* Finds the user keyval of kind for the program's handle keyval in *kv;
- * MPI_SUCCESS, or the MPI_ERR_KEYVAL code. */
+ * MPI_SUCCESS, or the MPI_ERR_KEYVAL code.  A keyval the program freed
+ * while attributes still use it is found when freed_ok. */
 static int check_keyval(amp_rank_t *rank, amp_comm_t *comm, int keyval,
-                        int kind, const char *call, amp_keyval_t **kv)
+                        int kind, int freed_ok, const char *call,
+                        amp_keyval_t **kv)
 {
     *kv = keyval_lookup(rank, keyval);
-    if (*kv && !(*kv)->freed && (*kv)->kind == kind)
+    if (*kv && (freed_ok || !(*kv)->freed) && (*kv)->kind == kind)
         return MPI_SUCCESS;
     if (keyval == MPI_KEYVAL_INVALID)
         return amp_mpi_error(rank, comm, MPI_ERR_KEYVAL, call,
@@ -162,11 +167,15 @@ static int keyval_free(int kind, int *keyval, const char *call)
         return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
                              "NULL pointer (argument keyval)");
     amp_keyval_t *kv;
-    rc = check_keyval(rank, NULL, *keyval, kind, call, &kv);
+    rc = check_keyval(rank, NULL, *keyval, kind, 1, call, &kv);
     if (rc != MPI_SUCCESS)
         return rc;
-    kv->freed = 1;
-    keyval_release(rank, kv);
+    /* Freed already (through a copy of the handle, or by a delete callback
+     * that frees it on each of its attributes): nothing more to drop. */
+    if (!kv->freed) {
+        kv->freed = 1;
+        keyval_release(rank, kv);
+    }
     *keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }
@@ -501,9 +510,12 @@ static int enter_obj(attr_call_t *ac, int kind, int obj, const char *call)
     return rc;
 }
 
-static int find_keyval(attr_call_t *ac, int kind, int keyval)
+/* freed_ok: the keyval may have been freed while attributes use it (get,
+ * delete); setting needs one the program still holds. */
+static int find_keyval(attr_call_t *ac, int kind, int keyval, int freed_ok)
 {
-    return check_keyval(ac->rank, ac->comm, keyval, kind, ac->call, &ac->kv);
+    return check_keyval(ac->rank, ac->comm, keyval, kind, freed_ok, ac->call,
+                        &ac->kv);
 }
 
 static int set_attr(int kind, int obj, int keyval, void *value,
@@ -512,7 +524,7 @@ static int set_attr(int kind, int obj, int keyval, void *value,
     attr_call_t ac;
     int rc = enter_obj(&ac, kind, obj, call);
     if (rc == MPI_SUCCESS)
-        rc = find_keyval(&ac, kind, keyval);
+        rc = find_keyval(&ac, kind, keyval, 0);
     if (rc != MPI_SUCCESS)
         return rc;
     return attr_set(ac.rank, ac.comm, ac.list, ac.kv, obj, value, call);
@@ -540,7 +552,7 @@ static int get_attr(int kind, int obj, int keyval, void *value, int *flag,
         amp_win_predefined_attr(amp_win_lookup(ac.rank, obj), keyval, value,
                                 flag))
         return MPI_SUCCESS;
-    rc = find_keyval(&ac, kind, keyval);
+    rc = find_keyval(&ac, kind, keyval, 1);
     if (rc != MPI_SUCCESS)
         return rc;
     amp_attr_t *a = attr_find(*ac.list, ac.kv);
@@ -555,7 +567,7 @@ static int delete_attr(int kind, int obj, int keyval, const char *call)
     attr_call_t ac;
     int rc = enter_obj(&ac, kind, obj, call);
     if (rc == MPI_SUCCESS)
-        rc = find_keyval(&ac, kind, keyval);
+        rc = find_keyval(&ac, kind, keyval, 1);
     if (rc != MPI_SUCCESS)
         return rc;
     return attr_delete(ac.rank, ac.comm, ac.list, ac.kv, obj, call);
