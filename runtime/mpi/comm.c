@@ -135,6 +135,17 @@ void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm)
     amp_table_free(&rank->comms, comm);
 }
 
+void amp_comm_hold(amp_comm_t *comm)
+{
+    comm->holds++;
+}
+
+void amp_comm_drop(amp_rank_t *rank, amp_comm_t *comm)
+{
+    if (--comm->holds == 0 && comm->freed)
+        amp_comm_destroy(rank, comm);
+}
+
 /* A communicator object with the group of the intra-communicator comm and
  * context ctx, attached (attach 1) or not yet (MPI_Comm_idup). */
 static int copy_intra(amp_rank_t *rank, amp_comm_t *comm, int ctx, int attach,
@@ -402,7 +413,10 @@ int PMPI_Comm_free(MPI_Comm *comm_h)
     rc = amp_attr_comm_delete_all(rank, comm, "MPI_Comm_free");
     if (rc != MPI_SUCCESS)
         return rc;
-    amp_comm_destroy(rank, comm);
+    if (comm->holds) /* persistent requests still use it */
+        comm->freed = 1;
+    else
+        amp_comm_destroy(rank, comm);
     *comm_h = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }

@@ -107,8 +107,9 @@ int amp_check_comm(amp_rank_t *rank, MPI_Comm h, const char *call,
                    amp_comm_t **comm)
 {
     *comm = amp_comm_lookup(rank, h);
-    if (*comm)
+    if (*comm && !(*comm)->freed)
         return MPI_SUCCESS;
+    *comm = NULL;
     if (h == MPI_COMM_NULL)
         return amp_mpi_error(rank, NULL, MPI_ERR_COMM, call,
                              "MPI_COMM_NULL is not a valid communicator "

@@ -116,6 +116,8 @@ typedef struct amp_comm {
     struct amp_coll_shm *shm;   /* coll/shm.c: state its members share */
     unsigned asserts;           /* info.c: AMP_ASSERT_* from mpi_assert_* */
     struct amp_coll_hier *hier; /* coll_hier.c: members in several processes */
+    int holds;                  /* comm.c: persistent requests that use it */
+    int freed; /* comm.c: MPI_Comm_free'd while held; the handle is invalid */
 } amp_comm_t;
 
 /* Bits of amp_comm_t.asserts: the MPI-4 assertions set to "true" in the
@@ -149,6 +151,7 @@ typedef struct amp_req {
     void *pack;          /* packed copy of non-contiguous data */
     struct amp_nbc *nbc; /* AMP_REQ_COLL: its schedule until it is done */
     int dt_held;         /* dt is held (amp_type_hold) until release */
+    int comm_held;       /* comm is held (amp_comm_hold) until release */
     /* A device buffer staged (gpu.c): the request that moves the host
      * copy, which MPI_Cancel cancels; NULL otherwise. */
     amp_p2p_req_t *staged;
@@ -395,6 +398,11 @@ amp_comm_t *amp_comm_alloc(amp_rank_t *rank, int ctx, int myrank, int size,
                            int *world);
 /* Releases everything the communicator holds and its handle. */
 void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm);
+/* Keeps comm alive (MPI_Comm_free only invalidates the program's handle)
+ * while a persistent request uses it; the last drop after the free
+ * destroys it. */
+void amp_comm_hold(amp_comm_t *comm);
+void amp_comm_drop(amp_rank_t *rank, amp_comm_t *comm);
 /* The shared state of comm's collectives for the processes its members
  * run in now (amp_comm_new does it; a rank that moves between processes
  * detaches and attaches again, mpi/move.c).  Fails with AMP_ERR_NOMEM. */

@@ -298,8 +298,13 @@ static int new_xfer_req(const void *buf, int count, MPI_Datatype dtype,
     r->mode = mode;
     r->persistent = (unsigned char)persistent;
     *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
-    if (persistent)
+    if (persistent) { /* the program may free both before MPI_Start */
+        amp_type_hold(dt);
+        r->dt_held = 1;
+        amp_comm_hold(comm);
+        r->comm_held = 1;
         return MPI_SUCCESS;
+    }
     return amp_req_start(rank, r, call);
 }
 

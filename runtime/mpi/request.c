@@ -21,6 +21,9 @@ void amp_req_release(amp_rank_t *rank, amp_req_t *req)
     if (req->dt_held)
         amp_type_drop(rank, req->dt);
     req->dt_held = 0;
+    if (req->comm_held)
+        amp_comm_drop(rank, amp_comm_lookup(rank, req->comm));
+    req->comm_held = 0;
     amp_table_free(&rank->reqs, req);
 }
 
