@@ -225,6 +225,33 @@ static const amp_dt_t *basic_of(const amp_dt_t *dt)
     return dt->base_id ? amp_dt_predefined(dt->base_id) : dt;
 }
 
+/* cur = in op cur for n values of the predefined type basic, both packed
+ * (type-map order, no padding).  A padded pair (MPI_DOUBLE_INT, ...) is
+ * combined in its own layout, in a copy: its fields are not where the
+ * operation looks for them in packed data. */
+static amp_status_t apply_packed(const amp_coll_op_t *op, const amp_dt_t *basic,
+                                 int n, const void *in, char *cur)
+{
+    if (basic->contig || op->op_id == OP_NO_OP) {
+        amp_coll_apply(op, basic, n, in, cur);
+        return AMP_OK;
+    }
+    size_t span = (size_t)n * (size_t)basic->extent;
+    size_t bytes = (size_t)n * basic->size;
+    _Alignas(16) char small[2 * SMALL_ACC];
+    char *a = 2 * span > sizeof(small) ? malloc(2 * span) : small;
+    if (!a)
+        return AMP_ERR_NOMEM;
+    char *b = a + span;
+    amp_dt_unpack(basic, n, a, in, bytes);
+    amp_dt_unpack(basic, n, b, cur, bytes);
+    amp_coll_apply(op, basic, n, a, b);
+    amp_dt_pack(basic, n, b, cur);
+    if (a != small)
+        free(a);
+    return AMP_OK;
+}
+
 amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
                                 const amp_dt_t *tdt, int tcount, const void *in,
                                 const amp_coll_op_t *op, void *old)
@@ -237,18 +264,19 @@ amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
     if (!cur)
         return AMP_ERR_NOMEM;
     target_t *t = &w->targets[r];
+    amp_status_t st = AMP_OK;
     spin_lock(&t->acc);
     amp_dt_pack(tdt, tcount, taddr, cur);
     if (old)
         memcpy(old, cur, bytes);
-    if (op->op_id != OP_NO_OP) {
-        amp_coll_apply(op, basic, n, in, cur);
+    if (op->op_id != OP_NO_OP)
+        st = apply_packed(op, basic, n, in, cur);
+    if (op->op_id != OP_NO_OP && st == AMP_OK)
         amp_dt_unpack(tdt, tcount, taddr, cur, bytes);
-    }
     spin_unlock(&t->acc);
     if (cur != small)
         free(cur);
-    return AMP_OK;
+    return st;
 }
 
 amp_status_t amp_rma_accumulate(amp_rma_win_t *w, int r, const amp_rma_acc_t *a,
