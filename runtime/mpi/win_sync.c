@@ -347,10 +347,10 @@ int PMPI_Win_unlock(int r, MPI_Win win)
         rc = sync_error(rank, w, call,
                         "the window is not locked at that rank (call "
                         "MPI_Win_lock first)");
-    if (rc == MPI_SUCCESS)
-        rc = settle(rank, w, call);
     if (rc != MPI_SUCCESS)
         return rc;
+    /* A failed operation is reported, and the lock released all the same. */
+    rc = settle(rank, w, call);
     amp_rma_sync();
     int excl = (w->locks[r] & ~LOCK_NOCHECK) == MPI_LOCK_EXCLUSIVE;
     int held = !(w->locks[r] & LOCK_NOCHECK);
@@ -358,11 +358,12 @@ int PMPI_Win_unlock(int r, MPI_Win win)
     w->nlocked--;
     if (held && remote(w, r)) {
         amp_rma_remote_unlock(w->shared, &w->origin, r, excl);
-        return settle(rank, w, call);
+        int rc2 = settle(rank, w, call);
+        return rc != MPI_SUCCESS ? rc : rc2;
     }
     if (held)
         amp_rma_unlock(w->shared, r, excl);
-    return MPI_SUCCESS;
+    return rc;
 }
 AMP_WEAK_ALIAS(Win_unlock)
 
@@ -402,10 +403,10 @@ int PMPI_Win_unlock_all(MPI_Win win)
     if (rc == MPI_SUCCESS && !w->lock_all)
         rc = sync_error(rank, w, call,
                         "the window is not locked with MPI_Win_lock_all");
-    if (rc == MPI_SUCCESS)
-        rc = settle(rank, w, call);
     if (rc != MPI_SUCCESS)
         return rc;
+    /* A failed operation is reported, and the locks released all the same. */
+    rc = settle(rank, w, call);
     amp_rma_sync();
     int held = !(w->lock_all & LOCK_NOCHECK);
     w->lock_all = 0;
@@ -415,7 +416,8 @@ int PMPI_Win_unlock_all(MPI_Win win)
         else
             amp_rma_unlock(w->shared, r, 0);
     }
-    return held ? settle(rank, w, call) : MPI_SUCCESS;
+    int rc2 = held ? settle(rank, w, call) : MPI_SUCCESS;
+    return rc != MPI_SUCCESS ? rc : rc2;
 }
 AMP_WEAK_ALIAS(Win_unlock_all)
 

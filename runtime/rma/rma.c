@@ -174,16 +174,26 @@ amp_status_t amp_rma_detach(amp_rma_win_t *w, int r, const void *base)
     return found ? AMP_OK : AMP_ERR_ARG;
 }
 
+/* The end of the region of t that holds the byte at p, or NULL. */
+static const char *region_end(const target_t *t, const char *p)
+{
+    for (const region_t *g = t->regions; g; g = g->next)
+        if (p >= (const char *)g->base &&
+            (size_t)(p - (const char *)g->base) < g->size)
+            return (const char *)g->base + g->size;
+    return NULL;
+}
+
 int amp_rma_attached(amp_rma_win_t *w, int r, const char *addr, size_t len)
 {
     target_t *t = &w->targets[r];
-    int inside = 0;
+    const char *p = addr, *end = addr + len;
     spin_lock(&t->dyn);
-    for (region_t *g = t->regions; g && !inside; g = g->next)
-        inside = addr >= g->base && len <= g->size &&
-                 (size_t)(addr - g->base) <= g->size - len;
+    /* Region after region: the range may span adjacent ones. */
+    while (p && p < end)
+        p = region_end(t, p);
     spin_unlock(&t->dyn);
-    return inside;
+    return p != NULL;
 }
 
 /* ---- passive target --------------------------------------------------- */
