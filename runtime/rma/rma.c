@@ -34,17 +34,21 @@ static void wait_for(amp_rma_win_t *w, int (*ready)(amp_rma_win_t *, void *),
     }
     for (;;) {
         sleeper_t me = {NULL, amp_pe_self()->current};
+        /* Listed (and counted) before it looks: a member of another PE that
+         * changes the state between the look and the listing would see no
+         * sleeper (amp_rma_notify reads the count without the lock) and
+         * wake nobody.  Both sides order their store before their load
+         * with a full fence, so one of them sees the other's. */
         spin_lock(&w->wl);
-        if (ready(w, arg)) {
-            spin_unlock(&w->wl);
-            return;
-        }
         me.next = w->sleepers;
         w->sleepers = &me;
         atomic_fetch_add(&w->nsleepers, 1);
+        atomic_thread_fence(memory_order_seq_cst);
+        int done = ready(w, arg);
         spin_unlock(&w->wl);
-        amp_sched_block();
-        /* Woken by notify (which unlisted it) or spuriously. */
+        if (!done)
+            amp_sched_block();
+        /* Ready, woken by notify (which unlisted it) or spuriously. */
         spin_lock(&w->wl);
         for (sleeper_t **p = &w->sleepers; *p; p = &(*p)->next)
             if (*p == &me) {
@@ -53,6 +57,8 @@ static void wait_for(amp_rma_win_t *w, int (*ready)(amp_rma_win_t *, void *),
                 break;
             }
         spin_unlock(&w->wl);
+        if (done)
+            return;
     }
 }
 
