@@ -46,15 +46,16 @@ typedef struct amp_opts {
     unsigned long map_seed; /* random: the permutation's seed */
     int *map_list;          /* list: PE of rank i (repeated cyclically) */
     int map_nlist;
-    const char *map_flag; /* where the mapping came from, for errors */
-    size_t eager;         /* eager/rendezvous threshold in bytes */
-    int pin;              /* pin PEs to cores */
-    int stats;            /* print per-rank scheduling counts at exit */
-    int showmap;          /* print the placement of PEs and ranks at start */
-    const char *gpumap;   /* +gpumap: PEs to CUDA devices (gpu/gpu.h) */
-    int balancer;         /* +balancer: amp_lb_kind_t (lb/lb.h) */
-    int lbdebug;          /* +lbdebug: report load-balancing moves */
-    const char *restart;  /* +restart DIR: checkpoint to resume from */
+    const char *map_flag;  /* where the mapping came from, for errors */
+    size_t eager;          /* eager/rendezvous threshold in bytes */
+    int pin;               /* pin PEs to cores */
+    int stats;             /* print per-rank scheduling counts at exit */
+    long poll_deadlock_ns; /* AMPI_POLL_DEADLOCK (sched.h); 0: default */
+    int showmap;           /* print the placement of PEs and ranks at start */
+    const char *gpumap;    /* +gpumap: PEs to CUDA devices (gpu/gpu.h) */
+    int balancer;          /* +balancer: amp_lb_kind_t (lb/lb.h) */
+    int lbdebug;           /* +lbdebug: report load-balancing moves */
+    const char *restart;   /* +restart DIR: checkpoint to resume from */
 } amp_opts_t;
 
 typedef int (*amp_main_fn_t)(int argc, char **argv, char **envp);
@@ -264,7 +265,9 @@ typedef struct amp_rank {
     /* gpu.c: device buffers staged for the collective being started, taken
      * by the next amp_coll_launch (NULL between calls) */
     struct amp_gpu_op *gpu_coll;
-    amp_libc_state_t libc; /* start/libc_state.c */
+    amp_libc_state_t libc;  /* start/libc_state.c */
+    unsigned polls;         /* request.c: fruitless polls in a row */
+    unsigned long poll_act; /* ... since the activity was this */
 } amp_rank_t;
 
 /* The calling rank, or NULL outside a rank. */
@@ -605,6 +608,12 @@ void amp_type_hold(const amp_dt_t *dt);
 void amp_type_drop(amp_rank_t *rank, const amp_dt_t *dt);
 
 /* ---- requests (request.c) ---- */
+/* A polling call (MPI_Test, MPI_Iprobe, MPI_Win_flush...) that found
+ * nothing to complete: lets the other ranks of the PE run, and after many
+ * such polls in a row while nothing happens anywhere parks the rank as a
+ * poller until its PE's next poll round (sched/sched.h), where the
+ * deadlock report finds it.  Re-read the rank after. */
+void amp_mpi_poll(amp_rank_t *rank, const char *call);
 amp_req_t *amp_req_new(amp_rank_t *rank, int kind);
 void amp_req_release(amp_rank_t *rank, amp_req_t *req);
 /* Starts the operation req describes (fresh or persistent). */

@@ -747,7 +747,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm_h, int *flag,
     if (!*flag) {
         /* Let the other ranks of this PE run, so that a polling loop
          * makes progress, then look again. */
-        amp_p2p_progress(&rank->ep);
+        amp_mpi_poll(rank, "MPI_Iprobe");
         rank = amp_rank_self();
         *flag =
             amp_p2p_iprobe(&rank->ep, comm->ctx, source, p2p_tag(tag), &info);
@@ -791,7 +791,7 @@ static int mprobe_common(int source, int tag, MPI_Comm comm_h, int *flag,
     if (flag) {
         m = amp_p2p_improbe(&rank->ep, comm->ctx, source, p2p_tag(tag), &info);
         if (!m) {
-            amp_p2p_progress(&rank->ep);
+            amp_mpi_poll(rank, call);
             rank = amp_rank_self();
             m = amp_p2p_improbe(&rank->ep, comm->ctx, source, p2p_tag(tag),
                                 &info);

@@ -6,6 +6,17 @@
 
 #include <stdlib.h>
 
+void amp_mpi_poll(amp_rank_t *rank, const char *call)
+{
+    unsigned long act = amp_sched_activity_sum(&amp_proc.sched);
+    if (act != rank->poll_act) { /* something happened since: start over */
+        rank->poll_act = act;
+        rank->polls = 0;
+    }
+    rank->call = call;
+    amp_sched_poll_wait(++rank->polls);
+}
+
 amp_req_t *amp_req_new(amp_rank_t *rank, int kind)
 {
     amp_req_t *r = amp_table_alloc(&rank->reqs);
@@ -168,7 +179,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         return MPI_SUCCESS;
     }
     if (!r->p2p.done) {
-        amp_p2p_progress(&rank->ep);
+        amp_mpi_poll(rank, "MPI_Test");
         rank = amp_rank_self();
     }
     *flag = r->p2p.done;
@@ -309,7 +320,7 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag,
         for (int i = 0; i < count && all; i++)
             all = !a.p[i] || a.p[i]->done;
         if (!all) {
-            amp_p2p_progress(&rank->ep);
+            amp_mpi_poll(rank, "MPI_Testall");
             rank = amp_rank_self();
             all = 1;
             for (int i = 0; i < count && all; i++)
@@ -367,7 +378,7 @@ static int any_common(int count, MPI_Request reqs[], int *index, int *flag,
         wait_reqs(rank, a.p, count, 1, call);
         i = first_done(count, a.p);
     } else if (i < 0) {
-        amp_p2p_progress(&rank->ep);
+        amp_mpi_poll(rank, call);
         rank = amp_rank_self();
         i = first_done(count, a.p);
     }
@@ -422,7 +433,7 @@ static int some_common(int count, MPI_Request reqs[], int *outcount,
         if (block) {
             wait_reqs(rank, a.p, count, 1, call);
         } else {
-            amp_p2p_progress(&rank->ep);
+            amp_mpi_poll(rank, call);
             rank = amp_rank_self();
         }
     }
@@ -487,7 +498,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         return MPI_SUCCESS;
     }
     if (!r->p2p.done) {
-        amp_p2p_progress(&rank->ep);
+        amp_mpi_poll(rank, "MPI_Request_get_status");
         rank = amp_rank_self();
     }
     *flag = r->p2p.done;

@@ -252,6 +252,11 @@ static int wait_or_test(MPI_Win win, int *flag, const char *call)
         return rc;
     rank->call = call;
     int done = amp_rma_wait(w->shared, w->rank, w->nexpose, flag == NULL);
+    if (!done) { /* MPI_Win_test in a loop lets the origins run */
+        amp_mpi_poll(rank, call);
+        rank = amp_rank_self();
+        w = amp_win_lookup(rank, win);
+    }
     if (done) {
         w->exposing = 0;
         amp_rma_sync();
@@ -442,6 +447,9 @@ static int flush(MPI_Win win, int r, int all, const char *call)
                           "MPI_Win_lock_all) is open");
     rc = settle(rank, w, call);
     amp_rma_sync();
+    /* Flushes are where one-sided polling loops (compare-and-swap, fetch
+     * and no-op) poll: the other ranks of the PE run meanwhile. */
+    amp_mpi_poll(rank, call);
     return rc;
 }
 
@@ -474,8 +482,10 @@ int PMPI_Win_sync(MPI_Win win)
     amp_rank_t *rank;
     amp_win_t *w;
     int rc = enter(win, "MPI_Win_sync", &rank, &w);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
         amp_rma_sync();
+        amp_mpi_poll(rank, "MPI_Win_sync"); /* as a flush (see there) */
+    }
     return rc;
 }
 AMP_WEAK_ALIAS(Win_sync)

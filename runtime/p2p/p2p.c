@@ -278,6 +278,7 @@ void amp_p2p_req_complete(amp_p2p_req_t *r)
     amp_p2p_ep_t *ep = r->owner;
     r->done = 1;
     r->msg = NULL;
+    amp_sched_activity(ep->thr->pe);
     if (r->in_wait) {
         r->in_wait = 0;
         if (--ep->wait_pending == 0)

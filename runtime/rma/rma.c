@@ -66,6 +66,7 @@ static void wait_for(amp_rma_win_t *w, int (*ready)(amp_rma_win_t *, void *),
  * The wakes happen under wl, so a sleeper's frame outlives its listing. */
 void amp_rma_notify(amp_rma_win_t *w)
 {
+    amp_sched_activity(amp_pe_self()); /* ends polls too (sched.h) */
     atomic_thread_fence(memory_order_seq_cst);
     if (!atomic_load(&w->nsleepers))
         return;
@@ -290,6 +291,8 @@ amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
     if (op->op_id != OP_NO_OP && st == AMP_OK)
         amp_dt_unpack(tdt, tcount, taddr, cur, bytes);
     spin_unlock(&t->acc);
+    if (op->op_id != OP_NO_OP)
+        amp_sched_activity(amp_pe_self());
     if (cur != small)
         free(cur);
     return st;
@@ -325,9 +328,12 @@ void amp_rma_cas(amp_rma_win_t *w, int r, char *taddr, const void *origin,
     target_t *t = &w->targets[r];
     spin_lock(&t->acc);
     memmove(result, taddr, size);
-    if (memcmp(result, compare, size) == 0)
+    int swap = memcmp(result, compare, size) == 0;
+    if (swap)
         memcpy(taddr, origin, size);
     spin_unlock(&t->acc);
+    if (swap)
+        amp_sched_activity(amp_pe_self());
 }
 
 /* ---- post-start-complete-wait ----------------------------------------- */
@@ -393,10 +399,7 @@ int amp_rma_wait(amp_rma_win_t *w, int me, int expected, int block)
         wait_for(w, completes_taken, &a);
         return 1;
     }
-    if (completes_taken(w, &a))
-        return 1;
-    amp_sched_yield(); /* a polling loop lets the origins run */
-    return 0;
+    return completes_taken(w, &a);
 }
 
 void amp_rma_sync(void)
