@@ -31,12 +31,16 @@ typedef struct amp_dt_block {
 
 /* What external32 (big-endian, MPI standard sizes) makes of a basic value:
  * plain values byte-swap whole, complex ones swap each half, long double
- * becomes IEEE binary128. */
+ * becomes IEEE binary128; C long and unsigned long become 4 bytes, wchar_t
+ * 2 (the standard's sizes, smaller than this platform's). */
 enum {
     AMP_DT_X32_PLAIN = 0,
     AMP_DT_X32_COMPLEX = 1,
     AMP_DT_X32_LDOUBLE = 2,
     AMP_DT_X32_LDCOMPLEX = 3,
+    AMP_DT_X32_LONG = 4,
+    AMP_DT_X32_ULONG = 5,
+    AMP_DT_X32_WCHAR = 6,
 };
 
 typedef struct amp_dt {
@@ -175,9 +179,20 @@ uint32_t amp_dt_x32_kind(const amp_dt_t *dt);
 long long amp_dt_x32_size(const amp_dt_t *dt, int count);
 /* Converts count elements in place between native and external32 byte
  * order: packed data (a stream in type-map order) when packed, else data
- * in dt's layout at buf.  to_x32: native -> external32. */
+ * in dt's layout at buf.  to_x32: native -> external32.  Only for types
+ * without values that change size (amp_dt_x32_resizes). */
 void amp_dt_x32_convert(const amp_dt_t *dt, int count, void *buf, int packed,
                         int to_x32);
+/* Whether dt holds values whose external32 size is not their size here
+ * (long, unsigned long, wchar_t). */
+int amp_dt_x32_resizes(const amp_dt_t *dt);
+/* count elements of dt packed with their native sizes at in (type-map
+ * order) -> external32 at out (amp_dt_x32_size bytes); AMP_ERR_ARG when
+ * a value does not fit its external32 size (out is then incomplete). */
+amp_status_t amp_dt_x32_narrow(const amp_dt_t *dt, int count, const void *in,
+                               void *out);
+/* The reverse: external32 at in -> native packed values at out. */
+void amp_dt_x32_widen(const amp_dt_t *dt, int count, const void *in, void *out);
 
 /* Basic elements in bytes of packed dt data, or -1 if bytes ends inside a
  * basic value. */

@@ -19,7 +19,10 @@ PAIR_STRUCT(pair_short, short);
 PAIR_STRUCT(pair_ldouble, long double);
 
 #define X32_OF(T)                                                              \
-    _Generic((T)0, long double: AMP_DT_X32_LDOUBLE, default: AMP_DT_X32_PLAIN)
+    _Generic((T)0,                                                             \
+        long double: AMP_DT_X32_LDOUBLE,                                       \
+        long: sizeof(long) == 4 ? AMP_DT_X32_PLAIN : AMP_DT_X32_LONG,          \
+        default: AMP_DT_X32_PLAIN)
 #define PAIR_BLOCKS(name, T, I)                                                \
     static const amp_dt_block_t name##_blocks[2] = {                           \
         {0, sizeof(T), sizeof(T), X32_OF(T)},                                  \

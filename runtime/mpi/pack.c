@@ -216,6 +216,33 @@ static int check_pack_external(amp_rank_t *rank, const char *datarep,
     return rc;
 }
 
+/* External32 of a type with values of another size there (long, wchar_t):
+ * through a packed copy with the native sizes. */
+static int pack_resized(amp_rank_t *rank, const amp_dt_t *dt, int count,
+                        void *typed, char *ext, int packing, const char *call)
+{
+    size_t native = dt->size * (size_t)count;
+    char *tmp = malloc(native ? native : 1);
+    if (!tmp)
+        return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call,
+                             "out of memory for a %zu-byte copy", native);
+    amp_status_t st = AMP_OK;
+    if (packing) {
+        amp_dt_pack(dt, count, typed, tmp);
+        st = amp_dt_x32_narrow(dt, count, tmp, ext);
+    } else {
+        amp_dt_x32_widen(dt, count, ext, tmp);
+        amp_dt_unpack(dt, count, typed, tmp, native);
+    }
+    free(tmp);
+    if (st == AMP_OK)
+        return MPI_SUCCESS;
+    return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                         "a value of the data does not fit its external32 "
+                         "size (MPI_LONG and MPI_UNSIGNED_LONG: 4 bytes, "
+                         "MPI_WCHAR: 2) (argument inbuf)");
+}
+
 /* MPI_Pack_external (packing) or MPI_Unpack_external: the external32
  * counterpart of pack_common. */
 static int pack_external_common(const char *datarep, void *typed, int count,
@@ -242,15 +269,22 @@ static int pack_external_common(const char *datarep, void *typed, int count,
     if (rc != MPI_SUCCESS || !bytes)
         return rc;
     char *at = (char *)packed + *position;
-    if (packing) {
+    if (amp_dt_x32_resizes(dt)) {
+        rc = pack_resized(rank, dt, count, typed, at, packing, call);
+    } else if (packing) {
         amp_dt_pack(dt, count, typed, at);
         amp_dt_x32_convert(dt, count, at, 1, 1);
     } else {
         amp_dt_unpack(dt, count, typed, at, (size_t)bytes);
         amp_dt_x32_convert(dt, count, typed, 0, 0);
     }
-    *position += (MPI_Aint)bytes;
-    return g ? amp_gpu_op_finish(rank, NULL, g, NULL, call) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        *position += (MPI_Aint)bytes;
+    if (g && rc == MPI_SUCCESS)
+        return amp_gpu_op_finish(rank, NULL, g, NULL, call);
+    if (g)
+        amp_gpu_op_drop(g);
+    return rc;
 }
 
 int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
