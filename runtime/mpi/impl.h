@@ -734,8 +734,10 @@ int amp_gpu_refuse(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
                    const char *call, const char *arg, const char *why);
 
 /* ---- sending (pt2pt.c, bsend.c) ---- */
-void amp_status_set(MPI_Status *st, int source, int tag, int error,
-                    size_t bytes, int cancelled);
+/* Fills a status (nothing for MPI_STATUS_IGNORE), leaving MPI_ERROR
+ * alone: only the calls that return several statuses set it. */
+void amp_status_set(MPI_Status *st, int source, int tag, size_t bytes,
+                    int cancelled);
 void amp_status_empty(MPI_Status *st);
 int amp_truncate_error(amp_rank_t *rank, amp_comm_t *comm, const char *call,
                        int source, int tag, size_t capacity);

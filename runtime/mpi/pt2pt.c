@@ -15,27 +15,26 @@ static int p2p_tag(int tag)
     return tag == MPI_ANY_TAG ? AMP_P2P_ANY : tag;
 }
 
-void amp_status_set(MPI_Status *st, int source, int tag, int error,
-                    size_t bytes, int cancelled)
+void amp_status_set(MPI_Status *st, int source, int tag, size_t bytes,
+                    int cancelled)
 {
     if (st == MPI_STATUS_IGNORE)
         return;
     st->MPI_SOURCE = source;
     st->MPI_TAG = tag;
-    st->MPI_ERROR = error;
     st->amp_bytes = (long long)bytes;
     st->amp_cancelled = cancelled;
 }
 
 void amp_status_empty(MPI_Status *st)
 {
-    amp_status_set(st, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+    amp_status_set(st, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0);
 }
 
 /* The status of a receive or probe from MPI_PROC_NULL. */
 static void status_proc_null(MPI_Status *st)
 {
-    amp_status_set(st, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+    amp_status_set(st, MPI_PROC_NULL, MPI_ANY_TAG, 0, 0);
 }
 
 static int check_tag(amp_rank_t *rank, amp_comm_t *comm, int tag, int any_ok,
@@ -250,10 +249,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     p.on_done = NULL;
     start_recv(rank, comm, buf, count, dt, source, tag, &dev, &p);
     wait_one(rank, &p, "MPI_Recv");
-    if (status != MPI_STATUS_IGNORE) {
-        int err = status->MPI_ERROR;
-        amp_status_set(status, p.st_source, p.st_tag, err, p.st_bytes, 0);
-    }
+    amp_status_set(status, p.st_source, p.st_tag, p.st_bytes, 0);
     if (p.error == AMP_ERR_TRUNCATE)
         return amp_truncate_error(rank, comm, "MPI_Recv", p.st_source, p.st_tag,
                                   cap);
@@ -514,8 +510,7 @@ static int sendrecv(MPI_Comm comm_h, sendrecv_args_t *a, int replace,
     rank->call = call;
     amp_p2p_wait_all(&rank->ep, reqs, 2);
     free(copy);
-    amp_status_set(status, rp.st_source, rp.st_tag,
-                   status ? status->MPI_ERROR : 0, rp.st_bytes, 0);
+    amp_status_set(status, rp.st_source, rp.st_tag, rp.st_bytes, 0);
     if (g) /* the received data back to the device */
         rc = amp_gpu_op_finish(rank, comm, g, &rp.st_bytes, call);
     if (rp.error == AMP_ERR_TRUNCATE)
@@ -703,8 +698,7 @@ static int probe_enter(MPI_Comm comm_h, int source, int tag, const char *call,
 
 static void probe_status(MPI_Status *status, const amp_p2p_probe_info_t *info)
 {
-    amp_status_set(status, info->source, info->tag,
-                   status ? status->MPI_ERROR : 0, info->bytes, 0);
+    amp_status_set(status, info->source, info->tag, info->bytes, 0);
 }
 
 int PMPI_Probe(int source, int tag, MPI_Comm comm_h, MPI_Status *status)
@@ -895,8 +889,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
     /* A rendezvous (from another process, say) is still under way. */
     wait_one(rank, &p, "MPI_Mrecv");
     rank = amp_rank_self();
-    amp_status_set(status, p.st_source, p.st_tag,
-                   status ? status->MPI_ERROR : 0, p.st_bytes, 0);
+    amp_status_set(status, p.st_source, p.st_tag, p.st_bytes, 0);
     if (g) /* the received data back to the device */
         rc = amp_gpu_op_finish(rank, NULL, g, &p.st_bytes, "MPI_Mrecv");
     if (p.error == AMP_ERR_TRUNCATE)

@@ -43,8 +43,7 @@ void amp_req_status(const amp_req_t *r, MPI_Status *status)
     if (status == MPI_STATUS_IGNORE)
         return;
     if (r->kind == AMP_REQ_COLL) { /* a collective: an empty status */
-        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, status->MPI_ERROR,
-                       0, 0);
+        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0);
         return;
     }
     status->MPI_SOURCE = r->p2p.st_source;
@@ -257,6 +256,8 @@ static int finish_all(amp_rank_t *rank, int count, MPI_Request *reqs,
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[i];
         if (!r[i]) {
             amp_status_empty(st);
+            if (st)
+                st->MPI_ERROR = MPI_SUCCESS;
             continue;
         }
         int errclass;
