@@ -197,6 +197,9 @@ void amp_dt_x32_widen(const amp_dt_t *dt, int count, const void *in, void *out);
 /* Basic elements in bytes of packed dt data, or -1 if bytes ends inside a
  * basic value. */
 long long amp_dt_elements(const amp_dt_t *dt, size_t bytes);
+/* The reverse: the packed bytes of the first elements basic elements of
+ * dt data (elements of dt, then the first ones of the next). */
+long long amp_dt_elements_bytes(const amp_dt_t *dt, long long elements);
 
 /* Bytes from the first to the last data byte of count elements. */
 static inline size_t amp_dt_span(const amp_dt_t *dt, int count)

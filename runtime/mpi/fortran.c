@@ -411,23 +411,78 @@ AMPI_API void ampi_yield_(MPI_Fint *ierror)
     *ierror = AMPI_Yield();
 }
 
-/* ---- callbacks the runtime does not take yet ---- */
+/* ---- generalized requests ---- */
 
-/* MPI_GREQUEST_START and MPI_REGISTER_DATAREP fail in C with
- * MPI_ERR_UNSUPPORTED_OPERATION; their Fortran callbacks (arguments by
- * reference, IERROR last) will need trampolines like the keyvals' in
- * fortran_attr.c when the C calls are implemented, so until then the
- * Fortran calls fail the same way without calling C. */
+/* The Fortran callbacks of MPI_GREQUEST_START: QUERY_FN(EXTRA_STATE,
+ * STATUS, IERROR), FREE_FN(EXTRA_STATE, IERROR), CANCEL_FN(EXTRA_STATE,
+ * COMPLETE, IERROR), EXTRA_STATE INTEGER(KIND=MPI_ADDRESS_KIND), COMPLETE
+ * LOGICAL; the C runtime calls them through the trampolines below, with
+ * this as extra_state.  A Fortran status is the C status. */
+typedef void f_greq_query_fn(const MPI_Aint *, MPI_Fint *, MPI_Fint *);
+typedef void f_greq_free_fn(const MPI_Aint *, MPI_Fint *);
+typedef void f_greq_cancel_fn(const MPI_Aint *, const MPI_Fint *, MPI_Fint *);
+
+typedef struct {
+    f_greq_query_fn *query;
+    f_greq_free_fn *free;
+    f_greq_cancel_fn *cancel;
+    MPI_Aint extra_state;
+} f_greq_t;
+
+static int greq_query(void *extra_state, MPI_Status *status)
+{
+    const f_greq_t *g = extra_state;
+    f_greq_query_fn *fn = amp_pie_to_rank(amp_rank_self(), (void *)g->query);
+    MPI_Fint ierror = MPI_SUCCESS;
+    fn(&g->extra_state, (MPI_Fint *)status, &ierror);
+    return ierror;
+}
+
+/* The last callback of a request: the state goes with it. */
+static int greq_free(void *extra_state)
+{
+    f_greq_t *g = extra_state;
+    f_greq_free_fn *fn = amp_pie_to_rank(amp_rank_self(), (void *)g->free);
+    MPI_Fint ierror = MPI_SUCCESS;
+    fn(&g->extra_state, &ierror);
+    free(g);
+    return ierror;
+}
+
+static int greq_cancel(void *extra_state, int complete)
+{
+    const f_greq_t *g = extra_state;
+    f_greq_cancel_fn *fn = amp_pie_to_rank(amp_rank_self(), (void *)g->cancel);
+    MPI_Fint ierror = MPI_SUCCESS, f_complete = complete != 0;
+    fn(&g->extra_state, &f_complete, &ierror);
+    return ierror;
+}
+
 AMPI_API void pmpi_grequest_start_(void *query_fn, void *free_fn,
                                    void *cancel_fn, const MPI_Aint *extra_state,
                                    MPI_Fint *request, MPI_Fint *ierror)
 {
-    (void)query_fn, (void)free_fn, (void)cancel_fn, (void)extra_state;
-    (void)request;
-    *ierror = amp_mpi_unsupported("MPI_Grequest_start");
+    f_greq_t *g = malloc(sizeof(*g));
+    if (!g) {
+        *ierror = amp_f_no_mem("MPI_Grequest_start");
+        return;
+    }
+    *g = (f_greq_t){(f_greq_query_fn *)query_fn, (f_greq_free_fn *)free_fn,
+                    (f_greq_cancel_fn *)cancel_fn, *extra_state};
+    *ierror =
+        PMPI_Grequest_start(greq_query, greq_free, greq_cancel, g, request);
+    if (*ierror != MPI_SUCCESS)
+        free(g);
 }
 AMP_FORTRAN_ALIAS(grequest_start)
 
+/* ---- callbacks the runtime does not take yet ---- */
+
+/* MPI_REGISTER_DATAREP fails in C with MPI_ERR_UNSUPPORTED_OPERATION; its
+ * Fortran callbacks (arguments by reference, IERROR last) will need
+ * trampolines like the generalized requests' when the C call is
+ * implemented, so until then the Fortran call fails the same way without
+ * calling C. */
 AMPI_API void pmpi_register_datarep_(const char *datarep, void *read_fn,
                                      void *write_fn, void *extent_fn,
                                      const MPI_Aint *extra_state,

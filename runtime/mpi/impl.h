@@ -156,6 +156,7 @@ enum amp_req_kind {
     AMP_REQ_RECV,
     AMP_REQ_DONE, /* complete at creation: MPI_PROC_NULL, Ibsend */
     AMP_REQ_COLL, /* nonblocking collective: p2p completes with it */
+    AMP_REQ_GREQ, /* generalized request (grequest.c) */
 };
 
 typedef struct amp_req {
@@ -184,7 +185,8 @@ typedef struct amp_req {
      * class, 0 for success.  NULL: none. */
     int (*finish_fn)(struct amp_rank *rank, struct amp_req *r);
     void *finish_arg;
-    int errclass; /* what finish_fn returned */
+    int errclass;          /* what finish_fn returned */
+    struct amp_greq *greq; /* AMP_REQ_GREQ: its callbacks (grequest.c) */
 } amp_req_t;
 
 enum amp_send_mode {
@@ -619,6 +621,13 @@ void amp_req_release(amp_rank_t *rank, amp_req_t *req);
 /* Starts the operation req describes (fresh or persistent). */
 int amp_req_start(amp_rank_t *rank, amp_req_t *req, const char *call);
 void amp_req_status(const amp_req_t *req, MPI_Status *status);
+/* Generalized requests (grequest.c): MPI_Cancel calls cancel_fn, and
+ * MPI_Request_get_status query_fn into *status (status may be
+ * MPI_STATUS_IGNORE); each returns MPI_SUCCESS or the callback's error
+ * through the error handler. */
+int amp_greq_cancel(amp_rank_t *rank, amp_req_t *r);
+int amp_greq_query(amp_rank_t *rank, amp_req_t *r, MPI_Status *status,
+                   const char *call);
 
 /* ---- CUDA device buffers (gpu.c; only when amp_proc.gpu is set) ---- */
 

@@ -29,6 +29,8 @@ void amp_req_release(amp_rank_t *rank, amp_req_t *req)
 {
     free(req->pack);
     req->pack = NULL;
+    free(req->greq); /* a generalized request never finished */
+    req->greq = NULL;
     if (req->dt_held)
         amp_type_drop(rank, req->dt);
     req->dt_held = 0;
@@ -104,6 +106,10 @@ static int report(amp_rank_t *rank, MPI_Comm comm_h, int errclass,
                   const amp_req_t *r, const char *call)
 {
     amp_comm_t *comm = amp_comm_lookup(rank, comm_h);
+    if (r->errclass && r->kind == AMP_REQ_GREQ)
+        return amp_mpi_error(rank, comm, errclass, call,
+                             "the query or free function of the generalized "
+                             "request returned an error");
     if (r->errclass)
         return amp_mpi_error(rank, comm, errclass, call,
                              "completing the request failed");
@@ -503,6 +509,8 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         rank = amp_rank_self();
     }
     *flag = r->p2p.done;
+    if (*flag && r->kind == AMP_REQ_GREQ && r->greq)
+        return amp_greq_query(rank, r, status, "MPI_Request_get_status");
     if (*flag)
         amp_req_status(r, status);
     return MPI_SUCCESS;
@@ -588,6 +596,8 @@ int PMPI_Cancel(MPI_Request *request)
                              MPI_ERR_REQUEST, "MPI_Cancel",
                              "a nonblocking collective cannot be cancelled "
                              "(argument request)");
+    if (r->kind == AMP_REQ_GREQ)
+        return amp_greq_cancel(rank, r);
     if (r->active && r->kind != AMP_REQ_DONE)
         amp_p2p_cancel(&rank->ep, r->staged ? r->staged : &r->p2p);
     return MPI_SUCCESS;
