@@ -22,6 +22,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Fortran REAL(16) (IEEE binary128), COMPLEX(16) and INTEGER(16) in C,
+ * where the compiler has them (MPI_REAL16, MPI_COMPLEX32, MPI_INTEGER16). */
+#if defined(__SIZEOF_FLOAT128__)
+typedef __float128 amp_real16_t;
+#define AMP_HAVE_REAL16 1
+#elif defined(__LDBL_MANT_DIG__) && __LDBL_MANT_DIG__ == 113
+typedef long double amp_real16_t;
+#define AMP_HAVE_REAL16 1
+#endif
+#ifdef AMP_HAVE_REAL16
+typedef struct amp_complex32 {
+    amp_real16_t re, im;
+} amp_complex32_t;
+#endif
+#if defined(__SIZEOF_INT128__)
+typedef __int128 amp_int16_t;
+#define AMP_HAVE_INTEGER16 1
+#endif
+
 typedef struct amp_dt_block {
     ptrdiff_t off;
     size_t len;
@@ -67,6 +86,7 @@ typedef struct amp_dt {
     const char *name;
     /* Set by the MPI layer: the constructor's arguments for
      * MPI_Type_get_contents, a name, and references from other types. */
+    int f90;       /* from MPI_Type_create_f90_*: never freed */
     int refs;      /* user_refs + the types whose contents name it */
     int user_refs; /* handles the user holds (and must free) */
     int nints, naddrs, ntypes;

@@ -170,13 +170,6 @@ UNSUPPORTED(File_set_atomicity, (MPI_File fh, int flag))
 UNSUPPORTED(File_get_atomicity, (MPI_File fh, int *flag))
 UNSUPPORTED(File_sync, (MPI_File fh))
 
-/* Language interoperability (chapter 17). */
-
-UNSUPPORTED(Type_create_f90_real, (int p, int r, MPI_Datatype *newtype))
-UNSUPPORTED(Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype))
-UNSUPPORTED(Type_create_f90_integer, (int r, MPI_Datatype *newtype))
-UNSUPPORTED(Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
-
 /* ---- Calls with no error code to return ---- */
 
 /* Address arithmetic in a flat address space.  Unsigned, so that no sum
