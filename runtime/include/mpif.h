@@ -447,6 +447,9 @@
       EXTERNAL MPI_WIN_DUP_FN, MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN
       EXTERNAL MPI_DUP_FN
 
+! For MPI_REGISTER_DATAREP: no conversion (the native representation).
+      EXTERNAL MPI_CONVERSION_FN_NULL
+
 ! Functions (the other calls are subroutines).
       DOUBLE PRECISION MPI_WTIME, MPI_WTICK
       DOUBLE PRECISION PMPI_WTIME, PMPI_WTICK

@@ -82,6 +82,7 @@ int PMPI_Finalize(void)
      * A failing callback is reported, and MPI ends all the same. */
     rc = amp_attr_comm_delete_all(rank, amp_comm_lookup(rank, MPI_COMM_SELF),
                                   "MPI_Finalize");
+    amp_datarep_clear(rank);
     rank->state = AMP_MPI_FINALIZED;
     return rc;
 }

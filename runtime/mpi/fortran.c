@@ -476,21 +476,95 @@ AMPI_API void pmpi_grequest_start_(void *query_fn, void *free_fn,
 }
 AMP_FORTRAN_ALIAS(grequest_start)
 
-/* ---- callbacks the runtime does not take yet ---- */
+/* ---- user data representations ---- */
 
-/* MPI_REGISTER_DATAREP fails in C with MPI_ERR_UNSUPPORTED_OPERATION; its
- * Fortran callbacks (arguments by reference, IERROR last) will need
- * trampolines like the generalized requests' when the C call is
- * implemented, so until then the Fortran call fails the same way without
- * calling C. */
+/* The Fortran callbacks of MPI_REGISTER_DATAREP: READ/WRITE(USERBUF,
+ * DATATYPE, COUNT, FILEBUF, POSITION, EXTRA_STATE, IERROR), POSITION
+ * INTEGER(KIND=MPI_OFFSET_KIND), and DTYPE_FILE_EXTENT_FN(DATATYPE,
+ * EXTENT, EXTRA_STATE, IERROR), EXTENT and EXTRA_STATE
+ * INTEGER(KIND=MPI_ADDRESS_KIND); called through the trampolines below.
+ * MPI_CONVERSION_FN_NULL is the C null (native representation). */
+typedef void f_conversion_fn(void *, const MPI_Fint *, const MPI_Fint *, void *,
+                             const MPI_Offset *, const MPI_Aint *, MPI_Fint *);
+typedef void f_extent_fn(const MPI_Fint *, MPI_Aint *, const MPI_Aint *,
+                         MPI_Fint *);
+
+typedef struct {
+    f_conversion_fn *read, *write;
+    f_extent_fn *extent;
+    MPI_Aint extra_state;
+} f_datarep_t;
+
+/* What Fortran programs pass as MPI_CONVERSION_FN_NULL; never called. */
+AMPI_API void mpi_conversion_fn_null_(void *userbuf, const MPI_Fint *datatype,
+                                      const MPI_Fint *count, void *filebuf,
+                                      const MPI_Offset *position,
+                                      const MPI_Aint *extra_state,
+                                      MPI_Fint *ierror)
+{
+    (void)userbuf, (void)datatype, (void)count, (void)filebuf;
+    (void)position, (void)extra_state;
+    *ierror = MPI_SUCCESS;
+}
+
+static int convert(f_conversion_fn *f, void *userbuf, MPI_Datatype datatype,
+                   int count, void *filebuf, MPI_Offset position,
+                   const f_datarep_t *d)
+{
+    f_conversion_fn *fn = amp_pie_to_rank(amp_rank_self(), (void *)f);
+    MPI_Fint ierror = MPI_SUCCESS, type = datatype, n = count;
+    fn(userbuf, &type, &n, filebuf, &position, &d->extra_state, &ierror);
+    return ierror;
+}
+
+static int datarep_read(void *userbuf, MPI_Datatype datatype, int count,
+                        void *filebuf, MPI_Offset position, void *extra_state)
+{
+    const f_datarep_t *d = extra_state;
+    return convert(d->read, userbuf, datatype, count, filebuf, position, d);
+}
+
+static int datarep_write(void *userbuf, MPI_Datatype datatype, int count,
+                         void *filebuf, MPI_Offset position, void *extra_state)
+{
+    const f_datarep_t *d = extra_state;
+    return convert(d->write, userbuf, datatype, count, filebuf, position, d);
+}
+
+static int datarep_extent(MPI_Datatype datatype, MPI_Aint *extent,
+                          void *extra_state)
+{
+    const f_datarep_t *d = extra_state;
+    f_extent_fn *fn = amp_pie_to_rank(amp_rank_self(), (void *)d->extent);
+    MPI_Fint ierror = MPI_SUCCESS, type = datatype;
+    fn(&type, extent, &d->extra_state, &ierror);
+    return ierror;
+}
+
+/* The registry keeps the state as long as the rank (never unregistered). */
 AMPI_API void pmpi_register_datarep_(const char *datarep, void *read_fn,
                                      void *write_fn, void *extent_fn,
                                      const MPI_Aint *extra_state,
                                      MPI_Fint *ierror, size_t datarep_len)
 {
-    (void)datarep, (void)read_fn, (void)write_fn, (void)extent_fn;
-    (void)extra_state, (void)datarep_len;
-    *ierror = amp_mpi_unsupported("MPI_Register_datarep");
+    void *null = (void *)mpi_conversion_fn_null_;
+    char *name = amp_f_cstring(datarep, datarep_len);
+    f_datarep_t *d = malloc(sizeof(*d));
+    if (!name || !d) {
+        free(name);
+        free(d);
+        *ierror = amp_f_no_mem("MPI_Register_datarep");
+        return;
+    }
+    *d = (f_datarep_t){read_fn == null ? NULL : (f_conversion_fn *)read_fn,
+                       write_fn == null ? NULL : (f_conversion_fn *)write_fn,
+                       (f_extent_fn *)extent_fn, *extra_state};
+    *ierror = PMPI_Register_datarep(name, d->read ? datarep_read : NULL,
+                                    d->write ? datarep_write : NULL,
+                                    datarep_extent, d);
+    if (*ierror != MPI_SUCCESS)
+        free(d);
+    free(name);
 }
 AMP_FORTRAN_ALIAS(register_datarep)
 

@@ -267,9 +267,10 @@ typedef struct amp_rank {
     /* gpu.c: device buffers staged for the collective being started, taken
      * by the next amp_coll_launch (NULL between calls) */
     struct amp_gpu_op *gpu_coll;
-    amp_libc_state_t libc;  /* start/libc_state.c */
-    unsigned polls;         /* request.c: fruitless polls in a row */
-    unsigned long poll_act; /* ... since the activity was this */
+    amp_libc_state_t libc;        /* start/libc_state.c */
+    struct amp_datarep *datareps; /* datarep.c: MPI_Register_datarep */
+    unsigned polls;               /* request.c: fruitless polls in a row */
+    unsigned long poll_act;       /* ... since the activity was this */
 } amp_rank_t;
 
 /* The calling rank, or NULL outside a rank. */
@@ -601,6 +602,18 @@ int amp_check_info(amp_rank_t *rank, amp_comm_t *comm, MPI_Info h,
 amp_status_t amp_comm_info_apply(amp_rank_t *rank, amp_comm_t *comm,
                                  const struct amp_info *hints);
 void amp_info_destroy(struct amp_info *info);
+
+/* ---- user data representations (datarep.c) ---- */
+typedef struct amp_datarep {
+    struct amp_datarep *next;
+    char name[MPI_MAX_DATAREP_STRING];
+    MPI_Datarep_conversion_function *read, *write; /* NULL: native */
+    MPI_Datarep_extent_function *extent;
+    void *extra_state;
+} amp_datarep_t;
+/* The representation the calling rank registered as name, or NULL. */
+const amp_datarep_t *amp_datarep_find(amp_rank_t *rank, const char *name);
+void amp_datarep_clear(amp_rank_t *rank);
 
 /* ---- datatypes (datatype.c) ---- */
 

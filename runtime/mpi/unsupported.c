@@ -160,12 +160,6 @@ UNSUPPORTED(File_write_ordered_end,
             (MPI_File fh, const void *buf, MPI_Status *status))
 UNSUPPORTED(File_get_type_extent,
             (MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent))
-UNSUPPORTED(Register_datarep,
-            (const char *datarep,
-             MPI_Datarep_conversion_function *read_conversion_fn,
-             MPI_Datarep_conversion_function *write_conversion_fn,
-             MPI_Datarep_extent_function *dtype_file_extent_fn,
-             void *extra_state))
 UNSUPPORTED(File_set_atomicity, (MPI_File fh, int flag))
 UNSUPPORTED(File_get_atomicity, (MPI_File fh, int *flag))
 UNSUPPORTED(File_sync, (MPI_File fh))
