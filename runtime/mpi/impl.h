@@ -603,6 +603,20 @@ amp_status_t amp_comm_info_apply(amp_rank_t *rank, amp_comm_t *comm,
                                  const struct amp_info *hints);
 void amp_info_destroy(struct amp_info *info);
 
+/* ---- attributes from Fortran (attr.c, for fortran_attr.c) ----
+ * kind: AMP_ATTR_COMM, _TYPE or _WIN.  A value set from Fortran
+ * (INTEGER(KIND=MPI_ADDRESS_KIND), or with is_int the INTEGER of
+ * MPI_ATTR_PUT) stays in the attribute: C gets a pointer to it (MPI 3.1
+ * section 17.2.7), Fortran the value; a value set from C comes to Fortran
+ * as the pointer's integer.  A keyval made by the Fortran binding has its
+ * callbacks called with Fortran's values (amp_attr_keyval_fortran). */
+enum { AMP_ATTR_COMM = 1, AMP_ATTR_TYPE, AMP_ATTR_WIN };
+int amp_attr_fortran_set(int kind, int obj, int keyval, MPI_Aint value,
+                         int is_int, const char *call);
+int amp_attr_fortran_get(int kind, int obj, int keyval, MPI_Aint *value,
+                         int *flag, const char *call);
+void amp_attr_keyval_fortran(int keyval, int is_int);
+
 /* ---- user data representations (datarep.c) ---- */
 typedef struct amp_datarep {
     struct amp_datarep *next;
