@@ -184,7 +184,8 @@ static int send_common(const void *buf, int count, MPI_Datatype dtype, int dest,
                                      tag, comm_h, mode, call, &dev, &rc))
         return rc; /* device memory: sent from a host copy (gpu.c) */
     if (mode == AMP_SEND_BUFFERED)
-        return amp_bsend_start(rank, comm, buf, count, dt, dest, tag, call);
+        return amp_bsend_start(rank, comm, buf, count, dt, dest, tag, call,
+                               NULL);
     amp_p2p_req_t p;
     p.on_done = NULL;
     start_send(rank, comm, buf, count, dt, dest, tag, mode, &dev, &p);
@@ -361,10 +362,8 @@ int amp_req_start(amp_rank_t *rank, amp_req_t *r, const char *call)
         return MPI_SUCCESS;
     }
     if (r->kind == AMP_REQ_SEND && r->mode == AMP_SEND_BUFFERED) {
-        int rc = amp_bsend_start(rank, comm, r->buf, r->count, r->dt, r->peer,
-                                 r->tag, call);
-        amp_p2p_req_init_done(&rank->ep, &r->p2p, r->peer, r->tag);
-        return rc;
+        return amp_bsend_start(rank, comm, r->buf, r->count, r->dt, r->peer,
+                               r->tag, call, &r->p2p);
     }
     /* p2p reads the type until completion, MPI_Type_free or not */
     if (!r->dt_held)
