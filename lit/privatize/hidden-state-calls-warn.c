@@ -9,18 +9,15 @@
 
 int first_word_length(char *line, time_t now)
 {
-    int dec, sign;
-    char *digits = ecvt((double)now, 3, &dec, &sign); // expected-warning {{call to 'ecvt' keeps hidden state that other ranks can change between calls; use 'ecvt_r' [-Wampi-hidden-state]}}
-    char *err = strerror(dec); // expected-warning {{call to 'strerror' keeps hidden state that other ranks can change between calls; use 'strerror_r'}}
-    // The runtime gives each rank its own state of these: no warning.
-    char *word = strtok(line, " ");
-    struct tm *t = localtime(&now);
-    srand(t->tm_sec);
-    int r = rand() + (digits != 0);
+    char *word = strtok(line, " "); // expected-warning {{call to 'strtok' keeps hidden state that other ranks can change between calls; use 'strtok_r' [-Wampi-hidden-state]}}
+    struct tm *t = localtime(&now); // expected-warning {{call to 'localtime' keeps hidden state that other ranks can change between calls; use 'localtime_r' [-Wampi-hidden-state]}}
+    srand(t->tm_sec); // expected-warning {{call to 'srand' keeps hidden state}}
+    int r = rand(); // expected-warning {{call to 'rand' keeps hidden state}}
+    char *err = strerror(r); // expected-warning {{call to 'strerror' keeps hidden state that other ranks can change between calls; use 'strerror_r'}}
     // The reentrant forms are fine.
     char *save;
     char *again = strtok_r(line, " ", &save);
-    return (int)strlen(word) + (again != 0) + (err != 0) + r;
+    return (int)strlen(word) + (again != 0) + (err != 0);
 }
 
 // A function of the program's own with a library name is not the library's.

@@ -6,4 +6,4 @@
 
 #include <string.h>
 
-char *message(int error) { return strerror(error); }
+char *first(char *line) { return strtok(line, ","); }

@@ -24,9 +24,6 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <time.h>
 
 #define AMP_WEAK_ALIAS(name)                                                   \
     _Pragma(AMP_PRAGMA_STR(weak MPI_##name = PMPI_##name))
@@ -60,21 +57,6 @@ typedef struct amp_opts {
 
 typedef int (*amp_main_fn_t)(int argc, char **argv, char **envp);
 
-/* start/libc_state.c: the state that C library functions keep between
- * calls (rand, random, the drand48 family, strtok, the results of the time
- * conversions), one per rank as each process of another MPI has its own,
- * and one for the threads outside ranks. */
-typedef struct amp_libc_state {
-    int ready;               /* set up (on first use) */
-    struct random_data rand; /* rand, random and their seeds */
-    int32_t rand_buf[32];    /* its default state (128 bytes, as glibc's) */
-    char *rand_cur;          /* the state buffer in use (initstate) */
-    struct drand48_data d48; /* the drand48 family */
-    char *strtok_save;       /* strtok */
-    struct tm tm;            /* gmtime, localtime */
-    char time_text[64];      /* asctime, ctime */
-} amp_libc_state_t;
-
 /* The one process-wide struct: written at startup, read afterwards. */
 typedef struct amp_proc {
     amp_opts_t opts;
@@ -107,9 +89,6 @@ typedef struct amp_proc {
     struct amp_gpu *gpu; /* gpu/gpu.h: CUDA devices, or NULL: host-only */
     /* +restart: the checkpoint's manifest (mpi/checkpoint.h), else NULL */
     struct amp_ckpt_manifest *restart;
-    /* start/libc_state.c: the threads outside ranks share this state */
-    pthread_mutex_t libc_lock;
-    amp_libc_state_t libc;
 } amp_proc_t;
 
 extern amp_proc_t amp_proc;
@@ -267,7 +246,6 @@ typedef struct amp_rank {
     /* gpu.c: device buffers staged for the collective being started, taken
      * by the next amp_coll_launch (NULL between calls) */
     struct amp_gpu_op *gpu_coll;
-    amp_libc_state_t libc;        /* start/libc_state.c */
     struct amp_datarep *datareps; /* datarep.c: MPI_Register_datarep */
     unsigned polls;               /* request.c: fruitless polls in a row */
     unsigned long poll_act;       /* ... since the activity was this */
