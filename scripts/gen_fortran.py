@@ -57,6 +57,10 @@ STRING_OUT_SIZE = {
     ("File_get_view", "datarep"): "MPI_MAX_DATAREP_STRING",
 }
 
+# CHARACTER arguments that lose their leading blanks too (info keys and
+# values: MPI 3.1 section 17.2.5 strips both ends).
+STR_TRIM_BOTH = {"Info_set", "Info_delete", "Info_get_valuelen"}
+
 # Parameters that are addresses the call stores or uses as such, not
 # buffers: passed through unchanged (MPI_BOTTOM means nothing there).
 ADDRESS_PARAMS = {"baseptr", "buffer_addr"}
@@ -114,7 +118,8 @@ def hand_written(src):
         text = open(os.path.join(src, "runtime", "mpi", name),
                     encoding="utf-8").read()
         names |= set(re.findall(r"\bpmpi_(\w+)_\(", text))
-        names |= set(re.findall(r"^F_KEYVAL_CREATE\((\w+),", text, re.M))
+        names |= set(re.findall(
+            r"^F_(?:KEYVAL_CREATE|TYPE_BOUND|SET_ATTR)\((\w+),", text, re.M))
     return names
 
 
@@ -247,7 +252,8 @@ def wrapper(ret, func, params):
         elif kind == "str_in":
             decls.append("const char *%s" % n)
             hidden.append("size_t %s_len" % n)
-            pre.append("char *c_%s = amp_f_cstring(%s, %s_len);" % (n, n, n))
+            pre.append("char *c_%s = amp_f_cstring%s(%s, %s_len);"
+                       % (n, "_trim" if func in STR_TRIM_BOTH else "", n, n))
             strings.append("c_" + n)
             args.append("c_%s" % n)
             post.append("ALWAYS free(c_%s);" % n)
@@ -340,7 +346,8 @@ def generate(src):
 NO_INTERFACE_KINDS = {"buf", "fn", "address"}
 
 # Hand-written wrappers whose Fortran arguments the C prototype describes.
-HAND_WRITTEN_GENERIC = {"Comm_get_attr", "Type_get_attr", "Win_get_attr"}
+HAND_WRITTEN_GENERIC = {"Comm_get_attr", "Type_get_attr", "Win_get_attr",
+                        "Comm_set_attr", "Type_set_attr", "Win_set_attr"}
 
 # Hand-written wrappers whose Fortran arguments differ from the C
 # prototype: (name, type, dimensions), as the wrapper in fortran.c or
@@ -364,6 +371,25 @@ FORTRAN_ARGS = {
                  ("attribute_val", "integer", ""), ("flag", "logical", "")],
     "Attr_put": [("comm", "integer", ""), ("keyval", "integer", ""),
                  ("attribute_val", "integer", "")],
+    # The MPI-1 calls with INTEGER addresses (fortran.c).
+    "Type_extent": [("datatype", "integer", ""), ("extent", "integer", "")],
+    "Type_lb": [("datatype", "integer", ""),
+                ("displacement", "integer", "")],
+    "Type_ub": [("datatype", "integer", ""),
+                ("displacement", "integer", "")],
+    "Type_hvector": [("count", "integer", ""),
+                     ("blocklength", "integer", ""),
+                     ("stride", "integer", ""), ("oldtype", "integer", ""),
+                     ("newtype", "integer", "")],
+    "Type_hindexed": [("count", "integer", ""),
+                      ("array_of_blocklengths", "integer", "(*)"),
+                      ("array_of_displacements", "integer", "(*)"),
+                      ("oldtype", "integer", ""), ("newtype", "integer", "")],
+    "Type_struct": [("count", "integer", ""),
+                    ("array_of_blocklengths", "integer", "(*)"),
+                    ("array_of_displacements", "integer", "(*)"),
+                    ("array_of_types", "integer", "(*)"),
+                    ("newtype", "integer", "")],
 }
 NO_IERROR = {"Pcontrol"}
 
@@ -478,6 +504,27 @@ def mpif_without(src, names):
     return out
 
 
+# MPI_SIZEOF(X, SIZE, IERROR): a generic over the numeric intrinsic types
+# of each kind both Fortran compilers have, scalar and array; each
+# specific is a C function of fortran.c (F_SIZEOF) that stores the size.
+SIZEOF_KINDS = [("integer", k) for k in (1, 2, 4, 8, 16)] + \
+    [("real", k) for k in (4, 8, 16)] + [("complex", k) for k in (4, 8, 16)]
+
+
+def sizeof_interface():
+    lines = ["  interface MPI_SIZEOF"]
+    for ftype, kind in SIZEOF_KINDS:
+        for rank, dims in (("s", ""), ("a", "(*)")):
+            name = "ampi_sizeof_%s%d%s" % (ftype[0], kind, rank)
+            lines += ["    subroutine %s(x, size, ierror)" % name,
+                      "      implicit none",
+                      "      %s(kind=%d) :: x%s" % (ftype, kind, dims),
+                      "      integer :: size, ierror",
+                      "    end subroutine %s" % name]
+    lines.append("  end interface MPI_SIZEOF")
+    return lines
+
+
 def generate_module(src):
     hand = hand_written(src)
     bodies, names = [], set()
@@ -501,6 +548,7 @@ def generate_module(src):
             out.append("  interface")
             out += bodies
             out.append("  end interface")
+            out += sizeof_interface()
         else:
             out.append(line)
     return "\n".join(out) + "\n", sorted(names)

@@ -9,6 +9,19 @@
 #include <stdbool.h>
 #include <wchar.h>
 
+/* The Fortran types of 16-byte values, where the compiler has them
+ * (dt/dt.h); COMPLEX(16) has its own cases below. */
+#ifdef AMP_HAVE_INTEGER16
+#define INT16_TYPES(X) X(INTEGER16, amp_int16_t)
+#else
+#define INT16_TYPES(X)
+#endif
+#ifdef AMP_HAVE_REAL16
+#define REAL16_TYPES(X) X(REAL16, amp_real16_t)
+#else
+#define REAL16_TYPES(X)
+#endif
+
 /* clang-format off */
 #define INT_TYPES(X)                          \
     X(CHAR, char)                             \
@@ -38,7 +51,8 @@
     X(INTEGER1, int8_t)                       \
     X(INTEGER2, int16_t)                      \
     X(INTEGER4, int32_t)                      \
-    X(INTEGER8, int64_t)
+    X(INTEGER8, int64_t)                      \
+    INT16_TYPES(X)
 #define FLOAT_TYPES(X)          \
     X(FLOAT, float)             \
     X(DOUBLE, double)           \
@@ -46,7 +60,8 @@
     X(REAL, float)              \
     X(DOUBLE_PRECISION, double) \
     X(REAL4, float)             \
-    X(REAL8, double)
+    X(REAL8, double)            \
+    REAL16_TYPES(X)
 #define COMPLEX_TYPES(X)                             \
     X(C_FLOAT_COMPLEX, float _Complex)               \
     X(C_DOUBLE_COMPLEX, double _Complex)             \
@@ -55,7 +70,9 @@
     X(CXX_DOUBLE_COMPLEX, double _Complex)           \
     X(CXX_LONG_DOUBLE_COMPLEX, long double _Complex) \
     X(COMPLEX, float _Complex)                       \
-    X(DOUBLE_COMPLEX, double _Complex)
+    X(DOUBLE_COMPLEX, double _Complex)               \
+    X(COMPLEX8, float _Complex)                      \
+    X(COMPLEX16, double _Complex)
 #define LOGICAL_TYPES(X) \
     X(C_BOOL, bool)      \
     X(CXX_BOOL, bool)    \
@@ -112,9 +129,31 @@
 #define X_BOR(id, T) CASE(id, T, b[i] | a[i])
 #define X_BXOR(id, T) CASE(id, T, b[i] ^ a[i])
 
-#define SUM_LISTS(E) INT_TYPES(X_SUM) FLOAT_TYPES(X_SUM) COMPLEX_TYPES(X_SUM)
+/* COMPLEX(16): pairs of REAL(16), as no C compiler has a complex type of
+ * them that every other one has too. */
+#ifdef AMP_HAVE_REAL16
+#define C32_CASE(STEP)                                                         \
+    case AMPI_DTID_MPI_COMPLEX32: {                                            \
+        const amp_complex32_t *a = in;                                         \
+        amp_complex32_t *b = io;                                               \
+        for (size_t i = 0; i < n; i++) {                                       \
+            STEP;                                                              \
+        }                                                                      \
+        return 1;                                                              \
+    }
+#define C32_SUM C32_CASE(b[i].re += a[i].re; b[i].im += a[i].im)
+#define C32_PROD                                                               \
+    C32_CASE(amp_real16_t re = b[i].re * a[i].re - b[i].im * a[i].im;          \
+             b[i].im = b[i].re * a[i].im + b[i].im * a[i].re; b[i].re = re)
+#else
+#define C32_SUM
+#define C32_PROD
+#endif
+
+#define SUM_LISTS(E)                                                           \
+    INT_TYPES(X_SUM) FLOAT_TYPES(X_SUM) COMPLEX_TYPES(X_SUM) C32_SUM
 #define PROD_LISTS(E)                                                          \
-    INT_TYPES(X_PROD) FLOAT_TYPES(X_PROD) COMPLEX_TYPES(X_PROD)
+    INT_TYPES(X_PROD) FLOAT_TYPES(X_PROD) COMPLEX_TYPES(X_PROD) C32_PROD
 #define MAX_LISTS(E) INT_TYPES(X_MAX) FLOAT_TYPES(X_MAX)
 #define MIN_LISTS(E) INT_TYPES(X_MIN) FLOAT_TYPES(X_MIN)
 #define LAND_LISTS(E) INT_TYPES(X_LAND) LOGICAL_TYPES(X_LAND)

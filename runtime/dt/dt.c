@@ -568,6 +568,30 @@ long long amp_dt_elements(const amp_dt_t *dt, size_t bytes)
     return elems;
 }
 
+long long amp_dt_elements_bytes(const amp_dt_t *dt, long long elements)
+{
+    if (dt->size == 0 || elements <= 0)
+        return 0;
+    if (dt->basic_size)
+        return elements * (long long)dt->basic_size;
+    amp_dt_block_t one;
+    int n;
+    const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
+    long long per = 0;
+    for (int j = 0; j < n; j++)
+        per += (long long)(b[j].len / b[j].elem);
+    long long bytes = elements / per * (long long)dt->size;
+    long long rem = elements % per;
+    for (int j = 0; j < n && rem; j++) {
+        long long k = (long long)(b[j].len / b[j].elem);
+        if (k > rem)
+            k = rem;
+        bytes += k * (long long)b[j].elem;
+        rem -= k;
+    }
+    return bytes;
+}
+
 void amp_dt_copy(const amp_dt_t *dt, int count, void *dst, const void *src)
 {
     if (dt->contig) {

@@ -22,6 +22,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Fortran REAL(16) (IEEE binary128), COMPLEX(16) and INTEGER(16) in C,
+ * where the compiler has them (MPI_REAL16, MPI_COMPLEX32, MPI_INTEGER16). */
+#if defined(__SIZEOF_FLOAT128__)
+typedef __float128 amp_real16_t;
+#define AMP_HAVE_REAL16 1
+#elif defined(__LDBL_MANT_DIG__) && __LDBL_MANT_DIG__ == 113
+typedef long double amp_real16_t;
+#define AMP_HAVE_REAL16 1
+#endif
+#ifdef AMP_HAVE_REAL16
+typedef struct amp_complex32 {
+    amp_real16_t re, im;
+} amp_complex32_t;
+#endif
+#if defined(__SIZEOF_INT128__)
+typedef __int128 amp_int16_t;
+#define AMP_HAVE_INTEGER16 1
+#endif
+
 typedef struct amp_dt_block {
     ptrdiff_t off;
     size_t len;
@@ -31,12 +50,16 @@ typedef struct amp_dt_block {
 
 /* What external32 (big-endian, MPI standard sizes) makes of a basic value:
  * plain values byte-swap whole, complex ones swap each half, long double
- * becomes IEEE binary128. */
+ * becomes IEEE binary128; C long and unsigned long become 4 bytes, wchar_t
+ * 2 (the standard's sizes, smaller than this platform's). */
 enum {
     AMP_DT_X32_PLAIN = 0,
     AMP_DT_X32_COMPLEX = 1,
     AMP_DT_X32_LDOUBLE = 2,
     AMP_DT_X32_LDCOMPLEX = 3,
+    AMP_DT_X32_LONG = 4,
+    AMP_DT_X32_ULONG = 5,
+    AMP_DT_X32_WCHAR = 6,
 };
 
 typedef struct amp_dt {
@@ -63,6 +86,7 @@ typedef struct amp_dt {
     const char *name;
     /* Set by the MPI layer: the constructor's arguments for
      * MPI_Type_get_contents, a name, and references from other types. */
+    int f90;       /* from MPI_Type_create_f90_*: never freed */
     int refs;      /* user_refs + the types whose contents name it */
     int user_refs; /* handles the user holds (and must free) */
     int nints, naddrs, ntypes;
@@ -175,13 +199,27 @@ uint32_t amp_dt_x32_kind(const amp_dt_t *dt);
 long long amp_dt_x32_size(const amp_dt_t *dt, int count);
 /* Converts count elements in place between native and external32 byte
  * order: packed data (a stream in type-map order) when packed, else data
- * in dt's layout at buf.  to_x32: native -> external32. */
+ * in dt's layout at buf.  to_x32: native -> external32.  Only for types
+ * without values that change size (amp_dt_x32_resizes). */
 void amp_dt_x32_convert(const amp_dt_t *dt, int count, void *buf, int packed,
                         int to_x32);
+/* Whether dt holds values whose external32 size is not their size here
+ * (long, unsigned long, wchar_t). */
+int amp_dt_x32_resizes(const amp_dt_t *dt);
+/* count elements of dt packed with their native sizes at in (type-map
+ * order) -> external32 at out (amp_dt_x32_size bytes); AMP_ERR_ARG when
+ * a value does not fit its external32 size (out is then incomplete). */
+amp_status_t amp_dt_x32_narrow(const amp_dt_t *dt, int count, const void *in,
+                               void *out);
+/* The reverse: external32 at in -> native packed values at out. */
+void amp_dt_x32_widen(const amp_dt_t *dt, int count, const void *in, void *out);
 
 /* Basic elements in bytes of packed dt data, or -1 if bytes ends inside a
  * basic value. */
 long long amp_dt_elements(const amp_dt_t *dt, size_t bytes);
+/* The reverse: the packed bytes of the first elements basic elements of
+ * dt data (elements of dt, then the first ones of the next). */
+long long amp_dt_elements_bytes(const amp_dt_t *dt, long long elements);
 
 /* Bytes from the first to the last data byte of count elements. */
 static inline size_t amp_dt_span(const amp_dt_t *dt, int count)

@@ -1,25 +1,39 @@
 /*
  * The external32 data representation (MPI_Pack_external): every basic
  * value big-endian, in the sizes the MPI standard fixes.  On the LP64
- * platforms this runtime runs on, each native type already has its
- * external32 size (long and MPI_Aint 8, wchar_t 4, long double 16), so
+ * platforms this runtime runs on, most native types already have their
+ * external32 size (MPI_Aint 8, long long 8, long double 16), so their
  * conversion works in place: integers and IEEE floats swap their bytes,
  * complex values swap each half, and x87 80-bit long double becomes IEEE
- * binary128.
+ * binary128.  Three are larger here than there: MPI_LONG and
+ * MPI_UNSIGNED_LONG (8 bytes, 4 in external32) and MPI_WCHAR (4, 2);
+ * types holding them go through a copy, value by value, and a value that
+ * does not fit the smaller size is an error rather than lost.
  */
 #include "dt/dt.h"
 
+#include "mpi.h"
+
 #include <float.h>
+#include <limits.h>
 #include <string.h>
+#include <wchar.h>
 
 uint32_t amp_dt_x32_kind(const amp_dt_t *dt)
 {
-    int ld = dt->basic_size == sizeof(long double) &&
+    /* x87 long double: C's, not Fortran's REAL(16) (binary128 already). */
+    int ld = (dt->base_id == AMPI_DTID_MPI_LONG_DOUBLE ||
+              dt->base_id == AMPI_DTID_MPI_C_LONG_DOUBLE_COMPLEX ||
+              dt->base_id == AMPI_DTID_MPI_CXX_LONG_DOUBLE_COMPLEX) &&
              sizeof(long double) != sizeof(double);
+    if (dt->base_id == AMPI_DTID_MPI_LONG && sizeof(long) != 4)
+        return AMP_DT_X32_LONG;
+    if (dt->base_id == AMPI_DTID_MPI_UNSIGNED_LONG && sizeof(long) != 4)
+        return AMP_DT_X32_ULONG;
+    if (dt->base_id == AMPI_DTID_MPI_WCHAR && sizeof(wchar_t) != 2)
+        return AMP_DT_X32_WCHAR;
     if (dt->flags & AMP_DT_COMPLEX)
-        return dt->basic_size == sizeof(long double _Complex)
-                   ? AMP_DT_X32_LDCOMPLEX
-                   : AMP_DT_X32_COMPLEX;
+        return ld ? AMP_DT_X32_LDCOMPLEX : AMP_DT_X32_COMPLEX;
     if ((dt->flags & AMP_DT_FLOAT) && ld)
         return AMP_DT_X32_LDOUBLE;
     return AMP_DT_X32_PLAIN;
@@ -108,17 +122,145 @@ static void convert_run(unsigned char *p, size_t len, size_t elem, uint32_t x32,
     }
 }
 
+/* The external32 size of one value of kind x32, elem bytes here. */
+static size_t ext_elem(uint32_t x32, size_t elem)
+{
+    switch (x32) {
+    case AMP_DT_X32_LONG:
+    case AMP_DT_X32_ULONG: return 4;
+    case AMP_DT_X32_WCHAR: return 2;
+    default: return elem;
+    }
+}
+
 long long amp_dt_x32_size(const amp_dt_t *dt, int count)
 {
     amp_dt_block_t one;
     int n;
     const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
-    for (int j = 0; j < n; j++)
+    long long per = 0;
+    for (int j = 0; j < n; j++) {
         if ((b[j].x32 == AMP_DT_X32_LDOUBLE ||
              b[j].x32 == AMP_DT_X32_LDCOMPLEX) &&
             !ldouble_ok())
             return -1;
-    return (long long)dt->size * count;
+        per +=
+            (long long)(b[j].len / b[j].elem * ext_elem(b[j].x32, b[j].elem));
+    }
+    return per * count;
+}
+
+int amp_dt_x32_resizes(const amp_dt_t *dt)
+{
+    amp_dt_block_t one;
+    int n;
+    const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
+    for (int j = 0; j < n; j++)
+        if (ext_elem(b[j].x32, b[j].elem) != b[j].elem)
+            return 1;
+    return 0;
+}
+
+/* v in the k bytes at p, big-endian, and back. */
+static void put_be(unsigned char *p, unsigned long long v, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        p[i] = (unsigned char)(v >> (8 * (k - 1 - i)));
+}
+
+static unsigned long long get_be(const unsigned char *p, size_t k)
+{
+    unsigned long long v = 0;
+    for (size_t i = 0; i < k; i++)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+/* One value of kind x32 that changes size: native at in -> external at
+ * out; 0 when it does not fit. */
+static int narrow_one(uint32_t x32, const unsigned char *in, unsigned char *out)
+{
+    long l;
+    unsigned long u;
+    wchar_t w;
+    switch (x32) {
+    case AMP_DT_X32_LONG:
+        memcpy(&l, in, sizeof(l));
+        put_be(out, (unsigned long long)(l & 0xffffffffL), 4);
+        return l >= INT32_MIN && l <= INT32_MAX;
+    case AMP_DT_X32_ULONG:
+        memcpy(&u, in, sizeof(u));
+        put_be(out, u & 0xffffffffUL, 4);
+        return u <= UINT32_MAX;
+    default:
+        memcpy(&w, in, sizeof(w));
+        put_be(out, (unsigned long long)w & 0xffff, 2);
+        return w >= 0 && w <= 0xffff;
+    }
+}
+
+static void widen_one(uint32_t x32, const unsigned char *in, unsigned char *out)
+{
+    long l;
+    unsigned long u;
+    wchar_t w;
+    switch (x32) {
+    case AMP_DT_X32_LONG:
+        l = (int32_t)(uint32_t)get_be(in, 4);
+        memcpy(out, &l, sizeof(l));
+        break;
+    case AMP_DT_X32_ULONG:
+        u = (unsigned long)get_be(in, 4);
+        memcpy(out, &u, sizeof(u));
+        break;
+    default: w = (wchar_t)get_be(in, 2); memcpy(out, &w, sizeof(w));
+    }
+}
+
+/* Walks count elements of packed values, native at nat and external at
+ * ext, value kind by kind: narrows (to_x32) or widens. */
+static int resize_walk(const amp_dt_t *dt, int count, unsigned char *nat,
+                       unsigned char *ext, int to_x32)
+{
+    amp_dt_block_t one;
+    int n, fits = 1;
+    const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
+    for (int i = 0; i < count; i++)
+        for (int j = 0; j < n; j++) {
+            size_t e = ext_elem(b[j].x32, b[j].elem), k = b[j].len / b[j].elem;
+            if (e == b[j].elem) { /* same size: a copy converted in place */
+                if (to_x32) {
+                    memcpy(ext, nat, b[j].len);
+                    convert_run(ext, b[j].len, b[j].elem, b[j].x32, 1);
+                } else {
+                    memcpy(nat, ext, b[j].len);
+                    convert_run(nat, b[j].len, b[j].elem, b[j].x32, 0);
+                }
+            } else {
+                for (size_t v = 0; v < k; v++) {
+                    if (to_x32)
+                        fits &= narrow_one(b[j].x32, nat + v * b[j].elem,
+                                           ext + v * e);
+                    else
+                        widen_one(b[j].x32, ext + v * e, nat + v * b[j].elem);
+                }
+            }
+            nat += b[j].len;
+            ext += k * e;
+        }
+    return fits;
+}
+
+amp_status_t amp_dt_x32_narrow(const amp_dt_t *dt, int count, const void *in,
+                               void *out)
+{
+    return resize_walk(dt, count, (unsigned char *)in, out, 1) ? AMP_OK
+                                                               : AMP_ERR_ARG;
+}
+
+void amp_dt_x32_widen(const amp_dt_t *dt, int count, const void *in, void *out)
+{
+    resize_walk(dt, count, out, (unsigned char *)in, 0);
 }
 
 void amp_dt_x32_convert(const amp_dt_t *dt, int count, void *buf, int packed,

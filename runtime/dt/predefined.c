@@ -19,7 +19,10 @@ PAIR_STRUCT(pair_short, short);
 PAIR_STRUCT(pair_ldouble, long double);
 
 #define X32_OF(T)                                                              \
-    _Generic((T)0, long double: AMP_DT_X32_LDOUBLE, default: AMP_DT_X32_PLAIN)
+    _Generic((T)0,                                                             \
+        long double: AMP_DT_X32_LDOUBLE,                                       \
+        long: sizeof(long) == 4 ? AMP_DT_X32_PLAIN : AMP_DT_X32_LONG,          \
+        default: AMP_DT_X32_PLAIN)
 #define PAIR_BLOCKS(name, T, I)                                                \
     static const amp_dt_block_t name##_blocks[2] = {                           \
         {0, sizeof(T), sizeof(T), X32_OF(T)},                                  \
@@ -144,6 +147,15 @@ static const amp_dt_t table[AMPI_DTID_COUNT] = {
     TWO(MPI_2INTEGER, int, K_INT),
     TWO(MPI_2REAL, float, K_FLT),
     TWO(MPI_2DOUBLE_PRECISION, double, K_FLT),
+#ifdef AMP_HAVE_REAL16
+    BASIC(MPI_REAL16, amp_real16_t, K_FLT),
+    BASIC(MPI_COMPLEX32, amp_complex32_t, K_CPX),
+#endif
+    BASIC(MPI_COMPLEX8, float _Complex, K_CPX),
+    BASIC(MPI_COMPLEX16, double _Complex, K_CPX),
+#ifdef AMP_HAVE_INTEGER16
+    BASIC(MPI_INTEGER16, amp_int16_t, K_INT),
+#endif
     [AMPI_DTID_MPI_LB] = {.sticky = AMP_DT_STICKY_LB, .contig = 1, .predefined = 1, .committed = 1,
                           .combiner = MPI_COMBINER_NAMED, .name = "MPI_LB"},
     [AMPI_DTID_MPI_UB] = {.sticky = AMP_DT_STICKY_UB, .contig = 1, .predefined = 1, .committed = 1,

@@ -2,7 +2,8 @@
 ! the line !@MPIF_H@ with the constants of mpif.h (without its
 ! declarations of the calls below) and !@INTERFACES@ with the explicit
 ! interfaces of the calls without choice buffers or callbacks, generated
-! from the same classification of the C prototypes as the wrappers.  The
+! from the same classification of the C prototypes as the wrappers, and
+! the generic MPI_SIZEOF.  The
 ! other calls stay external procedures, as with mpif.h.  The interfaces
 ! of AMPI's extensions (ampi.h, whose wrappers runtime/mpi/fortran.c
 ! writes by hand) follow, written here.

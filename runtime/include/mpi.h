@@ -106,7 +106,9 @@ typedef struct MPI_Status {
     X(MPI_CHARACTER, 49) X(MPI_INTEGER1, 50) X(MPI_INTEGER2, 51)               \
     X(MPI_INTEGER4, 52) X(MPI_INTEGER8, 53) X(MPI_REAL4, 54)                   \
     X(MPI_REAL8, 55) X(MPI_2INTEGER, 56) X(MPI_2REAL, 57)                      \
-    X(MPI_2DOUBLE_PRECISION, 58) X(MPI_LB, 59) X(MPI_UB, 60)
+    X(MPI_2DOUBLE_PRECISION, 58) X(MPI_LB, 59) X(MPI_UB, 60)                \
+    X(MPI_REAL16, 61) X(MPI_COMPLEX8, 62) X(MPI_COMPLEX16, 63)                 \
+    X(MPI_COMPLEX32, 64) X(MPI_INTEGER16, 65)
 
 enum {
 #define AMPI_DATATYPE_ID(name, id) AMPI_DTID_##name = id,
@@ -179,6 +181,15 @@ enum {
 #define MPI_2DOUBLE_PRECISION AMPI_PREDEFINED_DATATYPE(58)
 #define MPI_LB AMPI_PREDEFINED_DATATYPE(59)
 #define MPI_UB AMPI_PREDEFINED_DATATYPE(60)
+/* Fortran REAL(16) (IEEE binary128), COMPLEX(4), COMPLEX(8), COMPLEX(16),
+ * INTEGER(16); REAL16, COMPLEX32 and INTEGER16 are invalid types
+ * (MPI_ERR_TYPE) on a platform whose C compiler lacks __float128 or
+ * __int128. */
+#define MPI_REAL16 AMPI_PREDEFINED_DATATYPE(61)
+#define MPI_COMPLEX8 AMPI_PREDEFINED_DATATYPE(62)
+#define MPI_COMPLEX16 AMPI_PREDEFINED_DATATYPE(63)
+#define MPI_COMPLEX32 AMPI_PREDEFINED_DATATYPE(64)
+#define MPI_INTEGER16 AMPI_PREDEFINED_DATATYPE(65)
 
 /* Predefined reduction operations. */
 #define AMPI_OP_LIST(X)                                                        \

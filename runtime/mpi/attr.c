@@ -7,7 +7,10 @@
  * program sees is its index tagged with KEYVAL_TAG, so no user keyval
  * equals a predefined key or MPI_KEYVAL_INVALID.  A keyval lives as long as
  * the program's handle or any attribute set with it: MPI_Comm_free_keyval
- * only drops the handle, and the last attribute's deletion frees it.
+ * only drops the handle, and the last attribute's deletion frees it.  Until
+ * then a copy of the handle still gets and deletes those attributes (not
+ * sets new ones), and frees it again without effect (a delete callback
+ * that frees its keyval does so once per attribute).
  *
  * An object's attributes are a list, newest first: deleting all of them
  * (MPI_Comm_free, MPI_Type_free, MPI_Finalize on MPI_COMM_SELF) calls the
@@ -35,16 +38,60 @@ typedef struct amp_keyval {
     int kind;  /* enum attr_kind */
     int refs;  /* the program's handle (until freed) + one per attribute */
     int freed; /* the program freed its handle */
+    int lang;  /* LANG_*: whose callbacks (the Fortran binding's) */
     attr_copy_fn_t *copy;
     attr_delete_fn_t *del;
     void *extra_state;
 } amp_keyval_t;
 
+/* Who set an attribute: C (its value is the void *), or Fortran, whose
+ * value (INTEGER(KIND=MPI_ADDRESS_KIND), or INTEGER for MPI_ATTR_PUT)
+ * the attribute keeps in box, so that C reads a pointer to it (MPI 3.1
+ * section 17.2.7) and Fortran reads it back. */
+enum { LANG_C = 0, LANG_F = 1, LANG_F_INT = 2 };
+
 typedef struct amp_attr {
     struct amp_attr *next;
     amp_keyval_t *kv;
-    void *value;
+    void *value; /* what C sees: &box for a value set from Fortran */
+    int lang;
+    union {
+        MPI_Aint aint;
+        MPI_Fint fint;
+    } box;
 } amp_attr_t;
+
+/* The value Fortran sees: its own, or a C pointer as an integer. */
+static MPI_Aint fortran_view(const amp_attr_t *a)
+{
+    if (a->lang == LANG_F)
+        return a->box.aint;
+    if (a->lang == LANG_F_INT)
+        return a->box.fint;
+    return (MPI_Aint)a->value;
+}
+
+/* The value a callback of kv gets: Fortran's view for the Fortran
+ * binding's callbacks. */
+static void *callback_view(const amp_attr_t *a, const amp_keyval_t *kv)
+{
+    return kv->lang == LANG_C ? a->value : (void *)fortran_view(a);
+}
+
+/* a holds value, set by lang (from Fortran: an integer in the void *). */
+static void attr_store(amp_attr_t *a, void *value, int lang)
+{
+    a->lang = lang;
+    if (lang == LANG_F) {
+        a->box.aint = (MPI_Aint)value;
+        a->value = &a->box.aint;
+    } else if (lang == LANG_F_INT) {
+        a->box.fint = (MPI_Fint)(MPI_Aint)value;
+        a->value = &a->box.fint;
+    } else {
+        a->value = value;
+    }
+}
 
 /* What the predefined attributes point to (constant for the job). */
 static const int tag_ub = MPI_TAG_UB_VALUE, host = MPI_PROC_NULL,
@@ -88,12 +135,14 @@ static int is_predefined_key(int keyval)
 }
 
 /* Finds the user keyval of kind for the program's handle keyval in *kv;
- * MPI_SUCCESS, or the MPI_ERR_KEYVAL code. */
+ * MPI_SUCCESS, or the MPI_ERR_KEYVAL code.  A keyval the program freed
+ * while attributes still use it is found when freed_ok. */
 static int check_keyval(amp_rank_t *rank, amp_comm_t *comm, int keyval,
-                        int kind, const char *call, amp_keyval_t **kv)
+                        int kind, int freed_ok, const char *call,
+                        amp_keyval_t **kv)
 {
     *kv = keyval_lookup(rank, keyval);
-    if (*kv && !(*kv)->freed && (*kv)->kind == kind)
+    if (*kv && (freed_ok || !(*kv)->freed) && (*kv)->kind == kind)
         return MPI_SUCCESS;
     if (keyval == MPI_KEYVAL_INVALID)
         return amp_mpi_error(rank, comm, MPI_ERR_KEYVAL, call,
@@ -162,11 +211,15 @@ static int keyval_free(int kind, int *keyval, const char *call)
         return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
                              "NULL pointer (argument keyval)");
     amp_keyval_t *kv;
-    rc = check_keyval(rank, NULL, *keyval, kind, call, &kv);
+    rc = check_keyval(rank, NULL, *keyval, kind, 1, call, &kv);
     if (rc != MPI_SUCCESS)
         return rc;
-    kv->freed = 1;
-    keyval_release(rank, kv);
+    /* Freed already (through a copy of the handle, or by a delete callback
+     * that frees it on each of its attributes): nothing more to drop. */
+    if (!kv->freed) {
+        kv->freed = 1;
+        keyval_release(rank, kv);
+    }
     *keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }
@@ -251,7 +304,8 @@ static int call_delete(amp_rank_t *rank, amp_comm_t *comm, const amp_attr_t *a,
     if (!a->kv->del)
         return MPI_SUCCESS;
     attr_delete_fn_t *fn = amp_pie_to_rank(rank, (void *)a->kv->del);
-    int rc = fn(obj, keyval_handle(a->kv), a->value, a->kv->extra_state);
+    int rc = fn(obj, keyval_handle(a->kv), callback_view(a, a->kv),
+                a->kv->extra_state);
     if (rc == MPI_SUCCESS)
         return MPI_SUCCESS;
     return callback_error(rank, comm, rc, "delete", a->kv, call);
@@ -260,7 +314,8 @@ static int call_delete(amp_rank_t *rank, amp_comm_t *comm, const amp_attr_t *a,
 /* Sets kv's attribute on the object obj whose list is *list; an old value
  * goes through the delete callback first, and stays if that fails. */
 static int attr_set(amp_rank_t *rank, amp_comm_t *comm, amp_attr_t **list,
-                    amp_keyval_t *kv, int obj, void *value, const char *call)
+                    amp_keyval_t *kv, int obj, void *value, int lang,
+                    const char *call)
 {
     amp_attr_t *a = attr_find(*list, kv);
     if (a) {
@@ -280,7 +335,7 @@ static int attr_set(amp_rank_t *rank, amp_comm_t *comm, amp_attr_t **list,
         *list = a;
         kv->refs++;
     }
-    a->value = value;
+    attr_store(a, value, lang);
     return MPI_SUCCESS;
 }
 
@@ -349,8 +404,8 @@ static int attr_copy(amp_rank_t *rank, amp_comm_t *comm, amp_attr_t *from,
         attr_copy_fn_t *fn = amp_pie_to_rank(rank, (void *)a->kv->copy);
         void *out = NULL;
         int flag = 0;
-        int rc = fn(oldobj, keyval_handle(a->kv), a->kv->extra_state, a->value,
-                    &out, &flag);
+        int rc = fn(oldobj, keyval_handle(a->kv), a->kv->extra_state,
+                    callback_view(a, a->kv), &out, &flag);
         if (rc != MPI_SUCCESS)
             return callback_error(rank, comm, rc, "copy", a->kv, call);
         if (!flag)
@@ -360,7 +415,14 @@ static int attr_copy(amp_rank_t *rank, amp_comm_t *comm, amp_attr_t *from,
             return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
                                  "out of memory for an attribute");
         n->kv = a->kv;
-        n->value = out;
+        /* A Fortran callback gives a Fortran value; a C one that copies
+         * the pointer to a Fortran value (MPI_COMM_DUP_FN) copies it. */
+        if (a->kv->lang != LANG_C)
+            attr_store(n, out, a->kv->lang);
+        else if (a->lang != LANG_C && out == a->value)
+            attr_store(n, (void *)fortran_view(a), a->lang);
+        else
+            attr_store(n, out, LANG_C);
         n->next = NULL;
         n->kv->refs++;
         *tail = n;
@@ -501,21 +563,30 @@ static int enter_obj(attr_call_t *ac, int kind, int obj, const char *call)
     return rc;
 }
 
-static int find_keyval(attr_call_t *ac, int kind, int keyval)
+/* freed_ok: the keyval may have been freed while attributes use it (get,
+ * delete); setting needs one the program still holds. */
+static int find_keyval(attr_call_t *ac, int kind, int keyval, int freed_ok)
 {
-    return check_keyval(ac->rank, ac->comm, keyval, kind, ac->call, &ac->kv);
+    return check_keyval(ac->rank, ac->comm, keyval, kind, freed_ok, ac->call,
+                        &ac->kv);
+}
+
+static int set_attr_lang(int kind, int obj, int keyval, void *value, int lang,
+                         const char *call)
+{
+    attr_call_t ac;
+    int rc = enter_obj(&ac, kind, obj, call);
+    if (rc == MPI_SUCCESS)
+        rc = find_keyval(&ac, kind, keyval, 0);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return attr_set(ac.rank, ac.comm, ac.list, ac.kv, obj, value, lang, call);
 }
 
 static int set_attr(int kind, int obj, int keyval, void *value,
                     const char *call)
 {
-    attr_call_t ac;
-    int rc = enter_obj(&ac, kind, obj, call);
-    if (rc == MPI_SUCCESS)
-        rc = find_keyval(&ac, kind, keyval);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return attr_set(ac.rank, ac.comm, ac.list, ac.kv, obj, value, call);
+    return set_attr_lang(kind, obj, keyval, value, LANG_C, call);
 }
 
 static int get_attr(int kind, int obj, int keyval, void *value, int *flag,
@@ -540,7 +611,7 @@ static int get_attr(int kind, int obj, int keyval, void *value, int *flag,
         amp_win_predefined_attr(amp_win_lookup(ac.rank, obj), keyval, value,
                                 flag))
         return MPI_SUCCESS;
-    rc = find_keyval(&ac, kind, keyval);
+    rc = find_keyval(&ac, kind, keyval, 1);
     if (rc != MPI_SUCCESS)
         return rc;
     amp_attr_t *a = attr_find(*ac.list, ac.kv);
@@ -555,7 +626,7 @@ static int delete_attr(int kind, int obj, int keyval, const char *call)
     attr_call_t ac;
     int rc = enter_obj(&ac, kind, obj, call);
     if (rc == MPI_SUCCESS)
-        rc = find_keyval(&ac, kind, keyval);
+        rc = find_keyval(&ac, kind, keyval, 1);
     if (rc != MPI_SUCCESS)
         return rc;
     return attr_delete(ac.rank, ac.comm, ac.list, ac.kv, obj, call);
@@ -680,3 +751,35 @@ int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
     return delete_attr(KIND_WIN, win, win_keyval, "MPI_Win_delete_attr");
 }
 AMP_WEAK_ALIAS(Win_delete_attr)
+
+/* ---- the Fortran binding (fortran_attr.c) ---- */
+
+int amp_attr_fortran_set(int kind, int obj, int keyval, MPI_Aint value,
+                         int is_int, const char *call)
+{
+    return set_attr_lang(kind, obj, keyval, (void *)value,
+                         is_int ? LANG_F_INT : LANG_F, call);
+}
+
+int amp_attr_fortran_get(int kind, int obj, int keyval, MPI_Aint *value,
+                         int *flag, const char *call)
+{
+    attr_call_t ac;
+    int rc = enter_obj(&ac, kind, obj, call);
+    if (rc == MPI_SUCCESS)
+        rc = find_keyval(&ac, kind, keyval, 1);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    amp_attr_t *a = attr_find(*ac.list, ac.kv);
+    *flag = a != NULL;
+    if (a)
+        *value = fortran_view(a);
+    return MPI_SUCCESS;
+}
+
+void amp_attr_keyval_fortran(int keyval, int is_int)
+{
+    amp_keyval_t *kv = keyval_lookup(amp_rank_self(), keyval);
+    if (kv)
+        kv->lang = is_int ? LANG_F_INT : LANG_F;
+}

@@ -51,8 +51,10 @@ static char *find_gap(amp_bsend_t *b, size_t len, amp_bseg_t ***link)
 
 int amp_bsend_start(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
                     int count, const amp_dt_t *dt, int dest, int tag,
-                    const char *call)
+                    const char *call, amp_p2p_req_t *stand_in)
 {
+    if (stand_in) /* until the send has started */
+        amp_p2p_req_init_done(&rank->ep, stand_in, dest, tag);
     amp_bsend_t *b = &rank->bsend;
     size_t bytes = dt->size * (size_t)count;
     size_t len = HDR + AMP_ROUND_UP(bytes, 16);
@@ -84,6 +86,8 @@ int amp_bsend_start(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
     seg->req.on_done = seg_done;
     amp_p2p_isend(&rank->ep, pos + HDR, bytes, amp_comm_peer_world(comm, dest),
                   comm->ctx, comm->rank, tag, AMP_P2P_STANDARD, &seg->req);
+    if (stand_in) /* the segment may be gone already; its send's name not */
+        amp_p2p_req_init_sent(&rank->ep, stand_in, &seg->req);
     return MPI_SUCCESS;
 }
 

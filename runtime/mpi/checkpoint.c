@@ -208,7 +208,7 @@ typedef struct rec {
 
 typedef struct comm_rec {
     int ctx, rank, size, errh, has_world;
-    unsigned asserts, coll_seq, idups;
+    unsigned asserts, coll_seq;
     char name[MPI_MAX_OBJECT_NAME];
 } comm_rec_t;
 
@@ -343,8 +343,7 @@ static void describe_comm(amp_rank_t *rank, blob_t *b, int i,
                     .errh = c->errh,
                     .has_world = c->world != NULL,
                     .asserts = c->asserts,
-                    .coll_seq = c->coll_seq,
-                    .idups = c->idups};
+                    .coll_seq = c->coll_seq};
     memcpy(r.name, c->name, sizeof(r.name));
     put(rank, b, REC_COMM, i, 2, (const void *[]){&r, c->world},
         (size_t[]){sizeof(r), (size_t)c->size * sizeof(int)});
@@ -511,7 +510,6 @@ static amp_status_t rebuild_comm(fillers_t *f, amp_rank_t *rank, const rec_t *r)
     c->errh = s->errh;
     c->asserts = s->asserts;
     c->coll_seq = s->coll_seq;
-    c->idups = s->idups;
     memcpy(c->name, s->name, sizeof(c->name));
     return AMP_OK;
 }

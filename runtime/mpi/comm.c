@@ -1,6 +1,8 @@
 /* Communicator calls. */
 #include "mpi/impl.h"
 
+#include "coll/nbc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,8 +70,8 @@ int amp_comm_members_local(int size, const int *world)
     return 1;
 }
 
-amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
-                         int *world)
+amp_comm_t *amp_comm_alloc(amp_rank_t *rank, int ctx, int myrank, int size,
+                           int *world)
 {
     amp_comm_t *c = amp_table_alloc(&rank->comms);
     if (!c) {
@@ -82,7 +84,14 @@ amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
     c->world = world;
     c->owned_world = world;
     c->errh = MPI_ERRORS_ARE_FATAL;
-    if (amp_comm_coll_attach(c) != AMP_OK) {
+    return c;
+}
+
+amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
+                         int *world)
+{
+    amp_comm_t *c = amp_comm_alloc(rank, ctx, myrank, size, world);
+    if (c && amp_comm_coll_attach(c) != AMP_OK) {
         amp_table_free(&rank->comms, c);
         free(world);
         return NULL;
@@ -126,46 +135,36 @@ void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm)
     amp_table_free(&rank->comms, comm);
 }
 
-/* Registry ids count down from here; agreed ids count up from 4, and a
- * rank would need hundreds of millions of communicators to meet them. */
-#define AMP_CTX_REGISTRY_TOP 0x7ffffff0
-
-struct amp_ctx_entry {
-    struct amp_ctx_entry *next;
-    int parent_ctx;
-    unsigned n;
-    int ctx;
-    int waiting; /* members that have not found it yet */
-};
-
-/* The context of the n-th MPI_Comm_idup of the communicator with context
- * parent_ctx and size members; every member gets the same one. */
-static amp_status_t registry_ctx(amp_ctx_registry_t *reg, int parent_ctx,
-                                 unsigned n, int size, int *ctx)
+void amp_comm_hold(amp_comm_t *comm)
 {
-    pthread_mutex_lock(&reg->lock);
-    struct amp_ctx_entry **link = &reg->entries, *e;
-    while ((e = *link) && !(e->parent_ctx == parent_ctx && e->n == n))
-        link = &e->next;
-    if (!e && size > 1) {
-        e = calloc(1, sizeof(*e));
-        if (!e) {
-            pthread_mutex_unlock(&reg->lock);
-            return AMP_ERR_NOMEM;
-        }
-        reg->next += 2;
-        *e = (struct amp_ctx_entry){reg->entries, parent_ctx, n,
-                                    AMP_CTX_REGISTRY_TOP - reg->next, size};
-        reg->entries = e;
-        link = &reg->entries;
+    comm->holds++;
+}
+
+void amp_comm_drop(amp_rank_t *rank, amp_comm_t *comm)
+{
+    if (--comm->holds == 0 && comm->freed)
+        amp_comm_destroy(rank, comm);
+}
+
+/* A communicator object with the group of the intra-communicator comm and
+ * context ctx, attached (attach 1) or not yet (MPI_Comm_idup). */
+static int copy_intra(amp_rank_t *rank, amp_comm_t *comm, int ctx, int attach,
+                      amp_comm_t **out, const char *call)
+{
+    int *world = NULL;
+    *out = NULL;
+    if (comm->world) {
+        world = malloc((size_t)comm->size * sizeof(int));
+        if (!world)
+            return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
+                                 "out of memory");
+        memcpy(world, comm->world, (size_t)comm->size * sizeof(int));
     }
-    *ctx = e ? e->ctx : AMP_CTX_REGISTRY_TOP - (reg->next += 2);
-    if (e && --e->waiting == 0) {
-        *link = e->next;
-        free(e);
-    }
-    pthread_mutex_unlock(&reg->lock);
-    return AMP_OK;
+    *out = attach ? amp_comm_new(rank, ctx, comm->rank, comm->size, world)
+                  : amp_comm_alloc(rank, ctx, comm->rank, comm->size, world);
+    if (!*out)
+        return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call, "out of memory");
+    return MPI_SUCCESS;
 }
 
 /* MPI_Comm_dup of an intra-communicator: *out has the same group and a
@@ -175,25 +174,33 @@ static int dup_intra(amp_rank_t *rank, MPI_Comm comm_h, amp_comm_t **out,
 {
     int ctx;
     amp_comm_t *parent = amp_comm_lookup(rank, comm_h);
-    amp_status_t st = call[8] == 'i' /* MPI_Comm_idup: no communication */
-                          ? registry_ctx(&amp_proc.idup_ctxs, parent->ctx,
-                                         parent->idups++, parent->size, &ctx)
-                          : amp_comm_agree_ctx(rank, parent, &ctx);
+    amp_status_t st = amp_comm_agree_ctx(rank, parent, &ctx);
     rank = amp_rank_self();
     amp_comm_t *comm = amp_comm_lookup(rank, comm_h);
-    int *world = NULL;
-    if (st == AMP_OK && comm->world) {
-        world = malloc((size_t)comm->size * sizeof(int));
-        if (world)
-            memcpy(world, comm->world, (size_t)comm->size * sizeof(int));
-        else
-            st = AMP_ERR_NOMEM;
-    }
-    *out = st == AMP_OK ? amp_comm_new(rank, ctx, comm->rank, comm->size, world)
-                        : NULL;
-    if (!*out)
+    if (st != AMP_OK)
+        return amp_mpi_error(rank, comm, amp_mpi_class_of(st), call, "%s",
+                             amp_status_str(st));
+    return copy_intra(rank, comm, ctx, 1, out, call);
+}
+
+/* What a duplicate c of comm takes beside its group: the error handler,
+ * the topology, the hints (with_hints: hints, else comm's) and the
+ * attributes (copy callbacks).  c is destroyed when that fails. */
+static int dup_decorate(amp_rank_t *rank, amp_comm_t *comm, amp_comm_t *c,
+                        int with_hints, const struct amp_info *hints,
+                        const char *call)
+{
+    c->errh = comm->errh;
+    if (amp_topology_dup(comm->topo, &c->topo) != AMP_OK ||
+        amp_comm_info_apply(rank, c, with_hints ? hints : comm->info) !=
+            AMP_OK) {
+        amp_comm_destroy(rank, c);
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call, "out of memory");
-    return MPI_SUCCESS;
+    }
+    int rc = amp_attr_comm_copy(rank, comm, c, call);
+    if (rc != MPI_SUCCESS)
+        amp_comm_destroy(rank, c);
+    return rc;
 }
 
 /* MPI_Comm_dup (with_info 0: the hints of comm) and
@@ -219,23 +226,12 @@ static int dup_common(MPI_Comm comm_h, int with_info, MPI_Info info,
                         : dup_intra(rank, comm_h, &c, call);
     rank = amp_rank_self();
     comm = amp_comm_lookup(rank, comm_h);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    c->errh = comm->errh;
-    if (amp_topology_dup(comm->topo, &c->topo) != AMP_OK ||
-        amp_comm_info_apply(rank, c,
-                            with_info ? amp_info_lookup(rank, info)
-                                      : comm->info) != AMP_OK) {
-        amp_comm_destroy(rank, c);
-        return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call, "out of memory");
-    }
-    rc = amp_attr_comm_copy(rank, comm, c, call);
-    if (rc != MPI_SUCCESS) {
-        amp_comm_destroy(rank, c);
-        return rc;
-    }
-    *newcomm = AMPI_HANDLE(AMPI_HANDLE_COMM, c->obj.idx);
-    return MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        rc = dup_decorate(rank, comm, c, with_info,
+                          with_info ? amp_info_lookup(rank, info) : NULL, call);
+    if (rc == MPI_SUCCESS)
+        *newcomm = AMPI_HANDLE(AMPI_HANDLE_COMM, c->obj.idx);
+    return rc;
 }
 
 int PMPI_Comm_dup(MPI_Comm comm_h, MPI_Comm *newcomm)
@@ -244,38 +240,151 @@ int PMPI_Comm_dup(MPI_Comm comm_h, MPI_Comm *newcomm)
 }
 AMP_WEAK_ALIAS(Comm_dup)
 
-/* The new communicator exists when the call returns, so the request is
- * complete at once: MPI allows that, and no member waits for another. */
+/* ---- MPI_Comm_idup ----
+ *
+ * The new communicator object exists when the call returns (its group,
+ * error handler, topology, hints and attributes), but not its context ids:
+ * one member, the decider, takes a block of ids that no other rank of the
+ * job can take, and a nonblocking schedule on the parent hands them to the
+ * others; the completion call that finishes the request gives them to the
+ * communicator.  No member waits for another in the call.  The decider is
+ * rank 0 of an intra-communicator, and the local rank 0 of the group of
+ * an inter-communicator whose rank 0 has the lower world rank.
+ *
+ * Block k of world rank w is the four ids below IDUP_TOP - 4 (k n + w)
+ * (n ranks in the job): ids count down from there, while the agreed ones
+ * (amp_comm_agree_ctx) count up from 4; they would meet after about 2^29
+ * idups or communicators, and the call fails with MPI_ERR_INTERN long
+ * before (IDUP_BOTTOM). */
+#define IDUP_TOP 0x7ffffff0LL
+#define IDUP_BOTTOM (1LL << 30)
+
+typedef struct idup {
+    int ctx; /* the first of the new communicator's ids, once broadcast */
+    MPI_Comm newcomm;
+} idup_t;
+
+/* The decider's block of four ids, in *ctx. */
+static amp_status_t idup_take_ids(amp_rank_t *rank, int *ctx)
+{
+    long long block = (long long)rank->idup_blocks * amp_proc.world.nranks +
+                      rank->world_rank + 1;
+    long long id = IDUP_TOP - 4 * block;
+    if (id < IDUP_BOTTOM)
+        return AMP_ERR_INTERN;
+    rank->idup_blocks++;
+    *ctx = (int)id;
+    return AMP_OK;
+}
+
+/* The communicator gets its ids (completion of the request). */
+static int idup_finish(amp_rank_t *rank, amp_req_t *r)
+{
+    idup_t *d = r->finish_arg;
+    r->finish_arg = NULL;
+    amp_comm_t *c = amp_comm_lookup(rank, d->newcomm);
+    int ctx = d->ctx;
+    free(d);
+    if (r->p2p.error != AMP_OK || !c)
+        return 0; /* the schedule's error is reported */
+    amp_status_t st = AMP_OK;
+    c->ctx = ctx;
+    if (c->is_inter) {
+        amp_comm_t *lc = amp_comm_lookup(rank, c->local_comm);
+        lc->ctx = ctx + 2;
+        snprintf(lc->name, sizeof(lc->name), "local group of context %d", ctx);
+        st = amp_comm_coll_attach(lc);
+    } else {
+        st = amp_comm_coll_attach(c);
+    }
+    return amp_mpi_class_of(st);
+}
+
+static void idup_req_done(amp_p2p_req_t *p)
+{
+    AMP_CONTAINER_OF(p, amp_req_t, p2p)->nbc = NULL;
+}
+
+/* The schedule that hands the decider's ids (d->ctx) to every member of
+ * comm; the decider takes them first. */
+static amp_status_t idup_sched(amp_rank_t *rank, amp_comm_t *comm, idup_t *d,
+                               amp_nbc_t **s)
+{
+    amp_status_t st = AMP_OK;
+    if (comm->is_inter) {
+        int low = amp_comm_world_rank(comm, 0) < comm->remote_world[0];
+        if (low && comm->rank == 0)
+            st = idup_take_ids(rank, &d->ctx);
+        amp_status_t st2 =
+            amp_intercoll_sched_from_leader(rank, comm, low, &d->ctx, 1, s);
+        return st != AMP_OK ? st : st2;
+    }
+    amp_coll_comm_t c;
+    amp_coll_comm_of(rank, comm, &c);
+    if (comm->rank == 0)
+        st = idup_take_ids(rank, &d->ctx);
+    amp_status_t st2 = amp_coll_sched_bcast(
+        &c, &d->ctx, 1, amp_dt_predefined(AMPI_DTID_MPI_INT), 0, s);
+    return st != AMP_OK ? st : st2;
+}
+
+/* Starts the schedule of idup d on comm, completing request r. */
+static amp_status_t idup_start(amp_rank_t *rank, amp_comm_t *comm, idup_t *d,
+                               amp_req_t *r)
+{
+    amp_nbc_t *s = NULL;
+    amp_status_t st = idup_sched(rank, comm, d, &s);
+    if (st != AMP_OK) {
+        if (s)
+            amp_nbc_destroy(s);
+        return st;
+    }
+    r->active = 1;
+    r->nbc = s;
+    r->p2p.on_done = idup_req_done;
+    r->finish_fn = idup_finish;
+    r->finish_arg = d;
+    return amp_nbc_start(s, &r->p2p);
+}
+
 int PMPI_Comm_idup(MPI_Comm comm_h, MPI_Comm *newcomm, MPI_Request *request)
 {
     const char *call = "MPI_Comm_idup";
     amp_rank_t *rank;
-    amp_comm_t *comm;
+    amp_comm_t *comm, *c;
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS)
         rc = amp_check_comm(rank, comm_h, call, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!request)
+    if (!request || !newcomm)
         return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
-                             "NULL pointer (argument request)");
-    if (comm->is_inter)
-        return amp_mpi_error(rank, comm, MPI_ERR_COMM, call,
-                             "not supported on inter-communicators (argument "
-                             "comm); use MPI_Comm_dup");
-    /* A collective request whose schedule (nbc) has already finished. */
-    amp_req_t *req = amp_req_new(rank, AMP_REQ_COLL);
-    if (!req)
-        return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call, "out of memory");
-    rc = dup_common(comm_h, 0, MPI_INFO_NULL, newcomm, call);
-    if (rc != MPI_SUCCESS) {
-        amp_req_release(rank, req);
+                             "NULL pointer (argument %s)",
+                             request ? "newcomm" : "request");
+    rc = comm->is_inter ? amp_intercomm_copy(rank, comm, -1, 0, &c, call)
+                        : copy_intra(rank, comm, -1, 0, &c, call);
+    if (rc == MPI_SUCCESS)
+        rc = dup_decorate(rank, comm, c, 0, NULL, call);
+    if (rc != MPI_SUCCESS)
         return rc;
+    idup_t *d = malloc(sizeof(*d));
+    amp_req_t *r = d ? amp_req_new(rank, AMP_REQ_COLL) : NULL;
+    amp_status_t st = r ? AMP_OK : AMP_ERR_NOMEM;
+    if (r) {
+        d->newcomm = AMPI_HANDLE(AMPI_HANDLE_COMM, c->obj.idx);
+        r->comm = comm_h;
+        st = idup_start(rank, comm, d, r);
     }
-    req->comm = comm_h;
-    req->active = 1;
-    amp_p2p_req_init_done(&rank->ep, &req->p2p, MPI_ANY_SOURCE, MPI_ANY_TAG);
-    *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, req->obj.idx);
+    if (st != AMP_OK) {
+        if (r)
+            amp_req_release(rank, r);
+        free(d);
+        amp_comm_destroy(rank, c);
+        return amp_mpi_error(rank, comm, amp_mpi_class_of(st), call, "%s",
+                             amp_status_str(st));
+    }
+    *newcomm = AMPI_HANDLE(AMPI_HANDLE_COMM, c->obj.idx);
+    *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Comm_idup)
@@ -304,7 +413,10 @@ int PMPI_Comm_free(MPI_Comm *comm_h)
     rc = amp_attr_comm_delete_all(rank, comm, "MPI_Comm_free");
     if (rc != MPI_SUCCESS)
         return rc;
-    amp_comm_destroy(rank, comm);
+    if (comm->holds) /* persistent requests still use it */
+        comm->freed = 1;
+    else
+        amp_comm_destroy(rank, comm);
     *comm_h = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }

@@ -774,6 +774,10 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     if (dt->predefined)
         return amp_mpi_error(rank, NULL, MPI_ERR_TYPE, "MPI_Type_free",
                              "%s is predefined and cannot be freed", dt->name);
+    if (dt->f90)
+        return amp_mpi_error(rank, NULL, MPI_ERR_TYPE, "MPI_Type_free",
+                             "a type from MPI_Type_create_f90_* is "
+                             "predefined and cannot be freed");
     /* Operations in flight keep their own copy of what they need; types
      * built from this one keep it alive for MPI_Type_get_contents. */
     rc = amp_attr_type_delete_all(rank, *datatype, "MPI_Type_free");
@@ -1038,3 +1042,158 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Type_get_name)
+
+/* ---- Fortran types by size and by precision (MPI 3.1 sections 17.1.9,
+ * 17.1.10) ---- */
+
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+{
+    static const int real[] = {AMPI_DTID_MPI_REAL4, AMPI_DTID_MPI_REAL8,
+                               AMPI_DTID_MPI_REAL16},
+                     integer[] = {AMPI_DTID_MPI_INTEGER1,
+                                  AMPI_DTID_MPI_INTEGER2,
+                                  AMPI_DTID_MPI_INTEGER4,
+                                  AMPI_DTID_MPI_INTEGER8,
+                                  AMPI_DTID_MPI_INTEGER16},
+                     complex[] = {AMPI_DTID_MPI_COMPLEX8,
+                                  AMPI_DTID_MPI_COMPLEX16,
+                                  AMPI_DTID_MPI_COMPLEX32};
+    const char *call = "MPI_Type_match_size";
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!datatype)
+        return null_arg(rank, call, "datatype");
+    const int *ids = typeclass == MPI_TYPECLASS_REAL      ? real
+                     : typeclass == MPI_TYPECLASS_INTEGER ? integer
+                     : typeclass == MPI_TYPECLASS_COMPLEX ? complex
+                                                          : NULL;
+    int n = typeclass == MPI_TYPECLASS_REAL      ? 3
+            : typeclass == MPI_TYPECLASS_INTEGER ? 5
+                                                 : 3;
+    if (!ids)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "unknown type class %d (argument typeclass): "
+                             "MPI_TYPECLASS_REAL, _INTEGER or _COMPLEX",
+                             typeclass);
+    for (int i = 0; i < n; i++) {
+        const amp_dt_t *dt = amp_dt_predefined(ids[i]);
+        if (dt && dt->size == (size_t)size && size > 0) {
+            *datatype = AMPI_PREDEFINED_DATATYPE(ids[i]);
+            return MPI_SUCCESS;
+        }
+    }
+    return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                         "no Fortran type of that class is %d bytes "
+                         "(argument size)",
+                         size);
+}
+AMP_WEAK_ALIAS(Type_match_size)
+
+/* The type MPI_Type_create_f90_* gives for combiner and (p, r): made once
+ * per rank, a duplicate of the predefined type id with that envelope. */
+static int f90_type(amp_rank_t *rank, int combiner, int p, int r, int id,
+                    MPI_Datatype *newtype, const char *call)
+{
+    int nints = combiner == MPI_COMBINER_F90_INTEGER ? 1 : 2;
+    for (int i = 0; i < rank->dts.nchunks * AMP_TABLE_CHUNK; i++) {
+        amp_dt_t *dt = amp_table_lookup(&rank->dts, i);
+        if (dt && dt->f90 && dt->combiner == combiner && dt->ints[0] == p &&
+            (nints == 1 || dt->ints[1] == r)) {
+            *newtype = AMPI_HANDLE(AMPI_HANDLE_DATATYPE_DERIVED, i);
+            return MPI_SUCCESS;
+        }
+    }
+    amp_dt_t *dt = type_new(rank, nints, 0, 0);
+    amp_status_t st =
+        dt ? amp_dt_make_dup(dt, amp_dt_predefined(id)) : AMP_ERR_NOMEM;
+    if (st != AMP_OK)
+        return type_fail(rank, dt, st, call);
+    dt->ints[0] = p;
+    if (nints == 2)
+        dt->ints[1] = r;
+    dt->committed = 1;
+    dt->f90 = 1;
+    return type_publish(rank, dt, combiner, newtype);
+}
+
+/* The smallest of the kinds (precision, range, type id) with at least
+ * precision p and range r (MPI_UNDEFINED: any); 0 when none. */
+static int f90_pick(const int (*kinds)[3], int n, int p, int r)
+{
+    for (int i = 0; i < n; i++)
+        if ((p == MPI_UNDEFINED || kinds[i][0] >= p) &&
+            (r == MPI_UNDEFINED || kinds[i][1] >= r) &&
+            amp_dt_predefined(kinds[i][2]))
+            return kinds[i][2];
+    return 0;
+}
+
+/* MPI_Type_create_f90_real (complex 0) and _complex (complex 1):
+ * SELECTED_REAL_KIND(p, r) of the IEEE kinds 4, 8 and 16. */
+static int f90_real(int p, int r, MPI_Datatype *newtype, int complex,
+                    const char *call)
+{
+    static const int reals[][3] = {{6, 37, AMPI_DTID_MPI_REAL4},
+                                   {15, 307, AMPI_DTID_MPI_REAL8},
+                                   {33, 4931, AMPI_DTID_MPI_REAL16}},
+                     complexes[][3] = {{6, 37, AMPI_DTID_MPI_COMPLEX8},
+                                       {15, 307, AMPI_DTID_MPI_COMPLEX16},
+                                       {33, 4931, AMPI_DTID_MPI_COMPLEX32}};
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!newtype)
+        return null_arg(rank, call, "newtype");
+    int id = p == MPI_UNDEFINED && r == MPI_UNDEFINED
+                 ? 0
+                 : f90_pick(complex ? complexes : reals, 3, p, r);
+    if (!id)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "no %s kind has precision %d and range %d "
+                             "(arguments p, r; MPI_UNDEFINED: any, not both)",
+                             complex ? "COMPLEX" : "REAL", p, r);
+    return f90_type(rank,
+                    complex ? MPI_COMBINER_F90_COMPLEX : MPI_COMBINER_F90_REAL,
+                    p, r, id, newtype, call);
+}
+
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+{
+    return f90_real(p, r, newtype, 0, "MPI_Type_create_f90_real");
+}
+AMP_WEAK_ALIAS(Type_create_f90_real)
+
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+{
+    return f90_real(p, r, newtype, 1, "MPI_Type_create_f90_complex");
+}
+AMP_WEAK_ALIAS(Type_create_f90_complex)
+
+/* SELECTED_INT_KIND(r): the kinds 1, 2, 4, 8 and 16 hold 2, 4, 9, 18 and
+ * 38 decimal digits. */
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+{
+    static const int ints[][3] = {{2, 0, AMPI_DTID_MPI_INTEGER1},
+                                  {4, 0, AMPI_DTID_MPI_INTEGER2},
+                                  {9, 0, AMPI_DTID_MPI_INTEGER4},
+                                  {18, 0, AMPI_DTID_MPI_INTEGER8},
+                                  {38, 0, AMPI_DTID_MPI_INTEGER16}};
+    const char *call = "MPI_Type_create_f90_integer";
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!newtype)
+        return null_arg(rank, call, "newtype");
+    int id = r == MPI_UNDEFINED ? 0 : f90_pick(ints, 5, r, MPI_UNDEFINED);
+    if (!id)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "no INTEGER kind has a range of %d decimal "
+                             "digits (argument r)",
+                             r);
+    return f90_type(rank, MPI_COMBINER_F90_INTEGER, r, 0, id, newtype, call);
+}
+AMP_WEAK_ALIAS(Type_create_f90_integer)

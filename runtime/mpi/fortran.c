@@ -154,6 +154,15 @@ char *amp_f_cstring(const char *f, size_t len)
     return c;
 }
 
+char *amp_f_cstring_trim(const char *f, size_t len)
+{
+    while (len > 0 && *f == ' ') {
+        f++;
+        len--;
+    }
+    return amp_f_cstring(f, len);
+}
+
 int amp_f_no_mem(const char *call)
 {
     return amp_mpi_error(amp_rank_self(), NULL, MPI_ERR_NO_MEM, call,
@@ -223,7 +232,7 @@ AMPI_API void pmpi_info_get_(const MPI_Fint *info, const char *key,
                              size_t value_len)
 {
     size_t n = *valuelen > 0 ? (size_t)*valuelen : 0;
-    char *c_key = amp_f_cstring(key, key_len);
+    char *c_key = amp_f_cstring_trim(key, key_len);
     char *c_value = malloc(n + 1);
     if (!c_key || !c_value) {
         free(c_key);
@@ -243,15 +252,16 @@ AMPI_API void pmpi_info_get_(const MPI_Fint *info, const char *key,
 }
 AMP_FORTRAN_ALIAS(info_get)
 
-/* MPI-4.0: BUFLEN's value on entry is ignored (VALUE's length is used);
- * on return it is the length of the whole value. */
+/* MPI-4.0: VALUE gets at most BUFLEN characters of the value (none when
+ * BUFLEN is 0: VALUE is left as it was), blank-padded to its length; on
+ * return BUFLEN is the length of the whole value. */
 AMPI_API void pmpi_info_get_string_(const MPI_Fint *info, const char *key,
                                     MPI_Fint *buflen, char *value,
                                     MPI_Fint *flag, MPI_Fint *ierror,
                                     size_t key_len, size_t value_len)
 {
-    int c_buflen = (int)value_len + 1;
-    char *c_key = amp_f_cstring(key, key_len);
+    int c_buflen = MPI_MAX_INFO_VAL + 1;
+    char *c_key = amp_f_cstring_trim(key, key_len);
     char *c_value = malloc((size_t)c_buflen);
     if (!c_key || !c_value) {
         free(c_key);
@@ -263,15 +273,138 @@ AMPI_API void pmpi_info_get_string_(const MPI_Fint *info, const char *key,
     *ierror = PMPI_Info_get_string(*info, c_key, &c_buflen, c_value, flag);
     if (*ierror == MPI_SUCCESS) {
         amp_f_logical_out(flag);
-        if (*flag) {
+        if (*flag && *buflen > 0) {
+            size_t room =
+                (size_t)*buflen < value_len ? (size_t)*buflen : value_len;
+            c_value[room < strlen(c_value) ? room : strlen(c_value)] = 0;
             amp_f_string_out(value, value_len, c_value);
-            *buflen = c_buflen - 1;
         }
+        if (*flag)
+            *buflen = c_buflen - 1;
     }
     free(c_key);
     free(c_value);
 }
 AMP_FORTRAN_ALIAS(info_get_string)
+
+/* ---- MPI-1 calls with addresses in default INTEGERs ----
+ *
+ * MPI_ADDRESS, MPI_TYPE_EXTENT, MPI_TYPE_LB, MPI_TYPE_UB,
+ * MPI_TYPE_HVECTOR, MPI_TYPE_HINDEXED and MPI_TYPE_STRUCT (removed from
+ * the standard in MPI 3.0) take INTEGER addresses, not
+ * INTEGER(KIND=MPI_ADDRESS_KIND).  A result that does not fit is cut to its
+ * low 32 bits, and IERROR is MPI_ERR_OTHER without the error handler, as
+ * MPICH does: the addresses of a rank's data (in its isomalloc slot) never
+ * fit, but differences of two of them do (docs/fortran.md). */
+
+static void aint_out(MPI_Aint a, MPI_Fint *f, MPI_Fint *ierror)
+{
+    *f = (MPI_Fint)a;
+    if (*ierror == MPI_SUCCESS && (MPI_Aint)*f != a)
+        *ierror = MPI_ERR_OTHER;
+}
+
+AMPI_API void pmpi_address_(void *location, MPI_Fint *address, MPI_Fint *ierror)
+{
+    MPI_Aint a = 0;
+    *ierror = PMPI_Address(amp_f_buf(location), &a);
+    aint_out(a, address, ierror);
+}
+AMP_FORTRAN_ALIAS(address)
+
+#define F_TYPE_BOUND(lower, Name)                                              \
+    AMPI_API void pmpi_##lower##_(const MPI_Fint *datatype, MPI_Fint *value,   \
+                                  MPI_Fint *ierror)                            \
+    {                                                                          \
+        MPI_Aint a = 0;                                                        \
+        *ierror = PMPI_##Name(*datatype, &a);                                  \
+        aint_out(a, value, ierror);                                            \
+    }                                                                          \
+    AMP_FORTRAN_ALIAS(lower)
+
+F_TYPE_BOUND(type_extent, Type_extent)
+F_TYPE_BOUND(type_lb, Type_lb)
+F_TYPE_BOUND(type_ub, Type_ub)
+
+AMPI_API void pmpi_type_hvector_(const MPI_Fint *count,
+                                 const MPI_Fint *blocklength,
+                                 const MPI_Fint *stride,
+                                 const MPI_Fint *oldtype, MPI_Fint *newtype,
+                                 MPI_Fint *ierror)
+{
+    *ierror =
+        PMPI_Type_hvector(*count, *blocklength, *stride, *oldtype, newtype);
+}
+AMP_FORTRAN_ALIAS(type_hvector)
+
+/* n INTEGER displacements as MPI_Aint (NULL after reporting no memory). */
+static MPI_Aint *aints_in(const MPI_Fint *f, MPI_Fint n, const char *call,
+                          MPI_Fint *ierror)
+{
+    MPI_Aint *a = malloc((n > 0 ? (size_t)n : 1) * sizeof(*a));
+    if (!a) {
+        *ierror = amp_mpi_error(amp_rank_self(), NULL, MPI_ERR_NO_MEM, call,
+                                "out of memory for the displacements");
+        return NULL;
+    }
+    for (MPI_Fint i = 0; i < n; i++)
+        a[i] = f[i];
+    return a;
+}
+
+AMPI_API void pmpi_type_hindexed_(const MPI_Fint *count, MPI_Fint *blocklens,
+                                  const MPI_Fint *displs,
+                                  const MPI_Fint *oldtype, MPI_Fint *newtype,
+                                  MPI_Fint *ierror)
+{
+    MPI_Aint *d = aints_in(displs, *count, "MPI_Type_hindexed", ierror);
+    if (!d)
+        return;
+    *ierror = PMPI_Type_hindexed(*count, blocklens, d, *oldtype, newtype);
+    free(d);
+}
+AMP_FORTRAN_ALIAS(type_hindexed)
+
+AMPI_API void pmpi_type_struct_(const MPI_Fint *count, MPI_Fint *blocklens,
+                                const MPI_Fint *displs, MPI_Fint *types,
+                                MPI_Fint *newtype, MPI_Fint *ierror)
+{
+    MPI_Aint *d = aints_in(displs, *count, "MPI_Type_struct", ierror);
+    if (!d)
+        return;
+    *ierror = PMPI_Type_struct(*count, blocklens, d, types, newtype);
+    free(d);
+}
+AMP_FORTRAN_ALIAS(type_struct)
+
+/* ---- MPI_SIZEOF ----
+ *
+ * The specifics of the generic MPI_SIZEOF in the mpi module
+ * (scripts/gen_fortran.py, SIZEOF_KINDS): ampi_sizeof_<t><kind><s|a> for
+ * a scalar or an array of the numeric type t (integer, real, complex) of
+ * that kind; SIZE is the bytes of one value. */
+#define F_SIZEOF(t, kind, bytes)                                               \
+    AMPI_API void ampi_sizeof_##t##kind##s_(const void *x, MPI_Fint *size,     \
+                                            MPI_Fint *ierror)                  \
+    {                                                                          \
+        (void)x;                                                               \
+        *size = (bytes);                                                       \
+        *ierror = MPI_SUCCESS;                                                 \
+    }                                                                          \
+    AMPI_API __typeof__(ampi_sizeof_##t##kind##s_) ampi_sizeof_##t##kind##a_   \
+        __attribute__((alias("ampi_sizeof_" #t #kind "s_")));
+
+F_SIZEOF(i, 1, 1)
+F_SIZEOF(i, 2, 2)
+F_SIZEOF(i, 4, 4)
+F_SIZEOF(i, 8, 8)
+F_SIZEOF(i, 16, 16)
+F_SIZEOF(r, 4, 4)
+F_SIZEOF(r, 8, 8)
+F_SIZEOF(r, 16, 16)
+F_SIZEOF(c, 4, 8)
+F_SIZEOF(c, 8, 16)
+F_SIZEOF(c, 16, 32)
 
 /* ---- process creation ---- */
 
@@ -411,20 +544,68 @@ AMPI_API void ampi_yield_(MPI_Fint *ierror)
     *ierror = AMPI_Yield();
 }
 
-/* ---- callbacks the runtime does not take yet ---- */
+/* ---- generalized requests ---- */
 
-/* MPI_GREQUEST_START fails in C with MPI_ERR_UNSUPPORTED_OPERATION; its
- * Fortran callbacks (arguments by reference, IERROR last) will need
- * trampolines like the keyvals' in fortran_attr.c when the C call is
- * implemented, so until then the Fortran call fails the same way without
- * calling C. */
+/* The Fortran callbacks of MPI_GREQUEST_START: QUERY_FN(EXTRA_STATE,
+ * STATUS, IERROR), FREE_FN(EXTRA_STATE, IERROR), CANCEL_FN(EXTRA_STATE,
+ * COMPLETE, IERROR), EXTRA_STATE INTEGER(KIND=MPI_ADDRESS_KIND), COMPLETE
+ * LOGICAL; the C runtime calls them through the trampolines below, with
+ * this as extra_state.  A Fortran status is the C status. */
+typedef void f_greq_query_fn(const MPI_Aint *, MPI_Fint *, MPI_Fint *);
+typedef void f_greq_free_fn(const MPI_Aint *, MPI_Fint *);
+typedef void f_greq_cancel_fn(const MPI_Aint *, const MPI_Fint *, MPI_Fint *);
+
+typedef struct {
+    f_greq_query_fn *query;
+    f_greq_free_fn *free;
+    f_greq_cancel_fn *cancel;
+    MPI_Aint extra_state;
+} f_greq_t;
+
+static int greq_query(void *extra_state, MPI_Status *status)
+{
+    const f_greq_t *g = extra_state;
+    f_greq_query_fn *fn = amp_pie_to_rank(amp_rank_self(), (void *)g->query);
+    MPI_Fint ierror = MPI_SUCCESS;
+    fn(&g->extra_state, (MPI_Fint *)status, &ierror);
+    return ierror;
+}
+
+/* The last callback of a request: the state goes with it. */
+static int greq_free(void *extra_state)
+{
+    f_greq_t *g = extra_state;
+    f_greq_free_fn *fn = amp_pie_to_rank(amp_rank_self(), (void *)g->free);
+    MPI_Fint ierror = MPI_SUCCESS;
+    fn(&g->extra_state, &ierror);
+    free(g);
+    return ierror;
+}
+
+static int greq_cancel(void *extra_state, int complete)
+{
+    const f_greq_t *g = extra_state;
+    f_greq_cancel_fn *fn = amp_pie_to_rank(amp_rank_self(), (void *)g->cancel);
+    MPI_Fint ierror = MPI_SUCCESS, f_complete = complete != 0;
+    fn(&g->extra_state, &f_complete, &ierror);
+    return ierror;
+}
+
 AMPI_API void pmpi_grequest_start_(void *query_fn, void *free_fn,
                                    void *cancel_fn, const MPI_Aint *extra_state,
                                    MPI_Fint *request, MPI_Fint *ierror)
 {
-    (void)query_fn, (void)free_fn, (void)cancel_fn, (void)extra_state;
-    (void)request;
-    *ierror = amp_mpi_unsupported("MPI_Grequest_start");
+    f_greq_t *g = malloc(sizeof(*g));
+    if (!g) {
+        *ierror = amp_f_no_mem("MPI_Grequest_start");
+        return;
+    }
+    *g = (f_greq_t){(f_greq_query_fn *)query_fn, (f_greq_free_fn *)free_fn,
+                    (f_greq_cancel_fn *)cancel_fn, *extra_state};
+    *ierror =
+        PMPI_Grequest_start(greq_query, greq_free, greq_cancel, g, request);
+    if (*ierror != MPI_SUCCESS)
+        free(g);
 }
 AMP_FORTRAN_ALIAS(grequest_start)
 

@@ -55,6 +55,8 @@ const int *amp_f_weights(const MPI_Fint *weights);
 /* A CHARACTER*(len) argument as a new NUL-terminated C string without the
  * trailing blanks (free it), or NULL when there is no memory. */
 char *amp_f_cstring(const char *f, size_t len);
+/* The same without the leading blanks either (info keys and values). */
+char *amp_f_cstring_trim(const char *f, size_t len);
 /* The MPI_ERR_NO_MEM error of call, for a failed amp_f_cstring. */
 int amp_f_no_mem(const char *call);
 /* Copies the C string c into the blank-padded CHARACTER*(flen) f and

@@ -4,9 +4,9 @@
  * reference, INTEGER(KIND=MPI_ADDRESS_KIND) values and an IERROR instead
  * of a result, so the C runtime calls them through the trampolines here),
  * the predefined callbacks Fortran names (MPI_COMM_NULL_COPY_FN ...),
- * attribute get/put (predefined attributes are pointers to ints in C but
- * values in Fortran), process creation (arrays of CHARACTER), and the two
- * calls with callbacks the runtime does not implement yet.
+ * attribute set/get (a value set from Fortran stays in the attribute and
+ * C reads a pointer to it, attr.c; predefined attributes are pointers to
+ * ints in C but values in Fortran).
  *
  * The error handler functions (MPI_Comm_create_errhandler ...) and
  * MPI_Op_create need nothing of this: a Fortran SUBROUTINE F(COMM, CODE) or
@@ -108,6 +108,8 @@ static f_keyval_t *keyval_new(void *copy, void *del, MPI_Aint extra_state,
             (MPI_##Obj##_delete_attr_function *)delete_trampoline, keyval, k); \
         if (*ierror != MPI_SUCCESS)                                            \
             free(k);                                                           \
+        else                                                                   \
+            amp_attr_keyval_fortran(*keyval, 0);                               \
     }                                                                          \
     AMP_FORTRAN_ALIAS(lower)
 
@@ -128,6 +130,8 @@ AMPI_API void pmpi_keyval_create_(void *copy_fn, void *delete_fn,
                            (MPI_Delete_function *)delete_trampoline, keyval, k);
     if (*ierror != MPI_SUCCESS)
         free(k);
+    else
+        amp_attr_keyval_fortran(*keyval, 1);
 }
 AMP_FORTRAN_ALIAS(keyval_create)
 
@@ -211,19 +215,40 @@ static int is_predefined_win_key(int keyval)
     return keyval >= MPI_WIN_BASE && keyval <= MPI_WIN_MODEL;
 }
 
+/* Reads keyval's attribute of obj (of kind, a communicator, type or
+ * window) into *attribute_val: a predefined one's value, or what the
+ * Fortran binding gives (amp_attr_fortran_get). */
+static void get_attr(int kind, MPI_Fint obj, MPI_Fint keyval,
+                     MPI_Aint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror,
+                     const char *call)
+{
+    int predefined =
+        (kind == AMP_ATTR_COMM && is_predefined_comm_key(keyval)) ||
+        (kind == AMP_ATTR_WIN && is_predefined_win_key(keyval));
+    int f = 0;
+    if (predefined) {
+        void *c = NULL;
+        *ierror = kind == AMP_ATTR_COMM
+                      ? PMPI_Comm_get_attr(obj, keyval, &c, &f)
+                      : PMPI_Win_get_attr(obj, keyval, &c, &f);
+        if (*ierror == MPI_SUCCESS && f)
+            *attribute_val = predefined_value(keyval, c);
+    } else {
+        *ierror =
+            amp_attr_fortran_get(kind, obj, keyval, attribute_val, &f, call);
+    }
+    if (*ierror == MPI_SUCCESS)
+        *flag = f;
+    if (*ierror == MPI_SUCCESS)
+        amp_f_logical_out(flag);
+}
+
 AMPI_API void pmpi_comm_get_attr_(const MPI_Fint *comm, const MPI_Fint *keyval,
                                   MPI_Aint *attribute_val, MPI_Fint *flag,
                                   MPI_Fint *ierror)
 {
-    void *c = NULL;
-    *ierror = PMPI_Comm_get_attr(*comm, *keyval, &c, flag);
-    if (*ierror != MPI_SUCCESS)
-        return;
-    amp_f_logical_out(flag);
-    if (*flag)
-        *attribute_val = is_predefined_comm_key(*keyval)
-                             ? predefined_value(*keyval, c)
-                             : (MPI_Aint)c;
+    get_attr(AMP_ATTR_COMM, *comm, *keyval, attribute_val, flag, ierror,
+             "MPI_Comm_get_attr");
 }
 AMP_FORTRAN_ALIAS(comm_get_attr)
 
@@ -231,37 +256,20 @@ AMPI_API void pmpi_attr_get_(const MPI_Fint *comm, const MPI_Fint *keyval,
                              MPI_Fint *attribute_val, MPI_Fint *flag,
                              MPI_Fint *ierror)
 {
-    void *c = NULL;
-    *ierror = PMPI_Attr_get(*comm, *keyval, &c, flag);
-    if (*ierror != MPI_SUCCESS)
-        return;
-    amp_f_logical_out(flag);
-    if (*flag)
-        *attribute_val = (MPI_Fint)(is_predefined_comm_key(*keyval)
-                                        ? predefined_value(*keyval, c)
-                                        : (MPI_Aint)c);
+    MPI_Aint v = 0;
+    get_attr(AMP_ATTR_COMM, *comm, *keyval, &v, flag, ierror, "MPI_Attr_get");
+    if (*ierror == MPI_SUCCESS && *flag)
+        *attribute_val = (MPI_Fint)v;
 }
 AMP_FORTRAN_ALIAS(attr_get)
-
-AMPI_API void pmpi_attr_put_(const MPI_Fint *comm, const MPI_Fint *keyval,
-                             const MPI_Fint *attribute_val, MPI_Fint *ierror)
-{
-    *ierror = PMPI_Attr_put(*comm, *keyval, (void *)(MPI_Aint)*attribute_val);
-}
-AMP_FORTRAN_ALIAS(attr_put)
 
 AMPI_API void pmpi_type_get_attr_(const MPI_Fint *datatype,
                                   const MPI_Fint *keyval,
                                   MPI_Aint *attribute_val, MPI_Fint *flag,
                                   MPI_Fint *ierror)
 {
-    void *c = NULL;
-    *ierror = PMPI_Type_get_attr(*datatype, *keyval, &c, flag);
-    if (*ierror != MPI_SUCCESS)
-        return;
-    amp_f_logical_out(flag);
-    if (*flag)
-        *attribute_val = (MPI_Aint)c;
+    get_attr(AMP_ATTR_TYPE, *datatype, *keyval, attribute_val, flag, ierror,
+             "MPI_Type_get_attr");
 }
 AMP_FORTRAN_ALIAS(type_get_attr)
 
@@ -269,14 +277,31 @@ AMPI_API void pmpi_win_get_attr_(const MPI_Fint *win, const MPI_Fint *keyval,
                                  MPI_Aint *attribute_val, MPI_Fint *flag,
                                  MPI_Fint *ierror)
 {
-    void *c = NULL;
-    *ierror = PMPI_Win_get_attr(*win, *keyval, &c, flag);
-    if (*ierror != MPI_SUCCESS)
-        return;
-    amp_f_logical_out(flag);
-    if (*flag)
-        *attribute_val = is_predefined_win_key(*keyval)
-                             ? predefined_value(*keyval, c)
-                             : (MPI_Aint)c;
+    get_attr(AMP_ATTR_WIN, *win, *keyval, attribute_val, flag, ierror,
+             "MPI_Win_get_attr");
 }
 AMP_FORTRAN_ALIAS(win_get_attr)
+
+/* Values set from Fortran stay in the attribute; C reads a pointer to
+ * them (MPI 3.1 section 17.2.7). */
+AMPI_API void pmpi_attr_put_(const MPI_Fint *comm, const MPI_Fint *keyval,
+                             const MPI_Fint *attribute_val, MPI_Fint *ierror)
+{
+    *ierror = amp_attr_fortran_set(AMP_ATTR_COMM, *comm, *keyval,
+                                   *attribute_val, 1, "MPI_Attr_put");
+}
+AMP_FORTRAN_ALIAS(attr_put)
+
+#define F_SET_ATTR(lower, Name, KIND)                                          \
+    AMPI_API void pmpi_##lower##_(const MPI_Fint *obj, const MPI_Fint *keyval, \
+                                  const MPI_Aint *attribute_val,               \
+                                  MPI_Fint *ierror)                            \
+    {                                                                          \
+        *ierror = amp_attr_fortran_set(KIND, *obj, *keyval, *attribute_val, 0, \
+                                       "MPI_" #Name);                          \
+    }                                                                          \
+    AMP_FORTRAN_ALIAS(lower)
+
+F_SET_ATTR(comm_set_attr, Comm_set_attr, AMP_ATTR_COMM)
+F_SET_ATTR(type_set_attr, Type_set_attr, AMP_ATTR_TYPE)
+F_SET_ATTR(win_set_attr, Win_set_attr, AMP_ATTR_WIN)

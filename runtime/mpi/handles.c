@@ -98,6 +98,7 @@ amp_status_t amp_rank_objects_init(amp_rank_t *rank)
     if (amp_coll_hier_attach(world) != AMP_OK)
         return AMP_ERR_NOMEM;
     rank->next_ctx = 4;
+    rank->idup_blocks = 0;
     return AMP_OK;
 }
 
@@ -107,8 +108,9 @@ int amp_check_comm(amp_rank_t *rank, MPI_Comm h, const char *call,
                    amp_comm_t **comm)
 {
     *comm = amp_comm_lookup(rank, h);
-    if (*comm)
+    if (*comm && !(*comm)->freed)
         return MPI_SUCCESS;
+    *comm = NULL;
     if (h == MPI_COMM_NULL)
         return amp_mpi_error(rank, NULL, MPI_ERR_COMM, call,
                              "MPI_COMM_NULL is not a valid communicator "

@@ -44,26 +44,18 @@ typedef struct amp_opts {
     unsigned long map_seed; /* random: the permutation's seed */
     int *map_list;          /* list: PE of rank i (repeated cyclically) */
     int map_nlist;
-    const char *map_flag; /* where the mapping came from, for errors */
-    size_t eager;         /* eager/rendezvous threshold in bytes */
-    int pin;              /* pin PEs to cores */
-    int stats;            /* print per-rank scheduling counts at exit */
-    int showmap;          /* print the placement of PEs and ranks at start */
-    const char *gpumap;   /* +gpumap: PEs to CUDA devices (gpu/gpu.h) */
-    int balancer;         /* +balancer: amp_lb_kind_t (lb/lb.h) */
-    int lbdebug;          /* +lbdebug: report load-balancing moves */
-    const char *restart;  /* +restart DIR: checkpoint to resume from */
-    int iothreads;        /* +iothreads: io/'s helper threads (0: default) */
+    const char *map_flag;  /* where the mapping came from, for errors */
+    size_t eager;          /* eager/rendezvous threshold in bytes */
+    int pin;               /* pin PEs to cores */
+    int stats;             /* print per-rank scheduling counts at exit */
+    long poll_deadlock_ns; /* AMPI_POLL_DEADLOCK (sched.h); 0: default */
+    int showmap;           /* print the placement of PEs and ranks at start */
+    const char *gpumap;    /* +gpumap: PEs to CUDA devices (gpu/gpu.h) */
+    int balancer;          /* +balancer: amp_lb_kind_t (lb/lb.h) */
+    int lbdebug;           /* +lbdebug: report load-balancing moves */
+    const char *restart;   /* +restart DIR: checkpoint to resume from */
+    int iothreads;         /* +iothreads: io/'s helper threads (0: default) */
 } amp_opts_t;
-
-/* Context ids handed out without communication (MPI_Comm_idup): the
- * first member to ask for (parent context, n-th idup of the parent) takes a
- * fresh id, the others find it; the entry goes when all have found it. */
-typedef struct amp_ctx_registry {
-    pthread_mutex_t lock;
-    struct amp_ctx_entry *entries;
-    int next; /* ids count down from AMP_CTX_REGISTRY_TOP */
-} amp_ctx_registry_t;
 
 typedef int (*amp_main_fn_t)(int argc, char **argv, char **envp);
 
@@ -94,10 +86,9 @@ typedef struct amp_proc {
     /* Core slot of PE 0 (topo): processes of one node that may use the
      * same cores take turns, process k of the node starting at k * PEs. */
     int pin_base;
-    struct amp_nbc_pe *nbc_pes;   /* coll/nbc.c: by PE id */
-    amp_ctx_registry_t idup_ctxs; /* comm.c: contexts of MPI_Comm_idup */
-    amp_lb_t lb;                  /* lb/: moving ranks between PEs */
-    struct amp_move *move;        /* move.c: ranks between processes, or NULL */
+    struct amp_nbc_pe *nbc_pes; /* coll/nbc.c: by PE id */
+    amp_lb_t lb;                /* lb/: moving ranks between PEs */
+    struct amp_move *move;      /* move.c: ranks between processes, or NULL */
     struct amp_gpu *gpu; /* gpu/gpu.h: CUDA devices, or NULL: host-only */
     amp_io_t *io;        /* io/io.h: the helper threads of file I/O */
     /* +restart: the checkpoint's manifest (mpi/checkpoint.h), else NULL */
@@ -129,8 +120,9 @@ typedef struct amp_comm {
     unsigned coll_seq;          /* coll: collectives started, for tags */
     struct amp_coll_shm *shm;   /* coll/shm.c: state its members share */
     unsigned asserts;           /* info.c: AMP_ASSERT_* from mpi_assert_* */
-    unsigned idups;             /* comm.c: MPI_Comm_idup calls on it so far */
     struct amp_coll_hier *hier; /* coll_hier.c: members in several processes */
+    int holds;                  /* comm.c: persistent requests that use it */
+    int freed; /* comm.c: MPI_Comm_free'd while held; the handle is invalid */
 } amp_comm_t;
 
 /* Bits of amp_comm_t.asserts: the MPI-4 assertions set to "true" in the
@@ -148,6 +140,7 @@ enum amp_req_kind {
     AMP_REQ_DONE, /* complete at creation: MPI_PROC_NULL, Ibsend */
     AMP_REQ_COLL, /* nonblocking collective: p2p completes with it */
     AMP_REQ_IO,   /* file operation (file_rw.c): io/ completes it */
+    AMP_REQ_GREQ, /* generalized request (grequest.c) */
 };
 
 typedef struct amp_req {
@@ -165,10 +158,20 @@ typedef struct amp_req {
     void *pack;          /* packed copy of non-contiguous data */
     struct amp_nbc *nbc; /* AMP_REQ_COLL: its schedule until it is done */
     int dt_held;         /* dt is held (amp_type_hold) until release */
+    int comm_held;       /* comm is held (amp_comm_hold) until release */
     /* A device buffer staged (gpu.c): the request that moves the host
      * copy, which MPI_Cancel cancels; NULL otherwise. */
     amp_p2p_req_t *staged;
     struct amp_file_op *fop; /* AMP_REQ_IO: the operation (file_rw.c) */
+    /* The owner's part of the completion, run once by the completion call
+     * (Wait, Test, ...) that finishes the request, before its status is
+     * filled: what must run in the owner's context (the communicator of
+     * MPI_Comm_idup, a generalized request's query).  Returns an MPI error
+     * class, 0 for success.  NULL: none. */
+    int (*finish_fn)(struct amp_rank *rank, struct amp_req *r);
+    void *finish_arg;
+    int errclass;          /* what finish_fn returned */
+    struct amp_greq *greq; /* AMP_REQ_GREQ: its callbacks (grequest.c) */
 } amp_req_t;
 
 enum amp_send_mode {
@@ -232,6 +235,7 @@ typedef struct amp_rank {
     int thread_level;
     const char *call; /* the MPI call a blocked rank waits in */
     int next_ctx;     /* lowest context id this rank has not used */
+    int idup_blocks;  /* comm.c: blocks of context ids taken for idups */
     amp_table_t comms, dts, reqs, msgs, errhs, ops;
     amp_table_t groups;           /* group.c; index 0 is MPI_GROUP_EMPTY */
     amp_table_t keyvals;          /* attr.c */
@@ -254,6 +258,8 @@ typedef struct amp_rank {
     /* gpu.c: device buffers staged for the collective being started, taken
      * by the next amp_coll_launch (NULL between calls) */
     struct amp_gpu_op *gpu_coll;
+    unsigned polls;               /* request.c: fruitless polls in a row */
+    unsigned long poll_act;       /* ... since the activity was this */
 } amp_rank_t;
 
 /* The calling rank, or NULL outside a rank. */
@@ -403,8 +409,17 @@ int amp_comm_members_local(int size, const int *world);
  * of memory (world is freed then too). */
 amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
                          int *world);
+/* The same without the collectives' shared state (amp_comm_coll_attach
+ * adds it once ctx is known: MPI_Comm_idup). */
+amp_comm_t *amp_comm_alloc(amp_rank_t *rank, int ctx, int myrank, int size,
+                           int *world);
 /* Releases everything the communicator holds and its handle. */
 void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm);
+/* Keeps comm alive (MPI_Comm_free only invalidates the program's handle)
+ * while a persistent request uses it; the last drop after the free
+ * destroys it. */
+void amp_comm_hold(amp_comm_t *comm);
+void amp_comm_drop(amp_rank_t *rank, amp_comm_t *comm);
 /* The shared state of comm's collectives for the processes its members
  * run in now (amp_comm_new does it; a rank that moves between processes
  * detaches and attaches again, mpi/move.c).  Fails with AMP_ERR_NOMEM. */
@@ -459,6 +474,17 @@ int amp_intercomm_enter(amp_rank_t **rank, MPI_Comm comm_h, const void *out,
 /* MPI_Comm_dup of an inter-communicator: *out is the new one. */
 int amp_intercomm_dup(amp_rank_t *rank, MPI_Comm comm_h, amp_comm_t **out,
                       const char *call);
+/* A new inter-communicator object with the groups of comm and context
+ * ids from ctx, its collectives' state attached (attach 1) or not yet
+ * (MPI_Comm_idup: ctx -1, amp_comm_coll_attach on its local_comm later). */
+int amp_intercomm_copy(amp_rank_t *rank, amp_comm_t *comm, int ctx, int attach,
+                       amp_comm_t **out, const char *call);
+/* A schedule on the inter-communicator ic (a collective call of it) in
+ * which the local rank 0 of one group, the low one (low: this rank's
+ * group) sends the n ints at buf to every other member of both groups. */
+amp_status_t amp_intercoll_sched_from_leader(amp_rank_t *rank, amp_comm_t *ic,
+                                             int low, int *buf, int n,
+                                             struct amp_nbc **out);
 /* MPI_Comm_split (and MPI_Comm_create, MPI_Comm_split_type) of the
  * inter-communicator comm_h, checked: the inter-communicator between the
  * members of each group with color (in the order of key, then rank), or
@@ -566,6 +592,20 @@ amp_status_t amp_comm_info_apply(amp_rank_t *rank, amp_comm_t *comm,
                                  const struct amp_info *hints);
 void amp_info_destroy(struct amp_info *info);
 
+/* ---- attributes from Fortran (attr.c, for fortran_attr.c) ----
+ * kind: AMP_ATTR_COMM, _TYPE or _WIN.  A value set from Fortran
+ * (INTEGER(KIND=MPI_ADDRESS_KIND), or with is_int the INTEGER of
+ * MPI_ATTR_PUT) stays in the attribute: C gets a pointer to it (MPI 3.1
+ * section 17.2.7), Fortran the value; a value set from C comes to Fortran
+ * as the pointer's integer.  A keyval made by the Fortran binding has its
+ * callbacks called with Fortran's values (amp_attr_keyval_fortran). */
+enum { AMP_ATTR_COMM = 1, AMP_ATTR_TYPE, AMP_ATTR_WIN };
+int amp_attr_fortran_set(int kind, int obj, int keyval, MPI_Aint value,
+                         int is_int, const char *call);
+int amp_attr_fortran_get(int kind, int obj, int keyval, MPI_Aint *value,
+                         int *flag, const char *call);
+void amp_attr_keyval_fortran(int keyval, int is_int);
+
 /* ---- data representations (datarep.c) ---- */
 
 /* A data representation registered with MPI_Register_datarep.  Each rank
@@ -633,11 +673,24 @@ void amp_type_hold(const amp_dt_t *dt);
 void amp_type_drop(amp_rank_t *rank, const amp_dt_t *dt);
 
 /* ---- requests (request.c) ---- */
+/* A polling call (MPI_Test, MPI_Iprobe, MPI_Win_flush...) that found
+ * nothing to complete: lets the other ranks of the PE run, and after many
+ * such polls in a row while nothing happens anywhere parks the rank as a
+ * poller until its PE's next poll round (sched/sched.h), where the
+ * deadlock report finds it.  Re-read the rank after. */
+void amp_mpi_poll(amp_rank_t *rank, const char *call);
 amp_req_t *amp_req_new(amp_rank_t *rank, int kind);
 void amp_req_release(amp_rank_t *rank, amp_req_t *req);
 /* Starts the operation req describes (fresh or persistent). */
 int amp_req_start(amp_rank_t *rank, amp_req_t *req, const char *call);
 void amp_req_status(const amp_req_t *req, MPI_Status *status);
+/* Generalized requests (grequest.c): MPI_Cancel calls cancel_fn, and
+ * MPI_Request_get_status query_fn into *status (status may be
+ * MPI_STATUS_IGNORE); each returns MPI_SUCCESS or the callback's error
+ * through the error handler. */
+int amp_greq_cancel(amp_rank_t *rank, amp_req_t *r);
+int amp_greq_query(amp_rank_t *rank, amp_req_t *r, MPI_Status *status,
+                   const char *call);
 
 /* ---- CUDA device buffers (gpu.c; only when amp_proc.gpu is set) ---- */
 
@@ -754,14 +807,18 @@ int amp_gpu_refuse(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
                    const char *call, const char *arg, const char *why);
 
 /* ---- sending (pt2pt.c, bsend.c) ---- */
-void amp_status_set(MPI_Status *st, int source, int tag, int error,
-                    size_t bytes, int cancelled);
+/* Fills a status (nothing for MPI_STATUS_IGNORE), leaving MPI_ERROR
+ * alone: only the calls that return several statuses set it. */
+void amp_status_set(MPI_Status *st, int source, int tag, size_t bytes,
+                    int cancelled);
 void amp_status_empty(MPI_Status *st);
 int amp_truncate_error(amp_rank_t *rank, amp_comm_t *comm, const char *call,
                        int source, int tag, size_t capacity);
-/* Copies a message into the attached buffer and sends it from there. */
+/* Copies a message into the attached buffer and sends it from there;
+ * stand_in (a request of the caller's, or NULL) completes at once and
+ * stands for that send (amp_p2p_req_init_sent), also when it fails. */
 int amp_bsend_start(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
                     int count, const amp_dt_t *dt, int dest, int tag,
-                    const char *call);
+                    const char *call, amp_p2p_req_t *stand_in);
 
 #endif

@@ -200,6 +200,24 @@ static amp_status_t sched_bcast(amp_rank_t *rank, amp_comm_t *ic, void *buf,
     return made(s, out);
 }
 
+amp_status_t amp_intercoll_sched_from_leader(amp_rank_t *rank, amp_comm_t *ic,
+                                             int low, int *buf, int n,
+                                             amp_nbc_t **out)
+{
+    const amp_dt_t *dt = amp_dt_predefined(AMPI_DTID_MPI_INT);
+    amp_nbc_t *s = both_create(rank, ic, tree_steps(ic), 0);
+    if (!s)
+        return made(s, out);
+    if (ic->rank == 0 && low) {
+        cross_send(s, ic, buf, n, dt, 0);
+    } else if (ic->rank == 0) {
+        cross_recv(s, buf, n, dt, 0);
+        amp_nbc_round(s);
+    }
+    local_bcast(s, ic->rank, ic->size, buf, n, dt);
+    return made(s, out);
+}
+
 /* Reduce (root: MPI_ROOT, MPI_PROC_NULL or a remote rank) or, with all,
  * allreduce: each group gets the reduction of the other group's data. */
 static amp_status_t sched_reduce(amp_rank_t *rank, amp_comm_t *ic,

@@ -78,9 +78,12 @@ static int copy_map(const int *map, int n, int **out)
 
 /* A new inter-communicator with context ids from ctx (four): this rank is
  * me of the size ranks of local (comm rank -> world rank, copied; NULL:
- * the identity), remote the rsize ranks of the other group (taken over). */
-static amp_comm_t *intercomm_new(amp_rank_t *rank, int ctx, int me, int size,
-                                 const int *local, int rsize, int *remote)
+ * the identity), remote the rsize ranks of the other group (taken over).
+ * attach 0: the collectives' state of its local_comm is not attached yet
+ * (MPI_Comm_idup). */
+static amp_comm_t *intercomm_make(amp_rank_t *rank, int ctx, int attach, int me,
+                                  int size, const int *local, int rsize,
+                                  int *remote)
 {
     int *w1, *w2;
     if (!copy_map(local, size, &w1) || !copy_map(local, size, &w2)) {
@@ -88,8 +91,11 @@ static amp_comm_t *intercomm_new(amp_rank_t *rank, int ctx, int me, int size,
         free(remote);
         return NULL;
     }
-    amp_comm_t *lc = amp_comm_new(rank, ctx + 2, me, size, w1);
-    amp_comm_t *c = lc ? amp_comm_new(rank, ctx, me, size, w2) : NULL;
+    amp_comm_t *lc = attach ? amp_comm_new(rank, ctx + 2, me, size, w1)
+                            : amp_comm_alloc(rank, ctx, me, size, w1);
+    amp_comm_t *c = !lc      ? NULL
+                    : attach ? amp_comm_new(rank, ctx, me, size, w2)
+                             : amp_comm_alloc(rank, ctx, me, size, w2);
     if (!c) {
         if (lc)
             amp_comm_destroy(rank, lc);
@@ -104,6 +110,12 @@ static amp_comm_t *intercomm_new(amp_rank_t *rank, int ctx, int me, int size,
     c->remote_world = c->owned_remote_world = remote;
     c->local_comm = AMPI_HANDLE(AMPI_HANDLE_COMM, lc->obj.idx);
     return c;
+}
+
+static amp_comm_t *intercomm_new(amp_rank_t *rank, int ctx, int me, int size,
+                                 const int *local, int rsize, int *remote)
+{
+    return intercomm_make(rank, ctx, 1, me, size, local, rsize, remote);
 }
 
 void amp_intercomm_cleanup(amp_rank_t *rank, amp_comm_t *comm)
@@ -186,11 +198,17 @@ int amp_intercomm_dup(amp_rank_t *rank, MPI_Comm comm_h, amp_comm_t **out,
     if (st != AMP_OK)
         return amp_mpi_error(rank, comm, amp_mpi_class_of(st), call, "%s",
                              amp_status_str(st));
+    return amp_intercomm_copy(rank, comm, ctx, 1, out, call);
+}
+
+int amp_intercomm_copy(amp_rank_t *rank, amp_comm_t *comm, int ctx, int attach,
+                       amp_comm_t **out, const char *call)
+{
     int *remote;
     *out = NULL;
     if (copy_map(comm->remote_world, comm->remote_size, &remote))
-        *out = intercomm_new(rank, ctx, comm->rank, comm->size, comm->world,
-                             comm->remote_size, remote);
+        *out = intercomm_make(rank, ctx, attach, comm->rank, comm->size,
+                              comm->world, comm->remote_size, remote);
     if (!*out)
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
                              "out of memory for a communicator");

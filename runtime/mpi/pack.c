@@ -159,21 +159,50 @@ AMP_WEAK_ALIAS(Address)
 
 /* ---- external32 (MPI_Pack_external and friends) ---- */
 
-/* Checks datarep and that dt has an external32 form; *bytes is the size
- * of count elements in it. */
+/* The bytes count elements of dt take in the registered representation
+ * d: the file extent of dt's one basic type for each basic element. */
+static int user_size(amp_rank_t *rank, const amp_datarep_t *d,
+                     const amp_dt_t *dt, int count, const char *call,
+                     long long *bytes)
+{
+    if (!dt->base_id && dt->size)
+        return amp_mpi_error(rank, NULL, MPI_ERR_UNSUPPORTED_DATAREP, call,
+                             "a user data representation packs types of "
+                             "one basic type only here (argument datatype)");
+    MPI_Aint extent = 0;
+    int rc = dt->size ? amp_datarep_extent(
+                            rank, d, AMPI_PREDEFINED_DATATYPE(dt->base_id),
+                            &extent)
+                      : MPI_SUCCESS;
+    if (rc != MPI_SUCCESS || extent < 0)
+        return amp_mpi_error(rank, NULL, MPI_ERR_CONVERSION, call,
+                             "the extent function of data representation "
+                             "\"%s\" failed (error %d)",
+                             d->name, rc);
+    *bytes = amp_dt_elements(dt, dt->size * (size_t)count) * (long long)extent;
+    return MPI_SUCCESS;
+}
+
+/* Checks datarep ("external32" or one the rank registered: *user) and that
+ * dt has a form in it; *bytes is the size of count elements in it. */
 static int check_external(amp_rank_t *rank, const char *datarep,
                           const amp_dt_t *dt, int count, const char *call,
-                          long long *bytes)
+                          const amp_datarep_t **user, long long *bytes)
 {
+    *user = NULL;
     if (!datarep)
         return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
                              "NULL pointer (argument datarep)");
-    if (strcmp(datarep, "external32") != 0)
+    if (strcmp(datarep, "external32") != 0) {
+        *user = amp_datarep_lookup(rank, datarep);
+        if (*user)
+            return user_size(rank, *user, dt, count, call, bytes);
         return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
                              "unknown data representation \"%.64s\" "
-                             "(argument datarep): only \"external32\" is "
-                             "defined",
+                             "(argument datarep): \"external32\" or one "
+                             "registered with MPI_Register_datarep",
                              datarep);
+    }
     *bytes = amp_dt_x32_size(dt, count);
     if (*bytes < 0)
         return amp_mpi_error(rank, NULL, MPI_ERR_TYPE, call,
@@ -188,7 +217,8 @@ static int check_pack_external(amp_rank_t *rank, const char *datarep,
                                const void *buf, int count, MPI_Datatype dtype,
                                MPI_Aint size, const MPI_Aint *position,
                                int packing, const char *call,
-                               const amp_dt_t **dt, long long *bytes)
+                               const amp_dt_t **dt, const amp_datarep_t **user,
+                               long long *bytes)
 {
     int rc = amp_check_count(rank, NULL, count, call,
                              packing ? "incount" : "outcount");
@@ -198,7 +228,7 @@ static int check_pack_external(amp_rank_t *rank, const char *datarep,
         rc = amp_check_buf(rank, NULL, buf, count, *dt, call,
                            packing ? "inbuf" : "outbuf");
     if (rc == MPI_SUCCESS)
-        rc = check_external(rank, datarep, *dt, count, call, bytes);
+        rc = check_external(rank, datarep, *dt, count, call, user, bytes);
     if (rc == MPI_SUCCESS && !position)
         rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
                            "NULL pointer (argument position)");
@@ -216,6 +246,55 @@ static int check_pack_external(amp_rank_t *rank, const char *datarep,
     return rc;
 }
 
+/* External32 of a type with values of another size there (long, wchar_t):
+ * through a packed copy with the native sizes. */
+static int pack_resized(amp_rank_t *rank, const amp_dt_t *dt, int count,
+                        void *typed, char *ext, int packing, const char *call)
+{
+    size_t native = dt->size * (size_t)count;
+    char *tmp = malloc(native ? native : 1);
+    if (!tmp)
+        return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call,
+                             "out of memory for a %zu-byte copy", native);
+    amp_status_t st = AMP_OK;
+    if (packing) {
+        amp_dt_pack(dt, count, typed, tmp);
+        st = amp_dt_x32_narrow(dt, count, tmp, ext);
+    } else {
+        amp_dt_x32_widen(dt, count, ext, tmp);
+        amp_dt_unpack(dt, count, typed, tmp, native);
+    }
+    free(tmp);
+    if (st == AMP_OK)
+        return MPI_SUCCESS;
+    return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                         "a value of the data does not fit its external32 "
+                         "size (MPI_LONG and MPI_UNSIGNED_LONG: 4 bytes, "
+                         "MPI_WCHAR: 2) (argument inbuf)");
+}
+
+/* Through the conversion callbacks of the registered representation d
+ * (none: the native bytes, packed). */
+static int pack_user(amp_rank_t *rank, const amp_datarep_t *d,
+                     const amp_dt_t *dt, MPI_Datatype dtype, int count,
+                     void *typed, char *ext, int packing, const char *call)
+{
+    if (!(packing ? d->write_fn : d->read_fn)) {
+        if (packing)
+            amp_dt_pack(dt, count, typed, ext);
+        else
+            amp_dt_unpack(dt, count, typed, ext, dt->size * (size_t)count);
+        return MPI_SUCCESS;
+    }
+    int rc = amp_datarep_convert(rank, d, packing, typed, dtype, count, ext, 0);
+    if (rc == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    return amp_mpi_error(rank, NULL, MPI_ERR_CONVERSION, call,
+                         "the %s conversion function of data "
+                         "representation \"%s\" returned error %d",
+                         packing ? "write" : "read", d->name, rc);
+}
+
 /* MPI_Pack_external (packing) or MPI_Unpack_external: the external32
  * counterpart of pack_common. */
 static int pack_external_common(const char *datarep, void *typed, int count,
@@ -225,11 +304,12 @@ static int pack_external_common(const char *datarep, void *typed, int count,
 {
     amp_rank_t *rank;
     const amp_dt_t *dt;
+    const amp_datarep_t *user;
     long long bytes;
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS)
         rc = check_pack_external(rank, datarep, typed, count, dtype, size,
-                                 position, packing, call, &dt, &bytes);
+                                 position, packing, call, &dt, &user, &bytes);
     if (rc == MPI_SUCCESS && bytes && !packed)
         rc = amp_mpi_error(rank, NULL, MPI_ERR_BUFFER, call,
                            "NULL buffer (argument %s)",
@@ -242,15 +322,24 @@ static int pack_external_common(const char *datarep, void *typed, int count,
     if (rc != MPI_SUCCESS || !bytes)
         return rc;
     char *at = (char *)packed + *position;
-    if (packing) {
+    if (user) {
+        rc = pack_user(rank, user, dt, dtype, count, typed, at, packing, call);
+    } else if (amp_dt_x32_resizes(dt)) {
+        rc = pack_resized(rank, dt, count, typed, at, packing, call);
+    } else if (packing) {
         amp_dt_pack(dt, count, typed, at);
         amp_dt_x32_convert(dt, count, at, 1, 1);
     } else {
         amp_dt_unpack(dt, count, typed, at, (size_t)bytes);
         amp_dt_x32_convert(dt, count, typed, 0, 0);
     }
-    *position += (MPI_Aint)bytes;
-    return g ? amp_gpu_op_finish(rank, NULL, g, NULL, call) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        *position += (MPI_Aint)bytes;
+    if (g && rc == MPI_SUCCESS)
+        return amp_gpu_op_finish(rank, NULL, g, NULL, call);
+    if (g)
+        amp_gpu_op_drop(g);
+    return rc;
 }
 
 int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
@@ -285,8 +374,9 @@ int PMPI_Pack_external_size(const char datarep[], int incount,
         rc = amp_check_count(rank, NULL, incount, call, "incount");
     if (rc == MPI_SUCCESS)
         rc = amp_check_dt(rank, NULL, datatype, call, "datatype", &dt);
+    const amp_datarep_t *user;
     if (rc == MPI_SUCCESS)
-        rc = check_external(rank, datarep, dt, incount, call, &bytes);
+        rc = check_external(rank, datarep, dt, incount, call, &user, &bytes);
     if (rc == MPI_SUCCESS && !size)
         rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
                            "NULL pointer (argument size)");

@@ -15,27 +15,26 @@ static int p2p_tag(int tag)
     return tag == MPI_ANY_TAG ? AMP_P2P_ANY : tag;
 }
 
-void amp_status_set(MPI_Status *st, int source, int tag, int error,
-                    size_t bytes, int cancelled)
+void amp_status_set(MPI_Status *st, int source, int tag, size_t bytes,
+                    int cancelled)
 {
     if (st == MPI_STATUS_IGNORE)
         return;
     st->MPI_SOURCE = source;
     st->MPI_TAG = tag;
-    st->MPI_ERROR = error;
     st->amp_bytes = (long long)bytes;
     st->amp_cancelled = cancelled;
 }
 
 void amp_status_empty(MPI_Status *st)
 {
-    amp_status_set(st, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+    amp_status_set(st, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0);
 }
 
 /* The status of a receive or probe from MPI_PROC_NULL. */
 static void status_proc_null(MPI_Status *st)
 {
-    amp_status_set(st, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0, 0);
+    amp_status_set(st, MPI_PROC_NULL, MPI_ANY_TAG, 0, 0);
 }
 
 static int check_tag(amp_rank_t *rank, amp_comm_t *comm, int tag, int any_ok,
@@ -185,7 +184,8 @@ static int send_common(const void *buf, int count, MPI_Datatype dtype, int dest,
                                      tag, comm_h, mode, call, &dev, &rc))
         return rc; /* device memory: sent from a host copy (gpu.c) */
     if (mode == AMP_SEND_BUFFERED)
-        return amp_bsend_start(rank, comm, buf, count, dt, dest, tag, call);
+        return amp_bsend_start(rank, comm, buf, count, dt, dest, tag, call,
+                               NULL);
     amp_p2p_req_t p;
     p.on_done = NULL;
     start_send(rank, comm, buf, count, dt, dest, tag, mode, &dev, &p);
@@ -250,10 +250,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     p.on_done = NULL;
     start_recv(rank, comm, buf, count, dt, source, tag, &dev, &p);
     wait_one(rank, &p, "MPI_Recv");
-    if (status != MPI_STATUS_IGNORE) {
-        int err = status->MPI_ERROR;
-        amp_status_set(status, p.st_source, p.st_tag, err, p.st_bytes, 0);
-    }
+    amp_status_set(status, p.st_source, p.st_tag, p.st_bytes, 0);
     if (p.error == AMP_ERR_TRUNCATE)
         return amp_truncate_error(rank, comm, "MPI_Recv", p.st_source, p.st_tag,
                                   cap);
@@ -298,8 +295,13 @@ static int new_xfer_req(const void *buf, int count, MPI_Datatype dtype,
     r->mode = mode;
     r->persistent = (unsigned char)persistent;
     *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
-    if (persistent)
+    if (persistent) { /* the program may free both before MPI_Start */
+        amp_type_hold(dt);
+        r->dt_held = 1;
+        amp_comm_hold(comm);
+        r->comm_held = 1;
         return MPI_SUCCESS;
+    }
     return amp_req_start(rank, r, call);
 }
 
@@ -360,10 +362,8 @@ int amp_req_start(amp_rank_t *rank, amp_req_t *r, const char *call)
         return MPI_SUCCESS;
     }
     if (r->kind == AMP_REQ_SEND && r->mode == AMP_SEND_BUFFERED) {
-        int rc = amp_bsend_start(rank, comm, r->buf, r->count, r->dt, r->peer,
-                                 r->tag, call);
-        amp_p2p_req_init_done(&rank->ep, &r->p2p, r->peer, r->tag);
-        return rc;
+        return amp_bsend_start(rank, comm, r->buf, r->count, r->dt, r->peer,
+                               r->tag, call, &r->p2p);
     }
     /* p2p reads the type until completion, MPI_Type_free or not */
     if (!r->dt_held)
@@ -510,8 +510,7 @@ static int sendrecv(MPI_Comm comm_h, sendrecv_args_t *a, int replace,
     rank->call = call;
     amp_p2p_wait_all(&rank->ep, reqs, 2);
     free(copy);
-    amp_status_set(status, rp.st_source, rp.st_tag,
-                   status ? status->MPI_ERROR : 0, rp.st_bytes, 0);
+    amp_status_set(status, rp.st_source, rp.st_tag, rp.st_bytes, 0);
     if (g) /* the received data back to the device */
         rc = amp_gpu_op_finish(rank, comm, g, &rp.st_bytes, call);
     if (rp.error == AMP_ERR_TRUNCATE)
@@ -699,8 +698,7 @@ static int probe_enter(MPI_Comm comm_h, int source, int tag, const char *call,
 
 static void probe_status(MPI_Status *status, const amp_p2p_probe_info_t *info)
 {
-    amp_status_set(status, info->source, info->tag,
-                   status ? status->MPI_ERROR : 0, info->bytes, 0);
+    amp_status_set(status, info->source, info->tag, info->bytes, 0);
 }
 
 int PMPI_Probe(int source, int tag, MPI_Comm comm_h, MPI_Status *status)
@@ -743,7 +741,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm_h, int *flag,
     if (!*flag) {
         /* Let the other ranks of this PE run, so that a polling loop
          * makes progress, then look again. */
-        amp_p2p_progress(&rank->ep);
+        amp_mpi_poll(rank, "MPI_Iprobe");
         rank = amp_rank_self();
         *flag =
             amp_p2p_iprobe(&rank->ep, comm->ctx, source, p2p_tag(tag), &info);
@@ -787,7 +785,7 @@ static int mprobe_common(int source, int tag, MPI_Comm comm_h, int *flag,
     if (flag) {
         m = amp_p2p_improbe(&rank->ep, comm->ctx, source, p2p_tag(tag), &info);
         if (!m) {
-            amp_p2p_progress(&rank->ep);
+            amp_mpi_poll(rank, call);
             rank = amp_rank_self();
             m = amp_p2p_improbe(&rank->ep, comm->ctx, source, p2p_tag(tag),
                                 &info);
@@ -888,8 +886,10 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
     size_t cap = dt->size * (size_t)count;
     p.on_done = NULL;
     amp_p2p_mrecv_typed(&rank->ep, m, v, count, dt, &p);
-    amp_status_set(status, p.st_source, p.st_tag,
-                   status ? status->MPI_ERROR : 0, p.st_bytes, 0);
+    /* A rendezvous (from another process, say) is still under way. */
+    wait_one(rank, &p, "MPI_Mrecv");
+    rank = amp_rank_self();
+    amp_status_set(status, p.st_source, p.st_tag, p.st_bytes, 0);
     if (g) /* the received data back to the device */
         rc = amp_gpu_op_finish(rank, NULL, g, &p.st_bytes, "MPI_Mrecv");
     if (p.error == AMP_ERR_TRUNCATE)

@@ -6,6 +6,17 @@
 
 #include <stdlib.h>
 
+void amp_mpi_poll(amp_rank_t *rank, const char *call)
+{
+    unsigned long act = amp_sched_activity_sum(&amp_proc.sched);
+    if (act != rank->poll_act) { /* something happened since: start over */
+        rank->poll_act = act;
+        rank->polls = 0;
+    }
+    rank->call = call;
+    amp_sched_poll_wait(++rank->polls);
+}
+
 amp_req_t *amp_req_new(amp_rank_t *rank, int kind)
 {
     amp_req_t *r = amp_table_alloc(&rank->reqs);
@@ -21,9 +32,14 @@ void amp_req_release(amp_rank_t *rank, amp_req_t *req)
     if (req->fop)
         amp_file_op_release(rank, req->fop);
     req->fop = NULL;
+    free(req->greq); /* a generalized request never finished */
+    req->greq = NULL;
     if (req->dt_held)
         amp_type_drop(rank, req->dt);
     req->dt_held = 0;
+    if (req->comm_held)
+        amp_comm_drop(rank, amp_comm_lookup(rank, req->comm));
+    req->comm_held = 0;
     amp_table_free(&rank->reqs, req);
 }
 
@@ -32,13 +48,12 @@ void amp_req_status(const amp_req_t *r, MPI_Status *status)
     if (status == MPI_STATUS_IGNORE)
         return;
     if (r->kind == AMP_REQ_IO) { /* a file operation: bytes moved */
-        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, status->MPI_ERROR,
+        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG,
                        r->p2p.st_bytes, 0);
         return;
     }
     if (r->kind == AMP_REQ_COLL) { /* a collective: an empty status */
-        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, status->MPI_ERROR,
-                       0, 0);
+        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0);
         return;
     }
     status->MPI_SOURCE = r->p2p.st_source;
@@ -67,13 +82,25 @@ static int get_req(amp_rank_t *rank, const MPI_Request *h, const char *call,
     return MPI_SUCCESS;
 }
 
+/* Runs the owner's part of a completed request's completion (once) and
+ * returns its error class (0 when it succeeded). */
+static int req_class(amp_rank_t *rank, amp_req_t *r)
+{
+    if (r->finish_fn) {
+        int (*fn)(amp_rank_t *, amp_req_t *) = r->finish_fn;
+        r->finish_fn = NULL;
+        r->errclass = fn(rank, r);
+    }
+    return r->errclass ? r->errclass : amp_mpi_class_of(r->p2p.error);
+}
+
 /* Finishes a completed request: fills the status, frees or deactivates it,
  * and returns its error class (0 when it succeeded). */
 static int finish(amp_rank_t *rank, MPI_Request *h, amp_req_t *r,
                   MPI_Status *status, int *errclass)
 {
+    *errclass = req_class(rank, r);
     amp_req_status(r, status);
-    *errclass = amp_mpi_class_of(r->p2p.error);
     if (r->persistent) {
         r->active = 0;
     } else {
@@ -89,6 +116,13 @@ static int report(amp_rank_t *rank, MPI_Comm comm_h, int errclass,
     amp_comm_t *comm = amp_comm_lookup(rank, comm_h);
     if (r->kind == AMP_REQ_IO) /* through the file's handler */
         return amp_file_req_error(rank, r->fop, call);
+    if (r->errclass && r->kind == AMP_REQ_GREQ)
+        return amp_mpi_error(rank, comm, errclass, call,
+                             "the query or free function of the generalized "
+                             "request returned an error");
+    if (r->errclass)
+        return amp_mpi_error(rank, comm, errclass, call,
+                             "completing the request failed");
     if (r->kind == AMP_REQ_COLL)
         return amp_mpi_error(rank, comm, errclass, call,
                              "nonblocking collective failed: %s",
@@ -105,7 +139,7 @@ static int report(amp_rank_t *rank, MPI_Comm comm_h, int errclass,
 static int finish_one(amp_rank_t *rank, MPI_Request *h, amp_req_t *r,
                       MPI_Status *status, const char *call)
 {
-    int errclass = amp_mpi_class_of(r->p2p.error);
+    int errclass = req_class(rank, r);
     int rc = errclass ? report(rank, r->comm, errclass, r, call) : MPI_SUCCESS;
     finish(rank, h, r, status, &errclass);
     return rc;
@@ -160,7 +194,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         return MPI_SUCCESS;
     }
     if (!r->p2p.done) {
-        amp_p2p_progress(&rank->ep);
+        amp_mpi_poll(rank, "MPI_Test");
         rank = amp_rank_self();
     }
     *flag = r->p2p.done;
@@ -238,6 +272,8 @@ static int finish_all(amp_rank_t *rank, int count, MPI_Request *reqs,
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[i];
         if (!r[i]) {
             amp_status_empty(st);
+            if (st)
+                st->MPI_ERROR = MPI_SUCCESS;
             continue;
         }
         int errclass;
@@ -301,7 +337,7 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag,
         for (int i = 0; i < count && all; i++)
             all = !a.p[i] || a.p[i]->done;
         if (!all) {
-            amp_p2p_progress(&rank->ep);
+            amp_mpi_poll(rank, "MPI_Testall");
             rank = amp_rank_self();
             all = 1;
             for (int i = 0; i < count && all; i++)
@@ -359,7 +395,7 @@ static int any_common(int count, MPI_Request reqs[], int *index, int *flag,
         wait_reqs(rank, a.p, count, 1, call);
         i = first_done(count, a.p);
     } else if (i < 0) {
-        amp_p2p_progress(&rank->ep);
+        amp_mpi_poll(rank, call);
         rank = amp_rank_self();
         i = first_done(count, a.p);
     }
@@ -414,7 +450,7 @@ static int some_common(int count, MPI_Request reqs[], int *outcount,
         if (block) {
             wait_reqs(rank, a.p, count, 1, call);
         } else {
-            amp_p2p_progress(&rank->ep);
+            amp_mpi_poll(rank, call);
             rank = amp_rank_self();
         }
     }
@@ -479,10 +515,12 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         return MPI_SUCCESS;
     }
     if (!r->p2p.done) {
-        amp_p2p_progress(&rank->ep);
+        amp_mpi_poll(rank, "MPI_Request_get_status");
         rank = amp_rank_self();
     }
     *flag = r->p2p.done;
+    if (*flag && r->kind == AMP_REQ_GREQ && r->greq)
+        return amp_greq_query(rank, r, status, "MPI_Request_get_status");
     if (*flag)
         amp_req_status(r, status);
     return MPI_SUCCESS;
@@ -542,6 +580,8 @@ int PMPI_Request_free(MPI_Request *request)
                              "a nonblocking collective cannot be freed "
                              "before it completes (argument request)");
     *request = MPI_REQUEST_NULL;
+    if (r->active && r->p2p.done)
+        req_class(rank, r); /* the owner's part still runs */
     if (!r->active || r->p2p.done)
         amp_req_release(rank, r);
     else
@@ -566,6 +606,8 @@ int PMPI_Cancel(MPI_Request *request)
                              MPI_ERR_REQUEST, "MPI_Cancel",
                              "a nonblocking collective cannot be cancelled "
                              "(argument request)");
+    if (r->kind == AMP_REQ_GREQ)
+        return amp_greq_cancel(rank, r);
     /* A file operation under way is not cancelled: it completes. */
     if (r->active && r->kind != AMP_REQ_DONE && r->kind != AMP_REQ_IO)
         amp_p2p_cancel(&rank->ep, r->staged ? r->staged : &r->p2p);

@@ -4,6 +4,7 @@
  */
 #include "mpi/topology.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,17 +140,25 @@ int PMPI_Cart_shift(MPI_Comm comm_h, int direction, int disp, int *source,
 }
 AMP_WEAK_ALIAS(Cart_shift)
 
-/* ---- MPI_Dims_create ---- */
-
-/* The search for the most balanced split of m into k factors, largest
- * first: the one with the smallest difference between the largest and
- * the smallest factor. */
+/* ---- MPI_Dims_create ----
+ *
+ * The standard asks for dimensions "as close to each other as possible"
+ * and leaves ties open.  The rule here: among the factorizations of m into
+ * k non-increasing factors, the one with the smallest difference between
+ * the largest and the smallest factor; among those, the one whose
+ * smallest factor is largest, then whose second smallest is largest, and
+ * so on.  It gives what MPICH gives (its test suite's table of 75,000
+ * cases: 5616 over 4 dimensions is 13x9x8x6, not 13x12x6x6), and what
+ * Open MPI gives wherever Open MPI's greedy assignment reaches the
+ * smallest difference (11,900 of the 12,000 cases n <= 3000, 2 to 5
+ * dimensions; for the others, such as 72 over 2 dimensions, Open MPI's
+ * 12x6 is less balanced than 9x8). */
 typedef struct dims_search {
     int k;
     const int *divs; /* divisors of m, ascending */
     int ndivs;
     int *cur, *best;
-    long long best_spread;
+    int found;
 } dims_search_t;
 
 /* d^e >= r, without overflow. */
@@ -161,26 +170,50 @@ static int pow_reaches(long long d, int e, long long r)
     return p >= r;
 }
 
+/* Whether s->cur (complete) beats s->best under the rule above. */
+static int dims_better(const dims_search_t *s)
+{
+    int k = s->k;
+    if (!s->found)
+        return 1;
+    long long a = (long long)s->cur[0] - s->cur[k - 1],
+              b = (long long)s->best[0] - s->best[k - 1];
+    if (a != b)
+        return a < b;
+    for (int i = k - 1; i >= 0; i--)
+        if (s->cur[i] != s->best[i])
+            return s->cur[i] > s->best[i];
+    return 0;
+}
+
+static void dims_offer(dims_search_t *s)
+{
+    if (!dims_better(s))
+        return;
+    memcpy(s->best, s->cur, (size_t)s->k * sizeof(int));
+    s->found = 1;
+}
+
+/* The best spread so far, or more than any when none. */
+static long long best_spread(const dims_search_t *s)
+{
+    return s->found ? (long long)s->best[0] - s->best[s->k - 1] : LLONG_MAX;
+}
+
 /* Chooses factors level.. of r, each at most prev. */
 static void dims_search(dims_search_t *s, int level, int r, int prev)
 {
     if (r == 1) { /* the rest are ones: no need to recurse once per dim */
-        long long spread = (level ? s->cur[0] : 1) - 1;
-        if (spread < s->best_spread) {
-            for (int i = level; i < s->k; i++)
-                s->cur[i] = 1;
-            s->best_spread = spread;
-            memcpy(s->best, s->cur, (size_t)s->k * sizeof(int));
-        }
+        for (int i = level; i < s->k; i++)
+            s->cur[i] = 1;
+        dims_offer(s);
         return;
     }
     if (level == s->k - 1) {
-        long long spread = (level ? s->cur[0] : r) - r;
-        if (r > prev || spread >= s->best_spread)
+        if (r > prev)
             return;
         s->cur[level] = r;
-        s->best_spread = spread;
-        memcpy(s->best, s->cur, (size_t)s->k * sizeof(int));
+        dims_offer(s);
         return;
     }
     for (int i = s->ndivs - 1; i >= 0; i--) {
@@ -188,10 +221,10 @@ static void dims_search(dims_search_t *s, int level, int r, int prev)
         if (d > prev || r % d)
             continue;
         /* Smaller d: the rest cannot all fit under it, or the spread is
-         * already no better than the best. */
+         * already worse than the best (equal ones may still win a tie). */
         if (!pow_reaches(d, s->k - level, r))
             break;
-        if ((level ? s->cur[0] : d) - d >= s->best_spread)
+        if ((level ? s->cur[0] : d) - d > best_spread(s))
             break;
         s->cur[level] = d;
         dims_search(s, level + 1, r / d, d);
@@ -225,7 +258,7 @@ static amp_status_t dims_fill(int m, int k, int ndims, int *dims)
 {
     if (k == 0)
         return AMP_OK;
-    dims_search_t s = {.k = k, .best_spread = (long long)m + 1};
+    dims_search_t s = {.k = k};
     int *divs = divisors(m, &s.ndivs);
     int *cur = malloc(2 * (size_t)k * sizeof(int));
     if (!divs || !cur) {

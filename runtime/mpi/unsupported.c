@@ -61,25 +61,6 @@ UNSUPPORTED(Lookup_name,
 UNSUPPORTED(Comm_disconnect, (MPI_Comm * comm))
 UNSUPPORTED(Comm_join, (int fd, MPI_Comm *intercomm))
 
-/* External interfaces: generalized requests, status (chapter 12). */
-
-UNSUPPORTED(Grequest_start, (MPI_Grequest_query_function * query_fn,
-                             MPI_Grequest_free_function *free_fn,
-                             MPI_Grequest_cancel_function *cancel_fn,
-                             void *extra_state, MPI_Request *request))
-UNSUPPORTED(Grequest_complete, (MPI_Request request))
-UNSUPPORTED(Status_set_elements,
-            (MPI_Status * status, MPI_Datatype datatype, int count))
-UNSUPPORTED(Status_set_elements_x,
-            (MPI_Status * status, MPI_Datatype datatype, MPI_Count count))
-UNSUPPORTED(Status_set_cancelled, (MPI_Status * status, int flag))
-
-/* Language interoperability (chapter 17). */
-
-UNSUPPORTED(Type_create_f90_real, (int p, int r, MPI_Datatype *newtype))
-UNSUPPORTED(Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype))
-UNSUPPORTED(Type_create_f90_integer, (int r, MPI_Datatype *newtype))
-UNSUPPORTED(Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
 
 /* ---- Calls with no error code to return ---- */
 

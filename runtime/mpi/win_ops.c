@@ -232,6 +232,7 @@ static int run_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
     switch (a->kind) {
     case OP_PUT:
         amp_dt_copy_typed(odt, a->oaddr, tdt, taddr, tbytes);
+        amp_sched_activity(amp_pe_self()); /* may end a poll (sched.h) */
         return rc;
     case OP_GET:
         amp_dt_copy_typed(tdt, taddr, rdt, a->raddr, tbytes);

@@ -252,6 +252,11 @@ static int wait_or_test(MPI_Win win, int *flag, const char *call)
         return rc;
     rank->call = call;
     int done = amp_rma_wait(w->shared, w->rank, w->nexpose, flag == NULL);
+    if (!done) { /* MPI_Win_test in a loop lets the origins run */
+        amp_mpi_poll(rank, call);
+        rank = amp_rank_self();
+        w = amp_win_lookup(rank, win);
+    }
     if (done) {
         w->exposing = 0;
         amp_rma_sync();
@@ -347,10 +352,10 @@ int PMPI_Win_unlock(int r, MPI_Win win)
         rc = sync_error(rank, w, call,
                         "the window is not locked at that rank (call "
                         "MPI_Win_lock first)");
-    if (rc == MPI_SUCCESS)
-        rc = settle(rank, w, call);
     if (rc != MPI_SUCCESS)
         return rc;
+    /* A failed operation is reported, and the lock released all the same. */
+    rc = settle(rank, w, call);
     amp_rma_sync();
     int excl = (w->locks[r] & ~LOCK_NOCHECK) == MPI_LOCK_EXCLUSIVE;
     int held = !(w->locks[r] & LOCK_NOCHECK);
@@ -358,11 +363,12 @@ int PMPI_Win_unlock(int r, MPI_Win win)
     w->nlocked--;
     if (held && remote(w, r)) {
         amp_rma_remote_unlock(w->shared, &w->origin, r, excl);
-        return settle(rank, w, call);
+        int rc2 = settle(rank, w, call);
+        return rc != MPI_SUCCESS ? rc : rc2;
     }
     if (held)
         amp_rma_unlock(w->shared, r, excl);
-    return MPI_SUCCESS;
+    return rc;
 }
 AMP_WEAK_ALIAS(Win_unlock)
 
@@ -402,10 +408,10 @@ int PMPI_Win_unlock_all(MPI_Win win)
     if (rc == MPI_SUCCESS && !w->lock_all)
         rc = sync_error(rank, w, call,
                         "the window is not locked with MPI_Win_lock_all");
-    if (rc == MPI_SUCCESS)
-        rc = settle(rank, w, call);
     if (rc != MPI_SUCCESS)
         return rc;
+    /* A failed operation is reported, and the locks released all the same. */
+    rc = settle(rank, w, call);
     amp_rma_sync();
     int held = !(w->lock_all & LOCK_NOCHECK);
     w->lock_all = 0;
@@ -415,7 +421,8 @@ int PMPI_Win_unlock_all(MPI_Win win)
         else
             amp_rma_unlock(w->shared, r, 0);
     }
-    return held ? settle(rank, w, call) : MPI_SUCCESS;
+    int rc2 = held ? settle(rank, w, call) : MPI_SUCCESS;
+    return rc != MPI_SUCCESS ? rc : rc2;
 }
 AMP_WEAK_ALIAS(Win_unlock_all)
 
@@ -440,6 +447,9 @@ static int flush(MPI_Win win, int r, int all, const char *call)
                           "MPI_Win_lock_all) is open");
     rc = settle(rank, w, call);
     amp_rma_sync();
+    /* Flushes are where one-sided polling loops (compare-and-swap, fetch
+     * and no-op) poll: the other ranks of the PE run meanwhile. */
+    amp_mpi_poll(rank, call);
     return rc;
 }
 
@@ -472,8 +482,10 @@ int PMPI_Win_sync(MPI_Win win)
     amp_rank_t *rank;
     amp_win_t *w;
     int rc = enter(win, "MPI_Win_sync", &rank, &w);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
         amp_rma_sync();
+        amp_mpi_poll(rank, "MPI_Win_sync"); /* as a flush (see there) */
+    }
     return rc;
 }
 AMP_WEAK_ALIAS(Win_sync)

@@ -18,8 +18,9 @@ enum amp_msg_kind {
     AMP_MSG_EAGER,       /* payload inline */
     AMP_MSG_RNDV,        /* data at the sender's buffer */
     AMP_MSG_RNDV_DONE,   /* back to the sender: the data was copied */
-    AMP_MSG_CANCEL,      /* to the receiver: withdraw sreq's envelope */
-    AMP_MSG_CANCEL_DONE, /* back to the sender: it was withdrawn */
+    AMP_MSG_CANCEL,      /* to the receiver's PE: withdraw the message
+                            (ctx, src, tag, sid) to dst */
+    AMP_MSG_CANCEL_DONE, /* back to the sender: whether it was (ok) */
     AMP_MSG_WAKE,        /* make data (an amp_thread_t) ready */
     AMP_MSG_NET_SYNC,    /* from another process, payload inline: ack it */
     AMP_MSG_NET_RNDV,    /* from another process: data is UCX's descriptor */
@@ -38,6 +39,8 @@ typedef struct amp_msg {
     unsigned char kind;
     unsigned char queued;    /* in a receiver's unexpected queue */
     unsigned char in_bucket; /* there, in a bucket (exact context) */
+    unsigned char ok;        /* CANCEL_DONE: the message was withdrawn */
+    uint32_t sid;            /* the send's number (amp_p2p_req_t), 0: none */
     unsigned seq;            /* arrival number at the receiver */
     int ctx, src, tag;
     int dst; /* world rank */

@@ -22,7 +22,7 @@
 /* What every message carries ahead of its data. */
 typedef struct net_hdr {
     uint8_t kind; /* enum amp_net_kind */
-    uint8_t pad;
+    uint8_t flag; /* CANCEL_ANSWER: the message was withdrawn */
     uint16_t from_pe;
     int32_t from_proc;
     int32_t ctx, src, tag, dst;
@@ -30,6 +30,8 @@ typedef struct net_hdr {
     int32_t from_rank; /* the sender's world rank (acknowledgements) */
     uint64_t bytes;
     uint64_t sreq; /* sync: the sender's request, echoed by the ack */
+    uint32_t sid;  /* the send's number (amp_p2p_req_t), for a cancel */
+    uint32_t pad;
 } net_hdr_t;
 
 /* Deadlock detection across processes.  A process is quiet when its
@@ -118,9 +120,10 @@ typedef struct net_op {
 } net_op_t;
 
 /* A rendezvous message being fetched into a receive (r), or for an upper
- * layer into a buffer (into, then done). */
+ * layer into a buffer (into, then done), or dropped (discard). */
 typedef struct net_fetch {
     struct net_fetch *next;
+    int discard;
     amp_p2p_req_t *r;
     void *into;
     amp_p2p_am_done_fn_t done;
@@ -317,6 +320,7 @@ void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
         .from_rank = req->owner->world_rank,
         .bytes = bytes,
         .sreq = (uint64_t)(uintptr_t)req,
+        .sid = req->sid,
     };
     op->req = op->wire.hdr.kind == AMP_NET_SYNC ? NULL : req;
     if (dt && bytes) {
@@ -344,18 +348,51 @@ void amp_net_dev_live(amp_pe_t *pe, int d)
                               memory_order_release);
 }
 
-void amp_net_ack(amp_pe_t *pe, int rank, uint64_t sreq)
+/* A header-only message of kind about request sreq of world rank rank,
+ * to the PE that runs that rank now, in order with the other messages to
+ * it. */
+static void to_sender(amp_pe_t *pe, int kind, int rank, uint64_t sreq, int flag)
 {
     amp_net_pe_t *np = net_of(pe);
     amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
     int proc = w->rank_proc[rank], rpe = w->rank_pe[rank];
     net_op_t *op = op_get(np);
     op->wire.hdr = (net_hdr_t){
-        .kind = AMP_NET_ACK,
+        .kind = (uint8_t)kind,
+        .flag = (uint8_t)flag,
         .from_pe = (uint16_t)pe->id,
         .from_proc = np->net->proc,
         .seq = seq_next(&np->send_seq[chan(np->net, proc, rpe)]),
         .sreq = sreq,
+    };
+    op_post(np, op, proc, rpe, NULL, 0, UCP_AM_SEND_FLAG_EAGER);
+}
+
+void amp_net_ack(amp_pe_t *pe, int rank, uint64_t sreq)
+{
+    to_sender(pe, AMP_NET_ACK, rank, sreq, 0);
+}
+
+/* The cancel travels after the message (the same pair of PEs, unless a
+ * rank moved since: then the message is not found and stays). */
+void amp_net_cancel(amp_pe_t *pe, const amp_p2p_req_t *req)
+{
+    amp_net_pe_t *np = net_of(pe);
+    amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
+    int proc = w->rank_proc[req->peer], rpe = w->rank_pe[req->peer];
+    net_op_t *op = op_get(np);
+    op->wire.hdr = (net_hdr_t){
+        .kind = AMP_NET_CANCEL,
+        .from_pe = (uint16_t)pe->id,
+        .from_proc = np->net->proc,
+        .ctx = req->ctx,
+        .src = req->src,
+        .tag = req->tag,
+        .dst = req->peer,
+        .seq = seq_next(&np->send_seq[chan(np->net, proc, rpe)]),
+        .from_rank = req->owner->world_rank,
+        .sreq = (uint64_t)(uintptr_t)req,
+        .sid = req->sid,
     };
     op_post(np, op, proc, rpe, NULL, 0, UCP_AM_SEND_FLAG_EAGER);
 }
@@ -431,6 +468,15 @@ static void fetch_done(void *request, ucs_status_t status, size_t length,
  * otherwise (layout, truncation, device memory: p2p/dev.h). */
 static void fetch_start(amp_net_pe_t *np, net_fetch_t *f)
 {
+    if (f->discard) { /* UCX tells the sender the data was taken */
+        bump(&np->busy, -1);
+        bump(&np->fetching, -1);
+        amp_sys_alloc_enter();
+        ucp_am_data_release(np->worker, f->desc);
+        amp_sys_alloc_leave();
+        free(f);
+        return;
+    }
     void *into = f->r ? f->r->buf : f->into;
     int cuda = f->r && f->r->gpu && np->net->cuda;
     f->temp = NULL;
@@ -496,6 +542,13 @@ void amp_net_fetch(amp_pe_t *pe, void *desc, size_t bytes, amp_p2p_req_t *r,
     fetch_queue(net_of(pe), f);
 }
 
+void amp_net_discard(amp_pe_t *pe, void *desc)
+{
+    net_fetch_t *f = fetch_new();
+    *f = (net_fetch_t){.discard = 1, .desc = desc};
+    fetch_queue(net_of(pe), f);
+}
+
 void amp_p2p_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
                       amp_p2p_am_done_fn_t done, void *arg)
 {
@@ -511,10 +564,19 @@ static void arrive(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
                    void *data, size_t length, int rndv)
 {
     const net_hdr_t *h = &wire->hdr;
+    amp_p2p_req_t *sreq = (amp_p2p_req_t *)(uintptr_t)h->sreq;
     if (h->kind == AMP_NET_ACK) { /* to the PE that runs the sender now */
-        amp_p2p_req_t *sreq = (amp_p2p_req_t *)(uintptr_t)h->sreq;
         sreq->st_bytes = sreq->bytes;
         amp_p2p_req_complete(sreq);
+        return;
+    }
+    if (h->kind == AMP_NET_CANCEL_ANSWER) { /* likewise */
+        amp_p2p_cancel_answer(sreq, h->flag);
+        return;
+    }
+    if (h->kind == AMP_NET_CANCEL) {
+        int ok = amp_p2p_withdraw(pe, h->dst, h->ctx, h->src, h->tag, h->sid);
+        to_sender(pe, AMP_NET_CANCEL_ANSWER, h->from_rank, h->sreq, ok);
         return;
     }
     if (h->kind == AMP_NET_UPPER) {
@@ -551,6 +613,7 @@ static void arrive(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
         .from_pe = h->from_pe,
         .from_rank = h->from_rank,
         .sreq = h->sreq,
+        .sid = h->sid,
     };
     amp_p2p_net_deliver(pe, &a);
 }

@@ -29,11 +29,14 @@
 #include <stdint.h>
 
 enum amp_net_kind {
-    AMP_NET_EAGER, /* data inline */
-    AMP_NET_SYNC,  /* data inline; acknowledge the match */
-    AMP_NET_RNDV,  /* data to be fetched through UCX */
-    AMP_NET_ACK,   /* to the sender: its synchronous send matched */
-    AMP_NET_UPPER, /* a layer above's message (amp_p2p_am_send) */
+    AMP_NET_EAGER,  /* data inline */
+    AMP_NET_SYNC,   /* data inline; acknowledge the match */
+    AMP_NET_RNDV,   /* data to be fetched through UCX */
+    AMP_NET_ACK,    /* to the sender: its synchronous send matched */
+    AMP_NET_UPPER,  /* a layer above's message (amp_p2p_am_send) */
+    AMP_NET_CANCEL, /* to the receiver: withdraw the message (ctx, src, tag,
+                       sid) to dst; answer sreq */
+    AMP_NET_CANCEL_ANSWER, /* to the sender: whether it was (flag) */
     /* Deadlock detection (not counted, outside the per-pair order). */
     AMP_NET_PROBE,    /* to a process: are you quiet? (seq: the wave) */
     AMP_NET_REPLY,    /* to process 0: quiet (ctx), sent (bytes), received
@@ -58,12 +61,21 @@ typedef struct amp_net_arrival {
     int from_proc, from_pe;
     int from_rank; /* the sender's world rank, for the acknowledgement */
     uint64_t sreq; /* sync: the sender's request, for the acknowledgement */
+    uint32_t sid;  /* the send's number (amp_p2p_req_t), for a cancel */
 } amp_net_arrival_t;
 
 /* ---- p2p.c, called by the transport ---------------------------------- */
 
 /* Matches an arrival on pe (the PE that runs its receiver). */
 void amp_p2p_net_deliver(amp_pe_t *pe, const amp_net_arrival_t *a);
+/* On pe, which runs (or ran) world rank dst: withdraws the message (ctx,
+ * src, tag, sid) to dst from its unexpected queues if it is there, and
+ * finishes its transport as a match would.  Returns whether it did. */
+int amp_p2p_withdraw(amp_pe_t *pe, int dst, int ctx, int src, int tag,
+                     uint32_t sid);
+/* The receiver's answer to a send's cancellation (amp_p2p_cancel), on the
+ * sender's PE: ok, the message was withdrawn. */
+void amp_p2p_cancel_answer(amp_p2p_req_t *req, int ok);
 /* Copies data (plain bytes) into receive r and records the status. */
 void amp_p2p_copy_into(amp_p2p_req_t *r, const void *data, size_t bytes,
                        int src, int tag);
@@ -92,6 +104,13 @@ void amp_net_dev_live(amp_pe_t *pe, int d);
  * matched; the acknowledgement goes to the PE that runs the rank now, in
  * order with the other messages to it. */
 void amp_net_ack(amp_pe_t *pe, int rank, uint64_t sreq);
+
+/* Asks the PE that runs req's receiver (in another process) to withdraw
+ * req's message; the answer comes back as amp_p2p_cancel_answer. */
+void amp_net_cancel(amp_pe_t *pe, const amp_p2p_req_t *req);
+/* Drops the rendezvous message desc unfetched: its sender's send
+ * completes as if the data had been taken. */
+void amp_net_discard(amp_pe_t *pe, void *desc);
 
 /* Progresses pe's worker (on pe); returns the events it handled. */
 unsigned amp_net_progress(amp_pe_t *pe);

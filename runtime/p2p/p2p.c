@@ -276,8 +276,12 @@ void amp_p2p_ep_set_exact(amp_p2p_ep_t *ep, int ctx, int on)
 void amp_p2p_req_complete(amp_p2p_req_t *r)
 {
     amp_p2p_ep_t *ep = r->owner;
+    if (r->cancel_wait) { /* completes with the answer (amp_p2p_cancel) */
+        r->sent = 1;
+        return;
+    }
     r->done = 1;
-    r->msg = NULL;
+    amp_sched_activity(ep->thr->pe);
     if (r->in_wait) {
         r->in_wait = 0;
         if (--ep->wait_pending == 0)
@@ -302,11 +306,14 @@ static void req_init(amp_p2p_req_t *r, amp_p2p_ep_t *ep, int is_send, void *buf,
     r->in_wait = 0;
     r->cancelled = 0;
     r->posted = 0;
+    r->cancel_wait = 0;
+    r->sent = 0;
     r->error = AMP_OK;
     r->st_source = peer;
     r->st_tag = tag;
     r->st_bytes = 0;
-    r->msg = NULL;
+    r->src = -1;
+    r->sid = 0;
     r->dt = NULL;
     r->gpu = NULL;
     r->gpu_dev = -1;
@@ -322,6 +329,16 @@ void amp_p2p_req_init_done(amp_p2p_ep_t *ep, amp_p2p_req_t *req, int source,
 void amp_p2p_req_init_pending(amp_p2p_ep_t *ep, amp_p2p_req_t *req)
 {
     req_init(req, ep, 0, NULL, 0, -1, AMP_P2P_ANY, AMP_P2P_ANY);
+}
+
+void amp_p2p_req_init_sent(amp_p2p_ep_t *ep, amp_p2p_req_t *req,
+                           const amp_p2p_req_t *from)
+{
+    req_init(req, ep, 1, NULL, from->bytes, from->ctx, from->peer, from->tag);
+    req->src = from->src;
+    req->sid = from->sid;
+    req->st_bytes = from->bytes;
+    req->done = 1;
 }
 
 /* Copies a matched message into a receive request and records the status;
@@ -433,6 +450,7 @@ static amp_msg_t *envelope(amp_pe_t *pe, amp_p2p_ep_t *ep, const void *buf,
     m->bytes = bytes;
     m->sender = ep;
     m->queued = 0;
+    m->sid = req->sid;
     if (bytes <= pool->payload && mode == AMP_P2P_STANDARD && !req->gpu) {
         m->kind = AMP_MSG_EAGER;
         if (bytes)
@@ -443,7 +461,6 @@ static amp_msg_t *envelope(amp_pe_t *pe, amp_p2p_ep_t *ep, const void *buf,
         m->kind = AMP_MSG_RNDV;
         m->data = buf;
         m->sreq = req;
-        req->msg = m;
     }
     return m;
 }
@@ -465,6 +482,7 @@ static void send_remote(amp_pe_t *pe, amp_p2p_ep_t *ep, amp_p2p_ep_t *to,
         s->src = src;
         s->tag = tag;
         s->dst = dst;
+        s->sid = req->sid;
         if (bytes)
             send_copy(req, buf, s->u.data, bytes);
         amp_ring_publish(ring, s);
@@ -479,6 +497,14 @@ static void send_remote(amp_pe_t *pe, amp_p2p_ep_t *ep, amp_p2p_ep_t *to,
         amp_p2p_req_complete(req);
 }
 
+/* The number of a new send of ep's (never 0). */
+static uint32_t next_sid(amp_p2p_ep_t *ep)
+{
+    if (++ep->last_sid == 0)
+        ep->last_sid = 1;
+    return ep->last_sid;
+}
+
 /* Starts a send of bytes of data at buf in layout dt (NULL: plain; dev:
  * device memory, or NULL). */
 static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
@@ -489,6 +515,8 @@ static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
     amp_pe_t *pe = ep->thr->pe;
     req_init(req, ep, 1, (void *)buf, bytes, ctx, dst, tag);
     req->dt = dt;
+    req->src = src;
+    req->sid = next_sid(ep);
     if (dev) {
         req->gpu = dev->gpu;
         req->gpu_dev = dev->device;
@@ -721,64 +749,105 @@ void amp_p2p_progress(amp_p2p_ep_t *ep)
 
 /* ---- cancel ---------------------------------------------------------- */
 
+/* The unexpected message (ctx, src, tag, sid) of to, or NULL. */
+static amp_msg_t *find_sent(amp_p2p_ep_t *to, int ctx, int src, int tag,
+                            uint32_t sid)
+{
+    amp_p2p_mq_t *q = &to->unexp;
+    if (to->nexact && is_exact(to, ctx))
+        q = &to->unexp_b[bucket_of(ctx, src, tag)];
+    for (amp_msg_t *m = q->head; m; m = m->next)
+        if (m->sid == sid && m->ctx == ctx && m->src == src && m->tag == tag)
+            return m;
+    return NULL;
+}
+
+int amp_p2p_withdraw(amp_pe_t *pe, int dst, int ctx, int src, int tag,
+                     uint32_t sid)
+{
+    amp_p2p_ep_t *to = p2p_of(pe)->world->eps[dst];
+    if (!sid || !to || to->thr->pe != pe) /* the receiver moved on */
+        return 0;
+    amp_msg_t *m = find_sent(to, ctx, src, tag, sid);
+    /* A device buffer's announcement holds the sender's transfer open. */
+    if (!m || m->kind == AMP_MSG_NET_DEV)
+        return 0;
+    unexp_remove(to, m);
+    if (m->kind == AMP_MSG_NET_SYNC)
+        amp_net_ack(pe, m->from_rank, m->remote_sreq);
+    if (m->kind == AMP_MSG_NET_RNDV) {
+        amp_net_discard(pe, (void *)m->data);
+        amp_msg_put(pool_of(pe), m);
+    } else {
+        amp_p2p_msg_release(pe, m);
+    }
+    return 1;
+}
+
+void amp_p2p_cancel_answer(amp_p2p_req_t *req, int ok)
+{
+    req->cancel_wait = 0;
+    req->cancelled = (unsigned char)(ok != 0);
+    if (req->sent)
+        amp_p2p_req_complete(req);
+}
+
 void amp_p2p_cancel(amp_p2p_ep_t *ep, amp_p2p_req_t *req)
 {
-    if (req->done)
-        return;
     if (!req->is_send) {
-        if (req->posted) {
+        if (req->posted && !req->done) {
             posted_remove(ep, req);
             req->cancelled = 1;
             amp_p2p_req_complete(req);
         }
         return;
     }
-    amp_msg_t *m = req->msg;
-    if (!m)
+    if (!req->sid || req->cancel_wait || req->cancelled)
         return;
-    amp_p2p_ep_t *to = ep->world->eps[m->dst];
+    amp_p2p_ep_t *to = ep->world->eps[req->peer];
     amp_pe_t *pe = ep->thr->pe;
-    if (to->thr->pe == pe) {
-        if (!m->queued)
-            return; /* taken by a matched probe: no longer cancellable */
-        unexp_remove(to, m);
-        amp_msg_put(pool_of(pe), m);
+    if (to && to->thr->pe == pe) { /* the answer is known now */
+        /* Set first: withdrawing a rendezvous completes req. */
         req->cancelled = 1;
-        amp_p2p_req_complete(req);
+        req->cancelled = (unsigned char)amp_p2p_withdraw(
+            pe, req->peer, req->ctx, req->src, req->tag, req->sid);
+        return;
+    }
+    req->cancel_wait = 1;
+    req->sent = req->done;
+    req->done = 0;
+    if (!to) {
+        amp_net_cancel(pe, req);
         return;
     }
     amp_msg_t *ctl = amp_msg_get(pool_of(pe));
     ctl->kind = AMP_MSG_CANCEL;
     ctl->sreq = req;
-    ctl->dst = m->dst;
+    ctl->dst = req->peer;
+    ctl->ctx = req->ctx;
+    ctl->src = req->src;
+    ctl->tag = req->tag;
+    ctl->sid = req->sid;
     ctl->sender = ep;
     post_msg(pe, to->thr->pe, ctl);
 }
 
-static amp_msg_t *find_rndv(amp_p2p_mq_t *q, const amp_p2p_req_t *sreq)
-{
-    for (amp_msg_t *m = q->head; m; m = m->next)
-        if (m->kind == AMP_MSG_RNDV && m->sreq == sreq)
-            return m;
-    return NULL;
-}
-
-/* On the receiver's PE: withdraw the envelope of ctl->sreq if it is still
- * unexpected, and tell the sender either way only if it was withdrawn (if
- * not, the normal RNDV_DONE completes the send). */
+/* On the PE that ran the receiver when the sender asked: withdraw the
+ * message if it is still unexpected, and answer either way. */
 static void handle_cancel(amp_pe_t *pe, amp_msg_t *ctl)
 {
-    amp_p2p_ep_t *to = ctl->sender->world->eps[ctl->dst];
-    amp_p2p_req_t *sreq = ctl->sreq;
-    amp_msg_put(pool_of(pe), ctl);
-    amp_msg_t *m = find_rndv(&to->unexp, sreq);
-    for (int b = 0; !m && to->nexact && b < AMP_P2P_BUCKETS; b++)
-        m = find_rndv(&to->unexp_b[b], sreq);
-    if (m) {
-        unexp_remove(to, m);
-        m->kind = AMP_MSG_CANCEL_DONE;
-        post_msg(pe, m->sender->thr->pe, m);
+    ctl->ok = (unsigned char)amp_p2p_withdraw(pe, ctl->dst, ctl->ctx, ctl->src,
+                                              ctl->tag, ctl->sid);
+    amp_pe_t *sender_pe = ctl->sender->thr->pe;
+    if (sender_pe != pe) {
+        ctl->kind = AMP_MSG_CANCEL_DONE;
+        post_msg(pe, sender_pe, ctl);
+        return;
     }
+    amp_p2p_req_t *sreq = ctl->sreq;
+    int ok = ctl->ok;
+    amp_msg_put(pool_of(pe), ctl);
+    amp_p2p_cancel_answer(sreq, ok);
 }
 
 void amp_p2p_wake(amp_pe_t *pe, amp_thread_t *thr)
@@ -816,6 +885,7 @@ static void deliver_inline(amp_pe_t *pe, const amp_ring_slot_t *s)
     m->tag = s->tag;
     m->dst = s->dst;
     m->bytes = s->bytes;
+    m->sid = s->sid;
     memcpy(m->payload, s->u.data, s->bytes);
     m->data = m->payload;
     m->sreq = NULL;
@@ -852,6 +922,7 @@ static amp_msg_t *arrival_msg(amp_pe_t *pe, int kind, int ctx, int src, int tag,
     m->sreq = NULL;
     m->sender = NULL;
     m->from_proc = from_proc;
+    m->sid = 0;
     return m;
 }
 
@@ -886,6 +957,7 @@ void amp_p2p_net_deliver(amp_pe_t *pe, const amp_net_arrival_t *a)
                     a->ctx, a->src, a->tag, a->dst, a->bytes, a->from_proc);
     m->from_rank = a->from_rank;
     m->remote_sreq = a->sreq;
+    m->sid = a->sid;
     if (a->kind == AMP_NET_RNDV) {
         m->data = a->desc;
     } else {
@@ -1046,12 +1118,13 @@ static void handle_msg(amp_pe_t *pe, amp_msg_t *m)
             amp_sched_wake(thr);
         break;
     }
-    case AMP_MSG_CANCEL_DONE:
+    case AMP_MSG_CANCEL_DONE: {
+        int ok = m->ok;
         sreq = m->sreq;
         amp_msg_put(pool_of(pe), m);
-        sreq->cancelled = 1;
-        amp_p2p_req_complete(sreq);
+        amp_p2p_cancel_answer(sreq, ok);
         break;
+    }
     default: amp_assert(!"unknown envelope kind");
     }
 }

@@ -44,11 +44,20 @@ struct amp_p2p_req {
     int ctx, peer, tag; /* receive: wanted source and tag; send: dest */
     unsigned char is_send, done, in_wait, cancelled, posted;
     unsigned char in_bucket; /* posted in a bucket (exact context) */
+    /* Send: a cancellation asked the receiver's PE whether it withdrew the
+     * message and awaits the answer (cancel_wait), before which the
+     * request does not complete; sent: the transport has finished with it
+     * meanwhile (amp_p2p_cancel). */
+    unsigned char cancel_wait, sent;
     amp_status_t error;
     int st_source, st_tag;
     size_t st_bytes;
-    struct amp_msg *msg; /* pending rendezvous send: its envelope */
-    const amp_dt_t *dt;  /* non-contiguous layout of buf, or NULL: plain */
+    /* Send: the sender's rank in the communicator, and the message's
+     * number among the sender's sends (never 0), which with ctx and src
+     * name it for a cancellation. */
+    int src;
+    uint32_t sid;
+    const amp_dt_t *dt; /* non-contiguous layout of buf, or NULL: plain */
     amp_p2p_done_fn_t on_done; /* runs after completion; may free req */
     struct amp_gpu *gpu;       /* buf is CUDA device memory (plain layout) that
                                   this GPU layer moves; NULL: host memory */
@@ -126,6 +135,7 @@ typedef struct amp_p2p_ep {
     amp_p2p_req_t **wait_reqs;
     int wait_nreqs;
     int probe_ctx, probe_src, probe_tag;
+    uint32_t last_sid; /* the number of the last send (amp_p2p_req_t) */
 } amp_p2p_ep_t;
 
 struct amp_p2p_world {
@@ -337,9 +347,20 @@ struct amp_msg *amp_p2p_mprobe(amp_p2p_ep_t *ep, int ctx, int src, int tag,
 void amp_p2p_mrecv(amp_p2p_ep_t *ep, struct amp_msg *msg, void *buf,
                    size_t capacity, amp_p2p_req_t *req);
 
-/* Tries to cancel a pending request; completion follows (cancelled or
- * not) and is awaited like any other. */
+/* Tries to cancel a request: a receive still posted, or a send whose
+ * message its receiver has not matched (it may have completed already:
+ * an eager send, whose message waits at the receiver).  A send asks the
+ * PE that runs the receiver to withdraw the message from the unexpected
+ * queue, which finishes the message's transport as a match would (the
+ * data is left behind); the request completes (again) once the answer is
+ * back, cancelled or not, and is awaited like any other. */
 void amp_p2p_cancel(amp_p2p_ep_t *ep, amp_p2p_req_t *req);
+
+/* A completed request that stands for the send from, whose data was
+ * copied (a buffered send: MPI_Ibsend): cancelling it cancels from's
+ * message. */
+void amp_p2p_req_init_sent(amp_p2p_ep_t *ep, amp_p2p_req_t *req,
+                           const amp_p2p_req_t *from);
 
 /* Completes req (on its owner's PE). */
 void amp_p2p_req_complete(amp_p2p_req_t *req);

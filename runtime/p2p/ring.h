@@ -34,11 +34,13 @@ typedef struct amp_ring_slot {
     uint8_t kind;
     uint32_t bytes;
     int ctx, src, tag, dst;
+    uint32_t sid; /* the send's number (amp_p2p_req_t) */
     union {
         amp_msg_t *msg;
         char data[AMP_RING_INLINE];
     } u;
 } __attribute__((aligned(128))) amp_ring_slot_t;
+_Static_assert(sizeof(amp_ring_slot_t) == 128, "a ring slot is two lines");
 
 typedef struct amp_ring {
     amp_ring_slot_t slots[AMP_RING_SLOTS];

@@ -34,17 +34,21 @@ static void wait_for(amp_rma_win_t *w, int (*ready)(amp_rma_win_t *, void *),
     }
     for (;;) {
         sleeper_t me = {NULL, amp_pe_self()->current};
+        /* Listed (and counted) before it looks: a member of another PE that
+         * changes the state between the look and the listing would see no
+         * sleeper (amp_rma_notify reads the count without the lock) and
+         * wake nobody.  Both sides order their store before their load
+         * with a full fence, so one of them sees the other's. */
         spin_lock(&w->wl);
-        if (ready(w, arg)) {
-            spin_unlock(&w->wl);
-            return;
-        }
         me.next = w->sleepers;
         w->sleepers = &me;
         atomic_fetch_add(&w->nsleepers, 1);
+        atomic_thread_fence(memory_order_seq_cst);
+        int done = ready(w, arg);
         spin_unlock(&w->wl);
-        amp_sched_block();
-        /* Woken by notify (which unlisted it) or spuriously. */
+        if (!done)
+            amp_sched_block();
+        /* Ready, woken by notify (which unlisted it) or spuriously. */
         spin_lock(&w->wl);
         for (sleeper_t **p = &w->sleepers; *p; p = &(*p)->next)
             if (*p == &me) {
@@ -53,6 +57,8 @@ static void wait_for(amp_rma_win_t *w, int (*ready)(amp_rma_win_t *, void *),
                 break;
             }
         spin_unlock(&w->wl);
+        if (done)
+            return;
     }
 }
 
@@ -60,6 +66,7 @@ static void wait_for(amp_rma_win_t *w, int (*ready)(amp_rma_win_t *, void *),
  * The wakes happen under wl, so a sleeper's frame outlives its listing. */
 void amp_rma_notify(amp_rma_win_t *w)
 {
+    amp_sched_activity(amp_pe_self()); /* ends polls too (sched.h) */
     atomic_thread_fence(memory_order_seq_cst);
     if (!atomic_load(&w->nsleepers))
         return;
@@ -174,16 +181,26 @@ amp_status_t amp_rma_detach(amp_rma_win_t *w, int r, const void *base)
     return found ? AMP_OK : AMP_ERR_ARG;
 }
 
+/* The end of the region of t that holds the byte at p, or NULL. */
+static const char *region_end(const target_t *t, const char *p)
+{
+    for (const region_t *g = t->regions; g; g = g->next)
+        if (p >= (const char *)g->base &&
+            (size_t)(p - (const char *)g->base) < g->size)
+            return (const char *)g->base + g->size;
+    return NULL;
+}
+
 int amp_rma_attached(amp_rma_win_t *w, int r, const char *addr, size_t len)
 {
     target_t *t = &w->targets[r];
-    int inside = 0;
+    const char *p = addr, *end = addr + len;
     spin_lock(&t->dyn);
-    for (region_t *g = t->regions; g && !inside; g = g->next)
-        inside = addr >= g->base && len <= g->size &&
-                 (size_t)(addr - g->base) <= g->size - len;
+    /* Region after region: the range may span adjacent ones. */
+    while (p && p < end)
+        p = region_end(t, p);
     spin_unlock(&t->dyn);
-    return inside;
+    return p != NULL;
 }
 
 /* ---- passive target --------------------------------------------------- */
@@ -225,6 +242,33 @@ static const amp_dt_t *basic_of(const amp_dt_t *dt)
     return dt->base_id ? amp_dt_predefined(dt->base_id) : dt;
 }
 
+/* cur = in op cur for n values of the predefined type basic, both packed
+ * (type-map order, no padding).  A padded pair (MPI_DOUBLE_INT, ...) is
+ * combined in its own layout, in a copy: its fields are not where the
+ * operation looks for them in packed data. */
+static amp_status_t apply_packed(const amp_coll_op_t *op, const amp_dt_t *basic,
+                                 int n, const void *in, char *cur)
+{
+    if (basic->contig || op->op_id == OP_NO_OP) {
+        amp_coll_apply(op, basic, n, in, cur);
+        return AMP_OK;
+    }
+    size_t span = (size_t)n * (size_t)basic->extent;
+    size_t bytes = (size_t)n * basic->size;
+    _Alignas(16) char small[2 * SMALL_ACC];
+    char *a = 2 * span > sizeof(small) ? malloc(2 * span) : small;
+    if (!a)
+        return AMP_ERR_NOMEM;
+    char *b = a + span;
+    amp_dt_unpack(basic, n, a, in, bytes);
+    amp_dt_unpack(basic, n, b, cur, bytes);
+    amp_coll_apply(op, basic, n, a, b);
+    amp_dt_pack(basic, n, b, cur);
+    if (a != small)
+        free(a);
+    return AMP_OK;
+}
+
 amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
                                 const amp_dt_t *tdt, int tcount, const void *in,
                                 const amp_coll_op_t *op, void *old)
@@ -237,18 +281,21 @@ amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
     if (!cur)
         return AMP_ERR_NOMEM;
     target_t *t = &w->targets[r];
+    amp_status_t st = AMP_OK;
     spin_lock(&t->acc);
     amp_dt_pack(tdt, tcount, taddr, cur);
     if (old)
         memcpy(old, cur, bytes);
-    if (op->op_id != OP_NO_OP) {
-        amp_coll_apply(op, basic, n, in, cur);
+    if (op->op_id != OP_NO_OP)
+        st = apply_packed(op, basic, n, in, cur);
+    if (op->op_id != OP_NO_OP && st == AMP_OK)
         amp_dt_unpack(tdt, tcount, taddr, cur, bytes);
-    }
     spin_unlock(&t->acc);
+    if (op->op_id != OP_NO_OP)
+        amp_sched_activity(amp_pe_self());
     if (cur != small)
         free(cur);
-    return AMP_OK;
+    return st;
 }
 
 amp_status_t amp_rma_accumulate(amp_rma_win_t *w, int r, const amp_rma_acc_t *a,
@@ -281,9 +328,12 @@ void amp_rma_cas(amp_rma_win_t *w, int r, char *taddr, const void *origin,
     target_t *t = &w->targets[r];
     spin_lock(&t->acc);
     memmove(result, taddr, size);
-    if (memcmp(result, compare, size) == 0)
+    int swap = memcmp(result, compare, size) == 0;
+    if (swap)
         memcpy(taddr, origin, size);
     spin_unlock(&t->acc);
+    if (swap)
+        amp_sched_activity(amp_pe_self());
 }
 
 /* ---- post-start-complete-wait ----------------------------------------- */
@@ -349,10 +399,7 @@ int amp_rma_wait(amp_rma_win_t *w, int me, int expected, int block)
         wait_for(w, completes_taken, &a);
         return 1;
     }
-    if (completes_taken(w, &a))
-        return 1;
-    amp_sched_yield(); /* a polling loop lets the origins run */
-    return 0;
+    return completes_taken(w, &a);
 }
 
 void amp_rma_sync(void)

@@ -70,7 +70,8 @@ amp_status_t amp_rma_shared_alloc(amp_rma_win_t *w);
  * longer the region attached at base (detach: AMP_ERR_ARG when none). */
 amp_status_t amp_rma_attach(amp_rma_win_t *w, int r, void *base, size_t size);
 amp_status_t amp_rma_detach(amp_rma_win_t *w, int r, const void *base);
-/* Whether [addr, addr + len) lies in one region member r has attached. */
+/* Whether every byte of [addr, addr + len) lies in a region member r has
+ * attached (one, or several adjacent ones). */
 int amp_rma_attached(amp_rma_win_t *w, int r, const char *addr, size_t len);
 
 /* Passive target: the lock of member r, shared or exclusive.  Waits (as a

@@ -14,6 +14,13 @@ enum { PE_AWAKE = 0, PE_ASLEEP = 1 };
  * looking again on its own. */
 #define IDLE_SPIN_NS 200000L
 #define IDLE_SLEEP_NS 50000000L
+/* Fruitless polls in a row that only yield; the sleep of a PE between two
+ * poll rounds while nothing happens; how long nothing may happen while
+ * every thread is blocked or polling before that is a deadlock (unless
+ * the layer above sets poll_deadlock_ns). */
+#define POLL_YIELDS 64
+#define POLL_SLEEP_NS 1000000L
+#define POLL_DEADLOCK_NS 10000000000L
 
 static __thread amp_pe_t *self_pe __attribute__((tls_model("initial-exec")));
 
@@ -67,6 +74,13 @@ void amp_sched_cleanup(amp_sched_t *sched)
         free(sched->pes);
     }
     sched->pes = NULL;
+}
+
+static long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
 static void runq_push(amp_pe_t *pe, amp_thread_t *thr)
@@ -127,6 +141,7 @@ void amp_sched_poll(amp_pe_t *pe)
         pe->sched->on_poll(pe);
     if (amp_inbox_is_empty(&pe->inbox))
         return;
+    amp_sched_activity(pe);
     amp_inbox_item_t *item = amp_inbox_take_all(&pe->inbox);
     while (item) {
         amp_inbox_item_t *next = item->next;
@@ -147,7 +162,8 @@ static void switch_to(amp_pe_t *pe, amp_ult_ctx_t *from, amp_thread_t *next)
 
 /* Leaves thr (blocked, yielding or done) for the next ready thread, or for
  * the scheduler loop when there is none. */
-static void idle(amp_pe_t *pe);
+static void idle(amp_pe_t *pe, long sleep_ns);
+static amp_thread_t *poll_round(amp_pe_t *pe);
 
 static void switch_away(amp_pe_t *pe, amp_thread_t *thr)
 {
@@ -157,12 +173,14 @@ static void switch_away(amp_pe_t *pe, amp_thread_t *thr)
     pe->run_start = now;
     amp_sched_poll(pe);
     amp_thread_t *next = runq_pop(pe);
+    if (!next && pe->pollers)
+        next = poll_round(pe);
     /* A blocked thread with nobody else ready waits for work right here, on
      * its own stack, instead of through the scheduler loop: when its own
      * wake-up is what arrives, no switch happens at all. */
     if (!next && thr->state == AMP_THREAD_BLOCKED) {
         do {
-            idle(pe);
+            idle(pe, IDLE_SLEEP_NS);
             amp_sched_poll(pe);
             next = runq_pop(pe);
         } while (!next);
@@ -203,8 +221,98 @@ void amp_sched_wake(amp_thread_t *thr)
 {
     if (thr->state != AMP_THREAD_BLOCKED)
         return;
+    if (thr->polling) { /* stays listed; the next round skips it */
+        thr->polling = 0;
+        atomic_fetch_sub(&thr->pe->sched->npollers, 1);
+    }
+    amp_sched_activity(thr->pe);
     thr->state = AMP_THREAD_READY;
     runq_push(thr->pe, thr);
+}
+
+/* ---- polling ---------------------------------------------------------- */
+
+unsigned long amp_sched_activity_sum(amp_sched_t *sched)
+{
+    unsigned long sum = 0;
+    for (int i = 0; i < sched->npes; i++)
+        sum += atomic_load_explicit(&sched->pes[i]->activity,
+                                    memory_order_relaxed);
+    return sum;
+}
+
+void amp_sched_poll_wait(unsigned polls)
+{
+    amp_pe_t *pe = amp_pe_self();
+    amp_thread_t *thr = pe->current;
+    if (polls < POLL_YIELDS) {
+        amp_sched_yield();
+        return;
+    }
+    /* Listed once; a thread woken early is still listed (polling 0). */
+    int listed = 0;
+    for (amp_thread_t *t = pe->pollers; t && !listed; t = t->poll_next)
+        listed = t == thr;
+    if (!listed) {
+        thr->poll_next = pe->pollers;
+        pe->pollers = thr;
+    }
+    thr->polling = 1;
+    atomic_fetch_add(&pe->sched->npollers, 1);
+    thr->state = AMP_THREAD_BLOCKED;
+    switch_away(pe, thr);
+}
+
+/* Makes the pollers of pe ready to poll again. */
+static void release_pollers(amp_pe_t *pe)
+{
+    amp_thread_t *thr = pe->pollers;
+    pe->pollers = NULL;
+    while (thr) {
+        amp_thread_t *next = thr->poll_next;
+        thr->poll_next = NULL;
+        if (thr->polling) {
+            thr->polling = 0;
+            atomic_fetch_sub(&pe->sched->npollers, 1);
+            thr->state = AMP_THREAD_READY;
+            runq_push(pe, thr);
+        }
+        thr = next;
+    }
+}
+
+/* Nothing else to run on pe but its pollers: their next round, at once
+ * when something happened since the last one, else after a sleep in which
+ * pe counts as idle (work that arrives ends it).  NULL: nothing to run. */
+static amp_thread_t *poll_round(amp_pe_t *pe)
+{
+    unsigned long act = amp_sched_activity_sum(pe->sched);
+    if (act == pe->poll_seen)
+        idle(pe, POLL_SLEEP_NS);
+    pe->poll_seen = amp_sched_activity_sum(pe->sched);
+    amp_sched_poll(pe);
+    release_pollers(pe);
+    return runq_pop(pe);
+}
+
+/* With every PE idle and nothing in flight: whether the pollers (if any)
+ * have waited in vain long enough for that to be a deadlock.  The clock
+ * starts again whenever the activity has changed. */
+static int polls_hopeless(amp_sched_t *sched)
+{
+    if (!atomic_load(&sched->npollers))
+        return 1;
+    unsigned long act = amp_sched_activity_sum(sched);
+    long now = now_ns();
+    if (act != atomic_load(&sched->poll_act) ||
+        !atomic_load(&sched->poll_since)) {
+        atomic_store(&sched->poll_act, act);
+        atomic_store(&sched->poll_since, now);
+        return 0;
+    }
+    long limit =
+        sched->poll_deadlock_ns ? sched->poll_deadlock_ns : POLL_DEADLOCK_NS;
+    return now - atomic_load(&sched->poll_since) >= limit;
 }
 
 static void pe_wake(amp_pe_t *pe)
@@ -251,13 +359,6 @@ void amp_sched_notify(amp_pe_t *pe)
     pe_wake(pe);
 }
 
-static long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000L + ts.tv_nsec;
-}
-
 static int has_work(amp_pe_t *pe)
 {
     amp_sched_t *sched = pe->sched;
@@ -289,22 +390,22 @@ static int deadlocked(amp_sched_t *sched)
            atomic_load(&sched->idle) == sched->npes;
 }
 
-static void sleep_until_posted(amp_pe_t *pe)
+static void sleep_until_posted(amp_pe_t *pe, long sleep_ns)
 {
     amp_sched_t *sched = pe->sched;
     atomic_store(&pe->sleep_state, PE_ASLEEP);
     int nidle = atomic_fetch_add(&sched->idle, 1) + 1;
     if (!has_work(pe)) {
         if ((sched->on_deadlock || sched->on_quiet) && nidle == sched->npes &&
-            deadlocked(sched)) {
+            deadlocked(sched) && polls_hopeless(sched)) {
             if (sched->on_deadlock)
                 sched->on_deadlock(sched);
             else
                 sched->on_quiet(sched);
         }
-        struct timespec ts = {0, IDLE_SLEEP_NS};
+        struct timespec ts = {sleep_ns / 1000000000L, sleep_ns % 1000000000L};
         if (sched->on_sleep)
-            sched->on_sleep(pe, IDLE_SLEEP_NS);
+            sched->on_sleep(pe, sleep_ns);
         else
             syscall(SYS_futex, &pe->sleep_state, FUTEX_WAIT_PRIVATE, PE_ASLEEP,
                     &ts, NULL, 0);
@@ -314,7 +415,7 @@ static void sleep_until_posted(amp_pe_t *pe)
     atomic_fetch_add(&sched->epoch, 1);
 }
 
-static void idle(amp_pe_t *pe)
+static void idle(amp_pe_t *pe, long sleep_ns)
 {
     long start = now_ns();
     do {
@@ -324,7 +425,7 @@ static void idle(amp_pe_t *pe)
             __builtin_ia32_pause();
         }
     } while (now_ns() - start < IDLE_SPIN_NS);
-    sleep_until_posted(pe);
+    sleep_until_posted(pe, sleep_ns);
 }
 
 /* The thread that switched out to migrate is off its stack now: hand it
@@ -402,6 +503,14 @@ void amp_sched_run(amp_pe_t *pe)
         }
         if (atomic_load(&pe->sched->done))
             break;
-        idle(pe);
+        if (pe->pollers && (next = poll_round(pe))) {
+            pe->run_start = amp_sched_cycles();
+            switch_to(pe, &pe->sched_ctx, next);
+            pe = amp_pe_self();
+            if (pe->leaving)
+                hand_off(pe);
+            continue;
+        }
+        idle(pe, IDLE_SLEEP_NS);
     }
 }

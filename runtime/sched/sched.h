@@ -13,6 +13,18 @@
  * posted to its inbox.  When every PE is asleep with an empty inbox while
  * threads remain, nothing can ever happen again: that is a deadlock, and the
  * registered deadlock handler is called (it reports and ends the process).
+ *
+ * Polling.  A thread whose polling call found nothing to do (MPI_Test,
+ * MPI_Iprobe, MPI_Win_flush in a loop) calls amp_sched_poll_wait: it
+ * yields to the other ready threads of its PE, and after many fruitless
+ * polls in a row with nothing happening anywhere (no activity: no request
+ * completed, no window changed, no thread woken, no inbox item) it parks
+ * as a poller.  A PE releases its pollers to poll again whenever its run
+ * queue empties: at once while there is activity somewhere, else after a
+ * short sleep in which the PE counts as idle.  So a PE full of pollers
+ * neither starves its other threads nor spins forever: when every PE is
+ * idle, nothing is in flight and the activity has not changed for
+ * poll_deadlock_ns while pollers remain, that too is a deadlock.
  */
 #ifndef AMP_SCHED_H
 #define AMP_SCHED_H
@@ -43,9 +55,11 @@ typedef struct amp_thread {
     struct amp_pe *pe;       /* the PE this thread runs on */
     void *tls;               /* its thread pointer (%fs:0), or NULL */
     amp_thread_state_t state;
-    unsigned long resumes;    /* times it was switched to (+stats) */
-    uint64_t busy;            /* cycle counter ticks spent running */
-    amp_inbox_item_t arrival; /* in its new PE's arrivals while migrating */
+    int polling;                  /* parked as a poller (amp_sched_poll_wait) */
+    struct amp_thread *poll_next; /* its PE's pollers */
+    unsigned long resumes;        /* times it was switched to (+stats) */
+    uint64_t busy;                /* cycle counter ticks spent running */
+    amp_inbox_item_t arrival;     /* in its new PE's arrivals while migrating */
 } amp_thread_t;
 
 typedef struct amp_sched amp_sched_t;
@@ -84,16 +98,25 @@ struct amp_pe {
     struct amp_pe *leaving_to;
     int id;
     pthread_t thread;
-    void *upper; /* state of the layers above, per PE */
+    void *upper;             /* state of the layers above, per PE */
+    amp_thread_t *pollers;   /* parked pollers (amp_sched_poll_wait) */
+    unsigned long poll_seen; /* the job's activity at its last poll round */
+    /* Things done on this PE that may end another thread's polling (see
+     * amp_sched_activity); written by this PE only. */
+    _Alignas(64) _Atomic unsigned long activity;
 };
 
 struct amp_sched {
     amp_pe_t **pes;
     int npes;
-    _Atomic int live;   /* threads not yet done */
-    _Atomic int idle;   /* PEs between going idle and waking */
-    _Atomic long epoch; /* bumped on every wake from sleep */
-    _Atomic int done;   /* every thread has finished */
+    _Atomic int live;               /* threads not yet done */
+    _Atomic int idle;               /* PEs between going idle and waking */
+    _Atomic long epoch;             /* bumped on every wake from sleep */
+    _Atomic int done;               /* every thread has finished */
+    _Atomic int npollers;           /* threads parked as pollers */
+    long poll_deadlock_ns;          /* see the top; 0: the default */
+    _Atomic unsigned long poll_act; /* activity when last seen to change */
+    _Atomic long poll_since;        /* ... and when (CLOCK_MONOTONIC ns) */
     /* Work under way on kernel threads outside the PEs (io/'s helper
      * threads) that will post to a PE when it ends: while any is, an idle
      * process is waiting, not deadlocked (amp_sched_outside_begin/end). */
@@ -150,6 +173,28 @@ void amp_sched_run(amp_pe_t *pe);
 void amp_sched_block(void);
 /* Lets the other ready threads of this PE run first. */
 void amp_sched_yield(void);
+/* After the calling thread's polls failed polls in a row (counted by the
+ * caller, from 1, reset when amp_sched_activity_sum changes): yields, or
+ * parks it as a poller until its PE's next poll round (see the top).  The
+ * caller polls again after it returns. */
+void amp_sched_poll_wait(unsigned polls);
+/* Whether the calling thread is parked as a poller right now (for the
+ * deadlock report, from any thread while every PE is idle). */
+static inline int amp_sched_is_polling(const amp_thread_t *thr)
+{
+    return thr->polling;
+}
+/* Records something done on the calling PE that may end another thread's
+ * polling: a request completed, window memory or state changed. */
+static inline void amp_sched_activity(amp_pe_t *pe)
+{
+    atomic_store_explicit(
+        &pe->activity,
+        atomic_load_explicit(&pe->activity, memory_order_relaxed) + 1,
+        memory_order_relaxed);
+}
+/* The job's activity so far (this process's PEs). */
+unsigned long amp_sched_activity_sum(amp_sched_t *sched);
 /* Makes a blocked thread ready.  Must run on thr's PE. */
 void amp_sched_wake(amp_thread_t *thr);
 /* Ends the calling thread. */

@@ -33,6 +33,17 @@ static int parse_count(const char *name, const char *value)
     return (int)v;
 }
 
+/* A positive number of seconds (fractions allowed), in nanoseconds. */
+static long parse_seconds(const char *name, const char *value)
+{
+    char *end;
+    errno = 0;
+    double v = value ? strtod(value, &end) : 0;
+    if (!value || !*value || *end || errno || !(v > 0) || v > 1e6)
+        bad_value(name, "a positive number of seconds", value);
+    return (long)(v * 1e9);
+}
+
 /* Bytes with an optional K, M or G suffix (powers of 1024). */
 static size_t parse_bytes(const char *name, const char *value, size_t min)
 {
@@ -298,6 +309,8 @@ static void from_env(amp_opts_t *o)
         o->pin = parse_flag("AMPI_PIN", v);
     if ((v = getenv("AMPI_STATS")))
         o->stats = parse_flag("AMPI_STATS", v);
+    if ((v = getenv("AMPI_POLL_DEADLOCK")))
+        o->poll_deadlock_ns = parse_seconds("AMPI_POLL_DEADLOCK", v);
     if ((v = getenv("AMPI_SHOWMAP")))
         o->showmap = parse_flag("AMPI_SHOWMAP", v);
     if ((v = getenv("AMPI_BALANCER")))

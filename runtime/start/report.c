@@ -52,6 +52,13 @@ static void describe_req(amp_rank_t *rank, const amp_p2p_req_t *r)
 static void describe_rank(amp_rank_t *rank)
 {
     amp_p2p_ep_t *ep = &rank->ep;
+    if (amp_sched_is_polling(&rank->thr)) {
+        amp_log_error("  rank %d: polling in %s, for what nothing will bring "
+                      "(no activity for %g s: AMPI_POLL_DEADLOCK)",
+                      rank->world_rank, rank->call ? rank->call : "an MPI call",
+                      amp_proc.sched.poll_deadlock_ns / 1e9);
+        return;
+    }
     amp_log_error("  rank %d: blocked in %s", rank->world_rank,
                   rank->call ? rank->call : "an MPI call");
     if (ep->probe_waiting) {

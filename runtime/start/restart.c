@@ -414,7 +414,7 @@ void amp_restart_revive(amp_rank_t *rank, amp_pe_t *pe, void *sp)
 {
     int r = rank->world_rank;
     /* What the slot kept that the fresh tables below would overwrite. */
-    int next_ctx = rank->next_ctx;
+    int next_ctx = rank->next_ctx, idup_blocks = rank->idup_blocks;
     MPI_Errhandler file_errh = rank->file_errh;
     void *tls = rank->thr.tls;
     /* A thread that resumes where the rank stopped, on its new PE (as
@@ -431,6 +431,7 @@ void amp_restart_revive(amp_rank_t *rank, amp_pe_t *pe, void *sp)
     if (amp_rank_objects_init(rank) != AMP_OK)
         amp_fatal("out of memory setting up rank %d", r);
     rank->next_ctx = next_ctx;
+    rank->idup_blocks = idup_blocks;
     rank->file_errh = file_errh;
     /* libgcc's record of the copy's unwind tables is the old process's:
      * they are registered in this one afresh. */

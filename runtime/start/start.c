@@ -258,11 +258,12 @@ static void setup_pes(int npes)
     };
     if (amp_sched_init(&amp_proc.sched, npes, &hooks) != AMP_OK)
         amp_fatal("out of memory starting %d PEs", npes);
+    amp_proc.sched.poll_deadlock_ns =
+        o->poll_deadlock_ns ? o->poll_deadlock_ns : 10000000000L;
     for (int i = 0; i < npes; i++)
         if (amp_p2p_pe_init(amp_proc.sched.pes[i], o->eager, &amp_proc.world) !=
             AMP_OK)
             amp_fatal("out of memory starting PE %d", i);
-    pthread_mutex_init(&amp_proc.idup_ctxs.lock, NULL);
     amp_proc.nbc_pes = amp_nbc_pes_create(npes);
     if (!amp_proc.nbc_pes)
         amp_fatal("out of memory starting %d PEs", npes);

@@ -2,6 +2,9 @@
  * topo_dims: MPI_Dims_create.
  *  - fixed cases: balanced factors in non-increasing order (6 -> 3x2,
  *    7 -> 7x1, 180 -> 6x6x5, 2^20 -> 1024x1024, a large prime);
+ *  - ties between equally balanced splits go to the one whose smallest
+ *    entry is largest, then the next smallest (5616 over 4 is 13x9x8x6, not
+ *    13x12x6x6; 72 over 2 is 9x8), as MPICH and Open MPI give them;
  *  - fixed nonzero entries are kept and the rest split around them;
  *  - for every nnodes up to 120 and 1..3 free dimensions: the product is
  *    nnodes, the entries never increase, and no factorization has a
@@ -98,6 +101,14 @@ int main(int argc, char **argv)
     check_dims(180, 3, (int[]){0, 0, 0}, (int[]){6, 6, 5});
     check_dims(1 << 20, 2, (int[]){0, 0}, (int[]){1024, 1024});
     check_dims(2147483647, 2, (int[]){0, 0}, (int[]){2147483647, 1});
+    /* Ties in the spread. */
+    check_dims(5616, 4, (int[]){0, 0, 0, 0}, (int[]){13, 9, 8, 6});
+    check_dims(72, 2, (int[]){0, 0}, (int[]){9, 8});
+    check_dims(5040, 3, (int[]){0, 0, 0}, (int[]){21, 16, 15});
+    check_dims(561600, 5, (int[]){0, 0, 0, 0, 0}, (int[]){16, 15, 15, 13, 12});
+    check_dims(561600, 6, (int[]){0, 0, 0, 0, 0, 0},
+               (int[]){13, 10, 10, 9, 8, 6});
+    check_dims(1000000000, 3, (int[]){0, 0, 0}, (int[]){1000, 1000, 1000});
     /* Fixed entries stay; the free ones share the rest. */
     check_dims(12, 3, (int[]){0, 3, 0}, (int[]){2, 3, 2});
     check_dims(10, 2, (int[]){0, 5}, (int[]){2, 5});

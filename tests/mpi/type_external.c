@@ -1,14 +1,18 @@
 /*
  * type_external: MPI_Pack_external / MPI_Unpack_external /
  * MPI_Pack_external_size with "external32".  The packed bytes are
- * big-endian in the standard's sizes (int 4, long 8, double 8, complex as
- * two reals, MPI_DOUBLE_INT 8 + 4, long double as IEEE binary128); a
- * strided type round-trips without touching the gaps; other
- * representations answer MPI_ERR_ARG and a short buffer MPI_ERR_TRUNCATE.
+ * big-endian in the standard's sizes (int 4, long and unsigned long 4,
+ * wchar_t 2, long long 8, double 8, complex as two reals, MPI_DOUBLE_INT
+ * 8 + 4, MPI_LONG_INT 4 + 4, long double as IEEE binary128), also inside
+ * a struct type; a strided type round-trips without touching the gaps;
+ * other representations answer MPI_ERR_ARG, a short buffer
+ * MPI_ERR_TRUNCATE, and a long that does not fit in 4 bytes MPI_ERR_ARG.
  */
 #include "mpitest.h"
 
 #include <complex.h>
+#include <stddef.h>
+#include <wchar.h>
 #include <string.h>
 
 static void check_bytes(const unsigned char *got, const unsigned char *want,
@@ -48,10 +52,37 @@ static void basic_types(void)
     pack_one(&i, &i2, 1, MPI_INT, wi, 4, "MPI_INT");
     MT_CHECK_INT_EQ(i2, i);
 
-    long l = -2, l2;
-    const unsigned char wl[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe};
-    pack_one(&l, &l2, 1, MPI_LONG, wl, 8, "MPI_LONG");
-    MT_CHECK_INT_EQ(l2, l);
+    long l[2] = {-2, 0x01020304}, l2[2];
+    const unsigned char wl[] = {0xff, 0xff, 0xff, 0xfe, 1, 2, 3, 4};
+    pack_one(l, l2, 2, MPI_LONG, wl, 8, "MPI_LONG");
+    MT_CHECK_INT_EQ(l2[0], l[0]);
+    MT_CHECK_INT_EQ(l2[1], l[1]);
+
+    unsigned long ul = 0xfffffffeUL, ul2;
+    const unsigned char wul[] = {0xff, 0xff, 0xff, 0xfe};
+    pack_one(&ul, &ul2, 1, MPI_UNSIGNED_LONG, wul, 4, "MPI_UNSIGNED_LONG");
+    MT_CHECK(ul2 == ul);
+
+    long long ll = -2, ll2;
+    const unsigned char wll[] = {0xff, 0xff, 0xff, 0xff,
+                                 0xff, 0xff, 0xff, 0xfe};
+    pack_one(&ll, &ll2, 1, MPI_LONG_LONG, wll, 8, "MPI_LONG_LONG");
+    MT_CHECK_INT_EQ(ll2, ll);
+
+    wchar_t wc[2] = {L'A', 0x20ac}, wc2[2];
+    const unsigned char wwc[] = {0, 0x41, 0x20, 0xac};
+    pack_one(wc, wc2, 2, MPI_WCHAR, wwc, 4, "MPI_WCHAR");
+    MT_CHECK_INT_EQ(wc2[0], wc[0]);
+    MT_CHECK_INT_EQ(wc2[1], wc[1]);
+
+    struct {
+        long v;
+        int i;
+    } li = {-3, 9}, li2;
+    const unsigned char wli[] = {0xff, 0xff, 0xff, 0xfd, 0, 0, 0, 9};
+    pack_one(&li, &li2, 1, MPI_LONG_INT, wli, 8, "MPI_LONG_INT");
+    MT_CHECK_INT_EQ(li2.v, li.v);
+    MT_CHECK_INT_EQ(li2.i, li.i);
 
     short s[2] = {0x0102, -1}, s2[2];
     const unsigned char ws[] = {1, 2, 0xff, 0xff};
@@ -112,6 +143,29 @@ static void strided(void)
     MT_CHECK_MPI(MPI_Type_free(&v));
 }
 
+/* A struct of a long, a double and a wchar_t: 4 + 8 + 2 bytes. */
+static void mixed_struct(void)
+{
+    struct rec {
+        long l;
+        double d;
+        wchar_t w;
+    } r = {5, 1.0, L'z'}, r2 = {0, 0, 0};
+    int len[3] = {1, 1, 1};
+    MPI_Aint disp[3] = {offsetof(struct rec, l), offsetof(struct rec, d),
+                        offsetof(struct rec, w)};
+    MPI_Datatype types[3] = {MPI_LONG, MPI_DOUBLE, MPI_WCHAR}, t;
+    MT_CHECK_MPI(MPI_Type_create_struct(3, len, disp, types, &t));
+    MT_CHECK_MPI(MPI_Type_commit(&t));
+    const unsigned char want[] = {0, 0, 0, 5, 0x3f, 0xf0, 0,
+                                  0, 0, 0, 0, 0,    0,    0x7a};
+    pack_one(&r, &r2, 1, t, want, 14, "struct of long, double, wchar_t");
+    MT_CHECK_INT_EQ(r2.l, 5);
+    MT_CHECK_DBL_EQ(r2.d, 1.0);
+    MT_CHECK_INT_EQ(r2.w, L'z');
+    MT_CHECK_MPI(MPI_Type_free(&t));
+}
+
 static void errors(void)
 {
     int x = 1;
@@ -132,6 +186,12 @@ static void errors(void)
     MT_CHECK_ERR_CLASS(
         MPI_Pack_external_size("external32", 1, MPI_DATATYPE_NULL, &size),
         MPI_ERR_TYPE);
+    long big = 1L << 40;
+    pos = 0;
+    MT_CHECK_ERR_CLASS(
+        MPI_Pack_external("external32", &big, 1, MPI_LONG, buf, 8, &pos),
+        MPI_ERR_ARG);
+    MT_CHECK_INT_EQ(pos, 0);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
@@ -139,6 +199,7 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     basic_types();
+    mixed_struct();
     strided();
     errors();
     return mt_finish_and_finalize();
