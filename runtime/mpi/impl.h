@@ -54,6 +54,7 @@ typedef struct amp_opts {
     int lbdebug;          /* +lbdebug: report load-balancing moves */
     const char *restart;  /* +restart DIR: checkpoint to resume from */
     int iothreads;        /* +iothreads: io/'s helper threads (0: default) */
+    int node_shm;         /* AMPI_NODE_SHM: processes of a node share memory */
 } amp_opts_t;
 
 /* Context ids handed out without communication (MPI_Comm_idup): the
@@ -85,7 +86,7 @@ typedef struct amp_proc {
     int argc;
     char **argv;
     char **envp;
-    _Atomic int exit_status; /* first non-zero status a rank returned */
+    _Atomic int exit_status;  /* first non-zero status a rank returned */
     uintptr_t exe_lo, exe_hi; /* the executable's loaded range */
     /* Registered with AMPI_Register_rank_init before the ranks start. */
     void (**rank_inits)(void);

@@ -34,6 +34,9 @@ enum amp_net_kind {
     AMP_NET_RNDV,  /* data to be fetched through UCX */
     AMP_NET_ACK,   /* to the sender: its synchronous send matched */
     AMP_NET_UPPER, /* a layer above's message (amp_p2p_am_send) */
+    AMP_NET_FIN,   /* to the sender of a rendezvous through a ring: its
+                      data was copied (sreq: its record; ctx: whether the
+                      copy succeeded) */
     /* Deadlock detection (not counted, outside the per-pair order). */
     AMP_NET_PROBE,    /* to a process: are you quiet? (seq: the wave) */
     AMP_NET_REPLY,    /* to process 0: quiet (ctx), sent (bytes), received
@@ -46,6 +49,9 @@ enum amp_net_kind {
                        the sender's PEs; bytes: its total) */
     AMP_NET_PLACES, /* the PEs of the sender's ranks: src (rank, PE) pairs */
     AMP_NET_LOADS,  /* the sender's ranks' loads: src amp_p2p_load_t */
+    /* Through UCX to a sleeping PE that a ring holds a message for: wake
+     * up (not counted, outside the order, no data). */
+    AMP_NET_WAKE,
 };
 
 /* A message from another process, as the transport hands it to p2p. */
