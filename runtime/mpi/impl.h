@@ -276,7 +276,8 @@ typedef struct amp_win {
     void *base; /* as MPI_WIN_BASE reports it */
     MPI_Aint bytes;
     int disp_unit;
-    void *own_mem;          /* MPI_Win_allocate's memory */
+    void *own_mem;          /* MPI_Win_allocate's memory (C heap) */
+    unsigned own_shm;       /* its memory is node object serial - 1 */
     struct amp_attr *attrs; /* attr.c */
     char name[MPI_MAX_OBJECT_NAME];
     /* Epochs (win_sync.c). */
@@ -290,6 +291,33 @@ typedef struct amp_win {
     int exposing, nexpose;   /* between MPI_Win_post and wait/test */
     amp_rma_origin_t origin; /* what members in other processes owe it */
 } amp_win_t;
+
+/* ---- windows across the processes of a node (win_node.c) ----
+ * Window memory that the processes of this node share (rma/rma.h). */
+
+/* The processes other than this one, on this node, that run members of
+ * comm: how many. */
+int amp_win_node_others(const amp_comm_t *c);
+/* MPI_Win_allocate: this member's size bytes in a node object the other
+ * processes of the node that run members (amp_win_node_others, at least
+ * one) will map; sets w->base, w->own_shm. */
+amp_status_t amp_win_node_expose(const amp_comm_t *c, amp_win_t *w,
+                                 size_t size);
+/* After the segments are exchanged, by the first member of this process:
+ * maps the memory of member r of another process of this node (created
+ * by amp_win_node_expose there: serial its node object's + 1, 0 none), or
+ * lets its puts and gets be cross-memory copies. */
+amp_status_t amp_win_node_peer(const amp_comm_t *c, amp_win_t *w, int r,
+                               unsigned serial);
+/* MPI_Win_allocate_shared over members in several processes of this node:
+ * one node object for all segments, made by comm rank 0, mapped by the
+ * first member of each other process; collective (st: this member's
+ * outcome so far). */
+amp_status_t amp_win_node_shared(const amp_comm_t *c, amp_win_t *w,
+                                 amp_status_t st);
+/* Once every process has mapped it: the name of this member's node
+ * object goes. */
+void amp_win_node_unlink(amp_win_t *w);
 
 /* ---- program image copies (start/image.c) ---- */
 

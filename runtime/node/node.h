@@ -42,7 +42,7 @@ typedef struct amp_node {
     pid_t *pids;     /* node index -> process id */
     uint8_t *cma;    /* node index -> this process reads its memory */
     char prefix[48]; /* "/ampi-<pid>-<nonce>" */
-    unsigned serial; /* objects this process created so far */
+    _Atomic unsigned serial; /* objects this process created so far */
 } amp_node_t;
 
 /* The node of a job of one process: this process alone. */
@@ -82,8 +82,14 @@ void amp_node_unmap(void *p, size_t bytes);
 
 /* The bytes an object of the node keeps ahead of what amp_node_create and
  * amp_node_open return (the open count): one page, so that the rest
- * starts page-aligned. */
+ * starts page-aligned.  Its last AMP_NODE_USER bytes (zero at creation)
+ * are the object's users' (amp_node_head): locks, flags. */
 #define AMP_NODE_HDR 4096
+#define AMP_NODE_USER (AMP_NODE_HDR - 64)
+static inline void *amp_node_head(void *p)
+{
+    return (char *)p - AMP_NODE_USER;
+}
 
 /* Cross-memory copies with process pid: n bytes from remote to local
  * (read) or local to remote (write), or along lists of pieces (the two

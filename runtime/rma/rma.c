@@ -92,6 +92,8 @@ amp_rma_win_t *amp_rma_win_new(int size, int nlocal)
         return NULL;
     }
     memset(w->targets, 0, (size_t)size * sizeof(target_t));
+    for (int r = 0; r < size; r++)
+        w->targets[r].accp = &w->targets[r].acc;
     return w;
 }
 
@@ -109,6 +111,7 @@ void amp_rma_win_release(amp_rma_win_t *w)
         }
     }
     free(w->shared);
+    amp_rma_unmap_all(w);
     free(w->targets);
     free(w->posts);
     free(w->peers);
@@ -237,7 +240,7 @@ amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
     if (!cur)
         return AMP_ERR_NOMEM;
     target_t *t = &w->targets[r];
-    spin_lock(&t->acc);
+    spin_lock(t->accp);
     amp_dt_pack(tdt, tcount, taddr, cur);
     if (old)
         memcpy(old, cur, bytes);
@@ -245,7 +248,7 @@ amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
         amp_coll_apply(op, basic, n, in, cur);
         amp_dt_unpack(tdt, tcount, taddr, cur, bytes);
     }
-    spin_unlock(&t->acc);
+    spin_unlock(t->accp);
     if (cur != small)
         free(cur);
     return AMP_OK;
@@ -279,11 +282,11 @@ void amp_rma_cas(amp_rma_win_t *w, int r, char *taddr, const void *origin,
                  const void *compare, void *result, size_t size)
 {
     target_t *t = &w->targets[r];
-    spin_lock(&t->acc);
+    spin_lock(t->accp);
     memmove(result, taddr, size);
     if (memcmp(result, compare, size) == 0)
         memcpy(taddr, origin, size);
-    spin_unlock(&t->acc);
+    spin_unlock(t->accp);
 }
 
 /* ---- post-start-complete-wait ----------------------------------------- */
