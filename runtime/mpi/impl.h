@@ -418,6 +418,65 @@ amp_status_t amp_coll_hier_allreduce(const amp_comm_t *comm,
                                      int count, const amp_dt_t *dt,
                                      const amp_coll_op_t *op);
 
+/* The layout of such a communicator's two levels (coll_hier.c), for the
+ * other two-level collectives (coll_levels.c). */
+typedef struct amp_coll_levels {
+    int first, nlocal;       /* this process's members: comm ranks first.. */
+    int block, nblocks;      /* this process's block among the comm's */
+    const int *local_world;  /* local member i -> world rank */
+    const int *leader_world; /* block b's leader -> world rank */
+    const int *block_first;  /* block b's first comm rank; [nblocks] = size */
+    struct amp_coll_shm *shm;
+} amp_coll_levels_t;
+void amp_coll_hier_levels(const amp_comm_t *comm, amp_coll_levels_t *out);
+
+/* ---- the other collectives in two levels (coll_levels.c) ----
+ * Blocking calls on a communicator with comm->hier: the members of each
+ * process meet through its shared address space, the processes' gatherers
+ * (the root where it is, the block's first rank elsewhere) exchange whole
+ * blocks of data, one message per pair of processes (through the node's
+ * rings between processes of one node).  Arguments as the MPI call's,
+ * already checked; counts NULL for the regular forms. */
+amp_status_t amp_coll_levels_gather(const amp_comm_t *comm,
+                                    const amp_coll_comm_t *c,
+                                    const void *sendbuf, int scount,
+                                    const amp_dt_t *sdt, void *recvbuf,
+                                    int rcount, const int *rcounts,
+                                    const int *displs, const amp_dt_t *rdt,
+                                    int root, int in_place);
+amp_status_t amp_coll_levels_scatter(
+    const amp_comm_t *comm, const amp_coll_comm_t *c, const void *sendbuf,
+    int scount, const int *scounts, const int *displs, const amp_dt_t *sdt,
+    void *recvbuf, int rcount, const amp_dt_t *rdt, int root, int in_place);
+amp_status_t
+amp_coll_levels_allgather(const amp_comm_t *comm, const amp_coll_comm_t *c,
+                          const void *sendbuf, int scount, const amp_dt_t *sdt,
+                          void *recvbuf, int rcount, const int *rcounts,
+                          const int *displs, const amp_dt_t *rdt, int in_place);
+/* Alltoall with count elements of dt per pair, both sides (types of the
+ * same size may differ); whether it goes two-level: small blocks. */
+int amp_coll_levels_alltoall_ok(const amp_comm_t *comm, size_t pair_bytes);
+amp_status_t amp_coll_levels_alltoall(const amp_comm_t *comm,
+                                      const amp_coll_comm_t *c,
+                                      const void *sendbuf, int scount,
+                                      const amp_dt_t *sdt, void *recvbuf,
+                                      int rcount, const amp_dt_t *rdt,
+                                      int in_place);
+/* Reduce and reduce-scatter through the two-level allreduce (so their
+ * results are its bits), needing amp_coll_shm_reduce_ok.  rcounts: each
+ * rank's part of the reduce-scatter, in order. */
+amp_status_t amp_coll_levels_reduce(const amp_comm_t *comm,
+                                    const amp_coll_comm_t *c,
+                                    const void *sendbuf, void *recvbuf,
+                                    int count, const amp_dt_t *dt,
+                                    const amp_coll_op_t *op, int root);
+amp_status_t amp_coll_levels_reduce_scatter(const amp_comm_t *comm,
+                                            const amp_coll_comm_t *c,
+                                            const void *sendbuf, void *recvbuf,
+                                            const int *rcounts,
+                                            const amp_dt_t *dt,
+                                            const amp_coll_op_t *op);
+
 /* ---- communicators (comm.c) ---- */
 
 /* Whether the size ranks of world (comm rank -> world rank, NULL: the

@@ -24,6 +24,9 @@
 #define NET_KEY "ampi.net"    /* what each process publishes (boot) */
 #define NET_HOST_MAX 64       /* bytes of host name compared for nodes */
 #define NET_MAGIC 0x414d4e33u /* "AMN3": a blob of this version */
+/* With every process on this node, UCX is progressed every so many polls
+ * (a power of two). */
+#define NET_UCX_EVERY 16
 /* Deadlock detection: at most one wave of probes per this many ns. */
 #define NET_WAVE_NS 10000000L
 
@@ -110,6 +113,7 @@ typedef struct amp_net {
     size_t shm_bytes;
     uint32_t ring_size; /* bytes of lines per ring */
     size_t rings_off;   /* where the rings start in shm */
+    int all_local;      /* every process of the job is on this node */
 } amp_net_t;
 
 /* What goes out as UCX's header: ours, then an upper layer's (kind
@@ -185,6 +189,7 @@ typedef struct amp_net_pe {
     unsigned *rx_chan;
     int nrx;
     int in_rings;               /* delivering from them */
+    unsigned ticks;             /* calls of amp_net_progress */
     _Atomic uint32_t *sleeping; /* this PE's flag in the node's memory */
 } amp_net_pe_t;
 

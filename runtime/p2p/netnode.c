@@ -141,6 +141,7 @@ amp_status_t amp_net_node_setup(amp_p2p_world_t *w, amp_net_t *net,
         atomic_store(cma_at(net, node->index, i), node->cma[i] ? 1 : 2);
     for (int a = 0; st == AMP_OK && a < sched->npes; a++)
         st = pe_rings(net, ((amp_p2p_pe_t *)sched->pes[a]->upper)->net, a);
+    net->all_local = node->nprocs == net->nprocs;
     return st;
 }
 
