@@ -31,13 +31,16 @@ amp_shr_word_t *amp_shr_reserve(amp_shr_tx_t *tx, size_t hlen, size_t bytes)
     uint64_t off = tx->tail % tx->size, fill = 0;
     if (off + need > tx->size)
         fill = tx->size - off;
-    if (!fits(tx, fill + need))
+    /* One more line stays free: where the next record's word is cleared. */
+    if (!fits(tx, fill + need + AMP_SHR_LINE))
         return NULL;
     if (fill) {
         amp_shr_word_t v = {(uint32_t)fill - sizeof(v), 0,
                             AMP_SHR_VALID | AMP_SHR_FILL};
         uint64_t bits;
         memcpy(&bits, &v, sizeof(bits));
+        atomic_store_explicit((_Atomic uint64_t *)tx->r->lines, 0,
+                              memory_order_relaxed);
         atomic_store_explicit(
             (_Atomic uint64_t *)word_at(tx->r, tx->tail, tx->size), bits,
             memory_order_release);
@@ -46,15 +49,11 @@ amp_shr_word_t *amp_shr_reserve(amp_shr_tx_t *tx, size_t hlen, size_t bytes)
     return word_at(tx->r, tx->tail, tx->size);
 }
 
-/* Clears the first word of each line of the record at w (as its word v
- * says), then publishes the new head. */
-static void clear(amp_shr_rx_t *rx, amp_shr_word_t *w, amp_shr_word_t v)
+/* Moves past the record whose word is v and publishes the new head (the
+ * producer clears the lines' words itself before it reuses them). */
+static void clear(amp_shr_rx_t *rx, amp_shr_word_t v)
 {
-    uint32_t len = (uint32_t)amp_shr_need(v.hlen, v.bytes);
-    for (uint32_t off = 0; off < len; off += AMP_SHR_LINE)
-        atomic_store_explicit((_Atomic uint64_t *)((char *)w + off), 0,
-                              memory_order_relaxed);
-    rx->head += len;
+    rx->head += amp_shr_need(v.hlen, v.bytes);
     atomic_store_explicit(&rx->r->head, rx->head, memory_order_release);
 }
 
@@ -69,13 +68,13 @@ amp_shr_word_t *amp_shr_peek(amp_shr_rx_t *rx)
         memcpy(&v, &bits, sizeof(v));
         if (!(v.flags & AMP_SHR_FILL))
             return w;
-        clear(rx, w, v);
+        clear(rx, v);
     }
 }
 
 void amp_shr_release(amp_shr_rx_t *rx, amp_shr_word_t *w)
 {
-    clear(rx, w, *w);
+    clear(rx, *w);
 }
 
 int amp_shr_nonempty(const amp_shr_rx_t *rx)
