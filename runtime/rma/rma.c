@@ -254,9 +254,40 @@ amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
     return AMP_OK;
 }
 
+/* Whether a's sides are all plain runs of unpadded values: then the
+ * operation applies in place, without staging copies. */
+static int acc_plain(const amp_rma_acc_t *a, const amp_coll_op_t *op)
+{
+    return a->tdt->contig && basic_of(a->tdt)->contig &&
+           (op->op_id == OP_NO_OP || a->odt->contig) &&
+           (!a->raddr || a->rdt->contig);
+}
+
+/* The accumulate of plain runs, under member r's accumulate lock. */
+static void acc_in_place(amp_rma_win_t *w, int r, const amp_rma_acc_t *a,
+                         const amp_coll_op_t *op)
+{
+    size_t bytes = (size_t)a->tcount * a->tdt->size;
+    const amp_dt_t *basic = basic_of(a->tdt);
+    int n = basic->size ? (int)(bytes / basic->size) : 0;
+    char *t = a->taddr + a->tdt->true_lb;
+    target_t *tg = &w->targets[r];
+    spin_lock(tg->accp);
+    if (a->raddr)
+        memcpy((char *)a->raddr + a->rdt->true_lb, t, bytes);
+    if (op->op_id != OP_NO_OP)
+        amp_coll_apply(op, basic, n, (const char *)a->oaddr + a->odt->true_lb,
+                       t);
+    spin_unlock(tg->accp);
+}
+
 amp_status_t amp_rma_accumulate(amp_rma_win_t *w, int r, const amp_rma_acc_t *a,
                                 const amp_coll_op_t *op)
 {
+    if (acc_plain(a, op)) {
+        acc_in_place(w, r, a, op);
+        return AMP_OK;
+    }
     size_t bytes = (size_t)a->tcount * a->tdt->size;
     char small[2 * SMALL_ACC];
     char *in = small, *old = small + SMALL_ACC;
