@@ -1,13 +1,14 @@
 /*
- * One-sided latency and bandwidth: rank 0 puts to and gets from rank 1's
- * window under a passive-target lock, each operation followed by
- * MPI_Win_flush, while rank 1 waits in MPI_Barrier (it makes no RMA call).
+ * One-sided latency and bandwidth: rank 0 puts to, gets from and
+ * accumulates to (MPI_SUM of size / 8 doubles) rank 1's window under a
+ * passive-target lock, each operation followed by MPI_Win_flush, while
+ * rank 1 waits in MPI_Barrier (it makes no RMA call).
  *
  * A plain MPI-3 program: it builds with any mpicc, so the same source
  * measures every implementation side by side.  Ranks other than 0 and 1
  * only join the barriers.
  *
- * For each size and operation (put, get), `reps` timed repetitions of
+ * For each size and operation (put, get, acc), `reps` timed repetitions of
  * `iters` operation+flush pairs follow a warm-up; the median repetition's
  * time per pair is reported (the minimum too), and bandwidth is size / that
  * time (MB/s, 1 MB = 10^6 bytes).  The data are checked once per size.
@@ -46,31 +47,38 @@ static long iters_for(long iters, size_t size)
     return n < 10 ? 10 : n;
 }
 
+enum { PUT, GET, ACC };
+static const char *const op_names[] = {"put", "get", "acc"};
+
+/* One operation of kind on size bytes at buf (an accumulate: size / 8
+ * doubles, MPI_SUM), followed by a flush. */
+static void one_op(int kind, char *buf, size_t size, MPI_Win win)
+{
+    if (kind == PUT)
+        MPI_Put(buf, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, win);
+    else if (kind == GET)
+        MPI_Get(buf, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, win);
+    else
+        MPI_Accumulate(buf, (int)(size / 8), MPI_DOUBLE, 1, 0, (int)(size / 8),
+                       MPI_DOUBLE, MPI_SUM, win);
+    MPI_Win_flush(1, win);
+}
+
 /* Seconds per operation+flush, reps times; returns the median, *min the
- * fastest. */
-static double time_op(int put, char *buf, size_t size, long n, int reps,
-                      MPI_Win win, double *min)
+ * fastest.  *ops: how many operations ran. */
+static double time_op(int kind, char *buf, size_t size, long n, int reps,
+                      MPI_Win win, double *min, long *ops)
 {
     double t[MAX_REPS];
-    for (long i = 0; i < n / 10 + 1; i++) { /* warm-up */
-        if (put)
-            MPI_Put(buf, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, win);
-        else
-            MPI_Get(buf, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, win);
-        MPI_Win_flush(1, win);
-    }
+    *ops = 0;
+    for (long i = 0; i < n / 10 + 1; i++, ++*ops) /* warm-up */
+        one_op(kind, buf, size, win);
     for (int r = 0; r < reps; r++) {
         double start = MPI_Wtime();
-        for (long i = 0; i < n; i++) {
-            if (put)
-                MPI_Put(buf, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE,
-                        win);
-            else
-                MPI_Get(buf, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE,
-                        win);
-            MPI_Win_flush(1, win);
-        }
+        for (long i = 0; i < n; i++)
+            one_op(kind, buf, size, win);
         t[r] = (MPI_Wtime() - start) / (double)n;
+        *ops += n;
     }
     qsort(t, (size_t)reps, sizeof(double), cmp_double);
     *min = t[0];
@@ -85,22 +93,41 @@ static void report(const char *op, size_t size, double lat, double min, long n)
     fflush(stdout);
 }
 
-/* Rank 0's side: every size, put then get. */
+/* After ops accumulates of 1.0 onto zeros: whether the first and last
+ * doubles of size bytes at the target hold ops. */
+static int acc_wrong(double *d, size_t size, long ops, MPI_Win win)
+{
+    MPI_Get(d, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, win);
+    MPI_Win_flush(1, win);
+    return d[0] != (double)ops || d[size / 8 - 1] != (double)ops;
+}
+
+/* Rank 0's side: every size, put, get, then accumulate. */
 static int origin(char *buf, long iters, int reps, MPI_Win win)
 {
     int bad = 0;
+    long ops;
     MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win);
     for (size_t s = 0; s < NSIZES; s++) {
         size_t size = sizes[s];
         long n = iters_for(iters, size);
         double min, lat;
         memset(buf, (int)(s + 1), size);
-        lat = time_op(1, buf, size, n, reps, win, &min);
-        report("put", size, lat, min, n);
+        lat = time_op(PUT, buf, size, n, reps, win, &min, &ops);
+        report(op_names[PUT], size, lat, min, n);
         memset(buf, 0, size);
-        lat = time_op(0, buf, size, n, reps, win, &min);
-        report("get", size, lat, min, n);
+        lat = time_op(GET, buf, size, n, reps, win, &min, &ops);
+        report(op_names[GET], size, lat, min, n);
         bad |= buf[0] != (char)(s + 1) || buf[size - 1] != (char)(s + 1);
+        double *d = (double *)buf;
+        memset(buf, 0, size); /* the target's doubles to 0.0 */
+        MPI_Put(buf, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, win);
+        MPI_Win_flush(1, win);
+        for (size_t i = 0; i < size / 8; i++)
+            d[i] = 1.0;
+        lat = time_op(ACC, buf, size, n, reps, win, &min, &ops);
+        report(op_names[ACC], size, lat, min, n);
+        bad |= acc_wrong(d, size, ops, win);
     }
     MPI_Win_unlock(1, win);
     return bad;
@@ -144,8 +171,8 @@ int main(int argc, char **argv)
     if (me == 1)
         memset(mem, 1, MAX_SIZE);
     if (me == 0)
-        printf("# rma: %d ranks, put/get + MPI_Win_flush under a shared "
-               "lock; the target waits in MPI_Barrier\n",
+        printf("# rma: %d ranks, put/get/accumulate + MPI_Win_flush under a "
+               "shared lock; the target waits in MPI_Barrier\n",
                np);
     MPI_Barrier(MPI_COMM_WORLD);
     if (me == 0)

@@ -1,13 +1,17 @@
 // A window over ranks of several processes works like one in a process:
 // every rank adds to rank 0's counter (a member of the other process for
 // half of them), and reads the right neighbour's value through passive
-// target.  MPI_Win_allocate_shared over ranks of several processes, which
-// share no memory, answers MPI_ERR_RMA_SHARED through the error handler,
-// naming the call and the argument, while one over the ranks of one
-// process (MPI_COMM_TYPE_SHARED) works as usual.
+// target.  MPI_COMM_TYPE_SHARED is the node: MPI_Win_allocate_shared over
+// the ranks of both processes (one node) gives memory every rank loads and
+// stores.  With AMPI_NODE_SHM=0 the processes share no memory: a shared
+// window over both answers MPI_ERR_RMA_SHARED through the error handler,
+// naming the call and the argument, and MPI_COMM_TYPE_SHARED is the
+// process.
 // REQUIRES: ampi-runtime, openmpi-mpirun
 // RUN: %ampicc %s -o %t
 // RUN: %status %mpirun -np 2 %t +vp 4 2>&1 | sort | FileCheck %s
+// RUN: %status %mpirun -np 2 -x AMPI_NODE_SHM=0 %t +vp 4 2>&1 | sort \
+// RUN:   | FileCheck %s --check-prefix=OFF
 
 #include <mpi.h>
 #include <stdio.h>
@@ -42,9 +46,25 @@ int main(int argc, char **argv)
                                      MPI_COMM_WORLD, &base, &win);
     MPI_Error_class(rc, &cls);
     MPI_Error_string(rc, msg, &len);
-    if (rank == 0)
+    if (rc != MPI_SUCCESS && rank == 0)
         printf("world shared: rma_shared %d: %s\n", cls == MPI_ERR_RMA_SHARED,
                msg);
+    if (rc == MPI_SUCCESS) {
+        *base = 10 * rank;
+        MPI_Win_fence(0, win);
+        if (rank == 0) {
+            printf("world shared:");
+            for (int r = 0; r < size; r++) {
+                MPI_Aint bytes;
+                int unit, *other;
+                MPI_Win_shared_query(win, r, &bytes, &unit, &other);
+                printf(" %d", *other);
+            }
+            printf("\n");
+        }
+        MPI_Win_fence(0, win);
+        MPI_Win_free(&win);
+    }
 
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                         &shared);
@@ -58,7 +78,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(shared, &srank);
     MPI_Comm_size(shared, &ssize);
     if (srank == 0)
-        printf("process window of rank %d: %d of %d\n", rank, *base, ssize);
+        printf("shared window of rank %d: %d of %d\n", rank, *base, ssize);
     MPI_Win_free(&win);
     MPI_Comm_free(&shared);
     MPI_Finalize();
@@ -66,11 +86,20 @@ int main(int argc, char **argv)
 }
 
 // CHECK: exit status 0
-// CHECK-NEXT: process window of rank 0: 2 of 2
-// CHECK-NEXT: process window of rank 2: 2 of 2
-// CHECK-NEXT: world shared: rma_shared 1: {{.*}}MPI_Win_allocate_shared: the communicator's ranks run in more than one process, which share no memory; split it with MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) first (argument comm)
+// CHECK-NEXT: shared window of rank 0: 4 of 4
+// CHECK-NEXT: world shared: 0 10 20 30
 // CHECK-NEXT: world window rank 0: right has 101
 // CHECK-NEXT: world window rank 1: right has 102
 // CHECK-NEXT: world window rank 2: right has 103
 // CHECK-NEXT: world window rank 3: right has 100
 // CHECK-NEXT: world window: rank 0 counted 4
+
+// OFF: exit status 0
+// OFF-NEXT: shared window of rank 0: 2 of 2
+// OFF-NEXT: shared window of rank 2: 2 of 2
+// OFF-NEXT: world shared: rma_shared 1: {{.*}}MPI_Win_allocate_shared: the communicator's ranks run in processes that share no memory (other nodes, or AMPI_NODE_SHM=0); split it with MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) first (argument comm)
+// OFF-NEXT: world window rank 0: right has 101
+// OFF-NEXT: world window rank 1: right has 102
+// OFF-NEXT: world window rank 2: right has 103
+// OFF-NEXT: world window rank 3: right has 100
+// OFF-NEXT: world window: rank 0 counted 4

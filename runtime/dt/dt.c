@@ -625,6 +625,10 @@ static void cursor_init(cursor_t *c, const amp_dt_t *dt, const void *buf)
 {
     memset(c, 0, sizeof(*c));
     c->base = (char *)buf;
+    if (dt && dt->contig) { /* plain bytes from true_lb: one run */
+        c->base += dt->true_lb;
+        dt = NULL;
+    }
     if (!dt) {
         c->one.len = SIZE_MAX;
         c->b = &c->one;

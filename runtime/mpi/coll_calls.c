@@ -423,6 +423,32 @@ static int blocks_stage(amp_rank_t *rank, amp_comm_t *comm, blocks_t *b,
     return rc;
 }
 
+/* A blocking gather, scatter or allgather across processes, in two levels
+ * (coll_levels.c). */
+static int blocks_levels(amp_rank_t *rank, amp_comm_t *comm,
+                         const amp_coll_comm_t *c, const blocks_t *b, int kind,
+                         int root, int in_place, const char *call)
+{
+    const side_args_t *o = &b->one, *m = &b->many;
+    const int *counts = b->v ? m->counts : NULL;
+    const int *displs = b->v ? m->displs : NULL;
+    amp_status_t st;
+    rank->call = call;
+    if (kind == GATHER)
+        st = amp_coll_levels_gather(comm, c, o->buf, o->count, b->odt,
+                                    (void *)m->buf, m->count, counts, displs,
+                                    b->mdt, root, in_place);
+    else if (kind == SCATTER)
+        st = amp_coll_levels_scatter(comm, c, m->buf, m->count, counts, displs,
+                                     b->mdt, (void *)o->buf, o->count, b->odt,
+                                     root, in_place);
+    else
+        st = amp_coll_levels_allgather(comm, c, o->buf, o->count, b->odt,
+                                       (void *)m->buf, m->count, counts, displs,
+                                       b->mdt, in_place);
+    return status_error(amp_rank_self(), comm, st, call);
+}
+
 static int blocks_intra(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
                         blocks_t *b, int kind, int root, MPI_Request *request,
                         const char *call)
@@ -452,6 +478,8 @@ static int blocks_intra(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
     amp_nbc_t *s = NULL;
     amp_status_t st;
     amp_coll_comm_of(rank, comm, &c);
+    if (!request && comm->hier && !amp_proc.gpu) /* coll_levels.c */
+        return blocks_levels(rank, comm, &c, b, kind, root, in_place, call);
     if (kind == GATHER)
         st = amp_coll_sched_gather(&c, o->buf, o->count, b->odt, (void *)m->buf,
                                    m->count, counts, displs, b->mdt, root,
@@ -823,6 +851,19 @@ static int alltoall(int form, side_args_t *sa, side_args_t *ra, MPI_Comm comm_h,
         rc = check_distinct(rank, comm, sa->buf, ra->buf, call);
     if (rc == MPI_SUCCESS && amp_proc.gpu) /* device memory: host copies */
         rc = a2a_stage(rank, comm, sa, &sd, ra, &rd, in_place, call);
+    if (rc == MPI_SUCCESS && form == A2A && !nb && !amp_proc.gpu &&
+        !comm->is_inter &&
+        amp_coll_levels_alltoall_ok(
+            comm, (size_t)ra->count * rd.dts[0]->size)) { /* coll_levels.c */
+        amp_coll_comm_t c;
+        amp_coll_comm_of(rank, comm, &c);
+        rank->call = call;
+        amp_status_t st = amp_coll_levels_alltoall(
+            comm, &c, sa->buf, sa->count, in_place ? NULL : sd.dts[0],
+            (void *)ra->buf, ra->count, rd.dts[0], in_place);
+        free(mem);
+        return status_error(amp_rank_self(), comm, st, call);
+    }
     if (rc == MPI_SUCCESS) {
         amp_status_t st = a2a_sched(rank, comm, sa, &sd, ra, &rd, &s);
         free(mem);
@@ -1009,6 +1050,15 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int rcount,
         return rc;
     }
     amp_coll_comm_of(rank, comm, &c);
+    if (!nb && comm->hier && !amp_proc.gpu &&
+        amp_coll_shm_reduce_ok(dt, (int)total, &cop)) { /* coll_levels.c */
+        rank->call = call;
+        amp_status_t st = amp_coll_levels_reduce_scatter(
+            comm, &c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf,
+            counts, dt, &cop);
+        free(counts);
+        return status_error(amp_rank_self(), comm, st, call);
+    }
     amp_status_t st = amp_coll_sched_reduce_scatter(
         &c, sendbuf, recvbuf, counts, dt, &cop, sendbuf == MPI_IN_PLACE, &s);
     free(counts);

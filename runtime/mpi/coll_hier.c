@@ -185,3 +185,11 @@ amp_status_t amp_coll_hier_allreduce(const amp_comm_t *comm,
         st = amp_coll_shm_bcast(h->shm, &local, recvbuf, count, dt, 0);
     return st;
 }
+
+void amp_coll_hier_levels(const amp_comm_t *comm, amp_coll_levels_t *out)
+{
+    const amp_coll_hier_t *h = comm->hier;
+    *out = (amp_coll_levels_t){h->first,       h->nlocal,      h->block,
+                               h->nblocks,     h->local_world, h->leader_world,
+                               h->block_first, h->shm};
+}

@@ -180,6 +180,11 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
                            amp_coll_shm_reduce(comm->shm, &c, sendbuf, recvbuf,
                                                count, dt, &cop, root),
                            call);
+    if (comm->hier && amp_coll_shm_reduce_ok(dt, count, &cop)) /* coll_levels */
+        return coll_status(rank, comm,
+                           amp_coll_levels_reduce(comm, &c, sendbuf, recvbuf,
+                                                  count, dt, &cop, root),
+                           call);
     return coll_status(
         rank, comm,
         amp_coll_reduce_typed(&c, sendbuf, recvbuf, count, dt, &cop, root),

@@ -217,11 +217,13 @@ int PMPI_Comm_split(MPI_Comm comm_h, int color, int key, MPI_Comm *newcomm)
 }
 AMP_WEAK_ALIAS(Comm_split)
 
-/* MPI_COMM_TYPE_SHARED and AMPI_COMM_TYPE_PROCESS group the ranks of one
- * process (they share an address space: MPI_Win_allocate_shared works
- * among them); AMPI_COMM_TYPE_HOST the ranks of the processes of one node.
- * AMPI_COMM_TYPE_WTH groups the ranks running on one PE (worker thread) at
- * the time of the call; ranks that migrate afterwards stay in the
+/* MPI_COMM_TYPE_SHARED groups the ranks of the processes of one node that
+ * share memory (node/node.h: every process of the node, or this one alone
+ * with AMPI_NODE_SHM=0): MPI_Win_allocate_shared works among them.
+ * AMPI_COMM_TYPE_PROCESS groups the ranks of one process (one address
+ * space), AMPI_COMM_TYPE_HOST the ranks of the processes whose host names
+ * match.  AMPI_COMM_TYPE_WTH groups the ranks running on one PE (worker
+ * thread) at the time of the call.  Ranks that move afterwards stay in the
  * communicator they got. */
 int PMPI_Comm_split_type(MPI_Comm comm_h, int split_type, int key,
                          MPI_Info info, MPI_Comm *newcomm)
@@ -238,7 +240,7 @@ int PMPI_Comm_split_type(MPI_Comm comm_h, int split_type, int key,
     int color;
     switch (split_type) {
     case MPI_UNDEFINED: color = MPI_UNDEFINED; break;
-    case MPI_COMM_TYPE_SHARED:
+    case MPI_COMM_TYPE_SHARED: color = amp_proc.world.node.procs[0]; break;
     case AMPI_COMM_TYPE_PROCESS: color = amp_proc.world.proc; break;
     case AMPI_COMM_TYPE_HOST:
         color = amp_proc.world.proc_node

@@ -55,6 +55,7 @@ typedef struct amp_opts {
     int lbdebug;           /* +lbdebug: report load-balancing moves */
     const char *restart;   /* +restart DIR: checkpoint to resume from */
     int iothreads;         /* +iothreads: io/'s helper threads (0: default) */
+    int node_shm;          /* AMPI_NODE_SHM: processes of a node share memory */
 } amp_opts_t;
 
 typedef int (*amp_main_fn_t)(int argc, char **argv, char **envp);
@@ -77,7 +78,7 @@ typedef struct amp_proc {
     int argc;
     char **argv;
     char **envp;
-    _Atomic int exit_status; /* first non-zero status a rank returned */
+    _Atomic int exit_status;  /* first non-zero status a rank returned */
     uintptr_t exe_lo, exe_hi; /* the executable's loaded range */
     /* Registered with AMPI_Register_rank_init before the ranks start. */
     void (**rank_inits)(void);
@@ -281,7 +282,8 @@ typedef struct amp_win {
     void *base; /* as MPI_WIN_BASE reports it */
     MPI_Aint bytes;
     int disp_unit;
-    void *own_mem;          /* MPI_Win_allocate's memory */
+    void *own_mem;          /* MPI_Win_allocate's memory (C heap) */
+    unsigned own_shm;       /* its memory is node object serial - 1 */
     struct amp_attr *attrs; /* attr.c */
     char name[MPI_MAX_OBJECT_NAME];
     /* Epochs (win_sync.c). */
@@ -295,6 +297,33 @@ typedef struct amp_win {
     int exposing, nexpose;   /* between MPI_Win_post and wait/test */
     amp_rma_origin_t origin; /* what members in other processes owe it */
 } amp_win_t;
+
+/* ---- windows across the processes of a node (win_node.c) ----
+ * Window memory that the processes of this node share (rma/rma.h). */
+
+/* The processes other than this one, on this node, that run members of
+ * comm: how many. */
+int amp_win_node_others(const amp_comm_t *c);
+/* MPI_Win_allocate: this member's size bytes in a node object the other
+ * processes of the node that run members (amp_win_node_others, at least
+ * one) will map; sets w->base, w->own_shm. */
+amp_status_t amp_win_node_expose(const amp_comm_t *c, amp_win_t *w,
+                                 size_t size);
+/* After the segments are exchanged, by the first member of this process:
+ * maps the memory of member r of another process of this node (created
+ * by amp_win_node_expose there: serial its node object's + 1, 0 none), or
+ * lets its puts and gets be cross-memory copies. */
+amp_status_t amp_win_node_peer(const amp_comm_t *c, amp_win_t *w, int r,
+                               unsigned serial);
+/* MPI_Win_allocate_shared over members in several processes of this node:
+ * one node object for all segments, made by comm rank 0, mapped by the
+ * first member of each other process; collective (st: this member's
+ * outcome so far). */
+amp_status_t amp_win_node_shared(const amp_comm_t *c, amp_win_t *w,
+                                 amp_status_t st);
+/* Once every process has mapped it: the name of this member's node
+ * object goes. */
+void amp_win_node_unlink(amp_win_t *w);
 
 /* ---- program image copies (start/image.c) ---- */
 
@@ -394,6 +423,65 @@ amp_status_t amp_coll_hier_allreduce(const amp_comm_t *comm,
                                      const void *sendbuf, void *recvbuf,
                                      int count, const amp_dt_t *dt,
                                      const amp_coll_op_t *op);
+
+/* The layout of such a communicator's two levels (coll_hier.c), for the
+ * other two-level collectives (coll_levels.c). */
+typedef struct amp_coll_levels {
+    int first, nlocal;       /* this process's members: comm ranks first.. */
+    int block, nblocks;      /* this process's block among the comm's */
+    const int *local_world;  /* local member i -> world rank */
+    const int *leader_world; /* block b's leader -> world rank */
+    const int *block_first;  /* block b's first comm rank; [nblocks] = size */
+    struct amp_coll_shm *shm;
+} amp_coll_levels_t;
+void amp_coll_hier_levels(const amp_comm_t *comm, amp_coll_levels_t *out);
+
+/* ---- the other collectives in two levels (coll_levels.c) ----
+ * Blocking calls on a communicator with comm->hier: the members of each
+ * process meet through its shared address space, the processes' gatherers
+ * (the root where it is, the block's first rank elsewhere) exchange whole
+ * blocks of data, one message per pair of processes (through the node's
+ * rings between processes of one node).  Arguments as the MPI call's,
+ * already checked; counts NULL for the regular forms. */
+amp_status_t amp_coll_levels_gather(const amp_comm_t *comm,
+                                    const amp_coll_comm_t *c,
+                                    const void *sendbuf, int scount,
+                                    const amp_dt_t *sdt, void *recvbuf,
+                                    int rcount, const int *rcounts,
+                                    const int *displs, const amp_dt_t *rdt,
+                                    int root, int in_place);
+amp_status_t amp_coll_levels_scatter(
+    const amp_comm_t *comm, const amp_coll_comm_t *c, const void *sendbuf,
+    int scount, const int *scounts, const int *displs, const amp_dt_t *sdt,
+    void *recvbuf, int rcount, const amp_dt_t *rdt, int root, int in_place);
+amp_status_t
+amp_coll_levels_allgather(const amp_comm_t *comm, const amp_coll_comm_t *c,
+                          const void *sendbuf, int scount, const amp_dt_t *sdt,
+                          void *recvbuf, int rcount, const int *rcounts,
+                          const int *displs, const amp_dt_t *rdt, int in_place);
+/* Alltoall with count elements of dt per pair, both sides (types of the
+ * same size may differ); whether it goes two-level: small blocks. */
+int amp_coll_levels_alltoall_ok(const amp_comm_t *comm, size_t pair_bytes);
+amp_status_t amp_coll_levels_alltoall(const amp_comm_t *comm,
+                                      const amp_coll_comm_t *c,
+                                      const void *sendbuf, int scount,
+                                      const amp_dt_t *sdt, void *recvbuf,
+                                      int rcount, const amp_dt_t *rdt,
+                                      int in_place);
+/* Reduce and reduce-scatter through the two-level allreduce (so their
+ * results are its bits), needing amp_coll_shm_reduce_ok.  rcounts: each
+ * rank's part of the reduce-scatter, in order. */
+amp_status_t amp_coll_levels_reduce(const amp_comm_t *comm,
+                                    const amp_coll_comm_t *c,
+                                    const void *sendbuf, void *recvbuf,
+                                    int count, const amp_dt_t *dt,
+                                    const amp_coll_op_t *op, int root);
+amp_status_t amp_coll_levels_reduce_scatter(const amp_comm_t *comm,
+                                            const amp_coll_comm_t *c,
+                                            const void *sendbuf, void *recvbuf,
+                                            const int *rcounts,
+                                            const amp_dt_t *dt,
+                                            const amp_coll_op_t *op);
 
 /* ---- communicators (comm.c) ---- */
 

@@ -245,6 +245,7 @@ static int plan_job(amp_lb_t *lb, void *arg)
     lb->cross = 0;
     lb->nlocal_next = 0;
     m->leaving = 0;
+    int arriving = 0;
     for (int r = 0; r < n; r++) {
         int q = 0;
         while (out[r] >= off[q + 1])
@@ -254,7 +255,12 @@ static int plan_job(amp_lb_t *lb, void *arg)
         lb->cross |= q != lb->rank_proc[r];
         lb->nlocal_next += q == lb->proc;
         m->leaving += q != lb->proc && lb->rank_proc[r] == lb->proc;
+        arriving += q == lb->proc && lb->rank_proc[r] != lb->proc;
     }
+    /* The ranks on their way here are live already: the ranks that leave
+     * may all be gone before the first of them arrives, and the process
+     * must not take itself for finished meanwhile. */
+    amp_sched_expect(lb->sched, arriving);
     free(off);
     free(cur);
     free(loads);
@@ -320,7 +326,7 @@ static void let_run(const amp_move_arrival_t *a)
      * area (its progress hooks count too); the rank resumes in depart,
      * which drops the one depart took. */
     rank->sys_alloc = 1;
-    amp_sched_spawn_remote(&rank->thr);
+    amp_sched_spawn_expected(&rank->thr); /* counted by plan_job */
 }
 
 /* The last rank in, before any moves: nothing under way any more; ranks

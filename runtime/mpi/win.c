@@ -92,6 +92,18 @@ typedef struct create_args {
     const char *call;
 } create_args_t;
 
+/* Whether every member of c runs in a process of this node that shares
+ * memory with this one. */
+static int members_on_node(const amp_comm_t *c)
+{
+    const int *rank_proc = amp_proc.world.rank_proc;
+    for (int r = 0; rank_proc && r < c->size; r++)
+        if (amp_proc.world.node.of_proc[rank_proc[amp_comm_world_rank(c, r)]] <
+            0)
+            return 0;
+    return 1;
+}
+
 static int check_create(amp_rank_t *rank, const create_args_t *a,
                         const void *out, amp_comm_t **comm)
 {
@@ -102,14 +114,16 @@ static int check_create(amp_rank_t *rank, const create_args_t *a,
                            "comm)");
     if (rc == MPI_SUCCESS)
         rc = amp_check_info(rank, *comm, a->info, a->call);
-    /* Only ranks of one process share an address space. */
+    /* Only the processes of one node share memory. */
     if (rc == MPI_SUCCESS && a->flavor == MPI_WIN_FLAVOR_SHARED &&
-        !amp_comm_members_local((*comm)->size, (*comm)->world))
+        !members_on_node(*comm))
         rc = amp_mpi_error(rank, *comm, MPI_ERR_RMA_SHARED, a->call,
-                           "the communicator's ranks run in more than one "
-                           "process, which share no memory; split it with "
+                           "the communicator's ranks run in processes that "
+                           "share no memory (other nodes%s); split it with "
                            "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) first "
-                           "(argument comm)");
+                           "(argument comm)",
+                           amp_proc.world.node_shm ? ""
+                                                   : ", or AMPI_NODE_SHM=0");
     if (rc == MPI_SUCCESS && a->size < 0)
         rc = amp_mpi_error(rank, *comm, MPI_ERR_SIZE, a->call,
                            "negative size %td (argument size)", a->size);
@@ -141,15 +155,23 @@ static void win_cleanup(amp_rank_t *rank, amp_win_t *w)
     amp_table_free(&rank->wins, w);
 }
 
-/* This member's memory (MPI_Win_allocate) and segment. */
-static amp_status_t expose(amp_win_t *w, const create_args_t *a)
+/* This member's memory (MPI_Win_allocate: in memory the node's processes
+ * share when the window has members in others, win_node.c) and segment. */
+static amp_status_t expose(const amp_comm_t *c, amp_win_t *w,
+                           const create_args_t *a)
 {
-    if (a->flavor == MPI_WIN_FLAVOR_ALLOCATE && a->size) {
+    w->base = a->base;
+    if (a->flavor == MPI_WIN_FLAVOR_ALLOCATE && a->size &&
+        amp_win_node_others(c) > 0) {
+        amp_status_t st = amp_win_node_expose(c, w, (size_t)a->size);
+        if (st != AMP_OK)
+            return st;
+    } else if (a->flavor == MPI_WIN_FLAVOR_ALLOCATE && a->size) {
         w->own_mem = aligned_alloc(64, ((size_t)a->size + 63) / 64 * 64);
         if (!w->own_mem)
             return AMP_ERR_NOMEM;
+        w->base = w->own_mem;
     }
-    w->base = a->flavor == MPI_WIN_FLAVOR_ALLOCATE ? w->own_mem : a->base;
     if (a->flavor == MPI_WIN_FLAVOR_DYNAMIC)
         w->base = MPI_BOTTOM;
     w->bytes = a->size;
@@ -203,6 +225,7 @@ static uint64_t *process_states(const amp_comm_t *c, amp_win_t *w)
 typedef struct seg_wire {
     uint64_t base, size;
     int64_t disp_unit;
+    uint64_t serial; /* its node object's + 1 (win_node.c), 0: none */
 } seg_wire_t;
 
 /* The segments and places of the members of other processes, into this
@@ -210,11 +233,11 @@ typedef struct seg_wire {
 static amp_status_t exchange_segments(const amp_comm_t *c, amp_win_t *w,
                                       const uint64_t *states)
 {
-    seg_wire_t out = {0, 0, 0};
+    seg_wire_t out = {0, 0, 0, 0};
     if (w->shared) {
         const amp_rma_seg_t *mine = amp_rma_seg(w->shared, w->rank);
         out = (seg_wire_t){(uint64_t)(uintptr_t)mine->base, mine->size,
-                           mine->disp_unit};
+                           mine->disp_unit, w->own_shm};
     }
     seg_wire_t *all = malloc((size_t)w->size * sizeof(*all));
     int rc = PMPI_Allgather(&out, all ? (int)sizeof(out) : 0, MPI_BYTE,
@@ -227,6 +250,7 @@ static amp_status_t exchange_segments(const amp_comm_t *c, amp_win_t *w,
     int me = proc_of(c, w->rank), first = 0;
     while (proc_of(c, first) != me)
         first++;
+    amp_status_t st = AMP_OK;
     for (int r = 0; states && w->shared && w->rank == first && r < w->size;
          r++) {
         int wr = amp_comm_world_rank(c, r);
@@ -238,9 +262,11 @@ static amp_status_t exchange_segments(const amp_comm_t *c, amp_win_t *w,
         seg->disp_unit = (int)all[r].disp_unit;
         amp_rma_set_peer(w->shared, r, states[r], proc_of(c, r),
                          amp_proc.world.rank_pe[wr]);
+        if (st == AMP_OK) /* of this node: win_node.c */
+            st = amp_win_node_peer(c, w, r, (unsigned)all[r].serial);
     }
     free(all);
-    return AMP_OK;
+    return st;
 }
 
 /* The collective part: the states, segments, the shared block; every
@@ -256,26 +282,31 @@ static amp_status_t create_shared(amp_rank_t *rank, amp_win_t *w,
         if (!states[r])
             st = AMP_ERR_NOMEM;
     if (st == AMP_OK)
-        st = expose(w, a);
+        st = expose(c, w, a);
     if (spans) { /* every member takes part, whatever happened before */
         amp_status_t x = exchange_segments(c, w, states);
         if (st == AMP_OK)
             st = x;
     }
     free(states);
-    if (a->flavor == MPI_WIN_FLAVOR_SHARED) {
+    if (a->flavor == MPI_WIN_FLAVOR_SHARED && spans) { /* win_node.c */
+        st = amp_win_node_shared(c, w, st);
+    } else if (a->flavor == MPI_WIN_FLAVOR_SHARED) {
         if (PMPI_Barrier(w->comm) != MPI_SUCCESS)
             return AMP_ERR_INTERN;
         if (w->rank == 0 && st == AMP_OK)
             st = amp_rma_shared_alloc(w->shared);
         if (PMPI_Bcast(&st, 1, MPI_INT, 0, w->comm) != MPI_SUCCESS)
             return AMP_ERR_INTERN;
-        if (st == AMP_OK)
-            w->base = amp_rma_seg(w->shared, w->rank)->base;
     }
     int all = st;
-    if (PMPI_Allreduce(&st, &all, 1, MPI_INT, MPI_MIN, w->comm) != MPI_SUCCESS)
+    int rc = PMPI_Allreduce(&st, &all, 1, MPI_INT, MPI_MIN, w->comm);
+    /* Every process that was to map this member's node memory has. */
+    amp_win_node_unlink(w);
+    if (rc != MPI_SUCCESS)
         return AMP_ERR_INTERN;
+    if (all == AMP_OK && a->flavor == MPI_WIN_FLAVOR_SHARED)
+        w->base = amp_rma_seg(w->shared, w->rank)->base;
     return (amp_status_t)all;
 }
 

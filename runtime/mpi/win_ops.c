@@ -45,6 +45,14 @@ static int check_side(amp_rank_t *rank, amp_win_t *w, int count, MPI_Datatype h,
     return rc;
 }
 
+/* Whether operations on target t travel to its process as messages: a
+ * member of another process whose memory is not mapped here (rma.h). */
+static int far(const amp_win_t *w, int t)
+{
+    return amp_rma_is_remote(w->shared, t) &&
+           !amp_rma_direct(w->shared, t, amp_rma_seg(w->shared, t)->base);
+}
+
 /* Whether this rank may access target t now. */
 static int in_epoch(const amp_win_t *w, int t)
 {
@@ -71,7 +79,7 @@ static int target_addr(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
         *addr = (char *)a->disp;
         /* The target's process checks its own regions (remote.c). */
-        if (span && !amp_rma_is_remote(w->shared, a->target) &&
+        if (span && !far(w, a->target) &&
             !amp_rma_attached(w->shared, a->target, *addr + tdt->true_lb, span))
             return amp_win_error(rank, w, MPI_ERR_RMA_RANGE, a->call,
                                  "%zu bytes at address %#tx are not in a "
@@ -93,6 +101,9 @@ static int target_addr(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
                              "rank %d's window of %zu bytes",
                              span, a->disp, a->target, seg->size);
     *addr = seg->base + a->disp * (ptrdiff_t)seg->disp_unit;
+    char *here = amp_rma_direct(w->shared, a->target, *addr);
+    if (here) /* another process's memory, mapped here */
+        *addr = here;
     return MPI_SUCCESS;
 }
 
@@ -154,6 +165,29 @@ static int remote_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
     return MPI_SUCCESS;
 }
 
+/* A put or get on a member of another process of this node by one
+ * cross-memory copy, done at the call (a message when the target layout
+ * has too many pieces for one). */
+static int cma_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
+                  amp_rma_rop_t *op, amp_p2p_req_t *req)
+{
+    amp_status_t st = a->kind == OP_PUT
+                          ? amp_rma_cma_put(w->shared, a->target, &op->d)
+                          : amp_rma_cma_get(w->shared, a->target, &op->d);
+    if (st == AMP_ERR_UNSUPPORTED)
+        return remote_op(rank, w, a, op, req);
+    if (st != AMP_OK)
+        return amp_win_error(
+            rank, w, st == AMP_ERR_NOMEM ? MPI_ERR_NO_MEM : MPI_ERR_OTHER,
+            a->call,
+            "cannot copy %s rank %d's memory in another "
+            "process: %s",
+            a->kind == OP_PUT ? "into" : "from", a->target, amp_status_str(st));
+    if (req)
+        amp_p2p_req_complete(req);
+    return MPI_SUCCESS;
+}
+
 static int do_acc(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
                   const amp_dt_t *odt, const amp_dt_t *tdt, const amp_dt_t *rdt,
                   char *taddr, amp_p2p_req_t *req)
@@ -171,7 +205,7 @@ static int do_acc(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
         return rc;
     amp_rma_acc_t acc = {taddr,     tdt,      a->tcount, a->oaddr, odt,
                          a->ocount, a->raddr, rdt,       a->rcount};
-    if (amp_rma_is_remote(w->shared, a->target)) {
+    if (far(w, a->target)) {
         amp_rma_rop_t op = {.d = acc, .op_id = cop.op_id};
         return remote_op(rank, w, a, &op, req);
     }
@@ -223,10 +257,11 @@ static int run_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
                              (size_t)a->rcount * rdt->size, tbytes);
     if (rc != MPI_SUCCESS)
         return rc;
-    if ((a->kind == OP_PUT || a->kind == OP_GET) &&
-        amp_rma_is_remote(w->shared, a->target)) {
+    if ((a->kind == OP_PUT || a->kind == OP_GET) && far(w, a->target)) {
         amp_rma_rop_t op = {.d = {taddr, tdt, a->tcount, a->oaddr, odt,
                                   a->ocount, a->raddr, rdt, a->rcount}};
+        if (amp_rma_cma(w->shared, a->target))
+            return cma_op(rank, w, a, &op, req);
         return remote_op(rank, w, a, &op, req);
     }
     switch (a->kind) {
@@ -244,8 +279,7 @@ static int run_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
 /* Whether a goes to a member of another process. */
 static int goes_remote(const amp_win_t *w, const rma_args_t *a)
 {
-    return a->target >= 0 && a->target < w->size &&
-           amp_rma_is_remote(w->shared, a->target);
+    return a->target >= 0 && a->target < w->size && far(w, a->target);
 }
 
 /* run_op with origin and result buffers in device memory (gpu.c): on a
@@ -404,7 +438,7 @@ static int cas_gpu(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
                    char *taddr, const void *origin, const void *compare,
                    void *result, const amp_dt_t *dt)
 {
-    if (amp_rma_is_remote(w->shared, a->target))
+    if (far(w, a->target))
         return amp_win_error(rank, w, MPI_ERR_BUFFER, a->call,
                              "CUDA device buffers (arguments origin_addr, "
                              "compare_addr, result_addr) cannot be used with "
@@ -469,7 +503,7 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
                          amp_gpu_is_device_buf(result_addr)))
         return cas_gpu(rank, w, &a, taddr, origin_addr, compare_addr,
                        result_addr, dt);
-    if (!amp_rma_is_remote(w->shared, target_rank)) {
+    if (!far(w, target_rank)) {
         amp_rma_cas(w->shared, target_rank, taddr, origin_addr, compare_addr,
                     result_addr, dt->size);
         return MPI_SUCCESS;

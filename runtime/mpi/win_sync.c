@@ -111,9 +111,9 @@ int PMPI_Win_fence(int assert, MPI_Win win)
         return sync_error(rank, w, call,
                           "another epoch (lock or post-start-complete-wait) "
                           "is open on the window");
-    rc = settle(rank, w, call);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    /* A failure reported by a target still ends the epoch: the others
+     * wait in the barrier. */
+    int failed = settle(rank, w, call);
     amp_rma_sync();
     rc = PMPI_Barrier(w->comm);
     if (rc != MPI_SUCCESS)
@@ -121,7 +121,7 @@ int PMPI_Win_fence(int assert, MPI_Win win)
                              "the fence's barrier failed");
     amp_rma_sync();
     w->fence = !(assert &MPI_MODE_NOSUCCEED);
-    return MPI_SUCCESS;
+    return failed;
 }
 AMP_WEAK_ALIAS(Win_fence)
 

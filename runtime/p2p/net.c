@@ -1,8 +1,7 @@
-#include "p2p/net.h"
+#include "p2p/net_impl.h"
 
 #include "gpu/gpu.h"
 #include "p2p/dev.h"
-#include "p2p/pe.h"
 
 #include <poll.h>
 #include <stdatomic.h>
@@ -12,203 +11,13 @@
 #include <ucp/api/ucp.h>
 #include <unistd.h>
 
-#define NET_AM_ID 17          /* our one active-message handler */
-#define NET_KEY "ampi.net"    /* what each process publishes (boot) */
-#define NET_HOST_MAX 64       /* bytes of host name compared for nodes */
-#define NET_MAGIC 0x414d4e32u /* "AMN2": a blob of this version */
-/* Deadlock detection: at most one wave of probes per this many ns. */
-#define NET_WAVE_NS 10000000L
-
-/* What every message carries ahead of its data. */
-typedef struct net_hdr {
-    uint8_t kind; /* enum amp_net_kind */
-    uint8_t flag; /* CANCEL_ANSWER: the message was withdrawn */
-    uint16_t from_pe;
-    int32_t from_proc;
-    int32_t ctx, src, tag, dst;
-    uint32_t seq;      /* per pair of PEs, for the order */
-    int32_t from_rank; /* the sender's world rank (acknowledgements) */
-    uint64_t bytes;
-    uint64_t sreq; /* sync: the sender's request, echoed by the ack */
-    uint32_t sid;  /* the send's number (amp_p2p_req_t), for a cancel */
-    uint32_t pad;
-} net_hdr_t;
-
-/* Deadlock detection across processes.  A process is quiet when its
- * scheduler finds every rank blocked and nothing to do (sched's on_quiet),
- * and none of its PEs has a transfer under way; it records how many
- * messages it had sent and received then.  Nothing but a message from
- * another process can wake it, so it stays quiet while those counts stay
- * the same.  Process 0, when quiet itself, sends waves of probes; each
- * process answers whether it is still quiet, with its counts.  Two waves
- * in a row where every process is quiet, the job's sent count equals its
- * received count and both equal the previous wave's mean no message is in
- * flight and nothing can ever change: a deadlock.  Process 0 then has every
- * process report its ranks and ends the job.  A process whose ranks have
- * all ended tells process 0 its final counts and is quiet from then on. */
-typedef struct net_detect {
-    _Atomic int lock;
-    int quiet;                       /* the last on_quiet found it so */
-    uint64_t quiet_sent, quiet_recv; /* the counts then */
-    /* Process 0: the current wave. */
-    int wave, replies_due, all_quiet, prev_ok, dying, dones_due;
-    uint64_t sent, recv, own_sent, own_recv, prev_sent, prev_recv;
-    long last_ns;
-    /* Process 0: processes whose ranks have all ended, their counts. */
-    unsigned char *finished;
-    uint64_t *fin_sent, *fin_recv;
-} net_detect_t;
-
-/* Slots of the count exchanges of rank moves (a process is at most one
- * step ahead of another). */
-#define NET_MOVE_SLOTS 4
-
-/* The exchanges of rank moves (amp_p2p_net_quiesce, amp_p2p_net_places):
- * one thread of the process runs a step while the handlers of PE 0 fill
- * in what the other processes send for it. */
-typedef struct net_move {
-    int step; /* the last step begun (the running thread's) */
-    /* By step % NET_MOVE_SLOTS: [proc][its PE][PE here], how many messages
-     * that PE had sent to this one; the sum of the processes' totals; how
-     * many processes have reported. */
-    uint32_t *counts[NET_MOVE_SLOTS];
-    uint64_t totals[NET_MOVE_SLOTS];
-    _Atomic int got[NET_MOVE_SLOTS];
-    int *place_pe, *place_proc; /* by world rank, as processes reported */
-    _Atomic int places_got;
-    amp_p2p_load_t *loads; /* by world rank, as processes reported */
-    _Atomic int loads_got;
-} net_move_t;
-
-/* The transport of the whole process: read-only once set up, except the
- * detection and move state. */
-typedef struct amp_net {
-    ucp_context_h ctx;
-    int nprocs, proc, maxpes, nranks;
-    void **addr;         /* [proc * maxpes + pe]: worker addresses */
-    size_t eager;        /* the eager limit */
-    int cuda;            /* this process's UCX moves CUDA memory (gpu/ucx.c) */
-    struct amp_gpu *gpu; /* the world's, NULL: host-only */
-    /* Device transfers with another process under way (p2p/dev.h). */
-    _Atomic long dev_live;
-    unsigned char *proc_cuda; /* by process: the same, as it published */
-    amp_sched_t *sched;
-    void (*report_fn)(void); /* the world's */
-    net_detect_t detect;
-    net_move_t move;
-} amp_net_t;
-
-/* What goes out as UCX's header: ours, then an upper layer's (kind
- * AMP_NET_UPPER only). */
-typedef struct net_wire {
-    net_hdr_t hdr;
-    unsigned char upper[AMP_P2P_AM_HDR_MAX];
-} net_wire_t;
-
-/* A send in flight; header and temporary kept until UCX is done. */
-typedef struct net_op {
-    struct net_op *next;
-    net_wire_t wire;
-    size_t hlen;               /* bytes of wire sent */
-    int cuda;                  /* the data is CUDA device memory */
-    amp_p2p_req_t *req;        /* completes with the UCX send, or NULL */
-    void *temp;                /* packed copy of a non-contiguous buffer */
-    amp_p2p_am_done_fn_t done; /* upper layer's send: told when sent */
-    void *arg;
-    int counted; /* a message of the program's (not detection's) */
-    struct amp_net_pe *np;
-} net_op_t;
-
-/* A rendezvous message being fetched into a receive (r), or for an upper
- * layer into a buffer (into, then done), or dropped (discard). */
-typedef struct net_fetch {
-    struct net_fetch *next;
-    int discard;
-    amp_p2p_req_t *r;
-    void *into;
-    amp_p2p_am_done_fn_t done;
-    void *arg;
-    struct amp_net_pe *np;
-    void *desc, *temp;
-    size_t bytes;
-    int src, tag;
-} net_fetch_t;
-
-/* A message that arrived before its turn. */
-typedef struct net_held {
-    struct net_held *next;
-    net_wire_t wire;
-    size_t hlen;
-    void *data; /* rendezvous: UCX's descriptor; else our copy */
-    size_t length;
-    int rndv;
-} net_held_t;
-
-/* One PE's end: only that PE touches it. */
-typedef struct amp_net_pe {
-    ucp_worker_h worker;
-    int efd;
-    amp_pe_t *pe;
-    amp_net_t *net;
-    ucp_ep_h *eps; /* [proc * maxpes + pe], made on first use */
-    /* Same index: the next number to send there, and expected from there
-     * (written by this PE only, read by any while ranks move). */
-    _Atomic uint32_t *send_seq;
-    _Atomic uint32_t *recv_seq;
-    net_held_t *held;     /* early arrivals */
-    net_fetch_t *fetches; /* matched inside a UCX callback: start after */
-    net_op_t *free_ops;
-    int in_progress; /* inside ucp_worker_progress */
-    /* Written by this PE only, read by any (deadlock detection): messages
-     * sent and received, and sends, fetches and held arrivals not done. */
-    _Atomic uint64_t sent, recvd;
-    _Atomic long busy;
-    _Atomic long fetching; /* fetches not done (rank moves) */
-} amp_net_pe_t;
-
-/* Adds d to a counter only its PE writes (no locked instruction). */
-static void bump_u64(_Atomic uint64_t *c, uint64_t d)
-{
-    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + d,
-                          memory_order_relaxed);
-}
-
 static void detect_message(amp_pe_t *pe, const struct net_hdr *h);
 static void move_message(struct amp_net *net, const struct net_hdr *h,
                          const void *data, size_t length);
 
-static void bump(_Atomic long *c, long d)
-{
-    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + d,
-                          memory_order_relaxed);
-}
-
-/* The next number of a counter only its PE writes; counts it. */
-static uint32_t seq_next(_Atomic uint32_t *c)
-{
-    uint32_t v = atomic_load_explicit(c, memory_order_relaxed);
-    atomic_store_explicit(c, v + 1, memory_order_relaxed);
-    return v;
-}
-
-static uint32_t seq_of(_Atomic uint32_t *c)
-{
-    return atomic_load_explicit(c, memory_order_relaxed);
-}
-
-static amp_net_pe_t *net_of(amp_pe_t *pe)
-{
-    return ((amp_p2p_pe_t *)pe->upper)->net;
-}
-
-static unsigned chan(const amp_net_t *net, int proc, int pe)
-{
-    return (unsigned)(proc * net->maxpes + pe);
-}
-
 /* ---- sending --------------------------------------------------------- */
 
-static net_op_t *op_get(amp_net_pe_t *np)
+net_op_t *amp_net_op_get(amp_net_pe_t *np)
 {
     net_op_t *op = np->free_ops;
     if (op)
@@ -222,6 +31,7 @@ static net_op_t *op_get(amp_net_pe_t *np)
     op->temp = NULL;
     op->done = NULL;
     op->counted = 1;
+    op->ucx = 0;
     return op;
 }
 
@@ -243,6 +53,11 @@ static void op_finish(net_op_t *op, ucs_status_t status)
         req->error = AMP_ERR_SYS;
     req->st_bytes = req->bytes;
     amp_p2p_req_complete(req);
+}
+
+void amp_net_op_finish(net_op_t *op, int ok)
+{
+    op_finish(op, ok ? UCS_OK : UCS_ERR_IO_ERROR);
 }
 
 static void send_done(void *request, ucs_status_t status, void *user_data)
@@ -284,6 +99,10 @@ static void op_post(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
         bump_u64(&np->sent, 1);
         bump(&np->busy, 1);
     }
+    if (np->tx && !op->cuda && !op->ucx &&
+        amp_net_node_post(np, op, proc, rpe, data, bytes,
+                          !(flags & UCP_AM_SEND_FLAG_EAGER)))
+        return;
     /* What UCX allocates here is the process's, even on a rank. */
     amp_sys_alloc_enter();
     ucs_status_ptr_t sp = ucp_am_send_nbx(ep_to(np, proc, rpe), NET_AM_ID,
@@ -295,6 +114,22 @@ static void op_post(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
         op_finish(op, UCS_PTR_STATUS(sp));
 }
 
+void amp_net_op_send(amp_net_pe_t *np, net_op_t *op, int proc, int rpe)
+{
+    op_post(np, op, proc, rpe, NULL, 0, UCP_AM_SEND_FLAG_EAGER);
+}
+
+void amp_net_wake_ucx(amp_net_pe_t *np, int proc, int rpe)
+{
+    net_op_t *op = amp_net_op_get(np);
+    op->counted = 0;
+    op->ucx = 1;
+    op->wire.hdr = (net_hdr_t){.kind = AMP_NET_WAKE,
+                               .from_pe = (uint16_t)np->pe->id,
+                               .from_proc = np->net->proc};
+    op_post(np, op, proc, rpe, NULL, 0, UCP_AM_SEND_FLAG_EAGER);
+}
+
 void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
                   size_t bytes, const amp_dt_t *dt, int dst, int ctx, int src,
                   int tag, int mode)
@@ -302,7 +137,7 @@ void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
     amp_net_pe_t *np = net_of(pe);
     amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
     int proc = w->rank_proc[dst], rpe = w->rank_pe[dst];
-    net_op_t *op = op_get(np);
+    net_op_t *op = amp_net_op_get(np);
     /* Device memory (only when UCX moves it: p2p/dev.h) is a rendezvous. */
     op->cuda = req->gpu != NULL;
     int eager = bytes <= np->net->eager && !op->cuda;
@@ -356,7 +191,7 @@ static void to_sender(amp_pe_t *pe, int kind, int rank, uint64_t sreq, int flag)
     amp_net_pe_t *np = net_of(pe);
     amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
     int proc = w->rank_proc[rank], rpe = w->rank_pe[rank];
-    net_op_t *op = op_get(np);
+    net_op_t *op = amp_net_op_get(np);
     op->wire.hdr = (net_hdr_t){
         .kind = (uint8_t)kind,
         .flag = (uint8_t)flag,
@@ -380,7 +215,7 @@ void amp_net_cancel(amp_pe_t *pe, const amp_p2p_req_t *req)
     amp_net_pe_t *np = net_of(pe);
     amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
     int proc = w->rank_proc[req->peer], rpe = w->rank_pe[req->peer];
-    net_op_t *op = op_get(np);
+    net_op_t *op = amp_net_op_get(np);
     op->wire.hdr = (net_hdr_t){
         .kind = AMP_NET_CANCEL,
         .from_pe = (uint16_t)pe->id,
@@ -403,7 +238,7 @@ void amp_p2p_am_send(amp_pe_t *pe, int proc, int rpe, const void *hdr,
 {
     amp_net_pe_t *np = net_of(pe);
     amp_assert(hlen <= AMP_P2P_AM_HDR_MAX);
-    net_op_t *op = op_get(np);
+    net_op_t *op = amp_net_op_get(np);
     op->wire.hdr = (net_hdr_t){
         .kind = AMP_NET_UPPER,
         .from_pe = (uint16_t)pe->id,
@@ -468,17 +303,22 @@ static void fetch_done(void *request, ucs_status_t status, size_t length,
  * otherwise (layout, truncation, device memory: p2p/dev.h). */
 static void fetch_start(amp_net_pe_t *np, net_fetch_t *f)
 {
-    if (f->discard) { /* UCX tells the sender the data was taken */
+    if (f->discard) { /* the sender is told the data was taken */
         bump(&np->busy, -1);
         bump(&np->fetching, -1);
-        amp_sys_alloc_enter();
-        ucp_am_data_release(np->worker, f->desc);
-        amp_sys_alloc_leave();
+        if (amp_net_node_desc(f->desc)) {
+            amp_net_node_discard(np, f->desc);
+        } else {
+            amp_sys_alloc_enter();
+            ucp_am_data_release(np->worker, f->desc);
+            amp_sys_alloc_leave();
+        }
         free(f);
         return;
     }
     void *into = f->r ? f->r->buf : f->into;
-    int cuda = f->r && f->r->gpu && np->net->cuda;
+    int node = amp_net_node_desc(f->desc);
+    int cuda = f->r && f->r->gpu && np->net->cuda && !node;
     f->temp = NULL;
     if (f->r && (f->r->dt || f->bytes > f->r->bytes || (f->r->gpu && !cuda))) {
         f->temp = malloc(f->bytes);
@@ -486,6 +326,11 @@ static void fetch_start(amp_net_pe_t *np, net_fetch_t *f)
             amp_fatal("out of memory receiving %zu bytes from another process",
                       f->bytes);
         into = f->temp;
+    }
+    if (node) { /* through a ring: copied from the sender's memory now */
+        int ok = amp_net_node_fetch(np, f->desc, into, f->bytes);
+        fetch_finish(f, ok ? UCS_OK : UCS_ERR_IO_ERROR);
+        return;
     }
     ucp_request_param_t p = {
         .op_attr_mask =
@@ -564,6 +409,10 @@ static void arrive(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
                    void *data, size_t length, int rndv)
 {
     const net_hdr_t *h = &wire->hdr;
+    if (h->kind == AMP_NET_FIN) { /* a rendezvous through a ring is done */
+        amp_net_op_finish((net_op_t *)(uintptr_t)h->sreq, h->ctx);
+        return;
+    }
     amp_p2p_req_t *sreq = (amp_p2p_req_t *)(uintptr_t)h->sreq;
     if (h->kind == AMP_NET_ACK) { /* to the PE that runs the sender now */
         sreq->st_bytes = sreq->bytes;
@@ -657,14 +506,11 @@ static void release_held(amp_pe_t *pe, amp_net_pe_t *np, unsigned ch)
     }
 }
 
-static ucs_status_t on_message(void *arg, const void *header, size_t hlen,
-                               void *data, size_t length,
-                               const ucp_am_recv_param_t *param)
+void amp_net_receive(amp_pe_t *pe, const void *header, size_t hlen, void *data,
+                     size_t length, int rndv)
 {
-    amp_pe_t *pe = arg;
     amp_net_pe_t *np = net_of(pe);
     net_hdr_t h;
-    int rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
     if (hlen >= sizeof(h))
         memcpy(&h, header, sizeof(h));
     if (hlen < sizeof(h) || hlen > sizeof(net_wire_t) ||
@@ -672,30 +518,43 @@ static ucs_status_t on_message(void *arg, const void *header, size_t hlen,
         amp_fatal("a message from another process has a %zu-byte header: "
                   "are all processes the same program?",
                   hlen);
+    if (h.kind == AMP_NET_WAKE) /* its arrival woke this PE */
+        return;
     if (h.kind >= AMP_NET_COUNTS) {
         if (rndv)
             amp_fatal("a %zu-byte exchange of rank places from process %d "
                       "came as rendezvous",
                       length, h.from_proc);
         move_message(np->net, &h, data, length);
-        return UCS_OK;
+        return;
     }
     if (h.kind >= AMP_NET_PROBE) {
         detect_message(pe, &h);
-        return UCS_OK;
+        return;
     }
     bump_u64(&np->recvd, 1);
     unsigned ch = chan(np->net, h.from_proc, h.from_pe);
     if (h.seq != seq_of(&np->recv_seq[ch])) {
         hold(np, header, hlen, data, length, rndv);
-    } else {
-        net_wire_t wire;
-        memcpy(&wire, header, hlen);
-        arrive(pe, &wire, hlen, data, length, rndv);
-        seq_next(&np->recv_seq[ch]);
-        if (np->held)
-            release_held(pe, np, ch);
+        return;
     }
+    net_wire_t wire;
+    memcpy(&wire, header, hlen);
+    arrive(pe, &wire, hlen, data, length, rndv);
+    seq_next(&np->recv_seq[ch]);
+    if (np->held)
+        release_held(pe, np, ch);
+}
+
+static ucs_status_t on_message(void *arg, const void *header, size_t hlen,
+                               void *data, size_t length,
+                               const ucp_am_recv_param_t *param)
+{
+    int rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
+    if (rndv && amp_net_node_desc(data))
+        amp_fatal("UCX handed over a rendezvous descriptor at an odd "
+                  "address, which this transport cannot tell from its own");
+    amp_net_receive(arg, header, hlen, data, length, rndv);
     return rndv ? UCS_INPROGRESS : UCS_OK;
 }
 
@@ -704,9 +563,17 @@ unsigned amp_net_progress(amp_pe_t *pe)
     amp_net_pe_t *np = net_of(pe);
     if (np->in_progress)
         return 0;
-    np->in_progress = 1;
-    unsigned n = ucp_worker_progress(np->worker);
-    np->in_progress = 0;
+    unsigned n = 0;
+    /* When every process of the job shares this node, the rings carry
+     * nearly everything: UCX (what did not fit, wake-ups) is looked at
+     * on every NET_UCX_EVERY-th call only. */
+    if (!np->net->all_local || (np->ticks++ & (NET_UCX_EVERY - 1)) == 0) {
+        np->in_progress = 1;
+        n = ucp_worker_progress(np->worker);
+        np->in_progress = 0;
+    }
+    if (np->rx)
+        n += amp_net_node_progress(pe, np);
     while (np->fetches) {
         net_fetch_t *f = np->fetches;
         np->fetches = f->next;
@@ -764,7 +631,7 @@ static void control(amp_pe_t *pe, int proc, int kind, uint32_t wave, int quiet,
                     uint64_t sent, uint64_t recv)
 {
     amp_net_pe_t *np = net_of(pe);
-    net_op_t *op = op_get(np);
+    net_op_t *op = amp_net_op_get(np);
     op->counted = 0;
     op->wire.hdr = (net_hdr_t){.kind = (uint8_t)kind,
                                .from_pe = (uint16_t)pe->id,
@@ -930,7 +797,7 @@ static void move_send(amp_net_t *net, int q, const net_hdr_t *h,
                       const void *data, size_t bytes)
 {
     amp_net_pe_t *np = net_of(amp_pe_self());
-    net_op_t *op = op_get(np);
+    net_op_t *op = amp_net_op_get(np);
     op->counted = 0;
     op->wire.hdr = *h;
     op->wire.hdr.from_pe = (uint16_t)np->pe->id;
@@ -1155,11 +1022,15 @@ void amp_p2p_net_loads(amp_p2p_world_t *w, const amp_p2p_load_t *mine, int n,
 void amp_p2p_net_sleep(amp_pe_t *pe, long ns)
 {
     amp_net_pe_t *np = net_of(pe);
-    /* Busy: events are waiting (or a wake came first): do not sleep. */
-    if (ucp_worker_arm(np->worker) != UCS_OK)
+    if (np->sleeping && !amp_net_node_sleep_begin(np))
         return;
-    struct pollfd pfd = {.fd = np->efd, .events = POLLIN};
-    poll(&pfd, 1, (int)(ns / 1000000));
+    /* Busy: events are waiting (or a wake came first): do not sleep. */
+    if (ucp_worker_arm(np->worker) == UCS_OK) {
+        struct pollfd pfd = {.fd = np->efd, .events = POLLIN};
+        poll(&pfd, 1, (int)(ns / 1000000));
+    }
+    if (np->sleeping)
+        amp_net_node_sleep_end(np);
 }
 
 void amp_p2p_net_wake(amp_pe_t *pe)
@@ -1222,8 +1093,17 @@ typedef struct net_blob_head {
     uint32_t magic;
     int32_t npes, first, nlocal;
     uint32_t cuda; /* its UCX moves CUDA memory */
+    int32_t pid;
+    uint64_t nonce; /* names its node's shared memory, if it is the first */
+    uint64_t probe; /* where it holds AMP_NODE_PROBE (node/node.h) */
     char host[NET_HOST_MAX];
 } net_blob_head_t;
+
+/* What read_all learns of each process for the node (node/node.h). */
+typedef struct net_peers {
+    int *pids;
+    uint64_t *probes, *nonces;
+} net_peers_t;
 
 /* Appends n bytes at src to the blob being built (*buf, *len). */
 static void blob_add(char **buf, size_t *len, const void *src, size_t n)
@@ -1239,11 +1119,21 @@ static void blob_add(char **buf, size_t *len, const void *src, size_t n)
 static amp_status_t publish(amp_sched_t *sched, amp_boot_t *boot, int first,
                             int nlocal, const int *local_pe)
 {
-    net_blob_head_t head = {.magic = NET_MAGIC,
-                            .npes = sched->npes,
-                            .first = first,
-                            .nlocal = nlocal,
-                            .cuda = (uint32_t)net_of(sched->pes[0])->net->cuda};
+    amp_net_t *net = net_of(sched->pes[0])->net;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    net->probe = AMP_NODE_PROBE;
+    net_blob_head_t head = {
+        .magic = NET_MAGIC,
+        .npes = sched->npes,
+        .first = first,
+        .nlocal = nlocal,
+        .cuda = (uint32_t)net->cuda,
+        .pid = (int32_t)getpid(),
+        .nonce = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
+                 ((uint64_t)getpid() << 40),
+        .probe = (uint64_t)(uintptr_t)&net->probe,
+    };
     gethostname(head.host, sizeof(head.host) - 1);
     char *blob = NULL;
     size_t len = 0;
@@ -1289,9 +1179,14 @@ static const net_blob_head_t *blob_check(const void *blob, size_t len, int q,
 
 /* Reads process q's ranks and worker addresses into w and net. */
 static void read_proc(amp_p2p_world_t *w, amp_net_t *net, int q,
-                      const char *blob, size_t len, char hosts[][NET_HOST_MAX])
+                      const char *blob, size_t len, char hosts[][NET_HOST_MAX],
+                      net_peers_t *peers)
 {
     const net_blob_head_t *h = blob_check(blob, len, q, w->nranks);
+    peers->pids[q] = h->pid;
+    peers->probes[q] = h->probe;
+    peers->nonces[q] = h->nonce;
+    net->proc_npes[q] = h->npes;
     const char *p = blob + sizeof(*h);
     for (int i = 0; i < h->nlocal; i++, p += sizeof(int32_t)) {
         int32_t pe;
@@ -1339,7 +1234,8 @@ static int max_pes(amp_boot_t *boot, int nranks)
     return maxpes;
 }
 
-static void read_all(amp_p2p_world_t *w, amp_net_t *net, amp_boot_t *boot)
+static void read_all(amp_p2p_world_t *w, amp_net_t *net, amp_boot_t *boot,
+                     net_peers_t *peers)
 {
     char(*hosts)[NET_HOST_MAX] = calloc((size_t)w->nprocs, NET_HOST_MAX);
     if (!hosts)
@@ -1349,7 +1245,7 @@ static void read_all(amp_p2p_world_t *w, amp_net_t *net, amp_boot_t *boot)
     for (int q = 0; q < w->nprocs; q++) {
         size_t len;
         void *blob = blob_of(boot, q, &len);
-        read_proc(w, net, q, blob, len, hosts);
+        read_proc(w, net, q, blob, len, hosts, peers);
         free(blob);
     }
     for (int r = 0; r < w->nranks; r++)
@@ -1398,6 +1294,31 @@ static amp_status_t pe_tables(amp_net_t *net, amp_pe_t *pe)
     return np->eps && np->send_seq && np->recv_seq ? AMP_OK : AMP_ERR_NOMEM;
 }
 
+/* The processes of this node (node/node.h), and the rings to them when
+ * processes share memory (AMPI_NODE_SHM, on by default; off: each process
+ * is a node of its own for that). */
+static amp_status_t node_init(amp_p2p_world_t *w, amp_net_t *net,
+                              amp_sched_t *sched, const net_peers_t *peers)
+{
+    int *own = NULL;
+    const int *nodes = w->proc_node;
+    if (!w->node_shm) {
+        if (!(own = malloc((size_t)net->nprocs * sizeof(int))))
+            return AMP_ERR_NOMEM;
+        for (int q = 0; q < net->nprocs; q++)
+            own[q] = q;
+        nodes = own;
+    }
+    amp_status_t st =
+        amp_node_init(&w->node, net->nprocs, net->proc, nodes, peers->pids,
+                      peers->probes, peers->nonces[nodes[net->proc]]);
+    free(own);
+    net->node = &w->node;
+    if (st != AMP_OK || w->node.nprocs < 2)
+        return st;
+    return amp_net_node_setup(w, net, sched);
+}
+
 amp_status_t amp_p2p_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
                               amp_boot_t *boot, int first, int nlocal,
                               const int *local_pe)
@@ -1433,13 +1354,23 @@ amp_status_t amp_p2p_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
     if (st != AMP_OK)
         return st;
     net->maxpes = max_pes(boot, w->nranks);
-    net->addr =
-        calloc((size_t)net->nprocs * (size_t)net->maxpes, sizeof(*net->addr));
-    if (!net->addr)
-        return AMP_ERR_NOMEM;
-    read_all(w, net, boot);
+    size_t n = (size_t)net->nprocs;
+    net->addr = calloc(n * (size_t)net->maxpes, sizeof(*net->addr));
+    net->proc_npes = calloc(n, sizeof(int));
+    net_peers_t peers = {calloc(n, sizeof(int)), calloc(n, sizeof(uint64_t)),
+                         calloc(n, sizeof(uint64_t))};
+    if (!net->addr || !net->proc_npes || !peers.pids || !peers.probes ||
+        !peers.nonces)
+        st = AMP_ERR_NOMEM;
+    if (st == AMP_OK)
+        read_all(w, net, boot, &peers);
     for (int i = 0; st == AMP_OK && i < sched->npes; i++)
         st = pe_tables(net, sched->pes[i]);
+    if (st == AMP_OK)
+        st = node_init(w, net, sched, &peers);
+    free(peers.pids);
+    free(peers.probes);
+    free(peers.nonces);
     return st == AMP_OK ? move_init(net, w->nranks) : st;
 }
 
@@ -1522,10 +1453,12 @@ void amp_p2p_net_finish(amp_p2p_world_t *w, amp_sched_t *sched,
         worker_flush(net_of(sched->pes[i]));
     /* Nobody closes a connection another process still uses. */
     amp_boot_fence(boot);
+    amp_net_node_cleanup(net, sched);
     for (int i = 0; i < sched->npes; i++) {
         worker_close(net_of(sched->pes[i]));
         ((amp_p2p_pe_t *)sched->pes[i]->upper)->net = NULL;
     }
+    free(net->proc_npes);
     for (int i = 0; i < net->nprocs * net->maxpes; i++)
         free(net->addr[i]);
     free(net->addr);

@@ -37,6 +37,9 @@ enum amp_net_kind {
     AMP_NET_CANCEL, /* to the receiver: withdraw the message (ctx, src, tag,
                        sid) to dst; answer sreq */
     AMP_NET_CANCEL_ANSWER, /* to the sender: whether it was (flag) */
+    AMP_NET_FIN,    /* to the sender of a rendezvous through a ring: its
+                       data was copied (sreq: its record; ctx: whether the
+                       copy succeeded) */
     /* Deadlock detection (not counted, outside the per-pair order). */
     AMP_NET_PROBE,    /* to a process: are you quiet? (seq: the wave) */
     AMP_NET_REPLY,    /* to process 0: quiet (ctx), sent (bytes), received
@@ -49,6 +52,9 @@ enum amp_net_kind {
                        the sender's PEs; bytes: its total) */
     AMP_NET_PLACES, /* the PEs of the sender's ranks: src (rank, PE) pairs */
     AMP_NET_LOADS,  /* the sender's ranks' loads: src amp_p2p_load_t */
+    /* Through UCX to a sleeping PE that a ring holds a message for: wake
+     * up (not counted, outside the order, no data). */
+    AMP_NET_WAKE,
 };
 
 /* A message from another process, as the transport hands it to p2p. */

@@ -24,6 +24,7 @@
 #include "base/base.h"
 #include "boot/boot.h"
 #include "dt/dt.h"
+#include "node/node.h"
 #include "sched/sched.h"
 
 #define AMP_P2P_ANY (-2) /* wildcard source or tag */
@@ -144,10 +145,14 @@ struct amp_p2p_world {
     size_t eager_limit;
     /* The job's processes (p2p/net.c); a job of one process has nprocs 1,
      * NULL maps and no net. */
-    int nprocs, proc;      /* processes in the job, this one's index */
-    int *rank_proc;        /* world rank -> its process */
-    int *rank_pe;          /* world rank -> its PE in that process */
-    int *proc_node;        /* process -> node (first process on it) */
+    int nprocs, proc; /* processes in the job, this one's index */
+    int *rank_proc;   /* world rank -> its process */
+    int *rank_pe;     /* world rank -> its PE in that process */
+    int *proc_node;   /* process -> node (first process on it) */
+    /* The processes of this node that share memory (node/node.h): every
+     * process on it, or this one alone with node_shm off. */
+    amp_node_t node;
+    int node_shm;          /* AMPI_NODE_SHM: share memory between processes */
     struct amp_net *net;   /* the transport between processes */
     struct amp_gpu *gpu;   /* CUDA (gpu/gpu.h), NULL: host-only */
     amp_p2p_am_fn_t am_fn; /* the layers' active messages (rma) */

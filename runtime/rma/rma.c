@@ -99,6 +99,8 @@ amp_rma_win_t *amp_rma_win_new(int size, int nlocal)
         return NULL;
     }
     memset(w->targets, 0, (size_t)size * sizeof(target_t));
+    for (int r = 0; r < size; r++)
+        w->targets[r].accp = &w->targets[r].acc;
     return w;
 }
 
@@ -116,6 +118,7 @@ void amp_rma_win_release(amp_rma_win_t *w)
         }
     }
     free(w->shared);
+    amp_rma_unmap_all(w);
     free(w->targets);
     free(w->posts);
     free(w->peers);
@@ -282,7 +285,7 @@ amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
         return AMP_ERR_NOMEM;
     target_t *t = &w->targets[r];
     amp_status_t st = AMP_OK;
-    spin_lock(&t->acc);
+    spin_lock(t->accp);
     amp_dt_pack(tdt, tcount, taddr, cur);
     if (old)
         memcpy(old, cur, bytes);
@@ -290,7 +293,7 @@ amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
         st = apply_packed(op, basic, n, in, cur);
     if (op->op_id != OP_NO_OP && st == AMP_OK)
         amp_dt_unpack(tdt, tcount, taddr, cur, bytes);
-    spin_unlock(&t->acc);
+    spin_unlock(t->accp);
     if (op->op_id != OP_NO_OP)
         amp_sched_activity(amp_pe_self());
     if (cur != small)
@@ -298,9 +301,40 @@ amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
     return st;
 }
 
+/* Whether a's sides are all plain runs of unpadded values: then the
+ * operation applies in place, without staging copies. */
+static int acc_plain(const amp_rma_acc_t *a, const amp_coll_op_t *op)
+{
+    return a->tdt->contig && basic_of(a->tdt)->contig &&
+           (op->op_id == OP_NO_OP || a->odt->contig) &&
+           (!a->raddr || a->rdt->contig);
+}
+
+/* The accumulate of plain runs, under member r's accumulate lock. */
+static void acc_in_place(amp_rma_win_t *w, int r, const amp_rma_acc_t *a,
+                         const amp_coll_op_t *op)
+{
+    size_t bytes = (size_t)a->tcount * a->tdt->size;
+    const amp_dt_t *basic = basic_of(a->tdt);
+    int n = basic->size ? (int)(bytes / basic->size) : 0;
+    char *t = a->taddr + a->tdt->true_lb;
+    target_t *tg = &w->targets[r];
+    spin_lock(tg->accp);
+    if (a->raddr)
+        memcpy((char *)a->raddr + a->rdt->true_lb, t, bytes);
+    if (op->op_id != OP_NO_OP)
+        amp_coll_apply(op, basic, n, (const char *)a->oaddr + a->odt->true_lb,
+                       t);
+    spin_unlock(tg->accp);
+}
+
 amp_status_t amp_rma_accumulate(amp_rma_win_t *w, int r, const amp_rma_acc_t *a,
                                 const amp_coll_op_t *op)
 {
+    if (acc_plain(a, op)) {
+        acc_in_place(w, r, a, op);
+        return AMP_OK;
+    }
     size_t bytes = (size_t)a->tcount * a->tdt->size;
     char small[2 * SMALL_ACC];
     char *in = small, *old = small + SMALL_ACC;
@@ -326,12 +360,12 @@ void amp_rma_cas(amp_rma_win_t *w, int r, char *taddr, const void *origin,
                  const void *compare, void *result, size_t size)
 {
     target_t *t = &w->targets[r];
-    spin_lock(&t->acc);
+    spin_lock(t->accp);
     memmove(result, taddr, size);
     int swap = memcmp(result, compare, size) == 0;
     if (swap)
         memcpy(taddr, origin, size);
-    spin_unlock(&t->acc);
+    spin_unlock(t->accp);
     if (swap)
         amp_sched_activity(amp_pe_self());
 }

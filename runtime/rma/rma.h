@@ -171,6 +171,39 @@ void amp_rma_remote_unlock(amp_rma_win_t *w, amp_rma_origin_t *o, int r,
 void amp_rma_remote_post(amp_rma_win_t *w, int me, int origin);
 void amp_rma_remote_complete(amp_rma_win_t *w, int me, int target);
 
+/* ---- members in other processes of this node (direct.c) ----
+ * Window memory the node's processes share (node/node.h): a member of
+ * another process of this node whose memory is mapped here is reached by
+ * loads and stores of the origin itself, as a member of this process is;
+ * its accumulate lock is a word of the shared memory that every process
+ * takes for it, its own included, so accumulates stay atomic whichever
+ * process applies them.  A member whose memory is not shared but lies in a
+ * process this one may copy from and to (cross-memory attach) takes puts
+ * and gets as one such copy.  Locks, post-start-complete-wait and
+ * dynamic windows keep going through the target's process (remote.c). */
+
+/* Member r's memory (seg.base in its process) is mapped here at base. */
+void amp_rma_set_direct(amp_rma_win_t *w, int r, char *base);
+/* Where member r's address taddr (in r's process) is mapped here, or NULL
+ * when r's memory is not. */
+char *amp_rma_direct(const amp_rma_win_t *w, int r, const char *taddr);
+/* The accumulate lock of member r is the word at acc (shared memory). */
+void amp_rma_set_acc_lock(amp_rma_win_t *w, int r, _Atomic int *acc);
+/* Member r is in process pid of this node, whose memory this process may
+ * copy from and to. */
+void amp_rma_set_cma(amp_rma_win_t *w, int r, int pid);
+int amp_rma_cma(const amp_rma_win_t *w, int r);
+/* A put (origin data to the target) or a get (target data to the result)
+ * between this process and member r's (amp_rma_set_cma): d as for
+ * amp_rma_accumulate, taddr in r's process.  AMP_ERR_UNSUPPORTED when the
+ * target layout has too many pieces for one copy (then send it). */
+amp_status_t amp_rma_cma_put(amp_rma_win_t *w, int r, const amp_rma_acc_t *d);
+amp_status_t amp_rma_cma_get(amp_rma_win_t *w, int r, const amp_rma_acc_t *d);
+/* Node memory mapped for the window (p, bytes, as node/node.h maps it):
+ * unmapped when the window's state goes. */
+amp_status_t amp_rma_keep_mapping(amp_rma_win_t *w, void *p, size_t bytes);
+void amp_rma_unmap_all(amp_rma_win_t *w);
+
 /* Makes this rank's earlier loads and stores to any window visible to the
  * other ranks and theirs to it (flush, MPI_Win_sync). */
 void amp_rma_sync(void);

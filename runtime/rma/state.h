@@ -34,6 +34,14 @@ typedef struct target {
      * (remote.c), oldest first; under lq. */
     _Atomic int lq;
     struct lock_waiter *lq_head, *lq_tail;
+    /* The accumulate lock this process takes for the member: acc, or a
+     * word in memory the node's processes share (direct.c). */
+    _Atomic int *accp;
+    /* A member of another process of this node (direct.c): its memory
+     * mapped here (seg.base there is direct here), or copied with
+     * cross-memory attach from process cma_pid (0: not). */
+    char *direct;
+    int cma_pid;
 } target_t;
 
 /* Where a member of another process is (remote.c): its process, the PE
@@ -57,9 +65,10 @@ struct amp_rma_win {
     sleeper_t *sleepers; /* under wl */
     _Atomic int nsleepers;
     target_t *targets;
-    _Atomic int *posts; /* [origin * size + target]: posts not yet started */
-    void *shared;       /* MPI_Win_allocate_shared's block */
-    peer_t *peers;      /* by member */
+    _Atomic int *posts;   /* [origin * size + target]: posts not yet started */
+    void *shared;         /* MPI_Win_allocate_shared's block */
+    peer_t *peers;        /* by member */
+    struct mapping *maps; /* node memory mapped for the window (direct.c) */
 };
 
 static inline void cpu_relax(void)

@@ -441,12 +441,22 @@ static void hand_off(amp_pe_t *pe)
     pe_wake(to);
 }
 
-void amp_sched_spawn_remote(amp_thread_t *thr)
+void amp_sched_expect(amp_sched_t *sched, int n)
 {
-    atomic_fetch_add(&thr->pe->sched->live, 1);
+    atomic_fetch_add(&sched->live, n);
+}
+
+void amp_sched_spawn_expected(amp_thread_t *thr)
+{
     thr->state = AMP_THREAD_READY;
     amp_inbox_push(&thr->pe->arrivals, &thr->arrival);
     pe_wake(thr->pe);
+}
+
+void amp_sched_spawn_remote(amp_thread_t *thr)
+{
+    atomic_fetch_add(&thr->pe->sched->live, 1);
+    amp_sched_spawn_expected(thr);
 }
 
 void amp_sched_migrate(amp_pe_t *to)

@@ -158,6 +158,12 @@ void amp_pe_set_self(amp_pe_t *pe);
 void amp_sched_thread_init(amp_thread_t *thr, amp_pe_t *pe, void *stack,
                            size_t size, void *tls, amp_ult_entry_fn_t fn,
                            void *arg);
+/* Counts n threads that another process will hand this one (ranks that
+ * move here) as live from now on, so that the process does not end while
+ * they are on their way; each then comes through amp_sched_spawn_expected. */
+void amp_sched_expect(amp_sched_t *sched, int n);
+/* amp_sched_spawn_remote for a thread amp_sched_expect counted already. */
+void amp_sched_spawn_expected(amp_thread_t *thr);
 /* Makes a new thread ready; before the PEs start, or on thr's PE. */
 void amp_sched_spawn(amp_thread_t *thr);
 /* The same from any kernel thread while the PEs run: thr joins its PE's

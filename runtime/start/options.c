@@ -323,6 +323,8 @@ static void from_env(amp_opts_t *o)
         o->restart = v; /* checked by start/restart.c */
     if ((v = getenv("AMPI_IO_THREADS")))
         o->iothreads = parse_count("AMPI_IO_THREADS", v);
+    if ((v = getenv("AMPI_NODE_SHM")))
+        o->node_shm = parse_flag("AMPI_NODE_SHM", v);
 }
 
 /* Runtime options of Charm++'s AMPI, for jobs written for it: each is
@@ -460,6 +462,7 @@ void amp_opts_parse(amp_opts_t *o, int *argc, char **argv)
     o->map_flag = "+mapping";
     o->eager = 4096;
     o->pin = 1;
+    o->node_shm = 1;
     from_env(o);
     int out = 1;
     for (int i = 1; i < *argc; i++) {

@@ -293,7 +293,10 @@ static void place_ranks(int npes, int first, int nlocal, int *local_pe)
     w->nranks = amp_proc.opts.vp;
     w->eager_limit = amp_proc.opts.eager;
     w->nprocs = 1;
+    w->node_shm = amp_proc.opts.node_shm;
     if (amp_proc.boot.nprocs == 1) {
+        if (amp_node_init_alone(&w->node) != AMP_OK)
+            amp_fatal("out of memory starting");
         amp_proc.rank_pe = local_pe;
         return;
     }

@@ -125,8 +125,8 @@ int main(int argc, char **argv)
     bcast_sizes(rank, size);
     bcast_holes(rank, size);
     MPI_Comm shared;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
-                        &shared);
+    MPI_Comm_split_type(MPI_COMM_WORLD, AMPI_COMM_TYPE_PROCESS, 0,
+                        MPI_INFO_NULL, &shared);
     barrier_holds(shared);
     MPI_Comm_free(&shared);
     self_and_dup(rank);

@@ -62,8 +62,8 @@ int main(int argc, char **argv)
     /* all_calls counts the calls of this process's ranks. */
     int mine = calls, sum = 0;
     MPI_Comm shared;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
-                        &shared);
+    MPI_Comm_split_type(MPI_COMM_WORLD, AMPI_COMM_TYPE_PROCESS, 0,
+                        MPI_INFO_NULL, &shared);
     MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, shared);
     MT_CHECK_INT_EQ(sum, atomic_load(&all_calls));
     MPI_Comm_free(&shared);

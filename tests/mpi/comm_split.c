@@ -3,8 +3,10 @@
  * rank (reversed keys reverse the order); MPI_UNDEFINED gives
  * MPI_COMM_NULL; a split of a split works; every new communicator carries
  * traffic (a ring and an allreduce) of its own.  MPI_Comm_split_type with
- * MPI_COMM_TYPE_SHARED keeps the ranks of each process; AMPI_COMM_TYPE_WTH
- * parts the ranks by PE, each rank in exactly one part.
+ * AMPI_COMM_TYPE_PROCESS keeps the ranks of each process, with
+ * MPI_COMM_TYPE_SHARED those of every process of the node (the tests run on
+ * one node: all of them); AMPI_COMM_TYPE_WTH parts the ranks by PE, each
+ * rank in exactly one part.
  */
 #include "mpitest.h"
 
@@ -124,15 +126,24 @@ static void check_reverse_all(int rank, int size, int *buf)
 static void check_split_type(int rank, int size, int *buf)
 {
     MPI_Comm c;
-    MT_CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED,
+    MT_CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, AMPI_COMM_TYPE_PROCESS,
                                      -rank, MPI_INFO_NULL, &c));
     /* The ranks of this process, reversed by the keys. */
     int p = mt_process_of(rank), pfirst = mt_first_rank_of(p);
-    int nshared = mt_first_rank_of(p + 1) - pfirst;
-    for (int i = 0; i < nshared; i++)
-        buf[i] = pfirst + nshared - 1 - i;
-    check_order(c, buf, nshared, __LINE__);
-    check_traffic(c, buf, nshared);
+    int nproc = mt_first_rank_of(p + 1) - pfirst;
+    for (int i = 0; i < nproc; i++)
+        buf[i] = pfirst + nproc - 1 - i;
+    check_order(c, buf, nproc, __LINE__);
+    check_traffic(c, buf, nproc);
+    MPI_Comm_free(&c);
+
+    /* The ranks of the node: every rank, reversed by the keys. */
+    MT_CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED,
+                                     -rank, MPI_INFO_NULL, &c));
+    for (int i = 0; i < size; i++)
+        buf[i] = size - 1 - i;
+    check_order(c, buf, size, __LINE__);
+    check_traffic(c, buf, size);
     MPI_Comm_free(&c);
 
     MT_CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, 0,

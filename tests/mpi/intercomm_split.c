@@ -107,7 +107,7 @@ static int two_colours(int w)
     return w % 5 == 3 ? MPI_UNDEFINED : w % 2;
 }
 
-/* MPI_COMM_TYPE_SHARED: the ranks of one process. */
+/* AMPI_COMM_TYPE_PROCESS: the ranks of one process. */
 static int process_colour(int w)
 {
     return mt_process_of(w);
@@ -129,8 +129,8 @@ static void check_split(const side_t *s)
     /* Only world rank 0 (low) has a colour: nobody gets a communicator. */
     MT_CHECK_MPI(MPI_Comm_split(s->ic, lows_only(s->w), 0, &c));
     MT_CHECK(c == MPI_COMM_NULL);
-    MT_CHECK_MPI(
-        MPI_Comm_split_type(s->ic, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &c));
+    MT_CHECK_MPI(MPI_Comm_split_type(s->ic, AMPI_COMM_TYPE_PROCESS, 0,
+                                     MPI_INFO_NULL, &c));
     check_result(s, c, process_colour, 0);
     if (c != MPI_COMM_NULL)
         MPI_Comm_free(&c);

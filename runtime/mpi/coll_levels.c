@@ -1,0 +1,642 @@
+/*
+ * Gather, scatter, allgather, alltoall, reduce and reduce-scatter in two
+ * levels across processes (impl.h), on the layout of coll_hier.c: each
+ * process's members are one block of consecutive comm ranks.
+ *
+ * Each call runs stages one after another, each a schedule (coll/nbc.h) on
+ * a view of the communicator: the local view (this process's members, whose
+ * messages stay in the process) or the gatherers' view (one member per
+ * process: the root in its process, the first member elsewhere).  Both
+ * views use the call's collective context; the gatherers' messages take
+ * tags of another sequence number, so that a gatherer's messages of the two
+ * levels never match each other.  Between processes every pair of
+ * gatherers exchanges one message per call, packed bytes in rank order,
+ * where the one-level algorithms send one per pair of ranks; between
+ * processes of one node those go through the node's rings in shared memory
+ * (or are copied once with cross-memory attach, p2p/net_impl.h).
+ *
+ * Reductions take the two-level allreduce (coll_hier.c) and keep what the
+ * call needs of its result, so that they combine in its order (the same
+ * bits as MPI_Allreduce).  Scan and exscan stay one-level: a prefix split
+ * at process boundaries would combine in an order that depends on where
+ * the ranks run.  Alltoallv and alltoallw stay one-level too.
+ */
+#include "mpi/impl.h"
+
+#include "coll/nbc.h"
+#include "coll/shm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* XORed into the gatherers' sequence number (19 bits of it make tags). */
+#define LEADERS_SEQ 0x40000u
+/* Alltoall goes two-level up to this many bytes per pair of ranks. */
+#define A2A_SMALL 256
+
+typedef struct levels {
+    amp_coll_levels_t l;
+    amp_coll_comm_t local, leaders;
+    int *world; /* the gatherers' view's rank map */
+    int gather; /* local rank of this process's gatherer */
+    int rb;     /* the root's block, or -1 */
+} levels_t;
+
+static const amp_dt_t *byte_dt(void)
+{
+    return amp_dt_predefined(AMPI_DTID_MPI_BYTE);
+}
+
+static const amp_dt_t *int_dt(void)
+{
+    return amp_dt_predefined(AMPI_DTID_MPI_INT);
+}
+
+static char *elem_at(const void *buf, long long disp, const amp_dt_t *dt)
+{
+    return (char *)buf + disp * (long long)dt->extent;
+}
+
+static int block_of(const amp_coll_levels_t *l, int r)
+{
+    int b = 0;
+    while (l->block_first[b + 1] <= r)
+        b++;
+    return b;
+}
+
+static int nlocal_of(const amp_coll_levels_t *l, int b)
+{
+    return l->block_first[b + 1] - l->block_first[b];
+}
+
+/* The views of call c; root (-1: none) is its process's gatherer. */
+static amp_status_t levels_init(levels_t *v, const amp_comm_t *comm,
+                                const amp_coll_comm_t *c, int root)
+{
+    amp_coll_hier_levels(comm, &v->l);
+    const amp_coll_levels_t *l = &v->l;
+    v->world = malloc((size_t)l->nblocks * sizeof(int));
+    if (!v->world)
+        return AMP_ERR_NOMEM;
+    memcpy(v->world, l->leader_world, (size_t)l->nblocks * sizeof(int));
+    v->local = *c;
+    v->local.rank = c->rank - l->first;
+    v->local.size = l->nlocal;
+    v->local.world = l->local_world;
+    v->gather = 0;
+    v->rb = root >= 0 ? block_of(l, root) : -1;
+    if (root >= 0) {
+        v->world[v->rb] = c->world ? c->world[root] : root;
+        if (v->rb == l->block)
+            v->gather = root - l->first;
+    }
+    v->leaders = *c;
+    v->leaders.rank = l->block;
+    v->leaders.size = l->nblocks;
+    v->leaders.world = v->world;
+    v->leaders.seq = c->seq ^ LEADERS_SEQ;
+    return AMP_OK;
+}
+
+static int gatherer(const levels_t *v)
+{
+    return v->local.rank == v->gather;
+}
+
+/* Runs the schedule a builder made (st its outcome) to its end. */
+static amp_status_t run(amp_status_t st, amp_nbc_t *s, const amp_coll_comm_t *c)
+{
+    if (st != AMP_OK)
+        return st;
+    amp_p2p_req_t done;
+    done.on_done = NULL;
+    st = amp_nbc_start(s, &done);
+    if (st == AMP_OK && !done.done) {
+        amp_p2p_req_t *p = &done;
+        amp_p2p_wait_all(c->ep, &p, 1);
+    }
+    return st == AMP_OK ? done.error : st;
+}
+
+/* Offsets of n sizes, one after another; returns the total. */
+static size_t prefix(const int *sizes, int n, int *offs)
+{
+    size_t total = 0;
+    for (int i = 0; i < n; i++) {
+        offs[i] = (int)total;
+        total += (size_t)sizes[i];
+    }
+    return total;
+}
+
+/* At this process's gatherer: the bytes each member brings or takes
+ * (mine: this member's), in sizes[nlocal]: gathered when they may differ
+ * (the v forms), else all mine. */
+static amp_status_t member_sizes(levels_t *v, int mine, int differ, int *sizes)
+{
+    if (!differ) {
+        for (int i = 0; gatherer(v) && i < v->local.size; i++)
+            sizes[i] = mine;
+        return AMP_OK;
+    }
+    amp_nbc_t *s = NULL;
+    amp_status_t st =
+        amp_coll_sched_gather(&v->local, &mine, 1, int_dt(), sizes, 1, NULL,
+                              NULL, int_dt(), v->gather, 0, &s);
+    return run(st, s, &v->local);
+}
+
+/* The element counts and displacements of the members of block b, from
+ * the call's (counts NULL: count each, displacements rank * count). */
+static void block_layout(const levels_t *v, int b, int count, const int *counts,
+                         const int *displs, int *cnt, int *dsp)
+{
+    int first = v->l.block_first[b];
+    for (int i = 0; i < nlocal_of(&v->l, b); i++) {
+        cnt[i] = counts ? counts[first + i] : count;
+        dsp[i] = counts ? displs[first + i] : (first + i) * count;
+    }
+}
+
+static amp_status_t levels_done(levels_t *v, amp_status_t st, void *a, void *b)
+{
+    free(a);
+    free(b);
+    free(v->world);
+    return st;
+}
+
+/* ---- gather ----------------------------------------------------------- */
+
+/* The root's block: straight into the root's receive buffer. */
+static amp_status_t gather_root_block(levels_t *v, const void *sendbuf,
+                                      int scount, const amp_dt_t *sdt,
+                                      void *recvbuf, int rcount,
+                                      const int *rcounts, const int *displs,
+                                      const amp_dt_t *rdt, int in_place,
+                                      int *cnt, int *dsp)
+{
+    if (gatherer(v))
+        block_layout(v, v->l.block, rcount, rcounts, displs, cnt, dsp);
+    amp_nbc_t *s = NULL;
+    amp_status_t st =
+        amp_coll_sched_gather(&v->local, sendbuf, scount, sdt, recvbuf, 0, cnt,
+                              dsp, rdt, v->gather, in_place, &s);
+    return run(st, s, &v->local);
+}
+
+/* At the root: every other block's packed bytes from its gatherer, then
+ * each member's part into place. */
+static amp_status_t gather_from_blocks(levels_t *v, void *recvbuf, int rcount,
+                                       const int *rcounts, const int *displs,
+                                       const amp_dt_t *rdt)
+{
+    const amp_coll_levels_t *l = &v->l;
+    int size = l->block_first[l->nblocks];
+    int *bytes = malloc((size_t)(2 * l->nblocks + 2 * size) * sizeof(int));
+    if (!bytes)
+        return AMP_ERR_NOMEM;
+    int *offs = bytes + l->nblocks, *cnt = offs + l->nblocks, *dsp = cnt + size;
+    for (int b = 0; b < l->nblocks; b++) {
+        block_layout(v, b, rcount, rcounts, displs, cnt + l->block_first[b],
+                     dsp + l->block_first[b]);
+        bytes[b] = 0;
+        for (int r = l->block_first[b]; b != v->rb && r < l->block_first[b + 1];
+             r++)
+            bytes[b] += cnt[r] * (int)rdt->size;
+    }
+    char *tmp = malloc(prefix(bytes, l->nblocks, offs) + 1);
+    amp_nbc_t *s = NULL;
+    amp_status_t st =
+        tmp ? amp_coll_sched_gather(&v->leaders, NULL, 0, byte_dt(), tmp, 0,
+                                    bytes, offs, byte_dt(), v->rb, 1, &s)
+            : AMP_ERR_NOMEM;
+    st = run(st, s, &v->leaders);
+    for (int b = 0; st == AMP_OK && b < l->nblocks; b++) {
+        const char *p = tmp + offs[b];
+        for (int r = l->block_first[b]; b != v->rb && r < l->block_first[b + 1];
+             r++)
+            p += amp_dt_unpack(rdt, cnt[r], elem_at(recvbuf, dsp[r], rdt), p,
+                               (size_t)cnt[r] * rdt->size);
+    }
+    free(tmp);
+    free(bytes);
+    return st;
+}
+
+amp_status_t amp_coll_levels_gather(const amp_comm_t *comm,
+                                    const amp_coll_comm_t *c,
+                                    const void *sendbuf, int scount,
+                                    const amp_dt_t *sdt, void *recvbuf,
+                                    int rcount, const int *rcounts,
+                                    const int *displs, const amp_dt_t *rdt,
+                                    int root, int in_place)
+{
+    levels_t v;
+    amp_status_t st = levels_init(&v, comm, c, root);
+    if (st != AMP_OK)
+        return st;
+    int n = v.l.nlocal;
+    int *sizes = malloc((size_t)(2 * n) * sizeof(int));
+    char *tmp = NULL;
+    if (!sizes)
+        return levels_done(&v, AMP_ERR_NOMEM, NULL, NULL);
+    if (v.rb == v.l.block) {
+        st =
+            gather_root_block(&v, sendbuf, scount, sdt, recvbuf, rcount,
+                              rcounts, displs, rdt, in_place, sizes, sizes + n);
+        if (st == AMP_OK && gatherer(&v))
+            st = gather_from_blocks(&v, recvbuf, rcount, rcounts, displs, rdt);
+        return levels_done(&v, st, sizes, NULL);
+    }
+    /* Elsewhere: packed to the first member, which sends the block. */
+    st = member_sizes(&v, scount * (int)sdt->size, rcounts != NULL, sizes);
+    size_t total = gatherer(&v) ? prefix(sizes, n, sizes + n) : 0;
+    if (st == AMP_OK && gatherer(&v) && !(tmp = malloc(total + 1)))
+        st = AMP_ERR_NOMEM;
+    amp_nbc_t *s = NULL;
+    if (st == AMP_OK) {
+        st = amp_coll_sched_gather(&v.local, sendbuf, scount, sdt, tmp, 0,
+                                   sizes, sizes + n, byte_dt(), 0, 0, &s);
+        st = run(st, s, &v.local);
+    }
+    if (st == AMP_OK && gatherer(&v)) {
+        st = amp_coll_sched_gather(&v.leaders, tmp, (int)total, byte_dt(), NULL,
+                                   0, NULL, NULL, byte_dt(), v.rb, 0, &s);
+        st = run(st, s, &v.leaders);
+    }
+    return levels_done(&v, st, sizes, tmp);
+}
+
+/* ---- scatter ---------------------------------------------------------- */
+
+/* At the root: every other block's parts packed, to its gatherer. */
+static amp_status_t scatter_to_blocks(levels_t *v, const void *sendbuf,
+                                      int scount, const int *scounts,
+                                      const int *displs, const amp_dt_t *sdt)
+{
+    const amp_coll_levels_t *l = &v->l;
+    int size = l->block_first[l->nblocks];
+    int *bytes = malloc((size_t)(2 * l->nblocks + 2 * size) * sizeof(int));
+    if (!bytes)
+        return AMP_ERR_NOMEM;
+    int *offs = bytes + l->nblocks, *cnt = offs + l->nblocks, *dsp = cnt + size;
+    for (int b = 0; b < l->nblocks; b++) {
+        block_layout(v, b, scount, scounts, displs, cnt + l->block_first[b],
+                     dsp + l->block_first[b]);
+        bytes[b] = 0;
+        for (int r = l->block_first[b]; b != v->rb && r < l->block_first[b + 1];
+             r++)
+            bytes[b] += cnt[r] * (int)sdt->size;
+    }
+    char *tmp = malloc(prefix(bytes, l->nblocks, offs) + 1);
+    for (int b = 0; tmp && b < l->nblocks; b++) {
+        char *p = tmp + offs[b];
+        for (int r = l->block_first[b]; b != v->rb && r < l->block_first[b + 1];
+             r++) {
+            amp_dt_pack(sdt, cnt[r], elem_at(sendbuf, dsp[r], sdt), p);
+            p += (size_t)cnt[r] * sdt->size;
+        }
+    }
+    amp_nbc_t *s = NULL;
+    amp_status_t st = tmp ? amp_coll_sched_scatter(&v->leaders, tmp, 0, bytes,
+                                                   offs, byte_dt(), NULL, 0,
+                                                   byte_dt(), v->rb, 1, &s)
+                          : AMP_ERR_NOMEM;
+    st = run(st, s, &v->leaders);
+    free(tmp);
+    free(bytes);
+    return st;
+}
+
+amp_status_t
+amp_coll_levels_scatter(const amp_comm_t *comm, const amp_coll_comm_t *c,
+                        const void *sendbuf, int scount, const int *scounts,
+                        const int *displs, const amp_dt_t *sdt, void *recvbuf,
+                        int rcount, const amp_dt_t *rdt, int root, int in_place)
+{
+    levels_t v;
+    amp_status_t st = levels_init(&v, comm, c, root);
+    if (st != AMP_OK)
+        return st;
+    int n = v.l.nlocal;
+    int *sizes = malloc((size_t)(2 * n) * sizeof(int));
+    char *tmp = NULL;
+    amp_nbc_t *s = NULL;
+    if (!sizes)
+        return levels_done(&v, AMP_ERR_NOMEM, NULL, NULL);
+    if (v.rb == v.l.block) { /* the other blocks first, then this one */
+        if (gatherer(&v))
+            st = scatter_to_blocks(&v, sendbuf, scount, scounts, displs, sdt);
+        if (st == AMP_OK && gatherer(&v))
+            block_layout(&v, v.l.block, scount, scounts, displs, sizes,
+                         sizes + n);
+        if (st == AMP_OK) {
+            st = amp_coll_sched_scatter(&v.local, sendbuf, 0, sizes, sizes + n,
+                                        sdt, recvbuf, rcount, rdt, v.gather,
+                                        in_place, &s);
+            st = run(st, s, &v.local);
+        }
+        return levels_done(&v, st, sizes, NULL);
+    }
+    st = member_sizes(&v, rcount * (int)rdt->size, scounts != NULL, sizes);
+    size_t total = gatherer(&v) ? prefix(sizes, n, sizes + n) : 0;
+    if (st == AMP_OK && gatherer(&v) && !(tmp = malloc(total + 1)))
+        st = AMP_ERR_NOMEM;
+    if (st == AMP_OK && gatherer(&v)) {
+        st = amp_coll_sched_scatter(&v.leaders, NULL, 0, NULL, NULL, byte_dt(),
+                                    tmp, (int)total, byte_dt(), v.rb, 0, &s);
+        st = run(st, s, &v.leaders);
+    }
+    if (st == AMP_OK) {
+        st = amp_coll_sched_scatter(&v.local, tmp, 0, sizes, sizes + n,
+                                    byte_dt(), recvbuf, rcount, rdt, 0, 0, &s);
+        st = run(st, s, &v.local);
+    }
+    return levels_done(&v, st, sizes, tmp);
+}
+
+/* ---- allgather -------------------------------------------------------- */
+
+/* Regular blocks: the members' blocks into the first member's receive
+ * buffer, the processes' runs of blocks between the first members, the
+ * whole buffer to the members through shared memory. */
+static amp_status_t allgather_regular(levels_t *v, const void *sendbuf,
+                                      int scount, const amp_dt_t *sdt,
+                                      void *recvbuf, int rcount,
+                                      const amp_dt_t *rdt, int in_place)
+{
+    const amp_coll_levels_t *l = &v->l;
+    int n = l->nlocal, nb = l->nblocks, size = l->block_first[nb];
+    int *a = malloc((size_t)(2 * n + 2 * nb) * sizeof(int));
+    if (!a)
+        return AMP_ERR_NOMEM;
+    int *bcnt = a + 2 * n, *bdsp = bcnt + nb;
+    block_layout(v, l->block, rcount, NULL, NULL, a, a + n);
+    if (in_place) { /* this member's block is its send data */
+        sendbuf = elem_at(recvbuf,
+                          (long long)(l->first + v->local.rank) * rcount, rdt);
+        scount = rcount;
+        sdt = rdt;
+    }
+    amp_nbc_t *s = NULL;
+    amp_status_t st =
+        amp_coll_sched_gather(&v->local, sendbuf, scount, sdt, recvbuf, 0, a,
+                              a + n, rdt, 0, in_place && gatherer(v), &s);
+    st = run(st, s, &v->local);
+    for (int b = 0; b < nb; b++) {
+        bcnt[b] = nlocal_of(l, b) * rcount;
+        bdsp[b] = l->block_first[b] * rcount;
+    }
+    if (st == AMP_OK && gatherer(v)) {
+        st = amp_coll_sched_allgather(&v->leaders, NULL, 0, rdt, recvbuf, 0,
+                                      bcnt, bdsp, rdt, 1, &s);
+        st = run(st, s, &v->leaders);
+    }
+    if (st == AMP_OK)
+        st = amp_coll_shm_bcast(l->shm, &v->local, recvbuf, size * rcount, rdt,
+                                0);
+    free(a);
+    return st;
+}
+
+/* Blocks of any sizes and places: packed everywhere, unpacked at the end
+ * by every member. */
+static amp_status_t allgather_v(levels_t *v, const void *sendbuf, int scount,
+                                const amp_dt_t *sdt, void *recvbuf,
+                                const int *rcounts, const int *displs,
+                                const amp_dt_t *rdt, int in_place)
+{
+    const amp_coll_levels_t *l = &v->l;
+    int nb = l->nblocks, size = l->block_first[nb];
+    int *a = malloc((size_t)(2 * size + 2 * nb) * sizeof(int));
+    if (!a)
+        return AMP_ERR_NOMEM;
+    int *sizes = a, *offs = a + size, *bbytes = offs + size,
+        *boffs = bbytes + nb;
+    for (int r = 0; r < size; r++)
+        sizes[r] = rcounts[r] * (int)rdt->size;
+    size_t total = prefix(sizes, size, offs);
+    for (int b = 0; b < nb; b++) {
+        boffs[b] = offs[l->block_first[b]];
+        bbytes[b] =
+            (b + 1 < nb ? offs[l->block_first[b + 1]] : (int)total) - boffs[b];
+    }
+    char *all = malloc(total + 1);
+    int me = l->first + v->local.rank;
+    if (in_place) {
+        sendbuf = elem_at(recvbuf, displs[me], rdt);
+        scount = rcounts[me];
+        sdt = rdt;
+    }
+    amp_nbc_t *s = NULL;
+    /* Into the first member's copy of everything, at the block's place. */
+    amp_status_t st =
+        all ? amp_coll_sched_gather(&v->local, sendbuf, scount, sdt, all, 0,
+                                    sizes + l->first, offs + l->first,
+                                    byte_dt(), 0, 0, &s)
+            : AMP_ERR_NOMEM;
+    st = run(st, s, &v->local);
+    if (st == AMP_OK && gatherer(v)) {
+        st = amp_coll_sched_allgather(&v->leaders, NULL, 0, byte_dt(), all, 0,
+                                      bbytes, boffs, byte_dt(), 1, &s);
+        st = run(st, s, &v->leaders);
+    }
+    if (st == AMP_OK)
+        st = amp_coll_shm_bcast(l->shm, &v->local, all, (int)total, byte_dt(),
+                                0);
+    for (int r = 0; st == AMP_OK && r < size; r++)
+        if (!(in_place && r == me))
+            amp_dt_unpack(rdt, rcounts[r], elem_at(recvbuf, displs[r], rdt),
+                          all + offs[r], (size_t)sizes[r]);
+    free(all);
+    free(a);
+    return st;
+}
+
+amp_status_t
+amp_coll_levels_allgather(const amp_comm_t *comm, const amp_coll_comm_t *c,
+                          const void *sendbuf, int scount, const amp_dt_t *sdt,
+                          void *recvbuf, int rcount, const int *rcounts,
+                          const int *displs, const amp_dt_t *rdt, int in_place)
+{
+    levels_t v;
+    amp_status_t st = levels_init(&v, comm, c, -1);
+    if (st != AMP_OK)
+        return st;
+    st = rcounts ? allgather_v(&v, sendbuf, scount, sdt, recvbuf, rcounts,
+                               displs, rdt, in_place)
+                 : allgather_regular(&v, sendbuf, scount, sdt, recvbuf, rcount,
+                                     rdt, in_place);
+    return levels_done(&v, st, NULL, NULL);
+}
+
+/* ---- alltoall --------------------------------------------------------- */
+
+int amp_coll_levels_alltoall_ok(const amp_comm_t *comm, size_t pair_bytes)
+{
+    return comm->hier && pair_bytes <= A2A_SMALL;
+}
+
+/* At the gatherer: the members' send rows (in: member i's blocks for every
+ * rank, pb bytes each) regrouped by the destination's process (out). */
+static void a2a_by_block(const levels_t *v, const char *in, size_t pb,
+                         char *out, int *counts, ptrdiff_t *displs)
+{
+    const amp_coll_levels_t *l = &v->l;
+    int n = l->nlocal, size = l->block_first[l->nblocks];
+    size_t pos = 0;
+    for (int b = 0; b < l->nblocks; b++) {
+        displs[b] = (ptrdiff_t)pos;
+        for (int i = 0; i < n; i++)
+            for (int j = l->block_first[b]; j < l->block_first[b + 1]; j++) {
+                memcpy(out + pos, in + ((size_t)i * size + j) * pb, pb);
+                pos += pb;
+            }
+        counts[b] = (int)(pos - (size_t)displs[b]);
+    }
+}
+
+/* At the gatherer: what came from each process (in: for its members i, for
+ * this process's members j, the block i -> j) as the receive row of each
+ * member j, in rank order of i (out). */
+static void a2a_to_members(const levels_t *v, const char *in, size_t pb,
+                           const ptrdiff_t *displs, char *out)
+{
+    const amp_coll_levels_t *l = &v->l;
+    int n = l->nlocal, size = l->block_first[l->nblocks];
+    for (int b = 0; b < l->nblocks; b++) {
+        int nb = nlocal_of(l, b);
+        for (int i = 0; i < nb; i++)
+            for (int j = 0; j < n; j++)
+                memcpy(out + ((size_t)j * size + l->block_first[b] + i) * pb,
+                       in + displs[b] + ((size_t)i * n + j) * pb, pb);
+    }
+}
+
+/* The gatherers' exchange: rows (n * size blocks of pb bytes) in, rows
+ * out, through one message per pair of processes. */
+static amp_status_t a2a_exchange(levels_t *v, char *rows, size_t pb)
+{
+    const amp_coll_levels_t *l = &v->l;
+    int nb = l->nblocks;
+    size_t bytes = (size_t)l->nlocal * l->block_first[nb] * pb;
+    char *buf = malloc(2 * bytes + 1);
+    int *counts = malloc((size_t)(2 * nb) * sizeof(int));
+    ptrdiff_t *displs = malloc((size_t)(2 * nb) * sizeof(ptrdiff_t));
+    const amp_dt_t **dts = malloc((size_t)nb * sizeof(*dts));
+    amp_status_t st = AMP_ERR_NOMEM;
+    if (buf && counts && displs && dts) {
+        for (int b = 0; b < nb; b++)
+            dts[b] = byte_dt();
+        a2a_by_block(v, rows, pb, buf, counts, displs);
+        for (int b = 0; b < nb; b++) { /* what block b's members send here */
+            counts[nb + b] = nlocal_of(l, b) * l->nlocal * (int)pb;
+            displs[nb + b] = b ? displs[nb + b - 1] + counts[nb + b - 1] : 0;
+        }
+        amp_nbc_t *s = NULL;
+        st = amp_coll_sched_alltoall(&v->leaders, buf, counts, displs, dts,
+                                     buf + bytes, counts + nb, displs + nb, dts,
+                                     0, &s);
+        st = run(st, s, &v->leaders);
+    }
+    if (st == AMP_OK)
+        a2a_to_members(v, buf + bytes, pb, displs + nb, rows);
+    free(dts);
+    free(displs);
+    free(counts);
+    free(buf);
+    return st;
+}
+
+amp_status_t amp_coll_levels_alltoall(const amp_comm_t *comm,
+                                      const amp_coll_comm_t *c,
+                                      const void *sendbuf, int scount,
+                                      const amp_dt_t *sdt, void *recvbuf,
+                                      int rcount, const amp_dt_t *rdt,
+                                      int in_place)
+{
+    levels_t v;
+    amp_status_t st = levels_init(&v, comm, c, -1);
+    if (st != AMP_OK)
+        return st;
+    int n = v.l.nlocal, size = v.l.block_first[v.l.nblocks];
+    size_t pb = (size_t)rcount * rdt->size, row = (size_t)size * pb;
+    if (in_place) {
+        sendbuf = recvbuf;
+        scount = rcount;
+        sdt = rdt;
+    }
+    int *a = malloc((size_t)(2 * n) * sizeof(int));
+    char *rows = gatherer(&v) ? malloc((size_t)n * row + 1) : NULL;
+    if (!a || (gatherer(&v) && !rows))
+        return levels_done(&v, AMP_ERR_NOMEM, a, rows);
+    for (int i = 0; i < n; i++) {
+        a[i] = (int)row;
+        a[n + i] = (int)(i * row);
+    }
+    amp_nbc_t *s = NULL;
+    st = amp_coll_sched_gather(&v.local, sendbuf, size * scount, sdt, rows, 0,
+                               a, a + n, byte_dt(), 0, 0, &s);
+    st = run(st, s, &v.local);
+    if (st == AMP_OK && gatherer(&v))
+        st = a2a_exchange(&v, rows, pb);
+    if (st == AMP_OK) {
+        st = amp_coll_sched_scatter(&v.local, rows, 0, a, a + n, byte_dt(),
+                                    recvbuf, size * rcount, rdt, 0, 0, &s);
+        st = run(st, s, &v.local);
+    }
+    return levels_done(&v, st, a, rows);
+}
+
+/* ---- reductions ------------------------------------------------------- */
+
+/* count elements of dt in a new block of memory (*mem, to free): the
+ * address to use as their buffer. */
+static char *scratch(const amp_dt_t *dt, int count, void **mem)
+{
+    *mem = malloc(amp_dt_span(dt, count) + 1);
+    return *mem ? (char *)*mem - dt->true_lb : NULL;
+}
+
+amp_status_t amp_coll_levels_reduce(const amp_comm_t *comm,
+                                    const amp_coll_comm_t *c,
+                                    const void *sendbuf, void *recvbuf,
+                                    int count, const amp_dt_t *dt,
+                                    const amp_coll_op_t *op, int root)
+{
+    void *mem = NULL;
+    char *into = c->rank == root ? recvbuf : scratch(dt, count, &mem);
+    if (!into)
+        return AMP_ERR_NOMEM;
+    amp_status_t st =
+        amp_coll_hier_allreduce(comm, c, sendbuf, into, count, dt, op);
+    free(mem);
+    return st;
+}
+
+amp_status_t amp_coll_levels_reduce_scatter(const amp_comm_t *comm,
+                                            const amp_coll_comm_t *c,
+                                            const void *sendbuf, void *recvbuf,
+                                            const int *rcounts,
+                                            const amp_dt_t *dt,
+                                            const amp_coll_op_t *op)
+{
+    int total = 0, off = 0;
+    for (int r = 0; r < c->size; r++) {
+        off += r < c->rank ? rcounts[r] : 0;
+        total += rcounts[r];
+    }
+    void *mem;
+    char *all = scratch(dt, total, &mem);
+    if (!all)
+        return AMP_ERR_NOMEM;
+    amp_status_t st =
+        amp_coll_hier_allreduce(comm, c, sendbuf, all, total, dt, op);
+    if (st == AMP_OK)
+        amp_dt_copy(dt, rcounts[c->rank], recvbuf,
+                    all + (ptrdiff_t)off * dt->extent);
+    free(mem);
+    return st;
+}

@@ -1,0 +1,292 @@
+/*
+ * The transport between processes, private to p2p/net.c (UCX, deadlock
+ * detection, the exchanges of rank moves) and p2p/netnode.c (the rings
+ * between the PEs of processes of one node, in shared memory).
+ *
+ * A message to a PE of another process of this node goes through the ring
+ * of that pair of PEs when it fits there (small messages with their data;
+ * larger ones as their address, which the receiver copies from with
+ * cross-memory attach); anything else goes through UCX.  Both carry the
+ * same header and the same sequence number per pair of PEs, so the
+ * receiver delivers them in order whichever way each came.
+ */
+#ifndef AMP_P2P_NET_IMPL_H
+#define AMP_P2P_NET_IMPL_H
+
+#include "p2p/net.h"
+#include "p2p/pe.h"
+#include "p2p/shmring.h"
+
+#include <stdatomic.h>
+#include <ucp/api/ucp.h>
+
+#define NET_AM_ID 17          /* our one active-message handler */
+#define NET_KEY "ampi.net"    /* what each process publishes (boot) */
+#define NET_HOST_MAX 64       /* bytes of host name compared for nodes */
+#define NET_MAGIC 0x414d4e33u /* "AMN3": a blob of this version */
+/* With every process on this node, UCX is progressed every so many polls
+ * (a power of two). */
+#define NET_UCX_EVERY 16
+/* Deadlock detection: at most one wave of probes per this many ns. */
+#define NET_WAVE_NS 10000000L
+
+/* What every message carries ahead of its data. */
+typedef struct net_hdr {
+    uint8_t kind; /* enum amp_net_kind */
+    uint8_t flag; /* CANCEL_ANSWER: the message was withdrawn */
+    uint16_t from_pe;
+    int32_t from_proc;
+    int32_t ctx, src, tag, dst;
+    uint32_t seq;      /* per pair of PEs, for the order */
+    int32_t from_rank; /* the sender's world rank (acknowledgements) */
+    uint64_t bytes;
+    uint64_t sreq; /* sync: the sender's request, echoed by the ack */
+    uint32_t sid;  /* the send's number (amp_p2p_req_t), for a cancel */
+    uint32_t pad;
+} net_hdr_t;
+
+/* Deadlock detection across processes.  A process is quiet when its
+ * scheduler finds every rank blocked and nothing to do (sched's on_quiet),
+ * and none of its PEs has a transfer under way; it records how many
+ * messages it had sent and received then.  Nothing but a message from
+ * another process can wake it, so it stays quiet while those counts stay
+ * the same.  Process 0, when quiet itself, sends waves of probes; each
+ * process answers whether it is still quiet, with its counts.  Two waves
+ * in a row where every process is quiet, the job's sent count equals its
+ * received count and both equal the previous wave's mean no message is in
+ * flight and nothing can ever change: a deadlock.  Process 0 then has every
+ * process report its ranks and ends the job.  A process whose ranks have
+ * all ended tells process 0 its final counts and is quiet from then on. */
+typedef struct net_detect {
+    _Atomic int lock;
+    int quiet;                       /* the last on_quiet found it so */
+    uint64_t quiet_sent, quiet_recv; /* the counts then */
+    /* Process 0: the current wave. */
+    int wave, replies_due, all_quiet, prev_ok, dying, dones_due;
+    uint64_t sent, recv, own_sent, own_recv, prev_sent, prev_recv;
+    long last_ns;
+    /* Process 0: processes whose ranks have all ended, their counts. */
+    unsigned char *finished;
+    uint64_t *fin_sent, *fin_recv;
+} net_detect_t;
+
+/* Slots of the count exchanges of rank moves (a process is at most one
+ * step ahead of another). */
+#define NET_MOVE_SLOTS 4
+
+/* The exchanges of rank moves (amp_p2p_net_quiesce, amp_p2p_net_places):
+ * one thread of the process runs a step while the handlers of PE 0 fill
+ * in what the other processes send for it. */
+typedef struct net_move {
+    int step; /* the last step begun (the running thread's) */
+    /* By step % NET_MOVE_SLOTS: [proc][its PE][PE here], how many messages
+     * that PE had sent to this one; the sum of the processes' totals; how
+     * many processes have reported. */
+    uint32_t *counts[NET_MOVE_SLOTS];
+    uint64_t totals[NET_MOVE_SLOTS];
+    _Atomic int got[NET_MOVE_SLOTS];
+    int *place_pe, *place_proc; /* by world rank, as processes reported */
+    _Atomic int places_got;
+    amp_p2p_load_t *loads; /* by world rank, as processes reported */
+    _Atomic int loads_got;
+} net_move_t;
+
+/* The transport of the whole process: read-only once set up, except the
+ * detection and move state. */
+typedef struct amp_net {
+    ucp_context_h ctx;
+    int nprocs, proc, maxpes, nranks;
+    void **addr;         /* [proc * maxpes + pe]: worker addresses */
+    size_t eager;        /* the eager limit */
+    int cuda;            /* this process's UCX moves CUDA memory (gpu/ucx.c) */
+    struct amp_gpu *gpu; /* the world's, NULL: host-only */
+    /* Device transfers with another process under way (p2p/dev.h). */
+    _Atomic long dev_live;
+    unsigned char *proc_cuda; /* by process: the same, as it published */
+    amp_sched_t *sched;
+    void (*report_fn)(void); /* the world's */
+    net_detect_t detect;
+    net_move_t move;
+    /* The processes of this node (netnode.c). */
+    const amp_node_t *node; /* the world's */
+    int *proc_npes;         /* by process: its PEs */
+    uint64_t probe;         /* AMP_NODE_PROBE, read by the node's others */
+    char *shm;              /* the node's rings, flags; NULL: none */
+    size_t shm_bytes;
+    uint32_t ring_size; /* bytes of lines per ring */
+    size_t rings_off;   /* where the rings start in shm */
+    int all_local;      /* every process of the job is on this node */
+} amp_net_t;
+
+/* What goes out as UCX's header: ours, then an upper layer's (kind
+ * AMP_NET_UPPER only). */
+typedef struct net_wire {
+    net_hdr_t hdr;
+    unsigned char upper[AMP_P2P_AM_HDR_MAX];
+} net_wire_t;
+
+/* A send in flight; header and temporary kept until UCX is done. */
+typedef struct net_op {
+    struct net_op *next;
+    net_wire_t wire;
+    size_t hlen;               /* bytes of wire sent */
+    int cuda;                  /* the data is CUDA device memory */
+    amp_p2p_req_t *req;        /* completes with the UCX send, or NULL */
+    void *temp;                /* packed copy of a non-contiguous buffer */
+    amp_p2p_am_done_fn_t done; /* upper layer's send: told when sent */
+    void *arg;
+    int counted; /* a message of the program's (not detection's) */
+    int ucx;     /* through UCX even where a ring would take it (wakes) */
+    struct amp_net_pe *np;
+} net_op_t;
+
+/* A rendezvous message being fetched into a receive (r), or for an upper
+ * layer into a buffer (into, then done). */
+typedef struct net_fetch {
+    struct net_fetch *next;
+    int discard;
+    amp_p2p_req_t *r;
+    void *into;
+    amp_p2p_am_done_fn_t done;
+    void *arg;
+    struct amp_net_pe *np;
+    void *desc, *temp;
+    size_t bytes;
+    int src, tag;
+} net_fetch_t;
+
+/* A message that arrived before its turn. */
+typedef struct net_held {
+    struct net_held *next;
+    net_wire_t wire;
+    size_t hlen;
+    void *data; /* rendezvous: UCX's descriptor; else our copy */
+    size_t length;
+    int rndv;
+} net_held_t;
+
+/* One PE's end: only that PE touches it. */
+typedef struct amp_net_pe {
+    ucp_worker_h worker;
+    int efd;
+    amp_pe_t *pe;
+    amp_net_t *net;
+    ucp_ep_h *eps; /* [proc * maxpes + pe], made on first use */
+    /* Same index: the next number to send there, and expected from there
+     * (written by this PE only, read by any while ranks move). */
+    _Atomic uint32_t *send_seq;
+    _Atomic uint32_t *recv_seq;
+    net_held_t *held;     /* early arrivals */
+    net_fetch_t *fetches; /* matched inside a UCX callback: start after */
+    net_op_t *free_ops;
+    int in_progress; /* inside ucp_worker_progress */
+    /* Written by this PE only, read by any (deadlock detection): messages
+     * sent and received, and sends, fetches and held arrivals not done. */
+    _Atomic uint64_t sent, recvd;
+    _Atomic long busy;
+    _Atomic long fetching; /* fetches not done (rank moves) */
+    /* The rings of the node (netnode.c): out of this PE by channel (r NULL:
+     * none), and into it, with the channel each comes from. */
+    amp_shr_tx_t *tx;
+    amp_shr_rx_t *rx;
+    unsigned *rx_chan;
+    int nrx;
+    int in_rings;               /* delivering from them */
+    unsigned ticks;             /* calls of amp_net_progress */
+    _Atomic uint32_t *sleeping; /* this PE's flag in the node's memory */
+} amp_net_pe_t;
+
+/* Adds d to a counter only its PE writes (no locked instruction). */
+static inline void bump_u64(_Atomic uint64_t *c, uint64_t d)
+{
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + d,
+                          memory_order_relaxed);
+}
+
+static inline void bump(_Atomic long *c, long d)
+{
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + d,
+                          memory_order_relaxed);
+}
+
+/* The next number of a counter only its PE writes; counts it. */
+static inline uint32_t seq_next(_Atomic uint32_t *c)
+{
+    uint32_t v = atomic_load_explicit(c, memory_order_relaxed);
+    atomic_store_explicit(c, v + 1, memory_order_relaxed);
+    return v;
+}
+
+static inline uint32_t seq_of(_Atomic uint32_t *c)
+{
+    return atomic_load_explicit(c, memory_order_relaxed);
+}
+
+static inline amp_net_pe_t *net_of(amp_pe_t *pe)
+{
+    return ((amp_p2p_pe_t *)pe->upper)->net;
+}
+
+static inline unsigned chan(const amp_net_t *net, int proc, int pe)
+{
+    return (unsigned)(proc * net->maxpes + pe);
+}
+
+/* ---- net.c, for netnode.c --------------------------------------------- */
+
+/* A send's record (its wire header filled in), from the free list. */
+net_op_t *amp_net_op_get(amp_net_pe_t *np);
+/* The send is done (ok: it succeeded): its request, callback, record. */
+void amp_net_op_finish(net_op_t *op, int ok);
+/* Sends op, a message without data (its header filled in), to PE rpe of
+ * process proc: through their ring, or UCX. */
+void amp_net_op_send(amp_net_pe_t *np, net_op_t *op, int proc, int rpe);
+/* An empty message through UCX to PE rpe of process proc, which ends its
+ * sleep on its UCX worker (AMP_NET_WAKE). */
+void amp_net_wake_ucx(amp_net_pe_t *np, int proc, int rpe);
+/* A message from process from_proc's PE (as its header says), through
+ * UCX or a ring: header of hlen bytes, then length bytes of data (a
+ * rendezvous: data is the descriptor to fetch it with).  Delivered now or
+ * held until its turn. */
+void amp_net_receive(amp_pe_t *pe, const void *header, size_t hlen, void *data,
+                     size_t length, int rndv);
+
+/* ---- netnode.c ------------------------------------------------------------
+ */
+
+/* The rings between this process's PEs and those of the other processes of
+ * its node (w->node), in memory the node's first process creates and the
+ * others map.  Logs and fails when the memory cannot be had; then the
+ * job runs over UCX alone (the caller decides). */
+amp_status_t amp_net_node_setup(amp_p2p_world_t *w, amp_net_t *net,
+                                amp_sched_t *sched);
+void amp_net_node_cleanup(amp_net_t *net, amp_sched_t *sched);
+/* Sends op (header and data, as op_post) to PE rpe of process proc through
+ * their ring: returns 0 when there is no ring to there or no room in it
+ * (then UCX takes it).  Eager: the data is copied into the ring and op
+ * finishes; a rendezvous: the receiver copies from data and answers, op
+ * finishes then. */
+int amp_net_node_post(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
+                      const void *data, size_t bytes, int rndv);
+/* Delivers what the rings into pe hold; returns how many messages. */
+unsigned amp_net_node_progress(amp_pe_t *pe, amp_net_pe_t *np);
+/* Whether a ring into np's PE holds a message (any thread may ask). */
+int amp_net_node_waiting(amp_net_pe_t *np);
+/* Whether desc is a rendezvous that came through a ring. */
+static inline int amp_net_node_desc(const void *desc)
+{
+    return ((uintptr_t)desc & 1) != 0;
+}
+/* Copies the data of such a rendezvous (bytes of it) into into, answers
+ * its sender, and frees desc; returns whether the copy succeeded. */
+int amp_net_node_fetch(amp_net_pe_t *np, void *desc, void *into, size_t bytes);
+/* Drops the rendezvous at desc (a withdrawn send): its sender is told, as
+ * after a copy. */
+void amp_net_node_discard(amp_net_pe_t *np, void *desc);
+/* Around an idle PE's sleep: says it sleeps (so that a process that puts a
+ * message into one of its rings wakes it), unless a ring already holds
+ * one (then returns 0: do not sleep). */
+int amp_net_node_sleep_begin(amp_net_pe_t *np);
+void amp_net_node_sleep_end(amp_net_pe_t *np);
+
+#endif

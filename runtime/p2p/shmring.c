@@ -1,0 +1,84 @@
+/* Rings of records between two processes; see shmring.h. */
+#include "p2p/shmring.h"
+
+#include <string.h>
+
+static amp_shr_word_t *word_at(amp_shr_t *r, uint64_t pos, uint32_t size)
+{
+    return (amp_shr_word_t *)(r->lines + pos % size);
+}
+
+static uint64_t load_word(const amp_shr_word_t *w, memory_order mo)
+{
+    return atomic_load_explicit((_Atomic uint64_t *)w, mo);
+}
+
+/* Whether n more bytes fit after tail; re-reads the consumer's head once
+ * when the copy says no. */
+static int fits(amp_shr_tx_t *tx, uint64_t n)
+{
+    if (tx->tail + n - tx->head <= tx->size)
+        return 1;
+    tx->head = atomic_load_explicit(&tx->r->head, memory_order_acquire);
+    return tx->tail + n - tx->head <= tx->size;
+}
+
+amp_shr_word_t *amp_shr_reserve(amp_shr_tx_t *tx, size_t hlen, size_t bytes)
+{
+    uint64_t need = amp_shr_need(hlen, bytes);
+    if (need > tx->size / 2)
+        return NULL;
+    uint64_t off = tx->tail % tx->size, fill = 0;
+    if (off + need > tx->size)
+        fill = tx->size - off;
+    /* One more line stays free: where the next record's word is cleared. */
+    if (!fits(tx, fill + need + AMP_SHR_LINE))
+        return NULL;
+    if (fill) {
+        amp_shr_word_t v = {(uint32_t)fill - sizeof(v), 0,
+                            AMP_SHR_VALID | AMP_SHR_FILL};
+        uint64_t bits;
+        memcpy(&bits, &v, sizeof(bits));
+        atomic_store_explicit((_Atomic uint64_t *)tx->r->lines, 0,
+                              memory_order_relaxed);
+        atomic_store_explicit(
+            (_Atomic uint64_t *)word_at(tx->r, tx->tail, tx->size), bits,
+            memory_order_release);
+        tx->tail += fill;
+    }
+    return word_at(tx->r, tx->tail, tx->size);
+}
+
+/* Moves past the record whose word is v and publishes the new head (the
+ * producer clears the lines' words itself before it reuses them). */
+static void clear(amp_shr_rx_t *rx, amp_shr_word_t v)
+{
+    rx->head += amp_shr_need(v.hlen, v.bytes);
+    atomic_store_explicit(&rx->r->head, rx->head, memory_order_release);
+}
+
+amp_shr_word_t *amp_shr_peek(amp_shr_rx_t *rx)
+{
+    for (;;) {
+        amp_shr_word_t *w = word_at(rx->r, rx->head, rx->size);
+        uint64_t bits = load_word(w, memory_order_acquire);
+        if (!bits)
+            return NULL;
+        amp_shr_word_t v;
+        memcpy(&v, &bits, sizeof(v));
+        if (!(v.flags & AMP_SHR_FILL))
+            return w;
+        clear(rx, v);
+    }
+}
+
+void amp_shr_release(amp_shr_rx_t *rx, amp_shr_word_t *w)
+{
+    clear(rx, *w);
+}
+
+int amp_shr_nonempty(const amp_shr_rx_t *rx)
+{
+    return load_word(word_at(rx->r, rx->head, rx->size),
+                     memory_order_seq_cst) != 0;
+}
