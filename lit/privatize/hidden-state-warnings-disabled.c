@@ -6,4 +6,4 @@
 
 #include <string.h>
 
-char *first(char *line) { return strtok(line, ","); }
+char *message(int code) { return strerror(code); }
