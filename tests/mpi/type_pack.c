@@ -103,6 +103,9 @@ static void contents(void)
     MT_CHECK_INT_EQ(len, 9);
     MT_CHECK_MPI(MPI_Type_get_name(MPI_DOUBLE, name, &len));
     MT_CHECK(strcmp(name, "MPI_DOUBLE") == 0);
+    /* One type under two names: the first one, as other MPIs name it. */
+    MT_CHECK_MPI(MPI_Type_get_name(MPI_C_COMPLEX, name, &len));
+    MT_CHECK(strcmp(name, "MPI_C_COMPLEX") == 0);
     MPI_Type_free(&dup);
     MPI_Type_free(&st);
 
