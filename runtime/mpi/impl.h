@@ -245,6 +245,9 @@ typedef struct amp_rank {
     amp_table_t infos;   /* info.c; index 0 is MPI_INFO_ENV */
     amp_table_t wins;    /* win.c */
     struct amp_attr *dt_attrs[AMPI_DTID_COUNT]; /* attr.c: predefined types' */
+    /* datatype.c: the names this rank gave predefined types (by id, in its
+     * heap, so they move with it); NULL until it names one */
+    char **dt_names;
     int attr_my_wth;                 /* attr.c: what AMPI_MY_WTH points to */
     struct amp_user_errs *user_errs; /* errors.c: added classes and codes */
     MPI_Errhandler file_errh;        /* errors.c: MPI_FILE_NULL's handler */
