@@ -286,6 +286,7 @@ typedef struct amp_win {
     int disp_unit;
     void *own_mem;          /* MPI_Win_allocate's memory */
     struct amp_attr *attrs; /* attr.c */
+    struct amp_info *hints; /* info.c: the window hints set, or NULL */
     char name[MPI_MAX_OBJECT_NAME];
     /* Epochs (win_sync.c). */
     int fence;               /* a fence epoch may be open */
@@ -574,6 +575,14 @@ int amp_check_info(amp_rank_t *rank, amp_comm_t *comm, MPI_Info h,
 amp_status_t amp_comm_info_apply(amp_rank_t *rank, amp_comm_t *comm,
                                  const struct amp_info *hints);
 void amp_info_destroy(struct amp_info *info);
+/* A window's hints: amp_win_info_apply keeps in *set (created on first
+ * use) the standard's window hints found in hints, ignoring other keys;
+ * amp_win_info_get hands out a new info object with every window hint, its
+ * value from set or else its default (MPI_Win_get_info). */
+amp_status_t amp_win_info_apply(struct amp_info **set,
+                                const struct amp_info *hints);
+int amp_win_info_get(amp_rank_t *rank, const struct amp_info *set,
+                     MPI_Info *info_used, const char *call);
 
 /* ---- datatypes (datatype.c) ---- */
 
