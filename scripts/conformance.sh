@@ -14,10 +14,12 @@ set -euo pipefail
 usage() {
     cat <<'EOF'
 usage: scripts/conformance.sh [--build-dir DIR] [--np2] [--both]
-                              [--timeout S] [SUBDIR...]
+                              [--also-np2 DIR,...] [--timeout S] [SUBDIR...]
   --build-dir DIR  the build whose bin/ampicc etc. are tested (default: build)
   --np2            run across 2 processes (ampirun -n 2 ... +vp N +p 1)
   --both           run in one process, then across 2 processes
+  --also-np2 LIST  run in one process, then the directories of LIST (comma-
+                   separated, among SUBDIR) across 2 processes
   --timeout S      time limit of an entry without a timeLimit of its own
                    (default 180 s, as MPICH's runner)
   SUBDIR           directories of test/mpi (default: every one that applies)
@@ -35,6 +37,7 @@ mpich_version=4.0.2
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=$repo/build
 modes=(np1)
+np2_dirs=() # empty: every directory asked for
 default_timeout=180
 dirs=()
 while [ $# -gt 0 ]; do
@@ -43,6 +46,7 @@ while [ $# -gt 0 ]; do
     --build-dir=*) build_dir=$(cd "${1#*=}" && pwd); shift ;;
     --np2) modes=(np2); shift ;;
     --both) modes=(np1 np2); shift ;;
+    --also-np2) modes=(np1 np2); IFS=, read -r -a np2_dirs <<<"$2"; shift 2 ;;
     --timeout) default_timeout=$2; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     -*) echo "conformance.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -340,8 +344,8 @@ run_entry() {
         # signal goes to the entry's log, not to ours. Its time (wall, user
         # and system seconds) goes to times.tsv.
         local TIMEFORMAT='%R %U %S' t
-        { time (cd "$dir" && timeout -k 10 "$limit" "${cmd[@]}"; exit $?) \
-            >"$logf" 2>&1 </dev/null; } 2>"$logf.time" || rc=$?
+        { time { (cd "$dir" && timeout -k 10 "$limit" "${cmd[@]}"; exit $?) \
+            >"$logf" 2>&1 </dev/null; }; } 2>"$logf.time" || rc=$?
         why=$(judge "$logf" "$rc" "$how")
         read -r -a t <"$logf.time"
         printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$d" "$id" "${t[0]}" "${t[1]}" \
@@ -386,6 +390,9 @@ run_dir() {
 fetch_source
 configure_suite
 load_xfails
+for d in ${np2_dirs[@]+"${np2_dirs[@]}"}; do
+    [[ " ${dirs[*]} " == *" $d "* ]] || die "--also-np2: $d is not among the directories to run"
+done
 for d in "${dirs[@]}"; do
     [ -d "$src/$d" ] || die "no directory $d in MPICH's test/mpi"
     [ -d "$suite/$d" ] || die "$d is not configured in the suite (see $suite/configure.log)"
@@ -404,6 +411,10 @@ for mode in "${modes[@]}"; do
     np2) echo "conformance: 2 processes (ampirun -n 2 ./prog +vp N +p 1)" ;;
     esac
     for d in "${dirs[@]}"; do
+        if [ "$mode" = np2 ] && [ ${#np2_dirs[@]} -gt 0 ] &&
+            [[ " ${np2_dirs[*]} " != *" $d "* ]]; then
+            continue
+        fi
         run_dir "$mode" "$d"
     done
 done
