@@ -9,6 +9,12 @@ using namespace llvm;
 namespace ampi {
 namespace {
 
+constexpr const char *RandomAdvice =
+    "use 'rand_r', 'erand48' or 'nrand48' with a per-rank seed";
+constexpr const char *Rand48Advice =
+    "use 'erand48', 'nrand48' or 'jrand48' with per-rank state";
+constexpr const char *RandomRAdvice =
+    "use 'random_r' with a per-rank state buffer";
 constexpr const char *GetoptAdvice =
     "set 'optind = 1' before each rank's option loop and finish it before "
     "any MPI call";
@@ -22,7 +28,16 @@ constexpr const char *ShiftStateAdvice =
 
 StringRef hiddenStateCallAdvice(StringRef Name) {
   return StringSwitch<StringRef>(Name)
+      .Case("strtok", "use 'strtok_r'")
       .Cases("getopt", "getopt_long", "getopt_long_only", GetoptAdvice)
+      .Cases("rand", "srand", RandomAdvice)
+      .Cases("random", "srandom", "initstate", "setstate", RandomRAdvice)
+      .Cases("drand48", "lrand48", "mrand48", Rand48Advice)
+      .Cases("srand48", "seed48", "lcong48", Rand48Advice)
+      .Case("asctime", "use 'asctime_r'")
+      .Case("ctime", "use 'ctime_r'")
+      .Case("gmtime", "use 'gmtime_r'")
+      .Case("localtime", "use 'localtime_r'")
       .Case("strerror", "use 'strerror_r'")
       .Case("strsignal", "copy the string before the next MPI call")
       .Case("readdir", "copy the entry before the next MPI call, or give each "

@@ -1,12 +1,10 @@
 //===- HiddenState.h - C library calls that keep state between calls ------===//
 //
 // Privatization covers the program's own variables, not the C library's.
-// Functions such as getopt or strerror keep state inside libc between calls;
-// other ranks (on other PEs, or on this one when a call switches ranks) can
-// change that state.  These tables say which functions and variables are
-// affected and what to use instead.  The runtime gives each rank its own
-// state for strtok, the rand/random and drand48 families, gmtime, localtime,
-// asctime and ctime (runtime/start/hidden_state.c), so those are not here.
+// Functions such as strtok or localtime keep state inside libc between calls;
+// when a rank yields between two calls (any MPI call may switch ranks), another
+// rank can change that state.  These tables say which functions and variables
+// are affected and what to use instead.
 //
 //===----------------------------------------------------------------------===//
 

@@ -3,18 +3,21 @@
 // REQUIRES: clang-plugin
 // RUN: %clang -fsyntax-only -fplugin=%ampi_plugin -Xclang -verify %s
 
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-int message_length(int code, char *name)
+int first_word_length(char *line, time_t now)
 {
-    char *err = strerror(code); // expected-warning {{call to 'strerror' keeps hidden state that other ranks can change between calls; use 'strerror_r' [-Wampi-hidden-state]}}
-    char *sig = strsignal(code); // expected-warning {{call to 'strsignal' keeps hidden state that other ranks can change between calls; copy the string before the next MPI call [-Wampi-hidden-state]}}
-    char *tmp = tmpnam(name); // expected-warning {{call to 'tmpnam' keeps hidden state}}
+    char *word = strtok(line, " "); // expected-warning {{call to 'strtok' keeps hidden state that other ranks can change between calls; use 'strtok_r' [-Wampi-hidden-state]}}
+    struct tm *t = localtime(&now); // expected-warning {{call to 'localtime' keeps hidden state that other ranks can change between calls; use 'localtime_r' [-Wampi-hidden-state]}}
+    srand(t->tm_sec); // expected-warning {{call to 'srand' keeps hidden state}}
+    int r = rand(); // expected-warning {{call to 'rand' keeps hidden state}}
+    char *err = strerror(r); // expected-warning {{call to 'strerror' keeps hidden state that other ranks can change between calls; use 'strerror_r'}}
     // The reentrant forms are fine.
-    char buf[64];
-    int again = strerror_r(code, buf, sizeof(buf));
-    return (int)strlen(err) + (sig != 0) + (tmp != 0) + again;
+    char *save;
+    char *again = strtok_r(line, " ", &save);
+    return (int)strlen(word) + (again != 0) + (err != 0);
 }
 
 // A function of the program's own with a library name is not the library's.

@@ -6,4 +6,4 @@
 
 #include <string.h>
 
-char *message(int code) { return strerror(code); }
+char *first(char *line) { return strtok(line, ","); }

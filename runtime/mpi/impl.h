@@ -24,9 +24,6 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <time.h>
 
 #define AMP_WEAK_ALIAS(name)                                                   \
     _Pragma(AMP_PRAGMA_STR(weak MPI_##name = PMPI_##name))
@@ -209,20 +206,6 @@ typedef struct amp_bsend {
     struct amp_bseg *segs; /* live segments, by address */
 } amp_bsend_t;
 
-/* The C library's hidden state, kept per rank (start/hidden_state.c): what
- * strtok, the rand/random and drand48 families, and gmtime, localtime,
- * asctime and ctime keep between calls.  Zero until first used. */
-typedef struct amp_libc_state {
-    char *strtok_next;
-    int random_ready;          /* random has been seeded */
-    char *random_state;        /* the buffer initstate/setstate last gave */
-    struct random_data random; /* glibc's state of the random family */
-    int32_t random_buf[32];    /* its default buffer: 128 bytes, as glibc's */
-    struct drand48_data rand48;
-    struct tm tm;     /* gmtime's and localtime's result */
-    char asctime[64]; /* asctime's and ctime's result */
-} amp_libc_state_t;
-
 #define AMP_ERRMSG_RING 16
 #define AMP_ERRMSG_LEN 256
 
@@ -262,7 +245,6 @@ typedef struct amp_rank {
     /* gpu.c: device buffers staged for the collective being started, taken
      * by the next amp_coll_launch (NULL between calls) */
     struct amp_gpu_op *gpu_coll;
-    amp_libc_state_t libc;
 } amp_rank_t;
 
 /* The calling rank, or NULL outside a rank. */
