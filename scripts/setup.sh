@@ -10,6 +10,7 @@ packages=(
     libhwloc-dev hwloc
     libpmix-dev libucx-dev
     openmpi-bin libopenmpi-dev
+    dpkg-dev xz-utils       # apt-get source (scripts/conformance.sh)
 )
 
 missing=()

@@ -61,7 +61,8 @@ amp_status_t amp_coll_allreduce_typed(const amp_coll_comm_t *c,
                                       int count, const amp_dt_t *dt,
                                       const amp_coll_op_t *op);
 /* 1 if the predefined operation op_id is defined on dt: dt's basic values
- * are all of one predefined type (with or without gaps between them). */
+ * are all of one predefined type (with or without gaps between them), or
+ * it has none (size zero: there is nothing to combine). */
 int amp_op_defined(int op_id, const amp_dt_t *dt);
 const char *amp_op_name(int op_id);
 

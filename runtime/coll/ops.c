@@ -258,8 +258,8 @@ static int walkable(const amp_dt_t *dt)
 
 int amp_op_defined(int op_id, const amp_dt_t *dt)
 {
-    if (op_id == 13 || op_id == 14)
-        return 1;
+    if (op_id == 13 || op_id == 14 || (dt->size == 0 && op_id > 0))
+        return op_id < AMPI_OP_COUNT;
     if (!dt->base_id || op_id <= 0 || op_id >= AMPI_OP_COUNT)
         return 0;
     if (dt->base_holes && !walkable(dt))
@@ -312,6 +312,8 @@ static void apply_holes(op_fn_t fn, const amp_dt_t *dt, int count,
 void amp_coll_apply(const amp_coll_op_t *op, const amp_dt_t *dt, int count,
                     const void *in, void *inout)
 {
+    if (count == 0 || dt->size == 0)
+        return; /* no values */
     if (!op->op_id) {
         int len = count, h = op->dt_handle;
         op->user((void *)in, inout, &len, &h);

@@ -611,7 +611,8 @@ void amp_dt_copy(const amp_dt_t *dt, int count, void *dst, const void *src)
 }
 
 /* A position in the data of count elements of a type, walked in
- * type-map order; a NULL type is one endless run of bytes. */
+ * type-map order; a NULL type, and a contiguous one (its elements back to
+ * back), is one endless run of bytes. */
 typedef struct cursor {
     char *base;
     const amp_dt_block_t *b;
@@ -659,9 +660,10 @@ static void cursor_advance(cursor_t *c, size_t k)
     }
 }
 
-void amp_dt_copy_typed(const amp_dt_t *sdt, const void *sbuf,
-                       const amp_dt_t *rdt, void *rbuf, size_t bytes)
+size_t amp_dt_copy_typed(const amp_dt_t *sdt, const void *sbuf,
+                         const amp_dt_t *rdt, void *rbuf, size_t bytes)
 {
+    size_t pieces = 0;
     cursor_t s, r;
     cursor_init(&s, sdt, sbuf);
     cursor_init(&r, rdt, rbuf);
@@ -676,5 +678,7 @@ void amp_dt_copy_typed(const amp_dt_t *sdt, const void *sbuf,
         cursor_advance(&s, k);
         cursor_advance(&r, k);
         bytes -= k;
+        pieces++;
     }
+    return pieces;
 }

@@ -178,9 +178,11 @@ void amp_dt_copy(const amp_dt_t *dt, int count, void *dst, const void *src);
 /* Copies the first bytes data bytes (in type-map order) of sdt elements
  * at sbuf into rdt elements at rbuf: one copy between two layouts of the
  * same type signature.  A NULL type stands for plain bytes at the
- * address; the caller makes sure bytes fit both sides. */
-void amp_dt_copy_typed(const amp_dt_t *sdt, const void *sbuf,
-                       const amp_dt_t *rdt, void *rbuf, size_t bytes);
+ * address; the caller makes sure bytes fit both sides.  Returns the number
+ * of pieces it copied (one memcpy each): the data of contiguous types
+ * (MPI_BYTE, a contiguous vector...) is one run, however many elements. */
+size_t amp_dt_copy_typed(const amp_dt_t *sdt, const void *sbuf,
+                         const amp_dt_t *rdt, void *rbuf, size_t bytes);
 
 /* Copies count elements from buf into the packed buffer out
  * (count * size bytes). */

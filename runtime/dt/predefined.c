@@ -34,20 +34,21 @@ PAIR_BLOCKS(pair_short, short, int);
 PAIR_BLOCKS(pair_ldouble, long double, int);
 
 /* Two values of one type (MPI_2INT, MPI_2REAL, ...) are contiguous. */
-#define BASIC(id_, T, fl)                                                      \
-    [AMPI_DTID_##id_] = {.size = sizeof(T),                                    \
-                         .extent = sizeof(T),                                  \
-                         .true_extent = sizeof(T),                             \
-                         .basic_size = sizeof(T),                              \
-                         .align = _Alignof(T),                                 \
-                         .contig = 1,                                          \
-                         .predefined = 1,                                      \
-                         .committed = 1,                                       \
-                         .combiner = MPI_COMBINER_NAMED,                       \
-                         .base_id = AMPI_DTID_##id_,                           \
-                         .base_count = 1,                                      \
-                         .flags = (fl),                                        \
-                         .name = #id_}
+#define BASIC(id_, T, fl) NAMED(AMPI_DTID_##id_, #id_, T, fl)
+#define NAMED(dtid_, name_, T, fl)                                             \
+    [dtid_] = {.size = sizeof(T),                                              \
+               .extent = sizeof(T),                                            \
+               .true_extent = sizeof(T),                                       \
+               .basic_size = sizeof(T),                                        \
+               .align = _Alignof(T),                                           \
+               .contig = 1,                                                    \
+               .predefined = 1,                                                \
+               .committed = 1,                                                 \
+               .combiner = MPI_COMBINER_NAMED,                                 \
+               .base_id = dtid_,                                               \
+               .base_count = 1,                                                \
+               .flags = (fl),                                                  \
+               .name = name_}
 #define TWO(id_, T, fl)                                                        \
     [AMPI_DTID_##id_] = {.size = 2 * sizeof(T),                                \
                          .extent = 2 * sizeof(T),                              \
@@ -114,7 +115,9 @@ static const amp_dt_t table[AMPI_DTID_COUNT] = {
     BASIC(MPI_UINT16_T, uint16_t, K_INT),
     BASIC(MPI_UINT32_T, uint32_t, K_INT),
     BASIC(MPI_UINT64_T, uint64_t, K_INT),
-    BASIC(MPI_C_FLOAT_COMPLEX, float _Complex, K_CPX),
+    /* MPI_C_COMPLEX and MPI_C_FLOAT_COMPLEX are one type (mpi.h); it has
+     * the first name, as in other implementations. */
+    NAMED(AMPI_DTID_MPI_C_FLOAT_COMPLEX, "MPI_C_COMPLEX", float _Complex, K_CPX),
     BASIC(MPI_C_DOUBLE_COMPLEX, double _Complex, K_CPX),
     BASIC(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex, K_CPX),
     BASIC(MPI_AINT, MPI_Aint, K_INT),

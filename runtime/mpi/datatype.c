@@ -1,5 +1,6 @@
 /* Datatype calls: constructors, commit and free, bounds, envelopes and
  * names.  The layouts themselves are built in dt/. */
+#include "mem/heap.h"
 #include "mpi/impl.h"
 
 #include <limits.h>
@@ -995,6 +996,44 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers,
 }
 AMP_WEAK_ALIAS(Type_get_contents)
 
+/* n bytes in the rank's heap (the C library's without one: sanitizer
+ * builds); free() gives them back. */
+static void *rank_alloc(amp_rank_t *rank, size_t n)
+{
+    void *p = NULL;
+    if (rank->heap)
+        return amp_heap_alloc(rank->heap, n, 16);
+    return posix_memalign(&p, 16, n) == 0 ? p : NULL;
+}
+
+/* A predefined type's name as this rank set it, or NULL. */
+static const char *predefined_name(const amp_rank_t *rank, MPI_Datatype h)
+{
+    if (!rank->dt_names || AMP_HANDLE_KIND(h) != AMPI_HANDLE_DATATYPE)
+        return NULL;
+    return rank->dt_names[AMP_HANDLE_INDEX(h)];
+}
+
+/* Names predefined type h for this rank only, as a process names it for
+ * itself: the other ranks keep the standard's name. */
+static int name_predefined(amp_rank_t *rank, MPI_Datatype h, const char *text,
+                           size_t len, const char *call)
+{
+    if (!rank->dt_names) {
+        rank->dt_names = rank_alloc(rank, AMPI_DTID_COUNT * sizeof(char *));
+        if (rank->dt_names)
+            memset(rank->dt_names, 0, AMPI_DTID_COUNT * sizeof(char *));
+    }
+    char *name = rank->dt_names ? rank_alloc(rank, len + 1) : NULL;
+    if (!name)
+        return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
+    memcpy(name, text, len);
+    name[len] = '\0';
+    free(rank->dt_names[AMP_HANDLE_INDEX(h)]);
+    rank->dt_names[AMP_HANDLE_INDEX(h)] = name;
+    return MPI_SUCCESS;
+}
+
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 {
     amp_rank_t *rank;
@@ -1003,14 +1042,11 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
     int rc = type_enter(datatype, call, &rank, &dt);
     if (rc == MPI_SUCCESS && !type_name)
         rc = null_arg(rank, call, "type_name");
-    if (rc == MPI_SUCCESS && dt->predefined)
-        rc = amp_mpi_error(rank, NULL, MPI_ERR_TYPE, call,
-                           "%s is predefined; its name cannot be changed "
-                           "(argument datatype)",
-                           dt->name);
     if (rc != MPI_SUCCESS)
         return rc;
     size_t len = strnlen(type_name, MPI_MAX_OBJECT_NAME - 1);
+    if (dt->predefined)
+        return name_predefined(rank, datatype, type_name, len, call);
     char *name = malloc(len + 1);
     if (!name)
         return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
@@ -1034,7 +1070,9 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
         rc = null_arg(rank, call, type_name ? "resultlen" : "type_name");
     if (rc != MPI_SUCCESS)
         return rc;
-    const char *name = dt->name ? dt->name : "";
+    const char *name = predefined_name(rank, datatype);
+    if (!name)
+        name = dt->name ? dt->name : "";
     size_t len = strnlen(name, MPI_MAX_OBJECT_NAME - 1);
     memcpy(type_name, name, len);
     type_name[len] = '\0';

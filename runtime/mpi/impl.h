@@ -245,6 +245,9 @@ typedef struct amp_rank {
     amp_table_t files;            /* file.c */
     struct amp_datarep *datareps; /* datarep.c: MPI_Register_datarep's */
     struct amp_attr *dt_attrs[AMPI_DTID_COUNT]; /* attr.c: predefined types' */
+    /* datatype.c: the names this rank gave predefined types (by id, in its
+     * heap, so they move with it); NULL until it names one */
+    char **dt_names;
     int attr_my_wth;                 /* attr.c: what AMPI_MY_WTH points to */
     struct amp_user_errs *user_errs; /* errors.c: added classes and codes */
     MPI_Errhandler file_errh;        /* errors.c: MPI_FILE_NULL's handler */
@@ -285,6 +288,7 @@ typedef struct amp_win {
     void *own_mem;          /* MPI_Win_allocate's memory (C heap) */
     unsigned own_shm;       /* its memory is node object serial - 1 */
     struct amp_attr *attrs; /* attr.c */
+    struct amp_info *hints; /* info.c: the window hints set, or NULL */
     char name[MPI_MAX_OBJECT_NAME];
     /* Epochs (win_sync.c). */
     int fence;               /* a fence epoch may be open */
@@ -679,6 +683,14 @@ int amp_check_info(amp_rank_t *rank, amp_comm_t *comm, MPI_Info h,
 amp_status_t amp_comm_info_apply(amp_rank_t *rank, amp_comm_t *comm,
                                  const struct amp_info *hints);
 void amp_info_destroy(struct amp_info *info);
+/* A window's hints: amp_win_info_apply keeps in *set (created on first
+ * use) the standard's window hints found in hints, ignoring other keys;
+ * amp_win_info_get hands out a new info object with every window hint, its
+ * value from set or else its default (MPI_Win_get_info). */
+amp_status_t amp_win_info_apply(struct amp_info **set,
+                                const struct amp_info *hints);
+int amp_win_info_get(amp_rank_t *rank, const struct amp_info *set,
+                     MPI_Info *info_used, const char *call);
 
 /* ---- attributes from Fortran (attr.c, for fortran_attr.c) ----
  * kind: AMP_ATTR_COMM, _TYPE or _WIN.  A value set from Fortran

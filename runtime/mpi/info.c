@@ -598,6 +598,56 @@ amp_status_t amp_comm_info_apply(amp_rank_t *rank, amp_comm_t *comm,
     return st;
 }
 
+/* The window hints of the standard (MPI-3.1 11.2.1, 11.2.3), each with the
+ * value it has until it is set.  The runtime needs none of them to be
+ * correct and takes no shortcut from them; they are kept as given. */
+static const struct {
+    const char *key, *value;
+} win_hints[] = {
+    {"no_locks", "false"},
+    {"accumulate_ordering", "rar,raw,war,waw"},
+    {"accumulate_ops", "same_op_no_op"},
+    {"same_size", "false"},
+    {"same_disp_unit", "false"},
+    {"alloc_shared_noncontig", "false"},
+};
+#define NWIN_HINTS ((int)(sizeof(win_hints) / sizeof(win_hints[0])))
+
+amp_status_t amp_win_info_apply(struct amp_info **set,
+                                const struct amp_info *hints)
+{
+    for (int h = 0; h < NWIN_HINTS; h++) {
+        int i = set_find(hints, win_hints[h].key);
+        if (i < 0)
+            continue;
+        if (!*set && !(*set = calloc(1, sizeof(**set))))
+            return AMP_ERR_NOMEM;
+        amp_status_t st = set_put(*set, win_hints[h].key, hints->e[i].value);
+        if (st != AMP_OK)
+            return st;
+    }
+    return AMP_OK;
+}
+
+int amp_win_info_get(amp_rank_t *rank, const struct amp_info *set,
+                     MPI_Info *info_used, const char *call)
+{
+    info_obj_t *o;
+    int rc = new_handle(rank, &o, info_used, call);
+    amp_status_t st = AMP_OK;
+    for (int h = 0; rc == MPI_SUCCESS && h < NWIN_HINTS && st == AMP_OK; h++) {
+        int i = set_find(set, win_hints[h].key);
+        st = set_put(&o->set, win_hints[h].key,
+                     i >= 0 ? set->e[i].value : win_hints[h].value);
+    }
+    if (rc == MPI_SUCCESS && st != AMP_OK) {
+        free_handle(rank, o);
+        *info_used = MPI_INFO_NULL;
+        return nomem(rank, call);
+    }
+    return rc;
+}
+
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
     const char *call = "MPI_Comm_set_info";

@@ -150,6 +150,7 @@ static void win_cleanup(amp_rank_t *rank, amp_win_t *w)
     free(w->acc);
     free(w->access);
     free(w->own_mem);
+    amp_info_destroy(w->hints);
     if (w->comm != MPI_COMM_NULL)
         PMPI_Comm_free(&w->comm);
     amp_table_free(&rank->wins, w);
@@ -344,8 +345,8 @@ static int win_create(const create_args_t *a, MPI_Win *out)
         w->origin = (amp_rma_origin_t){0};
         st = create_shared(rank, w, a);
         dup->errh = MPI_ERRORS_ARE_FATAL; /* the default of windows */
-        if (st == AMP_OK && a->info != MPI_INFO_NULL)
-            st = amp_comm_info_apply(rank, dup, amp_info_lookup(rank, a->info));
+        if (st == AMP_OK)
+            st = amp_win_info_apply(&w->hints, amp_info_lookup(rank, a->info));
     }
     if (st != AMP_OK) {
         if (w->shared)
@@ -598,8 +599,7 @@ int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
         rc = amp_check_info(rank, amp_comm_lookup(rank, w->comm), info, call);
     if (rc != MPI_SUCCESS || info == MPI_INFO_NULL)
         return rc;
-    if (amp_comm_info_apply(rank, amp_comm_lookup(rank, w->comm),
-                            amp_info_lookup(rank, info)) != AMP_OK)
+    if (amp_win_info_apply(&w->hints, amp_info_lookup(rank, info)) != AMP_OK)
         return amp_win_error(rank, w, MPI_ERR_NO_MEM, call,
                              "out of memory for the hints");
     return MPI_SUCCESS;
@@ -613,7 +613,7 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
     int rc =
         enter_win(win, info_used, "info_used", "MPI_Win_get_info", &rank, &w);
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Comm_get_info(w->comm, info_used);
+        rc = amp_win_info_get(rank, w->hints, info_used, "MPI_Win_get_info");
     return rc;
 }
 AMP_WEAK_ALIAS(Win_get_info)

@@ -135,8 +135,8 @@ static int check_acc(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
                              "MPI_NO_OP is for the fetching accumulates only "
                              "(argument op)");
     int rc = amp_check_op(rank, c, a->op, a->ttype, tdt, a->call, cop);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    if (rc != MPI_SUCCESS || (size_t)a->tcount * tdt->size == 0)
+        return rc; /* no data: no types to match */
     int base = tdt->base_id;
     if (!base || (odt && a->op != MPI_NO_OP && odt->base_id != base) ||
         (rdt && rdt->base_id != base))

@@ -103,6 +103,17 @@ static void contents(void)
     MT_CHECK_INT_EQ(len, 9);
     MT_CHECK_MPI(MPI_Type_get_name(MPI_DOUBLE, name, &len));
     MT_CHECK(strcmp(name, "MPI_DOUBLE") == 0);
+    /* A rank may rename a predefined type, for itself only. */
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+        MT_CHECK_MPI(MPI_Type_set_name(MPI_INT, "int"));
+    MPI_Barrier(MPI_COMM_WORLD);
+    MT_CHECK_MPI(MPI_Type_get_name(MPI_INT, name, &len));
+    MT_CHECK(strcmp(name, rank == 0 ? "int" : "MPI_INT") == 0);
+    /* One type under two names: the first one, as other MPIs name it. */
+    MT_CHECK_MPI(MPI_Type_get_name(MPI_C_COMPLEX, name, &len));
+    MT_CHECK(strcmp(name, "MPI_C_COMPLEX") == 0);
     MPI_Type_free(&dup);
     MPI_Type_free(&st);
 
@@ -152,7 +163,7 @@ static void errors(void)
         MPI_Type_create_struct(1, (int[]){1}, (MPI_Aint[]){0},
                                (MPI_Datatype[]){MPI_DATATYPE_NULL}, &t),
         MPI_ERR_TYPE);
-    MT_CHECK_ERR_CLASS(MPI_Type_set_name(MPI_INT, "x"), MPI_ERR_TYPE);
+    MT_CHECK_ERR_CLASS(MPI_Type_set_name(MPI_DATATYPE_NULL, "x"), MPI_ERR_TYPE);
     /* a type too fragmented to flatten fails cleanly */
     MT_CHECK_ERR_CLASS(MPI_Type_vector(1 << 23, 1, 2, MPI_INT, &t),
                        MPI_ERR_NO_MEM);
