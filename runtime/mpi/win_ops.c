@@ -244,6 +244,12 @@ static int run_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
     int rc = check_sides(rank, w, a, &odt, &rdt, &tdt);
     if (rc != MPI_SUCCESS || a->target == MPI_PROC_NULL)
         return rc;
+    /* A rank that moves data makes progress: its flushes that follow are
+     * no fruitless polls (a loop of gets and flushes is neither slowed
+     * down nor a deadlock).  The atomic operations a spin on a flag uses
+     * (get-accumulate, fetch-and-op, compare-and-swap) keep counting. */
+    if (a->kind != OP_GET_ACC)
+        rank->polls = 0;
     char *taddr;
     rc = target_addr(rank, w, a, tdt, &taddr);
     if (rc != MPI_SUCCESS)
