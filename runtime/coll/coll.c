@@ -1,5 +1,7 @@
 #include "coll/coll.h"
 
+#include "coll/tree.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +13,8 @@ enum {
     TAG_BCAST = 2,
     TAG_REDUCE = 3,
     TAG_REDUCE_ROOT = 4,
-    TAG_ALLREDUCE = 5
+    TAG_ALLREDUCE = 5,
+    TAG_TREE = 64 /* .. 64 + AMP_COLL_TREE_MAX_HEIGHT */
 };
 
 static int world_of(const amp_coll_comm_t *c, int r)
@@ -121,8 +124,9 @@ static char *scratch(const amp_dt_t *dt, int count, void **mem)
 }
 
 /* Binomial reduction to rank 0 that combines in rank order (lower op
- * higher), so it is right for non-commutative operations too.  acc holds
- * this rank's contribution on entry and, at rank 0, the result on return. */
+ * higher), so it is right for non-commutative operations too: the tree of
+ * coll/tree.h.  acc holds this rank's contribution on entry and, at rank
+ * 0, the result on return. */
 static amp_status_t reduce_to_zero(const amp_coll_comm_t *c, char *acc,
                                    int count, const amp_dt_t *dt,
                                    const amp_coll_op_t *op)
@@ -185,7 +189,8 @@ amp_status_t amp_coll_reduce(const amp_coll_comm_t *c, const void *sendbuf,
  * rank swaps its partial result with the rank 2^k away and both combine
  * the two in rank order (lower op higher), so every rank ends with the
  * same value, right for non-commutative operations too, after log2 n
- * exchanges instead of a reduce and a broadcast one after the other. */
+ * exchanges instead of a reduce and a broadcast one after the other.  Each
+ * round computes the nodes of one level of coll/tree.h's tree. */
 static amp_status_t allreduce_doubling(const amp_coll_comm_t *c, char *acc,
                                        int count, const amp_dt_t *dt,
                                        const amp_coll_op_t *op)
@@ -228,4 +233,161 @@ amp_status_t amp_coll_allreduce(const amp_coll_comm_t *c, const void *sendbuf,
     if (st != AMP_OK)
         return st;
     return bcast_bytes(c, (char *)recvbuf + dt->true_lb, span, 0);
+}
+
+/* ---- the level above the processes (coll/tree.h) ---------------------- */
+
+/* One leader's part of amp_coll_tree_reduce_blocks: its block is ranks
+ * lo .. hi - 1 of the tree over n. */
+typedef struct up {
+    const amp_coll_comm_t *c;
+    int n, nblocks, lo, hi;
+    const int *first;
+    int cover_lo[2 * AMP_COLL_TREE_MAX_HEIGHT];
+    const char *parts;
+    char *work; /* a value to send, then the work buffers */
+    int count;
+    const amp_dt_t *dt;
+    const amp_coll_op_t *op;
+    size_t bytes;
+    int nsends;
+    amp_p2p_req_t sends[2 * AMP_COLL_TREE_MAX_HEIGHT + 1];
+} up_t;
+
+static int block_of(const up_t *u, int r)
+{
+    int a = 0, b = u->nblocks; /* first[a] <= r < first[b] */
+    while (b - a > 1) {
+        int m = (a + b) / 2;
+        if (u->first[m] <= r)
+            a = m;
+        else
+            b = m;
+    }
+    return a;
+}
+
+/* The value of the cover node that starts at rank lo. */
+static const char *cover_value(const up_t *u, int lo)
+{
+    int k = 0;
+    while (u->cover_lo[k] != lo)
+        k++;
+    return u->parts + (size_t)k * u->bytes;
+}
+
+/* The tag of the message that brings node [lo, hi) its right child: the
+ * nodes that wait for one leader's values all hold that leader's first
+ * rank and the one before it, so they are nested and of different
+ * heights. */
+static int up_tag(int lo, int hi)
+{
+    return TAG_TREE + amp_coll_tree_height(hi - lo);
+}
+
+/* The nodes of this block's that are not inside it hold its last rank and
+ * the next one: a chain from the largest down.  Returns how many work
+ * buffers evaluating them takes: one per left child in the chain. */
+static int up_work_buffers(const up_t *u)
+{
+    int lo = 0, hi = u->n, k = 0;
+    while (hi > u->hi && lo < u->hi) {
+        int mid = amp_coll_tree_mid(lo, hi);
+        if (u->hi <= mid) {
+            k += lo >= u->lo && mid > u->hi;
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    return k;
+}
+
+/* dest = the value of node [lo, hi), whose lowest rank is this block's
+ * and which ends past it: the right child from its leader or from here,
+ * then the left one, from the cover or into work buffer depth. */
+static void up_value(up_t *u, int lo, int hi, int depth, char *dest)
+{
+    int mid = amp_coll_tree_mid(lo, hi);
+    if (mid >= u->hi) {
+        amp_p2p_req_t req;
+        req.on_done = NULL;
+        recv_from(u->c, dest, u->bytes, block_of(u, mid), up_tag(lo, hi), &req);
+        wait1(u->c, &req);
+    } else {
+        up_value(u, mid, hi, depth, dest);
+    }
+    const char *left = cover_value(u, lo);
+    if (mid > u->hi) {
+        char *tmp = u->work + (size_t)(depth + 1) * u->bytes;
+        up_value(u, lo, mid, depth + 1, tmp);
+        left = tmp;
+    }
+    ptrdiff_t lb = u->dt->true_lb;
+    amp_coll_apply(u->op, u->dt, u->count, left - lb, dest - lb);
+}
+
+/* The nodes inside [lo, hi) (a child of a node that starts at rank plo)
+ * whose lowest rank is this block's and whose parent's is not: computed,
+ * and handed to the parent's leader; the root's value into result. */
+static void up_roots(up_t *u, int lo, int hi, int plo, char *result)
+{
+    if (hi <= u->lo || lo >= u->hi)
+        return;
+    if (lo < u->lo) {
+        int mid = amp_coll_tree_mid(lo, hi);
+        up_roots(u, lo, mid, lo, result);
+        up_roots(u, mid, hi, lo, result);
+        return;
+    }
+    int root = lo == 0 && hi == u->n;
+    const char *v;
+    if (hi <= u->hi) {
+        v = cover_value(u, lo);
+    } else {
+        char *dest = root ? result : u->work;
+        up_value(u, lo, hi, 0, dest);
+        v = dest;
+    }
+    if (root) {
+        if (v != result)
+            memcpy(result, v, u->bytes);
+        return;
+    }
+    /* A right child: its parent is [plo, hi). */
+    amp_p2p_req_t *req = &u->sends[u->nsends++];
+    req->on_done = NULL;
+    send_to(u->c, v, u->bytes, block_of(u, plo), up_tag(plo, hi), req);
+}
+
+amp_status_t amp_coll_tree_reduce_blocks(const amp_coll_comm_t *c, int n,
+                                         const int *first, const char *parts,
+                                         char *result, int count,
+                                         const amp_dt_t *dt,
+                                         const amp_coll_op_t *op)
+{
+    up_t u = {.c = c,
+              .n = n,
+              .nblocks = c->size,
+              .lo = first[c->rank],
+              .hi = first[c->rank + 1],
+              .first = first,
+              .parts = parts,
+              .count = count,
+              .dt = dt,
+              .op = op,
+              .bytes = (size_t)count * dt->size};
+    int his[2 * AMP_COLL_TREE_MAX_HEIGHT];
+    amp_coll_tree_cover(n, u.lo, u.hi, u.cover_lo, his);
+    size_t nwork = u.hi < n ? 1 + (size_t)up_work_buffers(&u) : 0;
+    u.work = nwork ? malloc(nwork * (u.bytes ? u.bytes : 1)) : NULL;
+    if (nwork && !u.work)
+        return AMP_ERR_NOMEM;
+    up_roots(&u, 0, n, 0, result);
+    amp_p2p_req_t *reqs[2 * AMP_COLL_TREE_MAX_HEIGHT + 1];
+    for (int i = 0; i < u.nsends; i++)
+        reqs[i] = &u.sends[i];
+    amp_p2p_wait_all(c->ep, reqs, u.nsends);
+    free(u.work);
+    return AMP_OK;
 }

@@ -138,8 +138,11 @@ amp_status_t amp_nbc_start(amp_nbc_t *s, amp_p2p_req_t *done);
  * Each builds a complete schedule for comm c into *out (AMP_ERR_NOMEM, or
  * AMP_OK); the caller starts it.  Buffers, counts and types are as in the
  * MPI call, already checked; in_place says MPI_IN_PLACE was given where
- * the call allows it (the data is then in recvbuf).  Non-commutative
- * operations are combined in rank order everywhere. */
+ * the call allows it (the data is then in recvbuf).  Reductions combine in
+ * the order of coll/tree.h (the binomial reduction to rank 0 is its tree),
+ * so non-commutative operations keep rank order and the bits do not
+ * depend on placement; scans combine along recursive doubling, which
+ * depends on the communicator's size alone. */
 amp_status_t amp_coll_sched_barrier(const amp_coll_comm_t *c, amp_nbc_t **out);
 amp_status_t amp_coll_sched_bcast(const amp_coll_comm_t *c, void *buf,
                                   int count, const amp_dt_t *dt, int root,

@@ -75,10 +75,10 @@ amp_status_t amp_coll_sched_bcast(const amp_coll_comm_t *c, void *buf,
 }
 
 /* Binomial reduction to rank 0 combining in rank order (lower op higher),
- * right for non-commutative operations.  acc holds this rank's data when
- * the current round starts; tmp is free.  Returns the buffer holding the
- * result at rank 0 (the other ranks' is meaningless).  Steps:
- * 2 log2ceil(n). */
+ * right for non-commutative operations: the tree of coll/tree.h.  acc holds
+ * this rank's data when the current round starts; tmp is free.  Returns the
+ * buffer holding the result at rank 0 (the other ranks' is meaningless).
+ * Steps: 2 log2ceil(n). */
 static char *add_reduce_to_zero(amp_nbc_t *s, const amp_coll_comm_t *c,
                                 char *acc, char *tmp, int count,
                                 const amp_dt_t *dt, const amp_coll_op_t *op)

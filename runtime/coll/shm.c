@@ -1,6 +1,7 @@
 /* Collectives over the shared address space; see shm.h for the scheme. */
 #include "coll/shm.h"
 
+#include "coll/tree.h"
 #include "mpi.h"
 
 #include <stdlib.h>
@@ -8,9 +9,10 @@
 #include <time.h>
 
 #define SMALL AMP_COLL_SHM_SMALL
-/* Per-PE working space of the large reductions: one chunk of the result,
- * combined in cache before it is copied out. */
-#define SCRATCH_BYTES (32u << 10)
+/* Per-PE working space of the reductions: the work buffers of a tree
+ * evaluation (coll/tree.h), and in the large reductions one chunk of the
+ * result besides, combined in cache before it is copied out. */
+#define SCRATCH_BYTES (64u << 10)
 /* How long a leader polls a cross-PE barrier before it blocks (only while
  * nothing else on its PE wants to run). */
 #define SPIN_NS 10000L
@@ -30,17 +32,21 @@ typedef struct member {
     _Atomic int inside; /* in a collective on this communicator */
 } member_t;
 
-/* Consecutive ranks on one PE: members ranks[first .. first + n) of a
- * group. */
-typedef struct run {
-    int group, first, n;
-} run_t;
+/* A node of the reduction tree (coll/tree.h) whose ranks are all members
+ * of one group, and the largest such: that group computes its value from
+ * its members' buffers. */
+typedef struct part {
+    int lo, hi; /* comm ranks */
+    int group;
+} part_t;
 
 /* The members on one PE. */
 typedef struct group {
     /* Touched only by the threads of its PE: no atomics needed. */
     _Alignas(64) int n;
-    const int *ranks; /* comm ranks, ascending */
+    const int *ranks; /* member indices, ascending */
+    int nparts;
+    const int *parts; /* its parts, in rank order */
     int arrived;
     unsigned long epoch;  /* episodes completed */
     unsigned long passed; /* cross-PE barriers entered */
@@ -49,20 +55,32 @@ typedef struct group {
     amp_thread_t *sleeper;
 } group_t;
 
+/* The members are the comm ranks base .. base + size - 1 of a
+ * communicator of total ranks (all of them, unless its ranks live in
+ * several processes); member i is comm rank base + i.  A reduction's root
+ * gets the values of the tree's nodes that cover the members (top), one
+ * after another. */
 struct amp_coll_shm {
     amp_coll_shm_t *next; /* in the registry */
     int ctx, first_world, size, refs;
-    int ngroups, nruns;
-    member_t *members; /* by comm rank */
+    int base, total;
+    int ngroups, nparts, ntop;
+    member_t *members; /* by member index */
     group_t *groups;
-    int *world;     /* comm rank -> world rank, or NULL: the identity */
-    int *group_of;  /* comm rank -> group */
-    int *ranks;     /* the groups' members, group after group */
-    run_t *runs;    /* in rank order */
-    char *partials; /* [2][nruns + ngroups][SMALL] */
+    int *world;       /* member -> world rank, or NULL: the identity */
+    int *group_of;    /* member -> group */
+    int *ranks;       /* the groups' members, group after group */
+    part_t *parts;    /* in rank order */
+    int *part_at;     /* member -> the part that starts there, or -1 */
+    int *group_parts; /* the groups' parts, group after group */
+    /* The tree's nodes that cover the members, in rank order. */
+    int top_lo[2 * AMP_COLL_TREE_MAX_HEIGHT];
+    int top_hi[2 * AMP_COLL_TREE_MAX_HEIGHT];
+    char *partials; /* [2][nparts][SMALL] */
     char *stage;    /* [2][SMALL] */
     char **scratch; /* the registry's, by PE */
-    _Alignas(64) _Atomic unsigned long arrivals; /* cross-PE barriers */
+    /* The leaders' arrivals at cross-PE barriers. */
+    _Alignas(64) _Atomic unsigned long arrivals;
 };
 
 static inline void cpu_relax(void)
@@ -113,20 +131,22 @@ static void shm_free(amp_coll_shm_t *s)
     free(s->groups);
     free(s->group_of);
     free(s->ranks);
-    free(s->runs);
+    free(s->parts);
+    free(s->part_at);
+    free(s->group_parts);
     free(s->partials);
     free(s->stage);
     free(s);
 }
 
-/* Groups in order of their lowest rank; each group's members ascending;
- * runs of consecutive ranks that share a PE. */
-static amp_status_t shm_layout(amp_coll_shm_t *s, const int *rank_pe, int npes,
-                               const int *world_map)
+/* Groups in order of their lowest member; each group's members
+ * ascending. */
+static amp_status_t group_layout(amp_coll_shm_t *s, const int *rank_pe,
+                                 int npes)
 {
     int n = s->size;
     int *pe_group = malloc((size_t)npes * sizeof(int));
-    int *fill = calloc((size_t)n, sizeof(int));
+    int *fill = calloc((size_t)s->size, sizeof(int));
     if (!pe_group || !fill) {
         free(pe_group);
         free(fill);
@@ -134,43 +154,104 @@ static amp_status_t shm_layout(amp_coll_shm_t *s, const int *rank_pe, int npes,
     }
     for (int p = 0; p < npes; p++)
         pe_group[p] = -1;
-    for (int r = 0; r < n; r++) {
-        int pe = rank_pe[world_map ? world_map[r] : r];
+    for (int m = 0; m < n; m++) {
+        int pe = rank_pe[s->world ? s->world[m] : m];
         if (pe_group[pe] < 0)
             pe_group[pe] = s->ngroups++;
-        s->group_of[r] = pe_group[pe];
-        if (r == 0 || s->group_of[r] != s->group_of[r - 1])
-            s->nruns++;
+        s->group_of[m] = pe_group[pe];
     }
     free(pe_group);
     s->groups = aligned_alloc(64, (size_t)s->ngroups * sizeof(group_t));
-    s->runs = malloc((size_t)s->nruns * sizeof(run_t));
-    if (!s->groups || !s->runs) {
+    if (!s->groups) {
         free(fill);
         return AMP_ERR_NOMEM;
     }
     memset(s->groups, 0, (size_t)s->ngroups * sizeof(group_t));
-    for (int r = 0; r < n; r++)
-        s->groups[s->group_of[r]].n++;
+    for (int m = 0; m < n; m++)
+        s->groups[s->group_of[m]].n++;
     int at = 0;
     for (int g = 0; g < s->ngroups; g++) {
         s->groups[g].ranks = s->ranks + at;
         at += s->groups[g].n;
     }
-    int k = -1;
-    for (int r = 0; r < n; r++) {
-        int g = s->group_of[r];
-        if (r == 0 || g != s->group_of[r - 1])
-            s->runs[++k] = (run_t){.group = g, .first = fill[g], .n = 0};
-        s->runs[k].n++;
-        s->ranks[s->groups[g].ranks - s->ranks + fill[g]++] = r;
+    for (int m = 0; m < n; m++) {
+        int g = s->group_of[m];
+        s->ranks[s->groups[g].ranks - s->ranks + fill[g]++] = m;
     }
     free(fill);
     return AMP_OK;
 }
 
+/* The parts inside node [lo, hi), from index k on; run_end[m]: the end of
+ * the run of consecutive members in m's group from m on. */
+static int find_parts(amp_coll_shm_t *s, const int *run_end, int lo, int hi,
+                      int k)
+{
+    int m = lo - s->base;
+    if (run_end[m] >= hi - s->base) {
+        s->parts[k] = (part_t){.lo = lo, .hi = hi, .group = s->group_of[m]};
+        s->part_at[m] = k;
+        return k + 1;
+    }
+    int mid = amp_coll_tree_mid(lo, hi);
+    return find_parts(s, run_end, mid, hi, find_parts(s, run_end, lo, mid, k));
+}
+
+/* The parts of the top nodes, and each group's list of them. */
+static void part_layout(amp_coll_shm_t *s, int *run_end)
+{
+    int n = s->size;
+    run_end[n - 1] = n;
+    for (int m = n - 2; m >= 0; m--)
+        run_end[m] =
+            s->group_of[m] == s->group_of[m + 1] ? run_end[m + 1] : m + 1;
+    for (int m = 0; m < n; m++)
+        s->part_at[m] = -1;
+    s->nparts = 0;
+    for (int t = 0; t < s->ntop; t++)
+        s->nparts =
+            find_parts(s, run_end, s->top_lo[t], s->top_hi[t], s->nparts);
+    for (int k = 0; k < s->nparts; k++)
+        s->groups[s->parts[k].group].nparts++;
+    int at = 0;
+    for (int g = 0; g < s->ngroups; g++) {
+        s->groups[g].parts = s->group_parts + at;
+        at += s->groups[g].nparts;
+        s->groups[g].nparts = 0;
+    }
+    for (int k = 0; k < s->nparts; k++) {
+        group_t *g = &s->groups[s->parts[k].group];
+        s->group_parts[g->parts - s->group_parts + g->nparts++] = k;
+    }
+}
+
+/* Groups and parts for the ranks' PEs now (rank_pe: world rank -> PE);
+ * partials for as many parts, unless there is room already (have: the
+ * parts it has room for). */
+static amp_status_t shm_layout(amp_coll_shm_t *s, const int *rank_pe, int npes,
+                               int have)
+{
+    amp_status_t st = group_layout(s, rank_pe, npes);
+    int *run_end = malloc((size_t)s->size * sizeof(int));
+    if (st != AMP_OK || !run_end) {
+        free(run_end);
+        return AMP_ERR_NOMEM;
+    }
+    part_layout(s, run_end);
+    free(run_end);
+    if (s->nparts <= have)
+        return AMP_OK;
+    char *p = aligned_alloc(64, 2 * (size_t)s->nparts * SMALL);
+    if (!p)
+        return AMP_ERR_NOMEM;
+    free(s->partials);
+    s->partials = p;
+    return AMP_OK;
+}
+
 static amp_coll_shm_t *shm_create(const int *rank_pe, int npes, int ctx,
-                                  int size, const int *world_map)
+                                  int size, const int *world_map, int base,
+                                  int total)
 {
     amp_coll_shm_t *s = aligned_alloc(64, AMP_ROUND_UP(sizeof(*s), 64));
     if (!s)
@@ -179,24 +260,27 @@ static amp_coll_shm_t *shm_create(const int *rank_pe, int npes, int ctx,
     s->ctx = ctx;
     s->first_world = world_map ? world_map[0] : 0;
     s->size = size;
+    s->base = base;
+    s->total = total;
+    s->ntop =
+        amp_coll_tree_cover(total, base, base + size, s->top_lo, s->top_hi);
     s->members = aligned_alloc(64, (size_t)size * sizeof(member_t));
     s->group_of = malloc((size_t)size * sizeof(int));
     s->ranks = malloc((size_t)size * sizeof(int));
+    s->parts = malloc((size_t)size * sizeof(part_t));
+    s->part_at = malloc((size_t)size * sizeof(int));
+    s->group_parts = malloc((size_t)size * sizeof(int));
     s->stage = aligned_alloc(64, 2 * SMALL);
     if (world_map) {
         s->world = malloc((size_t)size * sizeof(int));
         if (s->world)
             memcpy(s->world, world_map, (size_t)size * sizeof(int));
     }
-    if (!s->members || !s->group_of || !s->ranks || !s->stage ||
-        (world_map && !s->world) ||
-        shm_layout(s, rank_pe, npes, world_map) != AMP_OK)
+    if (!s->members || !s->group_of || !s->ranks || !s->parts || !s->part_at ||
+        !s->group_parts || !s->stage || (world_map && !s->world) ||
+        shm_layout(s, rank_pe, npes, 0) != AMP_OK)
         goto err_free;
     memset(s->members, 0, (size_t)size * sizeof(member_t));
-    s->partials =
-        aligned_alloc(64, 2 * (size_t)(s->nruns + s->ngroups) * SMALL);
-    if (!s->partials)
-        goto err_free;
     return s;
 
 err_free:
@@ -206,8 +290,8 @@ err_free:
 
 amp_status_t amp_coll_shm_attach(amp_coll_shm_registry_t *reg,
                                  const int *rank_pe, int npes, int ctx,
-                                 int size, const int *world_map,
-                                 amp_coll_shm_t **out)
+                                 int size, const int *world_map, int base,
+                                 int total, amp_coll_shm_t **out)
 {
     *out = NULL;
     if (size <= 1)
@@ -220,9 +304,11 @@ amp_status_t amp_coll_shm_attach(amp_coll_shm_registry_t *reg,
         st = scratch_init(reg, npes);
     if (st == AMP_OK) {
         for (s = reg->head; s; s = s->next)
-            if (s->ctx == ctx && s->first_world == first && s->size == size)
+            if (s->ctx == ctx && s->first_world == first && s->size == size &&
+                s->base == base && s->total == total)
                 break;
-        if (!s && (s = shm_create(rank_pe, npes, ctx, size, world_map))) {
+        if (!s && (s = shm_create(rank_pe, npes, ctx, size, world_map, base,
+                                  total))) {
             s->scratch = reg->scratch;
             s->next = reg->head;
             reg->head = s;
@@ -254,36 +340,23 @@ void amp_coll_shm_detach(amp_coll_shm_registry_t *reg, amp_coll_shm_t *s)
         shm_free(s);
 }
 
-/* New groups for s from rank_pe, keeping the episode and barrier counts
- * (equal in every group between episodes). */
+/* New groups and parts for s from rank_pe, keeping the episode and
+ * barrier counts (equal in every group between episodes). */
 static amp_status_t shm_relayout(amp_coll_shm_t *s, const int *rank_pe,
                                  int npes)
 {
     unsigned long epoch = s->groups[0].epoch, passed = s->groups[0].passed;
-    int old_parts = s->nruns + s->ngroups;
+    int have = s->nparts;
     group_t *old_groups = s->groups;
-    run_t *old_runs = s->runs;
     s->groups = NULL;
-    s->runs = NULL;
-    s->ngroups = s->nruns = 0;
-    amp_status_t st = shm_layout(s, rank_pe, npes, s->world);
-    if (st == AMP_OK && s->nruns + s->ngroups > old_parts) {
-        char *p =
-            aligned_alloc(64, 2 * (size_t)(s->nruns + s->ngroups) * SMALL);
-        if (p) {
-            free(s->partials);
-            s->partials = p;
-        } else {
-            st = AMP_ERR_NOMEM;
-        }
-    }
+    s->ngroups = 0;
+    amp_status_t st = shm_layout(s, rank_pe, npes, have);
     if (st != AMP_OK) {
         free(s->groups);
-        free(s->runs);
+        s->groups = old_groups;
         return st;
     }
     free(old_groups);
-    free(old_runs);
     for (int g = 0; g < s->ngroups; g++) {
         s->groups[g].epoch = epoch;
         s->groups[g].passed = passed;
@@ -355,13 +428,27 @@ static int reached(amp_coll_shm_t *s, unsigned long target)
     return atomic_load_explicit(&s->arrivals, memory_order_acquire) >= target;
 }
 
+/* Whether something else on pe wants to run.  Asking p2p progresses the
+ * transport between processes: what UCX allocates meanwhile is the
+ * process's, not the calling rank's (whose heap may move to another
+ * process), as in the scheduler's own hooks (mem/sys_alloc.h). */
+static int pe_busy(amp_pe_t *pe)
+{
+    if (pe->runq_head)
+        return 1;
+    amp_sys_alloc_enter();
+    int busy = amp_p2p_pending(pe);
+    amp_sys_alloc_leave();
+    return busy;
+}
+
 /* Polls for a while, as long as nothing else on this PE wants to run. */
 static int spin_until(amp_coll_shm_t *s, unsigned long target)
 {
     amp_pe_t *pe = amp_pe_self();
     long start = now_ns();
     do {
-        if (pe->runq_head || amp_p2p_pending(pe))
+        if (pe_busy(pe))
             return 0;
         for (int i = 0; i < 64; i++) {
             if (reached(s, target))
@@ -415,20 +502,34 @@ static void cross_barrier(amp_coll_shm_t *s, group_t *g)
 
 /* ---- reductions ---------------------------------------------------------- */
 
+/* The work buffers of one tree evaluation in this PE's scratch: tmp[0 ..
+ * height of the tree over total ranks), stride bytes apart after an
+ * accumulator (returned) of as many. */
+static char *work_buffers(const amp_coll_shm_t *s, size_t stride, char **tmp)
+{
+    char *acc = s->scratch[amp_pe_self()->id];
+    int h = amp_coll_tree_height(s->total);
+    for (int i = 0; i < h; i++)
+        tmp[i] = acc + (size_t)(i + 1) * stride;
+    return acc;
+}
+
+/* Bytes of the accumulator and of each work buffer of the large
+ * reductions on a communicator of n ranks: all of them in the scratch. */
+static size_t chunk_bytes(int n)
+{
+    return (SCRATCH_BYTES / (size_t)(amp_coll_tree_height(n) + 1)) &
+           ~(size_t)63;
+}
+
 int amp_coll_shm_reduce_ok(const amp_dt_t *dt, int count,
-                           const amp_coll_op_t *op)
+                           const amp_coll_op_t *op, int n)
 {
     (void)count;
     if (!dt->contig)
         return 0;
     /* A user function sees whole elements: a chunk holds at least one. */
-    return op->op_id || dt->size <= SCRATCH_BYTES;
-}
-
-static int commutes(const amp_coll_op_t *op)
-{
-    /* The predefined operations but MPI_REPLACE and MPI_NO_OP. */
-    return op->op_id > 0 && op->op_id < OP_REPLACE;
+    return op->op_id || dt->size <= chunk_bytes(n);
 }
 
 /* A reduction on contiguous data, in units the operation can split at:
@@ -455,15 +556,7 @@ static red_t red_of(const amp_dt_t *dt, int count, const amp_coll_op_t *op)
     return r;
 }
 
-/* inout = in op inout over n units, both given by their first data
- * byte. */
-static void apply(const red_t *r, long n, const char *in, char *inout)
-{
-    ptrdiff_t lb = r->op->op_id ? 0 : r->unit->true_lb;
-    amp_coll_apply(r->op, r->unit, (int)n, in - lb, inout - lb);
-}
-
-/* Data of member m's send buffer, from unit at on. */
+/* Data of member m's send buffer, from byte off on. */
 static const char *sdata(const amp_coll_shm_t *s, int m, const amp_dt_t *dt,
                          size_t off)
 {
@@ -476,78 +569,112 @@ static char *rdata(const amp_coll_shm_t *s, int m, const amp_dt_t *dt,
     return s->members[m].rbuf + dt->true_lb + off;
 }
 
-/* acc = the send buffers of members ranks[0 .. n) combined in that
- * order: ranks[0] op (ranks[1] op (...)). */
-static void combine(const amp_coll_shm_t *s, const int *ranks, int n,
-                    const amp_dt_t *dt, const red_t *r, size_t off, long units,
-                    char *acc)
-{
-    memcpy(acc, sdata(s, ranks[n - 1], dt, off), (size_t)units * r->unit_size);
-    for (int i = n - 2; i >= 0; i--)
-        apply(r, units, sdata(s, ranks[i], dt, off), acc);
-}
-
 static char *partial(const amp_coll_shm_t *s, unsigned long parity, int i)
 {
-    size_t per = (size_t)(s->nruns + s->ngroups);
-    return s->partials + ((size_t)(parity & 1) * per + (size_t)i) * SMALL;
+    return s->partials +
+           ((size_t)(parity & 1) * (size_t)s->nparts + (size_t)i) * SMALL;
 }
 
-/* One barrier: this group's partials, then everyone's in rank order.  The
- * partials are read by the other leaders after the barrier; they are
- * written again two episodes later, which cannot start before every
- * leader has entered the next episode's barrier. */
+/* What a tree evaluation takes as given: the members' send buffers (from
+ * byte off on), or the partials of one episode. */
+typedef struct given {
+    const amp_coll_shm_t *s;
+    const amp_dt_t *dt;
+    size_t off;
+    unsigned long parity;
+} given_t;
+
+static const char *member_leaf(const amp_coll_tree_eval_t *e, int lo, int hi)
+{
+    const given_t *g = e->arg;
+    return hi - lo == 1 ? sdata(g->s, lo - g->s->base, g->dt, g->off) : NULL;
+}
+
+static const char *partial_leaf(const amp_coll_tree_eval_t *e, int lo, int hi)
+{
+    const given_t *g = e->arg;
+    int k = g->s->part_at[lo - g->s->base];
+    return k >= 0 && g->s->parts[k].hi == hi ? partial(g->s, g->parity, k)
+                                             : NULL;
+}
+
+static amp_coll_tree_eval_t eval_of(const red_t *r, long units,
+                                    amp_coll_tree_leaf_fn_t leaf,
+                                    const given_t *given, char *const *tmp)
+{
+    return (amp_coll_tree_eval_t){
+        .leaf = leaf,
+        .arg = given,
+        .op = r->op,
+        .unit = r->unit,
+        .units = (int)units,
+        .lb = r->op->op_id ? 0 : r->unit->true_lb,
+        .bytes = (size_t)units * r->unit_size,
+        .tmp = tmp,
+    };
+}
+
+/* One barrier: the leaders compute their groups' parts into partials;
+ * after the barrier the root's leader (every leader, for allreduce)
+ * computes the top nodes from all partials.  The partials are read by the
+ * other leaders after the barrier; they are written again two episodes
+ * later, which cannot start before every leader has entered the next
+ * episode's barrier. */
 static void reduce_small(amp_coll_shm_t *s, group_t *g, const amp_dt_t *dt,
                          const red_t *r, int root)
 {
     int gi = (int)(g - s->groups);
-    int comm = commutes(r->op);
-    size_t bytes = (size_t)r->units * r->unit_size;
-    if (comm) {
-        combine(s, g->ranks, g->n, dt, r, 0, r->units,
-                partial(s, g->epoch, s->nruns + gi));
-    } else {
-        for (int k = 0; k < s->nruns; k++)
-            if (s->runs[k].group == gi)
-                combine(s, g->ranks + s->runs[k].first, s->runs[k].n, dt, r, 0,
-                        r->units, partial(s, g->epoch, k));
+    char *tmp[AMP_COLL_TREE_MAX_HEIGHT];
+    work_buffers(s, SMALL, tmp);
+    given_t given = {.s = s, .dt = dt, .parity = g->epoch};
+    amp_coll_tree_eval_t e = eval_of(r, r->units, member_leaf, &given, tmp);
+    for (int i = 0; i < g->nparts; i++) {
+        const part_t *p = &s->parts[g->parts[i]];
+        amp_coll_tree_eval(&e, p->lo, p->hi, partial(s, g->epoch, g->parts[i]));
     }
     cross_barrier(s, g);
     if (root >= 0 && s->group_of[root] != gi)
         return;
-    int first = comm ? s->nruns : 0, n = comm ? s->ngroups : s->nruns;
+    amp_assert(root >= 0 || s->ntop == 1);
     char *dest = rdata(s, root >= 0 ? root : g->ranks[0], dt, 0);
-    memcpy(dest, partial(s, g->epoch, first + n - 1), bytes);
-    for (int k = n - 2; k >= 0; k--)
-        apply(r, r->units, partial(s, g->epoch, first + k), dest);
+    work_buffers(s, SMALL, tmp); /* this PE's, after the barrier */
+    e.leaf = partial_leaf;
+    for (int t = 0; t < s->ntop; t++)
+        amp_coll_tree_eval(&e, s->top_lo[t], s->top_hi[t],
+                           dest + (size_t)t * e.bytes);
     for (int i = 1; root < 0 && i < g->n; i++)
-        memcpy(rdata(s, g->ranks[i], dt, 0), dest, bytes);
+        memcpy(rdata(s, g->ranks[i], dt, 0), dest, e.bytes);
 }
 
-/* Two barriers: every PE combines its share of the units straight from
- * all send buffers (chunk by chunk, in cache) into the receive buffers;
- * nobody leaves before every share is done. */
+/* Two barriers: every PE computes the top nodes on its share of the units
+ * straight from all send buffers (chunk by chunk, in cache) into the
+ * receive buffers; nobody leaves before every share is done. */
 static void reduce_large(amp_coll_shm_t *s, group_t *g, const amp_dt_t *dt,
                          const red_t *r, int root)
 {
     cross_barrier(s, g);
     long gi = g - s->groups, ng = s->ngroups;
     long lo = r->units * gi / ng, hi = r->units * (gi + 1) / ng;
-    long chunk = (long)(SCRATCH_BYTES / r->unit_size);
-    char *acc = s->scratch[amp_pe_self()->id];
+    size_t stride = chunk_bytes(s->total);
+    long chunk = (long)(stride / r->unit_size);
+    size_t whole = (size_t)r->units * r->unit_size; /* of one top node */
+    char *tmp[AMP_COLL_TREE_MAX_HEIGHT];
+    char *acc = work_buffers(s, stride, tmp);
+    given_t given = {.s = s, .dt = dt};
     for (long at = lo; at < hi; at += chunk) {
         long n = hi - at < chunk ? hi - at : chunk;
-        size_t off = (size_t)at * r->unit_size;
-        size_t bytes = (size_t)n * r->unit_size;
-        memcpy(acc, sdata(s, s->size - 1, dt, off), bytes);
-        for (int m = s->size - 2; m >= 0; m--)
-            apply(r, n, sdata(s, m, dt, off), acc);
-        if (root >= 0) {
-            memcpy(rdata(s, root, dt, off), acc, bytes);
-            continue;
+        given.off = (size_t)at * r->unit_size;
+        amp_coll_tree_eval_t e = eval_of(r, n, member_leaf, &given, tmp);
+        for (int t = 0; t < s->ntop; t++) {
+            amp_coll_tree_eval(&e, s->top_lo[t], s->top_hi[t], acc);
+            if (root >= 0) {
+                memcpy(rdata(s, root, dt, given.off + (size_t)t * whole), acc,
+                       e.bytes);
+                continue;
+            }
+            for (int m = 0; m < s->size; m++)
+                memcpy(rdata(s, m, dt, given.off), acc, e.bytes);
         }
-        for (int m = 0; m < s->size; m++)
-            memcpy(rdata(s, m, dt, off), acc, bytes);
     }
     cross_barrier(s, g);
 }

@@ -6,7 +6,9 @@
  * member creates its communicator object (keyed by the context id and the
  * world rank of member 0, which every member agrees on) and refcounted.
  * A communicator that spans processes gets no shared state (NULL) and its
- * collectives take the p2p algorithms in coll.c.
+ * collectives take the p2p algorithms in coll.c, or the two-level ones of
+ * mpi/coll_hier.c, which give its members in each process a state of
+ * their own.
  *
  * Each call is one "episode" on the communicator.  The members on one PE
  * form a group; the last member of a group to arrive leads it: it combines
@@ -18,18 +20,22 @@
  * leader that completes a barrier wakes sleeping leaders through the p2p
  * rings (amp_p2p_wake).
  *
- *  - small payloads (<= AMP_COLL_SHM_SMALL bytes): one barrier.  Reductions
- *    combine each PE's ranks into a partial result (per run of consecutive
- *    ranks, so non-commutative operations keep rank order under any
- *    mapping), then every leader combines the partials in rank order;
- *    broadcasts go through one staging copy.  Partials and staging are
- *    double-buffered by episode parity.
- *  - large payloads: two barriers.  Every PE reduces its share of the
- *    element range straight from all members' buffers (per element, in
- *    rank order) into every destination; broadcast receivers copy straight
- *    from the root's buffer.
+ * Reductions combine in the order of coll/tree.h, the same under any
+ * mapping and in every other algorithm: each group computes the largest
+ * nodes of the tree whose ranks are all its members (its parts), and the
+ * nodes above them are computed from those.
  *
- * Group membership is computed from the ranks' PEs when the state is
+ *  - small payloads (<= AMP_COLL_SHM_SMALL bytes): one barrier.  Reductions
+ *    compute each group's parts into partial results before the barrier,
+ *    and the nodes above them from the partials after it (every leader,
+ *    for allreduce); broadcasts go through one staging copy.  Partials and
+ *    staging are double-buffered by episode parity.
+ *  - large payloads: two barriers.  Every PE evaluates the whole tree on
+ *    its share of the element range straight from all members' buffers
+ *    into every destination; broadcast receivers copy straight from the
+ *    root's buffer.
+ *
+ * Groups and parts are computed from the ranks' PEs when the state is
  * created, and rebuilt when ranks migrate (amp_coll_shm_relayout).
  */
 #ifndef AMP_COLL_SHM_H
@@ -50,19 +56,21 @@ typedef struct amp_coll_shm_registry {
     _Atomic int lock;
     amp_coll_shm_t *head;
     int npes;
-    char **scratch; /* per PE: working space for large reductions */
+    char **scratch; /* per PE: working space for reductions */
 } amp_coll_shm_registry_t;
 
 /* The shared state of the communicator with context ctx and size members
- * (world_map: comm rank -> world rank, NULL for the identity; rank_pe:
+ * (world_map: member -> world rank, NULL for the identity; rank_pe:
  * world rank -> its PE, of npes), created by the first member to ask and
- * counted once per call.  *out is NULL for a
- * single-member communicator (nothing to share).  Fails only with
- * AMP_ERR_NOMEM. */
+ * counted once per call.  The members are comm ranks base .. base + size
+ * - 1 of a communicator of total ranks (base 0 and total size, unless the
+ * communicator spans processes: mpi/coll_hier.c), which sets the
+ * reduction tree.  *out is NULL for a single-member communicator (nothing
+ * to share).  Fails only with AMP_ERR_NOMEM. */
 amp_status_t amp_coll_shm_attach(amp_coll_shm_registry_t *reg,
                                  const int *rank_pe, int npes, int ctx,
-                                 int size, const int *world_map,
-                                 amp_coll_shm_t **out);
+                                 int size, const int *world_map, int base,
+                                 int total, amp_coll_shm_t **out);
 /* Rebuilds the groups of every state in the registry after ranks moved
  * to other PEs (rank_pe: world rank -> its PE now).  Only while no member
  * of any communicator is inside a collective (lb/lb.h).  AMP_ERR_NOMEM
@@ -72,16 +80,20 @@ amp_status_t amp_coll_shm_relayout(amp_coll_shm_registry_t *reg,
 /* Drops one member's reference (s may be NULL). */
 void amp_coll_shm_detach(amp_coll_shm_registry_t *reg, amp_coll_shm_t *s);
 
-/* Whether the shared-memory reductions take this call: contiguous data
- * (types with holes use the p2p path).  The same on every member, since
- * reductions need the same count and type everywhere. */
+/* Whether the shared-memory reductions take this call on a communicator
+ * of n ranks (total, in amp_coll_shm_attach's terms): contiguous data
+ * (types with holes use the p2p path), and elements that fit the work
+ * buffers when a user function combines them.  The same on every member,
+ * since reductions need the same count and type everywhere. */
 int amp_coll_shm_reduce_ok(const amp_dt_t *dt, int count,
-                           const amp_coll_op_t *op);
+                           const amp_coll_op_t *op, int n);
 
 /* The collectives.  s is the communicator's shared state, or NULL for a
  * single-member communicator.  Arguments are checked by the caller;
  * sendbuf == recvbuf means in place; recvbuf matters at the root only for
- * reduce. */
+ * reduce, where it receives the values of the tree's nodes that cover the
+ * members (amp_coll_tree_cover of [base, base + size)), one after another:
+ * the result, for a communicator of its own. */
 amp_status_t amp_coll_shm_barrier(amp_coll_shm_t *s, const amp_coll_comm_t *c);
 amp_status_t amp_coll_shm_bcast(amp_coll_shm_t *s, const amp_coll_comm_t *c,
                                 void *buf, int count, const amp_dt_t *dt,

@@ -1051,7 +1051,7 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int rcount,
     }
     amp_coll_comm_of(rank, comm, &c);
     if (!nb && comm->hier && !amp_proc.gpu &&
-        amp_coll_shm_reduce_ok(dt, (int)total, &cop)) { /* coll_levels.c */
+        amp_coll_shm_reduce_ok(dt, (int)total, &cop, comm->size)) { /* coll_levels.c */
         rank->call = call;
         amp_status_t st = amp_coll_levels_reduce_scatter(
             comm, &c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf,

@@ -6,18 +6,23 @@
  * trees across the transport).
  *
  * Used when every process's members form one block of consecutive comm
- * ranks (MPI_COMM_WORLD and most communicators made from it): then the
- * process-level result is a contiguous part of the rank order, and the
- * leaders combining the parts in process order keeps non-commutative
- * operations right.  Other communicators use the one-level algorithms.
+ * ranks (MPI_COMM_WORLD and most communicators made from it).  Reductions
+ * combine in the order of coll/tree.h, as in one process: each process
+ * computes the nodes of the tree that cover its block (its shared state
+ * knows where the block lies in the communicator), and the leaders compute
+ * the nodes above (amp_coll_tree_reduce_blocks).  Other communicators use
+ * the one-level algorithms, which follow the same tree.
  */
 #include "mpi/impl.h"
+
+#include "coll/tree.h"
 
 #include <stdlib.h>
 
 typedef struct amp_coll_hier {
     int first, nlocal;   /* this process's members: comm ranks first.. */
     int block, nblocks;  /* this process's block among the comm's */
+    int ncover;          /* tree nodes covering the block (coll/tree.h) */
     int *local_world;    /* local member i -> world rank */
     int *leader_world;   /* block b's leader -> world rank */
     int *block_first;    /* block b's first comm rank; [nblocks] = size */
@@ -82,9 +87,12 @@ static amp_status_t fill_blocks(amp_coll_hier_t *h, const amp_comm_t *comm)
         return AMP_ERR_NOMEM;
     for (int i = 0; i < h->nlocal; i++)
         h->local_world[i] = world_of(comm, h->first + i);
+    int lo[2 * AMP_COLL_TREE_MAX_HEIGHT], hi[2 * AMP_COLL_TREE_MAX_HEIGHT];
+    h->ncover =
+        amp_coll_tree_cover(comm->size, h->first, h->first + h->nlocal, lo, hi);
     return amp_coll_shm_attach(&amp_proc.coll_shm, amp_proc.rank_pe,
                                amp_proc.sched.npes, comm->ctx, h->nlocal,
-                               h->local_world, &h->shm);
+                               h->local_world, h->first, comm->size, &h->shm);
 }
 
 amp_status_t amp_coll_hier_attach(amp_comm_t *comm)
@@ -165,8 +173,9 @@ amp_status_t amp_coll_hier_bcast(const amp_comm_t *comm,
     return st;
 }
 
-/* Each process reduces its block into its leader's recvbuf, the leaders
- * combine the blocks in order, and each leader hands the result on. */
+/* Each process computes the tree's nodes over its block into its leader's
+ * scratch, the leaders compute the rest of the tree (the root at block
+ * 0's leader) and broadcast it, and each leader hands it on. */
 amp_status_t amp_coll_hier_allreduce(const amp_comm_t *comm,
                                      const amp_coll_comm_t *c,
                                      const void *sendbuf, void *recvbuf,
@@ -176,11 +185,22 @@ amp_status_t amp_coll_hier_allreduce(const amp_comm_t *comm,
     const amp_coll_hier_t *h = comm->hier;
     amp_coll_comm_t local, leaders;
     views(h, c, &local, &leaders);
+    size_t bytes = (size_t)count * dt->size;
+    if (bytes == 0)
+        return AMP_OK;
+    char *parts = NULL;
+    if (local.rank == 0 && !(parts = malloc((size_t)h->ncover * bytes)))
+        return AMP_ERR_NOMEM;
+    char *mine = parts ? parts - dt->true_lb : recvbuf;
     amp_status_t st =
-        amp_coll_shm_reduce(h->shm, &local, sendbuf, recvbuf, count, dt, op, 0);
+        amp_coll_shm_reduce(h->shm, &local, sendbuf, mine, count, dt, op, 0);
+    if (st == AMP_OK && parts)
+        st = amp_coll_tree_reduce_blocks(&leaders, comm->size, h->block_first,
+                                         parts, (char *)recvbuf + dt->true_lb,
+                                         count, dt, op);
+    free(parts);
     if (st == AMP_OK && local.rank == 0)
-        st =
-            amp_coll_allreduce_typed(&leaders, recvbuf, recvbuf, count, dt, op);
+        st = amp_coll_bcast(&leaders, recvbuf, count, dt, 0);
     if (st == AMP_OK)
         st = amp_coll_shm_bcast(h->shm, &local, recvbuf, count, dt, 0);
     return st;

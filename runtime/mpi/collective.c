@@ -175,12 +175,12 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
     amp_coll_comm_of(rank, comm, &c);
     rank->call = call;
     if (!comm->is_inter && (comm->shm || comm->size == 1) &&
-        amp_coll_shm_reduce_ok(dt, count, &cop)) /* coll/shm.c */
+        amp_coll_shm_reduce_ok(dt, count, &cop, comm->size)) /* coll/shm.c */
         return coll_status(rank, comm,
                            amp_coll_shm_reduce(comm->shm, &c, sendbuf, recvbuf,
                                                count, dt, &cop, root),
                            call);
-    if (comm->hier && amp_coll_shm_reduce_ok(dt, count, &cop)) /* coll_levels */
+    if (comm->hier && amp_coll_shm_reduce_ok(dt, count, &cop, comm->size)) /* coll_levels */
         return coll_status(rank, comm,
                            amp_coll_levels_reduce(comm, &c, sendbuf, recvbuf,
                                                   count, dt, &cop, root),
@@ -221,12 +221,13 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
     amp_coll_comm_of(rank, comm, &c);
     rank->call = call;
     if (!comm->is_inter && (comm->shm || comm->size == 1) &&
-        amp_coll_shm_reduce_ok(dt, count, &cop)) /* coll/shm.c */
+        amp_coll_shm_reduce_ok(dt, count, &cop, comm->size)) /* coll/shm.c */
         return coll_status(rank, comm,
                            amp_coll_shm_allreduce(comm->shm, &c, sendbuf,
                                                   recvbuf, count, dt, &cop),
                            call);
-    if (comm->hier && amp_coll_shm_reduce_ok(dt, count, &cop)) /* coll_hier.c */
+    if (comm->hier &&
+        amp_coll_shm_reduce_ok(dt, count, &cop, comm->size)) /* coll_hier.c */
         return coll_status(rank, comm,
                            amp_coll_hier_allreduce(comm, &c, sendbuf, recvbuf,
                                                    count, dt, &cop),
