@@ -14,12 +14,16 @@ set -euo pipefail
 usage() {
     cat <<'EOF'
 usage: scripts/conformance.sh [--build-dir DIR] [--np2] [--both]
-                              [--also-np2 DIR,...] [--timeout S] [SUBDIR...]
+                              [--also-np2 DIR,...] [--no-dtp] [--timeout S]
+                              [SUBDIR...]
   --build-dir DIR  the build whose bin/ampicc etc. are tested (default: build)
   --np2            run across 2 processes (ampirun -n 2 ... +vp N +p 1)
   --both           run in one process, then across 2 processes
   --also-np2 LIST  run in one process, then the directories of LIST (comma-
                    separated, among SUBDIR) across 2 processes
+  --no-dtp         leave out the datatype-pool lists (testlist.dtp): the
+                   same programs over many generated types, most of the
+                   run's time (what CI runs; the full run keeps them)
   --timeout S      time limit of an entry without a timeLimit of its own
                    (default 180 s, as MPICH's runner)
   SUBDIR           directories of test/mpi (default: every one that applies)
@@ -38,6 +42,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=$repo/build
 modes=(np1)
 np2_dirs=() # empty: every directory asked for
+lists=(testlist testlist.dtp)
 default_timeout=180
 dirs=()
 while [ $# -gt 0 ]; do
@@ -47,6 +52,7 @@ while [ $# -gt 0 ]; do
     --np2) modes=(np2); shift ;;
     --both) modes=(np1 np2); shift ;;
     --also-np2) modes=(np1 np2); IFS=, read -r -a np2_dirs <<<"$2"; shift 2 ;;
+    --no-dtp) lists=(testlist); shift ;;
     --timeout) default_timeout=$2; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     -*) echo "conformance.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -174,7 +180,7 @@ build_dir_programs() {
 # configure time), as MPICH's runner reads them.
 list_entries() {
     local d=$1 f line prog np rest
-    for f in testlist testlist.dtp; do
+    for f in "${lists[@]}"; do
         local path=$suite/$d/$f
         [ -f "$path" ] || path=$src/$d/$f
         [ -f "$path" ] || continue

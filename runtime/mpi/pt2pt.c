@@ -26,9 +26,13 @@ void amp_status_set(MPI_Status *st, int source, int tag, size_t bytes,
     st->amp_cancelled = cancelled;
 }
 
+/* The standard's empty status (MPI-3.1 3.7.3) has error MPI_SUCCESS too:
+ * the one status a single-completion call writes MPI_ERROR of. */
 void amp_status_empty(MPI_Status *st)
 {
     amp_status_set(st, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0);
+    if (st != MPI_STATUS_IGNORE)
+        st->MPI_ERROR = MPI_SUCCESS;
 }
 
 /* The status of a receive or probe from MPI_PROC_NULL. */

@@ -2,9 +2,11 @@
  * The MPI_ERROR field of a status is left alone by the calls that
  * complete one operation (MPI_Recv, MPI_Sendrecv, MPI_Probe, MPI_Iprobe,
  * MPI_Mprobe, MPI_Mrecv, MPI_Wait, MPI_Test, MPI_Waitany, MPI_Testany,
- * MPI_Request_get_status), for a real partner, for MPI_PROC_NULL, for
- * MPI_REQUEST_NULL and inactive persistent requests: the standard sets it
- * only in the calls that return several statuses.
+ * MPI_Request_get_status), for a real partner and for MPI_PROC_NULL: the
+ * standard sets it only in the calls that return several statuses.  The
+ * empty status of MPI_REQUEST_NULL and inactive persistent requests is
+ * the exception: the standard defines it with error MPI_SUCCESS (MPI-3.1
+ * 3.7.3), as other implementations give it.
  */
 #include "mpitest.h"
 
@@ -22,6 +24,16 @@ static void check(const MPI_Status *st, const char *call, int line)
 }
 
 #define CHECK(st, call) check(&(st), call, __LINE__)
+
+static void check_empty(const MPI_Status *st, const char *call, int line)
+{
+    if (st->MPI_ERROR != MPI_SUCCESS || st->MPI_SOURCE != MPI_ANY_SOURCE ||
+        st->MPI_TAG != MPI_ANY_TAG)
+        mt_fail(__FILE__, line, "%s: not the empty status (error %d)", call,
+                st->MPI_ERROR);
+}
+
+#define CHECK_EMPTY(st, call) check_empty(&(st), call, __LINE__)
 
 /* One operation of each kind with peer (a partner or MPI_PROC_NULL). */
 static void with_peer(int peer)
@@ -93,7 +105,7 @@ static void with_peer(int peer)
     }
 }
 
-/* Requests that complete with an empty status. */
+/* Requests that complete with an empty status: MPI_ERROR is MPI_SUCCESS. */
 static void empty(void)
 {
     MPI_Status st;
@@ -101,17 +113,23 @@ static void empty(void)
     int flag = 0, index = 0, x = 0;
     mark(&st);
     MPI_Wait(&r, &st);
-    CHECK(st, "MPI_Wait of MPI_REQUEST_NULL");
+    CHECK_EMPTY(st, "MPI_Wait of MPI_REQUEST_NULL");
     mark(&st);
     MPI_Test(&r, &flag, &st);
-    CHECK(st, "MPI_Test of MPI_REQUEST_NULL");
+    CHECK_EMPTY(st, "MPI_Test of MPI_REQUEST_NULL");
     mark(&st);
     MPI_Waitany(1, &r, &index, &st);
-    CHECK(st, "MPI_Waitany of MPI_REQUEST_NULL");
+    CHECK_EMPTY(st, "MPI_Waitany of MPI_REQUEST_NULL");
+    mark(&st);
+    MPI_Request_get_status(MPI_REQUEST_NULL, &flag, &st);
+    CHECK_EMPTY(st, "MPI_Request_get_status of MPI_REQUEST_NULL");
+    if (!flag)
+        mt_fail(__FILE__, __LINE__, "MPI_Request_get_status of "
+                "MPI_REQUEST_NULL: flag false");
     MPI_Recv_init(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &p);
     mark(&st);
     MPI_Wait(&p, &st);
-    CHECK(st, "MPI_Wait of an inactive persistent request");
+    CHECK_EMPTY(st, "MPI_Wait of an inactive persistent request");
     MPI_Request_free(&p);
 }
 
