@@ -505,17 +505,22 @@ def mpif_without(src, names):
 
 
 # MPI_SIZEOF(X, SIZE, IERROR): a generic over the numeric intrinsic types
-# of each kind both Fortran compilers have, scalar and array; each
-# specific is a C function of fortran.c (F_SIZEOF) that stores the size.
+# of each kind both Fortran compilers have, scalar and array, and (as other
+# implementations offer) LOGICAL and CHARACTER; each specific is a C
+# function of fortran.c (F_SIZEOF) that stores the size.
 SIZEOF_KINDS = [("integer", k) for k in (1, 2, 4, 8, 16)] + \
-    [("real", k) for k in (4, 8, 16)] + [("complex", k) for k in (4, 8, 16)]
+    [("real", k) for k in (4, 8, 16)] + [("complex", k) for k in (4, 8, 16)] + \
+    [("logical", k) for k in (1, 2, 4, 8)] + [("character", 1)]
+# The letter of each type in the specifics' names (fortran.c).
+SIZEOF_LETTER = {"integer": "i", "real": "r", "complex": "c", "logical": "l",
+                 "character": "h"}
 
 
 def sizeof_interface():
     lines = ["  interface MPI_SIZEOF"]
     for ftype, kind in SIZEOF_KINDS:
         for rank, dims in (("s", ""), ("a", "(*)")):
-            name = "ampi_sizeof_%s%d%s" % (ftype[0], kind, rank)
+            name = "ampi_sizeof_%s%d%s" % (SIZEOF_LETTER[ftype], kind, rank)
             lines += ["    subroutine %s(x, size, ierror)" % name,
                       "      implicit none",
                       "      %s(kind=%d) :: x%s" % (ftype, kind, dims),

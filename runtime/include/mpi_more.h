@@ -101,6 +101,14 @@ typedef int MPI_Datarep_conversion_function(void *userbuf,
 #define MPI_COMBINER_F90_COMPLEX 14
 #define MPI_COMBINER_F90_INTEGER 15
 #define MPI_COMBINER_RESIZED 16
+/* What MPI-2 named the Fortran MPI-1 constructors with INTEGER addresses
+ * (MPI_TYPE_HVECTOR, MPI_TYPE_HINDEXED, MPI_TYPE_STRUCT); defined for the
+ * programs that compare with them.  Here those constructors give types of
+ * the MPI-2 combiners (HVECTOR, HINDEXED, STRUCT), whose contents hold
+ * addresses. */
+#define MPI_COMBINER_HVECTOR_INTEGER 17
+#define MPI_COMBINER_HINDEXED_INTEGER 18
+#define MPI_COMBINER_STRUCT_INTEGER 19
 
 /* Subarray and distributed-array constructors. */
 #define MPI_ORDER_C 1

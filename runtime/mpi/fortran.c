@@ -70,10 +70,10 @@ MPI_Status *amp_f_status_in(const MPI_Fint *f, MPI_Status *local, int copy_in)
 {
     if (ignores_status(f))
         return MPI_STATUS_IGNORE;
-    if (copy_in)
-        memcpy(local, f, sizeof(*local));
-    else
-        memset(local, 0, sizeof(*local));
+    /* An output status starts as the program's too: what the call does
+     * not set (MPI_ERROR in single-completion calls) stays as it was. */
+    (void)copy_in;
+    memcpy(local, f, sizeof(*local));
     return local;
 }
 
@@ -381,8 +381,8 @@ AMP_FORTRAN_ALIAS(type_struct)
  *
  * The specifics of the generic MPI_SIZEOF in the mpi module
  * (scripts/gen_fortran.py, SIZEOF_KINDS): ampi_sizeof_<t><kind><s|a> for
- * a scalar or an array of the numeric type t (integer, real, complex) of
- * that kind; SIZE is the bytes of one value. */
+ * a scalar or an array of type t (integer, real, complex, logical, h:
+ * character) of that kind; SIZE is the bytes of one value. */
 #define F_SIZEOF(t, kind, bytes)                                               \
     AMPI_API void ampi_sizeof_##t##kind##s_(const void *x, MPI_Fint *size,     \
                                             MPI_Fint *ierror)                  \
@@ -405,6 +405,11 @@ F_SIZEOF(r, 16, 16)
 F_SIZEOF(c, 4, 8)
 F_SIZEOF(c, 8, 16)
 F_SIZEOF(c, 16, 32)
+F_SIZEOF(l, 1, 1)
+F_SIZEOF(l, 2, 2)
+F_SIZEOF(l, 4, 4)
+F_SIZEOF(l, 8, 8)
+F_SIZEOF(h, 1, 1) /* CHARACTER: one character (its length argument unused) */
 
 /* ---- process creation ---- */
 
@@ -550,7 +555,9 @@ AMPI_API void ampi_yield_(MPI_Fint *ierror)
  * STATUS, IERROR), FREE_FN(EXTRA_STATE, IERROR), CANCEL_FN(EXTRA_STATE,
  * COMPLETE, IERROR), EXTRA_STATE INTEGER(KIND=MPI_ADDRESS_KIND), COMPLETE
  * LOGICAL; the C runtime calls them through the trampolines below, with
- * this as extra_state.  A Fortran status is the C status. */
+ * this as extra_state.  A Fortran status is the C status.  The callbacks
+ * get the program's own EXTRA_STATE variable, as under MPICH and Open MPI:
+ * what they write into it, the program sees. */
 typedef void f_greq_query_fn(const MPI_Aint *, MPI_Fint *, MPI_Fint *);
 typedef void f_greq_free_fn(const MPI_Aint *, MPI_Fint *);
 typedef void f_greq_cancel_fn(const MPI_Aint *, const MPI_Fint *, MPI_Fint *);
@@ -559,7 +566,7 @@ typedef struct {
     f_greq_query_fn *query;
     f_greq_free_fn *free;
     f_greq_cancel_fn *cancel;
-    MPI_Aint extra_state;
+    MPI_Aint *extra_state;
 } f_greq_t;
 
 static int greq_query(void *extra_state, MPI_Status *status)
@@ -567,7 +574,7 @@ static int greq_query(void *extra_state, MPI_Status *status)
     const f_greq_t *g = extra_state;
     f_greq_query_fn *fn = amp_pie_to_rank(amp_rank_self(), (void *)g->query);
     MPI_Fint ierror = MPI_SUCCESS;
-    fn(&g->extra_state, (MPI_Fint *)status, &ierror);
+    fn(g->extra_state, (MPI_Fint *)status, &ierror);
     return ierror;
 }
 
@@ -577,7 +584,7 @@ static int greq_free(void *extra_state)
     f_greq_t *g = extra_state;
     f_greq_free_fn *fn = amp_pie_to_rank(amp_rank_self(), (void *)g->free);
     MPI_Fint ierror = MPI_SUCCESS;
-    fn(&g->extra_state, &ierror);
+    fn(g->extra_state, &ierror);
     free(g);
     return ierror;
 }
@@ -587,12 +594,12 @@ static int greq_cancel(void *extra_state, int complete)
     const f_greq_t *g = extra_state;
     f_greq_cancel_fn *fn = amp_pie_to_rank(amp_rank_self(), (void *)g->cancel);
     MPI_Fint ierror = MPI_SUCCESS, f_complete = complete != 0;
-    fn(&g->extra_state, &f_complete, &ierror);
+    fn(g->extra_state, &f_complete, &ierror);
     return ierror;
 }
 
 AMPI_API void pmpi_grequest_start_(void *query_fn, void *free_fn,
-                                   void *cancel_fn, const MPI_Aint *extra_state,
+                                   void *cancel_fn, MPI_Aint *extra_state,
                                    MPI_Fint *request, MPI_Fint *ierror)
 {
     f_greq_t *g = malloc(sizeof(*g));
@@ -601,7 +608,7 @@ AMPI_API void pmpi_grequest_start_(void *query_fn, void *free_fn,
         return;
     }
     *g = (f_greq_t){(f_greq_query_fn *)query_fn, (f_greq_free_fn *)free_fn,
-                    (f_greq_cancel_fn *)cancel_fn, *extra_state};
+                    (f_greq_cancel_fn *)cancel_fn, extra_state};
     *ierror =
         PMPI_Grequest_start(greq_query, greq_free, greq_cancel, g, request);
     if (*ierror != MPI_SUCCESS)

@@ -23,8 +23,9 @@
  * become the C values. */
 void *amp_f_buf(const void *buf);
 
-/* The C status for Fortran's status f: MPI_STATUS_IGNORE, or *local (a
- * copy of f when copy_in, else cleared). */
+/* The C status for Fortran's status f: MPI_STATUS_IGNORE, or *local, a
+ * copy of f whether the call reads it (copy_in) or only writes it, so that
+ * the fields a call leaves alone (MPI_ERROR) keep the program's values. */
 MPI_Status *amp_f_status_in(const MPI_Fint *f, MPI_Status *local, int copy_in);
 /* Copies c back into f unless f is MPI_STATUS(ES)_IGNORE. */
 void amp_f_status_out(const MPI_Status *c, MPI_Fint *f);
