@@ -246,9 +246,10 @@ static int run_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
         return rc;
     /* A rank that moves data makes progress: its flushes that follow are
      * no fruitless polls (a loop of gets and flushes is neither slowed
-     * down nor a deadlock).  The atomic operations a spin on a flag uses
-     * (get-accumulate, fetch-and-op, compare-and-swap) keep counting. */
-    if (a->kind != OP_GET_ACC)
+     * down nor a deadlock).  The reads a spin on a flag uses (get-
+     * accumulate and fetch-and-op with MPI_NO_OP, compare-and-swap) keep
+     * counting. */
+    if (a->kind != OP_GET_ACC || a->op != MPI_NO_OP)
         rank->polls = 0;
     char *taddr;
     rc = target_addr(rank, w, a, tdt, &taddr);

@@ -326,6 +326,8 @@ static void acc_in_place(amp_rma_win_t *w, int r, const amp_rma_acc_t *a,
         amp_coll_apply(op, basic, n, (const char *)a->oaddr + a->odt->true_lb,
                        t);
     spin_unlock(tg->accp);
+    if (op->op_id != OP_NO_OP)
+        amp_sched_activity(amp_pe_self()); /* may end a poll (sched.h) */
 }
 
 amp_status_t amp_rma_accumulate(amp_rma_win_t *w, int r, const amp_rma_acc_t *a,
