@@ -247,8 +247,10 @@ amp_status_t amp_node_cma_write(pid_t pid, const void *local, uint64_t remote,
     return amp_node_cma_writev(pid, &l, 1, &r, 1);
 }
 
-/* Batches of at most this many pieces per call (the kernel's limit). */
+/* Batches of at most this many pieces per call (the kernel's limit), and
+ * of at most this many bytes (the kernel moves less than 2 GiB a call). */
 #define CMA_BATCH 1024
+#define CMA_BATCH_BYTES ((size_t)1 << 30)
 
 /* Bytes left in list v of n pieces from piece i, offset off on. */
 static size_t left(const amp_node_iov_t *v, int n, int i, size_t off)
@@ -260,7 +262,8 @@ static size_t left(const amp_node_iov_t *v, int n, int i, size_t off)
 }
 
 /* Walks both lists in step, cutting pieces where either side's piece
- * ends, and copies up to CMA_BATCH such pieces per system call. */
+ * ends, and copies up to CMA_BATCH such pieces (CMA_BATCH_BYTES) per
+ * system call. */
 static amp_status_t cma_vec(pid_t pid, int write, const amp_node_iov_t *l,
                             int nl, const amp_node_iov_t *r, int nr)
 {
@@ -270,9 +273,11 @@ static amp_status_t cma_vec(pid_t pid, int write, const amp_node_iov_t *l,
     for (;;) {
         int k = 0;
         size_t batch = 0;
-        while (i < nl && j < nr && k < CMA_BATCH) {
+        while (i < nl && j < nr && k < CMA_BATCH && batch < CMA_BATCH_BYTES) {
             size_t a = l[i].len - li, b = r[j].len - rj;
             size_t len = a < b ? a : b;
+            if (len > CMA_BATCH_BYTES - batch)
+                len = CMA_BATCH_BYTES - batch;
             if (len) {
                 lv[k] = (struct iovec){(char *)l[i].base + li, len};
                 rv[k] = (struct iovec){(char *)r[j].base + rj, len};

@@ -187,3 +187,42 @@ UNIT_TEST(node_cross_memory_copies_pieces)
     waitpid(child, NULL, 0);
     munmap(buf, 4096);
 }
+
+/* A copy of more than the kernel moves in one call (2 GiB) goes in
+ * several calls: 2.25 GiB of the other process's memory (untouched but
+ * for two marks) land in 36 local pieces of one 64 MiB buffer. */
+UNIT_TEST(node_cross_memory_copies_beyond_2gib)
+{
+    const size_t piece = (size_t)64 << 20, total = 36 * piece;
+    static char *far;
+    far = mmap(NULL, total, PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    char *buf = mmap(NULL, piece, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    UNIT_TRUE(far != MAP_FAILED && buf != MAP_FAILED);
+    far[0] = 'a';
+    far[total - 1] = 'z';
+    pid_t child = fork();
+    if (child == 0) {
+        pause();
+        _exit(0);
+    }
+    char c = 0;
+    if (amp_node_cma_read(child, &c, (uint64_t)(uintptr_t)far, 1) != AMP_OK) {
+        kill(child, SIGKILL);
+        waitpid(child, NULL, 0);
+        fprintf(stderr, "  (cross-memory copies are not allowed here)\n");
+        return;
+    }
+    amp_node_iov_t l[36], r[1] = {{far, total}};
+    for (int i = 0; i < 36; i++)
+        l[i] = (amp_node_iov_t){buf, piece};
+    amp_status_t st = amp_node_cma_readv(child, l, 36, r, 1);
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    UNIT_EQ(c, 'a');
+    UNIT_EQ(st, AMP_OK);
+    UNIT_EQ(buf[piece - 1], 'z'); /* the last piece went there last */
+    munmap(buf, piece);
+    munmap(far, total);
+}
