@@ -49,8 +49,11 @@ static void *helper_main(void *arg)
     amp_io_job_t *job;
     while ((job = take_job(io))) {
         job->run(job);
-        amp_inbox_push(&io->pes[job->pe->id].done, &job->item);
-        amp_sched_notify(job->pe);
+        /* Once pushed, the job is its PE's: it may be finished and freed
+         * before the next line, so nothing of it is read after the push. */
+        amp_pe_t *pe = job->pe;
+        amp_inbox_push(&io->pes[pe->id].done, &job->item);
+        amp_sched_notify(pe);
     }
     return NULL;
 }

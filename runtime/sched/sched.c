@@ -449,8 +449,9 @@ void amp_sched_expect(amp_sched_t *sched, int n)
 void amp_sched_spawn_expected(amp_thread_t *thr)
 {
     thr->state = AMP_THREAD_READY;
-    amp_inbox_push(&thr->pe->arrivals, &thr->arrival);
-    pe_wake(thr->pe);
+    amp_pe_t *pe = thr->pe; /* once pushed, thr may run, move or end */
+    amp_inbox_push(&pe->arrivals, &thr->arrival);
+    pe_wake(pe);
 }
 
 void amp_sched_spawn_remote(amp_thread_t *thr)
