@@ -19,10 +19,11 @@ set +e
     tee build/ctest-output.log
 status=${PIPESTATUS[0]}
 
-# MPICH's suite: these directories in one process, and point-to-point,
-# collectives and one-sided across 2 processes too.
-bash scripts/conformance.sh --also-np2 pt2pt,coll,rma pt2pt coll rma \
-    datatype comm group topo attr info errhan init f77 f90
+# MPICH's suite (docs/conformance.md): these directories in one process,
+# and point-to-point, collectives and one-sided across 2 processes too,
+# without the datatype-pool lists (the full run has them).
+bash scripts/conformance.sh --no-dtp --also-np2 pt2pt,coll,rma pt2pt coll \
+    rma datatype comm group topo attr info errhan init io f77 f90
 conformance=$?
 set -e
 
