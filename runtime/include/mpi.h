@@ -413,6 +413,7 @@ AMPI_DECLARE(int, Op_commutative, (MPI_Op op, int *commute))
 #undef AMPI_DECLARE
 
 #include "mpi_more.h"
+#include "mpi4.h"
 #include "ampi.h"
 #include "pup_c.h"
 

@@ -245,10 +245,13 @@ int PMPI_Comm_dup(MPI_Comm comm_h, MPI_Comm *newcomm)
 AMP_WEAK_ALIAS(Comm_dup)
 
 /* The new communicator exists when the call returns, so the request is
- * complete at once: MPI allows that, and no member waits for another. */
-int PMPI_Comm_idup(MPI_Comm comm_h, MPI_Comm *newcomm, MPI_Request *request)
+ * complete at once: MPI allows that, and no member waits for another.
+ * MPI_Comm_idup, and MPI_Comm_idup_with_info (with_info 1: the hints of
+ * info instead of comm's). */
+static int idup_common(MPI_Comm comm_h, int with_info, MPI_Info info,
+                       MPI_Comm *newcomm, MPI_Request *request,
+                       const char *call)
 {
-    const char *call = "MPI_Comm_idup";
     amp_rank_t *rank;
     amp_comm_t *comm;
     int rc = amp_mpi_enter(&rank, call);
@@ -267,7 +270,7 @@ int PMPI_Comm_idup(MPI_Comm comm_h, MPI_Comm *newcomm, MPI_Request *request)
     amp_req_t *req = amp_req_new(rank, AMP_REQ_COLL);
     if (!req)
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call, "out of memory");
-    rc = dup_common(comm_h, 0, MPI_INFO_NULL, newcomm, call);
+    rc = dup_common(comm_h, with_info, info, newcomm, call);
     if (rc != MPI_SUCCESS) {
         amp_req_release(rank, req);
         return rc;
@@ -278,7 +281,21 @@ int PMPI_Comm_idup(MPI_Comm comm_h, MPI_Comm *newcomm, MPI_Request *request)
     *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, req->obj.idx);
     return MPI_SUCCESS;
 }
+
+int PMPI_Comm_idup(MPI_Comm comm_h, MPI_Comm *newcomm, MPI_Request *request)
+{
+    return idup_common(comm_h, 0, MPI_INFO_NULL, newcomm, request,
+                       "MPI_Comm_idup");
+}
 AMP_WEAK_ALIAS(Comm_idup)
+
+int PMPI_Comm_idup_with_info(MPI_Comm comm_h, MPI_Info info, MPI_Comm *newcomm,
+                             MPI_Request *request)
+{
+    return idup_common(comm_h, 1, info, newcomm, request,
+                       "MPI_Comm_idup_with_info");
+}
+AMP_WEAK_ALIAS(Comm_idup_with_info)
 
 int PMPI_Comm_dup_with_info(MPI_Comm comm_h, MPI_Info info, MPI_Comm *newcomm)
 {

@@ -227,10 +227,23 @@ static int comm_handle(const amp_comm_t *comm)
     return AMPI_HANDLE(AMPI_HANDLE_COMM, comm->obj.idx);
 }
 
+/* The call an error is reported for: a "_c" call's int form is reported
+ * as the _c call it runs for (large.h). */
+static const char *reported_call(const char *call)
+{
+    amp_pe_t *pe = amp_pe_self();
+    const amp_call_ctx_t *ctx =
+        pe && pe->current ? (const amp_call_ctx_t *)pe->current->upper : NULL;
+    if (ctx && ctx->alias_of && strcmp(call, ctx->alias_of) == 0)
+        return ctx->alias;
+    return call;
+}
+
 int amp_mpi_error(amp_rank_t *rank, amp_comm_t *comm, int errclass,
                   const char *call, const char *fmt, ...)
 {
     char detail[AMP_ERRMSG_LEN - 64], msg[AMP_ERRMSG_LEN];
+    call = reported_call(call);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(detail, sizeof(detail), fmt, ap);
@@ -635,7 +648,7 @@ int amp_mpi_error_win(amp_rank_t *rank, MPI_Errhandler eh, MPI_Win win,
                       int errclass, const char *call, const char *detail)
 {
     char msg[AMP_ERRMSG_LEN];
-    snprintf(msg, sizeof(msg), "%s: %s", call, detail);
+    snprintf(msg, sizeof(msg), "%s: %s", reported_call(call), detail);
     int code = errclass & DYN ? errclass : record(rank, errclass, msg);
     return apply_handler(rank, eh, win, code, msg);
 }

@@ -83,7 +83,7 @@ typedef struct amp_proc {
     int argc;
     char **argv;
     char **envp;
-    _Atomic int exit_status; /* first non-zero status a rank returned */
+    _Atomic int exit_status;  /* first non-zero status a rank returned */
     uintptr_t exe_lo, exe_hi; /* the executable's loaded range */
     /* Registered with AMPI_Register_rank_init before the ranks start. */
     void (**rank_inits)(void);
@@ -191,8 +191,9 @@ typedef struct amp_errh {
 
 typedef struct amp_op_obj {
     amp_obj_t obj;
-    MPI_User_function *fn;
+    MPI_User_function *fn; /* an MPI_User_function_c when large */
     int commute;
+    int large; /* made by MPI_Op_create_c */
 } amp_op_obj_t;
 
 typedef struct amp_msg_handle {
@@ -206,6 +207,17 @@ typedef struct amp_bsend {
     size_t size;
     struct amp_bseg *segs; /* live segments, by address */
 } amp_bsend_t;
+
+/* State of one thread while it runs an MPI call for a rank: the rank's own
+ * thread (amp_rank_t.ctx), or a helper running a call of another thread of
+ * the rank.  Reached through amp_call_ctx(). */
+typedef struct amp_call_ctx {
+    /* Errors of call alias_of are reported as alias's (a "_c" call runs
+     * its int form: large.c). */
+    const char *alias_of, *alias;
+    struct amp_pcoll *pcoll; /* pcoll.c: the persistent collective being
+                                set up or started, or NULL */
+} amp_call_ctx_t;
 
 #define AMP_ERRMSG_RING 16
 #define AMP_ERRMSG_LEN 256
@@ -247,13 +259,20 @@ typedef struct amp_rank {
     /* gpu.c: device buffers staged for the collective being started, taken
      * by the next amp_coll_launch (NULL between calls) */
     struct amp_gpu_op *gpu_coll;
+    amp_call_ctx_t ctx; /* its own thread's (thr.upper) */
 } amp_rank_t;
 
 /* The calling rank, or NULL outside a rank. */
 static inline amp_rank_t *amp_rank_self(void)
 {
     amp_pe_t *pe = amp_pe_self();
-    return pe ? (amp_rank_t *)pe->current : NULL;
+    return pe && pe->current ? (amp_rank_t *)pe->current->owner : NULL;
+}
+
+/* The calling thread's call state (a thread of a rank). */
+static inline amp_call_ctx_t *amp_call_ctx(void)
+{
+    return (amp_call_ctx_t *)amp_pe_self()->current->upper;
 }
 
 /* A window (win.c): this rank's view of a window; the memory and the
@@ -572,6 +591,10 @@ void amp_req_release(amp_rank_t *rank, amp_req_t *req);
 /* Starts the operation req describes (fresh or persistent). */
 int amp_req_start(amp_rank_t *rank, amp_req_t *req, const char *call);
 void amp_req_status(const amp_req_t *req, MPI_Status *status);
+/* MPI_Get_count (elements 0) and MPI_Get_elements of status for datatype
+ * as a long long, -1 when they are not a whole number. */
+int amp_status_count(const MPI_Status *status, MPI_Datatype datatype,
+                     long long *count, int elements, const char *call);
 
 /* ---- CUDA device buffers (gpu.c; only when amp_proc.gpu is set) ---- */
 

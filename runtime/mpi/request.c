@@ -577,8 +577,8 @@ int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 }
 AMP_WEAK_ALIAS(Test_cancelled)
 
-static int count_common(const MPI_Status *status, MPI_Datatype datatype,
-                        long long *count, int elements, const char *call)
+int amp_status_count(const MPI_Status *status, MPI_Datatype datatype,
+                     long long *count, int elements, const char *call)
 {
     amp_rank_t *rank;
     const amp_dt_t *dt;
@@ -608,7 +608,7 @@ static int to_int_count(long long n)
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     long long n = 0;
-    int rc = count_common(status, datatype, &n, 0, "MPI_Get_count");
+    int rc = amp_status_count(status, datatype, &n, 0, "MPI_Get_count");
     if (rc == MPI_SUCCESS && count)
         *count = to_int_count(n);
     return rc;
@@ -619,7 +619,7 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,
                       int *count)
 {
     long long n = 0;
-    int rc = count_common(status, datatype, &n, 1, "MPI_Get_elements");
+    int rc = amp_status_count(status, datatype, &n, 1, "MPI_Get_elements");
     if (rc == MPI_SUCCESS && count)
         *count = to_int_count(n);
     return rc;
@@ -630,7 +630,7 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
                         MPI_Count *count)
 {
     long long n = 0;
-    int rc = count_common(status, datatype, &n, 1, "MPI_Get_elements_x");
+    int rc = amp_status_count(status, datatype, &n, 1, "MPI_Get_elements_x");
     if (rc == MPI_SUCCESS && count)
         *count = n < 0 ? MPI_UNDEFINED : n;
     return rc;

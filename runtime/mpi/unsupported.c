@@ -190,6 +190,144 @@ UNSUPPORTED(Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype))
 UNSUPPORTED(Type_create_f90_integer, (int r, MPI_Datatype *newtype))
 UNSUPPORTED(Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
 
+/* MPI-4.0 (mpi4.h): persistent collectives. */
+
+UNSUPPORTED(Barrier_init, (MPI_Comm comm, MPI_Info info, MPI_Request *request))
+UNSUPPORTED(Bcast_init,
+            (void *buffer, int count, MPI_Datatype datatype, int root,
+             MPI_Comm comm, MPI_Info info, MPI_Request *request))
+UNSUPPORTED(Gather_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+             MPI_Comm comm, MPI_Info info, MPI_Request *request))
+UNSUPPORTED(Gatherv_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+             void *recvbuf, const int recvcounts[], const int displs[],
+             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+             MPI_Request *request))
+UNSUPPORTED(Scatter_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+             MPI_Comm comm, MPI_Info info, MPI_Request *request))
+UNSUPPORTED(Scatterv_init,
+            (const void *sendbuf, const int sendcounts[], const int displs[],
+             MPI_Datatype sendtype, void *recvbuf, int recvcount,
+             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+             MPI_Request *request))
+UNSUPPORTED(Allgather_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+             MPI_Info info, MPI_Request *request))
+UNSUPPORTED(Allgatherv_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+             void *recvbuf, const int recvcounts[], const int displs[],
+             MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+             MPI_Request *request))
+UNSUPPORTED(Alltoall_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+             MPI_Info info, MPI_Request *request))
+UNSUPPORTED(Alltoallv_init,
+            (const void *sendbuf, const int sendcounts[], const int sdispls[],
+             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+             MPI_Info info, MPI_Request *request))
+UNSUPPORTED(Alltoallw_init,
+            (const void *sendbuf, const int sendcounts[], const int sdispls[],
+             const MPI_Datatype sendtypes[], void *recvbuf,
+             const int recvcounts[], const int rdispls[],
+             const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+             MPI_Request *request))
+UNSUPPORTED(Reduce_init, (const void *sendbuf, void *recvbuf, int count,
+                          MPI_Datatype datatype, MPI_Op op, int root,
+                          MPI_Comm comm, MPI_Info info, MPI_Request *request))
+UNSUPPORTED(Allreduce_init, (const void *sendbuf, void *recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                             MPI_Info info, MPI_Request *request))
+UNSUPPORTED(Reduce_scatter_block_init,
+            (const void *sendbuf, void *recvbuf, int recvcount,
+             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+             MPI_Request *request))
+UNSUPPORTED(Reduce_scatter_init,
+            (const void *sendbuf, void *recvbuf, const int recvcounts[],
+             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+             MPI_Request *request))
+UNSUPPORTED(Scan_init, (const void *sendbuf, void *recvbuf, int count,
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request))
+UNSUPPORTED(Exscan_init, (const void *sendbuf, void *recvbuf, int count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                          MPI_Info info, MPI_Request *request))
+UNSUPPORTED(Neighbor_allgather_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+             MPI_Info info, MPI_Request *request))
+UNSUPPORTED(Neighbor_allgatherv_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+             void *recvbuf, const int recvcounts[], const int displs[],
+             MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+             MPI_Request *request))
+UNSUPPORTED(Neighbor_alltoall_init,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+             MPI_Info info, MPI_Request *request))
+UNSUPPORTED(Neighbor_alltoallv_init,
+            (const void *sendbuf, const int sendcounts[], const int sdispls[],
+             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+             MPI_Info info, MPI_Request *request))
+UNSUPPORTED(Neighbor_alltoallw_init,
+            (const void *sendbuf, const int sendcounts[],
+             const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+             void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+             const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+             MPI_Request *request))
+
+/* MPI-4.0: partitioned communication. */
+
+UNSUPPORTED(Psend_init, (const void *buf, int partitions, MPI_Count count,
+                         MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request))
+UNSUPPORTED(Precv_init, (void *buf, int partitions, MPI_Count count,
+                         MPI_Datatype datatype, int source, int tag,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request))
+UNSUPPORTED(Pready, (int partition, MPI_Request request))
+UNSUPPORTED(Pready_range,
+            (int partition_low, int partition_high, MPI_Request request))
+UNSUPPORTED(Pready_list,
+            (int length, const int array_of_partitions[], MPI_Request request))
+UNSUPPORTED(Parrived, (MPI_Request request, int partition, int *flag))
+
+/* MPI-4.0: sessions. */
+
+UNSUPPORTED(Session_init,
+            (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session))
+UNSUPPORTED(Session_finalize, (MPI_Session * session))
+UNSUPPORTED(Session_get_num_psets,
+            (MPI_Session session, MPI_Info info, int *npset_names))
+UNSUPPORTED(Session_get_nth_pset, (MPI_Session session, MPI_Info info, int n,
+                                   int *pset_len, char *pset_name))
+UNSUPPORTED(Session_get_info, (MPI_Session session, MPI_Info *info_used))
+UNSUPPORTED(Session_get_pset_info,
+            (MPI_Session session, const char *pset_name, MPI_Info *info))
+UNSUPPORTED(Group_from_session_pset,
+            (MPI_Session session, const char *pset_name, MPI_Group *newgroup))
+UNSUPPORTED(Comm_create_from_group,
+            (MPI_Group group, const char *stringtag, MPI_Info info,
+             MPI_Errhandler errhandler, MPI_Comm *newcomm))
+UNSUPPORTED(Intercomm_create_from_groups,
+            (MPI_Group local_group, int local_leader, MPI_Group remote_group,
+             int remote_leader, const char *stringtag, MPI_Info info,
+             MPI_Errhandler errhandler, MPI_Comm *newintercomm))
+UNSUPPORTED(Session_create_errhandler,
+            (MPI_Session_errhandler_function * session_errhandler_fn,
+             MPI_Errhandler *errhandler))
+UNSUPPORTED(Session_set_errhandler,
+            (MPI_Session session, MPI_Errhandler errhandler))
+UNSUPPORTED(Session_get_errhandler,
+            (MPI_Session session, MPI_Errhandler *errhandler))
+UNSUPPORTED(Session_call_errhandler, (MPI_Session session, int errorcode))
+
 /* ---- Calls with no error code to return ---- */
 
 /* Address arithmetic in a flat address space.  Unsigned, so that no sum
@@ -240,3 +378,4 @@ SAME_HANDLE(Op, MPI_Op)
 SAME_HANDLE(Request, MPI_Request)
 SAME_HANDLE(Type, MPI_Datatype)
 SAME_HANDLE(Win, MPI_Win)
+SAME_HANDLE(Session, MPI_Session)

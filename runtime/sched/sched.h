@@ -46,6 +46,8 @@ typedef struct amp_thread {
     unsigned long resumes;    /* times it was switched to (+stats) */
     uint64_t busy;            /* cycle counter ticks spent running */
     amp_inbox_item_t arrival; /* in its new PE's arrivals while migrating */
+    void *owner; /* the layer above's object the thread runs for (a rank) */
+    void *upper; /* the layer above's state of this thread */
 } amp_thread_t;
 
 typedef struct amp_sched amp_sched_t;
