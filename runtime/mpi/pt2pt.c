@@ -298,8 +298,11 @@ static int new_xfer_req(const void *buf, int count, MPI_Datatype dtype,
     r->mode = mode;
     r->persistent = (unsigned char)persistent;
     *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
-    if (persistent)
+    if (persistent) { /* the program may free the type before any start */
+        amp_type_hold(dt);
+        r->dt_held = 1;
         return MPI_SUCCESS;
+    }
     return amp_req_start(rank, r, call);
 }
 
