@@ -42,7 +42,9 @@ void amp_coll_comm_of(amp_rank_t *rank, amp_comm_t *comm, amp_coll_comm_t *c)
     c->rank = comm->rank;
     c->size = comm->size;
     c->world = comm->world;
-    c->seq = comm->coll_seq++;
+    /* A persistent collective's starts all take the one it reserved. */
+    amp_pcoll_t *pc = amp_call_ctx()->pcoll;
+    c->seq = pc ? amp_pcoll_seq(pc) : comm->coll_seq++;
     c->nbc_pes = amp_proc.nbc_pes;
 }
 

@@ -164,6 +164,7 @@ typedef struct amp_req {
     /* A device buffer staged (gpu.c): the request that moves the host
      * copy, which MPI_Cancel cancels; NULL otherwise. */
     amp_p2p_req_t *staged;
+    struct amp_pcoll *pcoll; /* pcoll.c: a persistent collective's call */
 } amp_req_t;
 
 enum amp_send_mode {
@@ -584,6 +585,18 @@ void amp_info_destroy(struct amp_info *info);
  * while a pending operation uses it; no-ops on predefined types. */
 void amp_type_hold(const amp_dt_t *dt);
 void amp_type_drop(amp_rank_t *rank, const amp_dt_t *dt);
+
+/* ---- persistent collectives (pcoll.c) ---- */
+typedef struct amp_pcoll amp_pcoll_t;
+/* The sequence number every start of p's collective takes. */
+unsigned amp_pcoll_seq(const amp_pcoll_t *p);
+/* amp_coll_launch of a persistent collective being set up (schedule s
+ * dropped) or started (s completes its request); g: its device buffers. */
+amp_status_t amp_pcoll_launch(amp_rank_t *rank, amp_pcoll_t *p,
+                              struct amp_nbc *s, struct amp_gpu_op *g);
+/* MPI_Start of persistent collective request r. */
+int amp_pcoll_start(amp_rank_t *rank, amp_req_t *r, const char *call);
+void amp_pcoll_free(amp_rank_t *rank, amp_pcoll_t *p);
 
 /* ---- requests (request.c) ---- */
 amp_req_t *amp_req_new(amp_rank_t *rank, int kind);

@@ -16,6 +16,9 @@ amp_req_t *amp_req_new(amp_rank_t *rank, int kind)
 
 void amp_req_release(amp_rank_t *rank, amp_req_t *req)
 {
+    if (req->pcoll)
+        amp_pcoll_free(rank, req->pcoll);
+    req->pcoll = NULL;
     free(req->pack);
     req->pack = NULL;
     if (req->dt_held)
@@ -490,6 +493,8 @@ static int start_one(amp_rank_t *rank, MPI_Request *h, const char *call)
     if (r->active)
         return amp_mpi_error(rank, NULL, MPI_ERR_REQUEST, call,
                              "the persistent request is already active");
+    if (r->pcoll)
+        return amp_pcoll_start(rank, r, call);
     return amp_req_start(rank, r, call);
 }
 
