@@ -165,6 +165,7 @@ typedef struct amp_req {
      * copy, which MPI_Cancel cancels; NULL otherwise. */
     amp_p2p_req_t *staged;
     struct amp_pcoll *pcoll; /* pcoll.c: a persistent collective's call */
+    struct amp_part *part;   /* part.c: a partitioned send or receive */
 } amp_req_t;
 
 enum amp_send_mode {
@@ -597,6 +598,11 @@ amp_status_t amp_pcoll_launch(amp_rank_t *rank, amp_pcoll_t *p,
 /* MPI_Start of persistent collective request r. */
 int amp_pcoll_start(amp_rank_t *rank, amp_req_t *r, const char *call);
 void amp_pcoll_free(amp_rank_t *rank, amp_pcoll_t *p);
+
+/* ---- partitioned communication (part.c) ---- */
+/* MPI_Start of partitioned request r. */
+int amp_part_start(amp_rank_t *rank, amp_req_t *r, const char *call);
+void amp_part_free(struct amp_part *part);
 
 /* ---- requests (request.c) ---- */
 amp_req_t *amp_req_new(amp_rank_t *rank, int kind);

@@ -19,6 +19,8 @@ void amp_req_release(amp_rank_t *rank, amp_req_t *req)
     if (req->pcoll)
         amp_pcoll_free(rank, req->pcoll);
     req->pcoll = NULL;
+    amp_part_free(req->part);
+    req->part = NULL;
     free(req->pack);
     req->pack = NULL;
     if (req->dt_held)
@@ -495,6 +497,8 @@ static int start_one(amp_rank_t *rank, MPI_Request *h, const char *call)
                              "the persistent request is already active");
     if (r->pcoll)
         return amp_pcoll_start(rank, r, call);
+    if (r->part)
+        return amp_part_start(rank, r, call);
     return amp_req_start(rank, r, call);
 }
 
@@ -556,11 +560,11 @@ int PMPI_Cancel(MPI_Request *request)
         return amp_mpi_error(rank, NULL, MPI_ERR_REQUEST, "MPI_Cancel",
                              "invalid request handle %#x (argument request)",
                              request ? (unsigned)*request : 0u);
-    if (r->kind == AMP_REQ_COLL)
-        return amp_mpi_error(rank, amp_comm_lookup(rank, r->comm),
-                             MPI_ERR_REQUEST, "MPI_Cancel",
-                             "a nonblocking collective cannot be cancelled "
-                             "(argument request)");
+    if (r->kind == AMP_REQ_COLL || r->part)
+        return amp_mpi_error(
+            rank, amp_comm_lookup(rank, r->comm), MPI_ERR_REQUEST, "MPI_Cancel",
+            "a %s cannot be cancelled (argument request)",
+            r->part ? "partitioned request" : "nonblocking collective");
     if (r->active && r->kind != AMP_REQ_DONE)
         amp_p2p_cancel(&rank->ep, r->staged ? r->staged : &r->p2p);
     return MPI_SUCCESS;

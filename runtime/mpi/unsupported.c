@@ -190,21 +190,6 @@ UNSUPPORTED(Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype))
 UNSUPPORTED(Type_create_f90_integer, (int r, MPI_Datatype *newtype))
 UNSUPPORTED(Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
 
-/* MPI-4.0: partitioned communication. */
-
-UNSUPPORTED(Psend_init, (const void *buf, int partitions, MPI_Count count,
-                         MPI_Datatype datatype, int dest, int tag,
-                         MPI_Comm comm, MPI_Info info, MPI_Request *request))
-UNSUPPORTED(Precv_init, (void *buf, int partitions, MPI_Count count,
-                         MPI_Datatype datatype, int source, int tag,
-                         MPI_Comm comm, MPI_Info info, MPI_Request *request))
-UNSUPPORTED(Pready, (int partition, MPI_Request request))
-UNSUPPORTED(Pready_range,
-            (int partition_low, int partition_high, MPI_Request request))
-UNSUPPORTED(Pready_list,
-            (int length, const int array_of_partitions[], MPI_Request request))
-UNSUPPORTED(Parrived, (MPI_Request request, int partition, int *flag))
-
 /* MPI-4.0: sessions. */
 
 UNSUPPORTED(Session_init,
