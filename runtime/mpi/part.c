@@ -9,12 +9,14 @@
  * sends the message.  So MPI_Parrived says true for every partition when
  * the whole message is there (the standard allows an implementation to
  * move the partitions together).  The message travels on the
- * communicator's collective context with the tag -3 - tag, where neither
- * the program's messages nor the collectives' can match it; a send and a
- * receive pair by (peer, tag) in the order they are started (the standard
- * pairs them in the order of the _init calls: the same whenever both sides
- * start their partitioned requests of one peer and tag in the order they
- * made them).  The outer request completes when its inner send or receive
+ * communicator's collective context with its tag and, as its source, -3
+ * minus the sender's rank: no message of the program or of a collective
+ * has a negative source there (the negative tags on that context are
+ * MPI_Comm_create_group's, comm_create.c), so nothing else matches it.
+ * A send and a receive pair by (peer, tag) in the order they are started
+ * (the standard pairs them in the order of the _init calls: the same
+ * whenever both sides start their partitioned requests of one peer and tag
+ * in the order they made them).  The outer request completes when its inner send or receive
  * does, so a thread may wait on it while others mark partitions ready.
  */
 #include "mpi/impl.h"
@@ -32,10 +34,11 @@ typedef struct amp_part {
     unsigned char *ready; /* by partition (send) */
 } amp_part_t;
 
-/* The tag of a partitioned message on the collective context. */
-static int part_tag(int tag)
+/* The source of a partitioned message from comm rank r, on the
+ * collective context. */
+static int part_src(int r)
 {
-    return -3 - tag;
+    return -3 - r;
 }
 
 void amp_part_free(amp_part_t *part)
@@ -171,7 +174,7 @@ static void send_all(amp_rank_t *rank, amp_comm_t *comm, amp_req_t *r)
     part->inner.on_done = inner_done;
     amp_p2p_isend_typed(&rank->ep, r->buf, r->count, r->dt,
                         amp_comm_peer_world(comm, r->peer), comm->ctx + 1,
-                        comm->rank, part_tag(r->tag), AMP_P2P_STANDARD,
+                        part_src(comm->rank), r->tag, AMP_P2P_STANDARD,
                         &part->inner);
 }
 
@@ -192,7 +195,7 @@ int amp_part_start(amp_rank_t *rank, amp_req_t *r, const char *call)
     if (r->kind == AMP_REQ_RECV) {
         part->inner.on_done = inner_done;
         amp_p2p_irecv_typed(&rank->ep, r->buf, r->count, r->dt, comm->ctx + 1,
-                            r->peer, part_tag(r->tag), &part->inner);
+                            part_src(r->peer), r->tag, &part->inner);
         return MPI_SUCCESS;
     }
     part->nready = 0;
