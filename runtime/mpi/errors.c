@@ -93,6 +93,9 @@ static const char *const class_text[] = {
     [MPI_ERR_RMA_ATTACH] = "memory cannot be attached",
     [MPI_ERR_RMA_SHARED] = "memory cannot be shared",
     [MPI_ERR_RMA_FLAVOR] = "wrong window flavor",
+    [MPI_ERR_PROC_ABORTED] = "a process aborted",
+    [MPI_ERR_SESSION] = "invalid session",
+    [MPI_ERR_VALUE_TOO_LARGE] = "value too large to store",
 };
 
 #define NCLASSES ((int)(sizeof(class_text) / sizeof(class_text[0])))
@@ -268,7 +271,8 @@ int amp_mpi_enter(amp_rank_t **out, const char *call)
                   "only the rank's own thread may call MPI",
                   call);
     *out = rank;
-    if (rank->state == AMP_MPI_ACTIVE)
+    /* Between MPI_Init and MPI_Finalize, or while a session is open. */
+    if (rank->state == AMP_MPI_ACTIVE || rank->nsessions > 0)
         return MPI_SUCCESS;
     return amp_mpi_error(rank, NULL, MPI_ERR_OTHER, call, "called %s",
                          rank->state == AMP_MPI_NOT_INIT
@@ -447,6 +451,7 @@ static const char *const errh_kind_name[] = {
     [AMP_ERRH_COMM] = "communicator",
     [AMP_ERRH_WIN] = "window",
     [AMP_ERRH_FILE] = "file",
+    [AMP_ERRH_SESSION] = "session",
 };
 
 static int is_predefined_errh(MPI_Errhandler eh)
@@ -510,6 +515,29 @@ static int create_errhandler(int kind, MPI_Comm_errhandler_function *fn,
     e->kind = kind;
     *errhandler = AMPI_HANDLE(AMPI_HANDLE_ERRHANDLER, e->obj.idx);
     return MPI_SUCCESS;
+}
+
+/* For the objects whose calls live elsewhere (sessions: session.c). */
+int amp_errh_create(int kind, void *fn, MPI_Errhandler *errhandler,
+                    const char *call)
+{
+    return create_errhandler(kind, (MPI_Comm_errhandler_function *)fn,
+                             errhandler, call);
+}
+
+int amp_errh_check(amp_rank_t *rank, MPI_Errhandler eh, int kind,
+                   const char *call)
+{
+    return check_errh(rank, NULL, eh, kind, call);
+}
+
+int amp_errh_apply(amp_rank_t *rank, MPI_Errhandler eh, int handle,
+                   int errclass, int raw, const char *call, const char *detail)
+{
+    char msg[AMP_ERRMSG_LEN];
+    snprintf(msg, sizeof(msg), "%s: %s", reported_call(call), detail);
+    int code = raw || errclass & DYN ? errclass : record(rank, errclass, msg);
+    return apply_handler(rank, eh, handle, code, msg);
 }
 
 /* Enters call and finds the communicator that holds the handler of obj:

@@ -79,7 +79,9 @@ amp_status_t amp_rank_objects_init(amp_rank_t *rank)
     if (amp_group_init(rank) != AMP_OK)
         return AMP_ERR_NOMEM;
     if (amp_attr_rank_init(rank) != AMP_OK ||
-        amp_info_rank_init(rank) != AMP_OK || amp_win_rank_init(rank) != AMP_OK)
+        amp_info_rank_init(rank) != AMP_OK ||
+        amp_win_rank_init(rank) != AMP_OK ||
+        amp_session_rank_init(rank) != AMP_OK)
         return AMP_ERR_NOMEM;
     rank->file_errh = MPI_ERRORS_RETURN; /* the default for files */
     amp_comm_t *world = amp_table_put(&rank->comms, 0);

@@ -183,7 +183,12 @@ typedef struct amp_group {
 } amp_group_t;
 
 /* Which objects a user error handler is for (errors.c). */
-enum amp_errh_kind { AMP_ERRH_COMM, AMP_ERRH_WIN, AMP_ERRH_FILE };
+enum amp_errh_kind {
+    AMP_ERRH_COMM,
+    AMP_ERRH_WIN,
+    AMP_ERRH_FILE,
+    AMP_ERRH_SESSION
+};
 
 typedef struct amp_errh {
     amp_obj_t obj;
@@ -242,10 +247,12 @@ typedef struct amp_rank {
     const char *call; /* the MPI call a blocked rank waits in */
     int next_ctx;     /* lowest context id this rank has not used */
     amp_table_t comms, dts, reqs, msgs, errhs, ops;
-    amp_table_t groups;  /* group.c; index 0 is MPI_GROUP_EMPTY */
-    amp_table_t keyvals; /* attr.c */
-    amp_table_t infos;   /* info.c; index 0 is MPI_INFO_ENV */
-    amp_table_t wins;    /* win.c */
+    amp_table_t groups;   /* group.c; index 0 is MPI_GROUP_EMPTY */
+    amp_table_t keyvals;  /* attr.c */
+    amp_table_t infos;    /* info.c; index 0 is MPI_INFO_ENV */
+    amp_table_t wins;     /* win.c */
+    amp_table_t sessions; /* session.c; index 0 is MPI_SESSION_NULL */
+    int nsessions;        /* session.c: sessions open (MPI may be used) */
     struct amp_attr *dt_attrs[AMPI_DTID_COUNT]; /* attr.c: predefined types' */
     int attr_my_wth;                 /* attr.c: what AMPI_MY_WTH points to */
     struct amp_user_errs *user_errs; /* errors.c: added classes and codes */
@@ -336,6 +343,18 @@ int amp_mpi_class_of_code(amp_rank_t *rank, int code);
  * window's) to it; detail says what is wrong.  Returns the code. */
 int amp_mpi_error_win(amp_rank_t *rank, MPI_Errhandler eh, MPI_Win win,
                       int errclass, const char *call, const char *detail);
+/* Error handlers of objects whose calls live outside errors.c (sessions):
+ * a new handler of kind (enum amp_errh_kind) calling fn; whether eh may be
+ * the handler of such an object (the error through MPI_COMM_WORLD's
+ * handler if not); and eh applied to an error of errclass (raw: the
+ * program's error code as it is) of the object handle, detail saying what
+ * is wrong.  The last two return an MPI code. */
+int amp_errh_create(int kind, void *fn, MPI_Errhandler *errhandler,
+                    const char *call);
+int amp_errh_check(amp_rank_t *rank, MPI_Errhandler eh, int kind,
+                   const char *call);
+int amp_errh_apply(amp_rank_t *rank, MPI_Errhandler eh, int handle,
+                   int errclass, int raw, const char *call, const char *detail);
 /* What MPI_LASTUSEDCODE points to. */
 const int *amp_mpi_lastusedcode(amp_rank_t *rank);
 
@@ -523,6 +542,9 @@ amp_status_t amp_intercoll_sched(amp_rank_t *rank, amp_comm_t *ic,
                                  const void *sendbuf, const amp_coll_side_t *sd,
                                  void *recvbuf, const amp_coll_side_t *rd,
                                  struct amp_nbc **out);
+
+/* ---- sessions (session.c) ---- */
+amp_status_t amp_session_rank_init(amp_rank_t *rank);
 
 /* ---- windows (win.c) ---- */
 amp_status_t amp_win_rank_init(amp_rank_t *rank);

@@ -190,36 +190,6 @@ UNSUPPORTED(Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype))
 UNSUPPORTED(Type_create_f90_integer, (int r, MPI_Datatype *newtype))
 UNSUPPORTED(Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
 
-/* MPI-4.0: sessions. */
-
-UNSUPPORTED(Session_init,
-            (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session))
-UNSUPPORTED(Session_finalize, (MPI_Session * session))
-UNSUPPORTED(Session_get_num_psets,
-            (MPI_Session session, MPI_Info info, int *npset_names))
-UNSUPPORTED(Session_get_nth_pset, (MPI_Session session, MPI_Info info, int n,
-                                   int *pset_len, char *pset_name))
-UNSUPPORTED(Session_get_info, (MPI_Session session, MPI_Info *info_used))
-UNSUPPORTED(Session_get_pset_info,
-            (MPI_Session session, const char *pset_name, MPI_Info *info))
-UNSUPPORTED(Group_from_session_pset,
-            (MPI_Session session, const char *pset_name, MPI_Group *newgroup))
-UNSUPPORTED(Comm_create_from_group,
-            (MPI_Group group, const char *stringtag, MPI_Info info,
-             MPI_Errhandler errhandler, MPI_Comm *newcomm))
-UNSUPPORTED(Intercomm_create_from_groups,
-            (MPI_Group local_group, int local_leader, MPI_Group remote_group,
-             int remote_leader, const char *stringtag, MPI_Info info,
-             MPI_Errhandler errhandler, MPI_Comm *newintercomm))
-UNSUPPORTED(Session_create_errhandler,
-            (MPI_Session_errhandler_function * session_errhandler_fn,
-             MPI_Errhandler *errhandler))
-UNSUPPORTED(Session_set_errhandler,
-            (MPI_Session session, MPI_Errhandler errhandler))
-UNSUPPORTED(Session_get_errhandler,
-            (MPI_Session session, MPI_Errhandler *errhandler))
-UNSUPPORTED(Session_call_errhandler, (MPI_Session session, int errorcode))
-
 /* ---- Calls with no error code to return ---- */
 
 /* Address arithmetic in a flat address space.  Unsigned, so that no sum
