@@ -51,6 +51,7 @@ amp_status_t amp_sched_init(amp_sched_t *sched, int npes,
         memset(pe, 0, sizeof(*pe));
         amp_inbox_init(&pe->inbox);
         amp_inbox_init(&pe->arrivals);
+        amp_inbox_init(&pe->tasks);
         atomic_init(&pe->sleep_state, PE_AWAKE);
         pe->sched = sched;
         pe->id = i;
@@ -119,10 +120,24 @@ static void take_arrivals(amp_pe_t *pe)
     }
 }
 
+/* The tasks other kernel threads posted, oldest first. */
+static void run_tasks(amp_pe_t *pe)
+{
+    amp_inbox_item_t *item = amp_inbox_take_all(&pe->tasks);
+    while (item) {
+        amp_inbox_item_t *next = item->next;
+        amp_sched_task_t *t = AMP_CONTAINER_OF(item, amp_sched_task_t, item);
+        t->fn(pe, t);
+        item = next;
+    }
+}
+
 void amp_sched_poll(amp_pe_t *pe)
 {
     if (!amp_inbox_is_empty(&pe->arrivals))
         take_arrivals(pe);
+    if (!amp_inbox_is_empty(&pe->tasks))
+        run_tasks(pe);
     if (pe->sched->on_poll)
         pe->sched->on_poll(pe);
     if (amp_inbox_is_empty(&pe->inbox))
@@ -251,6 +266,19 @@ void amp_sched_notify(amp_pe_t *pe)
     pe_wake(pe);
 }
 
+void amp_sched_post_task(amp_pe_t *pe, amp_sched_task_t *task)
+{
+    amp_inbox_push(&pe->tasks, &task->item);
+    pe_wake(pe);
+}
+
+void amp_sched_external(amp_sched_t *sched, int delta)
+{
+    atomic_fetch_add(&sched->external, delta);
+    if (delta < 0)
+        atomic_fetch_add(&sched->epoch, 1); /* a detector looks again */
+}
+
 static long now_ns(void)
 {
     struct timespec ts;
@@ -262,7 +290,8 @@ static int has_work(amp_pe_t *pe)
 {
     amp_sched_t *sched = pe->sched;
     return !amp_inbox_is_empty(&pe->inbox) ||
-           !amp_inbox_is_empty(&pe->arrivals) || atomic_load(&sched->done) ||
+           !amp_inbox_is_empty(&pe->arrivals) ||
+           !amp_inbox_is_empty(&pe->tasks) || atomic_load(&sched->done) ||
            (sched->pending && sched->pending(pe));
 }
 
@@ -272,19 +301,22 @@ static int has_work(amp_pe_t *pe)
 static int deadlocked(amp_sched_t *sched)
 {
     long epoch = atomic_load(&sched->epoch);
-    if (atomic_load(&sched->idle) != sched->npes)
+    if (atomic_load(&sched->idle) != sched->npes ||
+        atomic_load(&sched->external) > 0)
         return 0;
     for (int i = 0; i < sched->npes; i++) {
         amp_pe_t *pe = sched->pes[i];
         if (!amp_inbox_is_empty(&pe->inbox) ||
             !amp_inbox_is_empty(&pe->arrivals) ||
+            !amp_inbox_is_empty(&pe->tasks) ||
             (sched->pending && sched->pending(pe)))
             return 0;
     }
     if (atomic_load(&sched->done))
         return 0;
     return atomic_load(&sched->epoch) == epoch &&
-           atomic_load(&sched->idle) == sched->npes;
+           atomic_load(&sched->idle) == sched->npes &&
+           atomic_load(&sched->external) == 0;
 }
 
 static void sleep_until_posted(amp_pe_t *pe)
@@ -377,6 +409,7 @@ int amp_sched_quiet(amp_sched_t *sched)
         amp_pe_t *pe = sched->pes[i];
         if (!amp_inbox_is_empty(&pe->inbox) ||
             !amp_inbox_is_empty(&pe->arrivals) ||
+            !amp_inbox_is_empty(&pe->tasks) ||
             (sched->pending && sched->pending(pe)))
             return 0;
     }

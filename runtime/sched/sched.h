@@ -13,6 +13,12 @@
  * posted to its inbox.  When every PE is asleep with an empty inbox while
  * threads remain, nothing can ever happen again: that is a deadlock, and the
  * registered deadlock handler is called (it reports and ends the process).
+ * Kernel threads outside the scheduler that may still hand PEs work (the
+ * threads a rank makes, sched.external) rule a deadlock out while they run.
+ *
+ * Tasks: any kernel thread, PE or not, may hand a PE a function to run in
+ * its scheduler (amp_sched_post_task); the PE runs it at its next poll,
+ * between threads, where it may spawn threads on that PE.
  */
 #ifndef AMP_SCHED_H
 #define AMP_SCHED_H
@@ -53,6 +59,14 @@ typedef struct amp_thread {
 typedef struct amp_sched amp_sched_t;
 typedef struct amp_pe amp_pe_t;
 
+/* A function for a PE to run (amp_sched_post_task); the item is the
+ * poster's and must live until fn has started. */
+typedef struct amp_sched_task amp_sched_task_t;
+struct amp_sched_task {
+    amp_inbox_item_t item;
+    void (*fn)(amp_pe_t *pe, amp_sched_task_t *task);
+};
+
 /* Called on the receiving PE for each inbox item, oldest first. */
 typedef void (*amp_sched_item_fn_t)(amp_pe_t *pe, amp_inbox_item_t *item);
 /* The layer above's own channels: poll takes what they hold for pe;
@@ -75,6 +89,7 @@ struct amp_pe {
     _Alignas(64) amp_inbox_t inbox;
     _Atomic int sleep_state; /* futex word: AWAKE or ASLEEP */
     amp_inbox_t arrivals;    /* threads migrating to this PE */
+    amp_inbox_t tasks;       /* amp_sched_post_task's */
     /* Owned by this PE. */
     _Alignas(64) amp_thread_t *current;
     amp_thread_t *runq_head, *runq_tail;
@@ -96,6 +111,9 @@ struct amp_sched {
     _Atomic int idle;   /* PEs between going idle and waking */
     _Atomic long epoch; /* bumped on every wake from sleep */
     _Atomic int done;   /* every thread has finished */
+    /* Kernel threads outside the scheduler that may still post work (see
+     * amp_sched_external): no deadlock while there are any. */
+    _Atomic int external;
     amp_sched_item_fn_t on_item;
     amp_sched_poll_fn_t on_poll;
     amp_sched_pending_fn_t pending;
@@ -183,6 +201,13 @@ uint64_t amp_sched_self_busy(void);
 
 /* Hands item to pe (any PE may call this). */
 void amp_sched_post(amp_pe_t *pe, amp_inbox_item_t *item);
+/* Has pe run task->fn(pe, task) in its scheduler soon, and wakes it; from
+ * any kernel thread. */
+void amp_sched_post_task(amp_pe_t *pe, amp_sched_task_t *task);
+/* Counts (delta 1) or uncounts (-1) a kernel thread outside the scheduler
+ * that may post work to the PEs later: while any is counted, idle PEs are
+ * not a deadlock, only quiet. */
+void amp_sched_external(amp_sched_t *sched, int delta);
 /* Wakes pe if it sleeps: call after giving it work through the layer
  * above's channels (after a sequentially consistent store). */
 void amp_sched_notify(amp_pe_t *pe);
