@@ -168,6 +168,12 @@ static int check_state_for(amp_rank_t *rank, int for_file, why_t *w)
                       "window %#x is open; a checkpoint cannot hold windows "
                       "(docs/checkpoint.md)",
                       (unsigned)AMPI_HANDLE(AMPI_HANDLE_WIN, i));
+    if (atomic_load(&rank->mt_threads) > 0 || rank->nsessions > 0)
+        return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,
+                      "the rank has %s, which a checkpoint cannot hold "
+                      "(docs/checkpoint.md)",
+                      rank->nsessions ? "open sessions"
+                                      : "kernel threads of its own");
     if (first_live(&rank->keyvals) >= 0 || rank->user_errs || rank->tls_dtors)
         return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,
                       "the rank holds %s, which a checkpoint cannot hold "

@@ -25,8 +25,19 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+/* Makes MPI_name a weak alias of PMPI_name, defined just before.  Not for
+ * the calls whose exported entry points scripts/gen_threads.py generates
+ * (its header, forced into the runtime's sources, defines
+ * AMP_MT_WRAPPED_name): the entry point and its alias are made there, and
+ * PMPI_name here is renamed to its implementation. */
 #define AMP_WEAK_ALIAS(name)                                                   \
-    _Pragma(AMP_PRAGMA_STR(weak MPI_##name = PMPI_##name))
+    AMP_ALIAS_IF(AMP_ALIAS_PROBE(AMP_MT_WRAPPED_##name), name)
+#define AMP_ALIAS_PROBE(...) AMP_ALIAS_SECOND(__VA_ARGS__, 1, ~)
+#define AMP_ALIAS_SECOND(a, b, ...) b
+#define AMP_ALIAS_IF(on, name) AMP_ALIAS_IF_(on, name)
+#define AMP_ALIAS_IF_(on, name) AMP_ALIAS_##on(name)
+#define AMP_ALIAS_1(name) _Pragma(AMP_PRAGMA_STR(weak MPI_##name = PMPI_##name))
+#define AMP_ALIAS_0(name)
 #define AMP_PRAGMA_STR(x) #x
 
 #define AMP_HANDLE_KIND(h) ((unsigned)(h) >> AMPI_HANDLE_SHIFT)
@@ -99,6 +110,7 @@ typedef struct amp_proc {
     struct amp_gpu *gpu; /* gpu/gpu.h: CUDA devices, or NULL: host-only */
     /* +restart: the checkpoint's manifest (mpi/checkpoint.h), else NULL */
     struct amp_ckpt_manifest *restart;
+    struct amp_mt *mt; /* threads.c: helpers and runners, made at startup */
 } amp_proc_t;
 
 extern amp_proc_t amp_proc;
@@ -269,6 +281,10 @@ typedef struct amp_rank {
      * by the next amp_coll_launch (NULL between calls) */
     struct amp_gpu_op *gpu_coll;
     amp_call_ctx_t ctx; /* its own thread's (thr.upper) */
+    /* threads.c: kernel threads bound to it now (it stays on its PE while
+     * there are any), and omp_set_num_threads's value (0: none). */
+    _Atomic int mt_threads;
+    int omp_nthreads;
 } amp_rank_t;
 
 /* The calling rank, or NULL outside a rank. */

@@ -4,6 +4,7 @@
 #include "coll/nbc.h"
 #include "mpi/checkpoint.h"
 #include "mpi/move.h"
+#include "mpi/threads.h"
 #include "mem/heap.h"
 #include "gpu/gpu.h"
 #include "libc/libc.h"
@@ -264,7 +265,7 @@ static void setup_pes(int npes)
             amp_fatal("out of memory starting PE %d", i);
     pthread_mutex_init(&amp_proc.idup_ctxs.lock, NULL);
     amp_proc.nbc_pes = amp_nbc_pes_create(npes);
-    if (!amp_proc.nbc_pes)
+    if (!amp_proc.nbc_pes || amp_mt_init(npes) != AMP_OK)
         amp_fatal("out of memory starting %d PEs", npes);
     /* CUDA when there is a driver and a device; host-only otherwise.  The
      * processes of a node take their devices in turn (+gpumap rr). */
