@@ -282,9 +282,9 @@ typedef struct amp_rank {
     struct amp_gpu_op *gpu_coll;
     amp_call_ctx_t ctx; /* its own thread's (thr.upper) */
     /* threads.c: kernel threads bound to it now (it stays on its PE while
-     * there are any), and omp_set_num_threads's value (0: none). */
+     * there are any), and its OpenMP settings (amp_omp_state). */
     _Atomic int mt_threads;
-    int omp_nthreads;
+    int omp[3];
 } amp_rank_t;
 
 /* The calling rank, or NULL outside a rank. */

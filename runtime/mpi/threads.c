@@ -419,7 +419,9 @@ AMPI_API void *amp_omp_bound_rank(void)
 AMPI_API void amp_omp_enter(void *b, size_t size, void *rank)
 {
     amp_assert(size >= sizeof(amp_mt_bind_t));
-    amp_mt_bind(b, rank, 0, 0, 0);
+    /* The master of the team stays the rank's main thread. */
+    amp_mt_bind_t *now = amp_mt_bound;
+    amp_mt_bind(b, rank, now && now->rank == rank && now->main, 0, 0);
 }
 
 AMPI_API void amp_omp_leave(void *b)
@@ -427,11 +429,12 @@ AMPI_API void amp_omp_leave(void *b)
     amp_mt_unbind(b);
 }
 
-/* The OpenMP thread count omp_set_num_threads set for the calling rank
- * (0: none), kept per rank since the ranks of a PE share one OpenMP
- * thread there. */
-AMPI_API int *amp_omp_nthreads(void)
+/* The calling rank's OpenMP settings (start/omp_fork.c, omp_icv.c), kept
+ * per rank since the ranks of a PE share one OpenMP thread there:
+ * omp_set_num_threads's value, the num_threads and proc_bind clauses
+ * pushed for the next fork (0: none); NULL outside a rank. */
+AMPI_API int *amp_omp_state(void)
 {
     amp_rank_t *rank = amp_mt_rank();
-    return rank ? &rank->omp_nthreads : NULL;
+    return rank ? rank->omp : NULL;
 }
