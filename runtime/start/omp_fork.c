@@ -23,8 +23,10 @@
 typedef void (*kmpc_micro)(int *gtid, int *btid, ...);
 
 void __real___kmpc_fork_call(void *loc, int argc, kmpc_micro fn, ...);
+/* Weak: libomp before version 17 lacks it (and its programs never call
+ * it), and programs linked with -Wl,-znow must still load. */
 void __real___kmpc_fork_call_if(void *loc, int argc, kmpc_micro fn, int cond,
-                                void *args);
+                                void *args) __attribute__((weak));
 void __real___kmpc_push_num_threads(void *loc, int gtid, int n);
 void __real___kmpc_push_proc_bind(void *loc, int gtid, int bind);
 int __kmpc_global_thread_num(void *loc);
