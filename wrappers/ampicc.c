@@ -487,8 +487,7 @@ static void add_openmp_wraps(strv_t *v, const settings_t *set)
     static const char *const wraps[] = {
         "-Wl,--wrap=__kmpc_fork_call", "-Wl,--wrap=__kmpc_fork_call_if",
         "-Wl,--wrap=__kmpc_push_num_threads",
-        "-Wl,--wrap=__kmpc_push_proc_bind",
-        "-Wl,--wrap=omp_set_num_threads"};
+        "-Wl,--wrap=__kmpc_push_proc_bind", "-Wl,--wrap=omp_set_num_threads"};
     if (!set->openmp)
         return;
     for (size_t i = 0; i < sizeof(wraps) / sizeof(wraps[0]); i++)
