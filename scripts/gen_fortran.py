@@ -315,11 +315,17 @@ def generate(src):
 # becomes mpif.h less its declarations of the calls that get an interface
 # (a name may not be both EXTERNAL and have an interface), the line
 # !@INTERFACES@ the interface block.  A call gets an explicit interface
-# when all its Fortran arguments have one type: not the calls with choice
-# buffers (void *), callbacks or addresses, nor the hand-written ones
-# except those FORTRAN_ARGS or HAND_WRITTEN_GENERIC describe.
+# when all its Fortran arguments have one type: not the calls with
+# callbacks or addresses, nor the hand-written ones except those
+# FORTRAN_ARGS or HAND_WRITTEN_GENERIC describe.  A choice buffer is
+# TYPE(*), DIMENSION(*) under the ignore-TKR directives of gfortran and
+# flang (CHOICE_DIRECTIVES), so that it takes any type, kind and rank, as
+# MPI-3.1 17.1.3 allows for `use mpi`.
 
-NO_INTERFACE_KINDS = {"buf", "fn", "address"}
+NO_INTERFACE_KINDS = {"fn", "address"}
+CHOICE = "type(*)"
+CHOICE_DIRECTIVES = ["!GCC$ ATTRIBUTES NO_ARG_CHECK :: %s",
+                     "!DIR$ IGNORE_TKR %s"]
 
 # Hand-written wrappers whose Fortran arguments the C prototype describes.
 HAND_WRITTEN_GENERIC = {"Comm_get_attr", "Type_get_attr", "Win_get_attr"}
@@ -368,6 +374,8 @@ def fortran_arg(func, p):
     kind = classify(func, p)
     if kind in NO_INTERFACE_KINDS:
         return None
+    if kind == "buf":
+        return (p.name, CHOICE, "(*)")
     if kind in ("status_out", "status_in", "status_inout"):
         return (p.name, "integer", "(MPI_STATUS_SIZE)")
     if kind == "statuses":
@@ -434,7 +442,11 @@ def interface(ret, func, args):
     if imports:
         lines += fortran_line("import :: " + ", ".join(imports), 6)
     lines.append("      implicit none")
-    for d in decls:
+    for (n, t, _), d in zip(args, decls):
+        if t == CHOICE:
+            lines += [x % n for x in CHOICE_DIRECTIVES]
+        lines += fortran_line(d, 6)
+    for d in decls[len(args):]:
         lines += fortran_line(d, 6)
     lines.append("    " + end)
     return lines
