@@ -28,11 +28,14 @@ import sys
 
 import mpi_headers
 
-# Functions without an mpif.h / use mpi binding: the C-only conversions
-# (handles, statuses, Fortran 2008 statuses) and the large-count "_c"
-# forms, which Fortran reaches through use mpi_f08 only.
+# Functions without a Fortran binding: the C-only conversions (handles,
+# statuses, Fortran 2008 statuses).
 C_ONLY = re.compile(r"^(\w+_c2f|\w+_f2c|Status_c2f08|Status_f082c|"
-                    r"Status_f082f|Status_f2f08|\w+_c)$")
+                    r"Status_f082f|Status_f2f08)$")
+# The large-count "_c" forms: Fortran reaches them through use mpi_f08
+# only (gen_fortran_f08.py), so they get wrappers (pmpi_xxx_c_) but no
+# mpif.h / use mpi binding.
+LARGE = re.compile(r"^\w+_c$")
 
 # int parameters that are LOGICAL in Fortran: (function or None, name).
 LOGICAL_IN = {
@@ -106,7 +109,7 @@ def flagged(table, func, name):
 
 def classify(func, p):
     """The conversion of parameter p of func."""
-    if p.base.endswith("_function"):
+    if p.base.endswith(("_function", "_function_c")):
         return "fn"
     if p.base == "MPI_Status":
         if p.dims:
@@ -302,7 +305,8 @@ def generate(src):
         lower = func.lower()
         if C_ONLY.match(func):
             continue
-        bound.append(lower)
+        if not LARGE.match(func):
+            bound.append(lower)
         if lower in skip:
             continue
         out.append(wrapper(ret, func, params))
@@ -480,7 +484,7 @@ def generate_module(src):
     hand = hand_written(src)
     bodies, names = [], set()
     for ret, func, params in declared(src):
-        if C_ONLY.match(func):
+        if C_ONLY.match(func) or LARGE.match(func):
             continue
         args = fortran_args(func, params, hand)
         if args is None:

@@ -80,5 +80,6 @@ program openmp_threads
       print *, 'FAIL: errors', total
     end if
   end if
+  if (total /= 0) error stop 1
   call mpi_finalize(ierr)
 end program openmp_threads

@@ -31,16 +31,18 @@ _Static_assert(sizeof(MPI_Status) == AMP_F_STATUS_SIZE * sizeof(MPI_Fint),
                "mpif.h's MPI_STATUS_SIZE is the size of MPI_Status in ints");
 
 /* The special addresses.  Nothing reads or writes them: only their
- * addresses mean something, so they are not per-rank state. */
-AMPI_API MPI_Fint mpi_fortran_bottom_;
-AMPI_API MPI_Fint mpi_fortran_in_place_;
-AMPI_API MPI_Fint mpi_fortran_status_ignore_[AMP_F_STATUS_SIZE];
-AMPI_API MPI_Fint mpi_fortran_statuses_ignore_[AMP_F_STATUS_SIZE];
-AMPI_API MPI_Fint mpi_fortran_errcodes_ignore_;
-AMPI_API MPI_Fint mpi_fortran_unweighted_;
-AMPI_API MPI_Fint mpi_fortran_weights_empty_;
-AMPI_API char mpi_fortran_argv_null_;
-AMPI_API char mpi_fortran_argvs_null_;
+ * addresses mean something, so they are not per-rank state.  Aligned as
+ * gfortran aligns the COMMON blocks it makes of them (use mpi_f08). */
+#define F_COMMON _Alignas(16) AMPI_API
+F_COMMON MPI_Fint mpi_fortran_bottom_;
+F_COMMON MPI_Fint mpi_fortran_in_place_;
+F_COMMON MPI_Fint mpi_fortran_status_ignore_[AMP_F_STATUS_SIZE];
+F_COMMON MPI_Fint mpi_fortran_statuses_ignore_[AMP_F_STATUS_SIZE];
+F_COMMON MPI_Fint mpi_fortran_errcodes_ignore_;
+F_COMMON MPI_Fint mpi_fortran_unweighted_;
+F_COMMON MPI_Fint mpi_fortran_weights_empty_;
+F_COMMON char mpi_fortran_argv_null_;
+F_COMMON char mpi_fortran_argvs_null_;
 
 static bool is_special(const void *f, const void *special)
 {
