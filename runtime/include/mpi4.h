@@ -50,9 +50,10 @@ typedef struct MPI_F08_status {
 #define MPI_MAX_PSET_NAME_LEN 256
 #define MPI_MAX_STRINGTAG_LEN 256
 
-/* MPI_Comm_split_type (MPI-4.0): split by hardware resource. */
-#define MPI_COMM_TYPE_HW_GUIDED 2
-#define MPI_COMM_TYPE_HW_UNGUIDED 3
+/* MPI_Comm_split_type (MPI-4.0): split by hardware resource (after
+ * AMPI_COMM_TYPE_HOST .. _WTH of ampi.h). */
+#define MPI_COMM_TYPE_HW_GUIDED 5
+#define MPI_COMM_TYPE_HW_UNGUIDED 6
 
 /* ---- Functions ---- */
 

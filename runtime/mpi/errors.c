@@ -268,7 +268,8 @@ int amp_mpi_enter(amp_rank_t **out, const char *call)
     amp_rank_t *rank = amp_rank_self();
     if (!rank)
         amp_fatal("%s was called from a thread that is not an MPI rank; "
-                  "only the rank's own thread may call MPI",
+                  "only a rank's thread and the threads it creates (and "
+                  "their OpenMP teams) may call MPI",
                   call);
     *out = rank;
     /* Between MPI_Init and MPI_Finalize, or while a session is open. */
