@@ -71,8 +71,9 @@ typedef int (*join_fn_t)(pthread_t, void **);
 
 struct amp_mt {
     amp_mt_pe_t *pes;
-    pthread_mutex_t lock; /* the idle runners */
+    pthread_mutex_t lock; /* the idle runners and the bound threads */
     amp_mt_runner_t *idle;
+    struct bound_thread *bound; /* joinable bound threads */
 };
 
 static void futex_wait(_Atomic int *word, int value)
@@ -218,27 +219,59 @@ void amp_mt_forward(void (*fn)(void *), void *arg)
 
 /* ---- threads a rank creates ---- */
 
-/* What pthread_create hands the new thread. */
-typedef struct bound_start {
+/* A bound thread, for pthread_join and pthread_detach: its state moves
+ * from RUNNING to WAITING (a rank's ULT blocks in pthread_join on it) or
+ * DETACHED, and to ENDED when its start routine is over and it is
+ * unbound; whichever of the thread and pthread_join/pthread_detach comes
+ * last frees it.  A joinable one is on the list in struct amp_mt from
+ * pthread_create's return until it is joined or detached. */
+enum { T_RUNNING, T_WAITING, T_DETACHED, T_ENDED };
+
+typedef struct bound_thread {
     void *(*fn)(void *);
     void *arg;
     amp_rank_t *rank;
-} bound_start_t;
+    pthread_t th;
+    _Atomic int state;
+    amp_thread_t *waiter;  /* T_WAITING: the ULT in pthread_join */
+    amp_sched_task_t wake; /* posted to the waiter's PE at T_ENDED */
+    struct bound_thread *next;
+} bound_thread_t;
 
-static void unbind_at_exit(void *b)
+static void join_wake(amp_pe_t *pe, amp_sched_task_t *task)
 {
+    (void)pe;
+    bound_thread_t *t = AMP_CONTAINER_OF(task, bound_thread_t, wake);
+    amp_sched_wake(t->waiter);
+}
+
+/* At the end of a bound thread (or its pthread_exit or cancellation): the
+ * rank's ULT that joins it wakes up, and only then is the thread no more
+ * counted (the task is work the PE sees). */
+static void bound_end(void *p)
+{
+    bound_thread_t *t = p;
+    amp_mt_bind_t *b = amp_mt_bound;
+    b->counted = 0;
     amp_mt_unbind(b);
+    int old = atomic_exchange(&t->state, T_ENDED);
+    if (old == T_WAITING)
+        amp_sched_post_task(t->waiter->pe, &t->wake); /* t may go now */
+    else if (old == T_DETACHED)
+        free(t);
+    amp_sched_external(&amp_proc.sched, -1);
 }
 
 static void *bound_main(void *p)
 {
-    bound_start_t s = *(bound_start_t *)p;
-    free(p);
+    bound_thread_t *t = p;
+    void *(*fn)(void *) = t->fn;
+    void *arg = t->arg;
     amp_mt_bind_t b;
-    amp_mt_bind(&b, s.rank, 0, 1, 1);
+    amp_mt_bind(&b, t->rank, 0, 1, 1);
     void *ret;
-    pthread_cleanup_push(unbind_at_exit, &b);
-    ret = s.fn(s.arg);
+    pthread_cleanup_push(bound_end, t);
+    ret = fn(arg);
     pthread_cleanup_pop(1);
     return ret;
 }
@@ -263,6 +296,22 @@ static amp_rank_t *creator_rank(void)
     return b && b->inherit ? b->rank : NULL;
 }
 
+/* Takes thread's record off the list (NULL: not a joinable bound one). */
+static bound_thread_t *bound_take(pthread_t thread)
+{
+    struct amp_mt *mt = amp_proc.mt;
+    bound_thread_t *t = NULL;
+    pthread_mutex_lock(&mt->lock);
+    for (bound_thread_t **p = &mt->bound; *p; p = &(*p)->next)
+        if (pthread_equal((*p)->th, thread)) {
+            t = *p;
+            *p = t->next;
+            break;
+        }
+    pthread_mutex_unlock(&mt->lock);
+    return t;
+}
+
 AMPI_API int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                             void *(*fn)(void *), void *arg)
 {
@@ -270,32 +319,71 @@ AMPI_API int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     amp_rank_t *rank = creator_rank();
     if (!rank)
         return create(thread, attr, fn, arg);
-    bound_start_t *s = malloc(sizeof(*s));
-    if (!s)
+    bound_thread_t *t = calloc(1, sizeof(*t));
+    if (!t)
         return EAGAIN;
-    *s = (bound_start_t){fn, arg, rank};
+    int detached = PTHREAD_CREATE_JOINABLE;
+    if (attr)
+        pthread_attr_getdetachstate(attr, &detached);
+    t->fn = fn;
+    t->arg = arg;
+    t->rank = rank;
+    t->wake.fn = join_wake;
+    t->state = detached == PTHREAD_CREATE_DETACHED ? T_DETACHED : T_RUNNING;
     amp_sched_external(&amp_proc.sched, 1); /* counted from now on */
-    int rc = create(thread, attr, bound_main, s);
+    pthread_t th;
+    int rc = create(&th, attr, bound_main, t);
     if (rc != 0) {
         amp_sched_external(&amp_proc.sched, -1);
-        free(s);
+        free(t);
+        return rc;
     }
-    return rc;
+    *thread = th;
+    if (detached != PTHREAD_CREATE_DETACHED) { /* t stays until joined */
+        struct amp_mt *mt = amp_proc.mt;
+        t->th = th;
+        pthread_mutex_lock(&mt->lock);
+        t->next = mt->bound;
+        mt->bound = t;
+        pthread_mutex_unlock(&mt->lock);
+    }
+    return 0;
 }
 
 /* A rank's ULT that joins a thread must not block its PE, which runs the
- * calls of that very thread: it lets the PE run the others and the OS run
- * the thread until the thread has ended. */
+ * calls of that very thread: it blocks in the scheduler until the thread
+ * has unbound itself (bound_end), then joins it (the thread is on its way
+ * out, having left the program's code).  A thread the runtime did not bind
+ * (created before MPI_Init's rank existed...) is polled for, the PE
+ * running the other ranks meanwhile. */
 AMPI_API int pthread_join(pthread_t thread, void **retval)
 {
     join_fn_t join = (join_fn_t)libc_fn("pthread_join");
     amp_pe_t *pe = amp_pe_self();
-    if (!pe || !pe->current)
-        return join(thread, retval);
+    if (!pe || !pe->current) { /* a kernel thread: it may block */
+        bound_thread_t *t = amp_proc.mt ? bound_take(thread) : NULL;
+        int rc = join(thread, retval);
+        if (t && rc == 0)
+            free(t); /* the thread is gone, bound_end over */
+        return rc;
+    }
+    bound_thread_t *t = bound_take(thread);
+    if (t) {
+        t->waiter = pe->current;
+        int expect = T_RUNNING;
+        if (atomic_compare_exchange_strong(&t->state, &expect, T_WAITING))
+            while (atomic_load(&t->state) != T_ENDED)
+                amp_sched_block(); /* join_wake, on this PE */
+        free(t);
+    }
     for (unsigned spins = 0;; spins++) {
         int rc = pthread_tryjoin_np(thread, retval);
         if (rc != EBUSY)
             return rc;
+        if (t) { /* moments away: the C library's exit of the thread */
+            sched_yield();
+            continue;
+        }
         amp_sched_yield();
         pe = amp_pe_self();
         if (pe->runq_head)
@@ -307,6 +395,19 @@ AMPI_API int pthread_join(pthread_t thread, void **retval)
             nanosleep(&ts, NULL);
         }
     }
+}
+
+/* A detached bound thread frees its own record when it ends. */
+AMPI_API int pthread_detach(pthread_t thread)
+{
+    int (*detach)(pthread_t) = (int (*)(pthread_t))libc_fn("pthread_detach");
+    bound_thread_t *t = amp_proc.mt ? bound_take(thread) : NULL;
+    if (t) {
+        int expect = T_RUNNING;
+        if (!atomic_compare_exchange_strong(&t->state, &expect, T_DETACHED))
+            free(t); /* already ended */
+    }
+    return detach(thread);
 }
 
 /* ---- OpenMP regions of a rank (start/omp.c) ---- */

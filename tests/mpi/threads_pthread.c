@@ -6,7 +6,11 @@
  * other threads and the rank's own thread call MPI too, so that two threads
  * of a rank are in MPI at once.  The threads see the rank's globals (they
  * are privatized per rank), MPI_Is_thread_main is false in them, and the
- * rank's thread joins them with pthread_join.
+ * rank's thread joins them with pthread_join.  Then the threads' ends:
+ * pthread_exit's value through pthread_join (a thread joined while it
+ * runs, and one that has ended before), threads detached at creation and
+ * with pthread_detach that still call MPI, and a thread that starts and
+ * joins one of its own.
  */
 #include "mpitest.h"
 
@@ -62,6 +66,62 @@ static void *thread_main(void *p)
     return NULL;
 }
 
+static void *exit_with(void *p)
+{
+    int r;
+    MT_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &r));
+    pthread_exit((char *)p + r);
+}
+
+/* Sends its rank to the rank itself (tag 200), then ends. */
+static void *send_self(void *p)
+{
+    (void)p;
+    int r;
+    MT_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &r));
+    MT_CHECK_MPI(MPI_Send(&r, 1, MPI_INT, r, 200, MPI_COMM_WORLD));
+    return NULL;
+}
+
+static void *nested(void *p)
+{
+    pthread_t th;
+    void *ret = NULL;
+    MT_CHECK_INT_EQ(pthread_create(&th, NULL, exit_with, p), 0);
+    MT_CHECK_INT_EQ(pthread_join(th, &ret), 0);
+    return ret;
+}
+
+static void thread_ends(int rank)
+{
+    static char base[64];
+    pthread_t th;
+    void *ret = NULL;
+    MT_CHECK_INT_EQ(pthread_create(&th, NULL, exit_with, base), 0);
+    MT_CHECK_INT_EQ(pthread_join(th, &ret), 0);
+    MT_CHECK(ret == base + rank);
+    MT_CHECK_INT_EQ(pthread_create(&th, NULL, exit_with, base), 0);
+    usleep(20000); /* most likely over by now */
+    MT_CHECK_INT_EQ(pthread_join(th, &ret), 0);
+    MT_CHECK(ret == base + rank);
+    MT_CHECK_INT_EQ(pthread_create(&th, NULL, nested, base), 0);
+    MT_CHECK_INT_EQ(pthread_join(th, &ret), 0);
+    MT_CHECK(ret == base + rank);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    MT_CHECK_INT_EQ(pthread_create(&th, &attr, send_self, NULL), 0);
+    pthread_attr_destroy(&attr);
+    MT_CHECK_INT_EQ(pthread_create(&th, NULL, send_self, NULL), 0);
+    MT_CHECK_INT_EQ(pthread_detach(th), 0);
+    for (int i = 0; i < 2; i++) {
+        int got = -1;
+        MT_CHECK_MPI(MPI_Recv(&got, 1, MPI_INT, rank, 200, MPI_COMM_WORLD,
+                              MPI_STATUS_IGNORE));
+        MT_CHECK_INT_EQ(got, rank);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int provided = -1, rank, size;
@@ -103,5 +163,6 @@ int main(int argc, char **argv)
         MT_CHECK_MPI(MPI_Comm_free(&args[t].comm));
     }
     MT_CHECK_MPI(MPI_Comm_free(&shared));
+    thread_ends(rank);
     return mt_finish_and_finalize();
 }
