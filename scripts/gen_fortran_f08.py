@@ -83,8 +83,9 @@ def f08_type(func, p, kind):
     dims = {"": "", "[]": "(*)", "[][3]": "(3, *)"}.get(p.dims)
     if kind == "buf":
         return ("type(*)", "(..)", "type(c_ptr), value")
-    if kind == "fn":
-        return ("external", "", "external")
+    if kind == "fn":  # the abstract interface of the template
+        t = "procedure(%s)" % p.base
+        return (t, "", t)
     if kind == "address":
         if p.name == "baseptr":
             return ("type(c_ptr)", "", "type(c_ptr)")
@@ -135,8 +136,8 @@ def params_of(func, params, hand):
 
 
 def decl(t, n, d, extra=""):
-    if t == "external":
-        return "external :: %s" % n
+    if t.startswith("procedure("):
+        return "%s :: %s" % (t, n)
     return "%s%s :: %s%s" % (t, extra, n, d)
 
 
@@ -175,7 +176,7 @@ def procedure(ret, func, specific, params, plist, nonblocking, flang):
         % (lower, inner_args)
     lines += gf.fortran_line(ihead, 6)
     imports = sorted({m for _, _, _, inner, _ in params
-                      for m in re.findall(r"MPI_[A-Za-z]+|c_ptr", inner)}
+                      for m in re.findall(r"MPI_\w+|c_ptr", inner)}
                      | ({"MPI_ADDRESS_KIND"} if any(
                          "MPI_ADDRESS_KIND" in x[3] for x in params) else set())
                      | ({"MPI_OFFSET_KIND"} if any(
@@ -239,7 +240,8 @@ def procedure(ret, func, specific, params, plist, nonblocking, flang):
 def signature(params):
     """What generic resolution sees of the dummies (the address, offset and
     count kinds are one kind here)."""
-    return [(re.sub(r"MPI_(ADDRESS|OFFSET|COUNT)_KIND", "8", t), d)
+    return [(re.sub(r"MPI_(ADDRESS|OFFSET|COUNT)_KIND", "8",
+                    "procedure" if t.startswith("procedure(") else t), d)
             for _, t, d, _, _ in params]
 
 
@@ -374,6 +376,51 @@ def constants(src):
     return out
 
 
+# The objects with attribute callbacks, and those with error handlers:
+# (name in the callbacks' names, handle type, dummy name).
+ATTR_OBJECTS = [("Comm", "Comm", "comm"), ("Type", "Datatype", "datatype"),
+                ("Win", "Win", "win")]
+ERRH_OBJECTS = [("Comm", "comm"), ("Win", "win"), ("File", "file"),
+                ("Session", "session")]
+
+
+def callbacks_text():
+    """The abstract interfaces of the attribute copy and delete callbacks
+    and of the error handlers, one per kind of object (MPI-4.0 19.1.2)."""
+    out = []
+    for what, h, n in ATTR_OBJECTS:
+        k = what.lower() + "_keyval"
+        out += gf.fortran_line(
+            "subroutine MPI_%s_copy_attr_function(old%s, %s, extra_state, "
+            "attribute_val_in, attribute_val_out, flag, ierror)"
+            % (what, n, k), 4)
+        out += ["      import :: MPI_%s, MPI_ADDRESS_KIND" % h,
+                "      type(MPI_%s) :: old%s" % (h, n),
+                "      integer :: %s, ierror" % k,
+                "      integer(kind=MPI_ADDRESS_KIND) :: extra_state, "
+                "attribute_val_in, &",
+                "                                        attribute_val_out",
+                "      logical :: flag",
+                "    end subroutine MPI_%s_copy_attr_function" % what]
+        out += gf.fortran_line(
+            "subroutine MPI_%s_delete_attr_function(%s, %s, attribute_val, "
+            "extra_state, ierror)" % (what, n, k), 4)
+        out += ["      import :: MPI_%s, MPI_ADDRESS_KIND" % h,
+                "      type(MPI_%s) :: %s" % (h, n),
+                "      integer :: %s, ierror" % k,
+                "      integer(kind=MPI_ADDRESS_KIND) :: attribute_val, "
+                "extra_state",
+                "    end subroutine MPI_%s_delete_attr_function" % what]
+    for h, n in ERRH_OBJECTS:
+        out += ["    subroutine MPI_%s_errhandler_function(%s, error_code)"
+                % (h, n),
+                "      import :: MPI_%s" % h,
+                "      type(MPI_%s) :: %s" % (h, n),
+                "      integer :: error_code",
+                "    end subroutine MPI_%s_errhandler_function" % h]
+    return out
+
+
 def generate_module(src, flang):
     generics, procs = generate(src, flang)
     op_generics, op_procs = operators()
@@ -387,6 +434,8 @@ def generate_module(src, flang):
             out += types_text()
         elif s == "!@CONSTANTS@":
             out += constants(src)
+        elif s == "!@CALLBACKS@":
+            out += callbacks_text()
         elif s == "!@GENERICS@":
             out += op_generics + generics
         elif s == "!@OPERATORS@":

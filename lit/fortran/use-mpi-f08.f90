@@ -3,8 +3,9 @@
 ! rank (scalars, arrays, a non-contiguous section in a blocking call,
 ! MPI_IN_PLACE), requests and MPI_STATUSES_IGNORE, a large count
 ! (INTEGER(KIND=MPI_COUNT_KIND): the _c form), derived datatypes, a
-! persistent collective, a user reduction with a BIND(C) callback, the
-! status conversions and MPI_Wtime.
+! persistent collective, callbacks of the standard's abstract interfaces
+! (a user reduction, attribute copy and delete, an error handler, the
+! predefined MPI_COMM_DUP_FN), the status conversions and MPI_Wtime.
 ! REQUIRES: flang, ampi-runtime
 ! RUN: %ampif90 %s -o %t
 ! RUN: %t +vp 2 +p 1 | FileCheck %s
@@ -19,8 +20,9 @@ module f08_test_ops
   use, intrinsic :: iso_c_binding
   use mpi_f08
   implicit none
+  integer :: ndeleted = 0, nerrors = 0
 contains
-  subroutine add_ints(invec, inoutvec, len, datatype) bind(C)
+  subroutine add_ints(invec, inoutvec, len, datatype)
     type(c_ptr), value :: invec, inoutvec
     integer :: len
     type(MPI_Datatype) :: datatype
@@ -29,6 +31,32 @@ contains
     call c_f_pointer(inoutvec, b, [len])
     b = b + a
   end subroutine add_ints
+
+  subroutine copy_attr(oldcomm, comm_keyval, extra_state, attribute_val_in, &
+                       attribute_val_out, flag, ierror)
+    type(MPI_Comm) :: oldcomm
+    integer :: comm_keyval, ierror
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, &
+                                      attribute_val_out
+    logical :: flag
+    attribute_val_out = attribute_val_in + extra_state
+    flag = .true.
+    ierror = MPI_SUCCESS
+  end subroutine copy_attr
+
+  subroutine delete_attr(comm, comm_keyval, attribute_val, extra_state, ierror)
+    type(MPI_Comm) :: comm
+    integer :: comm_keyval, ierror
+    integer(kind=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    ndeleted = ndeleted + 1
+    ierror = MPI_SUCCESS
+  end subroutine delete_attr
+
+  subroutine on_error(comm, error_code)
+    type(MPI_Comm) :: comm
+    integer :: error_code
+    if (error_code == MPI_ERR_OTHER) nerrors = nerrors + 1
+  end subroutine on_error
 end module f08_test_ops
 
 program f08
@@ -40,7 +68,11 @@ program f08
   type(MPI_Request) :: reqs(2), preq
   type(MPI_Datatype) :: pair
   type(MPI_Op) :: op
-  integer :: me, np, partner, errs, total, ierr, cnt, i
+  type(MPI_Comm) :: c1, c2
+  type(MPI_Errhandler) :: eh
+  integer :: me, np, partner, errs, total, ierr, cnt, i, key, key2
+  integer(kind=MPI_ADDRESS_KIND) :: val
+  logical :: flag
   ! Buffers of nonblocking and persistent calls are ASYNCHRONOUS (the
   ! compiler must not move their loads and stores across MPI calls).
   integer, asynchronous :: a(4), b(4), v(2), r(2)
@@ -112,6 +144,29 @@ program f08
   call MPI_Allreduce(v, r, 2, MPI_INTEGER, op, comm)
   if (r(1) /= np .or. r(2) /= np * (np - 1) / 2) call fail('user op')
   call MPI_Op_free(op)
+
+  ! Attribute callbacks, the predefined MPI_COMM_DUP_FN, an error handler.
+  call MPI_Comm_create_keyval(copy_attr, delete_attr, key, 1_MPI_ADDRESS_KIND)
+  call MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, key2, &
+                              0_MPI_ADDRESS_KIND)
+  call MPI_Comm_dup(comm, c1)
+  call MPI_Comm_set_attr(c1, key, 41_MPI_ADDRESS_KIND)
+  call MPI_Comm_set_attr(c1, key2, 7_MPI_ADDRESS_KIND)
+  call MPI_Comm_dup(c1, c2)
+  call MPI_Comm_get_attr(c2, key, val, flag)
+  if (.not. flag .or. val /= 42) call fail('copy_attr')
+  call MPI_Comm_get_attr(c2, key2, val, flag)
+  if (.not. flag .or. val /= 7) call fail('MPI_COMM_DUP_FN')
+  call MPI_Comm_create_errhandler(on_error, eh)
+  call MPI_Comm_set_errhandler(c2, eh)
+  call MPI_Comm_call_errhandler(c2, MPI_ERR_OTHER)
+  if (nerrors /= 1) call fail('errhandler')
+  call MPI_Errhandler_free(eh)
+  call MPI_Comm_free(c2)
+  call MPI_Comm_free(c1)
+  if (ndeleted /= 2) call fail('delete_attr')
+  call MPI_Comm_free_keyval(key)
+  call MPI_Comm_free_keyval(key2)
 
   ! Conversions and the clock.
   st%MPI_SOURCE = 7

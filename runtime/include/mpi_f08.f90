@@ -1,6 +1,8 @@
 ! The mpi_f08 module (use mpi_f08), a template: scripts/gen_fortran_f08.py
 ! replaces !@TYPES@ with the handle types, !@CONSTANTS@ with mpif.h's
-! constants (handles as values of their types), !@GENERICS@ with a generic
+! constants (handles as values of their types), !@CALLBACKS@ with the
+! abstract interfaces of the attribute and error handler callbacks,
+! !@GENERICS@ with a generic
 ! interface per call and !@PROCEDURES@ with the calls' procedures, all from
 ! the classification of the C prototypes that makes the Fortran binding's
 ! wrappers (scripts/gen_fortran.py).  Each procedure calls the wrapper
@@ -49,12 +51,82 @@ module mpi_f08
   save /MPI_FORTRAN_WEIGHTS_EMPTY/, /MPI_FORTRAN_ARGV_NULL/
   save /MPI_FORTRAN_ARGVS_NULL/
 
+  ! The callbacks, as MPI-4.0 19.1.2 declares them (not BIND(C): flang
+  ! refuses a BIND(C) procedure for them).  The library calls them with
+  ! the C calling convention: VALUE pointers, everything else by
+  ! reference, as a Fortran procedure takes them.
+  abstract interface
+    subroutine MPI_User_function(invec, inoutvec, len, datatype)
+      import :: c_ptr, MPI_Datatype
+      type(c_ptr), value :: invec, inoutvec
+      integer :: len
+      type(MPI_Datatype) :: datatype
+    end subroutine MPI_User_function
+    subroutine MPI_User_function_c(invec, inoutvec, len, datatype)
+      import :: c_ptr, MPI_Datatype, MPI_COUNT_KIND
+      type(c_ptr), value :: invec, inoutvec
+      integer(kind=MPI_COUNT_KIND) :: len
+      type(MPI_Datatype) :: datatype
+    end subroutine MPI_User_function_c
+!@CALLBACKS@
+    subroutine MPI_Grequest_query_function(extra_state, status, ierror)
+      import :: MPI_Status, MPI_ADDRESS_KIND
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      type(MPI_Status) :: status
+      integer :: ierror
+    end subroutine MPI_Grequest_query_function
+    subroutine MPI_Grequest_free_function(extra_state, ierror)
+      import :: MPI_ADDRESS_KIND
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      integer :: ierror
+    end subroutine MPI_Grequest_free_function
+    subroutine MPI_Grequest_cancel_function(extra_state, complete, ierror)
+      import :: MPI_ADDRESS_KIND
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      logical :: complete
+      integer :: ierror
+    end subroutine MPI_Grequest_cancel_function
+    subroutine MPI_Datarep_extent_function(datatype, extent, extra_state, &
+                                           ierror)
+      import :: MPI_Datatype, MPI_ADDRESS_KIND
+      type(MPI_Datatype) :: datatype
+      integer(kind=MPI_ADDRESS_KIND) :: extent, extra_state
+      integer :: ierror
+    end subroutine MPI_Datarep_extent_function
+    subroutine MPI_Datarep_conversion_function(userbuf, datatype, count, &
+                                               filebuf, position, &
+                                               extra_state, ierror)
+      import :: c_ptr, MPI_Datatype, MPI_OFFSET_KIND, MPI_ADDRESS_KIND
+      type(c_ptr), value :: userbuf, filebuf
+      type(MPI_Datatype) :: datatype
+      integer :: count, ierror
+      integer(kind=MPI_OFFSET_KIND) :: position
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    end subroutine MPI_Datarep_conversion_function
+    subroutine MPI_Datarep_conversion_function_c(userbuf, datatype, count, &
+                                                 filebuf, position, &
+                                                 extra_state, ierror)
+      import :: c_ptr, MPI_Datatype, MPI_OFFSET_KIND, MPI_ADDRESS_KIND, &
+                MPI_COUNT_KIND
+      type(c_ptr), value :: userbuf, filebuf
+      type(MPI_Datatype) :: datatype
+      integer(kind=MPI_COUNT_KIND) :: count
+      integer(kind=MPI_OFFSET_KIND) :: position
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      integer :: ierror
+    end subroutine MPI_Datarep_conversion_function_c
+  end interface
+
   ! The predefined attribute callbacks (runtime/mpi/fortran_attr.c).
-  external :: MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN
-  external :: MPI_COMM_DUP_FN, MPI_TYPE_NULL_COPY_FN
-  external :: MPI_TYPE_NULL_DELETE_FN, MPI_TYPE_DUP_FN
-  external :: MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN
-  external :: MPI_WIN_DUP_FN
+  procedure(MPI_Comm_copy_attr_function) :: MPI_COMM_NULL_COPY_FN
+  procedure(MPI_Comm_copy_attr_function) :: MPI_COMM_DUP_FN
+  procedure(MPI_Comm_delete_attr_function) :: MPI_COMM_NULL_DELETE_FN
+  procedure(MPI_Type_copy_attr_function) :: MPI_TYPE_NULL_COPY_FN
+  procedure(MPI_Type_copy_attr_function) :: MPI_TYPE_DUP_FN
+  procedure(MPI_Type_delete_attr_function) :: MPI_TYPE_NULL_DELETE_FN
+  procedure(MPI_Win_copy_attr_function) :: MPI_WIN_NULL_COPY_FN
+  procedure(MPI_Win_copy_attr_function) :: MPI_WIN_DUP_FN
+  procedure(MPI_Win_delete_attr_function) :: MPI_WIN_NULL_DELETE_FN
 
   ! A choice buffer's address for a call (its mode: 1 the call reads it,
   ! 2 writes it, 4 keeps it after returning), and the end of its use.
