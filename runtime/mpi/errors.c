@@ -258,8 +258,12 @@ int amp_mpi_error(amp_rank_t *rank, amp_comm_t *comm, int errclass,
     }
     /* An added class has no room for a serial number: it is the code. */
     int code = errclass & DYN ? errclass : record(rank, errclass, msg);
+    /* MPI-4.0: an error of no object goes to MPI_COMM_SELF's handler; to
+     * MPI_COMM_WORLD's, as in MPI-3.1 (and MPICH 4.0), until the program
+     * sets one on MPI_COMM_SELF. */
     if (!comm)
-        comm = amp_comm_lookup(rank, MPI_COMM_WORLD);
+        comm = amp_comm_lookup(rank, rank->self_errh_set ? MPI_COMM_SELF
+                                                         : MPI_COMM_WORLD);
     return apply_handler(rank, comm->errh, comm_handle(comm), code, msg);
 }
 
@@ -569,6 +573,8 @@ static int set_errhandler(int kind, int obj, MPI_Errhandler errhandler,
         rc = check_errh(rank, c, errhandler, kind, call);
     if (rc == MPI_SUCCESS)
         c->errh = errhandler;
+    if (rc == MPI_SUCCESS && kind == AMP_ERRH_COMM && obj == MPI_COMM_SELF)
+        rank->self_errh_set = 1;
     return rc;
 }
 

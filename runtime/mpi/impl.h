@@ -269,6 +269,7 @@ typedef struct amp_rank {
     int attr_my_wth;                 /* attr.c: what AMPI_MY_WTH points to */
     struct amp_user_errs *user_errs; /* errors.c: added classes and codes */
     MPI_Errhandler file_errh;        /* errors.c: MPI_FILE_NULL's handler */
+    int self_errh_set; /* errors.c: the program set MPI_COMM_SELF's handler */
     amp_bsend_t bsend;
     unsigned errseq;
     int errcodes[AMP_ERRMSG_RING];
