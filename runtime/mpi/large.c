@@ -363,6 +363,16 @@ AMP_WEAK_ALIAS(Buffer_detach_c)
 
 /* ---- packing: positions in and out ---- */
 
+/* *position as an int in pos (position checked). */
+static void position_in(amp_large_t *L, const MPI_Count *position, int *pos)
+{
+    if (L->rc == MPI_SUCCESS && !position)
+        L->rc = amp_mpi_error(L->rank, L->comm, MPI_ERR_ARG, L->call,
+                              "NULL pointer (argument position)");
+    if (L->rc == MPI_SUCCESS)
+        amp_large_int(L, *position, pos, "position");
+}
+
 int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
                 void *outbuf, MPI_Count outsize, MPI_Count *position,
                 MPI_Comm comm)
@@ -372,11 +382,7 @@ int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
     amp_large_begin(&L, "MPI_Pack_c", comm);
     amp_large_count_dt(&L, incount, &n, &datatype, "incount");
     amp_large_int(&L, outsize, &size, "outsize");
-    if (L.rc == MPI_SUCCESS && !position)
-        L.rc = amp_mpi_error(L.rank, L.comm, MPI_ERR_ARG, L.call,
-                             "NULL pointer (argument position)");
-    if (L.rc == MPI_SUCCESS)
-        amp_large_int(&L, *position, &pos, "position");
+    position_in(&L, position, &pos);
     if (L.rc != MPI_SUCCESS)
         return amp_large_end(&L, L.rc);
     amp_large_run(&L);
@@ -396,11 +402,7 @@ int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position,
     amp_large_begin(&L, "MPI_Unpack_c", comm);
     amp_large_count_dt(&L, outcount, &n, &datatype, "outcount");
     amp_large_int(&L, insize, &size, "insize");
-    if (L.rc == MPI_SUCCESS && !position)
-        L.rc = amp_mpi_error(L.rank, L.comm, MPI_ERR_ARG, L.call,
-                             "NULL pointer (argument position)");
-    if (L.rc == MPI_SUCCESS)
-        amp_large_int(&L, *position, &pos, "position");
+    position_in(&L, position, &pos);
     if (L.rc != MPI_SUCCESS)
         return amp_large_end(&L, L.rc);
     amp_large_run(&L);

@@ -50,7 +50,7 @@ static int enter(amp_rank_t **rank, const char *call)
 }
 
 /* Looks up session h; an invalid one is an error of class MPI_ERR_SESSION
- * through MPI_COMM_WORLD's handler. */
+ * of no object (errors.c: MPI_COMM_SELF's or MPI_COMM_WORLD's handler). */
 static int lookup(amp_rank_t *rank, MPI_Session h, const char *call,
                   amp_session_t **s)
 {
@@ -70,6 +70,20 @@ static int session_error(amp_rank_t *rank, amp_session_t *s, int errclass,
     return amp_errh_apply(rank, s->errh,
                           AMPI_HANDLE(AMPI_HANDLE_SESSION, s->obj.idx),
                           errclass, 0, call, detail);
+}
+
+/* Enters call on session h, whose output out (argument outarg; NULL: none)
+ * must not be NULL. */
+static int session_enter(MPI_Session h, const void *out, const char *outarg,
+                         const char *call, amp_rank_t **rank, amp_session_t **s)
+{
+    char why[80];
+    enter(rank, call);
+    int rc = lookup(*rank, h, call, s);
+    if (rc != MPI_SUCCESS || !outarg || out)
+        return rc;
+    snprintf(why, sizeof(why), "NULL pointer (argument %s)", outarg);
+    return session_error(*rank, *s, MPI_ERR_ARG, call, why);
 }
 
 /* The thread level the info hint "thread_level" asks for, or
@@ -141,14 +155,11 @@ int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info,
     const char *call = "MPI_Session_get_num_psets";
     amp_rank_t *rank;
     amp_session_t *s;
-    enter(&rank, call);
-    int rc = lookup(rank, session, call, &s);
+    int rc =
+        session_enter(session, npset_names, "npset_names", call, &rank, &s);
     if (rc != MPI_SUCCESS)
         return rc;
     (void)info; /* no hints change the answer */
-    if (!npset_names)
-        return session_error(rank, s, MPI_ERR_ARG, call,
-                             "NULL pointer (argument npset_names)");
     *npset_names = NPSETS;
     return MPI_SUCCESS;
 }
@@ -163,8 +174,7 @@ int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n,
     const char *call = "MPI_Session_get_nth_pset";
     amp_rank_t *rank;
     amp_session_t *s;
-    enter(&rank, call);
-    int rc = lookup(rank, session, call, &s);
+    int rc = session_enter(session, NULL, NULL, call, &rank, &s);
     if (rc != MPI_SUCCESS)
         return rc;
     (void)info;
@@ -204,15 +214,12 @@ static int pset_enter(MPI_Session session, const char *pset_name,
                       const void *out, const char *outarg, const char *call,
                       amp_rank_t **rank, amp_session_t **s)
 {
-    enter(rank, call);
-    int rc = lookup(*rank, session, call, s);
+    int rc = session_enter(session, out, outarg, call, rank, s);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!pset_name || !out)
+    if (!pset_name)
         return session_error(*rank, *s, MPI_ERR_ARG, call,
-                             !out ? outarg
-                                  : "NULL pointer (argument "
-                                    "pset_name)");
+                             "NULL pointer (argument pset_name)");
     if (strcasecmp(pset_name, psets[0]) != 0 &&
         strcasecmp(pset_name, psets[1]) != 0) {
         char why[MPI_MAX_PSET_NAME_LEN + 96];
@@ -231,8 +238,7 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name,
     const char *call = "MPI_Session_get_pset_info";
     amp_rank_t *rank;
     amp_session_t *s;
-    int rc = pset_enter(session, pset_name, info,
-                        "NULL pointer (argument info)", call, &rank, &s);
+    int rc = pset_enter(session, pset_name, info, "info", call, &rank, &s);
     if (rc != MPI_SUCCESS)
         return rc;
     int n = 0;
@@ -251,13 +257,9 @@ int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
     const char *call = "MPI_Session_get_info";
     amp_rank_t *rank;
     amp_session_t *s;
-    enter(&rank, call);
-    int rc = lookup(rank, session, call, &s);
+    int rc = session_enter(session, info_used, "info_used", call, &rank, &s);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!info_used)
-        return session_error(rank, s, MPI_ERR_ARG, call,
-                             "NULL pointer (argument info_used)");
     rc = PMPI_Info_create(info_used);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Info_set(*info_used, "thread_level",
@@ -272,8 +274,8 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
     const char *call = "MPI_Group_from_session_pset";
     amp_rank_t *rank;
     amp_session_t *s;
-    int rc = pset_enter(session, pset_name, newgroup,
-                        "NULL pointer (argument newgroup)", call, &rank, &s);
+    int rc =
+        pset_enter(session, pset_name, newgroup, "newgroup", call, &rank, &s);
     if (rc != MPI_SUCCESS)
         return rc;
     int n = 0;
@@ -431,8 +433,7 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
     const char *call = "MPI_Session_set_errhandler";
     amp_rank_t *rank;
     amp_session_t *s;
-    enter(&rank, call);
-    int rc = lookup(rank, session, call, &s);
+    int rc = session_enter(session, NULL, NULL, call, &rank, &s);
     if (rc == MPI_SUCCESS)
         rc = amp_errh_check(rank, errhandler, AMP_ERRH_SESSION, call);
     if (rc == MPI_SUCCESS)
@@ -446,13 +447,9 @@ int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
     const char *call = "MPI_Session_get_errhandler";
     amp_rank_t *rank;
     amp_session_t *s;
-    enter(&rank, call);
-    int rc = lookup(rank, session, call, &s);
+    int rc = session_enter(session, errhandler, "errhandler", call, &rank, &s);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!errhandler)
-        return session_error(rank, s, MPI_ERR_ARG, call,
-                             "NULL pointer (argument errhandler)");
     *errhandler = s->errh;
     return MPI_SUCCESS;
 }
@@ -464,8 +461,7 @@ int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
     amp_rank_t *rank;
     amp_session_t *s;
     char detail[64];
-    enter(&rank, call);
-    int rc = lookup(rank, session, call, &s);
+    int rc = session_enter(session, NULL, NULL, call, &rank, &s);
     if (rc != MPI_SUCCESS)
         return rc;
     snprintf(detail, sizeof(detail), "error code %d raised by the program",
