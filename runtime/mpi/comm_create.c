@@ -238,22 +238,30 @@ static int hw_color(int level, int r)
     return proc << 16 | amp_proc.rank_pe[r];
 }
 
+/* The levels' names, the values of the info key "mpi_hw_resource_type". */
+static const char *const hw_names[HW_LEVELS] = {
+    [HW_NODE] = "ampi_node",
+    [HW_SHM] = "mpi_shared_memory",
+    [HW_PROCESS] = "ampi_process",
+    [HW_PE] = "core",
+};
+
 /* MPI_COMM_TYPE_HW_UNGUIDED: the widest level at which comm's members
  * are not all in one place, split there (MPI_UNDEFINED when they all share
- * a PE: nothing smaller is known). */
-static int hw_unguided(const amp_comm_t *comm)
+ * a PE: nothing smaller is known); *level is that level. */
+static int hw_unguided(const amp_comm_t *comm, int *level)
 {
     int me = amp_comm_world_rank(comm, comm->rank);
-    for (int level = HW_NODE; level < HW_LEVELS; level++)
+    for (*level = HW_NODE; *level < HW_LEVELS; ++*level)
         for (int i = 0; i < comm->size; i++)
-            if (hw_color(level, amp_comm_world_rank(comm, i)) !=
-                hw_color(level, me))
-                return hw_color(level, me);
+            if (hw_color(*level, amp_comm_world_rank(comm, i)) !=
+                hw_color(*level, me))
+                return hw_color(*level, me);
     return MPI_UNDEFINED;
 }
 
 /* MPI_COMM_TYPE_HW_GUIDED: the level info's "mpi_hw_resource_type" names
- * ("mpi_shared_memory", "core"); any other, or none: MPI_UNDEFINED. */
+ * (hw_names); any other, or none: MPI_UNDEFINED. */
 static int hw_guided(amp_rank_t *rank, MPI_Info info)
 {
     char value[MPI_MAX_INFO_VAL];
@@ -261,11 +269,9 @@ static int hw_guided(amp_rank_t *rank, MPI_Info info)
     if (info == MPI_INFO_NULL || !amp_info_lookup(rank, info))
         return MPI_UNDEFINED;
     PMPI_Info_get_string(info, "mpi_hw_resource_type", &len, value, &flag);
-    int me = rank->world_rank;
-    if (flag && strcmp(value, "mpi_shared_memory") == 0)
-        return hw_color(HW_SHM, me);
-    if (flag && strcmp(value, "core") == 0)
-        return hw_color(HW_PE, me);
+    for (int level = 0; flag && level < HW_LEVELS; level++)
+        if (strcmp(value, hw_names[level]) == 0)
+            return hw_color(level, rank->world_rank);
     return MPI_UNDEFINED;
 }
 
@@ -290,7 +296,7 @@ int PMPI_Comm_split_type(MPI_Comm comm_h, int split_type, int key,
     rc = amp_check_info(rank, comm, info, call);
     if (rc != MPI_SUCCESS)
         return rc;
-    int color;
+    int color, level = -1;
     switch (split_type) {
     case MPI_UNDEFINED: color = MPI_UNDEFINED; break;
     case MPI_COMM_TYPE_SHARED: color = amp_proc.world.node.procs[0]; break;
@@ -304,7 +310,7 @@ int PMPI_Comm_split_type(MPI_Comm comm_h, int split_type, int key,
         color = amp_proc.world.proc << 16 | amp_pe_self()->id;
         break;
     case MPI_COMM_TYPE_HW_GUIDED: color = hw_guided(rank, info); break;
-    case MPI_COMM_TYPE_HW_UNGUIDED: color = hw_unguided(comm); break;
+    case MPI_COMM_TYPE_HW_UNGUIDED: color = hw_unguided(comm, &level); break;
     default:
         return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
                              "unknown split type %d (argument split_type): "
@@ -316,7 +322,17 @@ int PMPI_Comm_split_type(MPI_Comm comm_h, int split_type, int key,
     }
     if (comm->is_inter) /* intercomm.c */
         return amp_intercomm_split(rank, comm_h, color, key, newcomm, call);
-    return split_common(rank, comm_h, color, key, newcomm, call);
+    rc = split_common(rank, comm_h, color, key, newcomm, call);
+    if (rc != MPI_SUCCESS || level < 0 || level >= HW_LEVELS ||
+        *newcomm == MPI_COMM_NULL)
+        return rc;
+    /* The level goes into the new communicator's info and, as MPICH does,
+     * into the info given (MPI-4.0 7.4.2). */
+    rank = amp_rank_self();
+    amp_comm_lookup(rank, *newcomm)->hw_resource = hw_names[level];
+    if (info != MPI_INFO_NULL)
+        rc = PMPI_Info_set(info, "mpi_hw_resource_type", hw_names[level]);
+    return rc;
 }
 AMP_WEAK_ALIAS(Comm_split_type)
 

@@ -122,14 +122,17 @@ typedef struct amp_comm {
     char name[MPI_MAX_OBJECT_NAME];
     /* Each of the following belongs to the file named; amp_comm_new zeroes
      * them and amp_comm_destroy asks each owner to release its part. */
-    int is_inter;               /* intercomm.c: an inter-communicator */
-    int remote_size;            /* intercomm.c */
-    const int *remote_world;    /* intercomm.c: remote rank -> world rank */
-    int *owned_remote_world;    /* intercomm.c */
-    MPI_Comm local_comm;        /* intercomm.c: the local group's intra-comm */
-    struct amp_topology *topo;  /* topology.c */
-    struct amp_attr *attrs;     /* attr.c: cached attributes */
-    struct amp_info *info;      /* info.c: hints set on the communicator */
+    int is_inter;              /* intercomm.c: an inter-communicator */
+    int remote_size;           /* intercomm.c */
+    const int *remote_world;   /* intercomm.c: remote rank -> world rank */
+    int *owned_remote_world;   /* intercomm.c */
+    MPI_Comm local_comm;       /* intercomm.c: the local group's intra-comm */
+    struct amp_topology *topo; /* topology.c */
+    struct amp_attr *attrs;    /* attr.c: cached attributes */
+    struct amp_info *info;     /* info.c: hints set on the communicator */
+    /* comm_create.c: the hardware level MPI_COMM_TYPE_HW_UNGUIDED made it
+     * at, which MPI_Comm_get_info reports as "mpi_hw_resource_type" */
+    const char *hw_resource;
     unsigned coll_seq;          /* coll: collectives started, for tags */
     struct amp_coll_shm *shm;   /* coll/shm.c: state its members share */
     unsigned asserts;           /* info.c: AMP_ASSERT_* from mpi_assert_* */

@@ -5,7 +5,8 @@
  * AMPI_MY_WTH), with another value or no info MPI_COMM_NULL;
  * MPI_COMM_TYPE_HW_UNGUIDED gives a strict subset of the communicator (the
  * members of the widest level that divides it), or MPI_COMM_NULL when
- * nothing smaller is known (all on one PE).
+ * nothing smaller is known (all on one PE); its info names that level
+ * ("mpi_hw_resource_type"), which HW_GUIDED takes.
  */
 #include "mpitest.h"
 
@@ -58,13 +59,38 @@ int main(int argc, char **argv)
     MT_CHECK(none == MPI_COMM_NULL);
     MT_CHECK_MPI(MPI_Info_free(&info));
     /* Unguided: strictly smaller, or nothing when all share one PE. */
+    MPI_Info given;
+    MT_CHECK_MPI(MPI_Info_create(&given));
     MT_CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_UNGUIDED,
-                                     0, MPI_INFO_NULL, &unguided));
+                                     0, given, &unguided));
     int n = size_of(unguided);
     MT_CHECK(unguided == MPI_COMM_NULL ? size_of(core) == size
                                        : n >= 1 && n < size);
-    MPI_Comm *all[] = {&shared, &guided, &core, &unguided};
-    for (int i = 0; i < 4; i++)
+    /* Its info names the level (MPI-4.0 7.4.2), which guided takes back. */
+    MPI_Comm again = MPI_COMM_NULL;
+    if (unguided != MPI_COMM_NULL) {
+        MPI_Info used;
+        char level[MPI_MAX_INFO_VAL];
+        int len = sizeof(level), flag = 0;
+        MT_CHECK_MPI(MPI_Comm_get_info(unguided, &used));
+        MT_CHECK_MPI(MPI_Info_get_string(used, "mpi_hw_resource_type", &len,
+                                         level, &flag));
+        MT_CHECK(flag);
+        if (flag)
+            MT_CHECK_MPI(MPI_Comm_split_type(
+                MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, used, &again));
+        MT_CHECK_INT_EQ(size_of(again), n);
+        MT_CHECK_MPI(MPI_Info_free(&used));
+        char level2[MPI_MAX_INFO_VAL];
+        len = sizeof(level2);
+        flag = 0;
+        MT_CHECK_MPI(MPI_Info_get_string(given, "mpi_hw_resource_type", &len,
+                                         level2, &flag));
+        MT_CHECK(flag && strcmp(level, level2) == 0);
+    }
+    MT_CHECK_MPI(MPI_Info_free(&given));
+    MPI_Comm *all[] = {&shared, &guided, &core, &unguided, &again};
+    for (int i = 0; i < 5; i++)
         if (*all[i] != MPI_COMM_NULL)
             MT_CHECK_MPI(MPI_Comm_free(all[i]));
     return mt_finish_and_finalize();
