@@ -28,8 +28,8 @@ are kept; default DIR/conformance), AMPI_CONFORMANCE_JOBS (build jobs).
 EOF
 }
 
-# The directories that apply today, in MPICH's order. io, threads and f08
-# join when MPI I/O, MPI_THREAD_MULTIPLE and mpi_f08 exist.
+# The directories that apply today, in MPICH's order. io, threads, f08 and
+# part join once their results have been gone through (docs/conformance.md).
 default_dirs=(pt2pt coll datatype comm group topo attr info errhan init rma
     f77 f90)
 mpich_version=4.0.2
