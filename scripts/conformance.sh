@@ -33,8 +33,8 @@ EOF
 }
 
 # The directories that apply today, in MPICH's order (f77 and f90 hold
-# their io subdirectories). threads and f08 join when MPI_THREAD_MULTIPLE
-# and mpi_f08 exist.
+# their io subdirectories). threads, f08 and part join once their results
+# have been gone through (docs/conformance.md).
 default_dirs=(pt2pt coll datatype comm group topo attr info errhan init rma
     io f77 f90)
 mpich_version=4.0.2

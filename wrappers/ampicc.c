@@ -140,6 +140,7 @@ typedef struct {
     bool auto_pie;      /* pie chosen because it cannot */
     bool strict_c;      /* keep Clang's errors for old C (-ampi-strict-c) */
     bool werror;        /* the user asked for -Werror */
+    bool openmp;        /* the user asked for OpenMP (-fopenmp...) */
     strv_t plugin_args; /* for the C/C++ plugin: report, warning groups */
 } settings_t;
 
@@ -477,6 +478,22 @@ static void add_fortran_wraps(strv_t *v, const settings_t *set)
 #endif
 }
 
+/* OpenMP with LLVM's runtime (libomp): a rank's parallel regions run on
+ * threads of the rank without blocking its PE (start/omp_fork.c,
+ * omp_icv.c, in libampi_main.a; docs/mpi-support.md).  Unused symbols
+ * under GCC's libgomp, and harmless. */
+static void add_openmp_wraps(strv_t *v, const settings_t *set)
+{
+    static const char *const wraps[] = {
+        "-Wl,--wrap=__kmpc_fork_call", "-Wl,--wrap=__kmpc_fork_call_if",
+        "-Wl,--wrap=__kmpc_push_num_threads",
+        "-Wl,--wrap=__kmpc_push_proc_bind", "-Wl,--wrap=omp_set_num_threads"};
+    if (!set->openmp)
+        return;
+    for (size_t i = 0; i < sizeof(wraps) / sizeof(wraps[0]); i++)
+        strv_push(v, wraps[i]);
+}
+
 /* A program gets main wrapped and libampi_main; a shared object only needs
  * libampi. */
 static void add_link_flags(strv_t *v, const paths_t *paths,
@@ -490,6 +507,7 @@ static void add_link_flags(strv_t *v, const paths_t *paths,
             add_pie_link_flags(v, set);
         strv_push(v, "-Wl,--wrap=main");
         add_fortran_wraps(v, set);
+        add_openmp_wraps(v, set);
     }
     strv_push(v, libpath);
     if (program)
@@ -877,6 +895,7 @@ static void parse_args(int argc, char **argv, strv_t *user, settings_t *set)
     set->auto_pie = false;
     set->strict_c = env_flag("AMPI_STRICT_C");
     set->werror = false;
+    set->openmp = false;
     set->plugin_args = (strv_t){0};
     for (int i = 1; i < argc; i++) {
         wrap_mode_t own;
@@ -895,6 +914,8 @@ static void parse_args(int argc, char **argv, strv_t *user, settings_t *set)
         else
             strv_push(user, argv[i]);
         set->werror = set->werror || strcmp(argv[i], "-Werror") == 0;
+        set->openmp = set->openmp || strcmp(argv[i], "-fopenmp") == 0 ||
+                      strncmp(argv[i], "-fopenmp=", 9) == 0;
     }
     classify_compiler(set);
     if (flag != NULL)

@@ -37,12 +37,23 @@ static inline int amp_coll_tag(unsigned seq, int step)
     return (int)(((seq & 0x7ffffu) << 12) | ((unsigned)step & 0xfffu));
 }
 
-/* A reduction: a predefined operation (op_id) or a user function. */
+/* A reduction: a predefined operation (op_id) or a user function, of the
+ * int binding or (large) of the large-count one, whose len is a long long
+ * (MPI_Op_create_c). */
 typedef void (*amp_coll_user_fn_t)(void *in, void *inout, int *len, int *dt);
+typedef void (*amp_coll_user_fn_c_t)(void *in, void *inout, long long *len,
+                                     int *dt);
 typedef struct amp_coll_op {
     int op_id;               /* predefined id, or 0 for user */
     amp_coll_user_fn_t user; /* user function */
+    int large;               /* user is an amp_coll_user_fn_c_t */
     int dt_handle;           /* handed to the user function */
+    /* The user function sees elements of dt_handle: unit of them (extent
+     * unit_extent each) per element of the type the collective moves (1
+     * unless a large count was made one element of a bigger type);
+     * an int-binding function gets at most INT_MAX at a time. */
+    long long unit;
+    ptrdiff_t unit_extent;
 } amp_coll_op_t;
 
 /* Applies inout[i] = in[i] op inout[i] for count elements of dt. */

@@ -4,6 +4,7 @@
 #include "mpi.h"
 
 #include <complex.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdbool.h>
@@ -309,14 +310,41 @@ static void apply_holes(op_fn_t fn, const amp_dt_t *dt, int count,
     }
 }
 
+/* A user function on count elements of dt, in the program's elements. */
+static void apply_user(const amp_coll_op_t *op, int count, const char *in,
+                       char *inout)
+{
+    int h = op->dt_handle;
+    if (op->unit <= 1) {
+        long long n = count;
+        int len = count;
+        if (op->large)
+            ((amp_coll_user_fn_c_t)op->user)((void *)in, inout, &n, &h);
+        else
+            op->user((void *)in, inout, &len, &h);
+        return;
+    }
+    long long n = (long long)count * op->unit;
+    if (op->large) {
+        ((amp_coll_user_fn_c_t)op->user)((void *)in, inout, &n, &h);
+        return;
+    }
+    while (n > 0) {
+        int len = n > INT_MAX ? INT_MAX : (int)n;
+        op->user((void *)in, inout, &len, &h);
+        in += (ptrdiff_t)len * op->unit_extent;
+        inout += (ptrdiff_t)len * op->unit_extent;
+        n -= len;
+    }
+}
+
 void amp_coll_apply(const amp_coll_op_t *op, const amp_dt_t *dt, int count,
                     const void *in, void *inout)
 {
     if (count == 0 || dt->size == 0)
         return; /* no values */
     if (!op->op_id) {
-        int len = count, h = op->dt_handle;
-        op->user((void *)in, inout, &len, &h);
+        apply_user(op, count, in, inout);
         return;
     }
     if (op->op_id == 14)

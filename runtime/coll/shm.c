@@ -29,6 +29,7 @@ typedef struct member {
     int count;
     amp_status_t st; /* set by its leader */
     amp_p2p_ep_t *ep;
+    amp_thread_t *thr;  /* the thread of the rank in the collective */
     _Atomic int inside; /* in a collective on this communicator */
 } member_t;
 
@@ -396,6 +397,7 @@ static int arrive(amp_coll_shm_t *s, const amp_coll_comm_t *c, group_t *g)
 {
     member_t *me = &s->members[c->rank];
     me->ep = c->ep;
+    me->thr = amp_pe_self()->current; /* the rank's thread in the call */
     atomic_store_explicit(&me->inside, 1, memory_order_relaxed);
     if (++g->arrived == g->n)
         return 1;
@@ -412,7 +414,7 @@ static void depart(amp_coll_shm_t *s, const amp_coll_comm_t *c, group_t *g)
     g->epoch++;
     for (int i = 0; i < g->n; i++)
         if (g->ranks[i] != c->rank)
-            amp_sched_wake(s->members[g->ranks[i]].ep->thr);
+            amp_sched_wake(s->members[g->ranks[i]].thr);
     atomic_store_explicit(&s->members[c->rank].inside, 0, memory_order_relaxed);
 }
 

@@ -243,11 +243,9 @@ static void build_finish(build_t *b, amp_dt_t *newdt, int pad, int check)
     newdt->contig = is_contig(newdt);
     newdt->base_id = b->base_id > 0 ? b->base_id : 0;
     newdt->flags = newdt->base_id ? b->flags : 0;
-    newdt->base_count = (int)b->base_count;
+    newdt->base_count = b->base_count;
     newdt->base_holes = 0;
-    if (newdt->base_id && b->base_count > INT_MAX)
-        newdt->base_id = newdt->flags = newdt->base_count = 0;
-    else if (newdt->base_id && check && !is_array_of_base(newdt))
+    if (newdt->base_id && check && !is_array_of_base(newdt))
         newdt->base_holes = 1;
 }
 

@@ -81,8 +81,8 @@ typedef struct amp_dt {
     size_t align;   /* strictest alignment of the basic values in it */
     int sticky;     /* AMP_DT_STICKY_*: bounds set explicitly */
     int base_id;    /* predefined type it repeats (for reductions), or 0 */
-    int base_count; /* how many base_id values one element holds */
-    int base_holes; /* 1: they are not back to back from offset 0 */
+    long long base_count; /* how many base_id values one element holds */
+    int base_holes;       /* 1: they are not back to back from offset 0 */
     const char *name;
     /* Set by the MPI layer: the constructor's arguments for
      * MPI_Type_get_contents, a name, and references from other types. */
@@ -95,6 +95,11 @@ typedef struct amp_dt {
     int *types;
     char *owned_name;
     struct amp_attr *attrs; /* mpi/attr.c: attributes cached on it */
+    /* mpi/large.c: a type made to hold a large count, large_count
+     * elements (of extent large_extent) of type handle large_of; 0 else */
+    int large_of;
+    long long large_count;
+    ptrdiff_t large_extent;
 } amp_dt_t;
 
 /* Bounds set by MPI_LB/MPI_UB or MPI_Type_create_resized: they win over

@@ -19,8 +19,8 @@ extern "C" {
 /* Existing AMPI programs test for this macro to use the extensions. */
 #define AMPI 1
 
-#define MPI_VERSION 3
-#define MPI_SUBVERSION 1
+#define MPI_VERSION 4
+#define MPI_SUBVERSION 0
 
 #define AMPI_API __attribute__((visibility("default")))
 
@@ -425,6 +425,7 @@ AMPI_DECLARE(int, Op_commutative, (MPI_Op op, int *commute))
 #undef AMPI_DECLARE
 
 #include "mpi_more.h"
+#include "mpi4.h"
 #include "ampi.h"
 #include "pup_c.h"
 

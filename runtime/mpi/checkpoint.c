@@ -180,6 +180,12 @@ static int check_state_for(amp_rank_t *rank, int for_file, why_t *w)
                       "the rank registered data representations "
                       "(MPI_Register_datarep), which a checkpoint cannot hold "
                       "yet (docs/mpi-io.md)");
+    if (atomic_load(&rank->mt_threads) > 0 || rank->nsessions > 0)
+        return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,
+                      "the rank has %s, which a checkpoint cannot hold "
+                      "(docs/checkpoint.md)",
+                      rank->nsessions ? "open sessions"
+                                      : "kernel threads of its own");
     if (first_live(&rank->keyvals) >= 0 || rank->user_errs || rank->tls_dtors)
         return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,
                       "the rank holds %s, which a checkpoint cannot hold "

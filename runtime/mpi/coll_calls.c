@@ -69,6 +69,9 @@ int amp_coll_launch(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
         amp_gpu_op_drop(g);
         return status_error(rank, comm, st, call);
     }
+    amp_pcoll_t *pc = request ? amp_call_ctx()->pcoll : NULL;
+    if (pc) /* a persistent collective set up or started (pcoll.c) */
+        return status_error(rank, comm, amp_pcoll_launch(rank, pc, s, g), call);
     if (request) {
         amp_req_t *r = amp_req_new(rank, AMP_REQ_COLL);
         if (!r) {

@@ -96,7 +96,15 @@ static int check_op(amp_rank_t *rank, amp_comm_t *comm, MPI_Op op,
     int idx = AMP_HANDLE_INDEX(op);
     out->dt_handle = dtype;
     out->user = NULL;
+    out->large = 0;
     out->op_id = 0;
+    out->unit = 1;
+    out->unit_extent = dt->extent;
+    if (dt->large_of) { /* a large count's type (large.c) */
+        out->dt_handle = dt->large_of;
+        out->unit = dt->large_count;
+        out->unit_extent = dt->large_extent;
+    }
     if (kind == AMPI_HANDLE_OP && idx > 0 && idx < AMPI_OP_COUNT) {
         out->op_id = idx;
         if (amp_op_defined(idx, dt))
@@ -113,6 +121,7 @@ static int check_op(amp_rank_t *rank, amp_comm_t *comm, MPI_Op op,
         /* Under pie privatization: the function in this rank's copy of the
          * program, whichever copy it was created from. */
         out->user = (amp_coll_user_fn_t)amp_pie_to_rank(rank, user->fn);
+        out->large = user->large;
         return MPI_SUCCESS;
     }
     return amp_mpi_error(rank, comm, MPI_ERR_OP, call,

@@ -347,14 +347,19 @@ static amp_status_t idup_start(amp_rank_t *rank, amp_comm_t *comm, idup_t *d,
     return amp_nbc_start(s, &r->p2p);
 }
 
-int PMPI_Comm_idup(MPI_Comm comm_h, MPI_Comm *newcomm, MPI_Request *request)
+/* MPI_Comm_idup, and MPI_Comm_idup_with_info (with_info 1: the hints of
+ * info instead of comm's). */
+static int idup_common(MPI_Comm comm_h, int with_info, MPI_Info info,
+                       MPI_Comm *newcomm, MPI_Request *request,
+                       const char *call)
 {
-    const char *call = "MPI_Comm_idup";
     amp_rank_t *rank;
     amp_comm_t *comm, *c;
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS)
         rc = amp_check_comm(rank, comm_h, call, &comm);
+    if (rc == MPI_SUCCESS && with_info)
+        rc = amp_check_info(rank, comm, info, call);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!request || !newcomm)
@@ -364,7 +369,8 @@ int PMPI_Comm_idup(MPI_Comm comm_h, MPI_Comm *newcomm, MPI_Request *request)
     rc = comm->is_inter ? amp_intercomm_copy(rank, comm, -1, 0, &c, call)
                         : copy_intra(rank, comm, -1, 0, &c, call);
     if (rc == MPI_SUCCESS)
-        rc = dup_decorate(rank, comm, c, 0, NULL, call);
+        rc = dup_decorate(rank, comm, c, with_info,
+                          with_info ? amp_info_lookup(rank, info) : NULL, call);
     if (rc != MPI_SUCCESS)
         return rc;
     idup_t *d = malloc(sizeof(*d));
@@ -387,7 +393,21 @@ int PMPI_Comm_idup(MPI_Comm comm_h, MPI_Comm *newcomm, MPI_Request *request)
     *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
     return MPI_SUCCESS;
 }
+
+int PMPI_Comm_idup(MPI_Comm comm_h, MPI_Comm *newcomm, MPI_Request *request)
+{
+    return idup_common(comm_h, 0, MPI_INFO_NULL, newcomm, request,
+                       "MPI_Comm_idup");
+}
 AMP_WEAK_ALIAS(Comm_idup)
+
+int PMPI_Comm_idup_with_info(MPI_Comm comm_h, MPI_Info info, MPI_Comm *newcomm,
+                             MPI_Request *request)
+{
+    return idup_common(comm_h, 1, info, newcomm, request,
+                       "MPI_Comm_idup_with_info");
+}
+AMP_WEAK_ALIAS(Comm_idup_with_info)
 
 int PMPI_Comm_dup_with_info(MPI_Comm comm_h, MPI_Info info, MPI_Comm *newcomm)
 {

@@ -217,6 +217,64 @@ int PMPI_Comm_split(MPI_Comm comm_h, int color, int key, MPI_Comm *newcomm)
 }
 AMP_WEAK_ALIAS(Comm_split)
 
+/* The hardware levels MPI-4.0's split types know here, from the widest:
+ * the node (the processes of one host), the processes of the node that
+ * share memory (MPI_COMM_TYPE_SHARED's), the process (one address space),
+ * the PE (a core, which the ranks on it share), as colors of rank r. */
+enum { HW_NODE, HW_SHM, HW_PROCESS, HW_PE, HW_LEVELS };
+
+static int hw_color(int level, int r)
+{
+    const amp_p2p_world_t *w = &amp_proc.world;
+    int proc = w->rank_proc ? w->rank_proc[r] : 0;
+    if (level == HW_NODE)
+        return w->proc_node ? w->proc_node[proc] : 0;
+    if (level == HW_SHM) { /* this node's first process, as SHARED's color */
+        int i = w->node.of_proc ? w->node.of_proc[proc] : -1;
+        return i >= 0 || proc == w->proc ? w->node.procs[0] : proc;
+    }
+    if (level == HW_PROCESS)
+        return proc;
+    return proc << 16 | amp_proc.rank_pe[r];
+}
+
+/* The levels' names, the values of the info key "mpi_hw_resource_type". */
+static const char *const hw_names[HW_LEVELS] = {
+    [HW_NODE] = "ampi_node",
+    [HW_SHM] = "mpi_shared_memory",
+    [HW_PROCESS] = "ampi_process",
+    [HW_PE] = "core",
+};
+
+/* MPI_COMM_TYPE_HW_UNGUIDED: the widest level at which comm's members
+ * are not all in one place, split there (MPI_UNDEFINED when they all share
+ * a PE: nothing smaller is known); *level is that level. */
+static int hw_unguided(const amp_comm_t *comm, int *level)
+{
+    int me = amp_comm_world_rank(comm, comm->rank);
+    for (*level = HW_NODE; *level < HW_LEVELS; ++*level)
+        for (int i = 0; i < comm->size; i++)
+            if (hw_color(*level, amp_comm_world_rank(comm, i)) !=
+                hw_color(*level, me))
+                return hw_color(*level, me);
+    return MPI_UNDEFINED;
+}
+
+/* MPI_COMM_TYPE_HW_GUIDED: the level info's "mpi_hw_resource_type" names
+ * (hw_names); any other, or none: MPI_UNDEFINED. */
+static int hw_guided(amp_rank_t *rank, MPI_Info info)
+{
+    char value[MPI_MAX_INFO_VAL];
+    int flag = 0, len = sizeof(value);
+    if (info == MPI_INFO_NULL || !amp_info_lookup(rank, info))
+        return MPI_UNDEFINED;
+    PMPI_Info_get_string(info, "mpi_hw_resource_type", &len, value, &flag);
+    for (int level = 0; flag && level < HW_LEVELS; level++)
+        if (strcmp(value, hw_names[level]) == 0)
+            return hw_color(level, rank->world_rank);
+    return MPI_UNDEFINED;
+}
+
 /* MPI_COMM_TYPE_SHARED groups the ranks of the processes of one node that
  * share memory (node/node.h: every process of the node, or this one alone
  * with AMPI_NODE_SHM=0): MPI_Win_allocate_shared works among them.
@@ -224,7 +282,8 @@ AMP_WEAK_ALIAS(Comm_split)
  * space), AMPI_COMM_TYPE_HOST the ranks of the processes whose host names
  * match.  AMPI_COMM_TYPE_WTH groups the ranks running on one PE (worker
  * thread) at the time of the call.  Ranks that move afterwards stay in the
- * communicator they got. */
+ * communicator they got.  MPI-4.0's hardware split types: hw_guided and
+ * hw_unguided above. */
 int PMPI_Comm_split_type(MPI_Comm comm_h, int split_type, int key,
                          MPI_Info info, MPI_Comm *newcomm)
 {
@@ -237,7 +296,7 @@ int PMPI_Comm_split_type(MPI_Comm comm_h, int split_type, int key,
     rc = amp_check_info(rank, comm, info, call);
     if (rc != MPI_SUCCESS)
         return rc;
-    int color;
+    int color, level = -1;
     switch (split_type) {
     case MPI_UNDEFINED: color = MPI_UNDEFINED; break;
     case MPI_COMM_TYPE_SHARED: color = amp_proc.world.node.procs[0]; break;
@@ -250,17 +309,30 @@ int PMPI_Comm_split_type(MPI_Comm comm_h, int split_type, int key,
     case AMPI_COMM_TYPE_WTH:
         color = amp_proc.world.proc << 16 | amp_pe_self()->id;
         break;
+    case MPI_COMM_TYPE_HW_GUIDED: color = hw_guided(rank, info); break;
+    case MPI_COMM_TYPE_HW_UNGUIDED: color = hw_unguided(comm, &level); break;
     default:
         return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
                              "unknown split type %d (argument split_type): "
-                             "MPI_COMM_TYPE_SHARED, AMPI_COMM_TYPE_HOST, "
+                             "MPI_COMM_TYPE_SHARED, MPI_COMM_TYPE_HW_GUIDED, "
+                             "MPI_COMM_TYPE_HW_UNGUIDED, AMPI_COMM_TYPE_HOST, "
                              "AMPI_COMM_TYPE_PROCESS, AMPI_COMM_TYPE_WTH or "
                              "MPI_UNDEFINED",
                              split_type);
     }
     if (comm->is_inter) /* intercomm.c */
         return amp_intercomm_split(rank, comm_h, color, key, newcomm, call);
-    return split_common(rank, comm_h, color, key, newcomm, call);
+    rc = split_common(rank, comm_h, color, key, newcomm, call);
+    if (rc != MPI_SUCCESS || level < 0 || level >= HW_LEVELS ||
+        *newcomm == MPI_COMM_NULL)
+        return rc;
+    /* The level goes into the new communicator's info and, as MPICH does,
+     * into the info given (MPI-4.0 7.4.2). */
+    rank = amp_rank_self();
+    amp_comm_lookup(rank, *newcomm)->hw_resource = hw_names[level];
+    if (info != MPI_INFO_NULL)
+        rc = PMPI_Info_set(info, "mpi_hw_resource_type", hw_names[level]);
+    return rc;
 }
 AMP_WEAK_ALIAS(Comm_split_type)
 

@@ -1,6 +1,8 @@
 /* Environment calls: initialization, finalization, abort, timers. */
 #include "mpi/impl.h"
 
+#include "mpi/threads.h"
+
 #include "mem/heap.h"
 
 #include <stdio.h>
@@ -10,7 +12,7 @@
 #include <unistd.h>
 
 #define AMP_LIBRARY_VERSION                                                    \
-    "libampi 0.1.0 (MPI 3.1 subset; ranks are user-level threads)"
+    "libampi 0.1.0 (MPI 4.0 subset; ranks are user-level threads)"
 
 static int init_common(int required, int *provided, const char *call)
 {
@@ -21,10 +23,11 @@ static int init_common(int required, int *provided, const char *call)
         return amp_mpi_error(
             rank, NULL, MPI_ERR_OTHER, call, "MPI is already %s on this rank",
             rank->state == AMP_MPI_ACTIVE ? "initialized" : "finalized");
-    /* Each rank is one user-level thread: MPI may be called from it alone,
-     * which is MPI_THREAD_FUNNELED. */
-    rank->thread_level =
-        required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
+    /* Any level up to MPI_THREAD_MULTIPLE: the calls of the rank's other
+     * kernel threads run on its PE (threads.h). */
+    rank->thread_level = required < MPI_THREAD_SINGLE     ? MPI_THREAD_SINGLE
+                         : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE
+                                                          : required;
     if (provided)
         *provided = rank->thread_level;
     rank->state = AMP_MPI_ACTIVE;
@@ -90,7 +93,7 @@ AMP_WEAK_ALIAS(Finalize)
 
 int PMPI_Abort(MPI_Comm comm_h, int errorcode)
 {
-    amp_rank_t *rank = amp_rank_self();
+    amp_rank_t *rank = amp_mt_rank(); /* runs on the calling thread */
     char label[MPI_MAX_OBJECT_NAME + 32] = "an invalid communicator";
     amp_comm_t *comm = rank ? amp_comm_lookup(rank, comm_h) : NULL;
     if (comm)
@@ -115,16 +118,23 @@ int PMPI_Query_thread(int *provided)
 }
 AMP_WEAK_ALIAS(Query_thread)
 
+/* Runs on the calling thread (gen_threads.py): the rank's own, or the
+ * master thread of an OpenMP region the rank started, is the main one. */
 int PMPI_Is_thread_main(int *flag)
 {
-    amp_rank_t *rank;
-    int rc = amp_mpi_enter(&rank, "MPI_Is_thread_main");
+    const char *call = "MPI_Is_thread_main";
+    amp_mt_bind_t *b = amp_mt_bound;
+    amp_rank_t *rank = b ? b->rank : NULL;
+    int rc = b ? MPI_SUCCESS : amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS && b && rank->state != AMP_MPI_ACTIVE)
+        return MPI_ERR_OTHER; /* no handler to run on this thread */
     if (rc != MPI_SUCCESS)
         return rc;
     if (!flag)
-        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Is_thread_main",
-                             "NULL pointer (argument flag)");
-    *flag = 1; /* amp_mpi_enter only lets the rank's own thread through */
+        return b ? MPI_ERR_ARG
+                 : amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                                 "NULL pointer (argument flag)");
+    *flag = b ? b->main : 1;
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Is_thread_main)

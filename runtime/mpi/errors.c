@@ -93,6 +93,9 @@ static const char *const class_text[] = {
     [MPI_ERR_RMA_ATTACH] = "memory cannot be attached",
     [MPI_ERR_RMA_SHARED] = "memory cannot be shared",
     [MPI_ERR_RMA_FLAVOR] = "wrong window flavor",
+    [MPI_ERR_PROC_ABORTED] = "a process aborted",
+    [MPI_ERR_SESSION] = "invalid session",
+    [MPI_ERR_VALUE_TOO_LARGE] = "value too large to store",
 };
 
 #define NCLASSES ((int)(sizeof(class_text) / sizeof(class_text[0])))
@@ -237,10 +240,23 @@ static int comm_handle(const amp_comm_t *comm)
     return AMPI_HANDLE(AMPI_HANDLE_COMM, comm->obj.idx);
 }
 
+/* The call an error is reported for: a "_c" call's int form is reported
+ * as the _c call it runs for (large.h). */
+static const char *reported_call(const char *call)
+{
+    amp_pe_t *pe = amp_pe_self();
+    const amp_call_ctx_t *ctx =
+        pe && pe->current ? (const amp_call_ctx_t *)pe->current->upper : NULL;
+    if (ctx && ctx->alias_of && strcmp(call, ctx->alias_of) == 0)
+        return ctx->alias;
+    return call;
+}
+
 int amp_mpi_error(amp_rank_t *rank, amp_comm_t *comm, int errclass,
                   const char *call, const char *fmt, ...)
 {
     char detail[AMP_ERRMSG_LEN - 64], msg[AMP_ERRMSG_LEN];
+    call = reported_call(call);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(detail, sizeof(detail), fmt, ap);
@@ -252,8 +268,12 @@ int amp_mpi_error(amp_rank_t *rank, amp_comm_t *comm, int errclass,
     }
     /* An added class has no room for a serial number: it is the code. */
     int code = errclass & DYN ? errclass : record(rank, errclass, msg);
+    /* MPI-4.0: an error of no object goes to MPI_COMM_SELF's handler; to
+     * MPI_COMM_WORLD's, as in MPI-3.1 (and MPICH 4.0), until the program
+     * sets one on MPI_COMM_SELF. */
     if (!comm)
-        comm = amp_comm_lookup(rank, MPI_COMM_WORLD);
+        comm = amp_comm_lookup(rank, rank->self_errh_set ? MPI_COMM_SELF
+                                                         : MPI_COMM_WORLD);
     return apply_handler(rank, comm->errh, comm_handle(comm), code, msg);
 }
 
@@ -262,10 +282,12 @@ int amp_mpi_enter(amp_rank_t **out, const char *call)
     amp_rank_t *rank = amp_rank_self();
     if (!rank)
         amp_fatal("%s was called from a thread that is not an MPI rank; "
-                  "only the rank's own thread may call MPI",
+                  "only a rank's thread and the threads it creates (and "
+                  "their OpenMP teams) may call MPI",
                   call);
     *out = rank;
-    if (rank->state == AMP_MPI_ACTIVE)
+    /* Between MPI_Init and MPI_Finalize, or while a session is open. */
+    if (rank->state == AMP_MPI_ACTIVE || rank->nsessions > 0)
         return MPI_SUCCESS;
     return amp_mpi_error(rank, NULL, MPI_ERR_OTHER, call, "called %s",
                          rank->state == AMP_MPI_NOT_INIT
@@ -444,6 +466,7 @@ static const char *const errh_kind_name[] = {
     [AMP_ERRH_COMM] = "communicator",
     [AMP_ERRH_WIN] = "window",
     [AMP_ERRH_FILE] = "file",
+    [AMP_ERRH_SESSION] = "session",
 };
 
 static int is_predefined_errh(MPI_Errhandler eh)
@@ -509,6 +532,29 @@ static int create_errhandler(int kind, MPI_Comm_errhandler_function *fn,
     return MPI_SUCCESS;
 }
 
+/* For the objects whose calls live elsewhere (sessions: session.c). */
+int amp_errh_create(int kind, void *fn, MPI_Errhandler *errhandler,
+                    const char *call)
+{
+    return create_errhandler(kind, (MPI_Comm_errhandler_function *)fn,
+                             errhandler, call);
+}
+
+int amp_errh_check(amp_rank_t *rank, MPI_Errhandler eh, int kind,
+                   const char *call)
+{
+    return check_errh(rank, NULL, eh, kind, call);
+}
+
+int amp_errh_apply(amp_rank_t *rank, MPI_Errhandler eh, int handle,
+                   int errclass, int raw, const char *call, const char *detail)
+{
+    char msg[AMP_ERRMSG_LEN];
+    snprintf(msg, sizeof(msg), "%s: %s", reported_call(call), detail);
+    int code = raw || errclass & DYN ? errclass : record(rank, errclass, msg);
+    return apply_handler(rank, eh, handle, code, msg);
+}
+
 /* Enters call and finds the communicator that holds the handler of obj:
  * a communicator (kind AMP_ERRH_COMM) or a window, whose handler lives in
  * its private communicator (AMP_ERRH_WIN). */
@@ -537,6 +583,8 @@ static int set_errhandler(int kind, int obj, MPI_Errhandler errhandler,
         rc = check_errh(rank, c, errhandler, kind, call);
     if (rc == MPI_SUCCESS)
         c->errh = errhandler;
+    if (rc == MPI_SUCCESS && kind == AMP_ERRH_COMM && obj == MPI_COMM_SELF)
+        rank->self_errh_set = 1;
     return rc;
 }
 
@@ -645,7 +693,7 @@ int amp_mpi_error_win(amp_rank_t *rank, MPI_Errhandler eh, MPI_Win win,
                       int errclass, const char *call, const char *detail)
 {
     char msg[AMP_ERRMSG_LEN];
-    snprintf(msg, sizeof(msg), "%s: %s", call, detail);
+    snprintf(msg, sizeof(msg), "%s: %s", reported_call(call), detail);
     int code = errclass & DYN ? errclass : record(rank, errclass, msg);
     return apply_handler(rank, eh, win, code, msg);
 }

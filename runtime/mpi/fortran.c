@@ -31,16 +31,18 @@ _Static_assert(sizeof(MPI_Status) == AMP_F_STATUS_SIZE * sizeof(MPI_Fint),
                "mpif.h's MPI_STATUS_SIZE is the size of MPI_Status in ints");
 
 /* The special addresses.  Nothing reads or writes them: only their
- * addresses mean something, so they are not per-rank state. */
-AMPI_API MPI_Fint mpi_fortran_bottom_;
-AMPI_API MPI_Fint mpi_fortran_in_place_;
-AMPI_API MPI_Fint mpi_fortran_status_ignore_[AMP_F_STATUS_SIZE];
-AMPI_API MPI_Fint mpi_fortran_statuses_ignore_[AMP_F_STATUS_SIZE];
-AMPI_API MPI_Fint mpi_fortran_errcodes_ignore_;
-AMPI_API MPI_Fint mpi_fortran_unweighted_;
-AMPI_API MPI_Fint mpi_fortran_weights_empty_;
-AMPI_API char mpi_fortran_argv_null_;
-AMPI_API char mpi_fortran_argvs_null_;
+ * addresses mean something, so they are not per-rank state.  Aligned as
+ * gfortran aligns the COMMON blocks it makes of them (use mpi_f08). */
+#define F_COMMON _Alignas(16) AMPI_API
+F_COMMON MPI_Fint mpi_fortran_bottom_;
+F_COMMON MPI_Fint mpi_fortran_in_place_;
+F_COMMON MPI_Fint mpi_fortran_status_ignore_[AMP_F_STATUS_SIZE];
+F_COMMON MPI_Fint mpi_fortran_statuses_ignore_[AMP_F_STATUS_SIZE];
+F_COMMON MPI_Fint mpi_fortran_errcodes_ignore_;
+F_COMMON MPI_Fint mpi_fortran_unweighted_;
+F_COMMON MPI_Fint mpi_fortran_weights_empty_;
+F_COMMON char mpi_fortran_argv_null_;
+F_COMMON char mpi_fortran_argvs_null_;
 
 static bool is_special(const void *f, const void *special)
 {
@@ -411,6 +413,28 @@ F_SIZEOF(l, 4, 4)
 F_SIZEOF(l, 8, 8)
 F_SIZEOF(h, 1, 1) /* CHARACTER: one character (its length argument unused) */
 
+/* ---- sessions ---- */
+
+/* PSET_LEN 0 asks for the length of the name only; otherwise PSET_NAME
+ * gets at most its own length of it, blank-padded. */
+AMPI_API void pmpi_session_get_nth_pset_(const MPI_Fint *session,
+                                         const MPI_Fint *info,
+                                         const MPI_Fint *n, MPI_Fint *pset_len,
+                                         char *pset_name, MPI_Fint *ierror,
+                                         size_t pset_name_len)
+{
+    char c_name[MPI_MAX_PSET_NAME_LEN];
+    int c_len = *pset_len == 0 ? 0 : (int)sizeof(c_name);
+    c_name[0] = 0;
+    *ierror = PMPI_Session_get_nth_pset(*session, *info, *n, &c_len, c_name);
+    if (*ierror != MPI_SUCCESS)
+        return;
+    if (*pset_len != 0)
+        amp_f_string_out(pset_name, pset_name_len, c_name);
+    *pset_len = c_len - 1; /* C counts the NUL */
+}
+AMP_FORTRAN_ALIAS(session_get_nth_pset)
+
 /* ---- process creation ---- */
 
 static void free_argv(char **argv)
@@ -682,3 +706,31 @@ int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
     return status_convert(f_status, c_status, "MPI_Status_f2c");
 }
 AMP_WEAK_ALIAS(Status_f2c)
+
+/* TYPE(MPI_Status) of use mpi_f08 holds the same bits too. */
+_Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status),
+               "MPI_F08_status is an MPI_Status");
+
+int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status)
+{
+    return status_convert(c_status, f08_status, "MPI_Status_c2f08");
+}
+AMP_WEAK_ALIAS(Status_c2f08)
+
+int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status)
+{
+    return status_convert(f08_status, c_status, "MPI_Status_f082c");
+}
+AMP_WEAK_ALIAS(Status_f082c)
+
+int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status)
+{
+    return status_convert(f08_status, f_status, "MPI_Status_f082f");
+}
+AMP_WEAK_ALIAS(Status_f082f)
+
+int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status)
+{
+    return status_convert(f_status, f08_status, "MPI_Status_f2f08");
+}
+AMP_WEAK_ALIAS(Status_f2f08)

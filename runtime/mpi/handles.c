@@ -42,7 +42,9 @@ void amp_coll_comm_of(amp_rank_t *rank, amp_comm_t *comm, amp_coll_comm_t *c)
     c->rank = comm->rank;
     c->size = comm->size;
     c->world = comm->world;
-    c->seq = comm->coll_seq++;
+    /* A persistent collective's starts all take the one it reserved. */
+    amp_pcoll_t *pc = amp_call_ctx()->pcoll;
+    c->seq = pc ? amp_pcoll_seq(pc) : comm->coll_seq++;
     c->nbc_pes = amp_proc.nbc_pes;
 }
 
@@ -78,7 +80,9 @@ amp_status_t amp_rank_objects_init(amp_rank_t *rank)
         return AMP_ERR_NOMEM;
     if (amp_attr_rank_init(rank) != AMP_OK ||
         amp_info_rank_init(rank) != AMP_OK ||
-        amp_win_rank_init(rank) != AMP_OK || amp_file_rank_init(rank) != AMP_OK)
+        amp_win_rank_init(rank) != AMP_OK ||
+        amp_file_rank_init(rank) != AMP_OK ||
+        amp_session_rank_init(rank) != AMP_OK)
         return AMP_ERR_NOMEM;
     rank->file_errh = MPI_ERRORS_RETURN; /* the default for files */
     amp_comm_t *world = amp_table_put(&rank->comms, 0);

@@ -26,8 +26,19 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+/* Makes MPI_name a weak alias of PMPI_name, defined just before.  Not for
+ * the calls whose exported entry points scripts/gen_threads.py generates
+ * (its header, forced into the runtime's sources, defines
+ * AMP_MT_WRAPPED_name): the entry point and its alias are made there, and
+ * PMPI_name here is renamed to its implementation. */
 #define AMP_WEAK_ALIAS(name)                                                   \
-    _Pragma(AMP_PRAGMA_STR(weak MPI_##name = PMPI_##name))
+    AMP_ALIAS_IF(AMP_ALIAS_PROBE(AMP_MT_WRAPPED_##name), name)
+#define AMP_ALIAS_PROBE(...) AMP_ALIAS_SECOND(__VA_ARGS__, 1, ~)
+#define AMP_ALIAS_SECOND(a, b, ...) b
+#define AMP_ALIAS_IF(on, name) AMP_ALIAS_IF_(on, name)
+#define AMP_ALIAS_IF_(on, name) AMP_ALIAS_##on(name)
+#define AMP_ALIAS_1(name) _Pragma(AMP_PRAGMA_STR(weak MPI_##name = PMPI_##name))
+#define AMP_ALIAS_0(name)
 #define AMP_PRAGMA_STR(x) #x
 
 #define AMP_HANDLE_KIND(h) ((unsigned)(h) >> AMPI_HANDLE_SHIFT)
@@ -94,6 +105,7 @@ typedef struct amp_proc {
     amp_io_t *io;        /* io/io.h: the helper threads of file I/O */
     /* +restart: the checkpoint's manifest (mpi/checkpoint.h), else NULL */
     struct amp_ckpt_manifest *restart;
+    struct amp_mt *mt; /* threads.c: helpers and runners, made at startup */
 } amp_proc_t;
 
 extern amp_proc_t amp_proc;
@@ -110,14 +122,17 @@ typedef struct amp_comm {
     char name[MPI_MAX_OBJECT_NAME];
     /* Each of the following belongs to the file named; amp_comm_new zeroes
      * them and amp_comm_destroy asks each owner to release its part. */
-    int is_inter;               /* intercomm.c: an inter-communicator */
-    int remote_size;            /* intercomm.c */
-    const int *remote_world;    /* intercomm.c: remote rank -> world rank */
-    int *owned_remote_world;    /* intercomm.c */
-    MPI_Comm local_comm;        /* intercomm.c: the local group's intra-comm */
-    struct amp_topology *topo;  /* topology.c */
-    struct amp_attr *attrs;     /* attr.c: cached attributes */
-    struct amp_info *info;      /* info.c: hints set on the communicator */
+    int is_inter;              /* intercomm.c: an inter-communicator */
+    int remote_size;           /* intercomm.c */
+    const int *remote_world;   /* intercomm.c: remote rank -> world rank */
+    int *owned_remote_world;   /* intercomm.c */
+    MPI_Comm local_comm;       /* intercomm.c: the local group's intra-comm */
+    struct amp_topology *topo; /* topology.c */
+    struct amp_attr *attrs;    /* attr.c: cached attributes */
+    struct amp_info *info;     /* info.c: hints set on the communicator */
+    /* comm_create.c: the hardware level MPI_COMM_TYPE_HW_UNGUIDED made it
+     * at, which MPI_Comm_get_info reports as "mpi_hw_resource_type" */
+    const char *hw_resource;
     unsigned coll_seq;          /* coll: collectives started, for tags */
     struct amp_coll_shm *shm;   /* coll/shm.c: state its members share */
     unsigned asserts;           /* info.c: AMP_ASSERT_* from mpi_assert_* */
@@ -171,8 +186,10 @@ typedef struct amp_req {
      * class, 0 for success.  NULL: none. */
     int (*finish_fn)(struct amp_rank *rank, struct amp_req *r);
     void *finish_arg;
-    int errclass;          /* what finish_fn returned */
-    struct amp_greq *greq; /* AMP_REQ_GREQ: its callbacks (grequest.c) */
+    int errclass;            /* what finish_fn returned */
+    struct amp_greq *greq;   /* AMP_REQ_GREQ: its callbacks (grequest.c) */
+    struct amp_pcoll *pcoll; /* pcoll.c: a persistent collective's call */
+    struct amp_part *part;   /* part.c: a partitioned send or receive */
 } amp_req_t;
 
 enum amp_send_mode {
@@ -190,7 +207,12 @@ typedef struct amp_group {
 } amp_group_t;
 
 /* Which objects a user error handler is for (errors.c). */
-enum amp_errh_kind { AMP_ERRH_COMM, AMP_ERRH_WIN, AMP_ERRH_FILE };
+enum amp_errh_kind {
+    AMP_ERRH_COMM,
+    AMP_ERRH_WIN,
+    AMP_ERRH_FILE,
+    AMP_ERRH_SESSION
+};
 
 typedef struct amp_errh {
     amp_obj_t obj;
@@ -200,8 +222,9 @@ typedef struct amp_errh {
 
 typedef struct amp_op_obj {
     amp_obj_t obj;
-    MPI_User_function *fn;
+    MPI_User_function *fn; /* an MPI_User_function_c when large */
     int commute;
+    int large; /* made by MPI_Op_create_c */
 } amp_op_obj_t;
 
 typedef struct amp_msg_handle {
@@ -215,6 +238,17 @@ typedef struct amp_bsend {
     size_t size;
     struct amp_bseg *segs; /* live segments, by address */
 } amp_bsend_t;
+
+/* State of one thread while it runs an MPI call for a rank: the rank's own
+ * thread (amp_rank_t.ctx), or a helper running a call of another thread of
+ * the rank.  Reached through amp_call_ctx(). */
+typedef struct amp_call_ctx {
+    /* Errors of call alias_of are reported as alias's (a "_c" call runs
+     * its int form: large.c). */
+    const char *alias_of, *alias;
+    struct amp_pcoll *pcoll; /* pcoll.c: the persistent collective being
+                                set up or started, or NULL */
+} amp_call_ctx_t;
 
 #define AMP_ERRMSG_RING 16
 #define AMP_ERRMSG_LEN 256
@@ -238,11 +272,13 @@ typedef struct amp_rank {
     int next_ctx;     /* lowest context id this rank has not used */
     int idup_blocks;  /* comm.c: blocks of context ids taken for idups */
     amp_table_t comms, dts, reqs, msgs, errhs, ops;
-    amp_table_t groups;           /* group.c; index 0 is MPI_GROUP_EMPTY */
-    amp_table_t keyvals;          /* attr.c */
-    amp_table_t infos;            /* info.c; index 0 is MPI_INFO_ENV */
-    amp_table_t wins;             /* win.c */
-    amp_table_t files;            /* file.c */
+    amp_table_t groups;   /* group.c; index 0 is MPI_GROUP_EMPTY */
+    amp_table_t keyvals;  /* attr.c */
+    amp_table_t infos;    /* info.c; index 0 is MPI_INFO_ENV */
+    amp_table_t wins;     /* win.c */
+    amp_table_t files;    /* file.c */
+    amp_table_t sessions; /* session.c; index 0 is MPI_SESSION_NULL */
+    int nsessions;        /* session.c: sessions open (MPI may be used) */
     struct amp_datarep *datareps; /* datarep.c: MPI_Register_datarep's */
     struct amp_attr *dt_attrs[AMPI_DTID_COUNT]; /* attr.c: predefined types' */
     /* datatype.c: the names this rank gave predefined types (by id, in its
@@ -251,6 +287,7 @@ typedef struct amp_rank {
     int attr_my_wth;                 /* attr.c: what AMPI_MY_WTH points to */
     struct amp_user_errs *user_errs; /* errors.c: added classes and codes */
     MPI_Errhandler file_errh;        /* errors.c: MPI_FILE_NULL's handler */
+    int self_errh_set; /* errors.c: the program set MPI_COMM_SELF's handler */
     amp_bsend_t bsend;
     unsigned errseq;
     int errcodes[AMP_ERRMSG_RING];
@@ -262,15 +299,26 @@ typedef struct amp_rank {
     /* gpu.c: device buffers staged for the collective being started, taken
      * by the next amp_coll_launch (NULL between calls) */
     struct amp_gpu_op *gpu_coll;
-    unsigned polls;               /* request.c: fruitless polls in a row */
-    unsigned long poll_act;       /* ... since the activity was this */
+    unsigned polls;         /* request.c: fruitless polls in a row */
+    unsigned long poll_act; /* ... since the activity was this */
+    amp_call_ctx_t ctx;     /* its own thread's (thr.upper) */
+    /* threads.c: kernel threads bound to it now (it stays on its PE while
+     * there are any), and its OpenMP settings (amp_omp_state). */
+    _Atomic int mt_threads;
+    int omp[3];
 } amp_rank_t;
 
 /* The calling rank, or NULL outside a rank. */
 static inline amp_rank_t *amp_rank_self(void)
 {
     amp_pe_t *pe = amp_pe_self();
-    return pe ? (amp_rank_t *)pe->current : NULL;
+    return pe && pe->current ? (amp_rank_t *)pe->current->owner : NULL;
+}
+
+/* The calling thread's call state (a thread of a rank). */
+static inline amp_call_ctx_t *amp_call_ctx(void)
+{
+    return (amp_call_ctx_t *)amp_pe_self()->current->upper;
 }
 
 /* A window (win.c): this rank's view of a window; the memory and the
@@ -361,6 +409,18 @@ int amp_mpi_class_of_code(amp_rank_t *rank, int code);
  * window's) to it; detail says what is wrong.  Returns the code. */
 int amp_mpi_error_win(amp_rank_t *rank, MPI_Errhandler eh, MPI_Win win,
                       int errclass, const char *call, const char *detail);
+/* Error handlers of objects whose calls live outside errors.c (sessions):
+ * a new handler of kind (enum amp_errh_kind) calling fn; whether eh may be
+ * the handler of such an object (the error through MPI_COMM_WORLD's
+ * handler if not); and eh applied to an error of errclass (raw: the
+ * program's error code as it is) of the object handle, detail saying what
+ * is wrong.  The last two return an MPI code. */
+int amp_errh_create(int kind, void *fn, MPI_Errhandler *errhandler,
+                    const char *call);
+int amp_errh_check(amp_rank_t *rank, MPI_Errhandler eh, int kind,
+                   const char *call);
+int amp_errh_apply(amp_rank_t *rank, MPI_Errhandler eh, int handle,
+                   int errclass, int raw, const char *call, const char *detail);
 /* What MPI_LASTUSEDCODE points to. */
 const int *amp_mpi_lastusedcode(amp_rank_t *rank);
 
@@ -628,6 +688,9 @@ amp_status_t amp_intercoll_sched(amp_rank_t *rank, amp_comm_t *ic,
                                  void *recvbuf, const amp_coll_side_t *rd,
                                  struct amp_nbc **out);
 
+/* ---- sessions (session.c) ---- */
+amp_status_t amp_session_rank_init(amp_rank_t *rank);
+
 /* ---- windows (win.c) ---- */
 amp_status_t amp_win_rank_init(amp_rank_t *rank);
 amp_win_t *amp_win_lookup(amp_rank_t *rank, MPI_Win h);
@@ -772,6 +835,23 @@ int amp_file_req_error(amp_rank_t *rank, struct amp_file_op *op,
 void amp_type_hold(const amp_dt_t *dt);
 void amp_type_drop(amp_rank_t *rank, const amp_dt_t *dt);
 
+/* ---- persistent collectives (pcoll.c) ---- */
+typedef struct amp_pcoll amp_pcoll_t;
+/* The sequence number every start of p's collective takes. */
+unsigned amp_pcoll_seq(const amp_pcoll_t *p);
+/* amp_coll_launch of a persistent collective being set up (schedule s
+ * dropped) or started (s completes its request); g: its device buffers. */
+amp_status_t amp_pcoll_launch(amp_rank_t *rank, amp_pcoll_t *p,
+                              struct amp_nbc *s, struct amp_gpu_op *g);
+/* MPI_Start of persistent collective request r. */
+int amp_pcoll_start(amp_rank_t *rank, amp_req_t *r, const char *call);
+void amp_pcoll_free(amp_rank_t *rank, amp_pcoll_t *p);
+
+/* ---- partitioned communication (part.c) ---- */
+/* MPI_Start of partitioned request r. */
+int amp_part_start(amp_rank_t *rank, amp_req_t *r, const char *call);
+void amp_part_free(struct amp_part *part);
+
 /* ---- requests (request.c) ---- */
 /* A polling call (MPI_Test, MPI_Iprobe, MPI_Win_flush...) that found
  * nothing to complete: lets the other ranks of the PE run, and after many
@@ -791,6 +871,10 @@ void amp_req_status(const amp_req_t *req, MPI_Status *status);
 int amp_greq_cancel(amp_rank_t *rank, amp_req_t *r);
 int amp_greq_query(amp_rank_t *rank, amp_req_t *r, MPI_Status *status,
                    const char *call);
+/* MPI_Get_count (elements 0) and MPI_Get_elements of status for datatype
+ * as a long long, -1 when they are not a whole number. */
+int amp_status_count(const MPI_Status *status, MPI_Datatype datatype,
+                     long long *count, int elements, const char *call);
 
 /* ---- CUDA device buffers (gpu.c; only when amp_proc.gpu is set) ---- */
 

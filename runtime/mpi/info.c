@@ -685,11 +685,14 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
         rc = new_handle(rank, &o, info_used, call);
     if (rc != MPI_SUCCESS)
         return rc;
-    /* The hints in effect: every one the runtime knows, true or false. */
+    /* The hints in effect: every one the runtime knows, true or false, and
+     * the hardware level of MPI_COMM_TYPE_HW_UNGUIDED's communicators. */
     amp_status_t st = AMP_OK;
     for (int h = 0; h < NHINTS && st == AMP_OK; h++)
         st = set_put(&o->set, comm_hints[h].key,
                      c->asserts & comm_hints[h].bit ? "true" : "false");
+    if (st == AMP_OK && c->hw_resource) /* comm_create.c */
+        st = set_put(&o->set, "mpi_hw_resource_type", c->hw_resource);
     if (st != AMP_OK) {
         free_handle(rank, o);
         *info_used = MPI_INFO_NULL;

@@ -82,6 +82,10 @@ static int lb_step(amp_rank_t *rank, int want, const char *call)
         return rc;
     wait_device_idle(rank);
     rank = amp_rank_self();
+    /* A rank with kernel threads bound to it stays on its PE: their calls
+     * are handed to it there (threads.h). */
+    if (want < 0 && atomic_load(&rank->mt_threads) > 0)
+        want = rank->thr.pe->id;
     const char *saved = rank->call;
     rank->call = call;
     static const amp_lb_hooks_t one = {.remap = amp_move_remap};

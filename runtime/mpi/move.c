@@ -409,6 +409,8 @@ static _Noreturn void vanish(amp_pe_t *pe, amp_rank_t *rank)
     int r = rank->world_rank, slot = rank->slot;
     amp_thread_t *ghost = &m->ghosts[pe->id];
     *ghost = rank->thr;
+    ghost->owner = NULL; /* no rank runs here any more */
+    ghost->upper = NULL;
     amp_proc.world.eps[r] = NULL;
     amp_proc.ranks[r] = NULL;
     pe->current = ghost;

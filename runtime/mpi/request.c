@@ -27,6 +27,11 @@ amp_req_t *amp_req_new(amp_rank_t *rank, int kind)
 
 void amp_req_release(amp_rank_t *rank, amp_req_t *req)
 {
+    if (req->pcoll)
+        amp_pcoll_free(rank, req->pcoll);
+    req->pcoll = NULL;
+    amp_part_free(req->part);
+    req->part = NULL;
     free(req->pack);
     req->pack = NULL;
     if (req->fop)
@@ -48,8 +53,7 @@ void amp_req_status(const amp_req_t *r, MPI_Status *status)
     if (status == MPI_STATUS_IGNORE)
         return;
     if (r->kind == AMP_REQ_IO) { /* a file operation: bytes moved */
-        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG,
-                       r->p2p.st_bytes, 0);
+        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, r->p2p.st_bytes, 0);
         return;
     }
     if (r->kind == AMP_REQ_COLL) { /* a collective: an empty status */
@@ -538,6 +542,10 @@ static int start_one(amp_rank_t *rank, MPI_Request *h, const char *call)
     if (r->active)
         return amp_mpi_error(rank, NULL, MPI_ERR_REQUEST, call,
                              "the persistent request is already active");
+    if (r->pcoll)
+        return amp_pcoll_start(rank, r, call);
+    if (r->part)
+        return amp_part_start(rank, r, call);
     return amp_req_start(rank, r, call);
 }
 
@@ -601,11 +609,11 @@ int PMPI_Cancel(MPI_Request *request)
         return amp_mpi_error(rank, NULL, MPI_ERR_REQUEST, "MPI_Cancel",
                              "invalid request handle %#x (argument request)",
                              request ? (unsigned)*request : 0u);
-    if (r->kind == AMP_REQ_COLL)
-        return amp_mpi_error(rank, amp_comm_lookup(rank, r->comm),
-                             MPI_ERR_REQUEST, "MPI_Cancel",
-                             "a nonblocking collective cannot be cancelled "
-                             "(argument request)");
+    if (r->kind == AMP_REQ_COLL || r->part)
+        return amp_mpi_error(
+            rank, amp_comm_lookup(rank, r->comm), MPI_ERR_REQUEST, "MPI_Cancel",
+            "a %s cannot be cancelled (argument request)",
+            r->part ? "partitioned request" : "nonblocking collective");
     if (r->kind == AMP_REQ_GREQ)
         return amp_greq_cancel(rank, r);
     /* A file operation under way is not cancelled: it completes. */
@@ -630,8 +638,8 @@ int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 }
 AMP_WEAK_ALIAS(Test_cancelled)
 
-static int count_common(const MPI_Status *status, MPI_Datatype datatype,
-                        long long *count, int elements, const char *call)
+int amp_status_count(const MPI_Status *status, MPI_Datatype datatype,
+                     long long *count, int elements, const char *call)
 {
     amp_rank_t *rank;
     const amp_dt_t *dt;
@@ -661,7 +669,7 @@ static int to_int_count(long long n)
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     long long n = 0;
-    int rc = count_common(status, datatype, &n, 0, "MPI_Get_count");
+    int rc = amp_status_count(status, datatype, &n, 0, "MPI_Get_count");
     if (rc == MPI_SUCCESS && count)
         *count = to_int_count(n);
     return rc;
@@ -672,7 +680,7 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,
                       int *count)
 {
     long long n = 0;
-    int rc = count_common(status, datatype, &n, 1, "MPI_Get_elements");
+    int rc = amp_status_count(status, datatype, &n, 1, "MPI_Get_elements");
     if (rc == MPI_SUCCESS && count)
         *count = to_int_count(n);
     return rc;
@@ -683,7 +691,7 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
                         MPI_Count *count)
 {
     long long n = 0;
-    int rc = count_common(status, datatype, &n, 1, "MPI_Get_elements_x");
+    int rc = amp_status_count(status, datatype, &n, 1, "MPI_Get_elements_x");
     if (rc == MPI_SUCCESS && count)
         *count = n < 0 ? MPI_UNDEFINED : n;
     return rc;

@@ -176,8 +176,8 @@ static void unexp_append(amp_p2p_ep_t *ep, amp_msg_t *m)
     m->seq = ep->seq++;
     mq_push(unexp_q(ep, m), m);
     m->queued = 1;
-    if (ep->probe_waiting)
-        amp_sched_wake(ep->thr);
+    for (amp_p2p_prober_t *p = ep->probers; p; p = p->next)
+        amp_sched_wake(p->thr);
 }
 
 static void unexp_remove(amp_p2p_ep_t *ep, amp_msg_t *m)
@@ -275,17 +275,17 @@ void amp_p2p_ep_set_exact(amp_p2p_ep_t *ep, int ctx, int on)
 
 void amp_p2p_req_complete(amp_p2p_req_t *r)
 {
-    amp_p2p_ep_t *ep = r->owner;
     if (r->cancel_wait) { /* completes with the answer (amp_p2p_cancel) */
         r->sent = 1;
         return;
     }
     r->done = 1;
-    amp_sched_activity(ep->thr->pe);
-    if (r->in_wait) {
-        r->in_wait = 0;
-        if (--ep->wait_pending == 0)
-            amp_sched_wake(ep->thr);
+    amp_sched_activity(r->owner->thr->pe);
+    amp_p2p_waiter_t *w = r->waiter;
+    if (w) {
+        r->waiter = NULL;
+        if (--w->pending == 0)
+            amp_sched_wake(w->thr);
     }
     if (r->on_done)
         r->on_done(r);
@@ -303,7 +303,7 @@ static void req_init(amp_p2p_req_t *r, amp_p2p_ep_t *ep, int is_send, void *buf,
     r->tag = tag;
     r->is_send = (unsigned char)is_send;
     r->done = 0;
-    r->in_wait = 0;
+    r->waiter = NULL;
     r->cancelled = 0;
     r->posted = 0;
     r->cancel_wait = 0;
@@ -672,12 +672,23 @@ amp_msg_t *amp_p2p_improbe(amp_p2p_ep_t *ep, int ctx, int src, int tag,
 
 static void block_for_arrival(amp_p2p_ep_t *ep, int ctx, int src, int tag)
 {
-    ep->probe_waiting = 1;
-    ep->probe_ctx = ctx;
-    ep->probe_src = src;
-    ep->probe_tag = tag;
+    amp_p2p_prober_t me = {amp_pe_self()->current, ep->probers};
+    int own = me.thr == ep->thr;
+    if (own) {
+        ep->probe_waiting = 1;
+        ep->probe_ctx = ctx;
+        ep->probe_src = src;
+        ep->probe_tag = tag;
+    }
+    ep->probers = &me;
     amp_sched_block();
-    ep->probe_waiting = 0;
+    for (amp_p2p_prober_t **p = &ep->probers; *p; p = &(*p)->next)
+        if (*p == &me) {
+            *p = me.next;
+            break;
+        }
+    if (own)
+        ep->probe_waiting = 0;
 }
 
 void amp_p2p_probe(amp_p2p_ep_t *ep, int ctx, int src, int tag,
@@ -698,23 +709,33 @@ amp_msg_t *amp_p2p_mprobe(amp_p2p_ep_t *ep, int ctx, int src, int tag,
 
 /* ---- waiting --------------------------------------------------------- */
 
+/* Blocks the calling thread, w's, until w->pending is 0; the deadlock
+ * report shows what the rank's own thread waits for. */
+static void block_until_done(amp_p2p_ep_t *ep, amp_p2p_waiter_t *w,
+                             amp_p2p_req_t **reqs, int n)
+{
+    int own = w->thr == ep->thr;
+    if (own) {
+        ep->wait_reqs = reqs;
+        ep->wait_nreqs = n;
+    }
+    while (w->pending > 0)
+        amp_sched_block();
+    if (own)
+        ep->wait_reqs = NULL;
+}
+
 void amp_p2p_wait_all(amp_p2p_ep_t *ep, amp_p2p_req_t **reqs, int n)
 {
-    int pending = 0;
+    amp_p2p_waiter_t w = {amp_pe_self()->current, 0};
     for (int i = 0; i < n; i++) {
         if (reqs[i] && !reqs[i]->done) {
-            reqs[i]->in_wait = 1;
-            pending++;
+            reqs[i]->waiter = &w;
+            w.pending++;
         }
     }
-    if (!pending)
-        return;
-    ep->wait_pending = pending;
-    ep->wait_reqs = reqs;
-    ep->wait_nreqs = n;
-    while (ep->wait_pending > 0)
-        amp_sched_block();
-    ep->wait_reqs = NULL;
+    if (w.pending)
+        block_until_done(ep, &w, reqs, n);
 }
 
 void amp_p2p_wait_any(amp_p2p_ep_t *ep, amp_p2p_req_t **reqs, int n)
@@ -727,18 +748,14 @@ void amp_p2p_wait_any(amp_p2p_ep_t *ep, amp_p2p_req_t **reqs, int n)
     }
     if (!any)
         return;
+    amp_p2p_waiter_t w = {amp_pe_self()->current, 1};
     for (int i = 0; i < n; i++)
         if (reqs[i])
-            reqs[i]->in_wait = 1;
-    ep->wait_pending = 1;
-    ep->wait_reqs = reqs;
-    ep->wait_nreqs = n;
-    while (ep->wait_pending > 0)
-        amp_sched_block();
+            reqs[i]->waiter = &w;
+    block_until_done(ep, &w, reqs, n);
     for (int i = 0; i < n; i++)
-        if (reqs[i])
-            reqs[i]->in_wait = 0;
-    ep->wait_reqs = NULL;
+        if (reqs[i] && reqs[i]->waiter == &w)
+            reqs[i]->waiter = NULL;
 }
 
 void amp_p2p_progress(amp_p2p_ep_t *ep)

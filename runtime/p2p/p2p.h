@@ -37,14 +37,32 @@ struct amp_msg;
 typedef struct amp_p2p_req amp_p2p_req_t;
 typedef void (*amp_p2p_done_fn_t)(amp_p2p_req_t *req);
 
+/* A thread blocked in amp_p2p_wait_all / _any (on its stack): the
+ * requests it waits for point to it, and the last of them to complete
+ * wakes it.  Any thread of a rank may wait (the rank's own, or one running
+ * a call of another thread of the rank: mpi/threads.c), each for its own
+ * requests. */
+typedef struct amp_p2p_waiter {
+    amp_thread_t *thr;
+    int pending;
+} amp_p2p_waiter_t;
+
+/* A thread blocked in a probe: any arrival wakes every such thread of the
+ * endpoint, and each looks again. */
+typedef struct amp_p2p_prober {
+    amp_thread_t *thr;
+    struct amp_p2p_prober *next;
+} amp_p2p_prober_t;
+
 struct amp_p2p_req {
     amp_p2p_req_t *next, *prev; /* posted queue */
     struct amp_p2p_ep *owner;
     void *buf;          /* send: data; receive: where data goes */
     size_t bytes;       /* send: length; receive: capacity */
     int ctx, peer, tag; /* receive: wanted source and tag; send: dest */
-    unsigned char is_send, done, in_wait, cancelled, posted;
-    unsigned char in_bucket; /* posted in a bucket (exact context) */
+    unsigned char is_send, done, cancelled, posted;
+    unsigned char in_bucket;  /* posted in a bucket (exact context) */
+    amp_p2p_waiter_t *waiter; /* the thread waiting for it, or NULL */
     /* Send: a cancellation asked the receiver's PE whether it withdrew the
      * message and awaits the answer (cancel_wait), before which the
      * request does not complete; sent: the transport has finished with it
@@ -126,13 +144,13 @@ typedef struct amp_p2p_ep {
     int nexact;
     amp_p2p_rq_t posted_b[AMP_P2P_BUCKETS];
     amp_p2p_mq_t unexp_b[AMP_P2P_BUCKETS];
-    int wait_pending; /* completions still awaited before waking */
     /* Device transfers under way whose end completes a request of this
      * rank on its PE (GPU events, chunks between processes: p2p/dev.c,
      * mpi/gpu.c): the rank must not change PE before they are done. */
     int dev_busy;
-    int probe_waiting; /* blocked in a probe: wake on any arrival */
-    /* What a blocked rank waits for, for the deadlock report. */
+    amp_p2p_prober_t *probers; /* threads blocked in a probe */
+    /* What the rank's own thread waits for, for the deadlock report. */
+    int probe_waiting;
     amp_p2p_req_t **wait_reqs;
     int wait_nreqs;
     int probe_ctx, probe_src, probe_tag;

@@ -58,6 +58,7 @@ amp_status_t amp_sched_init(amp_sched_t *sched, int npes,
         memset(pe, 0, sizeof(*pe));
         amp_inbox_init(&pe->inbox);
         amp_inbox_init(&pe->arrivals);
+        amp_inbox_init(&pe->tasks);
         atomic_init(&pe->sleep_state, PE_AWAKE);
         pe->sched = sched;
         pe->id = i;
@@ -133,10 +134,24 @@ static void take_arrivals(amp_pe_t *pe)
     }
 }
 
+/* The tasks other kernel threads posted, oldest first. */
+static void run_tasks(amp_pe_t *pe)
+{
+    amp_inbox_item_t *item = amp_inbox_take_all(&pe->tasks);
+    while (item) {
+        amp_inbox_item_t *next = item->next;
+        amp_sched_task_t *t = AMP_CONTAINER_OF(item, amp_sched_task_t, item);
+        t->fn(pe, t);
+        item = next;
+    }
+}
+
 void amp_sched_poll(amp_pe_t *pe)
 {
     if (!amp_inbox_is_empty(&pe->arrivals))
         take_arrivals(pe);
+    if (!amp_inbox_is_empty(&pe->tasks))
+        run_tasks(pe);
     if (pe->sched->on_poll)
         pe->sched->on_poll(pe);
     if (amp_inbox_is_empty(&pe->inbox))
@@ -359,11 +374,18 @@ void amp_sched_notify(amp_pe_t *pe)
     pe_wake(pe);
 }
 
+void amp_sched_post_task(amp_pe_t *pe, amp_sched_task_t *task)
+{
+    amp_inbox_push(&pe->tasks, &task->item);
+    pe_wake(pe);
+}
+
 static int has_work(amp_pe_t *pe)
 {
     amp_sched_t *sched = pe->sched;
     return !amp_inbox_is_empty(&pe->inbox) ||
-           !amp_inbox_is_empty(&pe->arrivals) || atomic_load(&sched->done) ||
+           !amp_inbox_is_empty(&pe->arrivals) ||
+           !amp_inbox_is_empty(&pe->tasks) || atomic_load(&sched->done) ||
            (sched->pending && sched->pending(pe));
 }
 
@@ -381,13 +403,15 @@ static int deadlocked(amp_sched_t *sched)
         amp_pe_t *pe = sched->pes[i];
         if (!amp_inbox_is_empty(&pe->inbox) ||
             !amp_inbox_is_empty(&pe->arrivals) ||
+            !amp_inbox_is_empty(&pe->tasks) ||
             (sched->pending && sched->pending(pe)))
             return 0;
     }
     if (atomic_load(&sched->done))
         return 0;
     return atomic_load(&sched->epoch) == epoch &&
-           atomic_load(&sched->idle) == sched->npes;
+           atomic_load(&sched->idle) == sched->npes &&
+           atomic_load(&sched->outside) == 0;
 }
 
 static void sleep_until_posted(amp_pe_t *pe, long sleep_ns)
@@ -491,6 +515,7 @@ int amp_sched_quiet(amp_sched_t *sched)
         amp_pe_t *pe = sched->pes[i];
         if (!amp_inbox_is_empty(&pe->inbox) ||
             !amp_inbox_is_empty(&pe->arrivals) ||
+            !amp_inbox_is_empty(&pe->tasks) ||
             (sched->pending && sched->pending(pe)))
             return 0;
     }

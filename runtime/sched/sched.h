@@ -25,6 +25,14 @@
  * neither starves its other threads nor spins forever: when every PE is
  * idle, nothing is in flight and the activity has not changed for
  * poll_deadlock_ns while pollers remain, that too is a deadlock.
+ *
+ * Kernel threads outside the scheduler that may still hand PEs work (io/'s
+ * helper threads, the threads a rank makes: sched.outside) rule a deadlock
+ * out while they run.
+ *
+ * Tasks: any kernel thread, PE or not, may hand a PE a function to run in
+ * its scheduler (amp_sched_post_task); the PE runs it at its next poll,
+ * between threads, where it may spawn threads on that PE.
  */
 #ifndef AMP_SCHED_H
 #define AMP_SCHED_H
@@ -60,10 +68,20 @@ typedef struct amp_thread {
     unsigned long resumes;        /* times it was switched to (+stats) */
     uint64_t busy;                /* cycle counter ticks spent running */
     amp_inbox_item_t arrival;     /* in its new PE's arrivals while migrating */
+    void *owner; /* the layer above's object the thread runs for (a rank) */
+    void *upper; /* the layer above's state of this thread */
 } amp_thread_t;
 
 typedef struct amp_sched amp_sched_t;
 typedef struct amp_pe amp_pe_t;
+
+/* A function for a PE to run (amp_sched_post_task); the item is the
+ * poster's and must live until fn has started. */
+typedef struct amp_sched_task amp_sched_task_t;
+struct amp_sched_task {
+    amp_inbox_item_t item;
+    void (*fn)(amp_pe_t *pe, amp_sched_task_t *task);
+};
 
 /* Called on the receiving PE for each inbox item, oldest first. */
 typedef void (*amp_sched_item_fn_t)(amp_pe_t *pe, amp_inbox_item_t *item);
@@ -87,6 +105,7 @@ struct amp_pe {
     _Alignas(64) amp_inbox_t inbox;
     _Atomic int sleep_state; /* futex word: AWAKE or ASLEEP */
     amp_inbox_t arrivals;    /* threads migrating to this PE */
+    amp_inbox_t tasks;       /* amp_sched_post_task's */
     /* Owned by this PE. */
     _Alignas(64) amp_thread_t *current;
     amp_thread_t *runq_head, *runq_tail;
@@ -117,9 +136,10 @@ struct amp_sched {
     long poll_deadlock_ns;          /* see the top; 0: the default */
     _Atomic unsigned long poll_act; /* activity when last seen to change */
     _Atomic long poll_since;        /* ... and when (CLOCK_MONOTONIC ns) */
-    /* Work under way on kernel threads outside the PEs (io/'s helper
-     * threads) that will post to a PE when it ends: while any is, an idle
-     * process is waiting, not deadlocked (amp_sched_outside_begin/end). */
+    /* Kernel threads outside the PEs that may still post work to them
+     * (io/'s helper threads at work, the threads a rank makes): while any
+     * is counted, an idle process is waiting, not deadlocked
+     * (amp_sched_outside_begin/end). */
     _Atomic int outside;
     amp_sched_item_fn_t on_item;
     amp_sched_poll_fn_t on_poll;
@@ -234,9 +254,10 @@ static inline uint64_t amp_sched_cycles(void)
 /* Ticks the calling thread has run so far, the current stretch included. */
 uint64_t amp_sched_self_busy(void);
 
-/* Counts work handed to a kernel thread outside the PEs (begin, before it
- * starts) until what it posted back has been handled (end): meanwhile idle
- * PEs sleep as usual but no deadlock is reported. */
+/* Counts a kernel thread outside the PEs that may post work to them later
+ * (begin: before it starts; end: once what it posted back has been handled,
+ * or it has ended): meanwhile idle PEs sleep as usual but no deadlock is
+ * reported.  Any kernel thread may call these. */
 static inline void amp_sched_outside_begin(amp_sched_t *sched)
 {
     atomic_fetch_add(&sched->outside, 1);
@@ -244,10 +265,14 @@ static inline void amp_sched_outside_begin(amp_sched_t *sched)
 static inline void amp_sched_outside_end(amp_sched_t *sched)
 {
     atomic_fetch_sub(&sched->outside, 1);
+    atomic_fetch_add(&sched->epoch, 1); /* a detector looks again */
 }
 
 /* Hands item to pe (any PE may call this). */
 void amp_sched_post(amp_pe_t *pe, amp_inbox_item_t *item);
+/* Has pe run task->fn(pe, task) in its scheduler soon, and wakes it; from
+ * any kernel thread. */
+void amp_sched_post_task(amp_pe_t *pe, amp_sched_task_t *task);
 /* Wakes pe if it sleeps: call after giving it work through the layer
  * above's channels (after a sequentially consistent store). */
 void amp_sched_notify(amp_pe_t *pe);

@@ -70,7 +70,7 @@ static void describe_rank(amp_rank_t *rank)
         return;
     }
     for (int i = 0; ep->wait_reqs && i < ep->wait_nreqs; i++)
-        if (ep->wait_reqs[i] && ep->wait_reqs[i]->in_wait)
+        if (ep->wait_reqs[i] && ep->wait_reqs[i]->waiter)
             describe_req(rank, ep->wait_reqs[i]);
     /* Shared-memory collectives (coll/shm.c) wait without requests. */
     for (int i = 0; i < rank->comms.nchunks * AMP_TABLE_CHUNK; i++) {

@@ -424,6 +424,9 @@ void amp_restart_revive(amp_rank_t *rank, amp_pe_t *pe, void *sp)
     rank->thr.tls = tls;
     rank->thr.state = AMP_THREAD_READY;
     rank->thr.ctx.sp = sp;
+    rank->thr.owner = rank;
+    rank->thr.upper = &rank->ctx;
+    memset(&rank->ctx, 0, sizeof(rank->ctx));
     rank->lb.mark = 0;
     rank->lb.acc = 0;
     /* Its MPI objects: fresh tables, refilled by the rank itself when it

@@ -50,7 +50,8 @@ static void on_fault(int sig, siginfo_t *si, void *ucontext)
                      2 * (amp_proc.mem.stack_size >> 20) + 1);
     } else {
         amp_pe_t *pe = amp_pe_self();
-        amp_rank_t *rank = pe ? (amp_rank_t *)pe->current : NULL;
+        amp_rank_t *rank =
+            pe && pe->current ? (amp_rank_t *)pe->current->owner : NULL;
         n = snprintf(msg, sizeof(msg),
                      "ampi: rank %d: fatal signal %d (%s) at address %p\n",
                      rank ? rank->world_rank : -1, sig, strsignal(sig),

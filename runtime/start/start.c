@@ -4,6 +4,7 @@
 #include "coll/nbc.h"
 #include "mpi/checkpoint.h"
 #include "mpi/move.h"
+#include "mpi/threads.h"
 #include "mem/heap.h"
 #include "gpu/gpu.h"
 #include "libc/libc.h"
@@ -95,6 +96,8 @@ static void create_rank(int r, int pe_id)
     amp_pe_t *pe = amp_proc.sched.pes[pe_id];
     amp_sched_thread_init(&rank->thr, pe, amp_mem_slot_stack(mem, r),
                           mem->stack_size, tls, rank_entry, rank);
+    rank->thr.owner = rank;
+    rank->thr.upper = &rank->ctx;
     amp_p2p_ep_init(&rank->ep, &amp_proc.world, r, &rank->thr);
     amp_proc.world.eps[r] = &rank->ep;
     amp_proc.ranks[r] = rank;
@@ -155,7 +158,7 @@ static int choose_npes(const amp_opts_t *o, int nlocal)
 /* amp_sys_alloc_enter and leave for hooks that run on pe itself. */
 static amp_rank_t *enter_on(amp_pe_t *pe)
 {
-    amp_rank_t *rank = (amp_rank_t *)pe->current;
+    amp_rank_t *rank = pe->current ? (amp_rank_t *)pe->current->owner : NULL;
     if (rank)
         rank->sys_alloc++;
     return rank;
@@ -265,7 +268,7 @@ static void setup_pes(int npes)
             AMP_OK)
             amp_fatal("out of memory starting PE %d", i);
     amp_proc.nbc_pes = amp_nbc_pes_create(npes);
-    if (!amp_proc.nbc_pes)
+    if (!amp_proc.nbc_pes || amp_mt_init(npes) != AMP_OK)
         amp_fatal("out of memory starting %d PEs", npes);
     /* CUDA when there is a driver and a device; host-only otherwise.  The
      * processes of a node take their devices in turn (+gpumap rr). */

@@ -2,7 +2,7 @@
  * env_query: MPI_Wtime never goes backwards and advances, MPI_Wtick is
  * positive, MPI_Get_processor_name and MPI_Get_library_version return
  * NUL-terminated strings of the reported length, and MPI_Get_version (also
- * callable before MPI_Init, like MPI_Get_library_version) reports 3.1 or
+ * callable before MPI_Init, like MPI_Get_library_version) reports 4.0 or
  * later, matching mpi.h.
  */
 #include "mpitest.h"

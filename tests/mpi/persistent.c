@@ -6,7 +6,8 @@
  * completion the handles stay valid (inactive); MPI_Wait and MPI_Test on an
  * inactive request return at once with an empty status; MPI_Request_free
  * of an inactive request sets it to MPI_REQUEST_NULL. Persistent
- * operations with MPI_PROC_NULL complete with an empty status.
+ * operations with MPI_PROC_NULL complete with an empty status.  A derived
+ * datatype freed right after the _init calls still serves their starts.
  */
 #include "mpitest.h"
 
@@ -161,6 +162,37 @@ static void proc_null(void)
     MPI_Request_free(&reqs[1]);
 }
 
+/* The requests keep their datatype: MPI_Type_free before the first
+ * MPI_Start only drops the program's handle. */
+static void type_freed(int partner)
+{
+    MPI_Datatype vec;
+    MPI_Request r[2];
+    int out[8], in[8];
+    MT_CHECK_MPI(MPI_Type_vector(4, 1, 2, MPI_INT, &vec));
+    MT_CHECK_MPI(MPI_Type_commit(&vec));
+    MT_CHECK_MPI(MPI_Send_init(out, 1, vec, partner, 9, MPI_COMM_WORLD, &r[0]));
+    MT_CHECK_MPI(MPI_Recv_init(in, 1, vec, partner, 9, MPI_COMM_WORLD, &r[1]));
+    MT_CHECK_MPI(MPI_Type_free(&vec));
+    /* Other types made meanwhile must not take its place. */
+    MPI_Datatype other;
+    MT_CHECK_MPI(MPI_Type_contiguous(3, MPI_CHAR, &other));
+    MT_CHECK_MPI(MPI_Type_commit(&other));
+    for (int it = 0; it < 3; it++) {
+        for (int i = 0; i < 8; i++) {
+            out[i] = it * 10 + i;
+            in[i] = -1;
+        }
+        MT_CHECK_MPI(MPI_Startall(2, r));
+        MT_CHECK_MPI(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+        for (int i = 0; i < 8; i++)
+            MT_CHECK_INT_EQ(in[i], i % 2 ? -1 : it * 10 + i);
+    }
+    MT_CHECK_MPI(MPI_Type_free(&other));
+    MT_CHECK_MPI(MPI_Request_free(&r[0]));
+    MT_CHECK_MPI(MPI_Request_free(&r[1]));
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -172,6 +204,7 @@ int main(int argc, char **argv)
     all_modes(rank, partner, 20000);
     never_started(partner);
     proc_null();
+    type_freed(partner);
 
     return mt_finish_and_finalize();
 }

@@ -4,7 +4,7 @@ checks every PARAMETER of mpif.h against the mpi.h macro of the same name.
 Also reports, as lines starting with "error:", what needs no compiler to
 see: a line of mpif.h longer than 72 columns or holding a tab (it must stay
 valid fixed form), and a datatype, operation or error class of mpi.h that
-mpif.h lacks (and every integer constant of mpi_more.h).
+mpif.h lacks (and every integer constant of mpi_more.h and mpi4.h).
 
 usage: mpif_check.py <include dir> > check.c
 """
@@ -26,6 +26,8 @@ with open(os.path.join(incdir, "mpi.h")) as f:
     mpih = f.read()
 with open(os.path.join(incdir, "mpi_more.h")) as f:
     more = f.read()
+with open(os.path.join(incdir, "mpi4.h")) as f:
+    more += f.read()
 
 for number, line in enumerate(mpif.splitlines(), 1):
     if len(line) > 72 or "\t" in line:
@@ -35,9 +37,10 @@ params = re.findall(r"^ +PARAMETER \((A?MPI_\w+)=(-?\d+)\)$", mpif, re.M)
 fortran = {name for name, _ in params}
 c_names = set(re.findall(r"X\((MPI_\w+), \d+\)", mpih))
 c_names |= set(re.findall(r"^#define (MPI_(?:SUCCESS|ERR_\w+)) ", mpih, re.M))
-# Every integer constant of mpi_more.h, and its handles.
+# Every integer constant of mpi_more.h and mpi4.h, and their handles.
 c_names |= set(re.findall(r"^#define (MPI_\w+) \(?-?\d+\)?$", more, re.M))
 c_names |= {"MPI_FILE_NULL", "MPI_GROUP_EMPTY", "MPI_INFO_ENV",
+            "MPI_SESSION_NULL",
             "MPI_DISPLACEMENT_CURRENT"}
 for name in sorted(c_names - fortran):
     print("#error mpif.h lacks %s" % name)

@@ -1,0 +1,543 @@
+/*
+ * The large-count "_c" calls (large.h): the helpers the generated ones
+ * (large_gen.c) use, and the calls whose results differ in type from their
+ * int forms', written here.
+ */
+#include "mpi/large.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi/topology.h"
+
+void amp_large_begin(amp_large_t *L, const char *call, MPI_Comm comm_h)
+{
+    memset(L, 0, sizeof(*L));
+    L->call = call;
+    L->rc = amp_mpi_enter(&L->rank, call);
+    if (L->rc == MPI_SUCCESS && comm_h != MPI_COMM_NULL)
+        L->comm = amp_comm_lookup(L->rank, comm_h);
+}
+
+static void fail(amp_large_t *L, const char *arg, long long v)
+{
+    L->rc =
+        amp_mpi_error(L->rank, L->comm, MPI_ERR_UNSUPPORTED_OPERATION, L->call,
+                      "%lld is beyond what this runtime takes (at most "
+                      "%d; argument %s)",
+                      v, INT_MAX, arg);
+}
+
+static int keep(amp_large_t *L, void *mem)
+{
+    if (!mem) {
+        L->rc = amp_mpi_error(L->rank, L->comm, MPI_ERR_NO_MEM, L->call,
+                              "out of memory converting the arguments");
+        return 0;
+    }
+    amp_assert(L->nmem < AMP_LARGE_MAX_MEM);
+    L->mem[L->nmem++] = mem;
+    return 1;
+}
+
+/* Elements of a large count go in chunks of this many. */
+#define CHUNK (1LL << 30)
+
+/* A committed type of count (> INT_MAX) elements of dt, marked for the
+ * reductions (coll/coll.h): count / CHUNK chunks of CHUNK elements, then
+ * the rest. */
+static int big_type(amp_large_t *L, MPI_Count count, MPI_Datatype dt,
+                    MPI_Datatype *out)
+{
+    MPI_Aint lb, extent;
+    long long nchunks = count / CHUNK, rest = count % CHUNK;
+    MPI_Datatype chunk = MPI_DATATYPE_NULL, chunks = MPI_DATATYPE_NULL;
+    MPI_Datatype tail = MPI_DATATYPE_NULL;
+    int rc = PMPI_Type_get_extent(dt, &lb, &extent);
+    if (rc == MPI_SUCCESS && nchunks > INT_MAX)
+        rc = amp_mpi_error(L->rank, L->comm, MPI_ERR_COUNT, L->call,
+                           "count %lld is too large", (long long)count);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Type_contiguous((int)CHUNK, dt, &chunk);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Type_contiguous((int)nchunks, chunk, &chunks);
+    if (rc == MPI_SUCCESS && rest)
+        rc = PMPI_Type_contiguous((int)rest, dt, &tail);
+    if (rc == MPI_SUCCESS && rest) {
+        int lens[2] = {1, 1};
+        MPI_Aint disps[2] = {0, (MPI_Aint)(nchunks * CHUNK) * extent};
+        MPI_Datatype types[2] = {chunks, tail};
+        rc = PMPI_Type_create_struct(2, lens, disps, types, out);
+    } else if (rc == MPI_SUCCESS) {
+        rc = PMPI_Type_dup(chunks, out);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Type_commit(out);
+    MPI_Datatype *made[3] = {&chunk, &chunks, &tail};
+    for (int i = 0; i < 3; i++)
+        if (*made[i] != MPI_DATATYPE_NULL)
+            PMPI_Type_free(made[i]);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    amp_dt_t *d = (amp_dt_t *)amp_dt_lookup(L->rank, *out);
+    d->large_of = dt;
+    d->large_count = count;
+    d->large_extent = extent;
+    return MPI_SUCCESS;
+}
+
+void amp_large_count_dt(amp_large_t *L, MPI_Count count, int *c,
+                        MPI_Datatype *dt, const char *arg)
+{
+    *c = count < 0 ? -1 : (int)(count > INT_MAX ? 1 : count);
+    if (L->rc != MPI_SUCCESS || count <= INT_MAX)
+        return;
+    const amp_dt_t *t;
+    L->rc = amp_check_dt(L->rank, L->comm, *dt, L->call, arg, &t);
+    if (L->rc != MPI_SUCCESS)
+        return;
+    amp_assert(L->nbig < AMP_LARGE_MAX_BIG);
+    L->rc = big_type(L, count, *dt, &L->big[L->nbig]);
+    if (L->rc == MPI_SUCCESS)
+        *dt = L->big[L->nbig++];
+}
+
+void amp_large_int(amp_large_t *L, long long v, int *c, const char *arg)
+{
+    *c = v < INT_MIN ? INT_MIN : v > INT_MAX ? INT_MAX : (int)v;
+    if (L->rc == MPI_SUCCESS && (v < INT_MIN || v > INT_MAX))
+        fail(L, arg, v);
+}
+
+/* n ints for the values at a (long long: MPI_Count, else MPI_Aint). */
+static const int *to_ints(amp_large_t *L, const void *a, int n, int long_long,
+                          const char *arg)
+{
+    if (!a)
+        return NULL;
+    if (n <= 0 || L->rc != MPI_SUCCESS)
+        return &L->empty;
+    int *c = malloc((size_t)n * sizeof(*c));
+    if (!keep(L, c))
+        return &L->empty;
+    for (int i = 0; i < n && L->rc == MPI_SUCCESS; i++) {
+        char name[64];
+        long long v = long_long ? ((const MPI_Count *)a)[i]
+                                : (long long)((const MPI_Aint *)a)[i];
+        snprintf(name, sizeof(name), "%s[%d]", arg, i);
+        amp_large_int(L, v, &c[i], name);
+    }
+    return c;
+}
+
+const int *amp_large_counts_int(amp_large_t *L, const MPI_Count *a, int n,
+                                const char *arg)
+{
+    return to_ints(L, a, n, 1, arg);
+}
+
+const int *amp_large_aints_int(amp_large_t *L, const MPI_Aint *a, int n,
+                               const char *arg)
+{
+    return to_ints(L, a, n, 0, arg);
+}
+
+const MPI_Aint *amp_large_counts_aint(amp_large_t *L, const MPI_Count *a, int n,
+                                      const char *arg)
+{
+    (void)arg; /* every MPI_Count fits an MPI_Aint here */
+    if (!a)
+        return NULL;
+    if (n <= 0 || L->rc != MPI_SUCCESS)
+        return (const MPI_Aint *)a;
+    MPI_Aint *c = malloc((size_t)n * sizeof(*c));
+    if (!keep(L, c))
+        return (const MPI_Aint *)a;
+    for (int i = 0; i < n; i++)
+        c[i] = (MPI_Aint)a[i];
+    return c;
+}
+
+int amp_large_len(amp_large_t *L, MPI_Comm comm_h, int kind, int root)
+{
+    amp_comm_t *comm =
+        L->rc == MPI_SUCCESS ? amp_comm_lookup(L->rank, comm_h) : NULL;
+    if (!comm)
+        return 0;
+    int group = comm->is_inter ? comm->remote_size : comm->size;
+    switch (kind) {
+    case AMP_LARGE_GROUP: return group;
+    case AMP_LARGE_LOCAL: return comm->size;
+    case AMP_LARGE_ROOT:
+        if (comm->is_inter)
+            return root == MPI_ROOT ? group : 0;
+        return root == comm->rank ? group : 0;
+    case AMP_LARGE_INDEG: return comm->topo ? comm->topo->nin : 0;
+    case AMP_LARGE_OUTDEG: return comm->topo ? comm->topo->nout : 0;
+    }
+    return 0;
+}
+
+/* The errors of call of are reported as L's call's. */
+static void run_as(amp_large_t *L, const char *of)
+{
+    amp_call_ctx_t *ctx = amp_call_ctx();
+    L->saved_of = ctx->alias_of;
+    L->saved_alias = ctx->alias;
+    L->ran = 1;
+    snprintf(L->base, sizeof(L->base), "%s", of);
+    ctx->alias_of = L->base;
+    ctx->alias = L->call;
+}
+
+void amp_large_run(amp_large_t *L)
+{
+    /* "MPI_Send_c" reports the errors of "MPI_Send" */
+    char of[sizeof(L->base)];
+    size_t n = strlen(L->call) - 2;
+    n = n < sizeof(of) ? n : sizeof(of) - 1;
+    memcpy(of, L->call, n);
+    of[n] = 0;
+    run_as(L, of);
+}
+
+int amp_large_end(amp_large_t *L, int rc)
+{
+    if (L->ran) {
+        amp_call_ctx_t *ctx = amp_call_ctx();
+        ctx->alias_of = L->saved_of;
+        ctx->alias = L->saved_alias;
+    }
+    for (int i = 0; i < L->nbig; i++)
+        PMPI_Type_free(&L->big[i]);
+    for (int i = 0; i < L->nmem; i++)
+        free(L->mem[i]);
+    return L->rc != MPI_SUCCESS ? L->rc : rc;
+}
+
+/* ---- the calls whose results differ in type from their int forms' ---- */
+
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype,
+                     MPI_Count *count)
+{
+    long long n = 0;
+    int rc = amp_status_count(status, datatype, &n, 0, "MPI_Get_count_c");
+    if (rc == MPI_SUCCESS && count)
+        *count = n < 0 ? MPI_UNDEFINED : n;
+    return rc;
+}
+AMP_WEAK_ALIAS(Get_count_c)
+
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype,
+                        MPI_Count *count)
+{
+    long long n = 0;
+    int rc = amp_status_count(status, datatype, &n, 1, "MPI_Get_elements_c");
+    if (rc == MPI_SUCCESS && count)
+        *count = n < 0 ? MPI_UNDEFINED : n;
+    return rc;
+}
+AMP_WEAK_ALIAS(Get_elements_c)
+
+/* The _c calls that are their _x forms under another name. */
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype,
+                               MPI_Count count)
+{
+    amp_large_t L;
+    amp_large_begin(&L, "MPI_Status_set_elements_c", MPI_COMM_NULL);
+    if (L.rc != MPI_SUCCESS)
+        return L.rc;
+    run_as(&L, "MPI_Status_set_elements_x");
+    return amp_large_end(&L,
+                         PMPI_Status_set_elements_x(status, datatype, count));
+}
+AMP_WEAK_ALIAS(Status_set_elements_c)
+
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
+{
+    amp_large_t L;
+    amp_large_begin(&L, "MPI_Type_size_c", MPI_COMM_NULL);
+    if (L.rc != MPI_SUCCESS)
+        return L.rc;
+    run_as(&L, "MPI_Type_size_x");
+    return amp_large_end(&L, PMPI_Type_size_x(datatype, size));
+}
+AMP_WEAK_ALIAS(Type_size_c)
+
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb,
+                           MPI_Count *extent)
+{
+    amp_large_t L;
+    amp_large_begin(&L, "MPI_Type_get_extent_c", MPI_COMM_NULL);
+    if (L.rc != MPI_SUCCESS)
+        return L.rc;
+    run_as(&L, "MPI_Type_get_extent_x");
+    return amp_large_end(&L, PMPI_Type_get_extent_x(datatype, lb, extent));
+}
+AMP_WEAK_ALIAS(Type_get_extent_c)
+
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb,
+                                MPI_Count *true_extent)
+{
+    amp_large_t L;
+    amp_large_begin(&L, "MPI_Type_get_true_extent_c", MPI_COMM_NULL);
+    if (L.rc != MPI_SUCCESS)
+        return L.rc;
+    run_as(&L, "MPI_Type_get_true_extent_x");
+    return amp_large_end(
+        &L, PMPI_Type_get_true_extent_x(datatype, true_lb, true_extent));
+}
+AMP_WEAK_ALIAS(Type_get_true_extent_c)
+
+/* Types keep their constructor's arguments as ints and MPI_Aints: there
+ * are never large counts among them. */
+int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
+                             MPI_Count *num_addresses,
+                             MPI_Count *num_large_counts,
+                             MPI_Count *num_datatypes, int *combiner)
+{
+    amp_large_t L;
+    int ni = 0, na = 0, nd = 0;
+    amp_large_begin(&L, "MPI_Type_get_envelope_c", MPI_COMM_NULL);
+    if (L.rc != MPI_SUCCESS)
+        return L.rc;
+    if (!num_integers || !num_addresses || !num_large_counts || !num_datatypes)
+        return amp_mpi_error(L.rank, NULL, MPI_ERR_ARG, L.call,
+                             "NULL pointer (an argument num_...)");
+    amp_large_run(&L);
+    int rc = PMPI_Type_get_envelope(datatype, &ni, &na, &nd, combiner);
+    if (rc == MPI_SUCCESS) {
+        *num_integers = ni;
+        *num_addresses = na;
+        *num_large_counts = 0;
+        *num_datatypes = nd;
+    }
+    return amp_large_end(&L, rc);
+}
+AMP_WEAK_ALIAS(Type_get_envelope_c)
+
+int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
+                             MPI_Count max_addresses,
+                             MPI_Count max_large_counts,
+                             MPI_Count max_datatypes, int array_of_integers[],
+                             MPI_Aint array_of_addresses[],
+                             MPI_Count array_of_large_counts[],
+                             MPI_Datatype array_of_datatypes[])
+{
+    amp_large_t L;
+    int mi, ma, md;
+    (void)max_large_counts; /* none to return (see above) */
+    (void)array_of_large_counts;
+    amp_large_begin(&L, "MPI_Type_get_contents_c", MPI_COMM_NULL);
+    amp_large_int(&L, max_integers, &mi, "max_integers");
+    amp_large_int(&L, max_addresses, &ma, "max_addresses");
+    amp_large_int(&L, max_datatypes, &md, "max_datatypes");
+    if (L.rc != MPI_SUCCESS)
+        return amp_large_end(&L, L.rc);
+    amp_large_run(&L);
+    return amp_large_end(
+        &L, PMPI_Type_get_contents(datatype, mi, ma, md, array_of_integers,
+                                   array_of_addresses, array_of_datatypes));
+}
+AMP_WEAK_ALIAS(Type_get_contents_c)
+
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+    amp_large_t L;
+    int n = 0;
+    amp_large_begin(&L, "MPI_Buffer_detach_c", MPI_COMM_NULL);
+    if (L.rc != MPI_SUCCESS)
+        return L.rc;
+    if (!size)
+        return amp_mpi_error(L.rank, NULL, MPI_ERR_ARG, L.call,
+                             "NULL pointer (argument size)");
+    amp_large_run(&L);
+    int rc = PMPI_Buffer_detach(buffer_addr, &n);
+    if (rc == MPI_SUCCESS)
+        *size = n;
+    return amp_large_end(&L, rc);
+}
+AMP_WEAK_ALIAS(Buffer_detach_c)
+
+/* ---- packing: positions in and out ---- */
+
+/* *position as an int in pos (position checked). */
+static void position_in(amp_large_t *L, const MPI_Count *position, int *pos)
+{
+    if (L->rc == MPI_SUCCESS && !position)
+        L->rc = amp_mpi_error(L->rank, L->comm, MPI_ERR_ARG, L->call,
+                              "NULL pointer (argument position)");
+    if (L->rc == MPI_SUCCESS)
+        amp_large_int(L, *position, pos, "position");
+}
+
+int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+                void *outbuf, MPI_Count outsize, MPI_Count *position,
+                MPI_Comm comm)
+{
+    amp_large_t L;
+    int n, size, pos = 0;
+    amp_large_begin(&L, "MPI_Pack_c", comm);
+    amp_large_count_dt(&L, incount, &n, &datatype, "incount");
+    amp_large_int(&L, outsize, &size, "outsize");
+    position_in(&L, position, &pos);
+    if (L.rc != MPI_SUCCESS)
+        return amp_large_end(&L, L.rc);
+    amp_large_run(&L);
+    int rc = PMPI_Pack(inbuf, n, datatype, outbuf, size, &pos, comm);
+    if (rc == MPI_SUCCESS)
+        *position = pos;
+    return amp_large_end(&L, rc);
+}
+AMP_WEAK_ALIAS(Pack_c)
+
+int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position,
+                  void *outbuf, MPI_Count outcount, MPI_Datatype datatype,
+                  MPI_Comm comm)
+{
+    amp_large_t L;
+    int n, size, pos = 0;
+    amp_large_begin(&L, "MPI_Unpack_c", comm);
+    amp_large_count_dt(&L, outcount, &n, &datatype, "outcount");
+    amp_large_int(&L, insize, &size, "insize");
+    position_in(&L, position, &pos);
+    if (L.rc != MPI_SUCCESS)
+        return amp_large_end(&L, L.rc);
+    amp_large_run(&L);
+    int rc = PMPI_Unpack(inbuf, size, &pos, outbuf, n, datatype, comm);
+    if (rc == MPI_SUCCESS)
+        *position = pos;
+    return amp_large_end(&L, rc);
+}
+AMP_WEAK_ALIAS(Unpack_c)
+
+int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
+                     MPI_Count *size)
+{
+    amp_large_t L;
+    int n, s = 0;
+    amp_large_begin(&L, "MPI_Pack_size_c", comm);
+    amp_large_count_dt(&L, incount, &n, &datatype, "incount");
+    if (L.rc == MPI_SUCCESS && !size)
+        L.rc = amp_mpi_error(L.rank, L.comm, MPI_ERR_ARG, L.call,
+                             "NULL pointer (argument size)");
+    if (L.rc != MPI_SUCCESS)
+        return amp_large_end(&L, L.rc);
+    amp_large_run(&L);
+    int rc = PMPI_Pack_size(n, datatype, comm, &s);
+    if (rc == MPI_SUCCESS)
+        *size = s;
+    return amp_large_end(&L, rc);
+}
+AMP_WEAK_ALIAS(Pack_size_c)
+
+_Static_assert(sizeof(MPI_Count) == sizeof(MPI_Aint),
+               "external32 positions and sizes are MPI_Aints");
+
+int PMPI_Pack_external_c(const char datarep[], const void *inbuf,
+                         MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                         MPI_Count outsize, MPI_Count *position)
+{
+    amp_large_t L;
+    int n;
+    MPI_Aint pos = 0;
+    amp_large_begin(&L, "MPI_Pack_external_c", MPI_COMM_NULL);
+    amp_large_count_dt(&L, incount, &n, &datatype, "incount");
+    if (L.rc == MPI_SUCCESS && !position)
+        L.rc = amp_mpi_error(L.rank, NULL, MPI_ERR_ARG, L.call,
+                             "NULL pointer (argument position)");
+    if (L.rc != MPI_SUCCESS)
+        return amp_large_end(&L, L.rc);
+    pos = (MPI_Aint)*position;
+    amp_large_run(&L);
+    int rc = PMPI_Pack_external(datarep, inbuf, n, datatype, outbuf,
+                                (MPI_Aint)outsize, &pos);
+    if (rc == MPI_SUCCESS)
+        *position = pos;
+    return amp_large_end(&L, rc);
+}
+AMP_WEAK_ALIAS(Pack_external_c)
+
+int PMPI_Unpack_external_c(const char datarep[], const void *inbuf,
+                           MPI_Count insize, MPI_Count *position, void *outbuf,
+                           MPI_Count outcount, MPI_Datatype datatype)
+{
+    amp_large_t L;
+    int n;
+    MPI_Aint pos = 0;
+    amp_large_begin(&L, "MPI_Unpack_external_c", MPI_COMM_NULL);
+    amp_large_count_dt(&L, outcount, &n, &datatype, "outcount");
+    if (L.rc == MPI_SUCCESS && !position)
+        L.rc = amp_mpi_error(L.rank, NULL, MPI_ERR_ARG, L.call,
+                             "NULL pointer (argument position)");
+    if (L.rc != MPI_SUCCESS)
+        return amp_large_end(&L, L.rc);
+    pos = (MPI_Aint)*position;
+    amp_large_run(&L);
+    int rc = PMPI_Unpack_external(datarep, inbuf, (MPI_Aint)insize, &pos,
+                                  outbuf, n, datatype);
+    if (rc == MPI_SUCCESS)
+        *position = pos;
+    return amp_large_end(&L, rc);
+}
+AMP_WEAK_ALIAS(Unpack_external_c)
+
+int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount,
+                              MPI_Datatype datatype, MPI_Count *size)
+{
+    amp_large_t L;
+    int n;
+    MPI_Aint s = 0;
+    amp_large_begin(&L, "MPI_Pack_external_size_c", MPI_COMM_NULL);
+    amp_large_count_dt(&L, incount, &n, &datatype, "incount");
+    if (L.rc == MPI_SUCCESS && !size)
+        L.rc = amp_mpi_error(L.rank, NULL, MPI_ERR_ARG, L.call,
+                             "NULL pointer (argument size)");
+    if (L.rc != MPI_SUCCESS)
+        return amp_large_end(&L, L.rc);
+    amp_large_run(&L);
+    int rc = PMPI_Pack_external_size(datarep, n, datatype, &s);
+    if (rc == MPI_SUCCESS)
+        *size = s;
+    return amp_large_end(&L, rc);
+}
+AMP_WEAK_ALIAS(Pack_external_size_c)
+
+/* ---- operations and windows ---- */
+
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+    amp_large_t L;
+    amp_large_begin(&L, "MPI_Op_create_c", MPI_COMM_NULL);
+    if (L.rc != MPI_SUCCESS)
+        return L.rc;
+    amp_large_run(&L);
+    int rc = PMPI_Op_create((MPI_User_function *)user_fn, commute, op);
+    if (rc == MPI_SUCCESS) {
+        amp_op_obj_t *o = amp_table_lookup(&L.rank->ops, AMP_HANDLE_INDEX(*op));
+        o->large = 1; /* its len is an MPI_Count (coll/coll.h) */
+    }
+    return amp_large_end(&L, rc);
+}
+AMP_WEAK_ALIAS(Op_create_c)
+
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size,
+                            MPI_Aint *disp_unit, void *baseptr)
+{
+    amp_large_t L;
+    int unit = 0;
+    amp_large_begin(&L, "MPI_Win_shared_query_c", MPI_COMM_NULL);
+    if (L.rc != MPI_SUCCESS)
+        return L.rc;
+    if (!disp_unit)
+        return amp_mpi_error(L.rank, NULL, MPI_ERR_ARG, L.call,
+                             "NULL pointer (argument disp_unit)");
+    amp_large_run(&L);
+    int rc = PMPI_Win_shared_query(win, rank, size, &unit, baseptr);
+    if (rc == MPI_SUCCESS)
+        *disp_unit = unit;
+    return amp_large_end(&L, rc);
+}
+AMP_WEAK_ALIAS(Win_shared_query_c)
