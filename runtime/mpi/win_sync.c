@@ -392,14 +392,20 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
     if (rc != MPI_SUCCESS)
         return rc;
     rank->call = call;
-    if (!(assert &MPI_MODE_NOCHECK)) {
-        for (int r = 0; r < w->size; r++)
-            if (remote(w, r))
-                amp_rma_remote_lock(w->shared, &w->origin, r, 0);
-        for (int r = 0; r < w->size; r++)
-            if (!remote(w, r))
-                amp_rma_lock(w->shared, r, 0);
-        rc = settle(rank, w, call);
+    /* One member after the other, in rank order, each granted before the
+     * next is asked: a lock-all that held some members while it waited
+     * for another, behind an exclusive request queued there, could close
+     * a cycle with other lock-alls (each waiting behind an exclusive
+     * request for a member another holds).  In rank order, whoever waits
+     * holds only lower members than the one it waits for. */
+    for (int r = 0; !(assert &MPI_MODE_NOCHECK) && r < w->size; r++) {
+        if (!remote(w, r)) {
+            amp_rma_lock(w->shared, r, 0);
+            continue;
+        }
+        amp_rma_remote_lock(w->shared, &w->origin, r, 0);
+        int rc2 = settle(rank, w, call);
+        rc = rc != MPI_SUCCESS ? rc : rc2;
     }
     w->lock_all = 1 | (assert &MPI_MODE_NOCHECK ? LOCK_NOCHECK : 0);
     return rc;
