@@ -338,6 +338,12 @@ int PMPI_Win_lock(int lock_type, int r, int assert, MPI_Win win)
 }
 AMP_WEAK_ALIAS(Win_lock)
 
+/* The end of a passive-target epoch polls, as a flush does (unlock and
+ * unlock_all): a loop of lock, get, unlock on a member of this process
+ * that waits for another rank's put is a polling loop.  Were it not, the
+ * rank would keep its PE to itself: neither the other ranks of the PE nor
+ * the requests of other processes (lock requests, operations on members
+ * this PE runs) would be served, and the value would never come. */
 int PMPI_Win_unlock(int r, MPI_Win win)
 {
     const char *call = "MPI_Win_unlock";
@@ -364,10 +370,11 @@ int PMPI_Win_unlock(int r, MPI_Win win)
     if (held && remote(w, r)) {
         amp_rma_remote_unlock(w->shared, &w->origin, r, excl);
         int rc2 = settle(rank, w, call);
-        return rc != MPI_SUCCESS ? rc : rc2;
-    }
-    if (held)
+        rc = rc != MPI_SUCCESS ? rc : rc2;
+    } else if (held) {
         amp_rma_unlock(w->shared, r, excl);
+    }
+    amp_mpi_poll(rank, call);
     return rc;
 }
 AMP_WEAK_ALIAS(Win_unlock)
@@ -385,14 +392,20 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
     if (rc != MPI_SUCCESS)
         return rc;
     rank->call = call;
-    if (!(assert &MPI_MODE_NOCHECK)) {
-        for (int r = 0; r < w->size; r++)
-            if (remote(w, r))
-                amp_rma_remote_lock(w->shared, &w->origin, r, 0);
-        for (int r = 0; r < w->size; r++)
-            if (!remote(w, r))
-                amp_rma_lock(w->shared, r, 0);
-        rc = settle(rank, w, call);
+    /* One member after the other, in rank order, each granted before the
+     * next is asked: a lock-all that held some members while it waited
+     * for another, behind an exclusive request queued there, could close
+     * a cycle with other lock-alls (each waiting behind an exclusive
+     * request for a member another holds).  In rank order, whoever waits
+     * holds only lower members than the one it waits for. */
+    for (int r = 0; !(assert &MPI_MODE_NOCHECK) && r < w->size; r++) {
+        if (!remote(w, r)) {
+            amp_rma_lock(w->shared, r, 0);
+            continue;
+        }
+        amp_rma_remote_lock(w->shared, &w->origin, r, 0);
+        int rc2 = settle(rank, w, call);
+        rc = rc != MPI_SUCCESS ? rc : rc2;
     }
     w->lock_all = 1 | (assert &MPI_MODE_NOCHECK ? LOCK_NOCHECK : 0);
     return rc;
@@ -422,6 +435,7 @@ int PMPI_Win_unlock_all(MPI_Win win)
             amp_rma_unlock(w->shared, r, 0);
     }
     int rc2 = held ? settle(rank, w, call) : MPI_SUCCESS;
+    amp_mpi_poll(rank, call);
     return rc != MPI_SUCCESS ? rc : rc2;
 }
 AMP_WEAK_ALIAS(Win_unlock_all)

@@ -20,7 +20,8 @@
  * applies an accumulate under r's accumulate lock, grants r's lock in turn
  * with the local members, counts posts and completes.  The target rank
  * itself takes no part, so passive target works while it computes, as
- * long as its PE polls (any MPI call, or idle).  Every remote operation is
+ * long as its PE polls (an MPI call that waits or polls, unlocks and
+ * flushes among them, or idle).  Every remote operation is
  * answered, and the origin counts what it still waits for
  * (amp_rma_origin_t): flushes, unlocks, fences and completes wait for
  * that count to drop to zero.
