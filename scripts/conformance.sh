@@ -166,6 +166,14 @@ configure_suite() {
 build_dir_programs() {
     local d=$1
     [ -d "$suite/$d" ] || return 0
+    # Programs built against other headers (the build changed since) are
+    # built again: make does not know the MPI headers.
+    local heads
+    heads=$(cat "$build_dir"/include/*.h | md5sum)
+    if [ "$(cat "$suite/$d/.headers" 2>/dev/null)" != "$heads" ]; then
+        make -C "$suite/$d" clean >/dev/null 2>&1 || true
+        echo "$heads" >"$suite/$d/.headers"
+    fi
     for h in util dtpools; do
         [ -f "$suite/$h/.built" ] && continue
         make -C "$suite/$h" -j"$jobs" >"$suite/$h/build.log" 2>&1 ||
