@@ -166,10 +166,11 @@ configure_suite() {
 build_dir_programs() {
     local d=$1
     [ -d "$suite/$d" ] || return 0
-    # Programs built against other headers (the build changed since) are
-    # built again: make does not know the MPI headers.
+    # Programs built against other headers or Fortran modules (the build
+    # changed since) are built again: make does not know them.
     local heads
-    heads=$(cat "$build_dir"/include/*.h | md5sum)
+    heads=$(find "$build_dir/include" -type f \( -name '*.h' -o -name '*.mod' \) \
+        -exec md5sum {} + | sort | md5sum)
     if [ "$(cat "$suite/$d/.headers" 2>/dev/null)" != "$heads" ]; then
         make -C "$suite/$d" clean >/dev/null 2>&1 || true
         echo "$heads" >"$suite/$d/.headers"
