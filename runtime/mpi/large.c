@@ -363,12 +363,18 @@ AMP_WEAK_ALIAS(Buffer_detach_c)
 
 /* ---- packing: positions in and out ---- */
 
+/* An output argument (arg) must not be NULL: L fails otherwise. */
+static void need_out(amp_large_t *L, const void *out, const char *arg)
+{
+    if (L->rc == MPI_SUCCESS && !out)
+        L->rc = amp_mpi_error(L->rank, L->comm, MPI_ERR_ARG, L->call,
+                              "NULL pointer (argument %s)", arg);
+}
+
 /* *position as an int in pos (position checked). */
 static void position_in(amp_large_t *L, const MPI_Count *position, int *pos)
 {
-    if (L->rc == MPI_SUCCESS && !position)
-        L->rc = amp_mpi_error(L->rank, L->comm, MPI_ERR_ARG, L->call,
-                              "NULL pointer (argument position)");
+    need_out(L, position, "position");
     if (L->rc == MPI_SUCCESS)
         amp_large_int(L, *position, pos, "position");
 }
@@ -420,9 +426,7 @@ int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
     int n, s = 0;
     amp_large_begin(&L, "MPI_Pack_size_c", comm);
     amp_large_count_dt(&L, incount, &n, &datatype, "incount");
-    if (L.rc == MPI_SUCCESS && !size)
-        L.rc = amp_mpi_error(L.rank, L.comm, MPI_ERR_ARG, L.call,
-                             "NULL pointer (argument size)");
+    need_out(&L, size, "size");
     if (L.rc != MPI_SUCCESS)
         return amp_large_end(&L, L.rc);
     amp_large_run(&L);
@@ -445,9 +449,7 @@ int PMPI_Pack_external_c(const char datarep[], const void *inbuf,
     MPI_Aint pos = 0;
     amp_large_begin(&L, "MPI_Pack_external_c", MPI_COMM_NULL);
     amp_large_count_dt(&L, incount, &n, &datatype, "incount");
-    if (L.rc == MPI_SUCCESS && !position)
-        L.rc = amp_mpi_error(L.rank, NULL, MPI_ERR_ARG, L.call,
-                             "NULL pointer (argument position)");
+    need_out(&L, position, "position");
     if (L.rc != MPI_SUCCESS)
         return amp_large_end(&L, L.rc);
     pos = (MPI_Aint)*position;
@@ -469,9 +471,7 @@ int PMPI_Unpack_external_c(const char datarep[], const void *inbuf,
     MPI_Aint pos = 0;
     amp_large_begin(&L, "MPI_Unpack_external_c", MPI_COMM_NULL);
     amp_large_count_dt(&L, outcount, &n, &datatype, "outcount");
-    if (L.rc == MPI_SUCCESS && !position)
-        L.rc = amp_mpi_error(L.rank, NULL, MPI_ERR_ARG, L.call,
-                             "NULL pointer (argument position)");
+    need_out(&L, position, "position");
     if (L.rc != MPI_SUCCESS)
         return amp_large_end(&L, L.rc);
     pos = (MPI_Aint)*position;
@@ -492,9 +492,7 @@ int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount,
     MPI_Aint s = 0;
     amp_large_begin(&L, "MPI_Pack_external_size_c", MPI_COMM_NULL);
     amp_large_count_dt(&L, incount, &n, &datatype, "incount");
-    if (L.rc == MPI_SUCCESS && !size)
-        L.rc = amp_mpi_error(L.rank, NULL, MPI_ERR_ARG, L.call,
-                             "NULL pointer (argument size)");
+    need_out(&L, size, "size");
     if (L.rc != MPI_SUCCESS)
         return amp_large_end(&L, L.rc);
     amp_large_run(&L);
