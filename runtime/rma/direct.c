@@ -83,16 +83,20 @@ static amp_node_iov_t *target_pieces(const amp_dt_t *tdt, int tcount,
         *n = 1;
         return v;
     }
-    long long total = (long long)tcount * tdt->nblocks;
+    /* A type without a list of blocks (a basic type resized) has one. */
+    amp_dt_block_t one;
+    int nb;
+    const amp_dt_block_t *blocks = amp_dt_blocks(tdt, &nb, &one);
+    long long total = (long long)tcount * nb;
     *n = total > CMA_MAX_PIECES ? -1 : (int)total;
     if (*n < 0)
         return NULL;
     amp_node_iov_t *v = malloc((size_t)(total ? total : 1) * sizeof(*v));
     for (int i = 0, k = 0; v && i < tcount; i++)
-        for (int b = 0; b < tdt->nblocks; b++, k++)
+        for (int b = 0; b < nb; b++, k++)
             v[k] = (amp_node_iov_t){taddr + (ptrdiff_t)i * tdt->extent +
-                                        tdt->blocks[b].off,
-                                    tdt->blocks[b].len};
+                                        blocks[b].off,
+                                    blocks[b].len};
     return v;
 }
 

@@ -198,6 +198,37 @@ static void puts_gets(MPI_Win win, double *mem, int n, int me, int np)
     free(got);
 }
 
+/* Puts and gets whose target type is a basic type resized (its one block
+ * from the basic type, lb and extent of its own), as MPICH's suite builds
+ * them: on a member of another process they go through cross-memory
+ * copies, which take the type's one block as the whole element. */
+static void resized_targets(MPI_Win win, int *mem, int n, int me, int np)
+{
+    int right = (me + 1) % np, left = (me + np - 1) % np;
+    MPI_Datatype spread;
+    MPI_Type_create_resized(MPI_INT, -8, 3 * sizeof(int), &spread);
+    MPI_Type_commit(&spread);
+    int k = n / 3 - 1, *src = malloc((size_t)k * sizeof(int));
+    int *got = malloc((size_t)k * sizeof(int));
+    for (int i = 0; i < n; i++)
+        mem[i] = -1;
+    for (int i = 0; i < k; i++)
+        src[i] = me * 100000 + i;
+    MPI_Win_fence(0, win);
+    MPI_Put(src, k, MPI_INT, right, 1, k, spread, win);
+    MPI_Win_fence(0, win);
+    for (int i = 0; i < n; i++)
+        MT_CHECK_INT_EQ(mem[i], i % 3 == 1 && i / 3 < k ? left * 100000 + i / 3
+                                                        : -1);
+    MPI_Get(got, k, MPI_INT, right, 1, k, spread, win);
+    MPI_Win_fence(0, win);
+    for (int i = 0; i < k; i++)
+        MT_CHECK_INT_EQ(got[i], me * 100000 + i);
+    MPI_Type_free(&spread);
+    free(src);
+    free(got);
+}
+
 int main(int argc, char **argv)
 {
     int me, np, wme, wnp;
@@ -232,6 +263,12 @@ int main(int argc, char **argv)
     puts_gets(win, dmem, N, wme, wnp);
     MPI_Win_free(&win);
     free(dmem);
+    int *imem = malloc(3000 * sizeof(int));
+    MPI_Win_create(imem, 3000 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &win);
+    resized_targets(win, imem, 3000, wme, wnp);
+    MPI_Win_free(&win);
+    free(imem);
     lmem = malloc(2 * sizeof(long));
     lmem[0] = lmem[1] = 0;
     MPI_Win_create(lmem, 2 * sizeof(long), sizeof(long), MPI_INFO_NULL,
