@@ -223,8 +223,14 @@ load_xfails() {
     local line pat mode
     while IFS= read -r line || [ -n "$line" ]; do
         case $line in '' | '#'*) continue ;; esac
-        pat=$(echo "${line%%|*}" | sed 's/[[:space:]]*$//')
-        mode=$(echo "$line" | cut -d'|' -f2 | tr -d '[:space:]')
+        # The fields are separated by " | " (a pattern may hold "|" of
+        # its own, in @(a|b)).
+        pat=${line%% | *}
+        mode=${line#* | }
+        mode=${mode%% | *}
+        case $mode in np1 | np2 | any) ;;
+        *) die "$xfail_file: not PATTERN | MODE | REASON: $line" ;;
+        esac
         xfail_patterns+=("$pat")
         xfail_modes+=("$mode")
     done <"$xfail_file"
