@@ -24,6 +24,20 @@ config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.ampi_lit_exec_root
 
+# A time limit per test (AMPI_LIT_TIMEOUT seconds, CMake's cache): a test
+# still running then is ended with every process it started and reported
+# as TIMEOUT, and the others go on.  lit's --timeout (or LIT_OPTS) wins.
+# lit needs Python's psutil for it.
+if config.ampi_test_timeout > 0 and lit_config.maxIndividualTestTime == 0:
+    supported, why = lit_config.maxIndividualTestTimeIsSupported
+    if supported:
+        lit_config.maxIndividualTestTime = config.ampi_test_timeout
+    else:
+        lit_config.warning(
+            "no time limit per test (AMPI_LIT_TIMEOUT): %s; install "
+            "python3-psutil (scripts/setup.sh)" % why
+        )
+
 # Our tools first, then FileCheck, not and split-file.  Nothing from the
 # caller's environment chooses the compiler under test.
 config.environment["PATH"] = os.pathsep.join(

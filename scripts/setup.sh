@@ -6,6 +6,7 @@ set -euo pipefail
 
 packages=(
     build-essential cmake ninja-build pkg-config python3 gfortran
+    python3-psutil          # lit's time limit per test (lit/README.md)
     clang-19 clang-format-19 llvm-19-tools llvm-19-dev libclang-19-dev flang-19
     libomp-19-dev
     libhwloc-dev hwloc
