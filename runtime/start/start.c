@@ -416,6 +416,7 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
     /* Without address-space randomization, so that a checkpoint can be
      * restarted (mpi/checkpoint.h); returns when nothing is to be done. */
     amp_restart_reexec(argv, envp);
+    amp_start_alloc_init();
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     amp_proc.wtime_base = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;

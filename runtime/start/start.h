@@ -18,6 +18,10 @@ amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn);
 __attribute__((visibility("default"))) _Noreturn void
 amp_start_rank_exit(int status);
 
+/* Tells mem/sys_alloc.c how to find the calling rank (alloc.c), before the
+ * PEs start. */
+void amp_start_alloc_init(void);
+
 /* Reads the options from the environment, then from argv, and removes the
  * runtime's own "+" options from argv.  Exits with a one-line message on a
  * bad option. */
