@@ -13,12 +13,22 @@ include:
   - the API headers of the components outside the runtime (OUTSIDE).
 Anything else is reported, unless KNOWN lists it with its reason.
 
+With --objects, the runtime's object files are checked the same way: a
+runtime name (amp_*, MPI_*, PMPI_*, AMPI_*) that an object of folder F uses
+must be defined in F or in a folder drawn under F's (mem/sys_alloc.c, beside
+the drawing, may be used by every folder).  The C library's names that the
+runtime defines for the whole process (malloc, free, strerror,
+pthread_create...) are calls of the C library's API and are not checked.
+
 Usage: check_layers.py [ROOT]      check the tree at ROOT (default: ..)
+       check_layers.py ROOT --objects OBJ...
+                                   also check the objects of libampi
        check_layers.py --self-test check that violations are caught
 """
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -29,6 +39,14 @@ OUTSIDE = {"pie": {"pie.h"}, "tlsglobals": {"tls.h"}}
 # Includes that break the layers and are known: (file under runtime/,
 # included path) -> why it is tolerated.  Keep it short; fix rather than add.
 KNOWN = {}
+
+# Objects of generated sources, outside the runtime's folders, and the
+# folder they belong to.
+GENERATED = {"mt_gen.c.o": "mpi", "fortran_gen.c.o": "mpi",
+             "large_gen.c.o": "mpi"}
+# Beside the drawing: defined for every folder.
+EVERYWHERE = ("mem/sys_alloc.c.o",)
+RUNTIME_NAME = re.compile(r"^(amp_|MPI_|PMPI_|AMPI_)")
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -94,6 +112,57 @@ def check(root):
         if not os.path.exists(path) or f'"{inc}"' not in open(path).read():
             problems.append(f'KNOWN lists runtime/{rel} including "{inc}" '
                             f"({reason}), which it no longer does: remove it")
+    return problems
+
+
+def object_folder(path, layer):
+    """The runtime folder (or component beside it) an object was built
+    from, or None."""
+    parent = os.path.basename(os.path.dirname(path))
+    if parent in layer or parent in OUTSIDE:
+        return parent
+    return GENERATED.get(os.path.basename(path))
+
+
+def check_objects(root, objects):
+    """The runtime names objects use from folders not under their own."""
+    rt = os.path.join(root, "runtime")
+    with open(os.path.join(rt, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    folders = {d for d in os.listdir(rt)
+               if os.path.isdir(os.path.join(rt, d)) and d != "include"}
+    layer, _ = parse_readme(readme, folders)
+    defined, used = {}, {}
+    for obj in objects:
+        out = subprocess.run(["nm", "-P", obj], capture_output=True,
+                             text=True, check=True).stdout
+        for line in out.splitlines():
+            fields = line.split()
+            if len(fields) < 2 or not RUNTIME_NAME.match(fields[0]):
+                continue
+            if fields[1] == "U":
+                used.setdefault(obj, set()).add(fields[0])
+            elif fields[1] in "TDBRVWG":
+                defined.setdefault(fields[0], []).append(obj)
+    problems = []
+    for obj in sorted(used):
+        folder = object_folder(obj, layer)
+        if folder is None:
+            problems.append(f"{obj}: not built from a folder of the runtime")
+            continue
+        for name in sorted(used[obj]):
+            for where in defined.get(name, []):
+                owner = object_folder(where, layer)
+                if owner in (folder, None) or owner in OUTSIDE or \
+                        where.endswith(EVERYWHERE):
+                    continue
+                if folder in OUTSIDE and owner == "base":
+                    continue
+                if folder in OUTSIDE or layer[owner] >= layer[folder]:
+                    problems.append(
+                        f"{folder}/{os.path.basename(obj)} uses {name} of "
+                        f"{owner}/{os.path.basename(where)}, which is not "
+                        f"drawn under {folder}/")
     return problems
 
 
@@ -172,22 +241,71 @@ base       bottom
               len(problems) == 1 and fault[2] in problems[0])
         print(f"self-test {label}: {'ok' if ok else 'FAILED'} {problems}")
         failed += not ok
+    return failed + self_test_objects(readme, good)
+
+
+def self_test_objects(readme, good):
+    """Objects of a lower folder calling up must be reported, calls down
+    not."""
+    sources = {"base/b.c": "void amp_base_fn(void) {}\n",
+               "top/t.c": "void amp_mid_fn(void);\n"
+                          "void amp_top_fn(void) { amp_mid_fn(); }\n"}
+    failed = 0
+    for label, mid in [("objects clean", "void amp_base_fn(void);\n"
+                        "void amp_mid_fn(void) { amp_base_fn(); }\n"),
+                       ("objects upward", "void amp_top_fn(void);\n"
+                        "void amp_mid_fn(void) { amp_top_fn(); }\n")]:
+        tmp = tempfile.mkdtemp()
+        try:
+            for rel, body in good.items():
+                path = os.path.join(tmp, "runtime", rel)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    f.write(body)
+            with open(os.path.join(tmp, "runtime", "README.md"), "w") as f:
+                f.write(readme)
+            objects = []
+            for rel, body in dict(sources, **{"mid/m.c": mid}).items():
+                src = os.path.join(tmp, "objs", rel)
+                os.makedirs(os.path.dirname(src), exist_ok=True)
+                with open(src, "w") as f:
+                    f.write(body)
+                subprocess.run(["cc", "-c", src, "-o", src + ".o"],
+                               check=True)
+                objects.append(src + ".o")
+            problems = check_objects(tmp, objects)
+        finally:
+            shutil.rmtree(tmp)
+        ok = (not problems if "clean" in label else
+              len(problems) == 1 and "amp_top_fn" in problems[0])
+        print(f"self-test {label}: {'ok' if ok else 'FAILED'} {problems}")
+        failed += not ok
     return failed
 
 
 def main():
     if sys.argv[1:] == ["--self-test"]:
         sys.exit(1 if self_test() else 0)
-    root = sys.argv[1] if len(sys.argv) > 1 else \
+    args = sys.argv[1:]
+    objects = []
+    if "--objects" in args:
+        objects = [o for arg in args[args.index("--objects") + 1:]
+                   for o in arg.split(";") if o]
+        args = args[:args.index("--objects")]
+    root = args[0] if args else \
         os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     problems = check(root)
+    if objects:
+        problems += check_objects(root, objects)
     for p in problems:
         print(p)
     if problems:
         print(f"{len(problems)} include(s) break the layers of "
               "runtime/README.md")
         sys.exit(1)
-    print("every include of runtime/ follows the layers of runtime/README.md")
+    print("every include of runtime/ follows the layers of runtime/README.md" +
+          (f", and so do the names its {len(objects)} objects use"
+           if objects else ""))
 
 
 if __name__ == "__main__":
