@@ -1,6 +1,7 @@
 /*
- * The MPI layer's private header: the process-wide struct, the per-rank
- * struct, and the objects behind MPI handles.
+ * The MPI layer's private header: the objects behind MPI handles and the
+ * calls between the layer's files.  The process-wide and per-rank structs,
+ * which the layers above use too, are in proc.h.
  */
 #ifndef AMP_MPI_IMPL_H
 #define AMP_MPI_IMPL_H

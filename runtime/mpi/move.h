@@ -60,7 +60,7 @@ typedef struct amp_move {
      * stand-in the scheduler ends for it. */
     void **writers;
     amp_thread_t *ghosts;
-    amp_status_t (*map_copy)(int slot); /* amp_move_init's */
+    amp_move_map_fn_t map_copy; /* amp_move_init's */
 } amp_move_t;
 
 /* amp_move_init is in proc.h. */
