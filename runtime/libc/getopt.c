@@ -23,7 +23,7 @@
  * glibc's words (translated through its message catalogue).
  */
 #include "libc/state.h"
-#include "mpi/impl.h"
+#include "mpi/proc.h"
 
 #include <getopt.h>
 #include <libintl.h>

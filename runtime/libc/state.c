@@ -5,7 +5,7 @@
  */
 #include "libc/state.h"
 #include "mem/heap.h"
-#include "mpi/impl.h"
+#include "mpi/proc.h"
 
 #include <dlfcn.h>
 #include <string.h>

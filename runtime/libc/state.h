@@ -7,7 +7,7 @@
 
 #define _GNU_SOURCE 1
 #include "libc/libc.h"
-#include "mpi/impl.h"
+#include "mpi/proc.h"
 
 #include <grp.h>
 #include <pwd.h>

@@ -16,8 +16,10 @@
  * made from a rank, amp_sys_alloc_enter/leave send the rank's allocations
  * to the C library meanwhile.
  *
- * Declared at the bottom so that every layer can use it; defined by
- * start/alloc.c, which knows the ranks.
+ * Declared and defined at the bottom (sys_alloc.c) so that every layer can
+ * use it.  Which rank calls is known above: the layer that makes the ranks
+ * registers at startup how to find the calling rank's count
+ * (amp_sys_alloc_route).
  */
 #ifndef AMP_MEM_SYS_ALLOC_H
 #define AMP_MEM_SYS_ALLOC_H
@@ -39,7 +41,15 @@ char *amp_sys_strdup(const char *s) __attribute__((malloc));
 void amp_sys_alloc_enter(void);
 void amp_sys_alloc_leave(void);
 
-/* start/alloc.c itself defines the family: it alone sees the real names. */
+/* The calling rank's count of nested amp_sys_alloc_enter (its allocations
+ * go to the C library while it is above 0), or NULL outside a rank. */
+typedef int *(*amp_sys_alloc_count_fn_t)(void);
+/* Registers fn, once at startup, before the PEs and the ranks exist;
+ * amp_sys_alloc_enter/leave are no-ops until then. */
+void amp_sys_alloc_route(amp_sys_alloc_count_fn_t fn);
+
+/* start/alloc.c defines the family, and sys_alloc.c calls it: they alone
+ * see the real names. */
 #ifndef AMP_ALLOC_INTERPOSER
 #define malloc amp_sys_malloc
 #define calloc amp_sys_calloc

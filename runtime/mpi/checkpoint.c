@@ -5,10 +5,10 @@
  * of its own, the manifest, and the rebuilding of the objects after a
  * restart.
  */
-#include "checkpoint.h"
+#include "mpi/checkpoint.h"
+#include "mpi/impl.h"
 
 #include "mem/heap.h"
-#include "start/start.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -662,10 +662,8 @@ static int write_rank_file(snap_t *s)
                              .heap_extent = amp_heap_extent(rank->heap),
                              .heap_committed = amp_heap_committed(rank->heap)};
     memcpy(h.magic, AMP_CKPT_RANK_MAGIC, sizeof(h.magic));
-    amp_pie_range_t pie[AMP_START_PIE_MAX_RANGES];
-    int npie = amp_start_pie_ranges(rank->pie_base, pie);
-    _Static_assert(AMP_START_PIE_MAX_RANGES <= AMP_CKPT_PIE_RANGES,
-                   "a rank file holds every range of a program copy");
+    amp_pie_range_t pie[AMP_CKPT_PIE_RANGES];
+    int npie = amp_ckpt_pie_ranges(rank->pie_base, pie);
     h.pie_base = rank->pie_base;
     h.pie_nranges = (uint32_t)npie;
     for (int i = 0; i < npie; i++) {

@@ -38,7 +38,7 @@
 #ifndef AMP_MPI_CHECKPOINT_H
 #define AMP_MPI_CHECKPOINT_H
 
-#include "impl.h"
+#include "mpi/proc.h"
 
 #include <stdint.h>
 
@@ -81,7 +81,7 @@ typedef struct amp_ckpt_manifest {
     amp_ckpt_ident_t ident;
 } amp_ckpt_manifest_t;
 
-/* This process's identity (start/restart.c). */
+/* This process's identity (slot.c; start/restart.c compares it). */
 void amp_ckpt_ident(amp_ckpt_ident_t *id);
 /* 1 when address-space randomization is off in this process. */
 int amp_ckpt_aslr_off(void);
@@ -107,12 +107,23 @@ void amp_restart_check_layout(void);
 /* Brings world rank r back from its file, ready to resume on pe (called
  * for each rank this process is given, whichever process wrote it). */
 void amp_restart_rank(int r, amp_pe_t *pe);
-/* A rank whose slot holds its memory as it stopped (restored from its file,
- * or arrived from another process, mpi/move.c) set up in this process to
- * resume at sp on pe: its thread, fresh tables for the MPI objects it
- * rebuilds itself, its endpoint, its unwind tables (pie); not yet
- * spawned. */
-void amp_restart_revive(amp_rank_t *rank, amp_pe_t *pe, void *sp);
+/* A rank whose slot holds its memory as it stopped (restored from its file
+ * by start/restart.c, or arrived from another process, move.c) set up in
+ * this process to resume at sp on pe: its thread, fresh tables for the MPI
+ * objects it rebuilds itself, its endpoint, its unwind tables (pie); not
+ * yet spawned (slot.c). */
+void amp_ckpt_revive(amp_rank_t *rank, amp_pe_t *pe, void *sp);
+
+/* The writable part of the program copy at base, less its RELRO range
+ * (which amp_pie_copy_map relocates to the same contents in any process):
+ * what a rank that moves (move.c) or is checkpointed carries of its copy.
+ * Fills out with at most AMP_CKPT_PIE_RANGES ranges and returns their
+ * count (0 without pie; slot.c). */
+typedef struct amp_pie_range {
+    char *addr;
+    size_t len;
+} amp_pie_range_t;
+int amp_ckpt_pie_ranges(uintptr_t base, amp_pie_range_t *out);
 /* Turns address-space randomization off by executing the program again
  * (unless AMPI_NO_REEXEC is set); returns when nothing is to be done. */
 void amp_restart_reexec(char **argv, char **envp);

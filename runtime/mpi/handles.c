@@ -57,6 +57,34 @@ const char *amp_comm_label(const amp_comm_t *comm, char *buf, size_t len)
     return buf;
 }
 
+void amp_rank_ctx_label(amp_rank_t *rank, int ctx, char *buf, size_t len)
+{
+    int base = ctx & ~1;
+    for (int i = 0; i < rank->comms.nchunks * AMP_TABLE_CHUNK; i++) {
+        amp_comm_t *c = amp_table_lookup(&rank->comms, i);
+        if (c && c->ctx == base) {
+            char name[MPI_MAX_OBJECT_NAME + 32];
+            snprintf(buf, len, "%s%s", amp_comm_label(c, name, sizeof(name)),
+                     ctx & 1 ? ", inside a collective" : "");
+            return;
+        }
+    }
+    snprintf(buf, len, "context %d", ctx);
+}
+
+/* Shared-memory collectives (coll/shm.c) wait without requests. */
+void amp_rank_report_coll_waits(amp_rank_t *rank)
+{
+    for (int i = 0; i < rank->comms.nchunks * AMP_TABLE_CHUNK; i++) {
+        amp_comm_t *c = amp_table_lookup(&rank->comms, i);
+        if (c && amp_coll_shm_waiting(c->shm, c->rank)) {
+            char comm[MPI_MAX_OBJECT_NAME + 64];
+            amp_rank_ctx_label(rank, c->ctx + 1, comm, sizeof(comm));
+            amp_log_error("    waiting for the other members (%s)", comm);
+        }
+    }
+}
+
 static void comm_setup(amp_comm_t *c, int ctx, int rank, int size,
                        const int *world, const char *name)
 {

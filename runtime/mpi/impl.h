@@ -1,11 +1,13 @@
 /*
- * The MPI layer's private header: the process-wide struct, the per-rank
- * struct, and the objects behind MPI handles.
+ * The MPI layer's private header: the objects behind MPI handles and the
+ * calls between the layer's files.  The process-wide and per-rank structs,
+ * which the layers above use too, are in proc.h.
  */
 #ifndef AMP_MPI_IMPL_H
 #define AMP_MPI_IMPL_H
 
 #include "mpi.h"
+#include "mpi/proc.h"
 
 #include "base/base.h"
 #include "base/table.h"
@@ -43,74 +45,6 @@
 
 #define AMP_HANDLE_KIND(h) ((unsigned)(h) >> AMPI_HANDLE_SHIFT)
 #define AMP_HANDLE_INDEX(h) ((int)((unsigned)(h) & 0xffffffu))
-
-enum amp_mapping { AMP_MAP_BLOCK, AMP_MAP_RR, AMP_MAP_RANDOM, AMP_MAP_LIST };
-
-typedef struct amp_opts {
-    int vp;                 /* virtual ranks */
-    int p;                  /* PEs (0: one per core, at most vp) */
-    size_t stacksize;       /* bytes of stack per rank */
-    size_t isomalloc_slot;  /* bytes of a rank's slot (0: the default) */
-    int mapping;            /* enum amp_mapping */
-    unsigned long map_seed; /* random: the permutation's seed */
-    int *map_list;          /* list: PE of rank i (repeated cyclically) */
-    int map_nlist;
-    const char *map_flag;  /* where the mapping came from, for errors */
-    size_t eager;          /* eager/rendezvous threshold in bytes */
-    int pin;               /* pin PEs to cores */
-    int stats;             /* print per-rank scheduling counts at exit */
-    long poll_deadlock_ns; /* AMPI_POLL_DEADLOCK (sched.h); 0: default */
-    int showmap;           /* print the placement of PEs and ranks at start */
-    const char *gpumap;    /* +gpumap: PEs to CUDA devices (gpu/gpu.h) */
-    int balancer;          /* +balancer: amp_lb_kind_t (lb/lb.h) */
-    int lbdebug;           /* +lbdebug: report load-balancing moves */
-    const char *restart;   /* +restart DIR: checkpoint to resume from */
-    int iothreads;         /* +iothreads: io/'s helper threads (0: default) */
-    int node_shm;          /* AMPI_NODE_SHM: processes of a node share memory */
-} amp_opts_t;
-
-typedef int (*amp_main_fn_t)(int argc, char **argv, char **envp);
-
-/* The one process-wide struct: written at startup, read afterwards. */
-typedef struct amp_proc {
-    amp_opts_t opts;
-    amp_boot_t boot; /* the job's processes (PMIx), this one's index */
-    amp_topo_t topo;
-    amp_mem_t mem;
-    amp_tls_image_t tls; /* static TLS layout each rank gets a copy of */
-    amp_pie_image_t pie; /* the program image each rank gets a copy of */
-    amp_sched_t sched;
-    amp_p2p_world_t world;
-    struct amp_rank **ranks;          /* by world rank */
-    int *rank_pe;                     /* world rank -> PE it was placed on */
-    amp_coll_shm_registry_t coll_shm; /* coll/shm.c: shared collectives */
-    int nranks;
-    amp_main_fn_t main_fn;
-    int argc;
-    char **argv;
-    char **envp;
-    _Atomic int exit_status;  /* first non-zero status a rank returned */
-    uintptr_t exe_lo, exe_hi; /* the executable's loaded range */
-    /* Registered with AMPI_Register_rank_init before the ranks start. */
-    void (**rank_inits)(void);
-    int nrank_inits;
-    double wtime_base;
-    /* Core slot of PE 0 (topo): processes of one node that may use the
-     * same cores take turns, process k of the node starting at k * PEs. */
-    int pin_base;
-    struct amp_nbc_pe *nbc_pes; /* coll/nbc.c: by PE id */
-    amp_lb_t lb;                /* lb/: moving ranks between PEs */
-    struct amp_move *move;      /* move.c: ranks between processes, or NULL */
-    struct amp_gpu *gpu; /* gpu/gpu.h: CUDA devices, or NULL: host-only */
-    amp_io_t *io;        /* io/io.h: the helper threads of file I/O */
-    /* +restart: the checkpoint's manifest (mpi/checkpoint.h), else NULL */
-    struct amp_ckpt_manifest *restart;
-    struct amp_mt *mt; /* threads.c: helpers and runners, made at startup */
-} amp_proc_t;
-
-extern amp_proc_t amp_proc;
-
-enum amp_mpi_state { AMP_MPI_NOT_INIT, AMP_MPI_ACTIVE, AMP_MPI_FINALIZED };
 
 typedef struct amp_comm {
     amp_obj_t obj;
@@ -232,95 +166,6 @@ typedef struct amp_msg_handle {
     struct amp_msg *msg;
 } amp_msg_handle_t;
 
-/* MPI_Buffer_attach state; see bsend.c. */
-typedef struct amp_bsend {
-    char *buf;
-    size_t size;
-    struct amp_bseg *segs; /* live segments, by address */
-} amp_bsend_t;
-
-/* State of one thread while it runs an MPI call for a rank: the rank's own
- * thread (amp_rank_t.ctx), or a helper running a call of another thread of
- * the rank.  Reached through amp_call_ctx(). */
-typedef struct amp_call_ctx {
-    /* Errors of call alias_of are reported as alias's (a "_c" call runs
-     * its int form: large.c). */
-    const char *alias_of, *alias;
-    struct amp_pcoll *pcoll; /* pcoll.c: the persistent collective being
-                                set up or started, or NULL */
-} amp_call_ctx_t;
-
-#define AMP_ERRMSG_RING 16
-#define AMP_ERRMSG_LEN 256
-
-typedef struct amp_rank {
-    amp_thread_t thr; /* first: the scheduler's thread is the rank */
-    amp_p2p_ep_t ep;
-    struct amp_heap *heap; /* its slot's heap (mem/heap.h, start/alloc.c) */
-    int sys_alloc;         /* > 0: its allocations go to the C library */
-    int world_rank;
-    int slot;
-    char **argv; /* the rank's own copy of the command line */
-    int state;   /* enum amp_mpi_state */
-    struct amp_tls_dtor *tls_dtors; /* destructors of its thread_locals */
-    struct amp_atexit *atexits;     /* start/exit.c: its exit handlers */
-    struct amp_libc_rank *libc;     /* libc/: its C library state, or NULL */
-    struct amp_pup_entry *pups;     /* pup.c: AMPI_Register_pup's, by index */
-    int npups;
-    int thread_level;
-    const char *call; /* the MPI call a blocked rank waits in */
-    int next_ctx;     /* lowest context id this rank has not used */
-    int idup_blocks;  /* comm.c: blocks of context ids taken for idups */
-    amp_table_t comms, dts, reqs, msgs, errhs, ops;
-    amp_table_t groups;   /* group.c; index 0 is MPI_GROUP_EMPTY */
-    amp_table_t keyvals;  /* attr.c */
-    amp_table_t infos;    /* info.c; index 0 is MPI_INFO_ENV */
-    amp_table_t wins;     /* win.c */
-    amp_table_t files;    /* file.c */
-    amp_table_t sessions; /* session.c; index 0 is MPI_SESSION_NULL */
-    int nsessions;        /* session.c: sessions open (MPI may be used) */
-    struct amp_datarep *datareps; /* datarep.c: MPI_Register_datarep's */
-    struct amp_attr *dt_attrs[AMPI_DTID_COUNT]; /* attr.c: predefined types' */
-    /* datatype.c: the names this rank gave predefined types (by id, in its
-     * heap, so they move with it); NULL until it names one */
-    char **dt_names;
-    int attr_my_wth;                 /* attr.c: what AMPI_MY_WTH points to */
-    struct amp_user_errs *user_errs; /* errors.c: added classes and codes */
-    MPI_Errhandler file_errh;        /* errors.c: MPI_FILE_NULL's handler */
-    int self_errh_set; /* errors.c: the program set MPI_COMM_SELF's handler */
-    amp_bsend_t bsend;
-    unsigned errseq;
-    int errcodes[AMP_ERRMSG_RING];
-    char errmsgs[AMP_ERRMSG_RING][AMP_ERRMSG_LEN];
-    amp_lb_rank_t lb;   /* migrate.c: load and migration callbacks */
-    uintptr_t pie_base; /* base of the rank's program copy (pie), or 0 */
-    /* libgcc's record of the copy's unwind tables (pie) */
-    _Alignas(16) unsigned char pie_frames[AMP_PIE_FRAME_OBJECT_SIZE];
-    /* gpu.c: device buffers staged for the collective being started, taken
-     * by the next amp_coll_launch (NULL between calls) */
-    struct amp_gpu_op *gpu_coll;
-    unsigned polls;         /* request.c: fruitless polls in a row */
-    unsigned long poll_act; /* ... since the activity was this */
-    amp_call_ctx_t ctx;     /* its own thread's (thr.upper) */
-    /* threads.c: kernel threads bound to it now (it stays on its PE while
-     * there are any), and its OpenMP settings (amp_omp_state). */
-    _Atomic int mt_threads;
-    int omp[3];
-} amp_rank_t;
-
-/* The calling rank, or NULL outside a rank. */
-static inline amp_rank_t *amp_rank_self(void)
-{
-    amp_pe_t *pe = amp_pe_self();
-    return pe && pe->current ? (amp_rank_t *)pe->current->owner : NULL;
-}
-
-/* The calling thread's call state (a thread of a rank). */
-static inline amp_call_ctx_t *amp_call_ctx(void)
-{
-    return (amp_call_ctx_t *)amp_pe_self()->current->upper;
-}
-
 /* A window (win.c): this rank's view of a window; the memory and the
  * locks its members share are in the rma module's state (rma/rma.h). */
 typedef struct amp_win {
@@ -377,29 +222,9 @@ amp_status_t amp_win_node_shared(const amp_comm_t *c, amp_win_t *w,
  * object goes. */
 void amp_win_node_unlink(amp_win_t *w);
 
-/* ---- program image copies (start/image.c) ---- */
-
-/* addr, when it lies in a rank's copy of the program image (pie), moved to
- * the same place in the loaded original; anything else unchanged.  Safe in
- * a signal handler.  Exported for debuggers (docs/privatization-pie.md). */
-AMPI_API void *amp_pie_to_original(const void *addr);
-
-/* addr, when it lies in the original program image or any rank's copy,
- * moved to the same place in rank's copy: a function pointer that one
- * rank handed the runtime, as that rank would call it. */
-void *amp_pie_to_rank(const amp_rank_t *rank, const void *addr);
-
 /* ---- errors (errors.c) ---- */
 
-/* Records the error message for the calling rank, applies the error
- * handler of comm (MPI_COMM_WORLD's when comm is NULL) and returns the
- * error code for the caller to return. */
-int amp_mpi_error(amp_rank_t *rank, amp_comm_t *comm, int errclass,
-                  const char *call, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
 int amp_mpi_class_of(amp_status_t st);
-/* Checks that MPI is initialized and not finalized for the caller. */
-int amp_mpi_enter(amp_rank_t **rank, const char *call);
 _Noreturn void amp_mpi_abort_job(int code);
 int amp_mpi_unsupported(const char *call); /* see unsupported.c */
 /* The error class of code (predefined, recorded or added by the program),
@@ -428,7 +253,6 @@ const int *amp_mpi_lastusedcode(amp_rank_t *rank);
 amp_comm_t *amp_comm_lookup(amp_rank_t *rank, MPI_Comm h);
 const amp_dt_t *amp_dt_lookup(amp_rank_t *rank, MPI_Datatype h);
 amp_req_t *amp_req_lookup(amp_rank_t *rank, MPI_Request h);
-amp_status_t amp_rank_objects_init(amp_rank_t *rank);
 int amp_comm_world_rank(const amp_comm_t *comm, int r);
 const char *amp_comm_label(const amp_comm_t *comm, char *buf, size_t len);
 /* The collective view of comm for one collective call: takes the call's

@@ -1,8 +1,8 @@
 /* Moving ranks between the processes of a job; see move.h. */
-#include "move.h"
+#include "mpi/move.h"
+#include "mpi/impl.h"
 
 #include "mem/heap.h"
-#include "start/start.h"
 
 #include <sys/mman.h>
 
@@ -56,7 +56,7 @@ static uint64_t process_ident(void)
 
 static void on_arrival(amp_pe_t *pe, const amp_p2p_am_t *m);
 
-void amp_move_init(void)
+void amp_move_init(amp_move_map_fn_t map_copy)
 {
     amp_move_t *m = calloc(1, sizeof(*m));
     int n = amp_proc.nranks;
@@ -67,6 +67,7 @@ void amp_move_init(void)
         amp_fatal("out of memory for %d ranks", n);
     pthread_mutex_init(&m->lock, NULL);
     m->ident = process_ident();
+    m->map_copy = map_copy;
     int npes = amp_proc.sched.npes;
     if (!(m->writers = calloc((size_t)npes, sizeof(void *))) ||
         !(m->ghosts = calloc((size_t)npes, sizeof(amp_thread_t))))
@@ -321,7 +322,7 @@ static void prepare(void *arg)
 static void let_run(const amp_move_arrival_t *a)
 {
     amp_rank_t *rank = amp_mem_slot_rank_area(&amp_proc.mem, a->rank);
-    amp_restart_revive(rank, amp_proc.sched.pes[a->pe], a->sp);
+    amp_ckpt_revive(rank, amp_proc.sched.pes[a->pe], a->sp);
     /* The copy's count is whatever it was while the old process read the
      * area (its progress hooks count too); the rank resumes in depart,
      * which drops the one depart took. */
@@ -433,7 +434,7 @@ static void writer_main(void *arg)
     ranges[0] = (range_t){s->resume.sp, (size_t)(area + mem->rank_area_size -
                                                  (char *)s->resume.sp)};
     ranges[1] = (range_t){(char *)rank->heap, extent};
-    int n = 2 + amp_start_pie_ranges(rank->pie_base, ranges + 2);
+    int n = 2 + amp_ckpt_pie_ranges(rank->pie_base, ranges + 2);
     move_hdr_t h = {.kind = AMP_P2P_AM_MOVE,
                     .nranges = (uint8_t)n,
                     .rank = rank->world_rank,
@@ -554,7 +555,7 @@ static amp_move_arrival_t *slot_ready(const move_hdr_t *h, int from)
     prefault((char *)(uintptr_t)h->sp,
              (size_t)(h->area + mem->rank_area_size - h->sp));
     prefault((char *)(uintptr_t)h->heap, h->heap_extent);
-    if (amp_start_pie_map(r) != AMP_OK)
+    if (amp_proc.move->map_copy(r) != AMP_OK)
         amp_fatal("cannot map the program copy of rank %d arriving from "
                   "process %d",
                   r, from);

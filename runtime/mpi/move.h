@@ -60,10 +60,10 @@ typedef struct amp_move {
      * stand-in the scheduler ends for it. */
     void **writers;
     amp_thread_t *ghosts;
+    amp_move_map_fn_t map_copy; /* amp_move_init's */
 } amp_move_t;
 
-/* At startup in jobs of several processes, after the world is set up. */
-void amp_move_init(void);
+/* amp_move_init is in proc.h. */
 
 /* The remap hook of a move within each process (lb.h): runs while no
  * rank of the process is inside a collective; the shared collective state

@@ -53,7 +53,6 @@ void amp_mt_forward(void (*fn)(void *), void *arg);
  * bound rank elsewhere, or NULL. */
 amp_rank_t *amp_mt_rank(void);
 
-/* The per-PE part (helpers), made before the PEs start. */
-amp_status_t amp_mt_init(int npes);
+/* amp_mt_init, the per-PE part made before the PEs start, is in proc.h. */
 
 #endif

@@ -9,7 +9,8 @@
  *   library it calls), goes to the rank's heap in its isomalloc slot
  *   (mem/heap.h), and moves with the rank;
  * - the runtime's own calls are renamed to amp_sys_* when it is compiled
- *   (mem/sys_alloc.h) and use the C library's heap (__libc_malloc and co.),
+ *   (mem/sys_alloc.h, mem/sys_alloc.c) and use the C library's heap
+ *   (__libc_malloc and co.),
  *   as does a rank between amp_sys_alloc_enter and amp_sys_alloc_leave
  *   (around the runtime's calls into UCX, PMIx or hwloc from a rank);
  * - so do threads that are not PEs (UCX's, PMIx's), the main thread
@@ -45,20 +46,14 @@
 #endif
 #endif
 
-#ifdef AMP_ALLOC_SANITIZED
-#define __libc_malloc malloc
-#define __libc_calloc calloc
-#define __libc_realloc realloc
-#define __libc_free free
-#define __libc_memalign memalign
-#else
+#ifndef AMP_ALLOC_SANITIZED
+
 /* The C library's allocator under the names it keeps for itself. */
 void *__libc_malloc(size_t size);
 void *__libc_calloc(size_t n, size_t size);
 void *__libc_realloc(void *p, size_t size);
 void __libc_free(void *p);
 void *__libc_memalign(size_t align, size_t size);
-#endif
 
 /* The heap the calling thread's new blocks go to; NULL: the C library. */
 static inline amp_heap_t *rank_heap(void)
@@ -136,13 +131,12 @@ static void free_in_slot(void *p, const char *call)
         bad_pointer(call, p);
 }
 
-/* realloc of p, in the range, to size (not 0).  for_rank: the block moves
- * where the caller's malloc allocates (the C library's heap otherwise),
- * unless it is there already. */
-static void *realloc_in_slot(void *p, size_t size, int for_rank)
+/* realloc of p, in the range, to size (not 0): the block moves where the
+ * caller's malloc allocates, unless it is there already. */
+static void *realloc_in_slot(void *p, size_t size)
 {
     amp_rank_t *self = amp_rank_self();
-    amp_heap_t *to = for_rank && self && !self->sys_alloc ? self->heap : NULL;
+    amp_heap_t *to = self && !self->sys_alloc ? self->heap : NULL;
     amp_heap_t *heap = heap_of(p, self);
     size_t have = heap ? amp_heap_usable_size(p) : 0;
     if (have == 0)
@@ -169,8 +163,6 @@ static int power_of_two(size_t n)
 {
     return n && !(n & (n - 1));
 }
-
-#ifndef AMP_ALLOC_SANITIZED
 
 EXPORT void *malloc(size_t size)
 {
@@ -210,7 +202,7 @@ EXPORT void *realloc(void *p, size_t size)
         free_in_slot(p, "realloc");
         return NULL;
     }
-    return realloc_in_slot(p, size, 1);
+    return realloc_in_slot(p, size);
 }
 
 EXPORT void *reallocarray(void *p, size_t n, size_t size)
@@ -311,67 +303,16 @@ EXPORT size_t malloc_usable_size(void *p)
 
 /* ---- the runtime's own allocations (mem/sys_alloc.h) ---- */
 
-void *amp_sys_malloc(size_t size)
-{
-    return __libc_malloc(size);
-}
-
-void *amp_sys_calloc(size_t n, size_t size)
-{
-    return __libc_calloc(n, size);
-}
-
-void *amp_sys_realloc(void *p, size_t size)
-{
-    if (!in_range(p))
-        return __libc_realloc(p, size);
-    if (size == 0) {
-        free_in_slot(p, "realloc");
-        return NULL;
-    }
-    return realloc_in_slot(p, size, 0);
-}
-
-void amp_sys_free(void *p)
-{
-    free(p);
-}
-
-void *amp_sys_aligned_alloc(size_t align, size_t size)
-{
-    return __libc_memalign(align, size);
-}
-
-int amp_sys_posix_memalign(void **out, size_t align, size_t size)
-{
-    if (!power_of_two(align) || align % sizeof(void *) != 0)
-        return EINVAL;
-    void *p = __libc_memalign(align, size);
-    if (!p)
-        return ENOMEM;
-    *out = p;
-    return 0;
-}
-
-char *amp_sys_strdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *copy = __libc_malloc(n);
-    return copy ? memcpy(copy, s, n) : NULL;
-}
-
-void amp_sys_alloc_enter(void)
+/* amp_sys_alloc_enter/leave count in the calling rank. */
+static int *rank_sys_count(void)
 {
     amp_rank_t *rank = amp_rank_self();
-    if (rank)
-        rank->sys_alloc++;
+    return rank ? &rank->sys_alloc : NULL;
 }
 
-void amp_sys_alloc_leave(void)
+void amp_start_alloc_init(void)
 {
-    amp_rank_t *rank = amp_rank_self();
-    if (rank)
-        rank->sys_alloc--;
+    amp_sys_alloc_route(rank_sys_count);
 }
 
 /* ---- the query of ampi.h ---- */

@@ -21,12 +21,6 @@ void amp_start_pie_setup(void)
                   "with -privatize=pie); see the messages above");
 }
 
-static uintptr_t copy_base(int slot)
-{
-    return amp_pie_copy_base(&amp_proc.pie,
-                             amp_mem_slot_image(&amp_proc.mem, slot));
-}
-
 void *amp_start_tls_area(int slot)
 {
     return (char *)amp_mem_slot_rank_area(&amp_proc.mem, slot) +
@@ -43,7 +37,7 @@ amp_status_t amp_start_pie_map(int slot)
     uintptr_t vars[AMP_PIE_NVARS];
     amp_libc_getopt_vars(
         amp_tls_copy_tp(&amp_proc.tls, amp_start_tls_area(slot)), vars);
-    return amp_pie_copy_map(img, copy_base(slot), vars);
+    return amp_pie_copy_map(img, amp_pie_slot_base(slot), vars);
 }
 
 void amp_start_pie_rank_create(amp_rank_t *rank)
@@ -54,7 +48,7 @@ void amp_start_pie_rank_create(amp_rank_t *rank)
         amp_fatal("rank %d: cannot map its copy of the program; try fewer "
                   "ranks (+vp)",
                   rank->world_rank);
-    rank->pie_base = copy_base(rank->slot);
+    rank->pie_base = amp_pie_slot_base(rank->slot);
 }
 
 amp_main_fn_t amp_start_pie_rank_enter(amp_rank_t *rank)
@@ -81,55 +75,10 @@ void amp_start_pie_rank_exit(amp_rank_t *rank)
     amp_pie_copy_fini(&amp_proc.pie, base);
 }
 
-int amp_start_pie_ranges(uintptr_t base, amp_pie_range_t *out)
-{
-    const amp_pie_image_t *img = &amp_proc.pie;
-    uintptr_t rs = img->relro_start, re = img->relro_end;
-    int n = 0;
-    if (!img->active)
-        return 0;
-    for (int i = 0; i < img->nsegments; i++) {
-        const amp_pie_segment_t *g = &img->segments[i];
-        uintptr_t a = g->start, b = g->start + g->mem_size;
-        if (!(g->prot & PROT_WRITE))
-            continue;
-        if (re > rs && rs < b && re > a) { /* cut RELRO out */
-            if (rs > a)
-                out[n++] = (amp_pie_range_t){(char *)(base + a), rs - a};
-            a = re > a ? re : a;
-        }
-        if (b > a)
-            out[n++] = (amp_pie_range_t){(char *)(base + a), b - a};
-    }
-    return n;
-}
-
-void *amp_pie_to_original(const void *addr)
-{
-    const amp_pie_image_t *img = &amp_proc.pie;
-    if (!img->active)
-        return (void *)addr;
-    int slot = amp_mem_slot_of(&amp_proc.mem, addr);
-    if (slot < 0)
-        return (void *)addr;
-    return (void *)amp_pie_translate(img, copy_base(slot), img->bias,
-                                     (uintptr_t)addr);
-}
-
-void *amp_pie_to_rank(const amp_rank_t *rank, const void *addr)
-{
-    const amp_pie_image_t *img = &amp_proc.pie;
-    if (!img->active)
-        return (void *)addr;
-    uintptr_t orig = (uintptr_t)amp_pie_to_original(addr);
-    return (void *)amp_pie_translate(img, img->bias, copy_base(rank->slot),
-                                     orig);
-}
-
 uintptr_t amp_pie_rank_base(int world_rank)
 {
     if (!amp_proc.pie.active || world_rank < 0 ||
         world_rank >= amp_proc.nranks || !amp_proc.ranks[world_rank])
         return 0;
-    return copy_base(amp_proc.ranks[world_rank]->slot);
+    return amp_pie_slot_base(amp_proc.ranks[world_rank]->slot);
 }

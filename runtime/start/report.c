@@ -5,22 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Name of the communicator a context id belongs to, seen from rank. */
-static void ctx_label(amp_rank_t *rank, int ctx, char *buf, size_t len)
-{
-    int base = ctx & ~1;
-    for (int i = 0; i < rank->comms.nchunks * AMP_TABLE_CHUNK; i++) {
-        amp_comm_t *c = amp_table_lookup(&rank->comms, i);
-        if (c && c->ctx == base) {
-            char name[MPI_MAX_OBJECT_NAME + 32];
-            snprintf(buf, len, "%s%s", amp_comm_label(c, name, sizeof(name)),
-                     ctx & 1 ? ", inside a collective" : "");
-            return;
-        }
-    }
-    snprintf(buf, len, "context %d", ctx);
-}
-
 static void describe_peer(char *buf, size_t len, const char *what, int peer)
 {
     if (peer == AMP_P2P_ANY)
@@ -45,7 +29,7 @@ static void describe_req(amp_rank_t *rank, const amp_p2p_req_t *r)
     else
         describe_peer(peer, sizeof(peer), "receive from source", r->peer);
     describe_tag(tag, sizeof(tag), r->tag);
-    ctx_label(rank, r->ctx, comm, sizeof(comm));
+    amp_rank_ctx_label(rank, r->ctx, comm, sizeof(comm));
     amp_log_error("    %s, tag %s (%s)", peer, tag, comm);
 }
 
@@ -65,22 +49,14 @@ static void describe_rank(amp_rank_t *rank)
         char peer[64], tag[32], comm[MPI_MAX_OBJECT_NAME + 64];
         describe_peer(peer, sizeof(peer), "probe for source", ep->probe_src);
         describe_tag(tag, sizeof(tag), ep->probe_tag);
-        ctx_label(rank, ep->probe_ctx, comm, sizeof(comm));
+        amp_rank_ctx_label(rank, ep->probe_ctx, comm, sizeof(comm));
         amp_log_error("    %s, tag %s (%s)", peer, tag, comm);
         return;
     }
     for (int i = 0; ep->wait_reqs && i < ep->wait_nreqs; i++)
         if (ep->wait_reqs[i] && ep->wait_reqs[i]->waiter)
             describe_req(rank, ep->wait_reqs[i]);
-    /* Shared-memory collectives (coll/shm.c) wait without requests. */
-    for (int i = 0; i < rank->comms.nchunks * AMP_TABLE_CHUNK; i++) {
-        amp_comm_t *c = amp_table_lookup(&rank->comms, i);
-        if (c && amp_coll_shm_waiting(c->shm, c->rank)) {
-            char comm[MPI_MAX_OBJECT_NAME + 64];
-            ctx_label(rank, c->ctx + 1, comm, sizeof(comm));
-            amp_log_error("    waiting for the other members (%s)", comm);
-        }
-    }
+    amp_rank_report_coll_waits(rank);
 }
 
 void amp_report_deadlock(amp_sched_t *sched)

@@ -35,70 +35,6 @@
 
 extern char **environ;
 
-/* ---- the process's identity ---- */
-
-typedef struct build_id {
-    char hex[2 * 40 + 1];
-} build_id_t;
-
-/* The GNU build-id note of the program itself (the first object). */
-static int find_build_id(struct dl_phdr_info *info, size_t size, void *arg)
-{
-    (void)size;
-    build_id_t *id = arg;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_NOTE)
-            continue;
-        const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
-        const char *end = p + ph->p_memsz;
-        while (p + sizeof(ElfW(Nhdr)) <= end) {
-            const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
-            const unsigned char *desc = (const unsigned char *)p + sizeof(*n) +
-                                        AMP_ROUND_UP(n->n_namesz, 4);
-            if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
-                memcmp(p + sizeof(*n), "GNU", 4) == 0 && n->n_descsz <= 40) {
-                for (unsigned k = 0; k < n->n_descsz; k++)
-                    snprintf(id->hex + 2 * k, 3, "%02x", desc[k]);
-                return 1;
-            }
-            p = (const char *)desc + AMP_ROUND_UP(n->n_descsz, 4);
-        }
-    }
-    return 1; /* only the first object: the program */
-}
-
-void amp_ckpt_ident(amp_ckpt_ident_t *id)
-{
-    memset(id, 0, sizeof(*id));
-    build_id_t b = {{0}};
-    dl_iterate_phdr(find_build_id, &b);
-    struct stat st;
-    if (b.hex[0])
-        snprintf(id->program, sizeof(id->program), "build-id %s", b.hex);
-    else if (stat("/proc/self/exe", &st) == 0)
-        snprintf(id->program, sizeof(id->program), "size %lld mtime %lld",
-                 (long long)st.st_size, (long long)st.st_mtime);
-    id->addr_main = (uintptr_t)amp_proc.main_fn;
-    id->addr_libampi = (uintptr_t)&AMPI_Migrate;
-    id->addr_libc = (uintptr_t)&strtol;
-}
-
-int amp_ckpt_aslr_off(void)
-{
-    int p = personality(0xffffffff);
-    if (p != -1 && (p & ADDR_NO_RANDOMIZE))
-        return 1;
-    FILE *f = fopen("/proc/sys/kernel/randomize_va_space", "re");
-    int level = -1;
-    if (f) {
-        if (fscanf(f, "%d", &level) != 1)
-            level = -1;
-        fclose(f);
-    }
-    return level == 0;
-}
-
 void amp_restart_reexec(char **argv, char **envp)
 {
     (void)envp; /* environ: what constructors may have set since */
@@ -320,9 +256,9 @@ static uintptr_t pie_base_of(int r)
  * their bytes. */
 static uint64_t check_pie(const amp_ckpt_rank_hdr_t *h, int r)
 {
-    amp_pie_range_t want[AMP_START_PIE_MAX_RANGES];
+    amp_pie_range_t want[AMP_CKPT_PIE_RANGES];
     uintptr_t base = pie_base_of(r);
-    int n = amp_start_pie_ranges(base, want);
+    int n = amp_ckpt_pie_ranges(base, want);
     uint64_t bytes = 0;
     int ok = h->pie_base == base && h->pie_nranges == (uint32_t)n;
     for (int i = 0; ok && i < n; i++) {
@@ -410,49 +346,10 @@ static amp_rank_t *load_rank(int r, void **sp)
     return rank;
 }
 
-void amp_restart_revive(amp_rank_t *rank, amp_pe_t *pe, void *sp)
-{
-    int r = rank->world_rank;
-    /* What the slot kept that the fresh tables below would overwrite. */
-    int next_ctx = rank->next_ctx, idup_blocks = rank->idup_blocks;
-    MPI_Errhandler file_errh = rank->file_errh;
-    void *tls = rank->thr.tls;
-    /* A thread that resumes where the rank stopped, on its new PE (as
-     * amp_sched_thread_init, with the saved context instead of a new). */
-    memset(&rank->thr, 0, sizeof(rank->thr));
-    rank->thr.pe = pe;
-    rank->thr.tls = tls;
-    rank->thr.state = AMP_THREAD_READY;
-    rank->thr.ctx.sp = sp;
-    rank->thr.owner = rank;
-    rank->thr.upper = &rank->ctx;
-    memset(&rank->ctx, 0, sizeof(rank->ctx));
-    rank->lb.mark = 0;
-    rank->lb.acc = 0;
-    /* Its MPI objects: fresh tables, refilled by the rank itself when it
-     * resumes (mpi/checkpoint.c). */
-    if (amp_rank_objects_init(rank) != AMP_OK)
-        amp_fatal("out of memory setting up rank %d", r);
-    rank->next_ctx = next_ctx;
-    rank->idup_blocks = idup_blocks;
-    rank->file_errh = file_errh;
-    /* libgcc's record of the copy's unwind tables is the old process's:
-     * they are registered in this one afresh. */
-    const amp_pie_image_t *img = &amp_proc.pie;
-    if (rank->pie_base && img->register_frame) {
-        memset(rank->pie_frames, 0, sizeof(rank->pie_frames));
-        img->register_frame((const void *)(rank->pie_base + img->eh_frame),
-                            rank->pie_frames);
-    }
-    amp_p2p_ep_init(&rank->ep, &amp_proc.world, r, &rank->thr);
-    amp_proc.world.eps[r] = &rank->ep;
-    amp_proc.ranks[r] = rank;
-}
-
 void amp_restart_rank(int r, amp_pe_t *pe)
 {
     void *sp;
     amp_rank_t *rank = load_rank(r, &sp);
-    amp_restart_revive(rank, pe, sp);
+    amp_ckpt_revive(rank, pe, sp);
     amp_sched_spawn(&rank->thr);
 }

@@ -3,11 +3,10 @@
 
 #include "coll/nbc.h"
 #include "mpi/checkpoint.h"
-#include "mpi/move.h"
-#include "mpi/threads.h"
 #include "mem/heap.h"
 #include "gpu/gpu.h"
 #include "libc/libc.h"
+#include "rma/rma.h"
 
 #include <link.h>
 #include <stdio.h>
@@ -15,8 +14,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-amp_proc_t amp_proc;
 
 /* Each rank gets its own argv (pointers and strings), as a process would,
  * in its heap: it moves with the rank and is saved in a checkpoint. */
@@ -332,7 +329,7 @@ static void setup(int npes, int first, int nlocal, int *local_pe)
     amp_proc.lb.kind = o->balancer;
     amp_proc.lb.debug = o->lbdebug;
     if (w->nprocs > 1)
-        amp_move_init();
+        amp_move_init(amp_start_pie_map);
     for (int i = 0; i < nlocal; i++)
         create_rank(first + i, local_pe[i]);
 }
@@ -416,6 +413,7 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
     /* Without address-space randomization, so that a checkpoint can be
      * restarted (mpi/checkpoint.h); returns when nothing is to be done. */
     amp_restart_reexec(argv, envp);
+    amp_start_alloc_init();
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     amp_proc.wtime_base = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;

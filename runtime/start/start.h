@@ -7,7 +7,7 @@
 #ifndef AMP_START_H
 #define AMP_START_H
 
-#include "mpi/impl.h"
+#include "mpi/proc.h"
 
 __attribute__((visibility("default"))) int
 amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn);
@@ -17,6 +17,10 @@ amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn);
  * this way (fortran_main.c, in libampi_main.a). */
 __attribute__((visibility("default"))) _Noreturn void
 amp_start_rank_exit(int status);
+
+/* Tells mem/sys_alloc.c how to find the calling rank (alloc.c), before the
+ * PEs start. */
+void amp_start_alloc_init(void);
 
 /* Reads the options from the environment, then from argv, and removes the
  * runtime's own "+" options from argv.  Exits with a one-line message on a
@@ -69,19 +73,6 @@ amp_status_t amp_start_pie_map(int slot);
 void *amp_start_tls_area(int slot);
 amp_main_fn_t amp_start_pie_rank_enter(amp_rank_t *rank);
 void amp_start_pie_rank_exit(amp_rank_t *rank);
-
-/* The writable part of the program copy at base, less its RELRO range
- * (which amp_pie_copy_map relocates to the same contents in any process):
- * what a rank that moves (mpi/move.c) or is checkpointed (mpi/
- * checkpoint.c) carries of its copy.  Fills out with at most
- * AMP_START_PIE_MAX_RANGES ranges and returns their count (0 without
- * pie). */
-#define AMP_START_PIE_MAX_RANGES (AMP_PIE_MAX_SEGMENTS * 2)
-typedef struct amp_pie_range {
-    char *addr;
-    size_t len;
-} amp_pie_range_t;
-int amp_start_pie_ranges(uintptr_t base, amp_pie_range_t *out);
 
 /* Base of world rank's copy of the program image (0 without pie), for
  * debuggers: `add-symbol-file PROGRAM -o BASE` (docs/privatization-pie.md). */

@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+"""Checks that the runtime's includes follow the layers runtime/README.md draws.
+
+The drawing (the first fenced block of runtime/README.md) lists the folders
+of runtime/ from the top layer down, one layer a line, folders of one layer
+side by side; the table gives each folder's API headers (names in backquotes
+in its second column, those inside parentheses being private; a header the
+table does not name is private too).  A source or header of folder F may
+include:
+  - its own folder's headers ("F/x.h", or "x.h" beside it);
+  - the API headers of a folder drawn in a layer under F's;
+  - the installed headers (runtime/include: "mpi.h", "ampi.h"...);
+  - the API headers of the components outside the runtime (OUTSIDE).
+Anything else is reported, unless KNOWN lists it with its reason.
+
+With --objects, the runtime's object files are checked the same way: a
+runtime name (amp_*, MPI_*, PMPI_*, AMPI_*) that an object of folder F uses
+must be defined in F or in a folder drawn under F's (mem/sys_alloc.c, beside
+the drawing, may be used by every folder).  The C library's names that the
+runtime defines for the whole process (malloc, free, strerror,
+pthread_create...) are calls of the C library's API and are not checked.
+
+Usage: check_layers.py [ROOT]      check the tree at ROOT (default: ..)
+       check_layers.py ROOT --objects OBJ...
+                                   also check the objects of libampi
+       check_layers.py --self-test check that violations are caught
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# Components beside the runtime that the runtime's folders use, with their
+# API headers; they sit on base/.
+OUTSIDE = {"pie": {"pie.h"}, "tlsglobals": {"tls.h"}}
+
+# Includes that break the layers and are known: (file under runtime/,
+# included path) -> why it is tolerated.  Keep it short; fix rather than add.
+KNOWN = {}
+
+# Objects of generated sources, outside the runtime's folders, and the
+# folder they belong to.
+GENERATED = {"mt_gen.c.o": "mpi", "fortran_gen.c.o": "mpi",
+             "large_gen.c.o": "mpi"}
+# Beside the drawing: defined for every folder.
+EVERYWHERE = ("mem/sys_alloc.c.o",)
+RUNTIME_NAME = re.compile(r"^(amp_|MPI_|PMPI_|AMPI_)")
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def parse_readme(text, folders):
+    """Returns ({folder: layer index, 0 = bottom}, {folder: API headers})."""
+    block = re.search(r"^```\n(.*?)^```", text, re.M | re.S)
+    if not block:
+        raise SystemExit("runtime/README.md: no drawing of the layers")
+    rows = []
+    for line in block.group(1).splitlines():
+        names = []
+        for word in line.split():
+            if word not in folders:
+                break
+            names.append(word)
+        if names:
+            rows.append(names)
+    layer = {}
+    for i, names in enumerate(reversed(rows)):
+        for name in names:
+            if name in layer:
+                raise SystemExit(f"runtime/README.md: {name} drawn twice")
+            layer[name] = i
+    api = {}
+    for m in re.finditer(r"^\| `([a-z0-9_]+)/` \| ([^|]*) \|", text, re.M):
+        public = re.sub(r"\([^)]*\)", "", m.group(2))
+        api[m.group(1)] = set(re.findall(r"`([^`]+)`", public))
+    return layer, api
+
+
+def check(root):
+    """The list of problems found in the tree at root."""
+    rt = os.path.join(root, "runtime")
+    with open(os.path.join(rt, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    folders = sorted(d for d in os.listdir(rt)
+                     if os.path.isdir(os.path.join(rt, d)) and d != "include")
+    layer, api = parse_readme(readme, set(folders))
+    installed = set(os.listdir(os.path.join(rt, "include")))
+    problems = []
+    for folder in folders:
+        if folder not in layer:
+            problems.append(f"runtime/{folder}/: not in runtime/README.md's "
+                            "drawing of the layers")
+            continue
+        if folder not in api:
+            problems.append(f"runtime/{folder}/: no row in runtime/"
+                            "README.md's table of API headers")
+            continue
+        for name in sorted(os.listdir(os.path.join(rt, folder))):
+            if not name.endswith((".c", ".h", ".S")):
+                continue
+            rel = f"{folder}/{name}"
+            with open(os.path.join(rt, rel), encoding="utf-8") as f:
+                text = f.read()
+            for inc in INCLUDE.findall(text):
+                why = verdict(folder, inc, layer, api, installed, rt)
+                if why and (rel, inc) not in KNOWN:
+                    problems.append(f'runtime/{rel}: #include "{inc}": {why}')
+    for (rel, inc), reason in KNOWN.items():
+        path = os.path.join(rt, rel)
+        if not os.path.exists(path) or f'"{inc}"' not in open(path).read():
+            problems.append(f'KNOWN lists runtime/{rel} including "{inc}" '
+                            f"({reason}), which it no longer does: remove it")
+    return problems
+
+
+def object_folder(path, layer):
+    """The runtime folder (or component beside it) an object was built
+    from, or None."""
+    parent = os.path.basename(os.path.dirname(path))
+    if parent in layer or parent in OUTSIDE:
+        return parent
+    return GENERATED.get(os.path.basename(path))
+
+
+def check_objects(root, objects):
+    """The runtime names objects use from folders not under their own."""
+    rt = os.path.join(root, "runtime")
+    with open(os.path.join(rt, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    folders = {d for d in os.listdir(rt)
+               if os.path.isdir(os.path.join(rt, d)) and d != "include"}
+    layer, _ = parse_readme(readme, folders)
+    defined, used = {}, {}
+    for obj in objects:
+        out = subprocess.run(["nm", "-P", obj], capture_output=True,
+                             text=True, check=True).stdout
+        for line in out.splitlines():
+            fields = line.split()
+            if len(fields) < 2 or not RUNTIME_NAME.match(fields[0]):
+                continue
+            if fields[1] == "U":
+                used.setdefault(obj, set()).add(fields[0])
+            elif fields[1] in "TDBRVWG":
+                defined.setdefault(fields[0], []).append(obj)
+    problems = []
+    for obj in sorted(used):
+        folder = object_folder(obj, layer)
+        if folder is None:
+            problems.append(f"{obj}: not built from a folder of the runtime")
+            continue
+        for name in sorted(used[obj]):
+            for where in defined.get(name, []):
+                owner = object_folder(where, layer)
+                if owner in (folder, None) or owner in OUTSIDE or \
+                        where.endswith(EVERYWHERE):
+                    continue
+                if folder in OUTSIDE and owner == "base":
+                    continue
+                if folder in OUTSIDE or layer[owner] >= layer[folder]:
+                    problems.append(
+                        f"{folder}/{os.path.basename(obj)} uses {name} of "
+                        f"{owner}/{os.path.basename(where)}, which is not "
+                        f"drawn under {folder}/")
+    return problems
+
+
+def verdict(folder, inc, layer, api, installed, rt):
+    """None when folder may include inc, else what is wrong."""
+    if "/" not in inc:
+        if os.path.exists(os.path.join(rt, folder, inc)):
+            return None
+        if inc in installed:
+            return None
+        return "no such header beside it nor installed"
+    owner, header = inc.split("/", 1)
+    if owner == folder:
+        return None
+    if owner in OUTSIDE:
+        if header in OUTSIDE[owner] and layer[folder] > 0:
+            return None
+        return f"{owner}/'s private header"
+    if owner not in layer:
+        return "not a folder of the runtime nor a component beside it"
+    if layer[owner] >= layer[folder]:
+        where = "beside" if layer[owner] == layer[folder] else "above"
+        return f"{owner}/ is drawn {where} {folder}/"
+    if header not in api.get(owner, set()):
+        return f"a private header of {owner}/ (its API: " + \
+            ", ".join(sorted(api.get(owner, set()))) + ")"
+    return None
+
+
+def self_test():
+    """Builds small trees with one fault each; each must be reported."""
+    readme = """# runtime
+```
+top        upper layer
+  |
+mid  side  middle layer
+  |
+base       bottom
+```
+| folder | API header | what |
+| --- | --- | --- |
+| `base/` | `base.h` | b |
+| `mid/` | `mid.h` (`priv.h` private) | m |
+| `side/` | `side.h` | s |
+| `top/` | `top.h` | t |
+"""
+    good = {"base/base.h": "", "mid/mid.h": '#include "base/base.h"\n',
+            "mid/priv.h": '#include "mid.h"\n', "side/side.h": "",
+            "top/top.h": '#include "mid/mid.h"\n#include "mpi.h"\n',
+            "include/mpi.h": ""}
+    faults = {
+        "upward": ("mid/x.c", '#include "top/top.h"\n', "drawn above"),
+        "beside": ("mid/x.c", '#include "side/side.h"\n', "drawn beside"),
+        "private": ("top/x.c", '#include "mid/priv.h"\n', "private header"),
+        "unknown": ("top/x.c", '#include "nowhere.h"\n', "no such header"),
+        "undrawn": ("extra/x.c", "", "not in runtime/README.md"),
+    }
+    failed = 0
+    for label, fault in [("clean", None)] + list(faults.items()):
+        tmp = tempfile.mkdtemp()
+        try:
+            files = dict(good)
+            if fault:
+                files[fault[0]] = fault[1]
+            for rel, body in files.items():
+                path = os.path.join(tmp, "runtime", rel)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    f.write(body)
+            with open(os.path.join(tmp, "runtime", "README.md"), "w") as f:
+                f.write(readme)
+            problems = check(tmp)
+        finally:
+            shutil.rmtree(tmp)
+        ok = (not problems if fault is None else
+              len(problems) == 1 and fault[2] in problems[0])
+        print(f"self-test {label}: {'ok' if ok else 'FAILED'} {problems}")
+        failed += not ok
+    return failed + self_test_objects(readme, good)
+
+
+def self_test_objects(readme, good):
+    """Objects of a lower folder calling up must be reported, calls down
+    not."""
+    sources = {"base/b.c": "void amp_base_fn(void) {}\n",
+               "top/t.c": "void amp_mid_fn(void);\n"
+                          "void amp_top_fn(void) { amp_mid_fn(); }\n"}
+    failed = 0
+    for label, mid in [("objects clean", "void amp_base_fn(void);\n"
+                        "void amp_mid_fn(void) { amp_base_fn(); }\n"),
+                       ("objects upward", "void amp_top_fn(void);\n"
+                        "void amp_mid_fn(void) { amp_top_fn(); }\n")]:
+        tmp = tempfile.mkdtemp()
+        try:
+            for rel, body in good.items():
+                path = os.path.join(tmp, "runtime", rel)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    f.write(body)
+            with open(os.path.join(tmp, "runtime", "README.md"), "w") as f:
+                f.write(readme)
+            objects = []
+            for rel, body in dict(sources, **{"mid/m.c": mid}).items():
+                src = os.path.join(tmp, "objs", rel)
+                os.makedirs(os.path.dirname(src), exist_ok=True)
+                with open(src, "w") as f:
+                    f.write(body)
+                subprocess.run(["cc", "-c", src, "-o", src + ".o"],
+                               check=True)
+                objects.append(src + ".o")
+            problems = check_objects(tmp, objects)
+        finally:
+            shutil.rmtree(tmp)
+        ok = (not problems if "clean" in label else
+              len(problems) == 1 and "amp_top_fn" in problems[0])
+        print(f"self-test {label}: {'ok' if ok else 'FAILED'} {problems}")
+        failed += not ok
+    return failed
+
+
+def main():
+    if sys.argv[1:] == ["--self-test"]:
+        sys.exit(1 if self_test() else 0)
+    args = sys.argv[1:]
+    objects = []
+    if "--objects" in args:
+        objects = [o for arg in args[args.index("--objects") + 1:]
+                   for o in arg.split(";") if o]
+        args = args[:args.index("--objects")]
+    root = args[0] if args else \
+        os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    problems = check(root)
+    if objects:
+        problems += check_objects(root, objects)
+    for p in problems:
+        print(p)
+    if problems:
+        print(f"{len(problems)} include(s) break the layers of "
+              "runtime/README.md")
+        sys.exit(1)
+    print("every include of runtime/ follows the layers of runtime/README.md" +
+          (f", and so do the names its {len(objects)} objects use"
+           if objects else ""))
+
+
+if __name__ == "__main__":
+    main()
