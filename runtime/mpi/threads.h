@@ -54,6 +54,6 @@ void amp_mt_forward(void (*fn)(void *), void *arg);
 amp_rank_t *amp_mt_rank(void);
 
 /* The per-PE part (helpers), made before the PEs start. */
-amp_status_t amp_mt_init(int npes);
+AMP_MUST_USE amp_status_t amp_mt_init(int npes);
 
 #endif
