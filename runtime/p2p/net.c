@@ -303,9 +303,6 @@ static void fetch_done(void *request, ucs_status_t status, size_t length,
     ucp_request_free(request);
 }
 
-/* Straight into the receive buffer when it is plain and large enough (and
- * host memory, or device memory UCX can reach); through a temporary
- * otherwise (layout, truncation, device memory: p2p/dev.h). */
 /* Lets go of the data f->desc names without taking it (the sender is
  * told it was taken) and of f. */
 static void fetch_drop(amp_net_pe_t *np, net_fetch_t *f)
@@ -335,6 +332,9 @@ static void fetch_no_memory(amp_net_pe_t *np, net_fetch_t *f)
     amp_p2p_req_complete(r);
 }
 
+/* Straight into the receive buffer when it is plain and large enough (and
+ * host memory, or device memory UCX can reach); through a temporary
+ * otherwise (layout, truncation, device memory: p2p/dev.h). */
 static void fetch_start(amp_net_pe_t *np, net_fetch_t *f)
 {
     if (f->discard) {
