@@ -40,13 +40,32 @@
     X(AMP_ERR_IO, -25, "input/output error")                                   \
     X(AMP_ERR_CONVERSION, -26, "data conversion failed")
 
-typedef enum amp_status {
+/* A status must be looked at: every function that returns one is declared
+ * AMP_MUST_USE (GCC takes warn_unused_result on functions only), and under
+ * Clang the type itself carries the attribute, which also covers static
+ * functions and calls through pointers.  A caller that has a reason to drop
+ * a status says so with amp_status_ignore() and a comment: GCC does not let
+ * a cast to void silence the warning. */
+#define AMP_MUST_USE __attribute__((warn_unused_result))
+#if defined(__clang__)
+#define AMP_STATUS_TYPE_ATTR __attribute__((warn_unused_result))
+#else
+#define AMP_STATUS_TYPE_ATTR
+#endif
+
+typedef enum AMP_STATUS_TYPE_ATTR amp_status {
 #define AMP_STATUS_ENUM(name, value, text) name = value,
     AMP_STATUS_LIST(AMP_STATUS_ENUM)
 #undef AMP_STATUS_ENUM
 } amp_status_t;
 
 const char *amp_status_str(amp_status_t status);
+
+/* Drops a status on purpose (the caller says why in a comment). */
+static inline void amp_status_ignore(amp_status_t status)
+{
+    (void)status;
+}
 
 /* Prints "ampi: <message>" on stderr as one write. */
 void amp_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

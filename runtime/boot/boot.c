@@ -144,8 +144,8 @@ void amp_boot_cleanup(amp_boot_t *boot)
 {
     if (boot->pmix) {
         pmix_status_t rc = PMIx_Finalize(NULL, 0);
-        if (rc != PMIX_SUCCESS)
-            pmix_error("PMIx_Finalize", "", rc);
+        if (rc != PMIX_SUCCESS) /* logged; nothing is left to undo */
+            amp_status_ignore(pmix_error("PMIx_Finalize", "", rc));
     }
     *boot = (amp_boot_t){
         .index = 0, .nprocs = 1, .local_size = 1, .timeout = GET_TIMEOUT_S};

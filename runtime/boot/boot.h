@@ -40,11 +40,11 @@ typedef struct amp_boot {
  * one-process job.  On failure logs one line naming the PMIx call.  An
  * AMPI_PMIX_MODEX other than collect or direct stops the process with one
  * line (checked in every process, launched or alone). */
-amp_status_t amp_boot_init(amp_boot_t *boot);
+AMP_MUST_USE amp_status_t amp_boot_init(amp_boot_t *boot);
 
 /* AMPI_PMIX_MODEX (NULL or empty: "collect") into *direct: 0 for
  * "collect", 1 for "direct"; AMP_ERR_ARG for any other word. */
-amp_status_t amp_boot_modex_parse(const char *s, int *direct);
+AMP_MUST_USE amp_status_t amp_boot_modex_parse(const char *s, int *direct);
 
 /* PMIx_Finalize, once; nothing without PMIx.  Safe to call again. */
 void amp_boot_cleanup(amp_boot_t *boot);
@@ -53,21 +53,22 @@ void amp_boot_cleanup(amp_boot_t *boot);
  * process of the job, visible to them after amp_boot_commit and an
  * amp_boot_fence that all processes enter.  Needs a PMIx launch:
  * AMP_ERR_UNSUPPORTED in a one-process job started alone. */
-amp_status_t amp_boot_put(amp_boot_t *boot, const char *key, const void *data,
-                          size_t size);
-amp_status_t amp_boot_commit(amp_boot_t *boot);
+AMP_MUST_USE amp_status_t amp_boot_put(amp_boot_t *boot, const char *key,
+                                       const void *data, size_t size);
+AMP_MUST_USE amp_status_t amp_boot_commit(amp_boot_t *boot);
 
 /* Waits until every process of the job has entered it, collecting what
  * each committed (not with AMPI_PMIX_MODEX=direct).  Returns at once in a
  * one-process job started alone. */
-amp_status_t amp_boot_fence(amp_boot_t *boot);
+AMP_MUST_USE amp_status_t amp_boot_fence(amp_boot_t *boot);
 
 /* Reads what process proc published under key after the fence: a malloc'd
  * copy in *data (free it) of *size bytes, from this process's store or
  * else from the server.  AMP_ERR_ARG for a proc outside the job or a key
  * it did not publish; AMP_ERR_SYS when the server does not answer within
  * boot->timeout seconds; AMP_ERR_UNSUPPORTED without PMIx. */
-amp_status_t amp_boot_get(amp_boot_t *boot, int proc, const char *key,
-                          void **data, size_t *size);
+AMP_MUST_USE amp_status_t amp_boot_get(amp_boot_t *boot, int proc,
+                                       const char *key, void **data,
+                                       size_t *size);
 
 #endif

@@ -63,29 +63,32 @@ void amp_coll_apply(const amp_coll_op_t *op, const amp_dt_t *dt, int count,
  * the span of a type's data as raw bytes, which writes the gaps of a
  * non-contiguous type; these reduce such types in scratch buffers and copy
  * only the data into recvbuf.  The MPI calls use these. */
-amp_status_t amp_coll_reduce_typed(const amp_coll_comm_t *c,
-                                   const void *sendbuf, void *recvbuf,
-                                   int count, const amp_dt_t *dt,
-                                   const amp_coll_op_t *op, int root);
-amp_status_t amp_coll_allreduce_typed(const amp_coll_comm_t *c,
-                                      const void *sendbuf, void *recvbuf,
-                                      int count, const amp_dt_t *dt,
-                                      const amp_coll_op_t *op);
+AMP_MUST_USE amp_status_t amp_coll_reduce_typed(
+    const amp_coll_comm_t *c, const void *sendbuf, void *recvbuf, int count,
+    const amp_dt_t *dt, const amp_coll_op_t *op, int root);
+AMP_MUST_USE amp_status_t amp_coll_allreduce_typed(const amp_coll_comm_t *c,
+                                                   const void *sendbuf,
+                                                   void *recvbuf, int count,
+                                                   const amp_dt_t *dt,
+                                                   const amp_coll_op_t *op);
 /* 1 if the predefined operation op_id is defined on dt: dt's basic values
  * are all of one predefined type (with or without gaps between them), or
  * it has none (size zero: there is nothing to combine). */
 int amp_op_defined(int op_id, const amp_dt_t *dt);
 const char *amp_op_name(int op_id);
 
-amp_status_t amp_coll_barrier(const amp_coll_comm_t *c);
-amp_status_t amp_coll_bcast(const amp_coll_comm_t *c, void *buf, int count,
-                            const amp_dt_t *dt, int root);
+AMP_MUST_USE amp_status_t amp_coll_barrier(const amp_coll_comm_t *c);
+AMP_MUST_USE amp_status_t amp_coll_bcast(const amp_coll_comm_t *c, void *buf,
+                                         int count, const amp_dt_t *dt,
+                                         int root);
 /* sendbuf may equal recvbuf (in place).  recvbuf matters at root only. */
-amp_status_t amp_coll_reduce(const amp_coll_comm_t *c, const void *sendbuf,
-                             void *recvbuf, int count, const amp_dt_t *dt,
-                             const amp_coll_op_t *op, int root);
-amp_status_t amp_coll_allreduce(const amp_coll_comm_t *c, const void *sendbuf,
-                                void *recvbuf, int count, const amp_dt_t *dt,
-                                const amp_coll_op_t *op);
+AMP_MUST_USE amp_status_t amp_coll_reduce(const amp_coll_comm_t *c,
+                                          const void *sendbuf, void *recvbuf,
+                                          int count, const amp_dt_t *dt,
+                                          const amp_coll_op_t *op, int root);
+AMP_MUST_USE amp_status_t amp_coll_allreduce(const amp_coll_comm_t *c,
+                                             const void *sendbuf, void *recvbuf,
+                                             int count, const amp_dt_t *dt,
+                                             const amp_coll_op_t *op);
 
 #endif

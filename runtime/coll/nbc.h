@@ -131,7 +131,7 @@ void amp_nbc_call(amp_nbc_t *s, amp_nbc_fn_t fn, void *arg);
  * is kept) and completes when s is finished, possibly before this
  * returns.  Returns AMP_ERR_NOMEM (s freed, done untouched) when the
  * packing temporaries cannot be had. */
-amp_status_t amp_nbc_start(amp_nbc_t *s, amp_p2p_req_t *done);
+AMP_MUST_USE amp_status_t amp_nbc_start(amp_nbc_t *s, amp_p2p_req_t *done);
 
 /* ---- schedules of the standard collectives (coll/sched.c) ----
  *
@@ -143,55 +143,49 @@ amp_status_t amp_nbc_start(amp_nbc_t *s, amp_p2p_req_t *done);
  * so non-commutative operations keep rank order and the bits do not
  * depend on placement; scans combine along recursive doubling, which
  * depends on the communicator's size alone. */
-amp_status_t amp_coll_sched_barrier(const amp_coll_comm_t *c, amp_nbc_t **out);
-amp_status_t amp_coll_sched_bcast(const amp_coll_comm_t *c, void *buf,
-                                  int count, const amp_dt_t *dt, int root,
-                                  amp_nbc_t **out);
+AMP_MUST_USE amp_status_t amp_coll_sched_barrier(const amp_coll_comm_t *c,
+                                                 amp_nbc_t **out);
+AMP_MUST_USE amp_status_t amp_coll_sched_bcast(const amp_coll_comm_t *c,
+                                               void *buf, int count,
+                                               const amp_dt_t *dt, int root,
+                                               amp_nbc_t **out);
 /* Reduce / allreduce: with in_place the data is in recvbuf. */
-amp_status_t amp_coll_sched_reduce(const amp_coll_comm_t *c,
-                                   const void *sendbuf, void *recvbuf,
-                                   int count, const amp_dt_t *dt,
-                                   const amp_coll_op_t *op, int root, int all,
-                                   amp_nbc_t **out);
+AMP_MUST_USE amp_status_t amp_coll_sched_reduce(
+    const amp_coll_comm_t *c, const void *sendbuf, void *recvbuf, int count,
+    const amp_dt_t *dt, const amp_coll_op_t *op, int root, int all,
+    amp_nbc_t **out);
 /* Gather(v) / scatter(v): counts and displs NULL for the regular forms
  * (then rcount / scount per rank, blocks one after another). */
-amp_status_t amp_coll_sched_gather(const amp_coll_comm_t *c,
-                                   const void *sendbuf, int scount,
-                                   const amp_dt_t *sdt, void *recvbuf,
-                                   int rcount, const int *rcounts,
-                                   const int *displs, const amp_dt_t *rdt,
-                                   int root, int in_place, amp_nbc_t **out);
-amp_status_t amp_coll_sched_scatter(const amp_coll_comm_t *c,
-                                    const void *sendbuf, int scount,
-                                    const int *scounts, const int *displs,
-                                    const amp_dt_t *sdt, void *recvbuf,
-                                    int rcount, const amp_dt_t *rdt, int root,
-                                    int in_place, amp_nbc_t **out);
-amp_status_t amp_coll_sched_allgather(const amp_coll_comm_t *c,
-                                      const void *sendbuf, int scount,
-                                      const amp_dt_t *sdt, void *recvbuf,
-                                      int rcount, const int *rcounts,
-                                      const int *displs, const amp_dt_t *rdt,
-                                      int in_place, amp_nbc_t **out);
+AMP_MUST_USE amp_status_t amp_coll_sched_gather(
+    const amp_coll_comm_t *c, const void *sendbuf, int scount,
+    const amp_dt_t *sdt, void *recvbuf, int rcount, const int *rcounts,
+    const int *displs, const amp_dt_t *rdt, int root, int in_place,
+    amp_nbc_t **out);
+AMP_MUST_USE amp_status_t amp_coll_sched_scatter(
+    const amp_coll_comm_t *c, const void *sendbuf, int scount,
+    const int *scounts, const int *displs, const amp_dt_t *sdt, void *recvbuf,
+    int rcount, const amp_dt_t *rdt, int root, int in_place, amp_nbc_t **out);
+AMP_MUST_USE amp_status_t amp_coll_sched_allgather(
+    const amp_coll_comm_t *c, const void *sendbuf, int scount,
+    const amp_dt_t *sdt, void *recvbuf, int rcount, const int *rcounts,
+    const int *displs, const amp_dt_t *rdt, int in_place, amp_nbc_t **out);
 /* Alltoall(v,w): per peer i, the send block is scounts[i] elements of
  * sdts[i] at sendbuf + sdispls[i] bytes; likewise the receive block.
  * in_place: the send blocks are the receive blocks. */
-amp_status_t amp_coll_sched_alltoall(
+AMP_MUST_USE amp_status_t amp_coll_sched_alltoall(
     const amp_coll_comm_t *c, const void *sendbuf, const int *scounts,
     const ptrdiff_t *sdispls, const amp_dt_t *const *sdts, void *recvbuf,
     const int *rcounts, const ptrdiff_t *rdispls, const amp_dt_t *const *rdts,
     int in_place, amp_nbc_t **out);
 /* Reduce_scatter(_block): rcounts[i] elements go to rank i. */
-amp_status_t amp_coll_sched_reduce_scatter(const amp_coll_comm_t *c,
-                                           const void *sendbuf, void *recvbuf,
-                                           const int *rcounts,
-                                           const amp_dt_t *dt,
-                                           const amp_coll_op_t *op,
-                                           int in_place, amp_nbc_t **out);
+AMP_MUST_USE amp_status_t amp_coll_sched_reduce_scatter(
+    const amp_coll_comm_t *c, const void *sendbuf, void *recvbuf,
+    const int *rcounts, const amp_dt_t *dt, const amp_coll_op_t *op,
+    int in_place, amp_nbc_t **out);
 /* Scan (exclusive: exscan; rank 0's recvbuf is left alone). */
-amp_status_t amp_coll_sched_scan(const amp_coll_comm_t *c, const void *sendbuf,
-                                 void *recvbuf, int count, const amp_dt_t *dt,
-                                 const amp_coll_op_t *op, int exclusive,
-                                 int in_place, amp_nbc_t **out);
+AMP_MUST_USE amp_status_t amp_coll_sched_scan(
+    const amp_coll_comm_t *c, const void *sendbuf, void *recvbuf, int count,
+    const amp_dt_t *dt, const amp_coll_op_t *op, int exclusive, int in_place,
+    amp_nbc_t **out);
 
 #endif

@@ -67,16 +67,17 @@ typedef struct amp_coll_shm_registry {
  * communicator spans processes: mpi/coll_hier.c), which sets the
  * reduction tree.  *out is NULL for a single-member communicator (nothing
  * to share).  Fails only with AMP_ERR_NOMEM. */
-amp_status_t amp_coll_shm_attach(amp_coll_shm_registry_t *reg,
-                                 const int *rank_pe, int npes, int ctx,
-                                 int size, const int *world_map, int base,
-                                 int total, amp_coll_shm_t **out);
+AMP_MUST_USE amp_status_t amp_coll_shm_attach(amp_coll_shm_registry_t *reg,
+                                              const int *rank_pe, int npes,
+                                              int ctx, int size,
+                                              const int *world_map, int base,
+                                              int total, amp_coll_shm_t **out);
 /* Rebuilds the groups of every state in the registry after ranks moved
  * to other PEs (rank_pe: world rank -> its PE now).  Only while no member
  * of any communicator is inside a collective (lb/lb.h).  AMP_ERR_NOMEM
  * leaves the states unusable: the caller ends the job. */
-amp_status_t amp_coll_shm_relayout(amp_coll_shm_registry_t *reg,
-                                   const int *rank_pe, int npes);
+AMP_MUST_USE amp_status_t amp_coll_shm_relayout(amp_coll_shm_registry_t *reg,
+                                                const int *rank_pe, int npes);
 /* Drops one member's reference (s may be NULL). */
 void amp_coll_shm_detach(amp_coll_shm_registry_t *reg, amp_coll_shm_t *s);
 
@@ -94,18 +95,19 @@ int amp_coll_shm_reduce_ok(const amp_dt_t *dt, int count,
  * reduce, where it receives the values of the tree's nodes that cover the
  * members (amp_coll_tree_cover of [base, base + size)), one after another:
  * the result, for a communicator of its own. */
-amp_status_t amp_coll_shm_barrier(amp_coll_shm_t *s, const amp_coll_comm_t *c);
-amp_status_t amp_coll_shm_bcast(amp_coll_shm_t *s, const amp_coll_comm_t *c,
-                                void *buf, int count, const amp_dt_t *dt,
-                                int root);
-amp_status_t amp_coll_shm_reduce(amp_coll_shm_t *s, const amp_coll_comm_t *c,
-                                 const void *sendbuf, void *recvbuf, int count,
-                                 const amp_dt_t *dt, const amp_coll_op_t *op,
-                                 int root);
-amp_status_t amp_coll_shm_allreduce(amp_coll_shm_t *s, const amp_coll_comm_t *c,
-                                    const void *sendbuf, void *recvbuf,
-                                    int count, const amp_dt_t *dt,
-                                    const amp_coll_op_t *op);
+AMP_MUST_USE amp_status_t amp_coll_shm_barrier(amp_coll_shm_t *s,
+                                               const amp_coll_comm_t *c);
+AMP_MUST_USE amp_status_t amp_coll_shm_bcast(amp_coll_shm_t *s,
+                                             const amp_coll_comm_t *c,
+                                             void *buf, int count,
+                                             const amp_dt_t *dt, int root);
+AMP_MUST_USE amp_status_t
+amp_coll_shm_reduce(amp_coll_shm_t *s, const amp_coll_comm_t *c,
+                    const void *sendbuf, void *recvbuf, int count,
+                    const amp_dt_t *dt, const amp_coll_op_t *op, int root);
+AMP_MUST_USE amp_status_t amp_coll_shm_allreduce(
+    amp_coll_shm_t *s, const amp_coll_comm_t *c, const void *sendbuf,
+    void *recvbuf, int count, const amp_dt_t *dt, const amp_coll_op_t *op);
 
 /* Whether comm rank r is inside a collective on s (deadlock report). */
 int amp_coll_shm_waiting(const amp_coll_shm_t *s, int r);

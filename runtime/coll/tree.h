@@ -90,10 +90,8 @@ void amp_coll_tree_eval(const amp_coll_tree_eval_t *e, int lo, int hi,
  * child's lowest rank: nodes, messages and their order depend on n and
  * the blocks only.  AMP_ERR_NOMEM before any message when the work
  * buffers cannot be had. */
-amp_status_t amp_coll_tree_reduce_blocks(const amp_coll_comm_t *c, int n,
-                                         const int *first, const char *parts,
-                                         char *result, int count,
-                                         const amp_dt_t *dt,
-                                         const amp_coll_op_t *op);
+AMP_MUST_USE amp_status_t amp_coll_tree_reduce_blocks(
+    const amp_coll_comm_t *c, int n, const int *first, const char *parts,
+    char *result, int count, const amp_dt_t *dt, const amp_coll_op_t *op);
 
 #endif

@@ -130,28 +130,33 @@ enum {
 const amp_dt_t *amp_dt_predefined(int id);
 
 /* Fills new as count copies of old, back to back. */
-amp_status_t amp_dt_make_contiguous(amp_dt_t *newdt, int count,
-                                    const amp_dt_t *old);
+AMP_MUST_USE amp_status_t amp_dt_make_contiguous(amp_dt_t *newdt, int count,
+                                                 const amp_dt_t *old);
 /* count entries of blocklen copies of old, stride bytes apart (the
  * vector and hvector layouts). */
-amp_status_t amp_dt_make_hvector(amp_dt_t *newdt, int count, size_t blocklen,
-                                 ptrdiff_t stride, const amp_dt_t *old);
+AMP_MUST_USE amp_status_t amp_dt_make_hvector(amp_dt_t *newdt, int count,
+                                              size_t blocklen, ptrdiff_t stride,
+                                              const amp_dt_t *old);
 /* The general layout (struct, indexed, hindexed, ...).  With pad, the
  * extent is rounded up to the strictest alignment of the values in it
  * (as a C compiler pads a struct), unless a bound is sticky. */
-amp_status_t amp_dt_make_struct(amp_dt_t *newdt, int count,
-                                const amp_dt_part_t *parts, int pad);
+AMP_MUST_USE amp_status_t amp_dt_make_struct(amp_dt_t *newdt, int count,
+                                             const amp_dt_part_t *parts,
+                                             int pad);
 /* old with bounds lb and lb + extent (both sticky). */
-amp_status_t amp_dt_make_resized(amp_dt_t *newdt, const amp_dt_t *old,
-                                 ptrdiff_t lb, ptrdiff_t extent);
+AMP_MUST_USE amp_status_t amp_dt_make_resized(amp_dt_t *newdt,
+                                              const amp_dt_t *old, ptrdiff_t lb,
+                                              ptrdiff_t extent);
 /* An exact copy of old's layout. */
-amp_status_t amp_dt_make_dup(amp_dt_t *newdt, const amp_dt_t *old);
+AMP_MUST_USE amp_status_t amp_dt_make_dup(amp_dt_t *newdt, const amp_dt_t *old);
 /* The subarray subsizes at starts of an ndims array sizes of old, in C
  * (row-major, c_order) or Fortran order; lb 0, extent the whole array.
  * The arguments must already be valid (subsizes within sizes). */
-amp_status_t amp_dt_make_subarray(amp_dt_t *newdt, int ndims, const int *sizes,
-                                  const int *subsizes, const int *starts,
-                                  int c_order, const amp_dt_t *old);
+AMP_MUST_USE amp_status_t amp_dt_make_subarray(amp_dt_t *newdt, int ndims,
+                                               const int *sizes,
+                                               const int *subsizes,
+                                               const int *starts, int c_order,
+                                               const amp_dt_t *old);
 /* One dimension of a distributed array (MPI_Type_create_darray). */
 enum { AMP_DT_DIST_BLOCK = 1, AMP_DT_DIST_CYCLIC, AMP_DT_DIST_NONE };
 typedef struct amp_dt_darray_dim {
@@ -164,10 +169,10 @@ typedef struct amp_dt_darray_dim {
  * (one per dimension) owns, in C (row-major, c_order) or Fortran order;
  * lb 0, extent the whole global array.  The arguments must already be
  * valid, darg resolved (no default left). */
-amp_status_t amp_dt_make_darray(amp_dt_t *newdt, int ndims,
-                                const amp_dt_darray_dim_t *dims,
-                                const int *coords, int c_order,
-                                const amp_dt_t *old);
+AMP_MUST_USE amp_status_t amp_dt_make_darray(amp_dt_t *newdt, int ndims,
+                                             const amp_dt_darray_dim_t *dims,
+                                             const int *coords, int c_order,
+                                             const amp_dt_t *old);
 /* Frees what a constructor or the MPI layer allocated for dt. */
 void amp_dt_destroy(amp_dt_t *dt);
 
@@ -216,8 +221,8 @@ int amp_dt_x32_resizes(const amp_dt_t *dt);
 /* count elements of dt packed with their native sizes at in (type-map
  * order) -> external32 at out (amp_dt_x32_size bytes); AMP_ERR_ARG when
  * a value does not fit its external32 size (out is then incomplete). */
-amp_status_t amp_dt_x32_narrow(const amp_dt_t *dt, int count, const void *in,
-                               void *out);
+AMP_MUST_USE amp_status_t amp_dt_x32_narrow(const amp_dt_t *dt, int count,
+                                            const void *in, void *out);
 /* The reverse: external32 at in -> native packed values at out. */
 void amp_dt_x32_widen(const amp_dt_t *dt, int count, const void *in, void *out);
 

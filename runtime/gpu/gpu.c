@@ -140,7 +140,9 @@ void amp_gpu_ipc_release(amp_gpu_t *g, amp_pe_t *pe, void *base)
     X(cuMemcpyPeerAsync, "cuMemcpyPeerAsync")                                  \
     X(cuMemHostAlloc, "cuMemHostAlloc")                                        \
     X(cuMemFreeHost, "cuMemFreeHost")                                          \
-    X(cuPointerGetAttributes, "cuPointerGetAttributes")
+    X(cuPointerGetAttributes, "cuPointerGetAttributes")                        \
+    X(cuGetErrorName, "cuGetErrorName")                                        \
+    X(cuGetErrorString, "cuGetErrorString")
 
 /* CUDA IPC: looked up too, but a driver without it still serves (the
  * processes of a node then use the pipeline). */
@@ -202,6 +204,20 @@ static gpu_pe_t *pe_of(amp_gpu_t *g, const amp_pe_t *pe)
     return &g->pes[pe->id];
 }
 
+/* Logs that the driver call named call failed with rc, in the driver's
+ * own words (its name for rc and its description), and returns the status
+ * a failed call is answered with. */
+static amp_status_t cu_error(const amp_gpu_t *g, const char *call, CUresult rc)
+{
+    const char *name = NULL, *text = NULL;
+    if (g->cu.cuGetErrorName(rc, &name) != CUDA_SUCCESS || !name)
+        name = "an error the driver does not name";
+    if (g->cu.cuGetErrorString(rc, &text) != CUDA_SUCCESS || !text)
+        text = "no description";
+    amp_log_error("CUDA: %s failed: %s (%d): %s", call, name, (int)rc, text);
+    return AMP_ERR_OTHER;
+}
+
 /* ---- loading the driver ---- */
 
 static int load_api(amp_gpu_t *g)
@@ -248,20 +264,32 @@ static amp_status_t pe_setup(amp_gpu_t *g, gpu_pe_t *p, int d)
     p->legacy = calloc((size_t)g->ndev, sizeof(*p->legacy));
     if (!p->legacy)
         return AMP_ERR_NOMEM;
+    CUresult rc = CUDA_SUCCESS;
+    const char *call = "cuDeviceGet";
     if (!g->dev_ctx[d]) {
         CUdevice dev;
-        if (cu->cuDeviceGet(&dev, d) != CUDA_SUCCESS ||
-            cu->cuDevicePrimaryCtxRetain(&g->dev_ctx[d], dev) != CUDA_SUCCESS)
-            return AMP_ERR_OTHER;
+        rc = cu->cuDeviceGet(&dev, d);
+        if (rc == CUDA_SUCCESS) {
+            call = "cuDevicePrimaryCtxRetain";
+            rc = cu->cuDevicePrimaryCtxRetain(&g->dev_ctx[d], dev);
+        }
     }
     p->ctx = g->dev_ctx[d];
     int least = 0, greatest = 0;
-    if (cu->cuCtxSetCurrent(p->ctx) != CUDA_SUCCESS ||
-        cu->cuCtxGetStreamPriorityRange(&least, &greatest) != CUDA_SUCCESS ||
-        cu->cuStreamCreateWithPriority(&p->stream, CU_STREAM_DEFAULT,
-                                       greatest) != CUDA_SUCCESS)
-        return AMP_ERR_OTHER;
-    return AMP_OK;
+    if (rc == CUDA_SUCCESS) {
+        call = "cuCtxSetCurrent";
+        rc = cu->cuCtxSetCurrent(p->ctx);
+    }
+    if (rc == CUDA_SUCCESS) {
+        call = "cuCtxGetStreamPriorityRange";
+        rc = cu->cuCtxGetStreamPriorityRange(&least, &greatest);
+    }
+    if (rc == CUDA_SUCCESS) {
+        call = "cuStreamCreateWithPriority";
+        rc = cu->cuStreamCreateWithPriority(&p->stream, CU_STREAM_DEFAULT,
+                                            greatest);
+    }
+    return rc == CUDA_SUCCESS ? AMP_OK : cu_error(g, call, rc);
 }
 
 static amp_status_t ev_create(void *ctx, void **ev);
@@ -442,8 +470,9 @@ static amp_status_t ev_create(void *ctx, void **ev)
 {
     amp_gpu_t *g = ctx;
     CUevent e = NULL;
-    if (g->cu.cuEventCreate(&e, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
-        return AMP_ERR_OTHER;
+    CUresult rc = g->cu.cuEventCreate(&e, CU_EVENT_DISABLE_TIMING);
+    if (rc != CUDA_SUCCESS)
+        return cu_error(g, "cuEventCreate", rc);
     *ev = e;
     return AMP_OK;
 }
@@ -454,8 +483,8 @@ static amp_status_t ev_record(void *ctx, void *ev, void *stream)
 {
     amp_gpu_t *g = ctx;
     CUstream s = stream ? (CUstream)stream : CU_STREAM_LEGACY;
-    return g->cu.cuEventRecord((CUevent)ev, s) == CUDA_SUCCESS ? AMP_OK
-                                                               : AMP_ERR_OTHER;
+    CUresult rc = g->cu.cuEventRecord((CUevent)ev, s);
+    return rc == CUDA_SUCCESS ? AMP_OK : cu_error(g, "cuEventRecord", rc);
 }
 
 static int ev_query(void *ctx, void *ev)
@@ -464,7 +493,11 @@ static int ev_query(void *ctx, void *ev)
     CUresult r = g->cu.cuEventQuery((CUevent)ev);
     if (r == CUDA_ERROR_NOT_READY)
         return AMP_GPU_EV_PENDING;
-    return r == CUDA_SUCCESS ? AMP_GPU_EV_DONE : AMP_GPU_EV_FAILED;
+    if (r == CUDA_SUCCESS)
+        return AMP_GPU_EV_DONE;
+    /* The work before the event failed (or the context is lost). */
+    amp_status_ignore(cu_error(g, "cuEventQuery", r)); /* the op says so */
+    return AMP_GPU_EV_FAILED;
 }
 
 static void ev_destroy(void *ctx, void *ev)
@@ -494,14 +527,19 @@ static amp_status_t wait_legacy_of(amp_gpu_t *g, gpu_pe_t *p, int d)
         return AMP_OK; /* no PE uses d: documented as the program's job */
     cu->cuCtxSetCurrent(c);
     CUresult rc = CUDA_SUCCESS;
+    const char *call = "cuEventCreate";
     if (!p->legacy[d])
         rc = cu->cuEventCreate(&p->legacy[d], CU_EVENT_DISABLE_TIMING);
-    if (rc == CUDA_SUCCESS)
+    if (rc == CUDA_SUCCESS) {
+        call = "cuEventRecord";
         rc = cu->cuEventRecord(p->legacy[d], CU_STREAM_LEGACY);
+    }
     cu->cuCtxSetCurrent(p->ctx);
-    if (rc == CUDA_SUCCESS)
+    if (rc == CUDA_SUCCESS) {
+        call = "cuStreamWaitEvent";
         rc = cu->cuStreamWaitEvent(p->stream, p->legacy[d], 0);
-    return rc == CUDA_SUCCESS ? AMP_OK : AMP_ERR_OTHER;
+    }
+    return rc == CUDA_SUCCESS ? AMP_OK : cu_error(g, call, rc);
 }
 
 /* Queues a copy of bytes from src to dst on pe's stream, between the
@@ -522,13 +560,16 @@ static amp_status_t copy_on_stream(amp_gpu_t *g, gpu_pe_t *p, void *dst,
             : g->cu.cuMemcpyAsync((CUdeviceptr)dst, (CUdeviceptr)src, bytes,
                                   p->stream);
     if (rc != CUDA_SUCCESS)
-        return AMP_ERR_OTHER;
+        return cu_error(g, dctx && sctx ? "cuMemcpyPeerAsync" : "cuMemcpyAsync",
+                        rc);
     amp_status_t st =
         amp_gpu_opq_push(&p->ops, ev_ops(g), p->stream, done, arg);
     if (st != AMP_OK) {
         /* The copy is queued but nothing will say when it is done: wait
          * for it, so that the caller may reuse its buffers at once. */
-        g->cu.cuStreamSynchronize(p->stream);
+        rc = g->cu.cuStreamSynchronize(p->stream);
+        if (rc != CUDA_SUCCESS) /* st already says the copy failed */
+            amp_status_ignore(cu_error(g, "cuStreamSynchronize", rc));
     }
     return st;
 }

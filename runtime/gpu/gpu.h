@@ -41,8 +41,8 @@ typedef struct amp_gpu amp_gpu_t;
  * "none".  gpumap (+gpumap, NULL: "rr") is parsed by amp_gpu_map_parse with
  * first, the PEs of this node's processes before this one; an invalid one
  * is AMP_ERR_ARG with a message already logged. */
-amp_status_t amp_gpu_create(int npes, int first, const char *gpumap,
-                            amp_gpu_t **out);
+AMP_MUST_USE amp_status_t amp_gpu_create(int npes, int first,
+                                         const char *gpumap, amp_gpu_t **out);
 /* After every PE has stopped. */
 void amp_gpu_destroy(amp_gpu_t *g);
 
@@ -52,8 +52,8 @@ void amp_gpu_destroy(amp_gpu_t *g);
  * a node spread over its devices before any two share one; a
  * comma-separated list of device numbers d0,d1,...: PE i uses d(i % n).
  * Returns AMP_ERR_ARG for a malformed list or a device number >= ndev. */
-amp_status_t amp_gpu_map_parse(const char *spec, int ndev, int npes, int first,
-                               int *pe_dev);
+AMP_MUST_USE amp_status_t amp_gpu_map_parse(const char *spec, int ndev,
+                                            int npes, int first, int *pe_dev);
 
 /* Makes pe's device current on the calling kernel thread (pe's own), once
  * when the PE starts. */
@@ -75,24 +75,24 @@ int amp_gpu_is_device(amp_gpu_t *g, amp_pe_t *pe, const void *p,
 /* Queues a copy of bytes from src to dst (any mix of host and device
  * memory) on pe's staging stream; done(arg, st) follows when it is
  * complete.  An error starting it is returned and done is not called. */
-amp_status_t amp_gpu_copy(amp_gpu_t *g, amp_pe_t *pe, void *dst,
-                          const void *src, size_t bytes, amp_gpu_done_fn_t done,
-                          void *arg);
+AMP_MUST_USE amp_status_t amp_gpu_copy(amp_gpu_t *g, amp_pe_t *pe, void *dst,
+                                       const void *src, size_t bytes,
+                                       amp_gpu_done_fn_t done, void *arg);
 /* done(arg, st) follows when the work queued on stream (a CUstream of pe's
  * device; NULL: the legacy default stream, which also takes in what was
  * queued before on the device's blocking streams) so far is complete. */
-amp_status_t amp_gpu_watch(amp_gpu_t *g, amp_pe_t *pe, void *stream,
-                           amp_gpu_done_fn_t done, void *arg);
+AMP_MUST_USE amp_status_t amp_gpu_watch(amp_gpu_t *g, amp_pe_t *pe,
+                                        void *stream, amp_gpu_done_fn_t done,
+                                        void *arg);
 
 /* Like amp_gpu_copy, where the caller knows each side: ddev and sdev are
  * the devices of dst and src (-1: host memory).  Between two different
  * devices it is a peer copy (cuMemcpyPeerAsync between their primary
  * contexts, or cuMemcpyAsync through unified addressing where a device has
  * no PE and so no context here); otherwise one cuMemcpyAsync. */
-amp_status_t amp_gpu_copy_between(amp_gpu_t *g, amp_pe_t *pe, void *dst,
-                                  int ddev, const void *src, int sdev,
-                                  size_t bytes, amp_gpu_done_fn_t done,
-                                  void *arg);
+AMP_MUST_USE amp_status_t amp_gpu_copy_between(
+    amp_gpu_t *g, amp_pe_t *pe, void *dst, int ddev, const void *src, int sdev,
+    size_t bytes, amp_gpu_done_fn_t done, void *arg);
 
 /* The path policy of the process (enum amp_gpu_mode, AMPI_GPU_PATH). */
 int amp_gpu_mode(const amp_gpu_t *g);
@@ -114,14 +114,15 @@ int amp_gpu_ucx_cuda(void *ucp_context);
  * buffer seen on pe (the handle is cached per PE by r's buffer id), into
  * *out; an error when the driver cannot (memory from a stream-ordered
  * pool, for one): the caller moves the data another way. */
-amp_status_t amp_gpu_ipc_export(amp_gpu_t *g, amp_pe_t *pe,
-                                const amp_gpu_range_t *r, const void *p,
-                                amp_gpu_ipc_t *out);
+AMP_MUST_USE amp_status_t amp_gpu_ipc_export(amp_gpu_t *g, amp_pe_t *pe,
+                                             const amp_gpu_range_t *r,
+                                             const void *p, amp_gpu_ipc_t *out);
 /* Maps in (from process proc) into the context of pe's device, or finds
  * it mapped: *base is the allocation's start there, usable as device
  * memory of pe's device until amp_gpu_ipc_release(g, pe, *base). */
-amp_status_t amp_gpu_ipc_open(amp_gpu_t *g, amp_pe_t *pe, int proc,
-                              const amp_gpu_ipc_t *in, void **base);
+AMP_MUST_USE amp_status_t amp_gpu_ipc_open(amp_gpu_t *g, amp_pe_t *pe, int proc,
+                                           const amp_gpu_ipc_t *in,
+                                           void **base);
 void amp_gpu_ipc_release(amp_gpu_t *g, amp_pe_t *pe, void *base);
 
 /* A pinned host buffer of at least bytes from pe's pool (*cap: its size),
@@ -161,7 +162,7 @@ enum amp_gpu_mode {
 
 /* AMPI_GPU_PATH (NULL or empty: auto) into *mode; AMP_ERR_ARG for any
  * other word than auto, pipelined or staged. */
-amp_status_t amp_gpu_mode_parse(const char *s, int *mode);
+AMP_MUST_USE amp_status_t amp_gpu_mode_parse(const char *s, int *mode);
 
 /* Staged messages between device and host memory are moved in chunks of
  * this many bytes, each with its event, so that the GPU copies one chunk

@@ -71,10 +71,11 @@ void amp_gpu_ipc_cache_init(amp_gpu_ipc_cache_t *c);
  * data is at *base + in->offset).  It stays open until the matching
  * amp_gpu_ipc_cache_put.  AMP_ERR_NOMEM when every entry is in use; the
  * error of ops->open when the driver refuses. */
-amp_status_t amp_gpu_ipc_cache_get(amp_gpu_ipc_cache_t *c,
-                                   const amp_gpu_ipc_ops_t *ops, int proc,
-                                   int dev, const amp_gpu_ipc_t *in,
-                                   void **base);
+AMP_MUST_USE amp_status_t amp_gpu_ipc_cache_get(amp_gpu_ipc_cache_t *c,
+                                                const amp_gpu_ipc_ops_t *ops,
+                                                int proc, int dev,
+                                                const amp_gpu_ipc_t *in,
+                                                void **base);
 /* The copy that used the entry of base (in device dev) is done. */
 void amp_gpu_ipc_cache_put(amp_gpu_ipc_cache_t *c, int dev, void *base);
 /* Closes every mapping (at the end: none is in use). */

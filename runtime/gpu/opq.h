@@ -68,8 +68,10 @@ void amp_gpu_opq_cleanup(amp_gpu_opq_t *q, const amp_gpu_ev_ops_t *ops);
  * st) follows from amp_gpu_opq_poll once it has completed.  An error
  * (no event could be created or recorded) is returned and done is not
  * called. */
-amp_status_t amp_gpu_opq_push(amp_gpu_opq_t *q, const amp_gpu_ev_ops_t *ops,
-                              void *stream, amp_gpu_done_fn_t done, void *arg);
+AMP_MUST_USE amp_status_t amp_gpu_opq_push(amp_gpu_opq_t *q,
+                                           const amp_gpu_ev_ops_t *ops,
+                                           void *stream, amp_gpu_done_fn_t done,
+                                           void *arg);
 
 /* Takes out the operations whose events have completed (the only part
  * that asks the driver), in the order they were pushed. */

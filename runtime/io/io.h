@@ -67,7 +67,8 @@ struct amp_io_job {
 
 /* The process's engine with nthreads helper threads, for the PEs of
  * sched (their ids index the completions). */
-amp_status_t amp_io_create(amp_sched_t *sched, int nthreads, amp_io_t **out);
+AMP_MUST_USE amp_status_t amp_io_create(amp_sched_t *sched, int nthreads,
+                                        amp_io_t **out);
 /* After every PE has stopped: stops and joins the helper threads. */
 void amp_io_destroy(amp_io_t *io);
 
@@ -89,7 +90,7 @@ void amp_io_poll(amp_io_t *io, amp_pe_t *pe);
 int amp_io_pending(amp_io_t *io, amp_pe_t *pe);
 
 /* The status of a failed system call's errno. */
-amp_status_t amp_io_status_of_errno(int err);
+AMP_MUST_USE amp_status_t amp_io_status_of_errno(int err);
 
 /* ---- files (file.c) ---- */
 
@@ -115,13 +116,15 @@ typedef struct amp_io_file {
  * waits as a user-level thread): *out holds one reference.  A file that
  * cannot seek (a pipe, a terminal) is read and written in order.  A
  * directory is refused (EISDIR).  On failure *err is errno. */
-amp_status_t amp_io_file_open(amp_io_t *io, const char *path, int flags,
-                              int mode, amp_io_file_t **out, int *err);
+AMP_MUST_USE amp_status_t amp_io_file_open(amp_io_t *io, const char *path,
+                                           int flags, int mode,
+                                           amp_io_file_t **out, int *err);
 /* Takes one more reference. */
 void amp_io_file_hold(amp_io_file_t *f);
 /* Drops one reference; the last closes the descriptor (on a helper
  * thread; the rank waits) and frees f.  Returns what close(2) said. */
-amp_status_t amp_io_file_release(amp_io_t *io, amp_io_file_t *f, int *err);
+AMP_MUST_USE amp_status_t amp_io_file_release(amp_io_t *io, amp_io_file_t *f,
+                                              int *err);
 
 /* The operations on a whole file, each on a helper thread while the
  * calling rank waits.  *err: errno on failure. */
@@ -131,10 +134,11 @@ enum amp_io_op {
     AMP_IO_ALLOCATE, /* at least value bytes, data unchanged */
     AMP_IO_SYNC,     /* fsync */
 };
-amp_status_t amp_io_file_op(amp_io_t *io, amp_io_file_t *f, int op,
-                            int64_t *value, int *err);
+AMP_MUST_USE amp_status_t amp_io_file_op(amp_io_t *io, amp_io_file_t *f, int op,
+                                         int64_t *value, int *err);
 /* unlink(2) of path on a helper thread. */
-amp_status_t amp_io_unlink(amp_io_t *io, const char *path, int *err);
+AMP_MUST_USE amp_status_t amp_io_unlink(amp_io_t *io, const char *path,
+                                        int *err);
 
 /* ---- views (view.c) ---- */
 
@@ -159,8 +163,9 @@ typedef struct amp_io_view {
  * no overlaps when the file may be written), or NULL when nothing is. */
 const char *amp_io_view_problem(const amp_dt_t *dt, int writable);
 /* Sets v up; AMP_ERR_NOMEM when out of memory. */
-amp_status_t amp_io_view_init(amp_io_view_t *v, int64_t disp,
-                              const amp_dt_t *etype, const amp_dt_t *filetype);
+AMP_MUST_USE amp_status_t amp_io_view_init(amp_io_view_t *v, int64_t disp,
+                                           const amp_dt_t *etype,
+                                           const amp_dt_t *filetype);
 void amp_io_view_cleanup(amp_io_view_t *v);
 /* The file offset of byte pos of the data stream. */
 int64_t amp_io_view_offset(const amp_io_view_t *v, int64_t pos);
@@ -218,7 +223,7 @@ typedef struct amp_io_xfer {
 
 /* Runs the transfer; returns its status and *err (errno).  Pieces of a
  * read beyond the end of the file are left as they were. */
-amp_status_t amp_io_xfer_run(amp_io_xfer_t *x, int *err);
+AMP_MUST_USE amp_status_t amp_io_xfer_run(amp_io_xfer_t *x, int *err);
 
 /* The merge of n cursors (each nondecreasing) into one nondecreasing
  * source for amp_io_xfer_run; heap is room for n entries. */

@@ -61,23 +61,26 @@ const char *amp_lb_kind_name(int kind);
 
 /* Heaviest rank first, each to the PE least loaded so far (a tie goes to
  * the rank's current PE, then to the lowest id). */
-amp_status_t amp_lb_greedy(int n, const double *loads, const int *cur, int npes,
-                           int *out);
+AMP_MUST_USE amp_status_t amp_lb_greedy(int n, const double *loads,
+                                        const int *cur, int npes, int *out);
 /* Starting from cur: moves ranks off the most loaded PE while it is above
  * (1 + tol) times the average, to the least loaded PE, heaviest that fits
  * under that limit first; when none fits, swaps a rank there for a lighter
  * one of the least loaded PE (the exchange that lowers it most). */
-amp_status_t amp_lb_refine(int n, const double *loads, const int *cur, int npes,
-                           double tol, int *out);
+AMP_MUST_USE amp_status_t amp_lb_refine(int n, const double *loads,
+                                        const int *cur, int npes, double tol,
+                                        int *out);
 /* Each PE above the average learns the loads of a few PEs drawn at random
  * (a generator seeded with seed), and hands its ranks, heaviest first, to
  * the least loaded of those while that stays below its own load; a few
  * rounds, PE by PE. */
-amp_status_t amp_lb_distributed(int n, const double *loads, const int *cur,
-                                int npes, unsigned long seed, int *out);
+AMP_MUST_USE amp_status_t amp_lb_distributed(int n, const double *loads,
+                                             const int *cur, int npes,
+                                             unsigned long seed, int *out);
 /* The strategy kind's map (AMP_LB_NONE: out = cur). */
-amp_status_t amp_lb_plan(int kind, int n, const double *loads, const int *cur,
-                         int npes, unsigned long seed, int *out);
+AMP_MUST_USE amp_status_t amp_lb_plan(int kind, int n, const double *loads,
+                                      const int *cur, int npes,
+                                      unsigned long seed, int *out);
 
 /* ---- moving ranks in one process (lb.c) ---- */
 
@@ -123,8 +126,9 @@ typedef struct amp_lb {
  * rank_pe[r] of process rank_proc[r] (rank_proc NULL: every rank here);
  * both arrays are kept and updated.  kind and debug are set by the
  * caller. */
-amp_status_t amp_lb_init(amp_lb_t *lb, amp_sched_t *sched, int nranks, int proc,
-                         int *rank_pe, int *rank_proc);
+AMP_MUST_USE amp_status_t amp_lb_init(amp_lb_t *lb, amp_sched_t *sched,
+                                      int nranks, int proc, int *rank_pe,
+                                      int *rank_proc);
 void amp_lb_cleanup(amp_lb_t *lb);
 
 /* Whether world rank r runs in this process. */

@@ -290,7 +290,8 @@ static void drain(amp_heap_t *h)
         void *next = *(void **)p;
         blk_t *b = hdr_of(p);
         b->kind = b->kind == KIND_SMALL_REMOTE ? KIND_SMALL : KIND_SPAN;
-        free_block(h, p);
+        amp_status_t st = free_block(h, p); /* amp_heap_free_remote checked p */
+        amp_assert(st == AMP_OK);
         p = next;
     }
 }
@@ -366,7 +367,8 @@ void *amp_heap_realloc(amp_heap_t *h, void *p, size_t n)
     if (!q)
         return NULL;
     memcpy(q, p, n < have ? n : have);
-    free_block(h, p);
+    amp_status_t st = free_block(h, p); /* a live block: its size was read */
+    amp_assert(st == AMP_OK);
     return q;
 }
 

@@ -49,10 +49,10 @@ void *amp_heap_alloc(amp_heap_t *heap, size_t size, size_t align);
 void *amp_heap_realloc(amp_heap_t *heap, void *p, size_t size);
 /* Gives p back.  AMP_ERR_ARG: p is no block of the heap or was already
  * freed (nothing changes).  Owner only. */
-amp_status_t amp_heap_free(amp_heap_t *heap, void *p);
+AMP_MUST_USE amp_status_t amp_heap_free(amp_heap_t *heap, void *p);
 /* Gives p back from a thread that is not the owner; AMP_ERR_ARG as
  * amp_heap_free (freeing twice is seen only by the owner, later). */
-amp_status_t amp_heap_free_remote(amp_heap_t *heap, void *p);
+AMP_MUST_USE amp_status_t amp_heap_free_remote(amp_heap_t *heap, void *p);
 
 /* Bytes of the live block p that the caller may use (0: not a block). */
 size_t amp_heap_usable_size(const void *p);
@@ -69,7 +69,7 @@ size_t amp_heap_committed(const amp_heap_t *heap);
 /* Checkpoint/restart (mpi/checkpoint.h): makes the first committed bytes
  * of the region [base, base + size) accessible again, for a saved heap to
  * be copied back in. */
-amp_status_t amp_heap_restore_commit(void *base, size_t committed);
+AMP_MUST_USE amp_status_t amp_heap_restore_commit(void *base, size_t committed);
 /* The heap copied back into [base, base + size), or NULL when its header
  * does not describe a heap of that region (a damaged copy). */
 amp_heap_t *amp_heap_restore_check(void *base, size_t size, size_t extent,

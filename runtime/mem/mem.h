@@ -53,18 +53,18 @@ size_t amp_mem_min_slot_size(const amp_mem_layout_t *layout);
 
 /* Reserves nslots slots laid out as described.  AMP_ERR_ARG: the slot size
  * asked for is below amp_mem_min_slot_size(). */
-amp_status_t amp_mem_init(amp_mem_t *mem, int nslots,
-                          const amp_mem_layout_t *layout);
+AMP_MUST_USE amp_status_t amp_mem_init(amp_mem_t *mem, int nslots,
+                                       const amp_mem_layout_t *layout);
 void amp_mem_cleanup(amp_mem_t *mem);
 
 /* Makes slot i's stack and rank area accessible (pages are still only
  * backed when touched). */
-amp_status_t amp_mem_slot_commit(amp_mem_t *mem, int i);
+AMP_MUST_USE amp_status_t amp_mem_slot_commit(amp_mem_t *mem, int i);
 
 /* Gives every page of slot i but its guard page back to the system: the
  * slot is reserved and inaccessible again, as before its first commit
  * (its rank moved to another process). */
-amp_status_t amp_mem_slot_release(amp_mem_t *mem, int i);
+AMP_MUST_USE amp_status_t amp_mem_slot_release(amp_mem_t *mem, int i);
 
 void *amp_mem_slot_stack(const amp_mem_t *mem, int i);
 void *amp_mem_slot_rank_area(const amp_mem_t *mem, int i);

@@ -599,7 +599,7 @@ static int rebuild(amp_rank_t *rank, const blob_t *b, const char *call)
     }
     if (f.t)
         fillers_release(&f);
-    amp_heap_free(rank->heap, b->p);
+    amp_ckpt_blob_free(rank, b->p);
     if (st != AMP_OK)
         amp_fatal("rank %d: %s: cannot rebuild its MPI objects after the "
                   "restart (%s)",
@@ -870,8 +870,7 @@ int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call)
         if (restarted)
             return rebuild(amp_rank_self(), &blob, call);
     }
-    if (blob.p)
-        amp_heap_free(rank->heap, blob.p);
+    amp_ckpt_blob_free(rank, blob.p);
     /* The rank that failed reports why before the others learn of it: with
      * MPI_ERRORS_ARE_FATAL its reason, not theirs, ends the job. */
     int failed = cls != MPI_SUCCESS, any = 0;
@@ -929,4 +928,12 @@ void amp_ckpt_rebuild(amp_rank_t *rank, const amp_ckpt_blob_t *b,
 {
     blob_t blob = {.p = b->p, .len = b->len, .cap = b->len};
     rebuild(rank, &blob, call);
+}
+
+void amp_ckpt_blob_free(amp_rank_t *rank, void *p)
+{
+    if (p && amp_heap_free(rank->heap, p) != AMP_OK)
+        amp_log_error("rank %d: the description of its MPI objects at %p is "
+                      "not a block of its heap; not freed",
+                      rank->world_rank, p);
 }

@@ -146,5 +146,8 @@ int amp_ckpt_describe(amp_rank_t *rank, amp_ckpt_blob_t *b);
  * freed; ends the process when out of memory. */
 void amp_ckpt_rebuild(amp_rank_t *rank, const amp_ckpt_blob_t *b,
                       const char *call);
+/* Frees a description's block p (NULL: none) in rank's heap; a block the
+ * heap does not know is logged, nothing else can be done about it. */
+void amp_ckpt_blob_free(amp_rank_t *rank, void *p);
 
 #endif

@@ -620,7 +620,8 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     blocks_t b = {.one = {sendbuf, sendcount, .type = sendtype},
-                  .many = {recvbuf, 0, recvcounts, displs, recvtype},
+                  .many = {recvbuf, .counts = recvcounts, .displs = displs,
+                           .type = recvtype},
                   .v = 1};
     return blocks_call(&b, GATHER, root, comm, 0, NULL, "MPI_Gatherv");
 }
@@ -632,7 +633,8 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                   MPI_Request *request)
 {
     blocks_t b = {.one = {sendbuf, sendcount, .type = sendtype},
-                  .many = {recvbuf, 0, recvcounts, displs, recvtype},
+                  .many = {recvbuf, .counts = recvcounts, .displs = displs,
+                           .type = recvtype},
                   .v = 1};
     return blocks_call(&b, GATHER, root, comm, 1, request, "MPI_Igatherv");
 }
@@ -663,7 +665,8 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     blocks_t b = {.one = {recvbuf, recvcount, .type = recvtype},
-                  .many = {sendbuf, 0, sendcounts, displs, sendtype},
+                  .many = {sendbuf, .counts = sendcounts, .displs = displs,
+                           .type = sendtype},
                   .v = 1};
     return blocks_call(&b, SCATTER, root, comm, 0, NULL, "MPI_Scatterv");
 }
@@ -675,7 +678,8 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[],
                    MPI_Comm comm, MPI_Request *request)
 {
     blocks_t b = {.one = {recvbuf, recvcount, .type = recvtype},
-                  .many = {sendbuf, 0, sendcounts, displs, sendtype},
+                  .many = {sendbuf, .counts = sendcounts, .displs = displs,
+                           .type = sendtype},
                   .v = 1};
     return blocks_call(&b, SCATTER, root, comm, 1, request, "MPI_Iscatterv");
 }
@@ -706,7 +710,8 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                     MPI_Datatype recvtype, MPI_Comm comm)
 {
     blocks_t b = {.one = {sendbuf, sendcount, .type = sendtype},
-                  .many = {recvbuf, 0, recvcounts, displs, recvtype},
+                  .many = {recvbuf, .counts = recvcounts, .displs = displs,
+                           .type = recvtype},
                   .v = 1};
     return blocks_call(&b, ALLGATHER, 0, comm, 0, NULL, "MPI_Allgatherv");
 }
@@ -717,7 +722,8 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     blocks_t b = {.one = {sendbuf, sendcount, .type = sendtype},
-                  .many = {recvbuf, 0, recvcounts, displs, recvtype},
+                  .many = {recvbuf, .counts = recvcounts, .displs = displs,
+                           .type = recvtype},
                   .v = 1};
     return blocks_call(&b, ALLGATHER, 0, comm, 1, request, "MPI_Iallgatherv");
 }

@@ -414,8 +414,8 @@ static amp_status_t open_pointers(amp_file_t *f, int *err)
 static void file_free(amp_rank_t *rank, amp_file_t *f)
 {
     int err;
-    if (f->io)
-        amp_io_file_release(amp_proc.io, f->io, &err);
+    if (f->io) /* only after a failed open, which reported why */
+        amp_status_ignore(amp_io_file_release(amp_proc.io, f->io, &err));
     amp_file_view_release(rank, f);
     free_comms(f);
     amp_table_free(&rank->files, f);

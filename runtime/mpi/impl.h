@@ -204,20 +204,20 @@ int amp_win_node_others(const amp_comm_t *c);
 /* MPI_Win_allocate: this member's size bytes in a node object the other
  * processes of the node that run members (amp_win_node_others, at least
  * one) will map; sets w->base, w->own_shm. */
-amp_status_t amp_win_node_expose(const amp_comm_t *c, amp_win_t *w,
-                                 size_t size);
+AMP_MUST_USE amp_status_t amp_win_node_expose(const amp_comm_t *c, amp_win_t *w,
+                                              size_t size);
 /* After the segments are exchanged, by the first member of this process:
  * maps the memory of member r of another process of this node (created
  * by amp_win_node_expose there: serial its node object's + 1, 0 none), or
  * lets its puts and gets be cross-memory copies. */
-amp_status_t amp_win_node_peer(const amp_comm_t *c, amp_win_t *w, int r,
-                               unsigned serial);
+AMP_MUST_USE amp_status_t amp_win_node_peer(const amp_comm_t *c, amp_win_t *w,
+                                            int r, unsigned serial);
 /* MPI_Win_allocate_shared over members in several processes of this node:
  * one node object for all segments, made by comm rank 0, mapped by the
  * first member of each other process; collective (st: this member's
  * outcome so far). */
-amp_status_t amp_win_node_shared(const amp_comm_t *c, amp_win_t *w,
-                                 amp_status_t st);
+AMP_MUST_USE amp_status_t amp_win_node_shared(const amp_comm_t *c, amp_win_t *w,
+                                              amp_status_t st);
 /* Once every process has mapped it: the name of this member's node
  * object goes. */
 void amp_win_node_unlink(amp_win_t *w);
@@ -288,8 +288,8 @@ int amp_coll_launch(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
 /* ---- process topologies (topology.c) ---- */
 
 /* A copy of t for MPI_Comm_dup (*copy NULL when t is NULL). */
-amp_status_t amp_topology_dup(const struct amp_topology *t,
-                              struct amp_topology **copy);
+AMP_MUST_USE amp_status_t amp_topology_dup(const struct amp_topology *t,
+                                           struct amp_topology **copy);
 void amp_topology_free(struct amp_topology *t);
 
 /* ---- collectives across processes (coll_hier.c) ---- */
@@ -297,20 +297,19 @@ void amp_topology_free(struct amp_topology *t);
 /* Sets up comm->hier when comm's members run in several processes, each
  * process's as one block of consecutive ranks (else leaves it NULL); the
  * detach releases it. */
-amp_status_t amp_coll_hier_attach(amp_comm_t *comm);
+AMP_MUST_USE amp_status_t amp_coll_hier_attach(amp_comm_t *comm);
 void amp_coll_hier_detach(amp_comm_t *comm);
 /* The two-level collectives on such a communicator (c: this call's view of
  * it, from amp_coll_comm_of); allreduce needs amp_coll_shm_reduce_ok. */
-amp_status_t amp_coll_hier_barrier(const amp_comm_t *comm,
-                                   const amp_coll_comm_t *c);
-amp_status_t amp_coll_hier_bcast(const amp_comm_t *comm,
-                                 const amp_coll_comm_t *c, void *buf, int count,
-                                 const amp_dt_t *dt, int root);
-amp_status_t amp_coll_hier_allreduce(const amp_comm_t *comm,
-                                     const amp_coll_comm_t *c,
-                                     const void *sendbuf, void *recvbuf,
-                                     int count, const amp_dt_t *dt,
-                                     const amp_coll_op_t *op);
+AMP_MUST_USE amp_status_t amp_coll_hier_barrier(const amp_comm_t *comm,
+                                                const amp_coll_comm_t *c);
+AMP_MUST_USE amp_status_t amp_coll_hier_bcast(const amp_comm_t *comm,
+                                              const amp_coll_comm_t *c,
+                                              void *buf, int count,
+                                              const amp_dt_t *dt, int root);
+AMP_MUST_USE amp_status_t amp_coll_hier_allreduce(
+    const amp_comm_t *comm, const amp_coll_comm_t *c, const void *sendbuf,
+    void *recvbuf, int count, const amp_dt_t *dt, const amp_coll_op_t *op);
 
 /* The layout of such a communicator's two levels (coll_hier.c), for the
  * other two-level collectives (coll_levels.c). */
@@ -331,45 +330,37 @@ void amp_coll_hier_levels(const amp_comm_t *comm, amp_coll_levels_t *out);
  * blocks of data, one message per pair of processes (through the node's
  * rings between processes of one node).  Arguments as the MPI call's,
  * already checked; counts NULL for the regular forms. */
-amp_status_t amp_coll_levels_gather(const amp_comm_t *comm,
-                                    const amp_coll_comm_t *c,
-                                    const void *sendbuf, int scount,
-                                    const amp_dt_t *sdt, void *recvbuf,
-                                    int rcount, const int *rcounts,
-                                    const int *displs, const amp_dt_t *rdt,
-                                    int root, int in_place);
-amp_status_t amp_coll_levels_scatter(
+AMP_MUST_USE amp_status_t amp_coll_levels_gather(
+    const amp_comm_t *comm, const amp_coll_comm_t *c, const void *sendbuf,
+    int scount, const amp_dt_t *sdt, void *recvbuf, int rcount,
+    const int *rcounts, const int *displs, const amp_dt_t *rdt, int root,
+    int in_place);
+AMP_MUST_USE amp_status_t amp_coll_levels_scatter(
     const amp_comm_t *comm, const amp_coll_comm_t *c, const void *sendbuf,
     int scount, const int *scounts, const int *displs, const amp_dt_t *sdt,
     void *recvbuf, int rcount, const amp_dt_t *rdt, int root, int in_place);
-amp_status_t
-amp_coll_levels_allgather(const amp_comm_t *comm, const amp_coll_comm_t *c,
-                          const void *sendbuf, int scount, const amp_dt_t *sdt,
-                          void *recvbuf, int rcount, const int *rcounts,
-                          const int *displs, const amp_dt_t *rdt, int in_place);
+AMP_MUST_USE amp_status_t amp_coll_levels_allgather(
+    const amp_comm_t *comm, const amp_coll_comm_t *c, const void *sendbuf,
+    int scount, const amp_dt_t *sdt, void *recvbuf, int rcount,
+    const int *rcounts, const int *displs, const amp_dt_t *rdt, int in_place);
 /* Alltoall with count elements of dt per pair, both sides (types of the
  * same size may differ); whether it goes two-level: small blocks. */
 int amp_coll_levels_alltoall_ok(const amp_comm_t *comm, size_t pair_bytes);
-amp_status_t amp_coll_levels_alltoall(const amp_comm_t *comm,
-                                      const amp_coll_comm_t *c,
-                                      const void *sendbuf, int scount,
-                                      const amp_dt_t *sdt, void *recvbuf,
-                                      int rcount, const amp_dt_t *rdt,
-                                      int in_place);
+AMP_MUST_USE amp_status_t amp_coll_levels_alltoall(
+    const amp_comm_t *comm, const amp_coll_comm_t *c, const void *sendbuf,
+    int scount, const amp_dt_t *sdt, void *recvbuf, int rcount,
+    const amp_dt_t *rdt, int in_place);
 /* Reduce and reduce-scatter through the two-level allreduce (so their
  * results are its bits), needing amp_coll_shm_reduce_ok.  rcounts: each
  * rank's part of the reduce-scatter, in order. */
-amp_status_t amp_coll_levels_reduce(const amp_comm_t *comm,
-                                    const amp_coll_comm_t *c,
-                                    const void *sendbuf, void *recvbuf,
-                                    int count, const amp_dt_t *dt,
-                                    const amp_coll_op_t *op, int root);
-amp_status_t amp_coll_levels_reduce_scatter(const amp_comm_t *comm,
-                                            const amp_coll_comm_t *c,
-                                            const void *sendbuf, void *recvbuf,
-                                            const int *rcounts,
-                                            const amp_dt_t *dt,
-                                            const amp_coll_op_t *op);
+AMP_MUST_USE amp_status_t
+amp_coll_levels_reduce(const amp_comm_t *comm, const amp_coll_comm_t *c,
+                       const void *sendbuf, void *recvbuf, int count,
+                       const amp_dt_t *dt, const amp_coll_op_t *op, int root);
+AMP_MUST_USE amp_status_t amp_coll_levels_reduce_scatter(
+    const amp_comm_t *comm, const amp_coll_comm_t *c, const void *sendbuf,
+    void *recvbuf, const int *rcounts, const amp_dt_t *dt,
+    const amp_coll_op_t *op);
 
 /* ---- communicators (comm.c) ---- */
 
@@ -399,19 +390,21 @@ void amp_comm_drop(amp_rank_t *rank, amp_comm_t *comm);
 /* The shared state of comm's collectives for the processes its members
  * run in now (amp_comm_new does it; a rank that moves between processes
  * detaches and attaches again, mpi/move.c).  Fails with AMP_ERR_NOMEM. */
-amp_status_t amp_comm_coll_attach(amp_comm_t *c);
+AMP_MUST_USE amp_status_t amp_comm_coll_attach(amp_comm_t *c);
 void amp_comm_coll_detach(amp_comm_t *c);
 /* Collective over comm: a context id no member has used yet (two ids are
  * taken: ctx and ctx + 1).  May block; re-read rank-local pointers after. */
-amp_status_t amp_comm_agree_ctx(amp_rank_t *rank, amp_comm_t *comm, int *ctx);
+AMP_MUST_USE amp_status_t amp_comm_agree_ctx(amp_rank_t *rank, amp_comm_t *comm,
+                                             int *ctx);
 
 /* Collective over the members of comm listed in members (comm ranks, by
  * position; this rank is members[me]), n of them, only: like
  * amp_comm_agree_ctx.  tag (0..MPI_TAG_UB) keeps apart
  * concurrent agreements on one communicator (MPI_Comm_create_group). */
-amp_status_t amp_comm_agree_ctx_among(amp_rank_t *rank, amp_comm_t *comm,
-                                      const int *members, int n, int me,
-                                      int tag, int *ctx);
+AMP_MUST_USE amp_status_t amp_comm_agree_ctx_among(amp_rank_t *rank,
+                                                   amp_comm_t *comm,
+                                                   const int *members, int n,
+                                                   int me, int tag, int *ctx);
 
 /* World rank of rank r of the group comm's messages go to: the remote
  * group of an inter-communicator, comm's own group otherwise. */
@@ -436,10 +429,11 @@ int amp_check_group(amp_rank_t *rank, amp_comm_t *comm, MPI_Group h,
                     const char *call, const char *arg, amp_group_t **group);
 /* A new group handle for the world ranks in world (n of them), which the
  * group takes over (MPI_GROUP_EMPTY when n is 0; world is freed then). */
-amp_status_t amp_group_new(amp_rank_t *rank, int *world, int n, MPI_Group *out);
+AMP_MUST_USE amp_status_t amp_group_new(amp_rank_t *rank, int *world, int n,
+                                        MPI_Group *out);
 /* Position of world rank w in group, or MPI_UNDEFINED. */
 int amp_group_rank_of(const amp_group_t *group, int w);
-amp_status_t amp_group_init(amp_rank_t *rank);
+AMP_MUST_USE amp_status_t amp_group_init(amp_rank_t *rank);
 
 /* ---- inter-communicators (intercomm.c) ---- */
 /* Enters call with inter-communicator comm_h and a place out (named
@@ -458,9 +452,11 @@ int amp_intercomm_copy(amp_rank_t *rank, amp_comm_t *comm, int ctx, int attach,
 /* A schedule on the inter-communicator ic (a collective call of it) in
  * which the local rank 0 of one group, the low one (low: this rank's
  * group) sends the n ints at buf to every other member of both groups. */
-amp_status_t amp_intercoll_sched_from_leader(amp_rank_t *rank, amp_comm_t *ic,
-                                             int low, int *buf, int n,
-                                             struct amp_nbc **out);
+AMP_MUST_USE amp_status_t amp_intercoll_sched_from_leader(amp_rank_t *rank,
+                                                          amp_comm_t *ic,
+                                                          int low, int *buf,
+                                                          int n,
+                                                          struct amp_nbc **out);
 /* MPI_Comm_split (and MPI_Comm_create, MPI_Comm_split_type) of the
  * inter-communicator comm_h, checked: the inter-communicator between the
  * members of each group with color (in the order of key, then rank), or
@@ -507,16 +503,18 @@ typedef struct amp_coll_side {
  * rd's blocks into recvbuf, on the inter-communicator's collective
  * context; takes the call's sequence number, so every member of both
  * groups calls it once per call. */
-amp_status_t amp_intercoll_sched(amp_rank_t *rank, amp_comm_t *ic,
-                                 const void *sendbuf, const amp_coll_side_t *sd,
-                                 void *recvbuf, const amp_coll_side_t *rd,
-                                 struct amp_nbc **out);
+AMP_MUST_USE amp_status_t amp_intercoll_sched(amp_rank_t *rank, amp_comm_t *ic,
+                                              const void *sendbuf,
+                                              const amp_coll_side_t *sd,
+                                              void *recvbuf,
+                                              const amp_coll_side_t *rd,
+                                              struct amp_nbc **out);
 
 /* ---- sessions (session.c) ---- */
-amp_status_t amp_session_rank_init(amp_rank_t *rank);
+AMP_MUST_USE amp_status_t amp_session_rank_init(amp_rank_t *rank);
 
 /* ---- windows (win.c) ---- */
-amp_status_t amp_win_rank_init(amp_rank_t *rank);
+AMP_MUST_USE amp_status_t amp_win_rank_init(amp_rank_t *rank);
 amp_win_t *amp_win_lookup(amp_rank_t *rank, MPI_Win h);
 /* Looks up h, answering MPI_ERR_WIN (through MPI_COMM_WORLD's handler)
  * when it is no window. */
@@ -532,7 +530,7 @@ int amp_win_predefined_attr(amp_win_t *w, int keyval, void *attribute_val,
                             int *flag);
 
 /* ---- attributes (attr.c) ---- */
-amp_status_t amp_attr_rank_init(amp_rank_t *rank);
+AMP_MUST_USE amp_status_t amp_attr_rank_init(amp_rank_t *rank);
 /* Copies old's attributes onto newcomm through their copy callbacks
  * (MPI_Comm_dup and its kin); on failure none is left on newcomm and the
  * error (through old's handler) is returned. */
@@ -556,7 +554,7 @@ int amp_attr_type_delete_all(amp_rank_t *rank, MPI_Datatype h,
                              const char *call);
 
 /* ---- info objects (info.c) ---- */
-amp_status_t amp_info_rank_init(amp_rank_t *rank);
+AMP_MUST_USE amp_status_t amp_info_rank_init(amp_rank_t *rank);
 /* The hints behind info handle h, or NULL (MPI_INFO_NULL, invalid). */
 struct amp_info *amp_info_lookup(amp_rank_t *rank, MPI_Info h);
 /* MPI_SUCCESS when h is MPI_INFO_NULL or an info object, else
@@ -567,15 +565,16 @@ int amp_check_info(amp_rank_t *rank, amp_comm_t *comm, MPI_Info h,
  * comm->asserts the AMP_ASSERT_* bits of the mpi_assert_* keys set to
  * "true" ("false" clears one).  MPI_Comm_dup passes the old comm->info,
  * MPI_Comm_dup_with_info amp_info_lookup(rank, info). */
-amp_status_t amp_comm_info_apply(amp_rank_t *rank, amp_comm_t *comm,
-                                 const struct amp_info *hints);
+AMP_MUST_USE amp_status_t amp_comm_info_apply(amp_rank_t *rank,
+                                              amp_comm_t *comm,
+                                              const struct amp_info *hints);
 void amp_info_destroy(struct amp_info *info);
 /* A window's hints: amp_win_info_apply keeps in *set (created on first
  * use) the standard's window hints found in hints, ignoring other keys;
  * amp_win_info_get hands out a new info object with every window hint, its
  * value from set or else its default (MPI_Win_get_info). */
-amp_status_t amp_win_info_apply(struct amp_info **set,
-                                const struct amp_info *hints);
+AMP_MUST_USE amp_status_t amp_win_info_apply(struct amp_info **set,
+                                             const struct amp_info *hints);
 int amp_win_info_get(amp_rank_t *rank, const struct amp_info *set,
                      MPI_Info *info_used, const char *call);
 
@@ -631,7 +630,7 @@ int amp_datarep_convert(amp_rank_t *rank, const amp_datarep_t *r, int write,
 void amp_datarep_cleanup(amp_rank_t *rank);
 
 /* ---- files (file.c) ---- */
-amp_status_t amp_file_rank_init(amp_rank_t *rank);
+AMP_MUST_USE amp_status_t amp_file_rank_init(amp_rank_t *rank);
 /* Where the error handler of file handle fh lives: the file's, or
  * MPI_FILE_NULL's; NULL when fh is no file. */
 MPI_Errhandler *amp_file_errh_slot(amp_rank_t *rank, MPI_File fh);
@@ -665,8 +664,9 @@ typedef struct amp_pcoll amp_pcoll_t;
 unsigned amp_pcoll_seq(const amp_pcoll_t *p);
 /* amp_coll_launch of a persistent collective being set up (schedule s
  * dropped) or started (s completes its request); g: its device buffers. */
-amp_status_t amp_pcoll_launch(amp_rank_t *rank, amp_pcoll_t *p,
-                              struct amp_nbc *s, struct amp_gpu_op *g);
+AMP_MUST_USE amp_status_t amp_pcoll_launch(amp_rank_t *rank, amp_pcoll_t *p,
+                                           struct amp_nbc *s,
+                                           struct amp_gpu_op *g);
 /* MPI_Start of persistent collective request r. */
 int amp_pcoll_start(amp_rank_t *rank, amp_req_t *r, const char *call);
 void amp_pcoll_free(amp_rank_t *rank, amp_pcoll_t *p);

@@ -93,8 +93,8 @@ void amp_move_rank_ready(amp_rank_t *rank)
     amp_ckpt_blob_t *b = &m->blobs[r];
     if (amp_ckpt_describe(rank, b) == MPI_SUCCESS)
         m->movable[r] = 1;
-    else if (b->p)
-        amp_heap_free(rank->heap, b->p);
+    else
+        amp_ckpt_blob_free(rank, b->p);
     if (!m->movable[r])
         b->p = NULL;
 }
@@ -124,8 +124,8 @@ void amp_move_rank_done(amp_rank_t *rank, int how)
         each_comm(rank, 1);
         amp_sys_alloc_leave();
     }
-    if (how != AMP_LB_ARRIVED && b->p)
-        amp_heap_free(rank->heap, b->p);
+    if (how != AMP_LB_ARRIVED)
+        amp_ckpt_blob_free(rank, b->p);
     b->p = NULL;
 }
 
@@ -142,8 +142,10 @@ static void give_back(amp_move_t *m)
         amp_sched_poll(amp_pe_self());
         pthread_mutex_lock(&m->lock);
     }
+    /* A slot that keeps its pages is logged by mem and only costs memory:
+     * a rank that comes back commits it again. */
     for (int i = 0; i < m->ngone; i++)
-        amp_mem_slot_release(&amp_proc.mem, m->gone[i]);
+        amp_status_ignore(amp_mem_slot_release(&amp_proc.mem, m->gone[i]));
     m->ngone = m->departing = m->leaving = 0;
     pthread_mutex_unlock(&m->lock);
 }

@@ -199,7 +199,7 @@ int amp_mpi_error(amp_rank_t *rank, amp_comm_t *comm, int errclass,
 
 /* A new rank's tables of MPI objects, with the predefined ones
  * (handles.c). */
-amp_status_t amp_rank_objects_init(amp_rank_t *rank);
+AMP_MUST_USE amp_status_t amp_rank_objects_init(amp_rank_t *rank);
 
 /* For the deadlock report (handles.c): the communicator of rank that p2p
  * context ctx belongs to, named into buf; and one line per communicator
@@ -209,7 +209,7 @@ void amp_rank_report_coll_waits(amp_rank_t *rank);
 
 /* The helper threads of MPI calls from a rank's kernel threads, for npes
  * PEs (threads.c). */
-amp_status_t amp_mt_init(int npes);
+AMP_MUST_USE amp_status_t amp_mt_init(int npes);
 
 /* Maps and relocates the copy of the program of the rank in slot (pie;
  * AMP_OK without): start/'s amp_start_pie_map. */

@@ -46,16 +46,16 @@ typedef struct amp_node {
 } amp_node_t;
 
 /* The node of a job of one process: this process alone. */
-amp_status_t amp_node_init_alone(amp_node_t *n);
+AMP_MUST_USE amp_status_t amp_node_init_alone(amp_node_t *n);
 /* The node's processes from the job's (nprocs of them): proc_node[q] is
  * the first process on q's node, pids[q] its process id; this process is
  * proc; nonce comes from the node's first process.  Then probes the
  * cross-memory copies: probe[q] is the address of a word in process q
  * that holds AMP_NODE_PROBE. */
 #define AMP_NODE_PROBE 0x414d504950524f42ull /* "AMPIPROB" */
-amp_status_t amp_node_init(amp_node_t *n, int nprocs, int proc,
-                           const int *proc_node, const int *pids,
-                           const uint64_t *probe, uint64_t nonce);
+AMP_MUST_USE amp_status_t amp_node_init(amp_node_t *n, int nprocs, int proc,
+                                        const int *proc_node, const int *pids,
+                                        const uint64_t *probe, uint64_t nonce);
 void amp_node_cleanup(amp_node_t *n);
 
 /* The name of this job's node object tag (at most 24 characters). */
@@ -66,14 +66,14 @@ void amp_node_name(const amp_node_t *n, const char *tag,
  * leaves its name for users other processes to open (0: removes it at
  * once).  AMP_ERR_EXIST when the name is taken, AMP_ERR_SYS (logged) when
  * the system refuses. */
-amp_status_t amp_node_create(const amp_node_t *n, const char *tag, size_t bytes,
-                             int users, void **out);
+AMP_MUST_USE amp_status_t amp_node_create(const amp_node_t *n, const char *tag,
+                                          size_t bytes, int users, void **out);
 /* Opens and maps object tag of bytes bytes, which another process of the
  * node created or will create: waits at most wait_ms milliseconds for it
  * to appear.  The last of its users to open it removes its name.
  * AMP_ERR_NOENT when it did not appear in time. */
-amp_status_t amp_node_open(const amp_node_t *n, const char *tag, size_t bytes,
-                           int wait_ms, void **out);
+AMP_MUST_USE amp_status_t amp_node_open(const amp_node_t *n, const char *tag,
+                                        size_t bytes, int wait_ms, void **out);
 /* Removes the name of an object this process created (no error when it is
  * gone already). */
 void amp_node_drop(const amp_node_t *n, const char *tag);
@@ -99,15 +99,19 @@ typedef struct amp_node_iov {
     void *base;
     size_t len;
 } amp_node_iov_t;
-amp_status_t amp_node_cma_read(pid_t pid, void *local, uint64_t remote,
-                               size_t n);
-amp_status_t amp_node_cma_write(pid_t pid, const void *local, uint64_t remote,
-                                size_t n);
-amp_status_t amp_node_cma_readv(pid_t pid, const amp_node_iov_t *local,
-                                int nlocal, const amp_node_iov_t *remote,
-                                int nremote);
-amp_status_t amp_node_cma_writev(pid_t pid, const amp_node_iov_t *local,
-                                 int nlocal, const amp_node_iov_t *remote,
-                                 int nremote);
+AMP_MUST_USE amp_status_t amp_node_cma_read(pid_t pid, void *local,
+                                            uint64_t remote, size_t n);
+AMP_MUST_USE amp_status_t amp_node_cma_write(pid_t pid, const void *local,
+                                             uint64_t remote, size_t n);
+AMP_MUST_USE amp_status_t amp_node_cma_readv(pid_t pid,
+                                             const amp_node_iov_t *local,
+                                             int nlocal,
+                                             const amp_node_iov_t *remote,
+                                             int nremote);
+AMP_MUST_USE amp_status_t amp_node_cma_writev(pid_t pid,
+                                              const amp_node_iov_t *local,
+                                              int nlocal,
+                                              const amp_node_iov_t *remote,
+                                              int nremote);
 
 #endif

@@ -52,6 +52,27 @@ typedef struct dev_copy {
     dev_chunk_t ch[];
 } dev_copy_t;
 
+/* The end of a matched message, its data moved (or not: r->error): the
+ * envelope goes back, the sender (here or, through ack, in another
+ * process) learns it is done, then the receive completes. */
+static void dev_matched_end(amp_pe_t *pe, amp_gpu_t *gpu, amp_p2p_req_t *r,
+                            amp_p2p_req_t *sreq, amp_msg_t *m,
+                            const dev_ack_t *ack)
+{
+    if (m)
+        amp_p2p_msg_release(pe, m);
+    if (ack) {
+        amp_gpu_ipc_release(gpu, pe, ack->ipc_base);
+        amp_net_ack(pe, ack->rank, ack->sreq);
+        amp_net_dev_live(pe, -1);
+    }
+    if (sreq) {
+        sreq->st_bytes = sreq->bytes;
+        amp_p2p_req_complete(sreq);
+    }
+    amp_p2p_req_complete(r);
+}
+
 static void dev_copy_end(dev_copy_t *c)
 {
     amp_p2p_req_t *r = c->r, *sreq = c->sreq;
@@ -66,19 +87,13 @@ static void dev_copy_end(dev_copy_t *c)
         amp_gpu_host_put(c->gpu, c->pe, c->bounce, c->cap);
     else
         free(c->bounce);
-    if (c->m)
-        amp_p2p_msg_release(c->pe, c->m);
-    if (c->acks) {
-        amp_gpu_ipc_release(c->gpu, c->pe, c->ack.ipc_base);
-        amp_net_ack(c->pe, c->ack.rank, c->ack.sreq);
-        amp_net_dev_live(c->pe, -1);
-    }
+    amp_pe_t *pe = c->pe;
+    amp_gpu_t *gpu = c->gpu;
+    amp_msg_t *m = c->m;
+    dev_ack_t ack = c->ack;
+    int acks = c->acks;
     free(c);
-    if (sreq) {
-        sreq->st_bytes = sreq->bytes;
-        amp_p2p_req_complete(sreq);
-    }
-    amp_p2p_req_complete(r);
+    dev_matched_end(pe, gpu, r, sreq, m, acks ? &ack : NULL);
 }
 
 static void dev_copy_release(dev_copy_t *c)
@@ -189,9 +204,11 @@ static void dev_copy_start(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
     int both = r->gpu && sdev >= 0;
     size_t chunks = both ? 1 : (n + AMP_GPU_CHUNK - 1) / AMP_GPU_CHUNK;
     dev_copy_t *c = malloc(sizeof(*c) + chunks * sizeof(c->ch[0]));
-    if (!c)
-        amp_fatal("out of memory moving a %zu-byte message in device memory",
-                  n);
+    if (!c) { /* only this receive fails (MPI_ERR_NO_MEM) */
+        r->error = AMP_ERR_NOMEM;
+        dev_matched_end(pe, gpu, r, sreq, m, ack);
+        return;
+    }
     *c = (dev_copy_t){.pe = pe,
                       .gpu = gpu,
                       .r = r,

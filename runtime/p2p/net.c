@@ -137,6 +137,14 @@ void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
     amp_net_pe_t *np = net_of(pe);
     amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
     int proc = w->rank_proc[dst], rpe = w->rank_pe[dst];
+    void *temp = NULL;
+    if (dt && bytes && !(temp = malloc(bytes))) {
+        /* Before a sequence number is taken: nothing goes out, and only
+         * this send fails (MPI_ERR_NO_MEM where it is completed). */
+        req->error = AMP_ERR_NOMEM;
+        amp_p2p_req_complete(req);
+        return;
+    }
     net_op_t *op = amp_net_op_get(np);
     /* Device memory (only when UCX moves it: p2p/dev.h) is a rendezvous. */
     op->cuda = req->gpu != NULL;
@@ -158,13 +166,10 @@ void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
         .sid = req->sid,
     };
     op->req = op->wire.hdr.kind == AMP_NET_SYNC ? NULL : req;
-    if (dt && bytes) {
-        op->temp = malloc(bytes);
-        if (!op->temp)
-            amp_fatal("out of memory packing %zu bytes for another process",
-                      bytes);
-        amp_dt_copy_typed(dt, buf, NULL, op->temp, bytes);
-        buf = op->temp;
+    if (temp) {
+        amp_dt_copy_typed(dt, buf, NULL, temp, bytes);
+        op->temp = temp;
+        buf = temp;
     }
     op_post(np, op, proc, rpe, buf, bytes,
             eager ? UCP_AM_SEND_FLAG_EAGER : UCP_AM_SEND_FLAG_RNDV);
@@ -298,22 +303,42 @@ static void fetch_done(void *request, ucs_status_t status, size_t length,
     ucp_request_free(request);
 }
 
+/* Lets go of the data f->desc names without taking it (the sender is
+ * told it was taken) and of f. */
+static void fetch_drop(amp_net_pe_t *np, net_fetch_t *f)
+{
+    bump(&np->busy, -1);
+    bump(&np->fetching, -1);
+    if (amp_net_node_desc(f->desc)) {
+        amp_net_node_discard(np, f->desc);
+    } else {
+        amp_sys_alloc_enter();
+        ucp_am_data_release(np->worker, f->desc);
+        amp_sys_alloc_leave();
+    }
+    free(f);
+}
+
+/* No memory to take f's data in: the data is dropped and only the receive
+ * fails (MPI_ERR_NO_MEM where it is completed). */
+static void fetch_no_memory(amp_net_pe_t *np, net_fetch_t *f)
+{
+    amp_p2p_req_t *r = f->r;
+    r->st_bytes = 0;
+    r->st_source = f->src;
+    r->st_tag = f->tag;
+    r->error = AMP_ERR_NOMEM;
+    fetch_drop(np, f);
+    amp_p2p_req_complete(r);
+}
+
 /* Straight into the receive buffer when it is plain and large enough (and
  * host memory, or device memory UCX can reach); through a temporary
  * otherwise (layout, truncation, device memory: p2p/dev.h). */
 static void fetch_start(amp_net_pe_t *np, net_fetch_t *f)
 {
-    if (f->discard) { /* the sender is told the data was taken */
-        bump(&np->busy, -1);
-        bump(&np->fetching, -1);
-        if (amp_net_node_desc(f->desc)) {
-            amp_net_node_discard(np, f->desc);
-        } else {
-            amp_sys_alloc_enter();
-            ucp_am_data_release(np->worker, f->desc);
-            amp_sys_alloc_leave();
-        }
-        free(f);
+    if (f->discard) {
+        fetch_drop(np, f);
         return;
     }
     void *into = f->r ? f->r->buf : f->into;
@@ -322,9 +347,10 @@ static void fetch_start(amp_net_pe_t *np, net_fetch_t *f)
     f->temp = NULL;
     if (f->r && (f->r->dt || f->bytes > f->r->bytes || (f->r->gpu && !cuda))) {
         f->temp = malloc(f->bytes);
-        if (!f->temp)
-            amp_fatal("out of memory receiving %zu bytes from another process",
-                      f->bytes);
+        if (!f->temp) {
+            fetch_no_memory(np, f);
+            return;
+        }
         into = f->temp;
     }
     if (node) { /* through a ring: copied from the sender's memory now */
@@ -1451,8 +1477,9 @@ void amp_p2p_net_finish(amp_p2p_world_t *w, amp_sched_t *sched,
         serve_until_finished(net, sched);
     for (int i = 0; i < sched->npes; i++)
         worker_flush(net_of(sched->pes[i]));
-    /* Nobody closes a connection another process still uses. */
-    amp_boot_fence(boot);
+    /* Nobody closes a connection another process still uses.  A failed
+     * fence is logged by boot; the job is ending, so close anyway. */
+    amp_status_ignore(amp_boot_fence(boot));
     amp_net_node_cleanup(net, sched);
     for (int i = 0; i < sched->npes; i++) {
         worker_close(net_of(sched->pes[i]));

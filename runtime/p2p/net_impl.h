@@ -258,8 +258,8 @@ void amp_net_receive(amp_pe_t *pe, const void *header, size_t hlen, void *data,
  * its node (w->node), in memory the node's first process creates and the
  * others map.  Logs and fails when the memory cannot be had; then the
  * job runs over UCX alone (the caller decides). */
-amp_status_t amp_net_node_setup(amp_p2p_world_t *w, amp_net_t *net,
-                                amp_sched_t *sched);
+AMP_MUST_USE amp_status_t amp_net_node_setup(amp_p2p_world_t *w, amp_net_t *net,
+                                             amp_sched_t *sched);
 void amp_net_node_cleanup(amp_net_t *net, amp_sched_t *sched);
 /* Sends op (header and data, as op_post) to PE rpe of process proc through
  * their ring: returns 0 when there is no ring to there or no room in it

@@ -189,9 +189,10 @@ struct amp_p2p_world {
  * This process runs world ranks first .. first + nlocal - 1, rank
  * first + i on PE local_pe[i]; fills w's maps.  Logs one line and fails
  * if UCX or the exchange does. */
-amp_status_t amp_p2p_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
-                              amp_boot_t *boot, int first, int nlocal,
-                              const int *local_pe);
+AMP_MUST_USE amp_status_t amp_p2p_net_init(amp_p2p_world_t *w,
+                                           amp_sched_t *sched, amp_boot_t *boot,
+                                           int first, int nlocal,
+                                           const int *local_pe);
 /* After every PE has stopped: completes what the workers still send,
  * waits for every process to get there, and closes the transport. */
 void amp_p2p_net_finish(amp_p2p_world_t *w, amp_sched_t *sched,
@@ -263,8 +264,8 @@ typedef struct amp_p2p_probe_info {
 
 /* Per-PE state: the envelope pool and the rings from the other PEs.  Set
  * up every PE (after amp_sched_init) before any runs. */
-amp_status_t amp_p2p_pe_init(amp_pe_t *pe, size_t eager_limit,
-                             amp_p2p_world_t *world);
+AMP_MUST_USE amp_status_t amp_p2p_pe_init(amp_pe_t *pe, size_t eager_limit,
+                                          amp_p2p_world_t *world);
 void amp_p2p_pe_cleanup(amp_pe_t *pe);
 /* Hooks to register with the scheduler (amp_sched_hooks_t). */
 void amp_p2p_handle_item(amp_pe_t *pe, amp_inbox_item_t *item);

@@ -65,12 +65,14 @@ amp_rma_seg_t *amp_rma_seg(amp_rma_win_t *w, int r);
 /* MPI_Win_allocate_shared: one block for all members, segment after
  * segment in rank order (each starts 64-byte aligned), after every member
  * has set its segment's size and disp_unit.  Called by one member. */
-amp_status_t amp_rma_shared_alloc(amp_rma_win_t *w);
+AMP_MUST_USE amp_status_t amp_rma_shared_alloc(amp_rma_win_t *w);
 
 /* Dynamic windows: member r exposes [base, base + size) (attach) or no
  * longer the region attached at base (detach: AMP_ERR_ARG when none). */
-amp_status_t amp_rma_attach(amp_rma_win_t *w, int r, void *base, size_t size);
-amp_status_t amp_rma_detach(amp_rma_win_t *w, int r, const void *base);
+AMP_MUST_USE amp_status_t amp_rma_attach(amp_rma_win_t *w, int r, void *base,
+                                         size_t size);
+AMP_MUST_USE amp_status_t amp_rma_detach(amp_rma_win_t *w, int r,
+                                         const void *base);
 /* Whether every byte of [addr, addr + len) lies in a region member r has
  * attached (one, or several adjacent ones). */
 int amp_rma_attached(amp_rma_win_t *w, int r, const char *addr, size_t len);
@@ -98,8 +100,9 @@ typedef struct amp_rma_acc {
     const amp_dt_t *rdt;
     int rcount;
 } amp_rma_acc_t;
-amp_status_t amp_rma_accumulate(amp_rma_win_t *w, int r, const amp_rma_acc_t *a,
-                                const amp_coll_op_t *op);
+AMP_MUST_USE amp_status_t amp_rma_accumulate(amp_rma_win_t *w, int r,
+                                             const amp_rma_acc_t *a,
+                                             const amp_coll_op_t *op);
 /* Compare-and-swap of one value of size bytes at taddr in member r. */
 void amp_rma_cas(amp_rma_win_t *w, int r, char *taddr, const void *origin,
                  const void *compare, void *result, size_t size);
@@ -140,7 +143,7 @@ typedef struct amp_rma_origin {
 
 /* Waits (as a user-level thread) until every request of o is answered;
  * returns and clears the first failure. */
-amp_status_t amp_rma_origin_wait(amp_rma_origin_t *o);
+AMP_MUST_USE amp_status_t amp_rma_origin_wait(amp_rma_origin_t *o);
 
 /* One operation on member target of another process.  d describes it as
  * for amp_rma_accumulate (taddr is the address in the target's process;
@@ -157,8 +160,9 @@ typedef struct amp_rma_rop {
     int op_id;
     amp_p2p_req_t *req;
 } amp_rma_rop_t;
-amp_status_t amp_rma_remote_op(amp_rma_win_t *w, amp_rma_origin_t *o,
-                               const amp_rma_rop_t *op);
+AMP_MUST_USE amp_status_t amp_rma_remote_op(amp_rma_win_t *w,
+                                            amp_rma_origin_t *o,
+                                            const amp_rma_rop_t *op);
 
 /* Asks member r's lock (granted when the answer comes: wait on o), and
  * gives it back (answered once released). */
@@ -198,11 +202,14 @@ int amp_rma_cma(const amp_rma_win_t *w, int r);
  * between this process and member r's (amp_rma_set_cma): d as for
  * amp_rma_accumulate, taddr in r's process.  AMP_ERR_UNSUPPORTED when the
  * target layout has too many pieces for one copy (then send it). */
-amp_status_t amp_rma_cma_put(amp_rma_win_t *w, int r, const amp_rma_acc_t *d);
-amp_status_t amp_rma_cma_get(amp_rma_win_t *w, int r, const amp_rma_acc_t *d);
+AMP_MUST_USE amp_status_t amp_rma_cma_put(amp_rma_win_t *w, int r,
+                                          const amp_rma_acc_t *d);
+AMP_MUST_USE amp_status_t amp_rma_cma_get(amp_rma_win_t *w, int r,
+                                          const amp_rma_acc_t *d);
 /* Node memory mapped for the window (p, bytes, as node/node.h maps it):
  * unmapped when the window's state goes. */
-amp_status_t amp_rma_keep_mapping(amp_rma_win_t *w, void *p, size_t bytes);
+AMP_MUST_USE amp_status_t amp_rma_keep_mapping(amp_rma_win_t *w, void *p,
+                                               size_t bytes);
 void amp_rma_unmap_all(amp_rma_win_t *w);
 
 /* Makes this rank's earlier loads and stores to any window visible to the

@@ -112,9 +112,11 @@ static inline int amp_rma_try_lock(_Atomic int *l, int exclusive)
  * others: tcount elements of tdt at taddr become in (packed values) op
  * them, unless op is MPI_NO_OP; old (may be NULL) receives their packed
  * values from before. */
-amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
-                                const amp_dt_t *tdt, int tcount, const void *in,
-                                const amp_coll_op_t *op, void *old);
+AMP_MUST_USE amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r,
+                                             char *taddr, const amp_dt_t *tdt,
+                                             int tcount, const void *in,
+                                             const amp_coll_op_t *op,
+                                             void *old);
 
 /* Wakes the members asleep on w to look at its state again. */
 void amp_rma_notify(amp_rma_win_t *w);

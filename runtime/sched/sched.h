@@ -163,8 +163,8 @@ typedef struct amp_sched_hooks {
     amp_sched_wake_fn_t on_wake;   /* with on_sleep */
 } amp_sched_hooks_t;
 
-amp_status_t amp_sched_init(amp_sched_t *sched, int npes,
-                            const amp_sched_hooks_t *hooks);
+AMP_MUST_USE amp_status_t amp_sched_init(amp_sched_t *sched, int npes,
+                                         const amp_sched_hooks_t *hooks);
 void amp_sched_cleanup(amp_sched_t *sched);
 
 /* The PE the calling kernel thread runs, or NULL outside the runtime.

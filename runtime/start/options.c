@@ -18,7 +18,8 @@ static const char usage[] =
     "+eager BYTES, +nopin, +stats, +showmap, +balancer NAME, +lbdebug, "
     "+gpumap MAP, +restart DIR, +iothreads N (see docs/runtime-options.md)";
 
-static void bad_value(const char *name, const char *what, const char *value)
+_Noreturn static void bad_value(const char *name, const char *what,
+                                const char *value)
 {
     amp_fatal("%s: expected %s, got '%s'", name, what, value ? value : "");
 }

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE 1 /* REG_RIP */
 #include "start/start.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -66,23 +67,44 @@ static void on_fault(int sig, siginfo_t *si, void *ucontext)
     signal(sig, SIG_DFL); /* returning re-faults into the default action */
 }
 
-void amp_signals_install(void)
+/* Without the handler the program runs on; only the report is lost. */
+static void install(int sig, const char *name)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_sigaction = on_fault;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, NULL);
-    sigaction(SIGBUS, &sa, NULL);
+    if (sigaction(sig, &sa, NULL) != 0)
+        amp_log_error("cannot install the handler of %s (sigaction: %s): a "
+                      "rank's stack overflow or fault will not be named",
+                      name, strerror(errno));
 }
 
+void amp_signals_install(void)
+{
+    install(SIGSEGV, "SIGSEGV");
+    install(SIGBUS, "SIGBUS");
+}
+
+/* Without an alternate stack the handler cannot run after a stack
+ * overflow (the fault then ends the process unnamed); other faults are
+ * still reported. */
 void amp_signals_thread_init(void)
 {
     stack_t ss;
     ss.ss_sp = malloc(ALT_STACK_SIZE);
     ss.ss_size = ALT_STACK_SIZE;
     ss.ss_flags = 0;
-    if (ss.ss_sp)
-        sigaltstack(&ss, NULL);
+    if (!ss.ss_sp) {
+        amp_log_error("out of memory for the signal stack of a PE: a rank's "
+                      "stack overflow will not be named");
+        return;
+    }
+    if (sigaltstack(&ss, NULL) != 0) {
+        amp_log_error("cannot set the signal stack of a PE (sigaltstack: %s): "
+                      "a rank's stack overflow will not be named",
+                      strerror(errno));
+        free(ss.ss_sp);
+    }
 }

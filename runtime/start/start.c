@@ -104,8 +104,11 @@ static void create_rank(int r, int pe_id)
 static void *pe_main(void *arg)
 {
     amp_pe_t *pe = arg;
-    if (amp_proc.opts.pin)
-        amp_topo_pin_self(&amp_proc.topo, amp_proc.pin_base + pe->id);
+    if (amp_proc.opts.pin &&
+        amp_topo_pin_self(&amp_proc.topo, amp_proc.pin_base + pe->id) != AMP_OK)
+        amp_log_error("PE %d: cannot bind its thread to a core; it runs "
+                      "unbound (+nopin or AMPI_PIN=0 binds none)",
+                      pe->id);
     amp_signals_thread_init();
     if (amp_proc.gpu)
         amp_gpu_pe_enter(amp_proc.gpu, pe);

@@ -67,7 +67,7 @@ void amp_start_pie_setup(void);
 void amp_start_pie_rank_create(amp_rank_t *rank);
 /* Maps and relocates the copy of the program of the rank in slot (a new
  * rank's, or one restarted or arriving); AMP_OK without pie. */
-amp_status_t amp_start_pie_map(int slot);
+AMP_MUST_USE amp_status_t amp_start_pie_map(int slot);
 /* Where the TLS copy of the rank in slot starts (its rank area, after its
  * struct). */
 void *amp_start_tls_area(int slot);

@@ -27,11 +27,11 @@ typedef struct amp_topo {
 /* Finds the cores the process may use.  If hwloc fails it returns
  * AMP_ERR_SYS with ncores counted from the process's affinity mask and no
  * topology (pinning is then impossible). */
-amp_status_t amp_topo_init(amp_topo_t *topo);
+AMP_MUST_USE amp_status_t amp_topo_init(amp_topo_t *topo);
 void amp_topo_cleanup(amp_topo_t *topo);
 
 /* Binds the calling thread to the PU of core (pe mod ncores). */
-amp_status_t amp_topo_pin_self(amp_topo_t *topo, int pe);
+AMP_MUST_USE amp_status_t amp_topo_pin_self(amp_topo_t *topo, int pe);
 
 /* Writes where PE pe is bound, "core C (PU P)", into buf. */
 void amp_topo_pe_str(const amp_topo_t *topo, int pe, char *buf, size_t size);

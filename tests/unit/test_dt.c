@@ -63,7 +63,7 @@ UNIT_TEST(dt_elements_of_pairs_count_both_members)
     UNIT_EQ(amp_dt_elements(dt, 12 + 4), -1); /* ends inside the double */
     amp_dt_t d;
     memset(&d, 0, sizeof(d));
-    amp_dt_make_contiguous(&d, 2, dt);
+    UNIT_EQ(amp_dt_make_contiguous(&d, 2, dt), AMP_OK);
     UNIT_EQ(d.nblocks, 4); /* holes keep the blocks apart */
     UNIT_EQ(amp_dt_elements(&d, 24), 4);
     amp_dt_destroy(&d);

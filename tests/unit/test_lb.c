@@ -68,7 +68,7 @@ UNIT_TEST(lb_refine_balances_with_few_moves)
     UNIT_EQ(amp_lb_refine(N, imbalanced, block, NPES, 0.05, out), AMP_OK);
     UNIT_EQ((long long)max_pe_load(imbalanced, out, N, NPES), 10);
     int greedy[N];
-    amp_lb_greedy(N, imbalanced, block, NPES, greedy);
+    UNIT_EQ(amp_lb_greedy(N, imbalanced, block, NPES, greedy), AMP_OK);
     UNIT_TRUE(moves(block, out, N) <= moves(block, greedy, N));
     /* 16:4 -> 10:10 takes two heavy ranks over and two light ones back. */
     UNIT_EQ(moves(block, out, N), 4);
