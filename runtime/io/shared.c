@@ -12,9 +12,8 @@
 enum { M_ADD, M_SET, M_ANSWER };
 
 typedef struct shared_msg {
-    uint8_t tag; /* AMP_P2P_AM_IO */
     uint8_t op;
-    uint8_t pad[6];
+    uint8_t pad[7];
     uint64_t file; /* the owner's amp_io_file_t */
     int64_t value;
     uint64_t rec; /* the asker's amp_io_shared_rec_t */
@@ -42,24 +41,23 @@ static void handle(amp_pe_t *pe, const amp_p2p_am_t *m)
     amp_io_file_t *f = (amp_io_file_t *)(uintptr_t)q.file;
     int64_t old = q.op == M_SET ? atomic_exchange(&f->shared_fp, q.value)
                                 : atomic_fetch_add(&f->shared_fp, q.value);
-    shared_msg_t a = {
-        .tag = AMP_P2P_AM_IO, .op = M_ANSWER, .value = old, .rec = q.rec};
-    amp_p2p_am_send(pe, m->from_proc, m->from_pe, &a, sizeof(a), NULL, 0, sent,
-                    NULL);
+    shared_msg_t a = {.op = M_ANSWER, .value = old, .rec = q.rec};
+    amp_p2p_am_send(pe, AMP_P2P_AM_IO, m->from_proc, m->from_pe, &a, sizeof(a),
+                    NULL, 0, sent, NULL);
 }
 
 void amp_io_remote_init(amp_p2p_world_t *world)
 {
-    world->io_fn = handle;
+    amp_p2p_am_register(world, AMP_P2P_AM_IO, handle);
 }
 
 void amp_io_shared_remote(amp_pe_t *pe, int proc, int rpe, uint64_t file,
                           int set, int64_t value, amp_io_shared_rec_t *rec)
 {
-    shared_msg_t q = {.tag = AMP_P2P_AM_IO,
-                      .op = set ? M_SET : M_ADD,
+    shared_msg_t q = {.op = set ? M_SET : M_ADD,
                       .file = file,
                       .value = value,
                       .rec = (uint64_t)(uintptr_t)rec};
-    amp_p2p_am_send(pe, proc, rpe, &q, sizeof(q), NULL, 0, sent, NULL);
+    amp_p2p_am_send(pe, AMP_P2P_AM_IO, proc, rpe, &q, sizeof(q), NULL, 0, sent,
+                    NULL);
 }

@@ -20,8 +20,7 @@
 #define MOVE_MAX_RANGES (2 + AMP_PIE_MAX_SEGMENTS * 2)
 
 typedef struct move_hdr {
-    uint8_t kind; /* AMP_P2P_AM_MOVE */
-    uint8_t idx, nranges, pad;
+    uint8_t idx, nranges, pad[2];
     int32_t rank, pe;
     uint64_t addr; /* where this message's data goes */
     uint64_t sp, area, heap, heap_extent, heap_committed;
@@ -76,7 +75,7 @@ void amp_move_init(amp_move_map_fn_t map_copy)
         if (!(m->writers[i] = malloc(WRITER_STACK)))
             amp_fatal("out of memory for %d PEs", npes);
     amp_proc.move = m;
-    amp_proc.world.move_fn = on_arrival;
+    amp_p2p_am_register(&amp_proc.world, AMP_P2P_AM_MOVE, on_arrival);
 }
 
 /* ---- each rank around the exchange ---- */
@@ -437,8 +436,7 @@ static void writer_main(void *arg)
                                                  (char *)s->resume.sp)};
     ranges[1] = (range_t){(char *)rank->heap, extent};
     int n = 2 + amp_ckpt_pie_ranges(rank->pie_base, ranges + 2);
-    move_hdr_t h = {.kind = AMP_P2P_AM_MOVE,
-                    .nranges = (uint8_t)n,
+    move_hdr_t h = {.nranges = (uint8_t)n,
                     .rank = rank->world_rank,
                     .pe = s->pe,
                     .sp = (uintptr_t)s->resume.sp,
@@ -450,8 +448,8 @@ static void writer_main(void *arg)
     for (int i = 0; i < n; i++) {
         h.idx = (uint8_t)i;
         h.addr = (uintptr_t)ranges[i].addr;
-        amp_p2p_am_send(pe, s->proc, s->pe, &h, sizeof(h), ranges[i].addr,
-                        ranges[i].len, shipped, s);
+        amp_p2p_am_send(pe, AMP_P2P_AM_MOVE, s->proc, s->pe, &h, sizeof(h),
+                        ranges[i].addr, ranges[i].len, shipped, s);
     }
     while (s->sent < n)
         amp_sched_poll(pe);

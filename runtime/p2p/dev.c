@@ -265,10 +265,9 @@ enum dev_kind { DEV_RTS, DEV_CTS, DEV_CHUNK };
 /* The header of every device message between processes; an RTS sends all
  * of it, the others up to rts. */
 typedef struct dev_hdr {
-    uint8_t am;   /* AMP_P2P_AM_GPU */
     uint8_t kind; /* enum dev_kind */
     uint8_t ok;   /* CHUNK: the sender could copy it off its device */
-    uint8_t pad;
+    uint8_t pad[2];
     int32_t ctx, src, tag, dst; /* RTS: the envelope */
     uint64_t sreq;              /* CTS: the sender's request */
     uint64_t rstate;            /* CTS, CHUNK: the receiver's dev_recv_t */
@@ -305,8 +304,8 @@ static void send_to_rank(amp_pe_t *pe, int rank, const dev_hdr_t *h,
 {
     amp_p2p_world_t *w = world_of(pe);
     int proc = w->rank_proc[rank];
-    amp_p2p_am_send(pe, proc, w->rank_pe[rank], h, hlen, NULL, 0, sent_check,
-                    (void *)(intptr_t)proc);
+    amp_p2p_am_send(pe, AMP_P2P_AM_GPU, proc, w->rank_pe[rank], h, hlen, NULL,
+                    0, sent_check, (void *)(intptr_t)proc);
 }
 
 int amp_p2p_dev_order(amp_pe_t *pe, int peer, int send)
@@ -340,12 +339,8 @@ void amp_p2p_dev_send_net(amp_pe_t *pe, amp_p2p_req_t *req, int proc, int dst,
                      AMP_P2P_SYNC);
         return;
     }
-    dev_hdr_t h = {.am = AMP_P2P_AM_GPU,
-                   .kind = DEV_RTS,
-                   .ctx = ctx,
-                   .src = src,
-                   .tag = tag,
-                   .dst = dst};
+    dev_hdr_t h = {
+        .kind = DEV_RTS, .ctx = ctx, .src = src, .tag = tag, .dst = dst};
     h.rts.sreq = (uint64_t)(uintptr_t)req;
     h.rts.bytes = req->bytes;
     h.rts.from_rank = req->owner->world_rank;
@@ -467,8 +462,7 @@ static void recv_pipeline(amp_pe_t *pe, amp_p2p_req_t *r,
                                      .len = chunk_len(n, i * AMP_GPU_CHUNK)};
     if (!r->gpu && r->dt && !(rs->host = malloc(n)))
         amp_fatal("out of memory receiving %zu bytes of device memory", n);
-    dev_hdr_t h = {.am = AMP_P2P_AM_GPU,
-                   .kind = DEV_CTS,
+    dev_hdr_t h = {.kind = DEV_CTS,
                    .sreq = rts->sreq,
                    .rstate = (uint64_t)(uintptr_t)rs,
                    .bytes = n};
@@ -631,15 +625,14 @@ static void chunk_copied(void *arg, amp_status_t st)
     dev_send_t *s = k->s;
     if (st != AMP_OK && s->st == AMP_OK)
         s->st = st;
-    dev_hdr_t h = {.am = AMP_P2P_AM_GPU,
-                   .kind = DEV_CHUNK,
+    dev_hdr_t h = {.kind = DEV_CHUNK,
                    .ok = st == AMP_OK,
                    .rstate = s->rstate,
                    .off = k->off,
                    .bytes = k->len};
-    amp_p2p_am_send(s->pe, s->to_proc, s->to_pe, &h, offsetof(dev_hdr_t, rts),
-                    st == AMP_OK ? k->host : NULL, st == AMP_OK ? k->len : 0,
-                    chunk_sent, k);
+    amp_p2p_am_send(s->pe, AMP_P2P_AM_GPU, s->to_proc, s->to_pe, &h,
+                    offsetof(dev_hdr_t, rts), st == AMP_OK ? k->host : NULL,
+                    st == AMP_OK ? k->len : 0, chunk_sent, k);
 }
 
 /* The receiver matched and wants h->bytes in chunks. */

@@ -25,7 +25,7 @@
  *    network; the receiver copies each arrived chunk onto its device.
  *
  * Every message of this protocol travels as an active message of p2p's own
- * (first header byte AMP_P2P_AM_GPU) in order with the rest of what a PE
+ * (id AMP_P2P_AM_GPU) in order with the rest of what a PE
  * sends to another.
  */
 #ifndef AMP_P2P_DEV_H
@@ -33,9 +33,6 @@
 
 #include "gpu/ipc.h"
 #include "p2p/msg.h"
-
-/* The first header byte of p2p's device messages between processes. */
-#define AMP_P2P_AM_GPU 0xa6
 
 /* An announced device message from another process, kept with its
  * unexpected envelope (AMP_MSG_NET_DEV) until it is matched. */

@@ -237,15 +237,23 @@ void amp_net_cancel(amp_pe_t *pe, const amp_p2p_req_t *req)
     op_post(np, op, proc, rpe, NULL, 0, UCP_AM_SEND_FLAG_EAGER);
 }
 
-void amp_p2p_am_send(amp_pe_t *pe, int proc, int rpe, const void *hdr,
-                     size_t hlen, const void *data, size_t bytes,
-                     amp_p2p_am_done_fn_t done, void *arg)
+void amp_p2p_am_register(amp_p2p_world_t *w, amp_p2p_am_id_t id,
+                         amp_p2p_am_fn_t fn)
+{
+    amp_assert(id < AMP_P2P_AM_NIDS && !w->am_fns[id]);
+    w->am_fns[id] = fn;
+}
+
+void amp_p2p_am_send(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
+                     const void *hdr, size_t hlen, const void *data,
+                     size_t bytes, amp_p2p_am_done_fn_t done, void *arg)
 {
     amp_net_pe_t *np = net_of(pe);
-    amp_assert(hlen <= AMP_P2P_AM_HDR_MAX);
+    amp_assert(hlen <= AMP_P2P_AM_HDR_MAX && id < AMP_P2P_AM_NIDS);
     net_op_t *op = amp_net_op_get(np);
     op->wire.hdr = (net_hdr_t){
         .kind = AMP_NET_UPPER,
+        .am = id,
         .from_pe = (uint16_t)pe->id,
         .from_proc = np->net->proc,
         .seq = seq_next(&np->send_seq[chan(np->net, proc, rpe)]),
@@ -465,14 +473,10 @@ static void arrive(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
             .from_pe = h->from_pe,
         };
         amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
-        if (m.hlen > 0 && wire->upper[0] == AMP_P2P_AM_MOVE)
-            w->move_fn(pe, &m);
-        else if (m.hlen > 0 && wire->upper[0] == AMP_P2P_AM_GPU)
-            amp_p2p_dev_am(pe, &m);
-        else if (m.hlen > 0 && wire->upper[0] == AMP_P2P_AM_IO)
-            w->io_fn(pe, &m);
-        else
-            w->am_fn(pe, &m);
+        if (h->am >= AMP_P2P_AM_NIDS || !w->am_fns[h->am])
+            amp_fatal("an active message of unknown kind %u from process %d",
+                      (unsigned)h->am, (int)h->from_proc);
+        w->am_fns[h->am](pe, &m);
         return;
     }
     amp_net_arrival_t a = {
@@ -1356,6 +1360,7 @@ amp_status_t amp_p2p_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
     if (!net || !w->rank_proc || !w->rank_pe || !w->proc_node)
         return AMP_ERR_NOMEM;
     w->net = net;
+    amp_p2p_am_register(w, AMP_P2P_AM_GPU, amp_p2p_dev_am);
     net->sched = sched;
     net->detect.finished = calloc((size_t)boot->nprocs, 1);
     net->detect.fin_sent = calloc((size_t)boot->nprocs, sizeof(uint64_t));

@@ -42,7 +42,7 @@ typedef struct net_hdr {
     uint64_t bytes;
     uint64_t sreq; /* sync: the sender's request, echoed by the ack */
     uint32_t sid;  /* the send's number (amp_p2p_req_t), for a cancel */
-    uint32_t pad;
+    uint32_t am;   /* UPPER: the handler's amp_p2p_am_id_t */
 } net_hdr_t;
 
 /* Deadlock detection across processes.  A process is quiet when its

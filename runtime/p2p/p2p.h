@@ -85,21 +85,22 @@ struct amp_p2p_req {
 
 typedef struct amp_p2p_world amp_p2p_world_t;
 
-/* ---- active messages between processes, for the layers above (rma) ----
+/* ---- active messages between processes, for p2p and the layers above --
  * A message of a layer's own header (at most AMP_P2P_AM_HDR_MAX bytes)
- * and data, from this PE to PE rpe of process proc.  It travels in order
- * with everything else this PE sends there, and the receiving PE hands it
- * to the world's am_fn inside its progress.  Small data comes with the
- * header (valid during the call only); larger data stays with the sender
- * until the handler fetches it (amp_p2p_am_fetch, zero-copy where UCX
- * can). */
+ * and data, from this PE to PE rpe of process proc, for the handler
+ * registered under its id.  It travels in order with everything else this
+ * PE sends there, and the receiving PE runs the handler inside its
+ * progress.  Small data comes with the header (valid during the call
+ * only); larger data stays with the sender until the handler fetches it
+ * (amp_p2p_am_fetch, zero-copy where UCX can). */
 #define AMP_P2P_AM_HDR_MAX 192
-/* The first byte of the header of a rank that moves between processes,
- * which goes to the world's move_fn instead of am_fn. */
-#define AMP_P2P_AM_MOVE 0xa5
-/* The first byte of the header of io/'s messages (the shared file
- * pointer), which go to the world's io_fn. */
-#define AMP_P2P_AM_IO 0xa7
+typedef enum amp_p2p_am_id {
+    AMP_P2P_AM_RMA,  /* one-sided operations and their answers (rma/) */
+    AMP_P2P_AM_MOVE, /* a rank that moves between processes (mpi/move.c) */
+    AMP_P2P_AM_GPU,  /* p2p's device protocol (p2p/dev.c) */
+    AMP_P2P_AM_IO,   /* the shared file pointer (io/shared.c) */
+    AMP_P2P_AM_NIDS
+} amp_p2p_am_id_t;
 typedef struct amp_p2p_am {
     const void *hdr;
     size_t hlen;
@@ -112,11 +113,15 @@ typedef void (*amp_p2p_am_fn_t)(amp_pe_t *pe, const amp_p2p_am_t *m);
 /* ok: whether the transfer succeeded. */
 typedef void (*amp_p2p_am_done_fn_t)(void *arg, int ok);
 
+/* Makes fn the handler of the messages of id in world w (once, at
+ * startup, before any can arrive). */
+void amp_p2p_am_register(amp_p2p_world_t *w, amp_p2p_am_id_t id,
+                         amp_p2p_am_fn_t fn);
 /* Sends; data must stay as it is until done(arg) (may be NULL) runs,
  * which may be before the call returns. */
-void amp_p2p_am_send(amp_pe_t *pe, int proc, int rpe, const void *hdr,
-                     size_t hlen, const void *data, size_t bytes,
-                     amp_p2p_am_done_fn_t done, void *arg);
+void amp_p2p_am_send(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
+                     const void *hdr, size_t hlen, const void *data,
+                     size_t bytes, amp_p2p_am_done_fn_t done, void *arg);
 /* Fetches the bytes of an arrival's desc into into; done(arg) follows. */
 void amp_p2p_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
                       amp_p2p_am_done_fn_t done, void *arg);
@@ -170,15 +175,11 @@ struct amp_p2p_world {
     /* The processes of this node that share memory (node/node.h): every
      * process on it, or this one alone with node_shm off. */
     amp_node_t node;
-    int node_shm;          /* AMPI_NODE_SHM: share memory between processes */
-    struct amp_net *net;   /* the transport between processes */
-    struct amp_gpu *gpu;   /* CUDA (gpu/gpu.h), NULL: host-only */
-    amp_p2p_am_fn_t am_fn; /* the layers' active messages (rma) */
-    /* Active messages whose header starts with AMP_P2P_AM_MOVE: ranks
-     * arriving from another process (mpi/move.c). */
-    amp_p2p_am_fn_t move_fn;
-    /* Active messages whose header starts with AMP_P2P_AM_IO (io/). */
-    amp_p2p_am_fn_t io_fn;
+    int node_shm;        /* AMPI_NODE_SHM: share memory between processes */
+    struct amp_net *net; /* the transport between processes */
+    struct amp_gpu *gpu; /* CUDA (gpu/gpu.h), NULL: host-only */
+    /* The handlers of active messages, by id (amp_p2p_am_register). */
+    amp_p2p_am_fn_t am_fns[AMP_P2P_AM_NIDS];
     /* Deadlock across processes: prints this process's ranks (start). */
     void (*report_fn)(void);
 };
