@@ -12,6 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+static amp_p2p_world_t *world_of(amp_pe_t *pe)
+{
+    return ((amp_p2p_pe_t *)pe->upper)->world;
+}
+
 /* ---- within a process: the GPU copies where the message meets its
  * receive ---- */
 
@@ -159,7 +164,7 @@ static void dev_chunk_next(dev_copy_t *c, size_t i)
     }
     if (!c->packed)
         memcpy(slot, c->src + off, len);
-    dev_chunk_queue(c, i, off, len, (char *)c->r->buf + off, c->r->gpu_dev,
+    dev_chunk_queue(c, i, off, len, (char *)c->r->buf + off, c->r->mem.device,
                     slot, -1);
 }
 
@@ -201,7 +206,7 @@ static void dev_copy_start(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
                            amp_gpu_t *gpu, size_t n, amp_msg_t *m,
                            amp_p2p_req_t *sreq, const dev_ack_t *ack)
 {
-    int both = r->gpu && sdev >= 0;
+    int both = amp_p2p_on_device(r) && sdev >= 0;
     size_t chunks = both ? 1 : (n + AMP_GPU_CHUNK - 1) / AMP_GPU_CHUNK;
     dev_copy_t *c = malloc(sizeof(*c) + chunks * sizeof(c->ch[0]));
     if (!c) { /* only this receive fails (MPI_ERR_NO_MEM) */
@@ -220,14 +225,14 @@ static void dev_copy_start(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
                       .sdev = sdev,
                       .n = n,
                       .chunks = chunks,
-                      .to_host = !r->gpu,
+                      .to_host = !amp_p2p_on_device(r),
                       .left = 1,
                       .st = AMP_OK};
     r->owner->dev_busy++;
     if (sreq)
         sreq->owner->dev_busy++;
     if (both)
-        dev_chunk_queue(c, 0, 0, n, r->buf, r->gpu_dev, data, sdev);
+        dev_chunk_queue(c, 0, 0, n, r->buf, r->mem.device, data, sdev);
     else
         dev_copy_bounce(c, sdt, keep);
     dev_copy_release(c);
@@ -238,8 +243,8 @@ int amp_p2p_dev_copy_in(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
                         size_t bytes, int src, int tag, amp_msg_t *m,
                         amp_p2p_req_t *sreq)
 {
-    int sdev = from && from->gpu ? from->gpu_dev : -1;
-    if (!r->gpu && sdev < 0)
+    int sdev = from && amp_p2p_on_device(from) ? from->mem.device : -1;
+    if (!amp_p2p_on_device(r) && sdev < 0)
         return 0;
     size_t n = bytes;
     if (n > r->bytes) {
@@ -253,8 +258,8 @@ int amp_p2p_dev_copy_in(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
     r->st_tag = tag;
     /* The data stays until the end when it is the sender's buffer or in
      * the envelope; else (a ring slot, an arrival) it is copied at once. */
-    dev_copy_start(pe, r, data, sdt, sdev, from || m,
-                   r->gpu ? r->gpu : from->gpu, n, m, sreq, NULL);
+    dev_copy_start(pe, r, data, sdt, sdev, from || m, world_of(pe)->gpu, n, m,
+                   sreq, NULL);
     return 1;
 }
 
@@ -276,11 +281,6 @@ typedef struct dev_hdr {
 } dev_hdr_t;
 
 _Static_assert(sizeof(dev_hdr_t) <= AMP_P2P_AM_HDR_MAX, "device header");
-
-static amp_p2p_world_t *world_of(amp_pe_t *pe)
-{
-    return ((amp_p2p_pe_t *)pe->upper)->world;
-}
 
 static size_t chunk_len(size_t n, size_t off)
 {
@@ -330,7 +330,7 @@ void amp_p2p_dev_send_net(amp_pe_t *pe, amp_p2p_req_t *req, int proc, int dst,
                           int ctx, int src, int tag)
 {
     amp_p2p_world_t *w = world_of(pe);
-    amp_gpu_t *g = req->gpu;
+    amp_gpu_t *g = w->gpu;
     int same = w->proc_node[proc] == w->proc_node[w->proc];
     int xfer =
         amp_gpu_xfer_choose(amp_gpu_mode(g), same, amp_net_ucx_cuda(pe, proc));
@@ -411,13 +411,13 @@ static void piece_arrived(dev_piece_t *k, amp_status_t st)
 {
     dev_recv_t *rs = k->rs;
     amp_p2p_req_t *r = rs->r;
-    if (st != AMP_OK || !r->gpu) {
+    if (st != AMP_OK || !amp_p2p_on_device(r)) {
         piece_landed(k, st);
         return;
     }
     st = amp_gpu_copy_between(rs->gpu, rs->pe, (char *)r->buf + k->off,
-                              r->gpu_dev, k->bounce, -1, k->len, piece_landed,
-                              k);
+                              r->mem.device, k->bounce, -1, k->len,
+                              piece_landed, k);
     if (st != AMP_OK)
         piece_landed(k, st);
 }
@@ -433,7 +433,7 @@ static void piece_fetched(void *arg, int ok)
 static char *piece_landing(dev_recv_t *rs, dev_piece_t *k)
 {
     amp_p2p_req_t *r = rs->r;
-    if (!r->gpu)
+    if (!amp_p2p_on_device(r))
         return (rs->host ? rs->host : (char *)r->buf) + k->off;
     k->bounce = amp_gpu_host_get(rs->gpu, rs->pe, k->len, &k->cap);
     if (!k->bounce) {
@@ -460,7 +460,7 @@ static void recv_pipeline(amp_pe_t *pe, amp_p2p_req_t *r,
         rs->piece[i] = (dev_piece_t){.rs = rs,
                                      .off = i * AMP_GPU_CHUNK,
                                      .len = chunk_len(n, i * AMP_GPU_CHUNK)};
-    if (!r->gpu && r->dt && !(rs->host = malloc(n)))
+    if (!amp_p2p_on_device(r) && r->dt && !(rs->host = malloc(n)))
         amp_fatal("out of memory receiving %zu bytes of device memory", n);
     dev_hdr_t h = {.kind = DEV_CTS,
                    .sreq = rts->sreq,
@@ -598,7 +598,7 @@ static void send_pump(dev_send_t *s)
         s->next += k->len;
         amp_status_t st = amp_gpu_copy_between(
             s->gpu, s->pe, k->host, -1, (const char *)s->sreq->buf + k->off,
-            s->sreq->gpu_dev, k->len, chunk_copied, k);
+            s->sreq->mem.device, k->len, chunk_copied, k);
         if (st != AMP_OK)
             chunk_copied(k, st);
     }
@@ -648,7 +648,7 @@ static void send_start(amp_pe_t *pe, const dev_hdr_t *h, const amp_p2p_am_t *m)
     sreq->owner->dev_busy++;
     amp_net_dev_live(pe, 1);
     *s = (dev_send_t){.pe = pe,
-                      .gpu = sreq->gpu,
+                      .gpu = world_of(pe)->gpu,
                       .sreq = sreq,
                       .to_proc = m->from_proc,
                       .to_pe = m->from_pe,

@@ -147,7 +147,7 @@ void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
     }
     net_op_t *op = amp_net_op_get(np);
     /* Device memory (only when UCX moves it: p2p/dev.h) is a rendezvous. */
-    op->cuda = req->gpu != NULL;
+    op->cuda = amp_p2p_on_device(req);
     int eager = bytes <= np->net->eager && !op->cuda;
     op->wire.hdr = (net_hdr_t){
         .kind = !eager                 ? AMP_NET_RNDV
@@ -282,7 +282,8 @@ static void fetch_finish(net_fetch_t *f, ucs_status_t status)
         done(arg, status == UCS_OK);
         return;
     }
-    if (f->temp && r->gpu) { /* on to the device; r completes after */
+    if (f->temp &&
+        amp_p2p_on_device(r)) { /* on to the device; r completes after */
         amp_p2p_dev_fetched(f->np->pe, r, f->temp, f->bytes, f->src, f->tag,
                             status == UCS_OK);
         free(f->temp);
@@ -351,9 +352,10 @@ static void fetch_start(amp_net_pe_t *np, net_fetch_t *f)
     }
     void *into = f->r ? f->r->buf : f->into;
     int node = amp_net_node_desc(f->desc);
-    int cuda = f->r && f->r->gpu && np->net->cuda && !node;
+    int cuda = f->r && amp_p2p_on_device(f->r) && np->net->cuda && !node;
     f->temp = NULL;
-    if (f->r && (f->r->dt || f->bytes > f->r->bytes || (f->r->gpu && !cuda))) {
+    if (f->r && (f->r->dt || f->bytes > f->r->bytes ||
+                 (amp_p2p_on_device(f->r) && !cuda))) {
         f->temp = malloc(f->bytes);
         if (!f->temp) {
             fetch_no_memory(np, f);

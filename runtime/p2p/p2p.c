@@ -315,8 +315,7 @@ static void req_init(amp_p2p_req_t *r, amp_p2p_ep_t *ep, int is_send, void *buf,
     r->src = -1;
     r->sid = 0;
     r->dt = NULL;
-    r->gpu = NULL;
-    r->gpu_dev = -1;
+    r->mem = (amp_p2p_mem_t){AMP_P2P_MEM_HOST, -1};
 }
 
 void amp_p2p_req_init_done(amp_p2p_ep_t *ep, amp_p2p_req_t *req, int source,
@@ -451,7 +450,8 @@ static amp_msg_t *envelope(amp_pe_t *pe, amp_p2p_ep_t *ep, const void *buf,
     m->sender = ep;
     m->queued = 0;
     m->sid = req->sid;
-    if (bytes <= pool->payload && mode == AMP_P2P_STANDARD && !req->gpu) {
+    if (bytes <= pool->payload && mode == AMP_P2P_STANDARD &&
+        !amp_p2p_on_device(req)) {
         m->kind = AMP_MSG_EAGER;
         if (bytes)
             send_copy(req, buf, m->payload, bytes);
@@ -475,7 +475,8 @@ static void send_remote(amp_pe_t *pe, amp_p2p_ep_t *ep, amp_p2p_ep_t *to,
     amp_ring_t *ring = &p2p_of(dpe)->in[pe->id];
     amp_ring_slot_t *s;
     if (bytes <= AMP_RING_INLINE && bytes <= pool_of(pe)->payload &&
-        mode == AMP_P2P_STANDARD && !req->gpu && (s = amp_ring_reserve(ring))) {
+        mode == AMP_P2P_STANDARD && !amp_p2p_on_device(req) &&
+        (s = amp_ring_reserve(ring))) {
         s->kind = AMP_SLOT_INLINE;
         s->bytes = (uint32_t)bytes;
         s->ctx = ctx;
@@ -518,11 +519,10 @@ static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
     req->src = src;
     req->sid = next_sid(ep);
     if (dev) {
-        req->gpu = dev->gpu;
-        req->gpu_dev = dev->device;
+        req->mem = (amp_p2p_mem_t){AMP_P2P_MEM_DEVICE, dev->device};
     }
     if (!to) {
-        if (req->gpu)
+        if (amp_p2p_on_device(req))
             amp_p2p_dev_send_net(pe, req, ep->world->rank_proc[dst], dst, ctx,
                                  src, tag);
         else
@@ -587,8 +587,7 @@ static void irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity,
     req_init(req, ep, 0, buf, capacity, ctx, src, tag);
     req->dt = dt;
     if (dev) {
-        req->gpu = dev->gpu;
-        req->gpu_dev = dev->device;
+        req->mem = (amp_p2p_mem_t){AMP_P2P_MEM_DEVICE, dev->device};
     }
     amp_msg_t *m = find_unexpected(ep, ctx, src, tag);
     if (m) {

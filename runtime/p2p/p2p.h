@@ -35,6 +35,17 @@ struct amp_p2p_ep;
 struct amp_msg;
 
 typedef struct amp_p2p_req amp_p2p_req_t;
+
+/* Where a request's buffer is: host memory, or CUDA device memory (plain
+ * layout) of one device, which the world's GPU layer moves (p2p/dev.c). */
+typedef enum amp_p2p_mem_kind {
+    AMP_P2P_MEM_HOST,
+    AMP_P2P_MEM_DEVICE
+} amp_p2p_mem_kind_t;
+typedef struct amp_p2p_mem {
+    amp_p2p_mem_kind_t kind;
+    int device; /* AMP_P2P_MEM_DEVICE: its CUDA device */
+} amp_p2p_mem_t;
 typedef void (*amp_p2p_done_fn_t)(amp_p2p_req_t *req);
 
 /* A thread blocked in amp_p2p_wait_all / _any (on its stack): the
@@ -78,10 +89,13 @@ struct amp_p2p_req {
     uint32_t sid;
     const amp_dt_t *dt; /* non-contiguous layout of buf, or NULL: plain */
     amp_p2p_done_fn_t on_done; /* runs after completion; may free req */
-    struct amp_gpu *gpu;       /* buf is CUDA device memory (plain layout) that
-                                  this GPU layer moves; NULL: host memory */
-    int gpu_dev;               /* buf's device */
+    amp_p2p_mem_t mem;         /* where buf is */
 };
+
+static inline int amp_p2p_on_device(const amp_p2p_req_t *r)
+{
+    return r->mem.kind == AMP_P2P_MEM_DEVICE;
+}
 
 typedef struct amp_p2p_world amp_p2p_world_t;
 
