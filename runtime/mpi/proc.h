@@ -169,6 +169,9 @@ typedef struct amp_rank {
     /* threads.c: kernel threads bound to it now (it stays on its PE while
      * there are any), and its OpenMP settings (amp_omp_state). */
     _Atomic int mt_threads;
+    /* threads.c: calls of those threads under way on its PE (from their
+     * post until they return; waits.c lets them run). */
+    _Atomic int mt_calls;
     int omp[3];
 } amp_rank_t;
 

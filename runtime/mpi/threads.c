@@ -175,6 +175,7 @@ static void helper_main(void *arg)
     amp_mt_helper_t *h = arg;
     amp_mt_call_t *c = h->call;
     c->fn(c->arg);
+    atomic_fetch_sub(&c->rank->mt_calls, 1);
     h->call = NULL;
     /* The caller runs the program's code again: counted before it can. */
     if (c->counted)
@@ -210,6 +211,7 @@ void amp_mt_forward(void (*fn)(void *), void *arg)
     /* A rank with bound threads stays on its PE (migrate.c). */
     amp_pe_t *pe = b->rank->thr.pe;
     c.counted = b->counted;
+    atomic_fetch_add(&b->rank->mt_calls, 1);
     amp_sched_post_task(pe, &c.task);
     if (c.counted) /* after the post: the task is work the PE sees */
         amp_sched_outside_end(&amp_proc.sched);
