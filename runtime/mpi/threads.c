@@ -271,6 +271,7 @@ static void *bound_main(void *p)
     void *arg = t->arg;
     amp_mt_bind_t b;
     amp_mt_bind(&b, t->rank, 0, 1, 1);
+    atomic_fetch_sub(&t->rank->mt_threads, 1); /* pthread_create's */
     void *ret;
     pthread_cleanup_push(bound_end, t);
     ret = fn(arg);
@@ -333,9 +334,12 @@ AMPI_API int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     t->wake.fn = join_wake;
     t->state = detached == PTHREAD_CREATE_DETACHED ? T_DETACHED : T_RUNNING;
     amp_sched_outside_begin(&amp_proc.sched); /* counted from now on */
+    /* A thread of the rank from now on, before it is bound (waits.c). */
+    atomic_fetch_add(&rank->mt_threads, 1);
     pthread_t th;
     int rc = create(&th, attr, bound_main, t);
     if (rc != 0) {
+        atomic_fetch_sub(&rank->mt_threads, 1);
         amp_sched_outside_end(&amp_proc.sched);
         free(t);
         return rc;
