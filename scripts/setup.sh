@@ -8,6 +8,7 @@ packages=(
     build-essential cmake ninja-build pkg-config python3 gfortran
     clang-19 clang-format-19 llvm-19-tools llvm-19-dev libclang-19-dev flang-19
     libomp-19-dev
+    libclang-rt-19-dev      # the sanitizer build (scripts/sanitize.sh)
     libhwloc-dev hwloc
     libpmix-dev libucx-dev
     openmpi-bin libopenmpi-dev

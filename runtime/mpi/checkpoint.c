@@ -7,6 +7,7 @@
  */
 #include "checkpoint.h"
 
+#include "base/sanitize.h"
 #include "mem/heap.h"
 #include "start/start.h"
 
@@ -681,6 +682,7 @@ static int write_rank_file(snap_t *s)
         return refuse(s->why, MPI_ERR_IO, "cannot create %s: %s", tmp,
                       strerror(errno));
     out_write(&o, &h, sizeof(h));
+    amp_asan_unpoison(s->resume.sp, h.stack_bytes);
     out_write(&o, s->resume.sp, h.stack_bytes);
     out_write(&o, area, h.area_bytes);
     out_write(&o, rank->heap, h.heap_extent);

@@ -1,6 +1,7 @@
 /* Moving ranks between the processes of a job; see move.h. */
 #include "move.h"
 
+#include "base/sanitize.h"
 #include "mem/heap.h"
 #include "start/start.h"
 
@@ -433,6 +434,7 @@ static void writer_main(void *arg)
     ranges[0] = (range_t){s->resume.sp, (size_t)(area + mem->rank_area_size -
                                                  (char *)s->resume.sp)};
     ranges[1] = (range_t){(char *)rank->heap, extent};
+    amp_asan_unpoison(ranges[0].addr, ranges[0].len);
     int n = 2 + amp_start_pie_ranges(rank->pie_base, ranges + 2);
     move_hdr_t h = {.kind = AMP_P2P_AM_MOVE,
                     .nranges = (uint8_t)n,
