@@ -69,8 +69,7 @@ void amp_move_init(void)
     pthread_mutex_init(&m->lock, NULL);
     m->ident = process_ident();
     int npes = amp_proc.sched.npes;
-    if (!(m->writers = calloc((size_t)npes, sizeof(void *))) ||
-        !(m->ghosts = calloc((size_t)npes, sizeof(amp_thread_t))))
+    if (!(m->writers = calloc((size_t)npes, sizeof(void *))))
         amp_fatal("out of memory for %d PEs", npes);
     for (int i = 0; i < npes; i++)
         if (!(m->writers[i] = malloc(WRITER_STACK)))
@@ -403,22 +402,17 @@ static void shipped(void *arg, int ok)
 }
 
 /* The rank's thread ends in this process without touching its slot any
- * more: the scheduler is left with a stand-in of it (the PE's ghost). */
-static _Noreturn void vanish(amp_pe_t *pe, amp_rank_t *rank)
+ * more (once counted gone, the slot may be released at once). */
+static _Noreturn void vanish(amp_rank_t *rank)
 {
     amp_move_t *m = st();
     int r = rank->world_rank, slot = rank->slot;
-    amp_thread_t *ghost = &m->ghosts[pe->id];
-    *ghost = rank->thr;
-    ghost->owner = NULL; /* no rank runs here any more */
-    ghost->upper = NULL;
     amp_proc.world.eps[r] = NULL;
     amp_proc.ranks[r] = NULL;
-    pe->current = ghost;
     pthread_mutex_lock(&m->lock);
     m->gone[m->ngone++] = slot;
     pthread_mutex_unlock(&m->lock);
-    amp_sched_exit();
+    amp_sched_vanish();
 }
 
 /* Runs on the PE's writer stack while the rank is stopped: sends the
@@ -454,7 +448,7 @@ static void writer_main(void *arg)
     }
     while (s->sent < n)
         amp_sched_poll(pe);
-    vanish(pe, rank);
+    vanish(rank);
 }
 
 /* Before the rank leaves: libgcc forgets its program copy's unwind
