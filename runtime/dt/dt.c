@@ -508,7 +508,7 @@ void amp_dt_destroy(amp_dt_t *dt)
 void amp_dt_pack(const amp_dt_t *dt, int count, const void *buf, void *out)
 {
     if (dt->contig) {
-        memcpy(out, (const char *)buf + dt->true_lb, dt->size * (size_t)count);
+        memcpy(out, amp_dt_data(buf, dt), dt->size * (size_t)count);
         return;
     }
     amp_dt_block_t one;
@@ -531,7 +531,7 @@ size_t amp_dt_unpack(const amp_dt_t *dt, int count, void *buf, const void *in,
     if (bytes > total)
         bytes = total;
     if (dt->contig) {
-        memcpy((char *)buf + dt->true_lb, in, bytes);
+        memcpy(amp_dt_data(buf, dt), in, bytes);
         return bytes;
     }
     amp_dt_block_t one;
@@ -603,7 +603,7 @@ long long amp_dt_elements_bytes(const amp_dt_t *dt, long long elements)
 void amp_dt_copy(const amp_dt_t *dt, int count, void *dst, const void *src)
 {
     if (dt->contig) {
-        memcpy((char *)dst + dt->true_lb, (const char *)src + dt->true_lb,
+        memcpy(amp_dt_data(dst, dt), amp_dt_data(src, dt),
                dt->size * (size_t)count);
         return;
     }
