@@ -62,7 +62,8 @@ set(AMPI_SANITIZE_LINK_FLAGS -fsanitize=${AMPI_SANITIZE} -shared-libsan
 set(AMPI_SANITIZE_WRAP_FLAGS "")
 if(AMPI_SANITIZE MATCHES "address")
   foreach(fn malloc calloc realloc reallocarray free posix_memalign
-      aligned_alloc memalign valloc pvalloc malloc_usable_size)
+      aligned_alloc memalign valloc pvalloc malloc_usable_size strdup
+      strndup)
     list(APPEND AMPI_SANITIZE_WRAP_FLAGS -Wl,--wrap=${fn})
   endforeach()
 endif()

@@ -313,6 +313,26 @@ EXPORT size_t AMP_ALLOC_FN(malloc_usable_size)(void *p)
     return n;
 }
 
+#ifdef AMP_ALLOC_SANITIZED
+/* The C library's strdup would allocate through its own malloc, and
+ * AddressSanitizer replaces it: the program's calls come here instead. */
+EXPORT char *__wrap_strndup(const char *s, size_t n)
+{
+    size_t len = strnlen(s, n);
+    char *copy = AMP_ALLOC_FN(malloc)(len + 1);
+    if (!copy)
+        return NULL;
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    return copy;
+}
+
+EXPORT char *__wrap_strdup(const char *s)
+{
+    return __wrap_strndup(s, SIZE_MAX);
+}
+#endif
+
 /* ---- the runtime's own allocations (mem/sys_alloc.h) ---- */
 
 void *amp_sys_malloc(size_t size)
