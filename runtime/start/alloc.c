@@ -50,14 +50,20 @@
 #define AMP_ALLOC_FN(name) name
 #endif
 
-#ifndef AMP_ALLOC_SANITIZED
-
+#ifdef AMP_ALLOC_SANITIZED
+#define __libc_malloc malloc
+#define __libc_calloc calloc
+#define __libc_realloc realloc
+#define __libc_free free
+#define __libc_memalign memalign
+#else
 /* The C library's allocator under the names it keeps for itself. */
 void *__libc_malloc(size_t size);
 void *__libc_calloc(size_t n, size_t size);
 void *__libc_realloc(void *p, size_t size);
 void __libc_free(void *p);
 void *__libc_memalign(size_t align, size_t size);
+#endif
 
 /* The heap the calling thread's new blocks go to; NULL: the C library. */
 static inline amp_heap_t *rank_heap(void)
