@@ -205,8 +205,9 @@ static void plan_mappings(amp_pie_image_t *img)
 {
     for (int i = 0; i < img->nsegments; i++) {
         const amp_pie_segment_t *s = &img->segments[i];
-        amp_pie_segment_t *last = &img->maps[img->nmaps - 1];
-        if (img->nmaps > 0 && mergeable(last, s)) {
+        amp_pie_segment_t *last =
+            img->nmaps > 0 ? &img->maps[img->nmaps - 1] : NULL;
+        if (last && mergeable(last, s)) {
             last->file_size = s->start - last->start + s->file_size;
             last->mem_size += s->mem_size;
             last->prot |= s->prot;

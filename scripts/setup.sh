@@ -9,6 +9,7 @@ packages=(
     python3-psutil          # lit's time limit per test (lit/README.md)
     clang-19 clang-format-19 llvm-19-tools llvm-19-dev libclang-19-dev flang-19
     libomp-19-dev
+    libclang-rt-19-dev      # the sanitizer build (scripts/sanitize.sh)
     libhwloc-dev hwloc
     libpmix-dev libucx-dev
     openmpi-bin libopenmpi-dev

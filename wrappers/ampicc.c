@@ -411,6 +411,18 @@ static void add_old_c_flags(strv_t *v, const settings_t *set)
 #endif
 }
 
+/* Pushes the words of value (split on white space); false if it has none. */
+static bool push_words(strv_t *v, const char *value)
+{
+    size_t before = v->count;
+    char *copy = concat(value, "");
+    for (char *word = strtok(copy, " \t\n"); word != NULL;
+         word = strtok(NULL, " \t\n"))
+        strv_push(v, word);
+    free(copy);
+    return v->count > before;
+}
+
 static void add_compile_flags(strv_t *v, const paths_t *paths,
                               const settings_t *set)
 {
@@ -435,6 +447,9 @@ static void add_compile_flags(strv_t *v, const paths_t *paths,
 #endif
     add_old_c_flags(v, set);
     add_privatize_flags(v, paths, set);
+#if !defined(AMPI_WRAPPER_FORTRAN)
+    push_words(v, AMPI_SANITIZE_CFLAGS);
+#endif
 }
 
 /*
@@ -502,6 +517,11 @@ static void add_link_flags(strv_t *v, const paths_t *paths,
     char *libpath = concat("-L", paths->libdir);
     char *rpath = concat("-Wl,-rpath,", paths->libdir);
 
+#if defined(AMPI_WRAPPER_FORTRAN)
+    push_words(v, AMPI_SANITIZE_FORTRAN_LDFLAGS);
+#else
+    push_words(v, AMPI_SANITIZE_LDFLAGS);
+#endif
     if (program) {
         if (set->privatize == PRIVATIZE_PIE)
             add_pie_link_flags(v, set);
@@ -523,18 +543,6 @@ static const char *base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
-}
-
-/* Pushes the words of value (split on white space); false if it has none. */
-static bool push_words(strv_t *v, const char *value)
-{
-    size_t before = v->count;
-    char *copy = concat(value, "");
-    for (char *word = strtok(copy, " \t\n"); word != NULL;
-         word = strtok(NULL, " \t\n"))
-        strv_push(v, word);
-    free(copy);
-    return v->count > before;
 }
 
 /*

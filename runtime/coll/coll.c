@@ -94,8 +94,8 @@ amp_status_t amp_coll_bcast(const amp_coll_comm_t *c, void *buf, int count,
                             const amp_dt_t *dt, int root)
 {
     if (dt->contig)
-        return bcast_bytes(c, (char *)buf + dt->true_lb,
-                           dt->size * (size_t)count, root);
+        return bcast_bytes(c, amp_dt_data(buf, dt), dt->size * (size_t)count,
+                           root);
     /* A type with gaps: move its data packed, so that the receivers' bytes
      * in the gaps stay as they were. */
     size_t bytes = dt->size * (size_t)count;
@@ -167,18 +167,18 @@ amp_status_t amp_coll_reduce(const amp_coll_comm_t *c, const void *sendbuf,
     char *acc = scratch(dt, count, &mem);
     if (!acc)
         return AMP_ERR_NOMEM;
-    memcpy(acc + dt->true_lb, (const char *)sendbuf + dt->true_lb, span);
+    memcpy(acc + dt->true_lb, amp_dt_data(sendbuf, dt), span);
     amp_status_t st = reduce_to_zero(c, acc, count, dt, op);
     if (st == AMP_OK && root == 0 && c->rank == 0)
-        memcpy((char *)recvbuf + dt->true_lb, acc + dt->true_lb, span);
+        memcpy(amp_dt_data(recvbuf, dt), acc + dt->true_lb, span);
     if (st == AMP_OK && root != 0 && (c->rank == 0 || c->rank == root)) {
         amp_p2p_req_t req;
         req.on_done = NULL;
         if (c->rank == 0)
             send_to(c, acc + dt->true_lb, span, root, TAG_REDUCE_ROOT, &req);
         else
-            recv_from(c, (char *)recvbuf + dt->true_lb, span, 0,
-                      TAG_REDUCE_ROOT, &req);
+            recv_from(c, amp_dt_data(recvbuf, dt), span, 0, TAG_REDUCE_ROOT,
+                      &req);
         wait1(c, &req);
     }
     free(mem);
@@ -225,14 +225,13 @@ amp_status_t amp_coll_allreduce(const amp_coll_comm_t *c, const void *sendbuf,
 {
     size_t span = amp_dt_span(dt, count);
     if (sendbuf != recvbuf)
-        memcpy((char *)recvbuf + dt->true_lb,
-               (const char *)sendbuf + dt->true_lb, span);
+        memcpy(amp_dt_data(recvbuf, dt), amp_dt_data(sendbuf, dt), span);
     if ((c->size & (c->size - 1)) == 0)
         return allreduce_doubling(c, recvbuf, count, dt, op);
     amp_status_t st = reduce_to_zero(c, recvbuf, count, dt, op);
     if (st != AMP_OK)
         return st;
-    return bcast_bytes(c, (char *)recvbuf + dt->true_lb, span, 0);
+    return bcast_bytes(c, amp_dt_data(recvbuf, dt), span, 0);
 }
 
 /* ---- the level above the processes (coll/tree.h) ---------------------- */

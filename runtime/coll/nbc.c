@@ -388,15 +388,15 @@ static void copy_step(amp_nbc_t *s, amp_nbc_step_t *st)
     }
     if (!st->ddt) {
         if (st->dt->contig)
-            memmove(st->buf, (const char *)st->src + st->dt->true_lb, n);
+            memmove(st->buf, amp_dt_data(st->src, st->dt), n);
         else if (n == sbytes)
             amp_dt_pack(st->dt, st->count, st->src, st->buf);
         return;
     }
     if (!st->tmp) {
         if (n && st->src != st->buf)
-            memmove((char *)st->buf + st->ddt->true_lb,
-                    (const char *)st->src + st->dt->true_lb, n);
+            memmove(amp_dt_data(st->buf, st->ddt), amp_dt_data(st->src, st->dt),
+                    n);
         return;
     }
     amp_dt_pack(st->dt, st->count, st->src, st->tmp);
@@ -431,7 +431,7 @@ static int start_step(amp_nbc_t *s, amp_nbc_step_t *st)
     case STEP_SEND_TYPED:
     case STEP_RECV_TYPED:
         bytes = st->dt->size * (size_t)st->count;
-        data = st->tmp ? st->tmp : (char *)st->buf + st->dt->true_lb;
+        data = st->tmp ? st->tmp : amp_dt_data(st->buf, st->dt);
         if (st->tmp && st->kind == STEP_SEND_TYPED)
             amp_dt_pack(st->dt, st->count, st->buf, st->tmp);
         break;

@@ -224,6 +224,13 @@ amp_status_t amp_coll_sched_allgather(const amp_coll_comm_t *c,
     return made(s, out);
 }
 
+/* buf + off, in integer arithmetic: a program with nothing to send or
+ * receive may pass NULL buffers. */
+static void *at(const void *buf, ptrdiff_t off)
+{
+    return (void *)((uintptr_t)buf + (uintptr_t)off);
+}
+
 /* All receives and sends at once.  In place, the send blocks are first
  * copied (packed) into scratch. */
 amp_status_t amp_coll_sched_alltoall(
@@ -247,7 +254,7 @@ amp_status_t amp_coll_sched_alltoall(
         size_t bytes = rdts[i]->size * (size_t)rcounts[i];
         char *tmp = amp_nbc_scratch(s, bytes);
         packs = packs ? packs : tmp;
-        amp_nbc_copy(s, (char *)recvbuf + rdispls[i], rcounts[i], rdts[i], tmp,
+        amp_nbc_copy(s, at(recvbuf, rdispls[i]), rcounts[i], rdts[i], tmp,
                      (int)bytes, NULL);
     }
     /* Post to the partners in a staggered order, so that not everyone
@@ -256,21 +263,18 @@ amp_status_t amp_coll_sched_alltoall(
         int i = (me + k) % n, j = (me - k + n) % n;
         if (i == me) {
             if (!in_place)
-                amp_nbc_copy(s, (const char *)sendbuf + sdispls[me],
-                             scounts[me], sdts[me],
-                             (char *)recvbuf + rdispls[me], rcounts[me],
-                             rdts[me]);
+                amp_nbc_copy(s, at(sendbuf, sdispls[me]), scounts[me], sdts[me],
+                             at(recvbuf, rdispls[me]), rcounts[me], rdts[me]);
             continue;
         }
-        amp_nbc_recv_typed(s, (char *)recvbuf + rdispls[j], rcounts[j], rdts[j],
-                           j);
+        amp_nbc_recv_typed(s, at(recvbuf, rdispls[j]), rcounts[j], rdts[j], j);
         if (in_place) {
             size_t bytes = rdts[i]->size * (size_t)rcounts[i];
             amp_nbc_send(s, packs, bytes, i);
             packs += AMP_ROUND_UP(bytes ? bytes : 1, 64);
         } else
-            amp_nbc_send_typed(s, (const char *)sendbuf + sdispls[i],
-                               scounts[i], sdts[i], i);
+            amp_nbc_send_typed(s, at(sendbuf, sdispls[i]), scounts[i], sdts[i],
+                               i);
     }
     return made(s, out);
 }

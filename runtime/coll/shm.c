@@ -689,8 +689,7 @@ static amp_status_t reduction(amp_coll_shm_t *s, const amp_coll_comm_t *c,
     size_t bytes = (size_t)count * dt->size;
     if (c->size == 1) {
         if (bytes && sendbuf != recvbuf)
-            memcpy((char *)recvbuf + dt->true_lb,
-                   (const char *)sendbuf + dt->true_lb, bytes);
+            memcpy(amp_dt_data(recvbuf, dt), amp_dt_data(sendbuf, dt), bytes);
         return AMP_OK;
     }
     if (bytes == 0)

@@ -80,12 +80,22 @@ static ptrdiff_t max_d(ptrdiff_t a, ptrdiff_t b)
 }
 
 /* Widens the bounds for blocklen copies of old at disp; span is how far
- * the last copy lies from the first (negative for a negative extent). */
+ * the last copy lies from the first (negative for a negative extent), and
+ * disp + span fits.  A bound that does not fit sets overflow. */
 static void add_bounds(build_t *b, ptrdiff_t disp, ptrdiff_t span,
                        const amp_dt_t *old)
 {
     ptrdiff_t lo = disp + min_d(0, span), hi = disp + max_d(0, span);
-    ptrdiff_t lb = lo + old->lb, ub = hi + old->lb + old->extent;
+    ptrdiff_t lb, ub, tlb, tub;
+    if (__builtin_add_overflow(lo, old->lb, &lb) ||
+        __builtin_add_overflow(old->lb, old->extent, &ub) ||
+        __builtin_add_overflow(hi, ub, &ub) ||
+        __builtin_add_overflow(lo, old->true_lb, &tlb) ||
+        __builtin_add_overflow(old->true_lb, old->true_extent, &tub) ||
+        __builtin_add_overflow(hi, tub, &tub)) {
+        b->overflow = 1;
+        return;
+    }
     if (old->sticky & AMP_DT_STICKY_LB) {
         b->mlb = (b->sticky & AMP_DT_STICKY_LB) ? min_d(b->mlb, lb) : lb;
         b->sticky |= AMP_DT_STICKY_LB;
@@ -99,8 +109,6 @@ static void add_bounds(build_t *b, ptrdiff_t disp, ptrdiff_t span,
     b->nlb = b->has_nat ? min_d(b->nlb, lb) : lb;
     b->nub = b->has_nat ? max_d(b->nub, ub) : ub;
     b->has_nat = 1;
-    ptrdiff_t tlb = lo + old->true_lb,
-              tub = hi + old->true_lb + old->true_extent;
     b->tlb = b->has_data ? min_d(b->tlb, tlb) : tlb;
     b->tub = b->has_data ? max_d(b->tub, tub) : tub;
     b->has_data = 1;
@@ -144,6 +152,8 @@ static void add_part(build_t *b, ptrdiff_t disp, size_t blocklen,
         return;
     }
     add_bounds(b, disp, span, old);
+    if (b->overflow)
+        return;
     add_kind(b, blocklen, old);
     if (old->size == 0)
         return;
@@ -498,7 +508,7 @@ void amp_dt_destroy(amp_dt_t *dt)
 void amp_dt_pack(const amp_dt_t *dt, int count, const void *buf, void *out)
 {
     if (dt->contig) {
-        memcpy(out, (const char *)buf + dt->true_lb, dt->size * (size_t)count);
+        memcpy(out, amp_dt_data(buf, dt), dt->size * (size_t)count);
         return;
     }
     amp_dt_block_t one;
@@ -521,7 +531,7 @@ size_t amp_dt_unpack(const amp_dt_t *dt, int count, void *buf, const void *in,
     if (bytes > total)
         bytes = total;
     if (dt->contig) {
-        memcpy((char *)buf + dt->true_lb, in, bytes);
+        memcpy(amp_dt_data(buf, dt), in, bytes);
         return bytes;
     }
     amp_dt_block_t one;
@@ -593,7 +603,7 @@ long long amp_dt_elements_bytes(const amp_dt_t *dt, long long elements)
 void amp_dt_copy(const amp_dt_t *dt, int count, void *dst, const void *src)
 {
     if (dt->contig) {
-        memcpy((char *)dst + dt->true_lb, (const char *)src + dt->true_lb,
+        memcpy(amp_dt_data(dst, dt), amp_dt_data(src, dt),
                dt->size * (size_t)count);
         return;
     }

@@ -233,6 +233,14 @@ long long amp_dt_elements(const amp_dt_t *dt, size_t bytes);
  * dt data (elements of dt, then the first ones of the next). */
 long long amp_dt_elements_bytes(const amp_dt_t *dt, long long elements);
 
+/* buf + dt->true_lb: where the data of dt in buf begins.  In integer
+ * arithmetic, so that a NULL buf (no data: a count of 0) is no undefined
+ * behaviour. */
+static inline void *amp_dt_data(const void *buf, const amp_dt_t *dt)
+{
+    return (void *)((uintptr_t)buf + (uintptr_t)dt->true_lb);
+}
+
 /* Bytes from the first to the last data byte of count elements. */
 static inline size_t amp_dt_span(const amp_dt_t *dt, int count)
 {

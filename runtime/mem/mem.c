@@ -1,4 +1,5 @@
 #include "mem/mem.h"
+#include "base/sanitize.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -11,8 +12,14 @@
 #endif
 
 /* Where the range is placed when the kernel lets us: far above the usual
- * program, heap and library addresses on x86-64 Linux. */
+ * program, heap and library addresses on x86-64 Linux.  AddressSanitizer's
+ * shadow memory holds that address (it ends at 0x10007fff8000): there the
+ * range goes above it and below its allocator (0x500000000000). */
+#ifdef AMP_ASAN
+#define AMP_MEM_HINT ((void *)0x200000000000ULL)
+#else
 #define AMP_MEM_HINT ((void *)0x100000000000ULL)
+#endif
 
 /* Slots are aligned so that huge pages and later heap arenas line up. */
 #define AMP_MEM_SLOT_ALIGN (2u << 20)
@@ -158,6 +165,10 @@ amp_status_t amp_mem_slot_release(amp_mem_t *mem, int i)
                       strerror(errno));
         return AMP_ERR_NOMEM;
     }
+    /* What AddressSanitizer poisoned in the slot must not outlive its rank
+     * onto the next: the red zones of the frames a rank that left stopped
+     * in, and those of its program copy's globals (pie). */
+    amp_asan_unpoison(start, mem->heap_offset - mem->page_size);
     return AMP_OK;
 }
 

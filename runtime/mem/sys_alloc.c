@@ -43,6 +43,20 @@ void *__libc_memalign(size_t align, size_t size);
 
 /* Written once at startup, before the PEs and the ranks exist, then only
  * read. */
+/* The process's free and realloc: libampi's (start/alloc.c), which sends
+ * a rank's blocks to its slot; under AddressSanitizer they have the
+ * names the wrappers link the program's calls to (-Wl,--wrap=free...). */
+#include "base/sanitize.h"
+#ifdef AMP_ASAN
+void __wrap_free(void *p);
+void *__wrap_realloc(void *p, size_t size);
+#define process_free __wrap_free
+#define process_realloc __wrap_realloc
+#else
+#define process_free free
+#define process_realloc realloc
+#endif
+
 static amp_sys_alloc_count_fn_t count_fn;
 
 void amp_sys_alloc_route(amp_sys_alloc_count_fn_t fn)
@@ -79,14 +93,14 @@ void *amp_sys_calloc(size_t n, size_t size)
 void *amp_sys_realloc(void *p, size_t size)
 {
     amp_sys_alloc_enter();
-    void *q = realloc(p, size);
+    void *q = process_realloc(p, size);
     amp_sys_alloc_leave();
     return q;
 }
 
 void amp_sys_free(void *p)
 {
-    free(p);
+    process_free(p);
 }
 
 void *amp_sys_aligned_alloc(size_t align, size_t size)

@@ -8,6 +8,7 @@
 #include "mpi/checkpoint.h"
 #include "mpi/impl.h"
 
+#include "base/sanitize.h"
 #include "mem/heap.h"
 
 #include <errno.h>
@@ -679,6 +680,7 @@ static int write_rank_file(snap_t *s)
         return refuse(s->why, MPI_ERR_IO, "cannot create %s: %s", tmp,
                       strerror(errno));
     out_write(&o, &h, sizeof(h));
+    amp_asan_unpoison(s->resume.sp, h.stack_bytes);
     out_write(&o, s->resume.sp, h.stack_bytes);
     out_write(&o, area, h.area_bytes);
     out_write(&o, rank->heap, h.heap_extent);

@@ -196,8 +196,8 @@ amp_status_t amp_coll_hier_allreduce(const amp_comm_t *comm,
         amp_coll_shm_reduce(h->shm, &local, sendbuf, mine, count, dt, op, 0);
     if (st == AMP_OK && parts)
         st = amp_coll_tree_reduce_blocks(&leaders, comm->size, h->block_first,
-                                         parts, (char *)recvbuf + dt->true_lb,
-                                         count, dt, op);
+                                         parts, amp_dt_data(recvbuf, dt), count,
+                                         dt, op);
     free(parts);
     if (st == AMP_OK && local.rank == 0)
         st = amp_coll_bcast(&leaders, recvbuf, count, dt, 0);

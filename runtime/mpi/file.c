@@ -101,7 +101,7 @@ int amp_file_io_error(amp_rank_t *rank, amp_file_t *f, amp_status_t st, int err,
  * status wins, and every member learns it. */
 static int agree(MPI_Comm comm, amp_status_t *st, int *err)
 {
-    int64_t mine = ((int64_t)*st << 32) | (uint32_t)*err, all = mine;
+    int64_t mine = amp_file_pair(*st, *err), all = mine;
     int rc = PMPI_Allreduce(&mine, &all, 1, MPI_INT64_T, MPI_MIN, comm);
     if (rc != MPI_SUCCESS) {
         *st = AMP_ERR_INTERN;
@@ -328,7 +328,7 @@ static amp_status_t open_shared(amp_file_t *f, const char *path, int *err)
     if (f->rank == 0)
         st = amp_io_file_open(amp_proc.io, path, open_flags(f->amode, 1), 0666,
                               &f->io, err);
-    int64_t first = ((int64_t)st << 32) | (uint32_t)*err;
+    int64_t first = amp_file_pair(st, *err);
     if (PMPI_Bcast(&first, 1, MPI_INT64_T, 0, f->comm) != MPI_SUCCESS)
         return AMP_ERR_INTERN;
     if (first != 0) {

@@ -205,4 +205,12 @@ int amp_file_shared_add(amp_rank_t *rank, amp_file_t *f, int64_t delta,
 int amp_file_shared_set(amp_rank_t *rank, amp_file_t *f, int64_t value,
                         const char *call);
 
+/* A (status, errno) pair as one int64_t, the status in the high half, so
+ * that the minimum over the members is the most negative status (with its
+ * errno); a multiplication, as a negative status may not be shifted. */
+static inline int64_t amp_file_pair(amp_status_t st, int err)
+{
+    return (int64_t)st * ((int64_t)1 << 32) + (uint32_t)err;
+}
+
 #endif

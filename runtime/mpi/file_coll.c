@@ -742,7 +742,7 @@ static outcome_t two_phase(amp_file_t *f, const plan_t *p, int write,
 
 static outcome_t leaders_agree(amp_file_t *f, outcome_t out)
 {
-    int64_t mine = ((int64_t)out.st << 32) | (uint32_t)out.err, all = mine;
+    int64_t mine = amp_file_pair(out.st, out.err), all = mine;
     if (PMPI_Allreduce(&mine, &all, 1, MPI_INT64_T, MPI_MIN, f->leaders) !=
         MPI_SUCCESS)
         return (outcome_t){AMP_ERR_INTERN, 0};

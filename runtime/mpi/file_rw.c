@@ -47,8 +47,7 @@ int amp_file_check_mode(amp_rank_t *rank, amp_file_t *f, int write,
 void amp_file_status(MPI_Status *status, size_t bytes)
 {
     if (status != MPI_STATUS_IGNORE)
-        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG,
-                       bytes, 0);
+        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, bytes, 0);
 }
 
 /* ---- the memory side ---- */
@@ -145,7 +144,7 @@ int amp_file_mem_begin(amp_rank_t *rank, amp_file_t *f, int write, void *buf,
                           .user_rep = f->user_rep};
     int same = f->rep == AMP_REP_NATIVE || f->rep == AMP_REP_INTERNAL;
     if (same && dt->contig) {
-        m->stream = (char *)buf + dt->true_lb;
+        m->stream = amp_dt_data(buf, dt);
         return MPI_SUCCESS;
     }
     if (bytes > 0 && !(m->temp = malloc((size_t)bytes)))

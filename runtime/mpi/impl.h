@@ -39,9 +39,13 @@
 #define AMP_ALIAS_SECOND(a, b, ...) b
 #define AMP_ALIAS_IF(on, name) AMP_ALIAS_IF_(on, name)
 #define AMP_ALIAS_IF_(on, name) AMP_ALIAS_##on(name)
-#define AMP_ALIAS_1(name) _Pragma(AMP_PRAGMA_STR(weak MPI_##name = PMPI_##name))
+#define AMP_ALIAS_1(name) AMP_ALIAS_DEF(name)
+/* The alias itself, exported: Clang would make a "#pragma weak" alias
+ * hidden under -fvisibility=hidden. */
+#define AMP_ALIAS_DEF(name)                                                    \
+    extern __typeof__(PMPI_##name) MPI_##name                                  \
+        __attribute__((weak, alias("PMPI_" #name)));
 #define AMP_ALIAS_0(name)
-#define AMP_PRAGMA_STR(x) #x
 
 #define AMP_HANDLE_KIND(h) ((unsigned)(h) >> AMPI_HANDLE_SHIFT)
 #define AMP_HANDLE_INDEX(h) ((int)((unsigned)(h) & 0xffffffu))

@@ -2,6 +2,7 @@
 #include "mpi/move.h"
 #include "mpi/impl.h"
 
+#include "base/sanitize.h"
 #include "mem/heap.h"
 
 #include <sys/mman.h>
@@ -68,8 +69,7 @@ void amp_move_init(amp_move_map_fn_t map_copy)
     m->ident = process_ident();
     m->map_copy = map_copy;
     int npes = amp_proc.sched.npes;
-    if (!(m->writers = calloc((size_t)npes, sizeof(void *))) ||
-        !(m->ghosts = calloc((size_t)npes, sizeof(amp_thread_t))))
+    if (!(m->writers = calloc((size_t)npes, sizeof(void *))))
         amp_fatal("out of memory for %d PEs", npes);
     for (int i = 0; i < npes; i++)
         if (!(m->writers[i] = malloc(WRITER_STACK)))
@@ -404,22 +404,17 @@ static void shipped(void *arg, int ok)
 }
 
 /* The rank's thread ends in this process without touching its slot any
- * more: the scheduler is left with a stand-in of it (the PE's ghost). */
-static _Noreturn void vanish(amp_pe_t *pe, amp_rank_t *rank)
+ * more (once counted gone, the slot may be released at once). */
+static _Noreturn void vanish(amp_rank_t *rank)
 {
     amp_move_t *m = st();
     int r = rank->world_rank, slot = rank->slot;
-    amp_thread_t *ghost = &m->ghosts[pe->id];
-    *ghost = rank->thr;
-    ghost->owner = NULL; /* no rank runs here any more */
-    ghost->upper = NULL;
     amp_proc.world.eps[r] = NULL;
     amp_proc.ranks[r] = NULL;
-    pe->current = ghost;
     pthread_mutex_lock(&m->lock);
     m->gone[m->ngone++] = slot;
     pthread_mutex_unlock(&m->lock);
-    amp_sched_exit();
+    amp_sched_vanish();
 }
 
 /* Runs on the PE's writer stack while the rank is stopped: sends the
@@ -435,6 +430,7 @@ static void writer_main(void *arg)
     ranges[0] = (range_t){s->resume.sp, (size_t)(area + mem->rank_area_size -
                                                  (char *)s->resume.sp)};
     ranges[1] = (range_t){(char *)rank->heap, extent};
+    amp_asan_unpoison(ranges[0].addr, ranges[0].len);
     int n = 2 + amp_ckpt_pie_ranges(rank->pie_base, ranges + 2);
     move_hdr_t h = {.nranges = (uint8_t)n,
                     .rank = rank->world_rank,
@@ -453,7 +449,7 @@ static void writer_main(void *arg)
     }
     while (s->sent < n)
         amp_sched_poll(pe);
-    vanish(pe, rank);
+    vanish(rank);
 }
 
 /* Before the rank leaves: libgcc forgets its program copy's unwind

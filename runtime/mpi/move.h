@@ -56,10 +56,8 @@ typedef struct amp_move {
     int *gone;
     int ngone, departing;
     int leaving; /* ranks that leave at this step */
-    /* By PE: a stack for the writer of a rank that leaves, and the
-     * stand-in the scheduler ends for it. */
+    /* By PE: a stack for the writer of a rank that leaves. */
     void **writers;
-    amp_thread_t *ghosts;
     amp_move_map_fn_t map_copy; /* amp_move_init's */
 } amp_move_t;
 

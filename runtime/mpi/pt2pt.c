@@ -116,7 +116,7 @@ static void start_send(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
     int world = amp_comm_peer_world(comm, dest);
     int pmode = mode == AMP_SEND_SYNC ? AMP_P2P_SYNC : AMP_P2P_STANDARD;
     if (dev && dev->gpu)
-        amp_p2p_isend_dev(&rank->ep, (const char *)buf + dt->true_lb,
+        amp_p2p_isend_dev(&rank->ep, amp_dt_data(buf, dt),
                           dt->size * (size_t)count, dev, world, comm->ctx,
                           comm->rank, tag, pmode, p);
     else
@@ -146,7 +146,7 @@ static void start_recv(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
 {
     sync_exact(rank, comm);
     if (dev && dev->gpu)
-        amp_p2p_irecv_dev(&rank->ep, (char *)buf + dt->true_lb,
+        amp_p2p_irecv_dev(&rank->ep, amp_dt_data(buf, dt),
                           dt->size * (size_t)count, dev, comm->ctx, source,
                           p2p_tag(tag), p);
     else

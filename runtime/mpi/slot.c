@@ -150,7 +150,9 @@ void amp_ckpt_revive(amp_rank_t *rank, amp_pe_t *pe, void *sp)
     rank->thr.pe = pe;
     rank->thr.tls = tls;
     rank->thr.state = AMP_THREAD_READY;
-    rank->thr.ctx.sp = sp;
+    amp_ult_ctx_resume(&rank->thr.ctx, sp,
+                       amp_mem_slot_stack(&amp_proc.mem, rank->slot),
+                       amp_proc.mem.stack_size);
     rank->thr.owner = rank;
     rank->thr.upper = &rank->ctx;
     memset(&rank->ctx, 0, sizeof(rank->ctx));

@@ -485,7 +485,9 @@ static amp_mt_runner_t *runner_get(void)
     if (!r || create(&r->th, NULL, runner_main, r) != 0)
         amp_fatal("cannot start a thread for an OpenMP parallel region of a "
                   "rank");
-    pthread_detach(r->th);
+    /* The C library's, as for the creation: an interposer of its own
+     * (AddressSanitizer's) would not know the thread. */
+    ((int (*)(pthread_t))libc_fn("pthread_detach"))(r->th);
     return r;
 }
 

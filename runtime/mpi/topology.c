@@ -458,6 +458,13 @@ static int check_adjacency(amp_rank_t *rank, amp_comm_t *comm, long long n,
 
 /* A distributed graph with room for nin in- and nout out-neighbors (and
  * their weights when weighted); the lists are the caller's to fill. */
+/* n ints from from (NULL when n is 0: the program may pass it then). */
+static void copy_ints(int *to, const int *from, int n)
+{
+    if (n > 0)
+        memcpy(to, from, (size_t)n * sizeof(int));
+}
+
 static amp_topology_t *dist_new(int nin, int nout, int weighted)
 {
     size_t n = (size_t)nin + (size_t)nout;
@@ -505,12 +512,12 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_h, int indegree,
     int weighted = sourceweights != MPI_UNWEIGHTED;
     amp_topology_t *t = dist_new(indegree, outdegree, weighted);
     if (t) {
-        memcpy(t->in, sources, (size_t)indegree * sizeof(int));
-        memcpy(t->out, destinations, (size_t)outdegree * sizeof(int));
+        copy_ints(t->in, sources, indegree);
+        copy_ints(t->out, destinations, outdegree);
     }
     if (t && weighted) {
-        memcpy(t->inw, sourceweights, (size_t)indegree * sizeof(int));
-        memcpy(t->outw, destweights, (size_t)outdegree * sizeof(int));
+        copy_ints(t->inw, sourceweights, indegree);
+        copy_ints(t->outw, destweights, outdegree);
     }
     return attach(rank, comm, ctx, comm->size, t, call, comm_dist_graph);
 }

@@ -570,8 +570,8 @@ void amp_p2p_isend_typed(amp_p2p_ep_t *ep, const void *buf, int count,
 {
     size_t bytes = dt->size * (size_t)count;
     if (dt->contig || !bytes)
-        isend(ep, (const char *)buf + dt->true_lb, bytes, NULL, NULL, dst, ctx,
-              src, tag, mode, req);
+        isend(ep, amp_dt_data(buf, dt), bytes, NULL, NULL, dst, ctx, src, tag,
+              mode, req);
     else
         isend(ep, buf, bytes, dt, NULL, dst, ctx, src, tag, mode, req);
 }
@@ -617,8 +617,7 @@ void amp_p2p_irecv_typed(amp_p2p_ep_t *ep, void *buf, int count,
 {
     size_t cap = dt->size * (size_t)count;
     if (dt->contig || !cap)
-        irecv(ep, (char *)buf + dt->true_lb, cap, NULL, NULL, ctx, src, tag,
-              req);
+        irecv(ep, amp_dt_data(buf, dt), cap, NULL, NULL, ctx, src, tag, req);
     else
         irecv(ep, buf, cap, dt, NULL, ctx, src, tag, req);
 }
@@ -635,7 +634,7 @@ void amp_p2p_mrecv_typed(amp_p2p_ep_t *ep, amp_msg_t *m, void *buf, int count,
 {
     size_t cap = dt->size * (size_t)count;
     int plain = dt->contig || !cap;
-    req_init(req, ep, 0, plain ? (char *)buf + dt->true_lb : buf, cap, m->ctx,
+    req_init(req, ep, 0, plain ? amp_dt_data(buf, dt) : buf, cap, m->ctx,
              m->src, m->tag);
     req->dt = plain ? NULL : dt;
     consume(ep->thr->pe, req, m);

@@ -113,7 +113,7 @@ static amp_status_t cma_copy(int pid, int put, const amp_rma_acc_t *d,
     if (!tv)
         return n < 0 ? AMP_ERR_UNSUPPORTED : AMP_ERR_NOMEM;
     void *temp = NULL;
-    amp_node_iov_t ov = {(char *)addr + dt->true_lb, bytes};
+    amp_node_iov_t ov = {amp_dt_data(addr, dt), bytes};
     if (!dt->contig && !(ov.base = temp = malloc(bytes))) {
         free(tv);
         return AMP_ERR_NOMEM;

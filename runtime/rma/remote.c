@@ -209,7 +209,7 @@ static amp_status_t result_side(rop_rec_t *rec, const amp_rma_acc_t *d)
 {
     rec->rcount = d->rcount;
     if (d->rdt->contig) {
-        rec->raddr = (char *)d->raddr + d->rdt->true_lb;
+        rec->raddr = amp_dt_data(d->raddr, d->rdt);
         return AMP_OK;
     }
     rec->raddr = d->raddr;
@@ -240,13 +240,14 @@ static amp_status_t op_data(const amp_rma_rop_t *op, const amp_dt_block_t *b,
     if (!*len)
         return AMP_OK;
     if (!nb && values == bytes && d->odt->contig) {
-        *data = (const char *)d->oaddr + d->odt->true_lb;
+        *data = amp_dt_data(d->oaddr, d->odt);
         return AMP_OK;
     }
     char *buf = malloc(*len ? *len : 1);
     if (!buf)
         return AMP_ERR_NOMEM;
-    memcpy(buf, b, head);
+    if (head) /* b is NULL without blocks */
+        memcpy(buf, b, head);
     if (op->kind == AMP_RMA_CAS) {
         memcpy(buf + head, (const char *)d->oaddr, bytes);
         memcpy(buf + head + bytes, op->compare, bytes);
@@ -330,7 +331,8 @@ static int inside(amp_rma_win_t *w, const rma_msg_t *m, const amp_dt_t *tdt)
     size_t span = amp_dt_span(tdt, m->tcount);
     return !m->dynamic || !span ||
            amp_rma_attached(w, m->target,
-                            (char *)(uintptr_t)m->taddr + tdt->true_lb, span);
+                            amp_dt_data((void *)(uintptr_t)m->taddr, tdt),
+                            span);
 }
 
 /* Answers a get, a get-accumulate or a compare-and-swap with the bytes of

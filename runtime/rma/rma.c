@@ -321,10 +321,9 @@ static void acc_in_place(amp_rma_win_t *w, int r, const amp_rma_acc_t *a,
     target_t *tg = &w->targets[r];
     spin_lock(tg->accp);
     if (a->raddr)
-        memcpy((char *)a->raddr + a->rdt->true_lb, t, bytes);
+        memcpy(amp_dt_data(a->raddr, a->rdt), t, bytes);
     if (op->op_id != OP_NO_OP)
-        amp_coll_apply(op, basic, n, (const char *)a->oaddr + a->odt->true_lb,
-                       t);
+        amp_coll_apply(op, basic, n, amp_dt_data(a->oaddr, a->odt), t);
     spin_unlock(tg->accp);
     if (op->op_id != OP_NO_OP)
         amp_sched_activity(amp_pe_self()); /* may end a poll (sched.h) */

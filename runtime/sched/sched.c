@@ -363,6 +363,14 @@ void amp_sched_exit(void)
     abort();
 }
 
+void amp_sched_vanish(void)
+{
+    amp_pe_t *pe = amp_pe_self();
+    pe->vanished = (amp_thread_t){.pe = pe, .state = AMP_THREAD_RUNNING};
+    pe->current = &pe->vanished;
+    amp_sched_exit();
+}
+
 void amp_sched_post(amp_pe_t *pe, amp_inbox_item_t *item)
 {
     amp_inbox_push(&pe->inbox, item);

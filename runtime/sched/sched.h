@@ -120,6 +120,7 @@ struct amp_pe {
     void *upper;             /* state of the layers above, per PE */
     amp_thread_t *pollers;   /* parked pollers (amp_sched_poll_wait) */
     unsigned long poll_seen; /* the job's activity at its last poll round */
+    amp_thread_t vanished;   /* amp_sched_vanish's stand-in */
     /* Things done on this PE that may end another thread's polling (see
      * amp_sched_activity); written by this PE only. */
     _Alignas(64) _Atomic unsigned long activity;
@@ -225,6 +226,11 @@ unsigned long amp_sched_activity_sum(amp_sched_t *sched);
 void amp_sched_wake(amp_thread_t *thr);
 /* Ends the calling thread. */
 _Noreturn void amp_sched_exit(void);
+/* Ends the calling thread without touching its amp_thread_t again, which
+ * may be gone already (a rank whose memory went to another process): the
+ * PE finishes it through a stand-in of its own, owned by no rank.  May run
+ * on another stack than the thread's. */
+_Noreturn void amp_sched_vanish(void);
 
 /* Moves the calling thread to PE to (of the same scheduler): it switches
  * out here and resumes on to, without copying its stack.  The caller makes

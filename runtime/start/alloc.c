@@ -37,23 +37,33 @@
 #define EXPORT __attribute__((visibility("default")))
 
 /* AddressSanitizer's malloc family comes first in the process, before ours
- * would: under it the runtime uses that one, and there is no rank heap. */
-#if defined(__SANITIZE_ADDRESS__)
+ * could: under it (the AMPI_SANITIZE build) ours is __wrap_malloc and so
+ * on, which the wrappers link the program's own calls to
+ * (-Wl,--wrap=malloc...), and what is not a rank's goes to
+ * AddressSanitizer's.  Other libraries' allocations (strdup, C++'s new)
+ * are then AddressSanitizer's, and do not move with the rank. */
+#include "base/sanitize.h"
+#ifdef AMP_ASAN
 #define AMP_ALLOC_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define AMP_ALLOC_SANITIZED 1
-#endif
+#define AMP_ALLOC_FN(name) __wrap_##name
+#else
+#define AMP_ALLOC_FN(name) name
 #endif
 
-#ifndef AMP_ALLOC_SANITIZED
-
+#ifdef AMP_ALLOC_SANITIZED
+#define __libc_malloc malloc
+#define __libc_calloc calloc
+#define __libc_realloc realloc
+#define __libc_free free
+#define __libc_memalign memalign
+#else
 /* The C library's allocator under the names it keeps for itself. */
 void *__libc_malloc(size_t size);
 void *__libc_calloc(size_t n, size_t size);
 void *__libc_realloc(void *p, size_t size);
 void __libc_free(void *p);
 void *__libc_memalign(size_t align, size_t size);
+#endif
 
 /* The heap the calling thread's new blocks go to; NULL: the C library. */
 static inline amp_heap_t *rank_heap(void)
@@ -164,13 +174,13 @@ static int power_of_two(size_t n)
     return n && !(n & (n - 1));
 }
 
-EXPORT void *malloc(size_t size)
+EXPORT void *AMP_ALLOC_FN(malloc)(size_t size)
 {
     amp_heap_t *heap = rank_heap();
     return heap ? heap_alloc(heap, size, 16) : __libc_malloc(size);
 }
 
-EXPORT void *calloc(size_t n, size_t size)
+EXPORT void *AMP_ALLOC_FN(calloc)(size_t n, size_t size)
 {
     amp_heap_t *heap = rank_heap();
     if (!heap)
@@ -184,7 +194,7 @@ EXPORT void *calloc(size_t n, size_t size)
     return p ? memset(p, 0, bytes) : NULL;
 }
 
-EXPORT void free(void *p)
+EXPORT void AMP_ALLOC_FN(free)(void *p)
 {
     if (in_range(p))
         free_in_slot(p, "free");
@@ -192,10 +202,10 @@ EXPORT void free(void *p)
         __libc_free(p);
 }
 
-EXPORT void *realloc(void *p, size_t size)
+EXPORT void *AMP_ALLOC_FN(realloc)(void *p, size_t size)
 {
     if (!p)
-        return malloc(size);
+        return AMP_ALLOC_FN(malloc)(size);
     if (!in_range(p))
         return __libc_realloc(p, size);
     if (size == 0) {
@@ -205,17 +215,17 @@ EXPORT void *realloc(void *p, size_t size)
     return realloc_in_slot(p, size);
 }
 
-EXPORT void *reallocarray(void *p, size_t n, size_t size)
+EXPORT void *AMP_ALLOC_FN(reallocarray)(void *p, size_t n, size_t size)
 {
     size_t bytes;
     if (__builtin_mul_overflow(n, size, &bytes)) {
         errno = ENOMEM;
         return NULL;
     }
-    return realloc(p, bytes);
+    return AMP_ALLOC_FN(realloc)(p, bytes);
 }
 
-EXPORT int posix_memalign(void **out, size_t align, size_t size)
+EXPORT int AMP_ALLOC_FN(posix_memalign)(void **out, size_t align, size_t size)
 {
     if (!power_of_two(align) || align % sizeof(void *) != 0)
         return EINVAL;
@@ -229,7 +239,7 @@ EXPORT int posix_memalign(void **out, size_t align, size_t size)
     return 0;
 }
 
-EXPORT void *aligned_alloc(size_t align, size_t size)
+EXPORT void *AMP_ALLOC_FN(aligned_alloc)(size_t align, size_t size)
 {
     if (!power_of_two(align)) {
         errno = EINVAL;
@@ -240,7 +250,7 @@ EXPORT void *aligned_alloc(size_t align, size_t size)
 
 /* As the C library's: an alignment that is no power of two is rounded up
  * to one. */
-EXPORT void *memalign(size_t align, size_t size)
+EXPORT void *AMP_ALLOC_FN(memalign)(size_t align, size_t size)
 {
     if (align > ((size_t)1 << 62)) {
         errno = EINVAL;
@@ -252,13 +262,13 @@ EXPORT void *memalign(size_t align, size_t size)
     return aligned(a, size);
 }
 
-EXPORT void *valloc(size_t size)
+EXPORT void *AMP_ALLOC_FN(valloc)(size_t size)
 {
     return aligned(amp_proc.mem.page_size ? amp_proc.mem.page_size : 4096,
                    size);
 }
 
-EXPORT void *pvalloc(size_t size)
+EXPORT void *AMP_ALLOC_FN(pvalloc)(size_t size)
 {
     size_t page = amp_proc.mem.page_size ? amp_proc.mem.page_size : 4096;
     if (size > SIZE_MAX - page) {
@@ -275,6 +285,9 @@ typedef size_t (*usable_fn_t)(void *);
  * value by every thread that races to write it. */
 static size_t libc_usable_size(void *p)
 {
+#ifdef AMP_ALLOC_SANITIZED
+    return malloc_usable_size(p); /* AddressSanitizer's */
+#else
     static _Atomic(usable_fn_t) real;
     usable_fn_t fn = atomic_load_explicit(&real, memory_order_acquire);
     if (!fn) {
@@ -285,9 +298,10 @@ static size_t libc_usable_size(void *p)
         atomic_store_explicit(&real, fn, memory_order_release);
     }
     return fn(p);
+#endif
 }
 
-EXPORT size_t malloc_usable_size(void *p)
+EXPORT size_t AMP_ALLOC_FN(malloc_usable_size)(void *p)
 {
     if (!p)
         return 0;
@@ -299,7 +313,25 @@ EXPORT size_t malloc_usable_size(void *p)
     return n;
 }
 
-#endif /* AMP_ALLOC_SANITIZED */
+#ifdef AMP_ALLOC_SANITIZED
+/* The C library's strdup would allocate through its own malloc, and
+ * AddressSanitizer replaces it: the program's calls come here instead. */
+EXPORT char *__wrap_strndup(const char *s, size_t n)
+{
+    size_t len = strnlen(s, n);
+    char *copy = AMP_ALLOC_FN(malloc)(len + 1);
+    if (!copy)
+        return NULL;
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    return copy;
+}
+
+EXPORT char *__wrap_strdup(const char *s)
+{
+    return __wrap_strndup(s, SIZE_MAX);
+}
+#endif
 
 /* ---- the runtime's own allocations (mem/sys_alloc.h) ---- */
 

@@ -55,7 +55,14 @@ _Noreturn void amp_start_rank_exit(int status)
     amp_sched_exit();
 }
 
-static void rank_entry(void *arg)
+/* The program's main may take three parameters, two or none: it is called
+ * as the C library calls it, which the function check of Clang's
+ * UndefinedBehaviorSanitizer would report. */
+#if defined(__clang__)
+__attribute__((no_sanitize("function")))
+#endif
+static void
+rank_entry(void *arg)
 {
     amp_rank_t *rank = arg;
     rank->argv = copy_argv(rank, amp_proc.argc, amp_proc.argv);

@@ -25,6 +25,14 @@
  * amp_ult_trampoline as the return address, the entry function in r12 and
  * its argument in r13.
  */
+#include "ult/ult.h"
+
+/* Under AddressSanitizer amp_ult_switch is ult.c's, which tells it about
+ * the switch and calls this one; a new context reports its arrival first. */
+#ifdef AMP_ASAN
+#define amp_ult_switch amp_ult_switch_stacks
+#endif
+
         .text
 
         .globl  amp_ult_switch
@@ -71,6 +79,9 @@ amp_ult_trampoline:
         .cfi_startproc
         .cfi_undefined rip              /* outermost frame for debuggers   */
         endbr64
+#ifdef AMP_ASAN
+        callq   amp_ult_fiber_start     /* keeps r12 and r13 (callee-saved) */
+#endif
         movq    %r13, %rdi              /* the entry argument              */
         callq   *%r12                   /* fn(arg)                         */
         ud2                             /* fn returned: a runtime bug      */
