@@ -12,8 +12,6 @@ namespace {
 constexpr const char *LocaleAdvice =
     "the locale is process-wide; use 'newlocale' and 'uselocale' or the "
     "'_l' functions";
-constexpr const char *ShiftStateAdvice =
-    "use the restartable form with a per-rank 'mbstate_t'";
 
 } // namespace
 
