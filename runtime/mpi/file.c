@@ -497,7 +497,9 @@ int PMPI_File_close(MPI_File *fh)
         return rc;
     char path[AMP_ERRMSG_LEN / 2];
     snprintf(path, sizeof(path), "%s", f->io->path);
-    /* Every member is done with the file before it goes. */
+    /* Every member is done with the file before it goes, accesses whose
+     * requests were freed included. */
+    amp_file_wait_pending(rank, f, call);
     int err = 0;
     amp_status_t st =
         PMPI_Barrier(f->comm) == MPI_SUCCESS ? AMP_OK : AMP_ERR_INTERN;

@@ -72,6 +72,9 @@ typedef struct amp_file {
     const void *split_buf;
     MPI_Status split_status;
     int split_rc;
+    /* Nonblocking accesses of this handle under way (file_rw.c), freed
+     * requests' included: MPI_File_close waits for them. */
+    _Atomic int pending;
 } amp_file_t;
 
 /* ---- file.c ---- */
@@ -175,6 +178,8 @@ void amp_file_status(MPI_Status *status, size_t bytes);
  * error through f's handler. */
 int amp_file_check_mode(amp_rank_t *rank, amp_file_t *f, int write,
                         const char *call);
+/* Waits (as a user-level thread) until f's nonblocking accesses are done. */
+void amp_file_wait_pending(amp_rank_t *rank, amp_file_t *f, const char *call);
 
 /* ---- file_coll.c ---- */
 

@@ -30,6 +30,7 @@ struct amp_file_op {
     int owns_mem; /* mem's temporary goes with the operation */
     const amp_dt_t *held[3];
     MPI_File fh;
+    amp_file_t *file; /* counts it as pending while it runs, if set */
 };
 
 int amp_file_check_mode(amp_rank_t *rank, amp_file_t *f, int write,
@@ -212,12 +213,20 @@ static void op_done(amp_io_job_t *job)
     p->error = job->status;
     p->st_bytes = amp_file_mem_bytes(&op->mem, op->done);
     amp_p2p_req_complete(p);
+    if (op->file)
+        atomic_fetch_sub(&op->file->pending, 1);
     /* MPI_Request_free'd while under way: nobody waits for it. */
     if (op->r && op->r->freed)
         amp_req_release((amp_rank_t *)p->owner->thr, op->r);
 }
 
 static void op_free(struct amp_file_op *op);
+
+void amp_file_wait_pending(amp_rank_t *rank, amp_file_t *f, const char *call)
+{
+    while (atomic_load(&f->pending) > 0)
+        amp_mpi_poll(rank, call);
+}
 
 void amp_file_op_release(amp_rank_t *rank, struct amp_file_op *op)
 {
@@ -332,6 +341,8 @@ static int op_request(amp_rank_t *rank, amp_file_t *f, struct amp_file_op *op,
         r->p2p.st_bytes = amp_file_mem_bytes(&op->mem, op->done);
         amp_p2p_req_complete(&r->p2p);
     } else {
+        op->file = f;
+        atomic_fetch_add(&f->pending, 1);
         amp_io_submit(amp_proc.io, &op->job);
     }
     *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);

@@ -5,7 +5,9 @@
  * that waits for the file system lets the other ranks of its PE run: rank
  * 0 opens and reads a named pipe that rank 1 (on the same PE in every
  * shape of one process) opens and writes only afterwards, which could
- * never happen if rank 0 held its PE while it waited.
+ * never happen if rank 0 held its PE while it waited.  Writes whose
+ * requests were freed while under way are in the file once
+ * MPI_File_close returns (close waits for them).
  */
 #include "iotest.h"
 
@@ -118,6 +120,54 @@ static void check_view_change(const char *name, int rank)
     (void)rank;
 }
 
+/* Writes freed while under way, in many pieces each (a strided file
+ * view), then MPI_File_close at once: the close waits for them, so that
+ * the file has all their data afterwards and none of them touches the
+ * closed file. */
+static void check_free_then_close(const char *name)
+{
+    enum { NW = 8, BLOCKS = 4096 };
+    MPI_File fh;
+    MPI_Datatype vec, strided;
+    int *out = malloc(NW * BLOCKS * sizeof(int)),
+        *in = malloc(2 * NW * BLOCKS * sizeof(int));
+    for (int i = 0; i < NW * BLOCKS; i++)
+        out[i] = io_value(i, 9);
+    MT_CHECK_MPI(MPI_Type_vector(BLOCKS, 1, 2, MPI_INT, &vec));
+    MT_CHECK_MPI(
+        MPI_Type_create_resized(vec, 0, 2 * BLOCKS * sizeof(int), &strided));
+    MT_CHECK_MPI(MPI_Type_free(&vec));
+    MT_CHECK_MPI(MPI_Type_commit(&strided));
+    MT_CHECK_MPI(MPI_File_open(MPI_COMM_SELF, name,
+                               MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL,
+                               &fh));
+    MT_CHECK_MPI(
+        MPI_File_set_view(fh, 0, MPI_INT, strided, "native", MPI_INFO_NULL));
+    for (int k = 0; k < NW; k++) {
+        MPI_Request req;
+        MT_CHECK_MPI(MPI_File_iwrite_at(fh, (MPI_Offset)k * BLOCKS,
+                                        out + k * BLOCKS, BLOCKS, MPI_INT,
+                                        &req));
+        MT_CHECK_MPI(MPI_Request_free(&req));
+    }
+    MT_CHECK_MPI(MPI_File_close(&fh));
+    MT_CHECK_MPI(MPI_File_open(MPI_COMM_SELF, name,
+                               MPI_MODE_RDONLY | MPI_MODE_DELETE_ON_CLOSE,
+                               MPI_INFO_NULL, &fh));
+    MPI_Offset size = -1;
+    MT_CHECK_MPI(MPI_File_get_size(fh, &size));
+    MT_CHECK_INT_EQ(size, (MPI_Offset)(2 * NW * BLOCKS - 1) * 4);
+    MT_CHECK_MPI(MPI_File_read_at(fh, 0, in, 2 * NW * BLOCKS - 1, MPI_INT,
+                                  MPI_STATUS_IGNORE));
+    for (int i = 0; i < NW * BLOCKS; i++)
+        if (!MT_CHECK_INT_EQ(in[2 * i], out[i]))
+            break;
+    MT_CHECK_MPI(MPI_File_close(&fh));
+    MT_CHECK_MPI(MPI_Type_free(&strided));
+    free(in);
+    free(out);
+}
+
 /* Rank 0 reads a pipe that rank 1 writes. */
 static void check_pipe(int rank, int size)
 {
@@ -174,5 +224,6 @@ int main(int argc, char **argv)
     char own[300];
     snprintf(own, sizeof(own), "%s.%d", name, rank);
     check_view_change(own, rank);
+    check_free_then_close(own);
     return mt_finish_and_finalize();
 }
