@@ -90,6 +90,9 @@ typedef struct amp_proc {
     /* +restart: the checkpoint's manifest (mpi/checkpoint.h), else NULL */
     struct amp_ckpt_manifest *restart;
     struct amp_mt *mt; /* threads.c: helpers and runners, made at startup */
+    /* waits.c: the C library's pthread_cond_wait and _timedwait, looked
+     * up at their first use. */
+    _Atomic(void *) libc_cond_wait, libc_cond_timedwait;
 } amp_proc_t;
 
 extern amp_proc_t amp_proc;

@@ -117,11 +117,17 @@ AMPI_API int sched_yield(void)
     return 0;
 }
 
-static void *libc_cond(const char *name)
+/* The C library's function name, kept in *cache after the first look-up
+ * (dlvsym takes the dynamic linker's lock: not on every wait). */
+static void *libc_cond(_Atomic(void *) *cache, const char *name)
 {
-    void *fn = dlvsym(RTLD_NEXT, name, "GLIBC_2.3.2");
+    void *fn = atomic_load_explicit(cache, memory_order_acquire);
+    if (fn)
+        return fn;
+    fn = dlvsym(RTLD_NEXT, name, "GLIBC_2.3.2");
     if (!fn)
         amp_fatal("cannot find the C library's %s", name);
+    atomic_store_explicit(cache, fn, memory_order_release);
     return fn;
 }
 
@@ -140,15 +146,17 @@ AMPI_API int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
     if (waiting_rank(__builtin_return_address(0), 1))
         return cond_round(m);
-    return ((cond_wait_fn_t)libc_cond("pthread_cond_wait"))(c, m);
+    return ((cond_wait_fn_t)libc_cond(&amp_proc.libc_cond_wait,
+                                      "pthread_cond_wait"))(c, m);
 }
 
 AMPI_API int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
                                     const struct timespec *until)
 {
     if (!waiting_rank(__builtin_return_address(0), 1))
-        return ((cond_timedwait_fn_t)libc_cond("pthread_cond_timedwait"))(
-            c, m, until);
+        return ((cond_timedwait_fn_t)libc_cond(
+            &amp_proc.libc_cond_timedwait, "pthread_cond_timedwait"))(c, m,
+                                                                      until);
     int rc = cond_round(m);
     /* The condition's clock (glibc keeps the monotonic mark in __wrefs). */
     struct timespec now;
