@@ -223,10 +223,17 @@ void amp_sched_block(void)
     switch_away(pe, thr);
 }
 
+static void release_pollers(amp_pe_t *pe);
+
 void amp_sched_yield(void)
 {
     amp_pe_t *pe = amp_pe_self();
     amp_thread_t *thr = pe->current;
+    /* The pollers go first: they run only when nothing else is ready, so
+     * a thread that spins yielding (waiting for what a poller would bring)
+     * would keep them parked for ever. */
+    if (pe->pollers)
+        release_pollers(pe);
     thr->state = AMP_THREAD_READY;
     runq_push(pe, thr);
     switch_away(pe, thr);

@@ -5,7 +5,9 @@
  * the PE go where it waits: in a loop of pthread_mutex_lock and _unlock
  * (as MPICH's test suite's thread barrier does), in a loop of
  * sched_yield, and in pthread_cond_wait.  Each way, the thread exchanges
- * messages with its partner rank's thread and then raises a flag that the
+ * messages with its partner rank's thread (half of them received after a
+ * loop of MPI_Iprobe, whose calls wait as pollers of the PE while the
+ * rank's thread spins) and then raises a flag that the
  * rank's thread waits for; a recursive mutex the rank's thread holds
  * twice and an error-checking one it locks again behave as the C library
  * says.
@@ -30,8 +32,20 @@ static void *exchange(void *p)
     shared_t *s = p;
     for (int i = 0; i < NMSG; i++) {
         int out = s->rank * 1000 + i, in = -1;
-        MPI_Sendrecv(&out, 1, MPI_INT, s->partner, i, &in, 1, MPI_INT,
-                     s->partner, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (i % 2) {
+            MPI_Sendrecv(&out, 1, MPI_INT, s->partner, i, &in, 1, MPI_INT,
+                         s->partner, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else { /* a polling loop: its call parks as a poller */
+            MPI_Request req;
+            int flag = 0;
+            MPI_Isend(&out, 1, MPI_INT, s->partner, i, MPI_COMM_WORLD, &req);
+            while (!flag)
+                MPI_Iprobe(s->partner, i, MPI_COMM_WORLD, &flag,
+                           MPI_STATUS_IGNORE);
+            MPI_Recv(&in, 1, MPI_INT, s->partner, i, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+        }
         MT_CHECK_INT_EQ(in, s->partner * 1000 + i);
     }
     pthread_mutex_lock(&s->lock);

@@ -429,6 +429,44 @@ UNIT_TEST(sched_deadlock_detected_with_a_poller)
     UNIT_TRUE(!"the PEs returned although a thread polls forever");
 }
 
+static atomic_int poll_go, poll_done;
+
+/* Polls for poll_go, as a rank in an MPI_Iprobe loop does. */
+static void poll_until_go(void *arg)
+{
+    (void)arg;
+    for (unsigned polls = 1; !atomic_load(&poll_go); polls++)
+        amp_sched_poll_wait(polls);
+    atomic_store(&poll_done, 1);
+    amp_sched_exit();
+}
+
+/* Once thread 0 is parked as a poller: sets poll_go and spins, yielding,
+ * until thread 0 has seen it (or gives up). */
+static void yield_until_polled(void *arg)
+{
+    (void)arg;
+    while (!amp_sched_is_polling(&thr[0]))
+        amp_sched_yield();
+    atomic_store(&poll_go, 1);
+    for (long n = 0; n < 1000000 && !atomic_load(&poll_done); n++)
+        amp_sched_yield();
+    UNIT_EQ(atomic_load(&poll_done), 1);
+    amp_sched_exit();
+}
+
+/* A thread that spins yielding (a rank's thread in a mutex loop that
+ * waits for another thread's MPI call) does not keep the pollers of its
+ * PE from polling: they take their turn at its yields. */
+UNIT_TEST(sched_pollers_run_beside_a_yielding_thread)
+{
+    start(1, no_deadlock);
+    spawn(0, 0, poll_until_go);
+    spawn(1, 0, yield_until_polled);
+    run();
+    UNIT_EQ(atomic_load(&poll_done), 1);
+}
+
 static void *outside_thread(void *arg)
 {
     (void)arg;
