@@ -1,7 +1,7 @@
 #include "p2p/net_impl.h"
 
 #include "gpu/gpu.h"
-#include "p2p/dev.h"
+#include "p2p/transport.h"
 
 #include <poll.h>
 #include <stdatomic.h>
@@ -237,19 +237,11 @@ void amp_net_cancel(amp_pe_t *pe, const amp_p2p_req_t *req)
     op_post(np, op, proc, rpe, NULL, 0, UCP_AM_SEND_FLAG_EAGER);
 }
 
-void amp_p2p_am_register(amp_p2p_world_t *w, amp_p2p_am_id_t id,
-                         amp_p2p_am_fn_t fn)
-{
-    amp_assert(id < AMP_P2P_AM_NIDS && !w->am_fns[id]);
-    w->am_fns[id] = fn;
-}
-
-void amp_p2p_am_send(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
-                     const void *hdr, size_t hlen, const void *data,
-                     size_t bytes, amp_p2p_am_done_fn_t done, void *arg)
+static void net_am_send(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
+                        const void *hdr, size_t hlen, const void *data,
+                        size_t bytes, amp_p2p_am_done_fn_t done, void *arg)
 {
     amp_net_pe_t *np = net_of(pe);
-    amp_assert(hlen <= AMP_P2P_AM_HDR_MAX && id < AMP_P2P_AM_NIDS);
     net_op_t *op = amp_net_op_get(np);
     op->wire.hdr = (net_hdr_t){
         .kind = AMP_NET_UPPER,
@@ -284,8 +276,13 @@ static void fetch_finish(net_fetch_t *f, ucs_status_t status)
     }
     if (f->temp &&
         amp_p2p_on_device(r)) { /* on to the device; r completes after */
-        amp_p2p_dev_fetched(f->np->pe, r, f->temp, f->bytes, f->src, f->tag,
-                            status == UCS_OK);
+        if (status == UCS_OK) {
+            amp_p2p_tp_copy(f->np->pe, r, f->temp, f->bytes, f->src, f->tag,
+                            NULL);
+        } else {
+            r->error = AMP_ERR_SYS;
+            amp_p2p_req_complete(r);
+        }
         free(f->temp);
         free(f);
         return;
@@ -430,8 +427,8 @@ void amp_net_discard(amp_pe_t *pe, void *desc)
     fetch_queue(net_of(pe), f);
 }
 
-void amp_p2p_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
-                      amp_p2p_am_done_fn_t done, void *arg)
+static void net_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
+                         amp_p2p_am_done_fn_t done, void *arg)
 {
     net_fetch_t *f = fetch_new();
     *f = (net_fetch_t){
@@ -440,6 +437,46 @@ void amp_p2p_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
 }
 
 /* ---- arrivals -------------------------------------------------------- */
+
+/* A message of the program's (kind EAGER, SYNC or RNDV) on the PE that
+ * runs its receiver: its data (inline, or desc: a rendezvous) into the
+ * receive it matches, or it waits as an unexpected message. */
+static void net_deliver(amp_pe_t *pe, const net_hdr_t *h, const void *data,
+                        void *desc)
+{
+    amp_p2p_req_t *r =
+        amp_p2p_tp_match(pe, h->dst, h->ctx, h->src, h->tag, h->from_proc);
+    if (r && h->kind == AMP_NET_RNDV) {
+        amp_net_fetch(pe, desc, (size_t)h->bytes, r, h->src, h->tag);
+        return;
+    }
+    if (r) {
+        if (h->kind == AMP_NET_SYNC)
+            amp_net_ack(pe, h->from_rank, h->sreq);
+        amp_p2p_tp_copy(pe, r, data, (size_t)h->bytes, h->src, h->tag, NULL);
+        return;
+    }
+    if (h->kind != AMP_NET_RNDV && h->bytes > amp_p2p_tp_payload(pe))
+        amp_fatal("a %zu-byte eager message from process %d exceeds this "
+                  "process's eager limit: give every process the same "
+                  "+eager",
+                  (size_t)h->bytes, (int)h->from_proc);
+    /* A plain eager message owes nothing to its sender. */
+    amp_msg_t *m = amp_p2p_tp_msg(
+        pe, h->kind == AMP_NET_EAGER ? NULL : &amp_p2p_net_tp, h->ctx, h->src,
+        h->tag, h->dst, (size_t)h->bytes, h->from_proc);
+    m->tp_kind = h->kind;
+    m->from_rank = h->from_rank;
+    m->remote_sreq = h->sreq;
+    m->sid = h->sid;
+    if (h->kind == AMP_NET_RNDV) {
+        m->data = desc;
+    } else {
+        memcpy(m->payload, data, (size_t)h->bytes);
+        m->data = m->payload;
+    }
+    amp_p2p_tp_queue(pe, m);
+}
 
 static void arrive(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
                    void *data, size_t length, int rndv)
@@ -481,22 +518,7 @@ static void arrive(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
         w->am_fns[h->am](pe, &m);
         return;
     }
-    amp_net_arrival_t a = {
-        .kind = h->kind,
-        .ctx = h->ctx,
-        .src = h->src,
-        .tag = h->tag,
-        .dst = h->dst,
-        .bytes = (size_t)h->bytes,
-        .data = rndv ? NULL : data,
-        .desc = rndv ? data : NULL,
-        .from_proc = h->from_proc,
-        .from_pe = h->from_pe,
-        .from_rank = h->from_rank,
-        .sreq = h->sreq,
-        .sid = h->sid,
-    };
-    amp_p2p_net_deliver(pe, &a);
+    net_deliver(pe, h, rndv ? NULL : data, rndv ? data : NULL);
 }
 
 static void hold(amp_net_pe_t *np, const void *header, size_t hlen, void *data,
@@ -968,7 +990,7 @@ static uint64_t move_round(amp_net_t *net)
     return total;
 }
 
-void amp_p2p_net_quiesce(amp_p2p_world_t *w)
+static void net_quiesce(amp_p2p_world_t *w)
 {
     /* Rounds until one where nothing was sent since the one before: what
      * a delivery answers (acknowledgements, one-sided answers) is sent
@@ -982,7 +1004,7 @@ void amp_p2p_net_quiesce(amp_p2p_world_t *w)
     }
 }
 
-void amp_p2p_net_settle(amp_p2p_world_t *w)
+static void net_settle(amp_p2p_world_t *w)
 {
     amp_net_t *net = w->net;
     for (int b = 0; b < net->sched->npes; b++) {
@@ -1051,7 +1073,7 @@ void amp_p2p_net_loads(amp_p2p_world_t *w, const amp_p2p_load_t *mine, int n,
 
 /* ---- sleeping -------------------------------------------------------- */
 
-void amp_p2p_net_sleep(amp_pe_t *pe, long ns)
+static void net_sleep(amp_pe_t *pe, long ns)
 {
     amp_net_pe_t *np = net_of(pe);
     if (np->sleeping && !amp_net_node_sleep_begin(np))
@@ -1065,10 +1087,87 @@ void amp_p2p_net_sleep(amp_pe_t *pe, long ns)
         amp_net_node_sleep_end(np);
 }
 
-void amp_p2p_net_wake(amp_pe_t *pe)
+static void net_wake(amp_pe_t *pe)
 {
     ucp_worker_signal(net_of(pe)->worker);
 }
+
+/* ---- the transport's table (transport.h) ------------------------------ */
+
+static void net_tp_send(amp_pe_t *pe, amp_p2p_req_t *req, int mode)
+{
+    amp_net_send(pe, req, req->buf, req->bytes, req->dt, req->peer, req->ctx,
+                 req->src, req->tag, mode);
+}
+
+/* A synchronous message (payload inline) or a rendezvous (data: UCX's or
+ * a ring's descriptor) has matched r. */
+static void net_matched(amp_pe_t *pe, amp_msg_t *m, amp_p2p_req_t *r)
+{
+    if (m->tp_kind == AMP_NET_RNDV) {
+        amp_net_fetch(pe, (void *)m->data, m->bytes, r, m->src, m->tag);
+        amp_p2p_msg_release(pe, m);
+        return;
+    }
+    amp_net_ack(pe, m->from_rank, m->remote_sreq);
+    amp_p2p_tp_copy(pe, r, m->data, m->bytes, m->src, m->tag, m);
+}
+
+static int net_withdraw(amp_pe_t *pe, amp_msg_t *m)
+{
+    if (m->tp_kind == AMP_NET_RNDV)
+        amp_net_discard(pe, (void *)m->data);
+    else
+        amp_net_ack(pe, m->from_rank, m->remote_sreq);
+    return 1;
+}
+
+/* A rendezvous fetched into a block of its own. */
+static int net_take(amp_pe_t *pe, amp_msg_t *m, amp_p2p_am_done_fn_t done,
+                    void *arg)
+{
+    if (m->tp_kind != AMP_NET_RNDV)
+        return 0;
+    void *desc = (void *)m->data;
+    void *block = malloc(m->bytes ? m->bytes : 1);
+    if (!block)
+        amp_fatal("out of memory taking in a %zu-byte message from "
+                  "another process before a rank moves",
+                  m->bytes);
+    m->kind = AMP_MSG_HEAP;
+    m->tp = NULL;
+    m->data = block;
+    net_am_fetch(pe, desc, block, m->bytes, done, arg);
+    return 1;
+}
+
+static unsigned net_progress(amp_pe_t *pe)
+{
+    return amp_net_progress(pe);
+}
+
+/* Only pe itself may look at its worker, by progressing it. */
+static int net_pending(amp_pe_t *pe)
+{
+    return pe == amp_pe_self() && amp_net_progress(pe);
+}
+
+const amp_p2p_tp_t amp_p2p_net_tp = {
+    .name = "net",
+    .send = net_tp_send,
+    .matched = net_matched,
+    .withdraw = net_withdraw,
+    .take = net_take,
+    .cancel = amp_net_cancel,
+    .am_send = net_am_send,
+    .am_fetch = net_am_fetch,
+    .progress = net_progress,
+    .pending = net_pending,
+    .sleep = net_sleep,
+    .wake = net_wake,
+    .quiesce = net_quiesce,
+    .settle = net_settle,
+};
 
 /* ---- setting up ------------------------------------------------------ */
 
@@ -1351,9 +1450,9 @@ static amp_status_t node_init(amp_p2p_world_t *w, amp_net_t *net,
     return amp_net_node_setup(w, net, sched);
 }
 
-amp_status_t amp_p2p_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
-                              amp_boot_t *boot, int first, int nlocal,
-                              const int *local_pe)
+amp_status_t amp_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
+                          amp_boot_t *boot, int first, int nlocal,
+                          const int *local_pe)
 {
     amp_net_t *net = calloc(1, sizeof(*net));
     w->rank_proc = calloc((size_t)w->nranks, sizeof(int));
@@ -1362,7 +1461,6 @@ amp_status_t amp_p2p_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
     if (!net || !w->rank_proc || !w->rank_pe || !w->proc_node)
         return AMP_ERR_NOMEM;
     w->net = net;
-    amp_p2p_am_register(w, AMP_P2P_AM_GPU, amp_p2p_dev_am);
     net->sched = sched;
     net->detect.finished = calloc((size_t)boot->nprocs, 1);
     net->detect.fin_sent = calloc((size_t)boot->nprocs, sizeof(uint64_t));
@@ -1470,8 +1568,7 @@ static void worker_close(amp_net_pe_t *np)
     free(np);
 }
 
-void amp_p2p_net_finish(amp_p2p_world_t *w, amp_sched_t *sched,
-                        amp_boot_t *boot)
+void amp_net_finish(amp_p2p_world_t *w, amp_sched_t *sched, amp_boot_t *boot)
 {
     amp_net_t *net = w->net;
     if (!net)

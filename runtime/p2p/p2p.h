@@ -190,7 +190,10 @@ struct amp_p2p_world {
      * process on it, or this one alone with node_shm off. */
     amp_node_t node;
     int node_shm;        /* AMPI_NODE_SHM: share memory between processes */
-    struct amp_net *net; /* the transport between processes */
+    struct amp_net *net; /* the transport between processes (net.c) */
+    /* The transports to other processes (p2p/transport.h), for host and
+     * for device memory; NULL in a job of one process. */
+    const struct amp_p2p_tp *between, *device;
     struct amp_gpu *gpu; /* CUDA (gpu/gpu.h), NULL: host-only */
     /* The handlers of active messages, by id (amp_p2p_am_register). */
     amp_p2p_am_fn_t am_fns[AMP_P2P_AM_NIDS];
