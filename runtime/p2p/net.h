@@ -40,18 +40,13 @@ enum amp_net_kind {
     AMP_NET_FIN,           /* to the sender of a rendezvous through a ring: its
                               data was copied (sreq: its record; ctx: whether the
                               copy succeeded) */
-    /* Deadlock detection (not counted, outside the per-pair order). */
-    AMP_NET_PROBE,    /* to a process: are you quiet? (seq: the wave) */
-    AMP_NET_REPLY,    /* to process 0: quiet (ctx), sent (bytes), received
-                         (sreq) */
-    AMP_NET_DEADLOCK, /* to a process: report your ranks */
-    AMP_NET_DONE,     /* to process 0: reported */
-    AMP_NET_FINISHED, /* to process 0: every rank ended; final counts */
-    /* Rank moves (not counted, outside the order, to PE 0; with data). */
-    AMP_NET_COUNTS, /* messages sent to each PE there (seq: the step; ctx:
-                       the sender's PEs; bytes: its total) */
-    AMP_NET_PLACES, /* the PEs of the sender's ranks: src (rank, PE) pairs */
-    AMP_NET_LOADS,  /* the sender's ranks' loads: src amp_p2p_load_t */
+    /* A layer above's control message (amp_p2p_am_control: not counted,
+     * outside the per-pair order, data inline). */
+    AMP_NET_CONTROL,
+    /* Rank moves: messages sent to each PE there (seq: the step; ctx: the
+     * sender's PEs; bytes: its total); not counted, outside the order, to
+     * PE 0, with data. */
+    AMP_NET_COUNTS,
     /* Through UCX to a sleeping PE that a ring holds a message for: wake
      * up (not counted, outside the order, no data). */
     AMP_NET_WAKE,

@@ -1169,6 +1169,31 @@ void amp_p2p_net_settle(amp_p2p_world_t *w)
     w->between->settle(w);
 }
 
+void amp_p2p_net_place(amp_p2p_world_t *w, int rank, int proc, int pe)
+{
+    w->rank_proc[rank] = proc;
+    w->rank_pe[rank] = pe;
+}
+
+void amp_p2p_am_control(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
+                        const void *hdr, size_t hlen, const void *data,
+                        size_t bytes)
+{
+    amp_assert(hlen <= AMP_P2P_AM_HDR_MAX && id < AMP_P2P_AM_NIDS);
+    p2p_of(pe)->world->between->am_control(pe, id, proc, rpe, hdr, hlen, data,
+                                           bytes);
+}
+
+int amp_p2p_net_traffic(amp_p2p_world_t *w, uint64_t *sent, uint64_t *recv)
+{
+    return w->between->traffic(w, sent, recv);
+}
+
+unsigned amp_p2p_net_progress(amp_pe_t *pe)
+{
+    return p2p_of(pe)->world->between->progress(pe);
+}
+
 /* ---- the ring of a pair of PEs of this process (transport.h) --------- */
 
 const amp_p2p_tp_t amp_p2p_ring_tp = {

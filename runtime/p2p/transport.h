@@ -59,12 +59,15 @@ typedef struct amp_p2p_tp {
     /* Asks the PE that runs send req's receiver to withdraw its message;
      * the answer comes back as amp_p2p_cancel_answer. */
     void (*cancel)(amp_pe_t *pe, const amp_p2p_req_t *req);
-    /* ---- active messages (p2p.h: amp_p2p_am_send, amp_p2p_am_fetch) ---- */
+    /* ---- active messages (p2p.h: amp_p2p_am_send, _fetch, _control) ---- */
     void (*am_send)(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
                     const void *hdr, size_t hlen, const void *data,
                     size_t bytes, amp_p2p_am_done_fn_t done, void *arg);
     void (*am_fetch)(amp_pe_t *pe, void *desc, void *into, size_t bytes,
                      amp_p2p_am_done_fn_t done, void *arg);
+    void (*am_control)(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
+                       const void *hdr, size_t hlen, const void *data,
+                       size_t bytes);
     /* ---- one PE ---- */
     /* Takes what arrived for pe (on pe); returns how many events. */
     unsigned (*progress)(amp_pe_t *pe);
@@ -76,6 +79,9 @@ typedef struct amp_p2p_tp {
     /* ---- the process, before ranks move (p2p.h) ---- */
     void (*quiesce)(amp_p2p_world_t *w);
     void (*settle)(amp_p2p_world_t *w);
+    /* The program's messages sent and received; whether a transfer is
+     * under way (amp_p2p_net_traffic). */
+    int (*traffic)(amp_p2p_world_t *w, uint64_t *sent, uint64_t *recv);
 } amp_p2p_tp_t;
 
 extern const amp_p2p_tp_t amp_p2p_ring_tp;
