@@ -4,15 +4,15 @@
  * p2p.c matches messages against receives and completes requests; how a
  * message reaches the PE that runs its receiver, and how its data gets
  * into the receive, is its transport's.  The transport is chosen per
- * destination and buffer (amp_p2p_tp_route in p2p.c):
+ * destination and buffer (tp_route in p2p.c):
  *
  *  - a rank on the same PE: no transport; the sender copies into a
  *    posted receive or queues an envelope (the hot path, DESIGN.md §6);
  *  - a rank on another PE of this process: the ring of that pair of PEs
  *    (amp_p2p_ring_tp, in p2p.c; ring.h), small messages inline in a
- *    slot.  p2p.c calls its entries by name where the route gives it
- *    (tp_send, tp_progress): the same functions, without an indirect
- *    call on the in-process path;
+ *    slot.  p2p.c calls its entries by name (a send the route gives it,
+ *    the scheduler's poll and pending hooks): the same functions, without
+ *    an indirect call on the in-process path;
  *  - a rank of another process, host memory: net.c (amp_p2p_net_tp),
  *    whose carriers are UCX and, to the processes of this node, the rings
  *    in the memory they share (netnode.c, shmring.h), one order per pair
@@ -28,7 +28,10 @@
  * acknowledgement owed) is the transport's to settle when it matches, is
  * withdrawn, or is taken in before its receiver moves.
  *
- * Entries a transport does not need are NULL.
+ * Entries a transport does not need are NULL.  A new transport is a file
+ * of its own with its table, an extern below, and its choice in
+ * transport.c (and in p2p.c's tp_route when it is chosen on something
+ * other than the destination's process and the buffer's memory).
  */
 #ifndef AMP_P2P_TRANSPORT_H
 #define AMP_P2P_TRANSPORT_H
