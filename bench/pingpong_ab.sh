@@ -108,8 +108,8 @@ ratio() {
 
 echo "| path | size | before | after | after / before | Open MPI 2 processes | Open MPI / after |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-sizes=$(cat "$raw_dir"/samepe_before.1.txt 2>/dev/null |
-        awk '$1 ~ /^size=/ { sub("size=", "", $1); print $1 }')
+sizes=$(awk '$1 ~ /^size=/ { sub("size=", "", $1); print $1 }' \
+        "$raw_dir"/samepe_before.1.txt 2>/dev/null)
 for s in $sizes; do
     o=$(median ompi "$s")
     for path in samepe crosspe np2shm np2ucx; do
