@@ -115,8 +115,7 @@ typedef enum amp_p2p_am_id {
     AMP_P2P_AM_IO,   /* the shared file pointer (io/shared.c) */
     /* Control messages (amp_p2p_am_control): */
     AMP_P2P_AM_DETECT, /* deadlock detection across processes (start/) */
-    AMP_P2P_AM_PLACES, /* loads and places of rank moves (mpi/move_exchange.c)
-                        */
+    AMP_P2P_AM_PLACES, /* loads and places of moves (mpi/move_exchange.c) */
     AMP_P2P_AM_NIDS
 } amp_p2p_am_id_t;
 typedef struct amp_p2p_am {
