@@ -1,6 +1,7 @@
 /* Moving ranks between the processes of a job; see move.h. */
 #include "mpi/move.h"
 #include "mpi/impl.h"
+#include "mpi/move_exchange.h"
 
 #include "base/sanitize.h"
 #include "mem/heap.h"
@@ -76,6 +77,7 @@ void amp_move_init(amp_move_map_fn_t map_copy)
             amp_fatal("out of memory for %d PEs", npes);
     amp_proc.move = m;
     amp_p2p_am_register(&amp_proc.world, AMP_P2P_AM_MOVE, on_arrival);
+    amp_move_exchange_init(&amp_proc.world);
 }
 
 /* ---- each rank around the exchange ---- */
@@ -149,34 +151,34 @@ static void give_back(amp_move_t *m)
     pthread_mutex_unlock(&m->lock);
 }
 
-static amp_p2p_load_t *gather(amp_lb_t *lb)
+static amp_move_load_t *gather(amp_lb_t *lb)
 {
     amp_move_t *m = st();
     size_t n = (size_t)lb->nranks;
-    amp_p2p_load_t *mine = calloc(n, sizeof(*mine));
-    amp_p2p_load_t *all = calloc(n, sizeof(*all));
+    amp_move_load_t *mine = calloc(n, sizeof(*mine));
+    amp_move_load_t *all = calloc(n, sizeof(*all));
     if (!mine || !all)
         amp_fatal("out of memory planning the load balancing");
     int k = 0;
     for (int r = 0; r < lb->nranks; r++) {
         if (!amp_lb_is_local(lb, r))
             continue;
-        mine[k++] = (amp_p2p_load_t){.rank = r,
-                                     .pe = lb->rank_pe[r],
-                                     .movable = m->movable[r],
-                                     .wants = lb->want[r] >= 0,
-                                     .npes = lb->sched->npes,
-                                     .ident = m->ident,
-                                     .load = lb->loads[r]};
+        mine[k++] = (amp_move_load_t){.rank = r,
+                                      .pe = lb->rank_pe[r],
+                                      .movable = m->movable[r],
+                                      .wants = lb->want[r] >= 0,
+                                      .npes = lb->sched->npes,
+                                      .ident = m->ident,
+                                      .load = lb->loads[r]};
     }
-    amp_p2p_net_loads(&amp_proc.world, mine, k, all);
+    amp_move_exchange_loads(&amp_proc.world, mine, k, all);
     free(mine);
     return all;
 }
 
 /* Whether the job plans across processes this step: a balancer, nobody
  * asked for a PE, every process loaded alike with randomization off. */
-static int job_wide(const amp_lb_t *lb, const amp_p2p_load_t *all)
+static int job_wide(const amp_lb_t *lb, const amp_move_load_t *all)
 {
     if (lb->kind == AMP_LB_NONE)
         return 0;
@@ -188,7 +190,7 @@ static int job_wide(const amp_lb_t *lb, const amp_p2p_load_t *all)
 
 /* Keeps in its process a rank that cannot move, and one rank in every
  * process that would be left without any (its first). */
-static void constrain(const amp_lb_t *lb, const amp_p2p_load_t *all,
+static void constrain(const amp_lb_t *lb, const amp_move_load_t *all,
                       const int *off, const int *cur, int *out)
 {
     int nprocs = amp_proc.world.nprocs;
@@ -220,7 +222,7 @@ static int plan_job(amp_lb_t *lb, void *arg)
     (void)arg;
     amp_move_t *m = st();
     give_back(m);
-    amp_p2p_load_t *all = gather(lb);
+    amp_move_load_t *all = gather(lb);
     int nprocs = amp_proc.world.nprocs, n = lb->nranks;
     if (!job_wide(lb, all)) {
         free(all);
@@ -378,7 +380,7 @@ static void placed(amp_lb_t *lb, void *arg)
         pthread_mutex_unlock(&m->lock);
     }
     amp_sys_alloc_enter();
-    amp_p2p_net_places(&amp_proc.world);
+    amp_move_exchange_places(&amp_proc.world);
     amp_sys_alloc_leave();
 }
 

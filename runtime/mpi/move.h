@@ -2,7 +2,7 @@
  * Moving ranks between the processes of a job (docs/load-balancing.md).
  *
  * In a job of several processes AMPI_Migrate plans the moves of the whole
- * job: every process reports its ranks' loads (amp_p2p_net_loads), and
+ * job: every process reports its ranks' loads (move_exchange.h), and
  * each computes the same map over all PEs of all processes with the
  * balancer's strategy.  A rank whose new PE is in another process is
  * shipped there: the parts of its slot in use (its stack from where it

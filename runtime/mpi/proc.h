@@ -85,6 +85,10 @@ typedef struct amp_proc {
     struct amp_nbc_pe *nbc_pes; /* coll/nbc.c: by PE id */
     amp_lb_t lb;                /* lb/: moving ranks between PEs */
     struct amp_move *move;      /* move.c: ranks between processes, or NULL */
+    /* move_exchange.c: loads and places around moves, or NULL */
+    struct amp_move_exchange *move_exchange;
+    /* start/detect.c: deadlock detection across processes, or NULL */
+    struct amp_detect *detect;
     struct amp_gpu *gpu; /* gpu/gpu.h: CUDA devices, or NULL: host-only */
     amp_io_t *io;        /* io/io.h: the helper threads of file I/O */
     /* +restart: the checkpoint's manifest (mpi/checkpoint.h), else NULL */

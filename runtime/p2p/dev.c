@@ -7,6 +7,7 @@
 #include "gpu/gpu.h"
 #include "p2p/net.h"
 #include "p2p/pe.h"
+#include "p2p/transport.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -326,8 +327,10 @@ int amp_p2p_dev_order(amp_pe_t *pe, int peer, int send)
     return xfer != AMP_GPU_XFER_PIPELINE;
 }
 
-void amp_p2p_dev_send_net(amp_pe_t *pe, amp_p2p_req_t *req, int proc, int dst,
-                          int ctx, int src, int tag)
+/* The transport's send (transport.h): device send req to world rank dst
+ * of process proc. */
+static void send_net(amp_pe_t *pe, amp_p2p_req_t *req, int proc, int dst,
+                     int ctx, int src, int tag)
 {
     amp_p2p_world_t *w = world_of(pe);
     amp_gpu_t *g = w->gpu;
@@ -516,9 +519,11 @@ static int recv_ipc(amp_pe_t *pe, amp_p2p_req_t *r,
     return 1;
 }
 
-void amp_p2p_dev_matched(amp_pe_t *pe, amp_p2p_req_t *r,
-                         const amp_p2p_dev_rts_t *rts, int from_proc, int src,
-                         int tag)
+/* Receive r has matched rts, announced by process from_proc: the data
+ * moves (IPC or pipeline) and r completes when it is there. */
+static void dev_matched(amp_pe_t *pe, amp_p2p_req_t *r,
+                        const amp_p2p_dev_rts_t *rts, int from_proc, int src,
+                        int tag)
 {
     size_t n = rts->bytes;
     if (n > r->bytes) {
@@ -676,6 +681,28 @@ static void send_start(amp_pe_t *pe, const dev_hdr_t *h, const amp_p2p_am_t *m)
 
 /* ---- arrivals ---- */
 
+/* An announced device message for world rank dst (on pe, which runs it):
+ * the data moves when it matches a receive; until then it waits as an
+ * unexpected message of this transport's, with a copy of rts. */
+static void dev_deliver(amp_pe_t *pe, int ctx, int src, int tag, int dst,
+                        int from_proc, const amp_p2p_dev_rts_t *rts)
+{
+    amp_p2p_req_t *r = amp_p2p_tp_match(pe, dst, ctx, src, tag, from_proc);
+    if (r) {
+        dev_matched(pe, r, rts, from_proc, src, tag);
+        return;
+    }
+    amp_p2p_dev_rts_t *copy = malloc(sizeof(*copy));
+    if (!copy)
+        amp_fatal("out of memory holding a message from process %d", from_proc);
+    *copy = *rts;
+    amp_msg_t *m = amp_p2p_tp_msg(pe, &amp_p2p_dev_tp, ctx, src, tag, dst,
+                                  (size_t)rts->bytes, from_proc);
+    m->from_rank = rts->from_rank;
+    m->data = copy;
+    amp_p2p_tp_queue(pe, m);
+}
+
 void amp_p2p_dev_am(amp_pe_t *pe, const amp_p2p_am_t *m)
 {
     dev_hdr_t h = {0};
@@ -688,8 +715,7 @@ void amp_p2p_dev_am(amp_pe_t *pe, const amp_p2p_am_t *m)
                   m->from_proc, m->hlen);
     switch (h.kind) {
     case DEV_RTS:
-        amp_p2p_dev_deliver(pe, h.ctx, h.src, h.tag, h.dst, m->from_proc,
-                            &h.rts);
+        dev_deliver(pe, h.ctx, h.src, h.tag, h.dst, m->from_proc, &h.rts);
         break;
     case DEV_CTS: send_start(pe, &h, m); break;
     case DEV_CHUNK: recv_chunk(pe, &h, m); break;
@@ -699,17 +725,42 @@ void amp_p2p_dev_am(amp_pe_t *pe, const amp_p2p_am_t *m)
     }
 }
 
-void amp_p2p_dev_fetched(amp_pe_t *pe, amp_p2p_req_t *r, const void *tmp,
-                         size_t bytes, int src, int tag, int ok)
+/* ---- the transport's table (transport.h) ---- */
+
+static void dev_tp_send(amp_pe_t *pe, amp_p2p_req_t *req, int mode)
 {
-    if (!ok) {
-        r->error = AMP_ERR_SYS;
-        amp_p2p_req_complete(r);
-        return;
-    }
-    if (!amp_p2p_dev_copy_in(pe, r, tmp, NULL, NULL, bytes, src, tag, NULL,
-                             NULL)) {
-        amp_p2p_copy_into(r, tmp, bytes, src, tag);
-        amp_p2p_req_complete(r);
-    }
+    (void)mode; /* always a rendezvous */
+    send_net(pe, req, world_of(pe)->rank_proc[req->peer], req->peer, req->ctx,
+             req->src, req->tag);
 }
+
+static void dev_tp_matched(amp_pe_t *pe, amp_msg_t *m, amp_p2p_req_t *r)
+{
+    dev_matched(pe, r, m->data, m->from_proc, m->src, m->tag);
+    free((void *)m->data);
+    amp_p2p_msg_release(pe, m);
+}
+
+/* An announcement holds the sender's transfer open: it stays. */
+static int dev_tp_withdraw(amp_pe_t *pe, amp_msg_t *m)
+{
+    (void)pe;
+    (void)m;
+    return 0;
+}
+
+/* The cancellation travels as any other between the processes. */
+static void dev_tp_cancel(amp_pe_t *pe, const amp_p2p_req_t *req)
+{
+    world_of(pe)->between->cancel(pe, req);
+}
+
+/* What moves device memory between processes; the rest is the transport
+ * between processes' (its active messages carry this protocol). */
+const amp_p2p_tp_t amp_p2p_dev_tp = {
+    .name = "dev",
+    .send = dev_tp_send,
+    .matched = dev_tp_matched,
+    .withdraw = dev_tp_withdraw,
+    .cancel = dev_tp_cancel,
+};

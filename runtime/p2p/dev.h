@@ -35,7 +35,8 @@
 #include "p2p/msg.h"
 
 /* An announced device message from another process, kept with its
- * unexpected envelope (AMP_MSG_NET_DEV) until it is matched. */
+ * unexpected envelope (AMP_MSG_TP of amp_p2p_dev_tp) until it is
+ * matched. */
 typedef struct amp_p2p_dev_rts {
     uint64_t sreq;  /* the sender's request */
     uint64_t bytes; /* the message's length */
@@ -43,16 +44,7 @@ typedef struct amp_p2p_dev_rts {
     amp_gpu_ipc_t ipc; /* with has_ipc: the sender's buffer */
 } amp_p2p_dev_rts_t;
 
-/* ---- p2p.c, for dev.c ---- */
-
-/* A matched message's data has been copied: its envelope goes back. */
-void amp_p2p_msg_release(amp_pe_t *pe, amp_msg_t *m);
-/* Matches an announced device message for world rank dst (on pe, which
- * runs it), or keeps it as an unexpected message. */
-void amp_p2p_dev_deliver(amp_pe_t *pe, int ctx, int src, int tag, int dst,
-                         int from_proc, const amp_p2p_dev_rts_t *rts);
-
-/* ---- dev.c ---- */
+/* ---- dev.c (between processes: its table amp_p2p_dev_tp, transport.h) */
 
 /* A matched message (bytes of data in layout sdt; from: the send whose
  * buffer data is, NULL when data is a copy in an envelope, a ring slot or
@@ -65,20 +57,7 @@ int amp_p2p_dev_copy_in(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
                         const amp_dt_t *sdt, const amp_p2p_req_t *from,
                         size_t bytes, int src, int tag, amp_msg_t *m,
                         amp_p2p_req_t *sreq);
-/* Sends device send req (bytes at req->buf) to world rank dst of process
- * proc. */
-void amp_p2p_dev_send_net(amp_pe_t *pe, amp_p2p_req_t *req, int proc, int dst,
-                          int ctx, int src, int tag);
-/* Receive r has matched rts, announced by process from_proc: the data
- * moves (IPC or pipeline) and r completes when it is there. */
-void amp_p2p_dev_matched(amp_pe_t *pe, amp_p2p_req_t *r,
-                         const amp_p2p_dev_rts_t *rts, int from_proc, int src,
-                         int tag);
 /* An active message of p2p's device protocol (AMP_P2P_AM_GPU) on pe. */
 void amp_p2p_dev_am(amp_pe_t *pe, const amp_p2p_am_t *m);
-/* Rendezvous data from another process, fetched into the host buffer tmp,
- * for device receive r: queued to the device; r completes after. */
-void amp_p2p_dev_fetched(amp_pe_t *pe, amp_p2p_req_t *r, const void *tmp,
-                         size_t bytes, int src, int tag, int ok);
 
 #endif

@@ -22,12 +22,11 @@ enum amp_msg_kind {
                             (ctx, src, tag, sid) to dst */
     AMP_MSG_CANCEL_DONE, /* back to the sender: whether it was (ok) */
     AMP_MSG_WAKE,        /* make data (an amp_thread_t) ready */
-    AMP_MSG_NET_SYNC,    /* from another process, payload inline: ack it */
-    AMP_MSG_NET_RNDV,    /* from another process: data is UCX's descriptor */
-    AMP_MSG_NET_HEAP,    /* from another process, fetched into a block of
-                            its own (data) before its receiver moved */
-    AMP_MSG_NET_DEV,     /* from another process, device memory announced:
-                            data is its amp_p2p_dev_rts_t (p2p/dev.h) */
+    AMP_MSG_HEAP,        /* data in a block of its own (freed with it): a
+                            message from another process taken in before
+                            its receiver moved */
+    AMP_MSG_TP,          /* brought by a transport (tp, p2p/transport.h),
+                            which settles it when it matches */
 };
 
 typedef struct amp_msg_pool amp_msg_pool_t;
@@ -40,6 +39,7 @@ typedef struct amp_msg {
     unsigned char queued;    /* in a receiver's unexpected queue */
     unsigned char in_bucket; /* there, in a bucket (exact context) */
     unsigned char ok;        /* CANCEL_DONE: the message was withdrawn */
+    unsigned char tp_kind;   /* AMP_MSG_TP: the transport's own kind */
     uint32_t sid;            /* the send's number (amp_p2p_req_t), 0: none */
     unsigned seq;            /* arrival number at the receiver */
     int ctx, src, tag;
@@ -48,7 +48,9 @@ typedef struct amp_msg {
     const void *data;
     amp_p2p_req_t *sreq;
     amp_p2p_ep_t *sender;
-    /* NET_SYNC: whom to acknowledge the match (p2p/net.h) */
+    /* From another process (AMP_MSG_TP: its transport's, and whom to
+     * acknowledge the match) */
+    const struct amp_p2p_tp *tp;
     int from_proc, from_rank;
     uint64_t remote_sreq;
     _Alignas(16) char payload[];

@@ -1,7 +1,7 @@
 #include "p2p/net_impl.h"
 
 #include "gpu/gpu.h"
-#include "p2p/dev.h"
+#include "p2p/transport.h"
 
 #include <poll.h>
 #include <stdatomic.h>
@@ -11,9 +11,8 @@
 #include <ucp/api/ucp.h>
 #include <unistd.h>
 
-static void detect_message(amp_pe_t *pe, const struct net_hdr *h);
-static void move_message(struct amp_net *net, const struct net_hdr *h,
-                         const void *data, size_t length);
+static void counts_message(struct amp_net *net, const struct net_hdr *h,
+                           const void *data, size_t length);
 
 /* ---- sending --------------------------------------------------------- */
 
@@ -237,19 +236,11 @@ void amp_net_cancel(amp_pe_t *pe, const amp_p2p_req_t *req)
     op_post(np, op, proc, rpe, NULL, 0, UCP_AM_SEND_FLAG_EAGER);
 }
 
-void amp_p2p_am_register(amp_p2p_world_t *w, amp_p2p_am_id_t id,
-                         amp_p2p_am_fn_t fn)
-{
-    amp_assert(id < AMP_P2P_AM_NIDS && !w->am_fns[id]);
-    w->am_fns[id] = fn;
-}
-
-void amp_p2p_am_send(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
-                     const void *hdr, size_t hlen, const void *data,
-                     size_t bytes, amp_p2p_am_done_fn_t done, void *arg)
+static void net_am_send(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
+                        const void *hdr, size_t hlen, const void *data,
+                        size_t bytes, amp_p2p_am_done_fn_t done, void *arg)
 {
     amp_net_pe_t *np = net_of(pe);
-    amp_assert(hlen <= AMP_P2P_AM_HDR_MAX && id < AMP_P2P_AM_NIDS);
     net_op_t *op = amp_net_op_get(np);
     op->wire.hdr = (net_hdr_t){
         .kind = AMP_NET_UPPER,
@@ -284,8 +275,13 @@ static void fetch_finish(net_fetch_t *f, ucs_status_t status)
     }
     if (f->temp &&
         amp_p2p_on_device(r)) { /* on to the device; r completes after */
-        amp_p2p_dev_fetched(f->np->pe, r, f->temp, f->bytes, f->src, f->tag,
-                            status == UCS_OK);
+        if (status == UCS_OK) {
+            amp_p2p_tp_copy(f->np->pe, r, f->temp, f->bytes, f->src, f->tag,
+                            NULL);
+        } else {
+            r->error = AMP_ERR_SYS;
+            amp_p2p_req_complete(r);
+        }
         free(f->temp);
         free(f);
         return;
@@ -430,8 +426,8 @@ void amp_net_discard(amp_pe_t *pe, void *desc)
     fetch_queue(net_of(pe), f);
 }
 
-void amp_p2p_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
-                      amp_p2p_am_done_fn_t done, void *arg)
+static void net_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
+                         amp_p2p_am_done_fn_t done, void *arg)
 {
     net_fetch_t *f = fetch_new();
     *f = (net_fetch_t){
@@ -440,6 +436,68 @@ void amp_p2p_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
 }
 
 /* ---- arrivals -------------------------------------------------------- */
+
+/* A message of the program's (kind EAGER, SYNC or RNDV) on the PE that
+ * runs its receiver: its data (inline, or desc: a rendezvous) into the
+ * receive it matches, or it waits as an unexpected message. */
+static void net_deliver(amp_pe_t *pe, const net_hdr_t *h, const void *data,
+                        void *desc)
+{
+    amp_p2p_req_t *r =
+        amp_p2p_tp_match(pe, h->dst, h->ctx, h->src, h->tag, h->from_proc);
+    if (r && h->kind == AMP_NET_RNDV) {
+        amp_net_fetch(pe, desc, (size_t)h->bytes, r, h->src, h->tag);
+        return;
+    }
+    if (r) {
+        if (h->kind == AMP_NET_SYNC)
+            amp_net_ack(pe, h->from_rank, h->sreq);
+        amp_p2p_tp_copy(pe, r, data, (size_t)h->bytes, h->src, h->tag, NULL);
+        return;
+    }
+    if (h->kind != AMP_NET_RNDV && h->bytes > amp_p2p_tp_payload(pe))
+        amp_fatal("a %zu-byte eager message from process %d exceeds this "
+                  "process's eager limit: give every process the same "
+                  "+eager",
+                  (size_t)h->bytes, (int)h->from_proc);
+    /* A plain eager message owes nothing to its sender. */
+    amp_msg_t *m = amp_p2p_tp_msg(
+        pe, h->kind == AMP_NET_EAGER ? NULL : &amp_p2p_net_tp, h->ctx, h->src,
+        h->tag, h->dst, (size_t)h->bytes, h->from_proc);
+    m->tp_kind = h->kind;
+    m->from_rank = h->from_rank;
+    m->remote_sreq = h->sreq;
+    m->sid = h->sid;
+    if (h->kind == AMP_NET_RNDV) {
+        m->data = desc;
+    } else {
+        memcpy(m->payload, data, (size_t)h->bytes);
+        m->data = m->payload;
+    }
+    amp_p2p_tp_queue(pe, m);
+}
+
+/* A layer above's message (UPPER or CONTROL: header, then its own) for
+ * the handler registered under its id. */
+static void upper_message(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
+                          void *data, size_t length, int rndv)
+{
+    const net_hdr_t *h = &wire->hdr;
+    amp_p2p_am_t m = {
+        .hdr = wire->upper,
+        .hlen = hlen - sizeof(net_hdr_t),
+        .data = rndv ? NULL : data,
+        .bytes = rndv ? (size_t)h->bytes : length,
+        .desc = rndv ? data : NULL,
+        .from_proc = h->from_proc,
+        .from_pe = h->from_pe,
+    };
+    amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
+    if (h->am >= AMP_P2P_AM_NIDS || !w->am_fns[h->am])
+        amp_fatal("an active message of unknown kind %u from process %d",
+                  (unsigned)h->am, (int)h->from_proc);
+    w->am_fns[h->am](pe, &m);
+}
 
 static void arrive(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
                    void *data, size_t length, int rndv)
@@ -465,38 +523,10 @@ static void arrive(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
         return;
     }
     if (h->kind == AMP_NET_UPPER) {
-        amp_p2p_am_t m = {
-            .hdr = wire->upper,
-            .hlen = hlen - sizeof(net_hdr_t),
-            .data = rndv ? NULL : data,
-            .bytes = rndv ? (size_t)h->bytes : length,
-            .desc = rndv ? data : NULL,
-            .from_proc = h->from_proc,
-            .from_pe = h->from_pe,
-        };
-        amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
-        if (h->am >= AMP_P2P_AM_NIDS || !w->am_fns[h->am])
-            amp_fatal("an active message of unknown kind %u from process %d",
-                      (unsigned)h->am, (int)h->from_proc);
-        w->am_fns[h->am](pe, &m);
+        upper_message(pe, wire, hlen, data, length, rndv);
         return;
     }
-    amp_net_arrival_t a = {
-        .kind = h->kind,
-        .ctx = h->ctx,
-        .src = h->src,
-        .tag = h->tag,
-        .dst = h->dst,
-        .bytes = (size_t)h->bytes,
-        .data = rndv ? NULL : data,
-        .desc = rndv ? data : NULL,
-        .from_proc = h->from_proc,
-        .from_pe = h->from_pe,
-        .from_rank = h->from_rank,
-        .sreq = h->sreq,
-        .sid = h->sid,
-    };
-    amp_p2p_net_deliver(pe, &a);
+    net_deliver(pe, h, rndv ? NULL : data, rndv ? data : NULL);
 }
 
 static void hold(amp_net_pe_t *np, const void *header, size_t hlen, void *data,
@@ -546,22 +576,25 @@ void amp_net_receive(amp_pe_t *pe, const void *header, size_t hlen, void *data,
     if (hlen >= sizeof(h))
         memcpy(&h, header, sizeof(h));
     if (hlen < sizeof(h) || hlen > sizeof(net_wire_t) ||
-        (h.kind != AMP_NET_UPPER && hlen != sizeof(h)))
+        (h.kind != AMP_NET_UPPER && h.kind != AMP_NET_CONTROL &&
+         hlen != sizeof(h)))
         amp_fatal("a message from another process has a %zu-byte header: "
                   "are all processes the same program?",
                   hlen);
     if (h.kind == AMP_NET_WAKE) /* its arrival woke this PE */
         return;
-    if (h.kind >= AMP_NET_COUNTS) {
+    if (h.kind == AMP_NET_CONTROL || h.kind == AMP_NET_COUNTS) {
         if (rndv)
-            amp_fatal("a %zu-byte exchange of rank places from process %d "
-                      "came as rendezvous",
+            amp_fatal("a %zu-byte control message from process %d came as "
+                      "rendezvous",
                       length, h.from_proc);
-        move_message(np->net, &h, data, length);
-        return;
-    }
-    if (h.kind >= AMP_NET_PROBE) {
-        detect_message(pe, &h);
+        if (h.kind == AMP_NET_COUNTS) {
+            counts_message(np->net, &h, data, length);
+            return;
+        }
+        net_wire_t wire;
+        memcpy(&wire, header, hlen);
+        upper_message(pe, &wire, hlen, data, length, 0);
         return;
     }
     bump_u64(&np->recvd, 1);
@@ -615,29 +648,38 @@ unsigned amp_net_progress(amp_pe_t *pe)
     return n;
 }
 
-/* ---- deadlock detection across processes (see net_detect_t) ---------- */
+/* ---- control messages and counts, for the layers above (p2p.h) ------- */
 
-static long now_ns(void)
+static void net_am_control(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
+                           const void *hdr, size_t hlen, const void *data,
+                           size_t bytes)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+    amp_net_pe_t *np = net_of(pe);
+    net_op_t *op = amp_net_op_get(np);
+    op->counted = 0;
+    op->wire.hdr = (net_hdr_t){
+        .kind = AMP_NET_CONTROL,
+        .am = id,
+        .from_pe = (uint16_t)pe->id,
+        .from_proc = np->net->proc,
+        .bytes = bytes,
+    };
+    memcpy(op->wire.upper, hdr, hlen);
+    op->hlen = sizeof(net_hdr_t) + hlen;
+    if (bytes) {
+        if (!(op->temp = malloc(bytes)))
+            amp_fatal("out of memory sending a %zu-byte control message",
+                      bytes);
+        memcpy(op->temp, data, bytes);
+    }
+    op_post(np, op, proc, rpe, op->temp, bytes, UCP_AM_SEND_FLAG_EAGER);
 }
 
-static void detect_lock(net_detect_t *d)
+/* The process's counts of the program's messages; whether a transfer is
+ * under way. */
+static int net_traffic(amp_p2p_world_t *w, uint64_t *sent, uint64_t *recv)
 {
-    while (atomic_exchange_explicit(&d->lock, 1, memory_order_acquire))
-        ;
-}
-
-static void detect_unlock(net_detect_t *d)
-{
-    atomic_store_explicit(&d->lock, 0, memory_order_release);
-}
-
-/* The process's counts now; whether a transfer is under way. */
-static int counts(amp_net_t *net, uint64_t *sent, uint64_t *recv)
-{
+    amp_net_t *net = w->net;
     long busy = 0;
     *sent = *recv = 0;
     for (int i = 0; i < net->sched->npes; i++) {
@@ -647,168 +689,6 @@ static int counts(amp_net_t *net, uint64_t *sent, uint64_t *recv)
         busy += atomic_load_explicit(&np->busy, memory_order_relaxed);
     }
     return busy != 0;
-}
-
-/* Whether the process is still as quiet as on_quiet last found it (under
- * the lock); its counts. */
-static int still_quiet(amp_net_t *net, uint64_t *sent, uint64_t *recv)
-{
-    int busy = counts(net, sent, recv);
-    return net->detect.quiet && !busy && *sent == net->detect.quiet_sent &&
-           *recv == net->detect.quiet_recv;
-}
-
-/* A detection message (not counted) to PE 0 of process proc. */
-static void control(amp_pe_t *pe, int proc, int kind, uint32_t wave, int quiet,
-                    uint64_t sent, uint64_t recv)
-{
-    amp_net_pe_t *np = net_of(pe);
-    net_op_t *op = amp_net_op_get(np);
-    op->counted = 0;
-    op->wire.hdr = (net_hdr_t){.kind = (uint8_t)kind,
-                               .from_pe = (uint16_t)pe->id,
-                               .from_proc = np->net->proc,
-                               .ctx = quiet,
-                               .seq = wave,
-                               .bytes = sent,
-                               .sreq = recv};
-    op_post(np, op, proc, 0, NULL, 0, UCP_AM_SEND_FLAG_EAGER);
-}
-
-/* Process 0, all replies of a wave in (under the lock): whether it found
- * a deadlock. */
-static int wave_end(amp_net_t *net)
-{
-    net_detect_t *d = &net->detect;
-    uint64_t sent, recv;
-    int ok = d->all_quiet && still_quiet(net, &sent, &recv) &&
-             sent == d->own_sent && recv == d->own_recv && d->sent == d->recv;
-    int found =
-        ok && d->prev_ok && d->sent == d->prev_sent && d->recv == d->prev_recv;
-    d->prev_ok = ok;
-    d->prev_sent = d->sent;
-    d->prev_recv = d->recv;
-    return found;
-}
-
-static void start_wave(amp_net_t *net, amp_pe_t *pe)
-{
-    net_detect_t *d = &net->detect;
-    long now = now_ns();
-    detect_lock(d);
-    int go = !d->replies_due && !d->dying && now - d->last_ns >= NET_WAVE_NS;
-    uint32_t wave = 0;
-    int found = 0;
-    if (go) {
-        d->last_ns = now;
-        wave = (uint32_t)++d->wave;
-        d->replies_due = 0;
-        d->all_quiet = 1;
-        d->sent = d->own_sent = d->quiet_sent;
-        d->recv = d->own_recv = d->quiet_recv;
-        for (int q = 1; q < net->nprocs; q++) {
-            d->replies_due += !d->finished[q];
-            d->sent += d->finished[q] ? d->fin_sent[q] : 0;
-            d->recv += d->finished[q] ? d->fin_recv[q] : 0;
-        }
-        if (!d->replies_due && (found = wave_end(net)))
-            d->dying = 1;
-    }
-    detect_unlock(d);
-    if (found) { /* every other process has ended */
-        net->report_fn();
-        _exit(1);
-    }
-    for (int q = 1; go && q < net->nprocs; q++)
-        if (!d->finished[q])
-            control(pe, q, AMP_NET_PROBE, wave, 0, 0, 0);
-}
-
-void amp_p2p_net_quiet(amp_sched_t *sched)
-{
-    amp_pe_t *pe = amp_pe_self();
-    amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
-    amp_net_t *net = w->net;
-    uint64_t sent, recv;
-    (void)sched;
-    if (!net)
-        return;
-    net->report_fn = w->report_fn;
-    detect_lock(&net->detect);
-    net->detect.quiet = !counts(net, &sent, &recv);
-    net->detect.quiet_sent = sent;
-    net->detect.quiet_recv = recv;
-    int quiet = net->detect.quiet;
-    detect_unlock(&net->detect);
-    if (quiet && net->proc == 0)
-        start_wave(net, pe);
-}
-
-static void on_reply(amp_pe_t *pe, amp_net_t *net, const net_hdr_t *h)
-{
-    net_detect_t *d = &net->detect;
-    int found = 0;
-    detect_lock(d);
-    if (h->seq == (uint32_t)d->wave && d->replies_due > 0 && !d->dying) {
-        d->sent += h->bytes;
-        d->recv += h->sreq;
-        d->all_quiet &= h->ctx;
-        if (--d->replies_due == 0 && (found = wave_end(net))) {
-            d->dying = 1;
-            d->dones_due = 0;
-            for (int q = 1; q < net->nprocs; q++)
-                d->dones_due += !d->finished[q];
-        }
-    }
-    detect_unlock(d);
-    for (int q = 1; found && q < net->nprocs; q++)
-        if (!d->finished[q])
-            control(pe, q, AMP_NET_DEADLOCK, 0, 0, 0, 0);
-}
-
-/* Process 0, once every other process has reported: its own report, and
- * the end of the job. */
-static void on_done(amp_p2p_world_t *w, net_detect_t *d)
-{
-    detect_lock(d);
-    int last = --d->dones_due == 0;
-    detect_unlock(d);
-    if (!last)
-        return;
-    w->report_fn();
-    _exit(1);
-}
-
-static void detect_message(amp_pe_t *pe, const net_hdr_t *h)
-{
-    amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
-    amp_net_t *net = w->net;
-    uint64_t sent, recv;
-    int quiet;
-    switch (h->kind) {
-    case AMP_NET_PROBE:
-        detect_lock(&net->detect);
-        quiet = still_quiet(net, &sent, &recv);
-        detect_unlock(&net->detect);
-        control(pe, h->from_proc, AMP_NET_REPLY, h->seq, quiet, sent, recv);
-        return;
-    case AMP_NET_REPLY: on_reply(pe, net, h); return;
-    case AMP_NET_DEADLOCK:
-        w->report_fn();
-        control(pe, h->from_proc, AMP_NET_DONE, 0, 0, 0, 0);
-        return;
-    case AMP_NET_FINISHED:
-        detect_lock(&net->detect);
-        net->detect.finished[h->from_proc] = 1;
-        net->detect.fin_sent[h->from_proc] = h->bytes;
-        net->detect.fin_recv[h->from_proc] = h->sreq;
-        /* A wave that waits for its answer starts over. */
-        net->detect.replies_due = 0;
-        net->detect.prev_ok = 0;
-        detect_unlock(&net->detect);
-        return;
-    default: on_done(w, &net->detect);
-    }
 }
 
 /* ---- moving ranks between the PEs of their processes (p2p.h) --------- */
@@ -823,8 +703,8 @@ static void move_poll(void)
         __asm__ volatile("" ::: "memory");
 }
 
-/* A message of the move exchanges (kind COUNTS or PLACES), with data, to
- * PE 0 of process q, from the calling PE; not counted, outside the order. */
+/* A message of the count exchanges, with data, to PE 0 of process q, from
+ * the calling PE; not counted, outside the order. */
 static void move_send(amp_net_t *net, int q, const net_hdr_t *h,
                       const void *data, size_t bytes)
 {
@@ -835,56 +715,27 @@ static void move_send(amp_net_t *net, int q, const net_hdr_t *h,
     op->wire.hdr.from_pe = (uint16_t)np->pe->id;
     op->wire.hdr.from_proc = net->proc;
     if (!(op->temp = malloc(bytes ? bytes : 1)))
-        amp_fatal("out of memory exchanging the places of ranks");
+        amp_fatal("out of memory exchanging the counts of messages");
     memcpy(op->temp, data, bytes);
     op_post(np, op, q, 0, op->temp, bytes, UCP_AM_SEND_FLAG_EAGER);
 }
 
-/* On PE 0, from process h->from_proc: its counts for a step, or the PEs of
- * its ranks. */
-static void move_message(amp_net_t *net, const net_hdr_t *h, const void *data,
-                         size_t length)
+/* On PE 0, from process h->from_proc: its counts for a step. */
+static void counts_message(amp_net_t *net, const net_hdr_t *h, const void *data,
+                           size_t length)
 {
     net_move_t *m = &net->move;
     size_t per_pe = (size_t)net->maxpes * sizeof(uint32_t);
     int q = h->from_proc;
-    if (h->kind == AMP_NET_COUNTS) {
-        int slot = (int)(h->seq % NET_MOVE_SLOTS);
-        if (h->ctx < 1 || h->ctx > net->maxpes ||
-            length != (size_t)h->ctx * per_pe)
-            amp_fatal("process %d sent %zu bytes of message counts: are "
-                      "all processes the same program?",
-                      q, length);
-        memcpy(m->counts[slot] + (size_t)q * net->maxpes * net->maxpes, data,
-               length);
-        m->totals[slot] += h->bytes;
-        atomic_fetch_add_explicit(&m->got[slot], 1, memory_order_release);
-        return;
-    }
-    int n = h->src;
-    size_t rec =
-        h->kind == AMP_NET_LOADS ? sizeof(amp_p2p_load_t) : 2 * sizeof(int32_t);
-    if (n < 0 || n > net->nranks || length != (size_t)n * rec)
-        amp_fatal("process %d sent %zu bytes of rank places: are all "
-                  "processes the same program?",
+    int slot = (int)(h->seq % NET_MOVE_SLOTS);
+    if (h->ctx < 1 || h->ctx > net->maxpes || length != (size_t)h->ctx * per_pe)
+        amp_fatal("process %d sent %zu bytes of message counts: are "
+                  "all processes the same program?",
                   q, length);
-    const char *p = data;
-    for (int i = 0; i < n; i++, p += rec) {
-        int32_t pair[2];
-        memcpy(pair, p, sizeof(pair));
-        if (pair[0] < 0 || pair[0] >= net->nranks)
-            amp_fatal("process %d reported rank %d of %d", q, pair[0],
-                      net->nranks);
-        if (h->kind == AMP_NET_LOADS) {
-            memcpy(&m->loads[pair[0]], p, rec);
-            continue;
-        }
-        m->place_pe[pair[0]] = pair[1];
-        m->place_proc[pair[0]] = q;
-    }
-    atomic_fetch_add_explicit(h->kind == AMP_NET_LOADS ? &m->loads_got
-                                                       : &m->places_got,
-                              1, memory_order_release);
+    memcpy(m->counts[slot] + (size_t)q * net->maxpes * net->maxpes, data,
+           length);
+    m->totals[slot] += h->bytes;
+    atomic_fetch_add_explicit(&m->got[slot], 1, memory_order_release);
 }
 
 /* Whether PE b of this process has received from every PE of every other
@@ -968,7 +819,7 @@ static uint64_t move_round(amp_net_t *net)
     return total;
 }
 
-void amp_p2p_net_quiesce(amp_p2p_world_t *w)
+static void net_quiesce(amp_p2p_world_t *w)
 {
     /* Rounds until one where nothing was sent since the one before: what
      * a delivery answers (acknowledgements, one-sided answers) is sent
@@ -982,7 +833,7 @@ void amp_p2p_net_quiesce(amp_p2p_world_t *w)
     }
 }
 
-void amp_p2p_net_settle(amp_p2p_world_t *w)
+static void net_settle(amp_p2p_world_t *w)
 {
     amp_net_t *net = w->net;
     for (int b = 0; b < net->sched->npes; b++) {
@@ -992,66 +843,9 @@ void amp_p2p_net_settle(amp_p2p_world_t *w)
     }
 }
 
-/* Waits until every other process's message of an exchange came. */
-static void move_wait(amp_net_t *net, _Atomic int *got)
-{
-    while (atomic_load_explicit(got, memory_order_acquire) < net->nprocs - 1)
-        move_poll();
-    atomic_store_explicit(got, 0, memory_order_relaxed);
-}
-
-static void move_send_all(amp_net_t *net, const net_hdr_t *h, const void *data,
-                          size_t bytes)
-{
-    for (int q = 0; q < net->nprocs; q++)
-        if (q != net->proc)
-            move_send(net, q, h, data, bytes);
-}
-
-void amp_p2p_net_places(amp_p2p_world_t *w)
-{
-    amp_net_t *net = w->net;
-    net_move_t *m = &net->move;
-    int32_t *pairs = malloc((size_t)w->nranks * 2 * sizeof(int32_t));
-    if (!pairs)
-        amp_fatal("out of memory exchanging the places of ranks");
-    int n = 0;
-    for (int r = 0; r < w->nranks; r++) {
-        if (w->rank_proc[r] != net->proc)
-            continue;
-        pairs[2 * n] = r;
-        pairs[2 * n + 1] = w->rank_pe[r];
-        n++;
-    }
-    net_hdr_t h = {.kind = AMP_NET_PLACES, .src = n};
-    move_send_all(net, &h, pairs, (size_t)n * 2 * sizeof(int32_t));
-    free(pairs);
-    move_wait(net, &m->places_got);
-    for (int r = 0; r < w->nranks; r++) {
-        if (m->place_proc[r] < 0)
-            continue;
-        w->rank_proc[r] = m->place_proc[r];
-        w->rank_pe[r] = m->place_pe[r];
-        m->place_proc[r] = -1;
-    }
-}
-
-void amp_p2p_net_loads(amp_p2p_world_t *w, const amp_p2p_load_t *mine, int n,
-                       amp_p2p_load_t *all)
-{
-    amp_net_t *net = w->net;
-    net_move_t *m = &net->move;
-    net_hdr_t h = {.kind = AMP_NET_LOADS, .src = n};
-    move_send_all(net, &h, mine, (size_t)n * sizeof(*mine));
-    move_wait(net, &m->loads_got);
-    memcpy(all, m->loads, (size_t)w->nranks * sizeof(*all));
-    for (int i = 0; i < n; i++)
-        all[mine[i].rank] = mine[i];
-}
-
 /* ---- sleeping -------------------------------------------------------- */
 
-void amp_p2p_net_sleep(amp_pe_t *pe, long ns)
+static void net_sleep(amp_pe_t *pe, long ns)
 {
     amp_net_pe_t *np = net_of(pe);
     if (np->sleeping && !amp_net_node_sleep_begin(np))
@@ -1065,10 +859,89 @@ void amp_p2p_net_sleep(amp_pe_t *pe, long ns)
         amp_net_node_sleep_end(np);
 }
 
-void amp_p2p_net_wake(amp_pe_t *pe)
+static void net_wake(amp_pe_t *pe)
 {
     ucp_worker_signal(net_of(pe)->worker);
 }
+
+/* ---- the transport's table (transport.h) ------------------------------ */
+
+static void net_tp_send(amp_pe_t *pe, amp_p2p_req_t *req, int mode)
+{
+    amp_net_send(pe, req, req->buf, req->bytes, req->dt, req->peer, req->ctx,
+                 req->src, req->tag, mode);
+}
+
+/* A synchronous message (payload inline) or a rendezvous (data: UCX's or
+ * a ring's descriptor) has matched r. */
+static void net_matched(amp_pe_t *pe, amp_msg_t *m, amp_p2p_req_t *r)
+{
+    if (m->tp_kind == AMP_NET_RNDV) {
+        amp_net_fetch(pe, (void *)m->data, m->bytes, r, m->src, m->tag);
+        amp_p2p_msg_release(pe, m);
+        return;
+    }
+    amp_net_ack(pe, m->from_rank, m->remote_sreq);
+    amp_p2p_tp_copy(pe, r, m->data, m->bytes, m->src, m->tag, m);
+}
+
+static int net_withdraw(amp_pe_t *pe, amp_msg_t *m)
+{
+    if (m->tp_kind == AMP_NET_RNDV)
+        amp_net_discard(pe, (void *)m->data);
+    else
+        amp_net_ack(pe, m->from_rank, m->remote_sreq);
+    return 1;
+}
+
+/* A rendezvous fetched into a block of its own. */
+static int net_take(amp_pe_t *pe, amp_msg_t *m, amp_p2p_am_done_fn_t done,
+                    void *arg)
+{
+    if (m->tp_kind != AMP_NET_RNDV)
+        return 0;
+    void *desc = (void *)m->data;
+    void *block = malloc(m->bytes ? m->bytes : 1);
+    if (!block)
+        amp_fatal("out of memory taking in a %zu-byte message from "
+                  "another process before a rank moves",
+                  m->bytes);
+    m->kind = AMP_MSG_HEAP;
+    m->tp = NULL;
+    m->data = block;
+    net_am_fetch(pe, desc, block, m->bytes, done, arg);
+    return 1;
+}
+
+static unsigned net_progress(amp_pe_t *pe)
+{
+    return amp_net_progress(pe);
+}
+
+/* Only pe itself may look at its worker, by progressing it. */
+static int net_pending(amp_pe_t *pe)
+{
+    return pe == amp_pe_self() && amp_net_progress(pe);
+}
+
+const amp_p2p_tp_t amp_p2p_net_tp = {
+    .name = "net",
+    .send = net_tp_send,
+    .matched = net_matched,
+    .withdraw = net_withdraw,
+    .take = net_take,
+    .cancel = amp_net_cancel,
+    .am_send = net_am_send,
+    .am_fetch = net_am_fetch,
+    .am_control = net_am_control,
+    .progress = net_progress,
+    .pending = net_pending,
+    .sleep = net_sleep,
+    .wake = net_wake,
+    .quiesce = net_quiesce,
+    .settle = net_settle,
+    .traffic = net_traffic,
+};
 
 /* ---- setting up ------------------------------------------------------ */
 
@@ -1304,15 +1177,6 @@ static amp_status_t move_init(amp_net_t *net, int nranks)
             return AMP_ERR_NOMEM;
         atomic_init(&m->got[i], 0);
     }
-    atomic_init(&m->places_got, 0);
-    atomic_init(&m->loads_got, 0);
-    m->place_pe = calloc((size_t)nranks, sizeof(int));
-    m->place_proc = malloc((size_t)nranks * sizeof(int));
-    m->loads = calloc((size_t)nranks, sizeof(*m->loads));
-    if (!m->place_pe || !m->place_proc || !m->loads)
-        return AMP_ERR_NOMEM;
-    for (int r = 0; r < nranks; r++)
-        m->place_proc[r] = -1;
     return AMP_OK;
 }
 
@@ -1351,9 +1215,9 @@ static amp_status_t node_init(amp_p2p_world_t *w, amp_net_t *net,
     return amp_net_node_setup(w, net, sched);
 }
 
-amp_status_t amp_p2p_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
-                              amp_boot_t *boot, int first, int nlocal,
-                              const int *local_pe)
+amp_status_t amp_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
+                          amp_boot_t *boot, int first, int nlocal,
+                          const int *local_pe)
 {
     amp_net_t *net = calloc(1, sizeof(*net));
     w->rank_proc = calloc((size_t)w->nranks, sizeof(int));
@@ -1362,13 +1226,7 @@ amp_status_t amp_p2p_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
     if (!net || !w->rank_proc || !w->rank_pe || !w->proc_node)
         return AMP_ERR_NOMEM;
     w->net = net;
-    amp_p2p_am_register(w, AMP_P2P_AM_GPU, amp_p2p_dev_am);
     net->sched = sched;
-    net->detect.finished = calloc((size_t)boot->nprocs, 1);
-    net->detect.fin_sent = calloc((size_t)boot->nprocs, sizeof(uint64_t));
-    net->detect.fin_recv = calloc((size_t)boot->nprocs, sizeof(uint64_t));
-    if (!net->detect.finished || !net->detect.fin_sent || !net->detect.fin_recv)
-        return AMP_ERR_NOMEM;
     w->nprocs = net->nprocs = boot->nprocs;
     w->proc = net->proc = boot->index;
     net->eager = w->eager_limit;
@@ -1407,33 +1265,6 @@ amp_status_t amp_p2p_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
     return st == AMP_OK ? move_init(net, w->nranks) : st;
 }
 
-/* Process 0 after its ranks have ended: it goes on detecting deadlocks
- * among the other processes' ranks until they have all ended too (the PEs
- * have stopped, so this thread progresses their workers). */
-static void serve_until_finished(amp_net_t *net, amp_sched_t *sched)
-{
-    net_detect_t *d = &net->detect;
-    detect_lock(d);
-    d->quiet = !counts(net, &d->quiet_sent, &d->quiet_recv);
-    detect_unlock(d);
-    for (;;) {
-        int all = 1;
-        detect_lock(d);
-        for (int q = 1; q < net->nprocs; q++)
-            all &= d->finished[q];
-        detect_unlock(d);
-        if (all)
-            return;
-        unsigned n = 0;
-        for (int i = 0; i < sched->npes; i++)
-            n += amp_net_progress(sched->pes[i]);
-        if (d->quiet)
-            start_wave(net, sched->pes[0]);
-        if (!n)
-            usleep(200);
-    }
-}
-
 /* Progresses the worker until request sp (of an nbx call) is done. */
 static void wait_request(ucp_worker_h worker, ucs_status_ptr_t sp)
 {
@@ -1470,18 +1301,11 @@ static void worker_close(amp_net_pe_t *np)
     free(np);
 }
 
-void amp_p2p_net_finish(amp_p2p_world_t *w, amp_sched_t *sched,
-                        amp_boot_t *boot)
+void amp_net_finish(amp_p2p_world_t *w, amp_sched_t *sched, amp_boot_t *boot)
 {
     amp_net_t *net = w->net;
     if (!net)
         return;
-    uint64_t sent, recv;
-    counts(net, &sent, &recv);
-    if (net->proc != 0) /* the PEs have stopped: PE 0's worker is free */
-        control(sched->pes[0], 0, AMP_NET_FINISHED, 0, 1, sent, recv);
-    else
-        serve_until_finished(net, sched);
     for (int i = 0; i < sched->npes; i++)
         worker_flush(net_of(sched->pes[i]));
     /* Nobody closes a connection another process still uses.  A failed
@@ -1498,14 +1322,8 @@ void amp_p2p_net_finish(amp_p2p_world_t *w, amp_sched_t *sched,
     free(net->addr);
     free(net->proc_cuda);
     ucp_cleanup(net->ctx);
-    free(net->detect.finished);
-    free(net->detect.fin_sent);
-    free(net->detect.fin_recv);
     for (int i = 0; i < NET_MOVE_SLOTS; i++)
         free(net->move.counts[i]);
-    free(net->move.place_pe);
-    free(net->move.place_proc);
-    free(net->move.loads);
     free(net);
     w->net = NULL;
 }

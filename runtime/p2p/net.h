@@ -24,7 +24,7 @@
 #ifndef AMP_P2P_NET_H
 #define AMP_P2P_NET_H
 
-#include "p2p/msg.h"
+#include "p2p/transport.h"
 
 #include <stdint.h>
 
@@ -37,56 +37,28 @@ enum amp_net_kind {
     AMP_NET_CANCEL, /* to the receiver: withdraw the message (ctx, src, tag,
                        sid) to dst; answer sreq */
     AMP_NET_CANCEL_ANSWER, /* to the sender: whether it was (flag) */
-    AMP_NET_FIN,    /* to the sender of a rendezvous through a ring: its
-                       data was copied (sreq: its record; ctx: whether the
-                       copy succeeded) */
-    /* Deadlock detection (not counted, outside the per-pair order). */
-    AMP_NET_PROBE,    /* to a process: are you quiet? (seq: the wave) */
-    AMP_NET_REPLY,    /* to process 0: quiet (ctx), sent (bytes), received
-                         (sreq) */
-    AMP_NET_DEADLOCK, /* to a process: report your ranks */
-    AMP_NET_DONE,     /* to process 0: reported */
-    AMP_NET_FINISHED, /* to process 0: every rank ended; final counts */
-    /* Rank moves (not counted, outside the order, to PE 0; with data). */
-    AMP_NET_COUNTS, /* messages sent to each PE there (seq: the step; ctx:
-                       the sender's PEs; bytes: its total) */
-    AMP_NET_PLACES, /* the PEs of the sender's ranks: src (rank, PE) pairs */
-    AMP_NET_LOADS,  /* the sender's ranks' loads: src amp_p2p_load_t */
+    AMP_NET_FIN,           /* to the sender of a rendezvous through a ring: its
+                              data was copied (sreq: its record; ctx: whether the
+                              copy succeeded) */
+    /* A layer above's control message (amp_p2p_am_control: not counted,
+     * outside the per-pair order, data inline). */
+    AMP_NET_CONTROL,
+    /* Rank moves: messages sent to each PE there (seq: the step; ctx: the
+     * sender's PEs; bytes: its total); not counted, outside the order, to
+     * PE 0, with data. */
+    AMP_NET_COUNTS,
     /* Through UCX to a sleeping PE that a ring holds a message for: wake
      * up (not counted, outside the order, no data). */
     AMP_NET_WAKE,
 };
 
-/* A message from another process, as the transport hands it to p2p. */
-typedef struct amp_net_arrival {
-    int kind;
-    int ctx, src, tag, dst;
-    size_t bytes;
-    const void *data; /* eager and sync: the payload */
-    void *desc;       /* rendezvous: UCX's descriptor of the data */
-    int from_proc, from_pe;
-    int from_rank; /* the sender's world rank, for the acknowledgement */
-    uint64_t sreq; /* sync: the sender's request, for the acknowledgement */
-    uint32_t sid;  /* the send's number (amp_p2p_req_t), for a cancel */
-} amp_net_arrival_t;
+/* ---- net.c, for transport.c and dev.c (the rest: its table) ----------- */
 
-/* ---- p2p.c, called by the transport ---------------------------------- */
-
-/* Matches an arrival on pe (the PE that runs its receiver). */
-void amp_p2p_net_deliver(amp_pe_t *pe, const amp_net_arrival_t *a);
-/* On pe, which runs (or ran) world rank dst: withdraws the message (ctx,
- * src, tag, sid) to dst from its unexpected queues if it is there, and
- * finishes its transport as a match would.  Returns whether it did. */
-int amp_p2p_withdraw(amp_pe_t *pe, int dst, int ctx, int src, int tag,
-                     uint32_t sid);
-/* The receiver's answer to a send's cancellation (amp_p2p_cancel), on the
- * sender's PE: ok, the message was withdrawn. */
-void amp_p2p_cancel_answer(amp_p2p_req_t *req, int ok);
-/* Copies data (plain bytes) into receive r and records the status. */
-void amp_p2p_copy_into(amp_p2p_req_t *r, const void *data, size_t bytes,
-                       int src, int tag);
-
-/* ---- net.c, called by p2p.c ------------------------------------------ */
+/* amp_p2p_net_init and amp_p2p_net_finish (p2p.h) of this transport. */
+AMP_MUST_USE amp_status_t amp_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
+                                       amp_boot_t *boot, int first, int nlocal,
+                                       const int *local_pe);
+void amp_net_finish(amp_p2p_world_t *w, amp_sched_t *sched, amp_boot_t *boot);
 
 /* Sends bytes of data at buf (layout dt, NULL: plain) to world rank dst,
  * which lives in another process; req completes as the mode requires. */
@@ -98,8 +70,8 @@ void amp_net_fetch(amp_pe_t *pe, void *desc, size_t bytes, amp_p2p_req_t *r,
                    int src, int tag);
 /* Whether UCX moves CUDA device memory between this process and process
  * proc (both reported it: gpu/ucx.c).  Then a device buffer may be given
- * to amp_net_send (req->gpu set: always a rendezvous, tagged as CUDA
- * memory), and a rendezvous message is fetched straight into a device
+ * to amp_net_send (req->mem device memory: always a rendezvous, tagged as
+ * CUDA memory), and a rendezvous message is fetched straight into a device
  * receive. */
 int amp_net_ucx_cuda(amp_pe_t *pe, int proc);
 /* Counts a device transfer with another process that starts (d = 1) or

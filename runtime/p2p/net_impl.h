@@ -1,6 +1,7 @@
 /*
- * The transport between processes, private to p2p/net.c (UCX, deadlock
- * detection, the exchanges of rank moves) and p2p/netnode.c (the rings
+ * The transport between processes, private to p2p/net.c (UCX, control
+ * messages and counts for the layers above, the count exchanges of rank
+ * moves) and p2p/netnode.c (the rings
  * between the PEs of processes of one node, in shared memory).
  *
  * A message to a PE of another process of this node goes through the ring
@@ -27,8 +28,6 @@
 /* With every process on this node, UCX is progressed every so many polls
  * (a power of two). */
 #define NET_UCX_EVERY 16
-/* Deadlock detection: at most one wave of probes per this many ns. */
-#define NET_WAVE_NS 10000000L
 
 /* What every message carries ahead of its data. */
 typedef struct net_hdr {
@@ -42,41 +41,16 @@ typedef struct net_hdr {
     uint64_t bytes;
     uint64_t sreq; /* sync: the sender's request, echoed by the ack */
     uint32_t sid;  /* the send's number (amp_p2p_req_t), for a cancel */
-    uint32_t am;   /* UPPER: the handler's amp_p2p_am_id_t */
+    uint32_t am;   /* UPPER, CONTROL: the handler's amp_p2p_am_id_t */
 } net_hdr_t;
-
-/* Deadlock detection across processes.  A process is quiet when its
- * scheduler finds every rank blocked and nothing to do (sched's on_quiet),
- * and none of its PEs has a transfer under way; it records how many
- * messages it had sent and received then.  Nothing but a message from
- * another process can wake it, so it stays quiet while those counts stay
- * the same.  Process 0, when quiet itself, sends waves of probes; each
- * process answers whether it is still quiet, with its counts.  Two waves
- * in a row where every process is quiet, the job's sent count equals its
- * received count and both equal the previous wave's mean no message is in
- * flight and nothing can ever change: a deadlock.  Process 0 then has every
- * process report its ranks and ends the job.  A process whose ranks have
- * all ended tells process 0 its final counts and is quiet from then on. */
-typedef struct net_detect {
-    _Atomic int lock;
-    int quiet;                       /* the last on_quiet found it so */
-    uint64_t quiet_sent, quiet_recv; /* the counts then */
-    /* Process 0: the current wave. */
-    int wave, replies_due, all_quiet, prev_ok, dying, dones_due;
-    uint64_t sent, recv, own_sent, own_recv, prev_sent, prev_recv;
-    long last_ns;
-    /* Process 0: processes whose ranks have all ended, their counts. */
-    unsigned char *finished;
-    uint64_t *fin_sent, *fin_recv;
-} net_detect_t;
 
 /* Slots of the count exchanges of rank moves (a process is at most one
  * step ahead of another). */
 #define NET_MOVE_SLOTS 4
 
-/* The exchanges of rank moves (amp_p2p_net_quiesce, amp_p2p_net_places):
- * one thread of the process runs a step while the handlers of PE 0 fill
- * in what the other processes send for it. */
+/* The count exchanges of rank moves (amp_p2p_net_quiesce): one thread of
+ * the process runs a step while the handlers of PE 0 fill in what the
+ * other processes send for it. */
 typedef struct net_move {
     int step; /* the last step begun (the running thread's) */
     /* By step % NET_MOVE_SLOTS: [proc][its PE][PE here], how many messages
@@ -85,14 +59,10 @@ typedef struct net_move {
     uint32_t *counts[NET_MOVE_SLOTS];
     uint64_t totals[NET_MOVE_SLOTS];
     _Atomic int got[NET_MOVE_SLOTS];
-    int *place_pe, *place_proc; /* by world rank, as processes reported */
-    _Atomic int places_got;
-    amp_p2p_load_t *loads; /* by world rank, as processes reported */
-    _Atomic int loads_got;
 } net_move_t;
 
 /* The transport of the whole process: read-only once set up, except the
- * detection and move state. */
+ * move state. */
 typedef struct amp_net {
     ucp_context_h ctx;
     int nprocs, proc, maxpes, nranks;
@@ -104,8 +74,6 @@ typedef struct amp_net {
     _Atomic long dev_live;
     unsigned char *proc_cuda; /* by process: the same, as it published */
     amp_sched_t *sched;
-    void (*report_fn)(void); /* the world's */
-    net_detect_t detect;
     net_move_t move;
     /* The processes of this node (netnode.c). */
     const amp_node_t *node; /* the world's */
@@ -135,7 +103,7 @@ typedef struct net_op {
     void *temp;                /* packed copy of a non-contiguous buffer */
     amp_p2p_am_done_fn_t done; /* upper layer's send: told when sent */
     void *arg;
-    int counted; /* a message of the program's (not detection's) */
+    int counted; /* a message of the program's (not a control message) */
     int ucx;     /* through UCX even where a ring would take it (wakes) */
     struct amp_net_pe *np;
 } net_op_t;
@@ -180,7 +148,7 @@ typedef struct amp_net_pe {
     net_fetch_t *fetches; /* matched inside a UCX callback: start after */
     net_op_t *free_ops;
     int in_progress; /* inside ucp_worker_progress */
-    /* Written by this PE only, read by any (deadlock detection): messages
+    /* Written by this PE only, read by any (amp_p2p_net_traffic): messages
      * sent and received, and sends, fetches and held arrivals not done. */
     _Atomic uint64_t sent, recvd;
     _Atomic long busy;

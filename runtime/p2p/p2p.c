@@ -3,9 +3,9 @@
 #include "gpu/gpu.h"
 #include "p2p/dev.h"
 #include "p2p/msg.h"
-#include "p2p/net.h"
 #include "p2p/pe.h"
 #include "p2p/ring.h"
+#include "p2p/transport.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -391,7 +391,7 @@ static void finish_rndv(amp_pe_t *pe, amp_msg_t *m)
  * complete its rendezvous sender). */
 void amp_p2p_msg_release(amp_pe_t *pe, amp_msg_t *m)
 {
-    if (m->kind == AMP_MSG_NET_HEAP || m->kind == AMP_MSG_NET_DEV)
+    if (m->kind == AMP_MSG_HEAP)
         free((void *)m->data);
     if (m->kind == AMP_MSG_RNDV)
         finish_rndv(pe, m);
@@ -402,18 +402,10 @@ void amp_p2p_msg_release(amp_pe_t *pe, amp_msg_t *m)
 /* A receive and a message have matched (on the receiver's PE). */
 static void consume(amp_pe_t *pe, amp_p2p_req_t *r, amp_msg_t *m)
 {
-    if (m->kind == AMP_MSG_NET_RNDV) {
-        amp_net_fetch(pe, (void *)m->data, m->bytes, r, m->src, m->tag);
-        amp_msg_put(pool_of(pe), m);
+    if (m->kind == AMP_MSG_TP) {
+        m->tp->matched(pe, m, r);
         return;
     }
-    if (m->kind == AMP_MSG_NET_DEV) {
-        amp_p2p_dev_matched(pe, r, m->data, m->from_proc, m->src, m->tag);
-        amp_p2p_msg_release(pe, m);
-        return;
-    }
-    if (m->kind == AMP_MSG_NET_SYNC)
-        amp_net_ack(pe, m->from_rank, m->remote_sreq);
     const amp_p2p_req_t *from = m->kind == AMP_MSG_RNDV ? m->sreq : NULL;
     const amp_dt_t *sdt = from ? from->dt : NULL;
     if (amp_p2p_dev_copy_in(pe, r, m->data, sdt, from, m->bytes, m->src, m->tag,
@@ -498,6 +490,24 @@ static void send_remote(amp_pe_t *pe, amp_p2p_ep_t *ep, amp_p2p_ep_t *to,
         amp_p2p_req_complete(req);
 }
 
+static void ring_send(amp_pe_t *pe, amp_p2p_req_t *req, int mode)
+{
+    amp_p2p_ep_t *ep = req->owner;
+    send_remote(pe, ep, ep->world->eps[req->peer], req->buf, req->bytes,
+                req->peer, req->ctx, req->src, req->tag, mode, req);
+}
+
+/* The transport that takes send req to world rank dst, whose endpoint is
+ * to (NULL: the rank is in another process); dst is not on pe. */
+static const amp_p2p_tp_t *tp_route(const amp_p2p_world_t *w,
+                                    const amp_p2p_ep_t *to,
+                                    const amp_p2p_req_t *req)
+{
+    if (to)
+        return &amp_p2p_ring_tp;
+    return amp_p2p_on_device(req) ? w->device : w->between;
+}
+
 /* The number of a new send of ep's (never 0). */
 static uint32_t next_sid(amp_p2p_ep_t *ep)
 {
@@ -521,15 +531,7 @@ static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
     if (dev) {
         req->mem = (amp_p2p_mem_t){AMP_P2P_MEM_DEVICE, dev->device};
     }
-    if (!to) {
-        if (amp_p2p_on_device(req))
-            amp_p2p_dev_send_net(pe, req, ep->world->rank_proc[dst], dst, ctx,
-                                 src, tag);
-        else
-            amp_net_send(pe, req, buf, bytes, dt, dst, ctx, src, tag, mode);
-        return;
-    }
-    if (to->thr->pe == pe) {
+    if (to && to->thr->pe == pe) {
         amp_p2p_req_t *r = match_posted(to, ctx, src, tag);
         if (r) {
             if (amp_p2p_dev_copy_in(pe, r, buf, dt, req, bytes, src, tag, NULL,
@@ -548,7 +550,11 @@ static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
             amp_p2p_req_complete(req);
         return;
     }
-    send_remote(pe, ep, to, buf, bytes, dst, ctx, src, tag, mode, req);
+    const amp_p2p_tp_t *tp = tp_route(ep->world, to, req);
+    if (tp == &amp_p2p_ring_tp) /* by name: the in-process path */
+        send_remote(pe, ep, to, buf, bytes, dst, ctx, src, tag, mode, req);
+    else
+        tp->send(pe, req, mode);
 }
 
 void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes, int dst,
@@ -784,18 +790,17 @@ int amp_p2p_withdraw(amp_pe_t *pe, int dst, int ctx, int src, int tag,
     if (!sid || !to || to->thr->pe != pe) /* the receiver moved on */
         return 0;
     amp_msg_t *m = find_sent(to, ctx, src, tag, sid);
-    /* A device buffer's announcement holds the sender's transfer open. */
-    if (!m || m->kind == AMP_MSG_NET_DEV)
+    if (!m)
         return 0;
-    unexp_remove(to, m);
-    if (m->kind == AMP_MSG_NET_SYNC)
-        amp_net_ack(pe, m->from_rank, m->remote_sreq);
-    if (m->kind == AMP_MSG_NET_RNDV) {
-        amp_net_discard(pe, (void *)m->data);
+    if (m->kind == AMP_MSG_TP) {
+        if (!m->tp->withdraw(pe, m))
+            return 0;
+        unexp_remove(to, m);
         amp_msg_put(pool_of(pe), m);
-    } else {
-        amp_p2p_msg_release(pe, m);
+        return 1;
     }
+    unexp_remove(to, m);
+    amp_p2p_msg_release(pe, m);
     return 1;
 }
 
@@ -832,7 +837,7 @@ void amp_p2p_cancel(amp_p2p_ep_t *ep, amp_p2p_req_t *req)
     req->sent = req->done;
     req->done = 0;
     if (!to) {
-        amp_net_cancel(pe, req);
+        tp_route(ep->world, NULL, req)->cancel(pe, req);
         return;
     }
     amp_msg_t *ctl = amp_msg_get(pool_of(pe));
@@ -910,8 +915,8 @@ static void deliver_inline(amp_pe_t *pe, const amp_ring_slot_t *s)
 
 static void handle_msg(amp_pe_t *pe, amp_msg_t *m);
 
-/* A message from another process, on the PE that runs its receiver:
- * into a posted receive, or into an envelope for the unexpected queue. */
+/* ---- arrivals through a transport (transport.h) ----------------------- */
+
 /* The endpoint of world rank dst, which pe must run. */
 static amp_p2p_ep_t *arrival_ep(amp_pe_t *pe, int dst, int from_proc)
 {
@@ -923,12 +928,19 @@ static amp_p2p_ep_t *arrival_ep(amp_pe_t *pe, int dst, int from_proc)
     return to;
 }
 
-/* An envelope for an unexpected arrival from process from_proc. */
-static amp_msg_t *arrival_msg(amp_pe_t *pe, int kind, int ctx, int src, int tag,
-                              int dst, size_t bytes, int from_proc)
+amp_p2p_req_t *amp_p2p_tp_match(amp_pe_t *pe, int dst, int ctx, int src,
+                                int tag, int from_proc)
+{
+    return match_posted(arrival_ep(pe, dst, from_proc), ctx, src, tag);
+}
+
+amp_msg_t *amp_p2p_tp_msg(amp_pe_t *pe, const amp_p2p_tp_t *tp, int ctx,
+                          int src, int tag, int dst, size_t bytes,
+                          int from_proc)
 {
     amp_msg_t *m = amp_msg_get(pool_of(pe));
-    m->kind = (unsigned char)kind;
+    m->kind = tp ? AMP_MSG_TP : AMP_MSG_EAGER;
+    m->tp = tp;
     m->ctx = ctx;
     m->src = src;
     m->tag = tag;
@@ -941,65 +953,25 @@ static amp_msg_t *arrival_msg(amp_pe_t *pe, int kind, int ctx, int src, int tag,
     return m;
 }
 
-void amp_p2p_net_deliver(amp_pe_t *pe, const amp_net_arrival_t *a)
+void amp_p2p_tp_queue(amp_pe_t *pe, amp_msg_t *m)
 {
-    amp_p2p_ep_t *to = arrival_ep(pe, a->dst, a->from_proc);
-    amp_p2p_req_t *r = match_posted(to, a->ctx, a->src, a->tag);
-    if (r && a->kind == AMP_NET_RNDV) {
-        amp_net_fetch(pe, a->desc, a->bytes, r, a->src, a->tag);
-        return;
-    }
-    if (r) {
-        if (a->kind == AMP_NET_SYNC)
-            amp_net_ack(pe, a->from_rank, a->sreq);
-        if (amp_p2p_dev_copy_in(pe, r, a->data, NULL, NULL, a->bytes, a->src,
-                                a->tag, NULL, NULL))
-            return;
-        copy_in(r, a->data, NULL, a->bytes, a->src, a->tag);
-        amp_p2p_req_complete(r);
-        return;
-    }
-    if (a->kind != AMP_NET_RNDV && a->bytes > pool_of(pe)->payload)
-        amp_fatal("a %zu-byte eager message from process %d exceeds this "
-                  "process's eager limit: give every process the same "
-                  "+eager",
-                  a->bytes, a->from_proc);
-    amp_msg_t *m =
-        arrival_msg(pe,
-                    a->kind == AMP_NET_RNDV   ? AMP_MSG_NET_RNDV
-                    : a->kind == AMP_NET_SYNC ? AMP_MSG_NET_SYNC
-                                              : AMP_MSG_EAGER,
-                    a->ctx, a->src, a->tag, a->dst, a->bytes, a->from_proc);
-    m->from_rank = a->from_rank;
-    m->remote_sreq = a->sreq;
-    m->sid = a->sid;
-    if (a->kind == AMP_NET_RNDV) {
-        m->data = a->desc;
-    } else {
-        memcpy(m->payload, a->data, a->bytes);
-        m->data = m->payload;
-    }
-    unexp_append(to, m);
+    unexp_append(arrival_ep(pe, m->dst, m->from_proc), m);
 }
 
-void amp_p2p_dev_deliver(amp_pe_t *pe, int ctx, int src, int tag, int dst,
-                         int from_proc, const amp_p2p_dev_rts_t *rts)
+void amp_p2p_tp_copy(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
+                     size_t bytes, int src, int tag, amp_msg_t *m)
 {
-    amp_p2p_ep_t *to = arrival_ep(pe, dst, from_proc);
-    amp_p2p_req_t *r = match_posted(to, ctx, src, tag);
-    if (r) {
-        amp_p2p_dev_matched(pe, r, rts, from_proc, src, tag);
+    if (amp_p2p_dev_copy_in(pe, r, data, NULL, NULL, bytes, src, tag, m, NULL))
         return;
-    }
-    amp_p2p_dev_rts_t *copy = malloc(sizeof(*copy));
-    if (!copy)
-        amp_fatal("out of memory holding a message from process %d", from_proc);
-    *copy = *rts;
-    amp_msg_t *m = arrival_msg(pe, AMP_MSG_NET_DEV, ctx, src, tag, dst,
-                               (size_t)rts->bytes, from_proc);
-    m->from_rank = rts->from_rank;
-    m->data = copy;
-    unexp_append(to, m);
+    copy_in(r, data, NULL, bytes, src, tag);
+    if (m)
+        amp_p2p_msg_release(pe, m);
+    amp_p2p_req_complete(r);
+}
+
+size_t amp_p2p_tp_payload(amp_pe_t *pe)
+{
+    return pool_of(pe)->payload;
 }
 
 /* ---- before a rank moves (p2p.h) ------------------------------------- */
@@ -1018,22 +990,14 @@ static void remote_fetched(void *arg, int ok)
         amp_p2p_req_complete(&fw->req);
 }
 
-/* Starts fetching m, when a rendezvous message from another process, into
- * a block of its own. */
+/* Starts taking m's data in, when its transport left it at the sender. */
 static void fetch_remote_msg(amp_pe_t *pe, amp_msg_t *m, fetch_wait_t *fw)
 {
-    if (m->kind != AMP_MSG_NET_RNDV)
+    if (m->kind != AMP_MSG_TP || !m->tp->take)
         return;
-    void *desc = (void *)m->data;
-    void *block = malloc(m->bytes ? m->bytes : 1);
-    if (!block)
-        amp_fatal("out of memory taking in a %zu-byte message from "
-                  "another process before a rank moves",
-                  m->bytes);
-    m->kind = AMP_MSG_NET_HEAP;
-    m->data = block;
     fw->left++;
-    amp_p2p_am_fetch(pe, desc, block, m->bytes, remote_fetched, fw);
+    if (!m->tp->take(pe, m, remote_fetched, fw))
+        fw->left--;
 }
 
 void amp_p2p_ep_fetch_remote(amp_p2p_ep_t *ep, struct amp_msg *const *taken,
@@ -1055,15 +1019,14 @@ void amp_p2p_ep_fetch_remote(amp_p2p_ep_t *ep, struct amp_msg *const *taken,
     amp_p2p_wait_all(ep, &r, 1);
 }
 
-/* The scheduler's poll hook: take everything the other PEs sent, and move
- * this PE's overflowed envelopes into rings that have room again; then
- * what came from other processes. */
-void amp_p2p_poll(amp_pe_t *pe)
+/* The ring transport's progress: take everything the other PEs of this
+ * process sent, and move this PE's overflowed envelopes into rings that
+ * have room again. */
+static unsigned ring_progress(amp_pe_t *pe)
 {
     amp_p2p_pe_t *me = p2p_of(pe);
     amp_pe_t **pes = pe->sched->pes;
-    if (me->net)
-        amp_net_progress(pe);
+    unsigned n = 0;
     for (int i = 0; i < me->npes; i++) {
         amp_ring_t *ring = &me->in[i];
         amp_ring_slot_t *s;
@@ -1073,6 +1036,7 @@ void amp_p2p_poll(amp_pe_t *pe)
             else
                 handle_msg(pe, s->u.msg);
             amp_ring_release(ring, s);
+            n++;
         }
         amp_ring_t *out = &p2p_of(pes[i])->in[pe->id];
         if (out->ovf_head) {
@@ -1080,22 +1044,39 @@ void amp_p2p_poll(amp_pe_t *pe)
             amp_sched_notify(pes[i]);
         }
     }
+    return n;
 }
 
-/* The scheduler's pending hook: something for pe in a ring, or envelopes
- * pe still has to move into one. */
-int amp_p2p_pending(amp_pe_t *pe)
+/* Something for pe in a ring, or envelopes pe still has to move into
+ * one. */
+static int ring_pending(amp_pe_t *pe)
 {
     amp_p2p_pe_t *me = p2p_of(pe);
     amp_pe_t **pes = pe->sched->pes;
-    /* Only pe itself may look at its worker, by progressing it. */
-    if (me->net && pe == amp_pe_self() && amp_net_progress(pe))
-        return 1;
     for (int i = 0; i < me->npes; i++)
         if (amp_ring_nonempty(&me->in[i]) ||
             p2p_of(pes[i])->in[pe->id].ovf_head)
             return 1;
     return 0;
+}
+
+/* The scheduler's poll hook: what came from other processes, then from
+ * the other PEs of this one. */
+void amp_p2p_poll(amp_pe_t *pe)
+{
+    const amp_p2p_tp_t *between = p2p_of(pe)->world->between;
+    if (between)
+        between->progress(pe);
+    ring_progress(pe);
+}
+
+/* The scheduler's pending hook. */
+int amp_p2p_pending(amp_pe_t *pe)
+{
+    const amp_p2p_tp_t *between = p2p_of(pe)->world->between;
+    if (between && between->pending(pe))
+        return 1;
+    return ring_pending(pe);
 }
 
 void amp_p2p_handle_item(amp_pe_t *pe, amp_inbox_item_t *item)
@@ -1143,3 +1124,81 @@ static void handle_msg(amp_pe_t *pe, amp_msg_t *m)
     default: amp_assert(!"unknown envelope kind");
     }
 }
+
+/* ---- between processes, through the transport (p2p.h) ---------------- */
+
+void amp_p2p_am_register(amp_p2p_world_t *w, amp_p2p_am_id_t id,
+                         amp_p2p_am_fn_t fn)
+{
+    amp_assert(id < AMP_P2P_AM_NIDS && !w->am_fns[id]);
+    w->am_fns[id] = fn;
+}
+
+void amp_p2p_am_send(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
+                     const void *hdr, size_t hlen, const void *data,
+                     size_t bytes, amp_p2p_am_done_fn_t done, void *arg)
+{
+    amp_assert(hlen <= AMP_P2P_AM_HDR_MAX && id < AMP_P2P_AM_NIDS);
+    p2p_of(pe)->world->between->am_send(pe, id, proc, rpe, hdr, hlen, data,
+                                        bytes, done, arg);
+}
+
+void amp_p2p_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
+                      amp_p2p_am_done_fn_t done, void *arg)
+{
+    p2p_of(pe)->world->between->am_fetch(pe, desc, into, bytes, done, arg);
+}
+
+void amp_p2p_net_sleep(amp_pe_t *pe, long ns)
+{
+    p2p_of(pe)->world->between->sleep(pe, ns);
+}
+
+void amp_p2p_net_wake(amp_pe_t *pe)
+{
+    p2p_of(pe)->world->between->wake(pe);
+}
+
+void amp_p2p_net_quiesce(amp_p2p_world_t *w)
+{
+    w->between->quiesce(w);
+}
+
+void amp_p2p_net_settle(amp_p2p_world_t *w)
+{
+    w->between->settle(w);
+}
+
+void amp_p2p_net_place(amp_p2p_world_t *w, int rank, int proc, int pe)
+{
+    w->rank_proc[rank] = proc;
+    w->rank_pe[rank] = pe;
+}
+
+void amp_p2p_am_control(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
+                        const void *hdr, size_t hlen, const void *data,
+                        size_t bytes)
+{
+    amp_assert(hlen <= AMP_P2P_AM_HDR_MAX && id < AMP_P2P_AM_NIDS);
+    p2p_of(pe)->world->between->am_control(pe, id, proc, rpe, hdr, hlen, data,
+                                           bytes);
+}
+
+int amp_p2p_net_traffic(amp_p2p_world_t *w, uint64_t *sent, uint64_t *recv)
+{
+    return w->between->traffic(w, sent, recv);
+}
+
+unsigned amp_p2p_net_progress(amp_pe_t *pe)
+{
+    return p2p_of(pe)->world->between->progress(pe);
+}
+
+/* ---- the ring of a pair of PEs of this process (transport.h) --------- */
+
+const amp_p2p_tp_t amp_p2p_ring_tp = {
+    .name = "ring",
+    .send = ring_send,
+    .progress = ring_progress,
+    .pending = ring_pending,
+};

@@ -113,6 +113,9 @@ typedef enum amp_p2p_am_id {
     AMP_P2P_AM_MOVE, /* a rank that moves between processes (mpi/move.c) */
     AMP_P2P_AM_GPU,  /* p2p's device protocol (p2p/dev.c) */
     AMP_P2P_AM_IO,   /* the shared file pointer (io/shared.c) */
+    /* Control messages (amp_p2p_am_control): */
+    AMP_P2P_AM_DETECT, /* deadlock detection across processes (start/) */
+    AMP_P2P_AM_PLACES, /* loads and places of moves (mpi/move_exchange.c) */
     AMP_P2P_AM_NIDS
 } amp_p2p_am_id_t;
 typedef struct amp_p2p_am {
@@ -139,6 +142,15 @@ void amp_p2p_am_send(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
 /* Fetches the bytes of an arrival's desc into into; done(arg) follows. */
 void amp_p2p_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
                       amp_p2p_am_done_fn_t done, void *arg);
+/* A control message of the layers that coordinate the processes (deadlock
+ * detection, rank moves): not one of the program's messages (not in
+ * amp_p2p_net_traffic's counts, nor in the rounds of amp_p2p_net_quiesce),
+ * outside the per-pair order, data always with the header (copied before
+ * the call returns).  Any thread may send one from a PE not running,
+ * naming it as pe (once the PEs have stopped). */
+void amp_p2p_am_control(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
+                        const void *hdr, size_t hlen, const void *data,
+                        size_t bytes);
 
 /* FIFO queues of posted receives and of unexpected messages. */
 typedef struct amp_p2p_rq {
@@ -190,12 +202,13 @@ struct amp_p2p_world {
      * process on it, or this one alone with node_shm off. */
     amp_node_t node;
     int node_shm;        /* AMPI_NODE_SHM: share memory between processes */
-    struct amp_net *net; /* the transport between processes */
+    struct amp_net *net; /* the transport between processes (net.c) */
+    /* The transports to other processes (p2p/transport.h), for host and
+     * for device memory; NULL in a job of one process. */
+    const struct amp_p2p_tp *between, *device;
     struct amp_gpu *gpu; /* CUDA (gpu/gpu.h), NULL: host-only */
     /* The handlers of active messages, by id (amp_p2p_am_register). */
     amp_p2p_am_fn_t am_fns[AMP_P2P_AM_NIDS];
-    /* Deadlock across processes: prints this process's ranks (start). */
-    void (*report_fn)(void);
 };
 
 /* Connects the PEs of this process (sched's, after amp_p2p_pe_init) with
@@ -217,10 +230,13 @@ void amp_p2p_net_finish(amp_p2p_world_t *w, amp_sched_t *sched,
  * another process wakes it as a local one does. */
 void amp_p2p_net_sleep(amp_pe_t *pe, long ns);
 void amp_p2p_net_wake(amp_pe_t *pe);
-/* The scheduler's on_quiet hook when the job has several processes: the
- * detection of deadlocks across processes (net.c), which calls the world's
- * report_fn in every process and ends the job when it finds one. */
-void amp_p2p_net_quiet(amp_sched_t *sched);
+/* The messages of the program's (not control messages) that this
+ * process's PEs have sent to and received from other processes so far;
+ * answers whether one of its PEs has a transfer under way (any thread). */
+int amp_p2p_net_traffic(amp_p2p_world_t *w, uint64_t *sent, uint64_t *recv);
+/* Takes what arrived from other processes for pe: by pe, or by one thread
+ * once the PEs have stopped; returns how many events. */
+unsigned amp_p2p_net_progress(amp_pe_t *pe);
 
 /* ---- moving ranks between the PEs of their processes (net.c) ----------
  * In a job of several processes every process addresses a rank's messages
@@ -236,31 +252,14 @@ void amp_p2p_net_quiet(amp_sched_t *sched);
  *     fetch or early arrival under way (so nothing completes on a rank's
  *     old PE after it left);
  *  4. the ranks move;
- *  5. amp_p2p_net_places: every process tells every other the new PEs of
- *     its ranks (those rank_proc gives it) and updates rank_pe and
- *     rank_proc with theirs; returns once it has them all.  Only then may
- *     a rank of this process send again. */
+ *  5. every process tells every other the new places of its ranks (the
+ *     layer above, in control messages: mpi/move_exchange.c), which each
+ *     sets with amp_p2p_net_place.  Only then may a rank of this process
+ *     send again. */
 void amp_p2p_net_quiesce(amp_p2p_world_t *w);
 void amp_p2p_net_settle(amp_p2p_world_t *w);
-void amp_p2p_net_places(amp_p2p_world_t *w);
-
-/* What each process says of its ranks before the job plans moves between
- * processes (amp_p2p_net_loads). */
-typedef struct amp_p2p_load {
-    int32_t rank, pe;
-    int32_t movable; /* may move to another process */
-    int32_t wants;   /* asked for a PE (AMPI_Migrate_to_pe) */
-    int32_t npes;    /* PEs of its process */
-    int32_t pad;
-    uint64_t ident; /* of its process: where the program is loaded */
-    double load;
-} amp_p2p_load_t;
-
-/* Collective over the processes (one thread each, quiesced as for a
- * move): sends the n records of this process's ranks and fills all (by
- * world rank) with every process's; returns once it has them all. */
-void amp_p2p_net_loads(amp_p2p_world_t *w, const amp_p2p_load_t *mine, int n,
-                       amp_p2p_load_t *all);
+/* World rank rank runs on PE pe of process proc from now on. */
+void amp_p2p_net_place(amp_p2p_world_t *w, int rank, int proc, int pe);
 
 /* On the endpoint's PE, by its rank: fetches the data of every message
  * from another process that waits in ep's unexpected queues, or that the

@@ -262,7 +262,7 @@ static void setup_pes(int npes)
         .on_poll = poll_hook,
         .pending = pending_hook,
         .on_deadlock = multi ? NULL : amp_report_deadlock,
-        .on_quiet = multi ? amp_p2p_net_quiet : NULL,
+        .on_quiet = multi ? amp_detect_quiet : NULL,
         .on_sleep = multi ? sleep_hook : NULL,
         .on_wake = multi ? wake_hook : NULL,
     };
@@ -316,7 +316,7 @@ static void place_ranks(int npes, int first, int nlocal, int *local_pe)
                   amp_proc.boot.nprocs);
     amp_rma_remote_init(w);
     amp_io_remote_init(w);
-    w->report_fn = amp_report_blocked;
+    amp_detect_init();
     amp_proc.rank_pe = w->rank_pe;
 }
 
@@ -461,7 +461,9 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
     amp_proc.gpu = NULL;
     amp_io_destroy(amp_proc.io);
     amp_proc.io = NULL;
+    amp_detect_finish(&amp_proc.sched);
     amp_p2p_net_finish(&amp_proc.world, &amp_proc.sched, &amp_proc.boot);
+    amp_detect_cleanup();
     if (amp_proc.opts.stats)
         print_stats();
     amp_boot_cleanup(&amp_proc.boot);

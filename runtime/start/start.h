@@ -51,6 +51,16 @@ _Noreturn void amp_report_deadlock(amp_sched_t *sched);
 /* The report's lines for the ranks of this process (no exit). */
 void amp_report_blocked(void);
 
+/* Deadlock detection across the processes of a job (detect.c): the state
+ * and the handler of its control messages, once the transport is up; the
+ * scheduler's on_quiet hook; after the PEs have stopped and before the
+ * transport closes, the end of this process's part (process 0 goes on
+ * until every other process has ended); then the state's release. */
+void amp_detect_init(void);
+void amp_detect_quiet(amp_sched_t *sched);
+void amp_detect_finish(amp_sched_t *sched);
+void amp_detect_cleanup(void);
+
 /* Fatal-signal handling for PE threads: names the rank whose stack
  * overflowed into its guard page.  Call amp_signals_install once, and
  * amp_signals_thread_init on each PE thread. */
