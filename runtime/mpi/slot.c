@@ -213,9 +213,11 @@ static void stopped(void *arg)
     amp_rank_t *rank = s->rank;
     describe(rank, amp_sched_saved_sp(&rank->thr), &s->desc);
     s->nranges = amp_slot_ranges(&s->desc, s->ranges);
-    /* The stopped stack is copied whole, what AddressSanitizer marked in
-     * it too. */
-    amp_asan_unpoison((void *)(uintptr_t)s->desc.sp, s->desc.stack_bytes);
+    /* Its ranges are copied whole, what AddressSanitizer marked in them
+     * too: the red zones of the stack's frames and between the globals of
+     * the program copy. */
+    for (int i = 0; i < s->nranges; i++)
+        amp_asan_unpoison(s->ranges[i].addr, s->ranges[i].len);
     s->fn(s);
     amp_fatal("rank %d: the writer of its slot returned", rank->world_rank);
 }
