@@ -7,8 +7,8 @@
  */
 #include "mpi/checkpoint.h"
 #include "mpi/impl.h"
+#include "mpi/slot.h"
 
-#include "base/sanitize.h"
 #include "mem/heap.h"
 
 #include <errno.h>
@@ -610,15 +610,10 @@ static int rebuild(amp_rank_t *rank, const blob_t *b, const char *call)
 
 /* ---- the rank's file ---- */
 
+/* What the writer of a rank's file is given, and tells. */
 typedef struct snap {
-    amp_ult_ctx_t resume; /* where the rank stopped */
-    amp_ult_ctx_t writer;
-    amp_rank_t *rank;
     const char *dir;
     uint64_t id;
-    /* Set by the writer after it wrote the files, so 0 in them: a rank
-     * that finds it 0 on resuming was restarted. */
-    int written;
     int cls;
     why_t *why;
 } snap_t;
@@ -646,30 +641,18 @@ static void out_write(out_t *o, const void *p, size_t n)
     }
 }
 
-static int write_rank_file(snap_t *s)
+static int write_rank_file(const amp_slot_stop_t *stop, snap_t *s)
 {
-    amp_rank_t *rank = s->rank;
-    amp_mem_t *mem = &amp_proc.mem;
-    char *area = amp_mem_slot_rank_area(mem, rank->slot);
+    amp_rank_t *rank = stop->rank;
     amp_ckpt_rank_hdr_t h = {.version = AMP_CKPT_VERSION,
                              .world_rank = rank->world_rank,
                              .id = s->id,
-                             .sp = (uintptr_t)s->resume.sp,
-                             .stack_bytes =
-                                 (uintptr_t)area - (uintptr_t)s->resume.sp,
-                             .area = (uintptr_t)area,
-                             .area_bytes = mem->rank_area_size,
-                             .heap = (uintptr_t)rank->heap,
-                             .heap_extent = amp_heap_extent(rank->heap),
-                             .heap_committed = amp_heap_committed(rank->heap)};
+                             .slot = stop->desc};
     memcpy(h.magic, AMP_CKPT_RANK_MAGIC, sizeof(h.magic));
-    amp_pie_range_t pie[AMP_CKPT_PIE_RANGES];
-    int npie = amp_ckpt_pie_ranges(rank->pie_base, pie);
-    h.pie_base = rank->pie_base;
-    h.pie_nranges = (uint32_t)npie;
-    for (int i = 0; i < npie; i++) {
-        h.pie[i].addr = (uintptr_t)pie[i].addr;
-        h.pie[i].len = pie[i].len;
+    h.pie_nranges = (uint32_t)(stop->nranges - 2);
+    for (int i = 2; i < stop->nranges; i++) {
+        h.pie[i - 2].addr = (uintptr_t)stop->ranges[i].addr;
+        h.pie[i - 2].len = stop->ranges[i].len;
     }
     char path[PATH_MAX], tmp[PATH_MAX + 8];
     snprintf(path, sizeof(path), "%s/rank-%d.ckpt", s->dir, rank->world_rank);
@@ -680,12 +663,8 @@ static int write_rank_file(snap_t *s)
         return refuse(s->why, MPI_ERR_IO, "cannot create %s: %s", tmp,
                       strerror(errno));
     out_write(&o, &h, sizeof(h));
-    amp_asan_unpoison(s->resume.sp, h.stack_bytes);
-    out_write(&o, s->resume.sp, h.stack_bytes);
-    out_write(&o, area, h.area_bytes);
-    out_write(&o, rank->heap, h.heap_extent);
-    for (int i = 0; i < npie; i++)
-        out_write(&o, pie[i].addr, pie[i].len);
+    for (int i = 0; i < stop->nranges; i++)
+        out_write(&o, stop->ranges[i].addr, stop->ranges[i].len);
     uint64_t hash = o.hash;
     out_write(&o, &hash, sizeof(hash));
     if (close(o.fd) != 0 && !o.err)
@@ -700,15 +679,13 @@ static int write_rank_file(snap_t *s)
     return MPI_SUCCESS;
 }
 
-/* Runs on a stack of its own while the rank is stopped: its stack, rank
- * area, heap and program copy do not change while they are written. */
-static void writer_main(void *arg)
+/* Runs on a stack of its own while the rank is stopped (amp_slot_stop):
+ * its memory does not change while it is written. */
+static void writer_main(amp_slot_stop_t *stop)
 {
-    snap_t *s = arg;
-    s->cls = write_rank_file(s);
-    s->written = 1;
-    amp_ult_switch(&s->writer, &s->resume);
-    amp_fatal("checkpoint: the writer context was resumed");
+    snap_t *s = stop->arg;
+    s->cls = write_rank_file(stop, s);
+    amp_slot_resume(stop);
 }
 
 /* Stops the rank, writes its file, resumes it.  *restarted: it resumed in
@@ -719,14 +696,8 @@ static int snapshot(amp_rank_t *rank, const char *dir, uint64_t id,
     void *stack = malloc(WRITER_STACK);
     if (!stack)
         return refuse(w, MPI_ERR_NO_MEM, "out of memory");
-    snap_t s = {.rank = rank, .dir = dir, .id = id, .why = w};
-    /* Nothing the writer calls may allocate in the rank's heap; the
-     * count is saved as 1 and dropped on either path below. */
-    rank->sys_alloc++;
-    amp_ult_ctx_make(&s.writer, stack, WRITER_STACK, writer_main, &s);
-    amp_ult_switch(&s.resume, &s.writer);
-    s.rank->sys_alloc--;
-    if (!s.written) {
+    snap_t s = {.dir = dir, .id = id, .why = w};
+    if (!amp_slot_stop(rank, stack, WRITER_STACK, writer_main, &s)) {
         *restarted = 1; /* stack is the old process's: leave it */
         return MPI_SUCCESS;
     }

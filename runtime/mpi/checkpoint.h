@@ -33,35 +33,34 @@
  *   | amp_ckpt_rank_hdr_t | stack | rank area | heap | pie ranges |
  *   | 64-bit FNV-1a |
  *
- * the last word being the hash of everything before it.
+ * the last word being the hash of everything before it: the header, then
+ * the ranges of the rank's slot as mpi/slot.h describes them.
  */
 #ifndef AMP_MPI_CHECKPOINT_H
 #define AMP_MPI_CHECKPOINT_H
 
 #include "mpi/proc.h"
+#include "mpi/slot.h"
 
 #include <stdint.h>
 
 #define AMP_CKPT_VERSION 2
 #define AMP_CKPT_MANIFEST_MAGIC "ampi-checkpoint"
 #define AMP_CKPT_RANK_MAGIC "AMPICKR1" /* 8 bytes, no terminator kept */
-/* Writable ranges of a pie program copy a rank file may hold. */
-#define AMP_CKPT_PIE_RANGES (AMP_PIE_MAX_SEGMENTS * 2)
+/* Ranges a rank file holds after its stack, rank area and heap: those of
+ * its pie program copy (slot.h). */
+#define AMP_CKPT_PIE_RANGES (AMP_SLOT_MAX_RANGES - 2)
 
 typedef struct amp_ckpt_rank_hdr {
     char magic[8];
     uint32_t version;
     int32_t world_rank;
     uint64_t id;          /* the checkpoint's, also in the manifest */
-    uint64_t sp;          /* the stopped context's stack pointer */
-    uint64_t stack_bytes; /* from sp up to the stack's top */
-    uint64_t area, area_bytes;
-    uint64_t heap, heap_extent, heap_committed;
-    uint64_t pie_base; /* base of the rank's program copy, or 0 (no pie) */
+    amp_slot_desc_t slot; /* where the stopped rank's memory lies */
     uint32_t pie_nranges, pad;
     struct {
         uint64_t addr, len;
-    } pie[AMP_CKPT_PIE_RANGES]; /* the copy's writable ranges, in order */
+    } pie[AMP_CKPT_PIE_RANGES]; /* the ranges after the heap, in order */
 } amp_ckpt_rank_hdr_t;
 
 /* What must be the same in the process that restarts. */
@@ -107,23 +106,6 @@ void amp_restart_check_layout(void);
 /* Brings world rank r back from its file, ready to resume on pe (called
  * for each rank this process is given, whichever process wrote it). */
 void amp_restart_rank(int r, amp_pe_t *pe);
-/* A rank whose slot holds its memory as it stopped (restored from its file
- * by start/restart.c, or arrived from another process, move.c) set up in
- * this process to resume at sp on pe: its thread, fresh tables for the MPI
- * objects it rebuilds itself, its endpoint, its unwind tables (pie); not
- * yet spawned (slot.c). */
-void amp_ckpt_revive(amp_rank_t *rank, amp_pe_t *pe, void *sp);
-
-/* The writable part of the program copy at base, less its RELRO range
- * (which amp_pie_copy_map relocates to the same contents in any process):
- * what a rank that moves (move.c) or is checkpointed carries of its copy.
- * Fills out with at most AMP_CKPT_PIE_RANGES ranges and returns their
- * count (0 without pie; slot.c). */
-typedef struct amp_pie_range {
-    char *addr;
-    size_t len;
-} amp_pie_range_t;
-int amp_ckpt_pie_ranges(uintptr_t base, amp_pie_range_t *out);
 /* Turns address-space randomization off by executing the program again
  * (unless AMPI_NO_REEXEC is set); returns when nothing is to be done. */
 void amp_restart_reexec(char **argv, char **envp);

@@ -2,9 +2,7 @@
 #include "mpi/move.h"
 #include "mpi/impl.h"
 #include "mpi/move_exchange.h"
-
-#include "base/sanitize.h"
-#include "mem/heap.h"
+#include "mpi/slot.h"
 
 #include <sys/mman.h>
 
@@ -14,28 +12,24 @@
 #define WRITER_STACK ((size_t)64 << 10)
 
 /* A rank that moves travels as several messages, one per range of its
- * slot in use: its stack from sp up to the end of its rank area, its used
- * heap, and with pie privatization the writable part of its program copy
- * (the rest the new process maps and relocates itself, at the same
- * address).  Each message's header says where its data goes; the first
- * also describes the slot. */
-#define MOVE_MAX_RANGES (2 + AMP_PIE_MAX_SEGMENTS * 2)
-
+ * slot in use (slot.h: its stack from where it stopped with its rank
+ * area, its used heap, the writable part of its program copy).  Each
+ * message's header says where its data goes and describes the slot. */
 typedef struct move_hdr {
     uint8_t idx, nranges, pad[2];
     int32_t rank, pe;
     uint64_t addr; /* where this message's data goes */
-    uint64_t sp, area, heap, heap_extent, heap_committed;
+    amp_slot_desc_t slot;
 } move_hdr_t;
-
-typedef amp_pie_range_t range_t;
+_Static_assert(sizeof(move_hdr_t) <= AMP_P2P_AM_HDR_MAX,
+               "a move's header fits an active message's");
 
 /* A rank arriving, then waiting to be let run. */
 struct amp_move_arrival {
     amp_move_arrival_t *next;
     int rank, pe;
     int nranges, got;
-    void *sp;
+    amp_slot_desc_t slot;
 };
 
 static amp_move_t *st(void)
@@ -324,12 +318,8 @@ static void prepare(void *arg)
  * its PE where it stopped. */
 static void let_run(const amp_move_arrival_t *a)
 {
-    amp_rank_t *rank = amp_mem_slot_rank_area(&amp_proc.mem, a->rank);
-    amp_ckpt_revive(rank, amp_proc.sched.pes[a->pe], a->sp);
-    /* The copy's count is whatever it was while the old process read the
-     * area (its progress hooks count too); the rank resumes in depart,
-     * which drops the one depart took. */
-    rank->sys_alloc = 1;
+    amp_rank_t *rank =
+        amp_slot_revive(&a->slot, a->rank, amp_proc.sched.pes[a->pe]);
     amp_sched_spawn_expected(&rank->thr); /* counted by plan_job */
 }
 
@@ -389,8 +379,6 @@ static void placed(amp_lb_t *lb, void *arg)
 /* On the rank's own stack while it is stopped; the copy that travels has
  * it as it was when the rank stopped. */
 typedef struct ship {
-    amp_ult_ctx_t resume, writer;
-    amp_rank_t *rank;
     int proc, pe;
     amp_ckpt_blob_t blob; /* its objects, for the new process */
     volatile int sent;    /* messages sent so far */
@@ -398,10 +386,11 @@ typedef struct ship {
 
 static void shipped(void *arg, int ok)
 {
-    ship_t *s = arg;
+    amp_slot_stop_t *stop = arg;
+    ship_t *s = stop->arg;
     if (!ok)
         amp_fatal("rank %d could not be sent to process %d",
-                  s->rank->world_rank, s->proc);
+                  stop->rank->world_rank, s->proc);
     s->sent++;
 }
 
@@ -410,48 +399,12 @@ static void shipped(void *arg, int ok)
 static _Noreturn void vanish(amp_rank_t *rank)
 {
     amp_move_t *m = st();
-    int r = rank->world_rank, slot = rank->slot;
-    amp_proc.world.eps[r] = NULL;
-    amp_proc.ranks[r] = NULL;
+    int slot = rank->slot;
+    amp_slot_gone(rank->world_rank);
     pthread_mutex_lock(&m->lock);
     m->gone[m->ngone++] = slot;
     pthread_mutex_unlock(&m->lock);
     amp_sched_vanish();
-}
-
-/* Runs on the PE's writer stack while the rank is stopped: sends the
- * ranges of its slot in use and waits until they are taken. */
-static void writer_main(void *arg)
-{
-    ship_t *s = arg;
-    amp_rank_t *rank = s->rank;
-    amp_mem_t *mem = &amp_proc.mem;
-    char *area = amp_mem_slot_rank_area(mem, rank->slot);
-    size_t extent = amp_heap_extent(rank->heap);
-    range_t ranges[MOVE_MAX_RANGES];
-    ranges[0] = (range_t){s->resume.sp, (size_t)(area + mem->rank_area_size -
-                                                 (char *)s->resume.sp)};
-    ranges[1] = (range_t){(char *)rank->heap, extent};
-    amp_asan_unpoison(ranges[0].addr, ranges[0].len);
-    int n = 2 + amp_ckpt_pie_ranges(rank->pie_base, ranges + 2);
-    move_hdr_t h = {.nranges = (uint8_t)n,
-                    .rank = rank->world_rank,
-                    .pe = s->pe,
-                    .sp = (uintptr_t)s->resume.sp,
-                    .area = (uintptr_t)area,
-                    .heap = (uintptr_t)rank->heap,
-                    .heap_extent = extent,
-                    .heap_committed = amp_heap_committed(rank->heap)};
-    amp_pe_t *pe = amp_pe_self();
-    for (int i = 0; i < n; i++) {
-        h.idx = (uint8_t)i;
-        h.addr = (uintptr_t)ranges[i].addr;
-        amp_p2p_am_send(pe, AMP_P2P_AM_MOVE, s->proc, s->pe, &h, sizeof(h),
-                        ranges[i].addr, ranges[i].len, shipped, s);
-    }
-    while (s->sent < n)
-        amp_sched_poll(pe);
-    vanish(rank);
 }
 
 /* Before the rank leaves: libgcc forgets its program copy's unwind
@@ -463,30 +416,46 @@ static void pie_leave(amp_rank_t *rank)
         img->deregister_frame((const void *)(rank->pie_base + img->eh_frame));
 }
 
+/* Runs on the PE's writer stack while the rank is stopped: sends the
+ * ranges of its slot in use and waits until they are taken. */
+static void writer_main(amp_slot_stop_t *stop)
+{
+    ship_t *s = stop->arg;
+    amp_rank_t *rank = stop->rank;
+    pie_leave(rank);
+    move_hdr_t h = {.nranges = (uint8_t)stop->nranges,
+                    .rank = rank->world_rank,
+                    .pe = s->pe,
+                    .slot = stop->desc};
+    amp_pe_t *pe = amp_pe_self();
+    for (int i = 0; i < stop->nranges; i++) {
+        h.idx = (uint8_t)i;
+        h.addr = (uintptr_t)stop->ranges[i].addr;
+        amp_p2p_am_send(pe, AMP_P2P_AM_MOVE, s->proc, s->pe, &h, sizeof(h),
+                        stop->ranges[i].addr, stop->ranges[i].len, shipped,
+                        stop);
+    }
+    while (s->sent < stop->nranges)
+        amp_sched_poll(pe);
+    vanish(rank);
+}
+
 static void depart(amp_lb_t *lb, int me, void *arg)
 {
     (void)arg;
     amp_move_t *m = st();
     amp_rank_t *rank = amp_rank_self();
-    ship_t s = {.rank = rank,
-                .proc = lb->map_proc[me],
-                .pe = lb->map[me],
-                .blob = m->blobs[me]};
+    ship_t s = {
+        .proc = lb->map_proc[me], .pe = lb->map[me], .blob = m->blobs[me]};
     m->blobs[me].p = NULL;
     pthread_mutex_lock(&m->lock);
     m->departing++;
     pthread_mutex_unlock(&m->lock);
-    /* Nothing may allocate in the rank's heap from here on; the new
-     * process sets the count to this 1 and it is dropped there. */
-    rank->sys_alloc++;
-    pie_leave(rank);
     void *stack = m->writers[amp_pe_self()->id];
-    amp_ult_ctx_make(&s.writer, stack, WRITER_STACK, writer_main, &s);
-    amp_ult_switch(&s.resume, &s.writer);
+    if (amp_slot_stop(rank, stack, WRITER_STACK, writer_main, &s))
+        amp_fatal("rank %d: resumed in the process it left", rank->world_rank);
     /* In the new process. */
-    rank = amp_rank_self();
-    rank->sys_alloc--;
-    amp_ckpt_rebuild(rank, &s.blob, "AMPI_Migrate");
+    amp_ckpt_rebuild(amp_rank_self(), &s.blob, "AMPI_Migrate");
 }
 
 /* ---- arriving ---- */
@@ -535,35 +504,26 @@ static void prefault(char *p, size_t len)
  * mapped and relocated here at the same address), its record. */
 static amp_move_arrival_t *slot_ready(const move_hdr_t *h, int from)
 {
-    amp_mem_t *mem = &amp_proc.mem;
     int r = h->rank;
-    if (h->pe < 0 || h->pe >= amp_proc.sched.npes || h->nranges < 2 ||
-        h->area != (uintptr_t)amp_mem_slot_rank_area(mem, r) ||
-        h->heap != (uintptr_t)amp_mem_slot_heap(mem, r) ||
-        h->heap_committed > mem->heap_size || st()->incoming[r])
+    amp_slot_range_t ranges[AMP_SLOT_MAX_RANGES];
+    if (h->pe < 0 || h->pe >= amp_proc.sched.npes ||
+        amp_slot_fit(&h->slot, r) != AMP_SLOT_FITS ||
+        h->nranges != amp_slot_ranges(&h->slot, ranges) || st()->incoming[r])
         amp_fatal("process %d sent rank %d in a shape that does not fit "
                   "this process's slots: are all processes the same "
                   "program with the same options?",
                   from, r);
-    if (amp_mem_slot_commit(mem, r) != AMP_OK ||
-        amp_heap_restore_commit((void *)(uintptr_t)h->heap,
-                                h->heap_committed) != AMP_OK)
-        amp_fatal("cannot map the memory of rank %d arriving from process %d",
+    if (amp_slot_prepare(&h->slot, r, amp_proc.move->map_copy) != AMP_OK)
+        amp_fatal("cannot map the memory or the program copy of rank %d "
+                  "arriving from process %d",
                   r, from);
-    prefault((char *)(uintptr_t)h->sp,
-             (size_t)(h->area + mem->rank_area_size - h->sp));
-    prefault((char *)(uintptr_t)h->heap, h->heap_extent);
-    if (amp_proc.move->map_copy(r) != AMP_OK)
-        amp_fatal("cannot map the program copy of rank %d arriving from "
-                  "process %d",
-                  r, from);
+    for (int i = 0; i < h->nranges; i++)
+        prefault(ranges[i].addr, ranges[i].len);
     amp_move_arrival_t *a = malloc(sizeof(*a));
     if (!a)
         amp_fatal("out of memory receiving rank %d", r);
-    *a = (amp_move_arrival_t){.rank = r,
-                              .pe = h->pe,
-                              .nranges = h->nranges,
-                              .sp = (void *)(uintptr_t)h->sp};
+    *a = (amp_move_arrival_t){
+        .rank = r, .pe = h->pe, .nranges = h->nranges, .slot = h->slot};
     st()->incoming[r] = a;
     return a;
 }

@@ -73,6 +73,22 @@ void amp_p2p_ep_init(amp_p2p_ep_t *ep, amp_p2p_world_t *world, int world_rank,
     ep->thr = thr;
 }
 
+amp_status_t amp_p2p_world_eps_init(amp_p2p_world_t *world, int nranks)
+{
+    world->eps = calloc((size_t)nranks, sizeof(*world->eps));
+    return world->eps ? AMP_OK : AMP_ERR_NOMEM;
+}
+
+void amp_p2p_ep_attach(amp_p2p_ep_t *ep)
+{
+    ep->world->eps[ep->world_rank] = ep;
+}
+
+void amp_p2p_ep_detach(amp_p2p_world_t *world, int world_rank)
+{
+    world->eps[world_rank] = NULL;
+}
+
 /* ---- queues ---------------------------------------------------------- */
 
 static int matches(int ctx, int src, int tag, int want_ctx, int want_src,

@@ -288,6 +288,14 @@ int amp_p2p_pending(amp_pe_t *pe);
 
 void amp_p2p_ep_init(amp_p2p_ep_t *ep, amp_p2p_world_t *world, int world_rank,
                      amp_thread_t *thr);
+/* The world's table of endpoints (by world rank, p2p's alone to write):
+ * made for nranks, before any endpoint attaches; an endpoint becomes its
+ * rank's in this process (created, restarted or arrived), or the rank
+ * leaves it (gone to another process: its messages go there). */
+AMP_MUST_USE amp_status_t amp_p2p_world_eps_init(amp_p2p_world_t *world,
+                                                 int nranks);
+void amp_p2p_ep_attach(amp_p2p_ep_t *ep);
+void amp_p2p_ep_detach(amp_p2p_world_t *world, int world_rank);
 
 /* Declares whether receives and probes on context ctx of this endpoint
  * never use a wildcard source or tag (the MPI-4 hints

@@ -116,6 +116,16 @@ void amp_sched_thread_init(amp_thread_t *thr, amp_pe_t *pe, void *stack,
     amp_ult_ctx_make(&thr->ctx, stack, size, fn, arg);
 }
 
+void amp_sched_thread_resume(amp_thread_t *thr, amp_pe_t *pe, void *sp,
+                             void *stack, size_t size, void *tls)
+{
+    memset(thr, 0, sizeof(*thr));
+    thr->pe = pe;
+    thr->tls = tls;
+    thr->state = AMP_THREAD_READY;
+    amp_ult_ctx_resume(&thr->ctx, sp, stack, size);
+}
+
 void amp_sched_spawn(amp_thread_t *thr)
 {
     atomic_fetch_add(&thr->pe->sched->live, 1);
@@ -373,9 +383,31 @@ void amp_sched_exit(void)
 void amp_sched_vanish(void)
 {
     amp_pe_t *pe = amp_pe_self();
+    pe->aside = NULL;
     pe->vanished = (amp_thread_t){.pe = pe, .state = AMP_THREAD_RUNNING};
     pe->current = &pe->vanished;
     amp_sched_exit();
+}
+
+void amp_sched_aside(void *stack, size_t size, amp_ult_entry_fn_t fn, void *arg)
+{
+    amp_pe_t *pe = amp_pe_self();
+    amp_thread_t *thr = pe->current;
+    /* On the caller's stack: a copy resumed elsewhere never looks at it. */
+    amp_ult_ctx_t aside;
+    amp_ult_ctx_make(&aside, stack, size, fn, arg);
+    pe->aside = &aside;
+    amp_ult_switch(&thr->ctx, &aside);
+}
+
+void amp_sched_aside_end(void)
+{
+    amp_pe_t *pe = amp_pe_self();
+    amp_ult_ctx_t *aside = pe->aside;
+    pe->aside = NULL;
+    amp_ult_switch(aside, &pe->current->ctx);
+    amp_assert(!"an aside context was resumed");
+    abort();
 }
 
 void amp_sched_post(amp_pe_t *pe, amp_inbox_item_t *item)

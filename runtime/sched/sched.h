@@ -121,6 +121,7 @@ struct amp_pe {
     amp_thread_t *pollers;   /* parked pollers (amp_sched_poll_wait) */
     unsigned long poll_seen; /* the job's activity at its last poll round */
     amp_thread_t vanished;   /* amp_sched_vanish's stand-in */
+    amp_ult_ctx_t *aside;    /* amp_sched_aside's context, while it runs */
     /* Things done on this PE that may end another thread's polling (see
      * amp_sched_activity); written by this PE only. */
     _Alignas(64) _Atomic unsigned long activity;
@@ -226,11 +227,45 @@ unsigned long amp_sched_activity_sum(amp_sched_t *sched);
 void amp_sched_wake(amp_thread_t *thr);
 /* Ends the calling thread. */
 _Noreturn void amp_sched_exit(void);
-/* Ends the calling thread without touching its amp_thread_t again, which
- * may be gone already (a rank whose memory went to another process): the
- * PE finishes it through a stand-in of its own, owned by no rank.  May run
- * on another stack than the thread's. */
+/* Leaves this PE for good: ends the calling thread without touching its
+ * amp_thread_t again, which may be gone already (a rank whose memory went
+ * to another process): the PE finishes it through a stand-in of its own,
+ * owned by no rank.  May run on another stack than the thread's (the
+ * function amp_sched_aside runs); the thread's saved context may then be
+ * resumed elsewhere (amp_sched_thread_resume). */
 _Noreturn void amp_sched_vanish(void);
+
+/* ---- a thread stopped and resumed from its saved context ----
+ * A thread's memory may be copied while it is stopped (a checkpoint, a
+ * rank shipped to another process) and resumed from the copy, at the same
+ * addresses, in this process or another. */
+
+/* Stops the calling thread where it is (its context saved in its
+ * amp_thread_t, amp_sched_saved_sp) and runs fn(arg) in its place on
+ * [stack, stack + size), on the same PE: the PE's current thread stays the
+ * caller, whose stack and memory nothing changes meanwhile.  fn never
+ * returns: it ends with amp_sched_aside_end (the caller resumes here) or
+ * amp_sched_vanish (the caller leaves this PE).  Returns when the caller
+ * resumes: here, or as a copy (amp_sched_thread_resume). */
+void amp_sched_aside(void *stack, size_t size, amp_ult_entry_fn_t fn,
+                     void *arg);
+/* In the function amp_sched_aside runs: resumes the thread it stands in
+ * for, from its saved context. */
+_Noreturn void amp_sched_aside_end(void);
+/* Where thr's context was saved (its stack pointer) while it does not
+ * run: in amp_sched_aside's function, or a thread blocked or ready. */
+static inline void *amp_sched_saved_sp(const amp_thread_t *thr)
+{
+    return thr->ctx.sp;
+}
+/* Sets up thr, whose memory holds a context saved at sp on
+ * [stack, stack + size) (amp_sched_aside's, in this process or copied from
+ * another at the same addresses), to resume there on pe with thread
+ * pointer tls: it returns from amp_sched_aside.  thr's other fields start
+ * afresh (owner and upper: NULL); then amp_sched_spawn or
+ * amp_sched_spawn_expected makes it ready. */
+void amp_sched_thread_resume(amp_thread_t *thr, amp_pe_t *pe, void *sp,
+                             void *stack, size_t size, void *tls);
 
 /* Moves the calling thread to PE to (of the same scheduler): it switches
  * out here and resumes on to, without copying its stack.  The caller makes

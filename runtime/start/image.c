@@ -9,6 +9,8 @@
  * by the PE that uses them.
  */
 #include "start/start.h"
+
+#include "mpi/slot.h"
 #include "libc/libc.h"
 
 #include <stdlib.h>
@@ -21,12 +23,6 @@ void amp_start_pie_setup(void)
                   "with -privatize=pie); see the messages above");
 }
 
-void *amp_start_tls_area(int slot)
-{
-    return (char *)amp_mem_slot_rank_area(&amp_proc.mem, slot) +
-           AMP_ROUND_UP(sizeof(amp_rank_t), 64);
-}
-
 amp_status_t amp_start_pie_map(int slot)
 {
     const amp_pie_image_t *img = &amp_proc.pie;
@@ -36,19 +32,8 @@ amp_status_t amp_start_pie_map(int slot)
      * slots for them point at (libc/libc.h). */
     uintptr_t vars[AMP_PIE_NVARS];
     amp_libc_getopt_vars(
-        amp_tls_copy_tp(&amp_proc.tls, amp_start_tls_area(slot)), vars);
+        amp_tls_copy_tp(&amp_proc.tls, amp_slot_tls_area(slot)), vars);
     return amp_pie_copy_map(img, amp_pie_slot_base(slot), vars);
-}
-
-void amp_start_pie_rank_create(amp_rank_t *rank)
-{
-    if (!amp_proc.pie.active)
-        return;
-    if (amp_start_pie_map(rank->slot) != AMP_OK)
-        amp_fatal("rank %d: cannot map its copy of the program; try fewer "
-                  "ranks (+vp)",
-                  rank->world_rank);
-    rank->pie_base = amp_pie_slot_base(rank->slot);
 }
 
 amp_main_fn_t amp_start_pie_rank_enter(amp_rank_t *rank)

@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE 1
 #include "mpi/checkpoint.h"
+#include "mpi/slot.h"
 #include "start/start.h"
 
 #include "mem/heap.h"
@@ -242,43 +243,12 @@ static void in_read(in_t *in, void *p, size_t n)
     in->hash = amp_ckpt_hash(in->hash, p, n);
 }
 
-/* Base of rank r's program copy in this process (pie), or 0. */
-static uintptr_t pie_base_of(int r)
+/* The header of rank r's file, checked against this process's slot and
+ * the file's size; the ranges its data fills, as slot.h computes them
+ * here from the header's description. */
+static int check_header(const amp_ckpt_rank_hdr_t *h, int r, off_t size,
+                        amp_slot_range_t *ranges)
 {
-    const amp_pie_image_t *img = &amp_proc.pie;
-    return img->active
-               ? amp_pie_copy_base(img, amp_mem_slot_image(&amp_proc.mem, r))
-               : 0;
-}
-
-/* The header's ranges of the rank's program copy, checked against the
- * ones this process computes for it (the same program: the same ranges);
- * their bytes. */
-static uint64_t check_pie(const amp_ckpt_rank_hdr_t *h, int r)
-{
-    amp_pie_range_t want[AMP_CKPT_PIE_RANGES];
-    uintptr_t base = pie_base_of(r);
-    int n = amp_ckpt_pie_ranges(base, want);
-    uint64_t bytes = 0;
-    int ok = h->pie_base == base && h->pie_nranges == (uint32_t)n;
-    for (int i = 0; ok && i < n; i++) {
-        ok = h->pie[i].addr == (uintptr_t)want[i].addr &&
-             h->pie[i].len == want[i].len;
-        bytes += want[i].len;
-    }
-    if (!ok)
-        bad_dir("rank-%d.ckpt does not fit the rank's copy of the program "
-                "(damaged, or written %s -privatize=pie)",
-                r, base ? "without" : "with");
-    return bytes;
-}
-
-/* The header of rank r's file, checked against this process's slot. */
-static void check_header(const amp_ckpt_rank_hdr_t *h, int r, off_t size)
-{
-    const amp_mem_t *mem = &amp_proc.mem;
-    uintptr_t stack = (uintptr_t)amp_mem_slot_stack(mem, r);
-    uintptr_t area = (uintptr_t)amp_mem_slot_rank_area(mem, r);
     if (memcmp(h->magic, AMP_CKPT_RANK_MAGIC, sizeof(h->magic)) != 0)
         bad_dir("rank-%d.ckpt is not a rank file of an AMPI checkpoint "
                 "(bad magic)",
@@ -290,24 +260,31 @@ static void check_header(const amp_ckpt_rank_hdr_t *h, int r, off_t size)
         bad_dir("rank-%d.ckpt belongs to another checkpoint than the "
                 "manifest",
                 r);
-    if (h->area != area || h->area_bytes != mem->rank_area_size ||
-        h->sp < stack || h->sp >= area || h->stack_bytes != area - h->sp ||
-        h->heap != (uintptr_t)amp_mem_slot_heap(mem, r) ||
-        h->heap_extent > h->heap_committed ||
-        h->heap_committed > mem->heap_size)
+    amp_slot_fit_t fit = amp_slot_fit(&h->slot, r);
+    if (fit == AMP_SLOT_MISFIT)
         bad_dir("rank-%d.ckpt does not fit the rank's slot (damaged)", r);
-    uint64_t want = sizeof(*h) + h->stack_bytes + h->area_bytes +
-                    h->heap_extent + check_pie(h, r) + sizeof(uint64_t);
+    int n = amp_slot_ranges(&h->slot, ranges);
+    uint64_t want = sizeof(*h) + sizeof(uint64_t);
+    int ok = fit == AMP_SLOT_FITS && h->pie_nranges == (uint32_t)(n - 2);
+    for (int i = 0; i < n; i++) {
+        want += ranges[i].len;
+        ok = ok && (i < 2 || (h->pie[i - 2].addr == (uintptr_t)ranges[i].addr &&
+                              h->pie[i - 2].len == ranges[i].len));
+    }
+    if (!ok)
+        bad_dir("rank-%d.ckpt does not fit the rank's copy of the program "
+                "(damaged, or written %s -privatize=pie)",
+                r, amp_proc.pie.active ? "without" : "with");
     if ((uint64_t)size != want)
         bad_dir("rank-%d.ckpt has %lld bytes, not %llu (truncated or "
                 "damaged)",
                 r, (long long)size, (unsigned long long)want);
+    return n;
 }
 
-/* Reads rank r's file into its slot. */
-static amp_rank_t *load_rank(int r, void **sp)
+/* Reads rank r's file into its slot; its description into d. */
+static void load_rank(int r, amp_slot_desc_t *d)
 {
-    amp_mem_t *mem = &amp_proc.mem;
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/rank-%d.ckpt", amp_proc.opts.restart, r);
     in_t in = {
@@ -316,40 +293,34 @@ static amp_rank_t *load_rank(int r, void **sp)
     if (in.fd < 0 || fstat(in.fd, &st) != 0)
         bad_dir("cannot read rank-%d.ckpt: %s", r, strerror(errno));
     amp_ckpt_rank_hdr_t h;
+    amp_slot_range_t ranges[AMP_SLOT_MAX_RANGES];
     in_read(&in, &h, sizeof(h));
-    check_header(&h, r, st.st_size);
-    if (amp_mem_slot_commit(mem, r) != AMP_OK ||
-        amp_heap_restore_commit((void *)(uintptr_t)h.heap, h.heap_committed) !=
-            AMP_OK)
+    int n = check_header(&h, r, st.st_size, ranges);
+    /* Its slot, and its program copy mapped and relocated as when it was
+     * made; the ranges then take what they held. */
+    if (amp_slot_prepare(&h.slot, r, amp_start_pie_map) != AMP_OK)
         bad_dir("cannot map the memory of rank %d", r);
-    /* Its program copy, mapped and relocated as when it was made; its
-     * writable ranges then take what they held. */
-    if (h.pie_base && amp_start_pie_map(r) != AMP_OK)
-        bad_dir("cannot map the copy of the program of rank %d", r);
-    in_read(&in, (void *)(uintptr_t)h.sp, h.stack_bytes);
-    in_read(&in, (void *)(uintptr_t)h.area, h.area_bytes);
-    in_read(&in, (void *)(uintptr_t)h.heap, h.heap_extent);
-    for (uint32_t i = 0; i < h.pie_nranges; i++)
-        in_read(&in, (void *)(uintptr_t)h.pie[i].addr, h.pie[i].len);
+    for (int i = 0; i < n; i++)
+        in_read(&in, ranges[i].addr, ranges[i].len);
     uint64_t hash = in.hash, saved;
     in_read(&in, &saved, sizeof(saved));
     close(in.fd);
     if (hash != saved)
         bad_dir("rank-%d.ckpt is damaged (checksum mismatch)", r);
-    amp_rank_t *rank = (amp_rank_t *)(uintptr_t)h.area;
-    if (!amp_heap_restore_check((void *)(uintptr_t)h.heap, mem->heap_size,
-                                h.heap_extent, h.heap_committed) ||
+    const amp_rank_t *rank = (const amp_rank_t *)(uintptr_t)h.slot.area;
+    if (!amp_heap_restore_check((void *)(uintptr_t)h.slot.heap,
+                                amp_proc.mem.heap_size, h.slot.heap_extent,
+                                h.slot.heap_committed) ||
         rank->world_rank != r || rank->slot != r ||
-        (uintptr_t)rank->heap != h.heap || rank->pie_base != h.pie_base)
+        (uintptr_t)rank->heap != h.slot.heap ||
+        rank->pie_base != h.slot.pie_base)
         bad_dir("rank-%d.ckpt is damaged (its rank state is inconsistent)", r);
-    *sp = (void *)(uintptr_t)h.sp;
-    return rank;
+    *d = h.slot;
 }
 
 void amp_restart_rank(int r, amp_pe_t *pe)
 {
-    void *sp;
-    amp_rank_t *rank = load_rank(r, &sp);
-    amp_ckpt_revive(rank, pe, sp);
-    amp_sched_spawn(&rank->thr);
+    amp_slot_desc_t d;
+    load_rank(r, &d);
+    amp_sched_spawn(&amp_slot_revive(&d, r, pe)->thr);
 }

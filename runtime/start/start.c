@@ -3,6 +3,7 @@
 
 #include "coll/nbc.h"
 #include "mpi/checkpoint.h"
+#include "mpi/slot.h"
 #include "mem/heap.h"
 #include "gpu/gpu.h"
 #include "libc/libc.h"
@@ -75,36 +76,12 @@ rank_entry(void *arg)
 
 static void create_rank(int r, int pe_id)
 {
+    amp_pe_t *pe = amp_proc.sched.pes[pe_id];
     if (amp_proc.restart) { /* +restart: from its file (restart.c) */
-        amp_restart_rank(r, amp_proc.sched.pes[pe_id]);
+        amp_restart_rank(r, pe);
         return;
     }
-    amp_mem_t *mem = &amp_proc.mem;
-    if (amp_mem_slot_commit(mem, r) != AMP_OK)
-        amp_fatal("cannot set up rank %d; try fewer ranks (+vp) or a "
-                  "smaller +stacksize",
-                  r);
-    amp_rank_t *rank = amp_mem_slot_rank_area(mem, r);
-    memset(rank, 0, sizeof(*rank));
-    rank->heap = amp_heap_create(amp_mem_slot_heap(mem, r), mem->heap_size,
-                                 mem->page_size);
-    if (!rank->heap)
-        amp_fatal("cannot set up the heap of rank %d in its isomalloc slot", r);
-    /* The rank's copy of the static TLS block follows its struct. */
-    void *tls = amp_tls_copy_init(&amp_proc.tls, amp_start_tls_area(r));
-    rank->world_rank = r;
-    rank->slot = r;
-    amp_start_pie_rank_create(rank);
-    if (amp_rank_objects_init(rank) != AMP_OK)
-        amp_fatal("out of memory setting up rank %d", r);
-    amp_pe_t *pe = amp_proc.sched.pes[pe_id];
-    amp_sched_thread_init(&rank->thr, pe, amp_mem_slot_stack(mem, r),
-                          mem->stack_size, tls, rank_entry, rank);
-    rank->thr.owner = rank;
-    rank->thr.upper = &rank->ctx;
-    amp_p2p_ep_init(&rank->ep, &amp_proc.world, r, &rank->thr);
-    amp_proc.world.eps[r] = &rank->ep;
-    amp_proc.ranks[r] = rank;
+    amp_rank_t *rank = amp_slot_create(r, pe, amp_start_pie_map, rank_entry);
     amp_sched_spawn(&rank->thr);
 }
 
@@ -327,8 +304,8 @@ static void setup(int npes, int first, int nlocal, int *local_pe)
     setup_pes(npes);
     amp_proc.nranks = o->vp;
     amp_proc.ranks = calloc((size_t)o->vp, sizeof(*amp_proc.ranks));
-    amp_proc.world.eps = calloc((size_t)o->vp, sizeof(*amp_proc.world.eps));
-    if (!amp_proc.ranks || !amp_proc.world.eps)
+    if (!amp_proc.ranks ||
+        amp_p2p_world_eps_init(&amp_proc.world, o->vp) != AMP_OK)
         amp_fatal("out of memory for %d ranks", o->vp);
     place_ranks(npes, first, nlocal, local_pe);
     amp_p2p_world_t *w = &amp_proc.world;

@@ -68,19 +68,13 @@ void amp_signals_install(void);
 void amp_signals_thread_init(void);
 
 /* pie privatization (image.c).  amp_start_pie_setup reads the program
- * image (no-op unless it was built with -privatize=pie);
- * amp_start_pie_rank_create maps a new rank's copy (no-op without pie); the
- * rank calls amp_start_pie_rank_enter first, which runs the copy's
- * initializers and returns the copy's main, and amp_start_pie_rank_exit
- * when it ends. */
+ * image (no-op unless it was built with -privatize=pie); the rank calls
+ * amp_start_pie_rank_enter first, which runs the copy's initializers and
+ * returns the copy's main, and amp_start_pie_rank_exit when it ends. */
 void amp_start_pie_setup(void);
-void amp_start_pie_rank_create(amp_rank_t *rank);
 /* Maps and relocates the copy of the program of the rank in slot (a new
- * rank's, or one restarted or arriving); AMP_OK without pie. */
+ * rank's, or one restarted or arriving: mpi/slot.h); AMP_OK without pie. */
 AMP_MUST_USE amp_status_t amp_start_pie_map(int slot);
-/* Where the TLS copy of the rank in slot starts (its rank area, after its
- * struct). */
-void *amp_start_tls_area(int slot);
 amp_main_fn_t amp_start_pie_rank_enter(amp_rank_t *rank);
 void amp_start_pie_rank_exit(amp_rank_t *rank);
 

@@ -4,12 +4,14 @@
  * deadlock report reads it from p2p's endpoints). */
 #include "unit.h"
 
+#include "base/sanitize.h"
 #include "p2p/p2p.h"
 #include "sched/sched.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -357,6 +359,142 @@ UNIT_TEST(sched_migrate_many_threads_around_pes)
         UNIT_EQ(total, HOPS);
         UNIT_EQ(thr[i].state, AMP_THREAD_DONE);
     }
+}
+
+/* ---- stopped aside, left, resumed from a saved context ----------------- */
+
+#define ASIDE_STACK (16 * 1024)
+static char *aside_stack;
+static void *aside_sp;     /* the stopped thread's saved stack pointer */
+static int aside_saw_self; /* the PE's current thread was the stopped one */
+static int aside_on_stack; /* the function ran on the stack it was given */
+
+static void aside_back(void *arg)
+{
+    int i = (int)(long)arg;
+    int here;
+    amp_pe_t *pe = amp_pe_self();
+    aside_saw_self = pe->current == &thr[i];
+    aside_sp = amp_sched_saved_sp(&thr[i]);
+    aside_on_stack = (char *)&here >= aside_stack &&
+                     (char *)&here < aside_stack + ASIDE_STACK;
+    amp_sched_aside_end();
+}
+
+static void stops_aside(void *arg)
+{
+    int i = (int)(long)arg;
+    volatile int local = 4321;
+    amp_sched_aside(aside_stack, ASIDE_STACK, aside_back, arg);
+    UNIT_EQ(local, 4321);
+    UNIT_TRUE(amp_pe_self()->current == &thr[i]);
+    UNIT_EQ(thr[i].state, AMP_THREAD_RUNNING);
+    /* Stopped below this frame, on its own stack. */
+    UNIT_TRUE(on_own_stack(i, aside_sp));
+    UNIT_TRUE((char *)aside_sp < (char *)&local);
+    event(1);
+    amp_sched_yield(); /* the saved context is an ordinary one again */
+    event(3);
+    amp_sched_exit();
+}
+
+static void second(void *arg)
+{
+    (void)arg;
+    event(2);
+    amp_sched_exit();
+}
+
+/* A thread stopped while a function runs in its place on another stack
+ * resumes where it stopped, as the PE's current thread throughout. */
+UNIT_TEST(sched_aside_runs_in_place_of_a_stopped_thread)
+{
+    aside_stack = malloc(ASIDE_STACK);
+    UNIT_TRUE(aside_stack != NULL);
+    start(1, no_deadlock);
+    spawn(0, 0, stops_aside);
+    spawn(1, 0, second);
+    run();
+    UNIT_TRUE(aside_saw_self);
+    UNIT_TRUE(aside_on_stack);
+    static const int want[] = {1, 2, 3};
+    expect_events(want, 3);
+    UNIT_EQ(thr[0].state, AMP_THREAD_DONE);
+}
+
+/* What a move to another process does with a thread's memory, within one:
+ * the stopped thread's stack from its saved stack pointer up is copied
+ * away, the thread leaves its PE, its stack is overwritten, and another
+ * thread puts the copy back and resumes it from the saved context on
+ * another PE. */
+static char *saved_copy;
+static size_t saved_len;
+static atomic_int left_pe;
+
+static void aside_leave(void *arg)
+{
+    int i = (int)(long)arg;
+    char *sp = amp_sched_saved_sp(&thr[i]);
+    saved_len = (size_t)(stacks[i] + STACK_BYTES - sp);
+    saved_copy = malloc(saved_len);
+    UNIT_TRUE(saved_copy != NULL);
+    amp_asan_unpoison(sp, saved_len); /* its frames' red zones too */
+    memcpy(saved_copy, sp, saved_len);
+    atomic_store(&left_pe, 1);
+    amp_sched_vanish();
+}
+
+static void leaves(void *arg)
+{
+    int i = (int)(long)arg;
+    volatile long local[4] = {11, 22, 33, 44};
+    UNIT_EQ(amp_pe_self()->id, 0);
+    amp_sched_aside(aside_stack, ASIDE_STACK, aside_leave, arg);
+    /* The copy, on PE 1. */
+    amp_pe_t *pe = amp_pe_self();
+    UNIT_EQ(pe->id, 1);
+    UNIT_TRUE(pe->current == &thr[i]);
+    UNIT_TRUE(thr[i].pe == pe);
+    UNIT_EQ(tid(), atomic_load(&kernel_tid[1]));
+    UNIT_EQ(local[0] + local[1] + local[2] + local[3], 110);
+    event(2);
+    amp_sched_exit();
+}
+
+static void revives(void *arg)
+{
+    (void)arg;
+    int i = 0;
+    while (!atomic_load(&left_pe))
+        amp_sched_yield();
+    char *sp = stacks[i] + STACK_BYTES - saved_len;
+    UNIT_EQ((long)atomic_load(&sched.live), 1); /* only this one */
+    amp_asan_unpoison(stacks[i], STACK_BYTES);
+    memset(stacks[i], 0x5a, STACK_BYTES);
+    memset(&thr[i], 0x5a, sizeof(thr[i]));
+    memcpy(sp, saved_copy, saved_len);
+    amp_sched_thread_resume(&thr[i], amp_pe_self(), sp, stacks[i], STACK_BYTES,
+                            NULL);
+    UNIT_TRUE(thr[i].owner == NULL && thr[i].upper == NULL);
+    UNIT_EQ(thr[i].state, AMP_THREAD_READY);
+    event(1);
+    amp_sched_spawn(&thr[i]);
+    amp_sched_exit();
+}
+
+UNIT_TEST(sched_vanish_then_resume_a_copy_on_another_pe)
+{
+    aside_stack = malloc(ASIDE_STACK);
+    UNIT_TRUE(aside_stack != NULL);
+    start(2, no_deadlock);
+    spawn(0, 0, leaves);
+    spawn(1, 1, revives);
+    run();
+    static const int want[] = {1, 2};
+    expect_events(want, 2);
+    UNIT_EQ(thr[0].state, AMP_THREAD_DONE);
+    UNIT_TRUE(thr[0].pe == sched.pes[1]);
+    free(saved_copy);
 }
 
 /* ---- deadlock detection ----------------------------------------------- */
