@@ -41,22 +41,85 @@ int PMPI_Comm_size(MPI_Comm comm_h, int *size)
 }
 AMP_WEAK_ALIAS(Comm_size)
 
-/* Agrees on a context id no member has used: the largest of the members'
- * next free ids. */
-amp_status_t amp_comm_agree_ctx(amp_rank_t *rank, amp_comm_t *comm, int *ctx)
+/* Context ids of new communicators are agreed by their members: the
+ * largest of the members' proposals, each the proposer's next free id.
+ * Threads of one rank may agree at the same time (MPI_THREAD_MULTIPLE),
+ * and the largest proposal of one agreement may be an id that a member
+ * gave another agreement, or that another agreement took there since.  So
+ * a rank issues each proposal's ids to one agreement alone (next_ctx moves
+ * past them at once), and where a member has threads, every member checks
+ * the agreed ids against what it has issued since its own proposal: they
+ * are its own proposal's, or above everything issued (and are issued to
+ * this agreement, so that no other takes them); if a member cannot take
+ * them, all try again with new proposals.  Nobody waits for another
+ * agreement (no deadlock); an agreement fails only when another issued
+ * ids in its range meanwhile, and the agreement whose ids are the largest
+ * wins; ties between two of them, rare, are broken by random waits. */
+int amp_comm_ctx_propose(amp_rank_t *rank, int nids)
+{
+    int p = rank->next_ctx;
+    rank->next_ctx += nids;
+    return p;
+}
+
+int amp_comm_ctx_take(amp_rank_t *rank, int proposed, int agreed, int nids)
+{
+    int free_from =
+        rank->next_ctx == proposed + nids ? proposed : rank->next_ctx;
+    if (agreed != proposed && agreed < free_from)
+        return 0;
+    if (rank->next_ctx < agreed + nids)
+        rank->next_ctx = agreed + nids;
+    return 1;
+}
+
+int amp_comm_ctx_threads(amp_rank_t *rank)
+{
+    return atomic_load_explicit(&rank->mt_threads, memory_order_relaxed) > 0;
+}
+
+void amp_comm_ctx_backoff(unsigned *tries)
+{
+    unsigned span = 1u << (*tries < 6 ? *tries : 6);
+    (*tries)++;
+    for (uint64_t n = amp_sched_cycles() % span + 1; n > 0; n--)
+        amp_sched_yield();
+}
+
+/* The maxima over comm's members of k ints (k <= 2). */
+static amp_status_t comm_max(amp_rank_t *rank, MPI_Comm h, const int *mine,
+                             int *max, int k)
 {
     amp_coll_comm_t c;
-    amp_coll_op_t max = {.op_id = 1};
-    int mine = rank->next_ctx, agreed;
-    amp_coll_comm_of(rank, comm, &c);
-    amp_status_t st = amp_coll_allreduce(
-        &c, &mine, &agreed, 1, amp_dt_predefined(AMPI_DTID_MPI_INT), &max);
-    if (st != AMP_OK)
-        return st;
-    rank = amp_rank_self();
-    rank->next_ctx = agreed + 2;
-    *ctx = agreed;
-    return AMP_OK;
+    amp_coll_op_t op = {.op_id = 1};
+    amp_coll_comm_of(rank, amp_comm_lookup(rank, h), &c);
+    return amp_coll_allreduce(&c, mine, max, k,
+                              amp_dt_predefined(AMPI_DTID_MPI_INT), &op);
+}
+
+amp_status_t amp_comm_agree_ctx(amp_rank_t *rank, amp_comm_t *comm, int *ctx)
+{
+    MPI_Comm h = AMPI_HANDLE(AMPI_HANDLE_COMM, comm->obj.idx);
+    for (unsigned tries = 0;;) {
+        int p = amp_comm_ctx_propose(rank, 2);
+        int mine[2] = {p, amp_comm_ctx_threads(rank)}, res[2], bad = 0;
+        amp_status_t st = comm_max(rank, h, mine, res, 2);
+        rank = amp_rank_self();
+        if (st == AMP_OK && res[1]) { /* a member has threads: all check */
+            int no = !amp_comm_ctx_take(rank, p, res[0], 2);
+            st = comm_max(rank, h, &no, &bad, 1);
+            rank = amp_rank_self();
+        } else if (st == AMP_OK) {
+            (void)amp_comm_ctx_take(rank, p, res[0], 2); /* certain */
+        }
+        if (st != AMP_OK)
+            return st;
+        if (!bad) {
+            *ctx = res[0];
+            return AMP_OK;
+        }
+        amp_comm_ctx_backoff(&tries);
+    }
 }
 
 int amp_comm_members_local(int size, const int *world)

@@ -23,6 +23,29 @@
  * among a subset tagged tag (0..MPI_TAG_UB_VALUE). */
 #define AMONG_TAG(tag) (-(1 << 30) - (tag))
 
+/* The maxima of k ints (k <= 2) over the members of an agreement among a
+ * subset (amp_comm_agree_ctx_among): dissemination, after the round with
+ * distance k every member holds those of the 2k members up to itself. */
+static void among_max(const int *members, const int *world, int n, int me,
+                      int cctx, int tag, int *cur, int k)
+{
+    for (int d = 1; d < n; d <<= 1) {
+        int out[2] = {cur[0], k > 1 ? cur[1] : 0}, in[2] = {0, 0};
+        amp_p2p_req_t sreq, rreq;
+        amp_p2p_req_t *reqs[2] = {&rreq, &sreq};
+        sreq.on_done = rreq.on_done = NULL;
+        amp_p2p_ep_t *ep = &amp_rank_self()->ep;
+        amp_p2p_irecv(ep, in, sizeof(int) * (size_t)k, cctx,
+                      members[(me - d + n) % n], AMONG_TAG(tag), &rreq);
+        amp_p2p_isend(ep, out, sizeof(int) * (size_t)k, world[(me + d) % n],
+                      cctx, members[me], AMONG_TAG(tag), AMP_P2P_STANDARD,
+                      &sreq);
+        amp_p2p_wait_all(ep, reqs, 2);
+        for (int j = 0; j < k; j++)
+            cur[j] = in[j] > cur[j] ? in[j] : cur[j];
+    }
+}
+
 amp_status_t amp_comm_agree_ctx_among(amp_rank_t *rank, amp_comm_t *comm,
                                       const int *members, int n, int me,
                                       int tag, int *ctx)
@@ -32,30 +55,24 @@ amp_status_t amp_comm_agree_ctx_among(amp_rank_t *rank, amp_comm_t *comm,
         return AMP_ERR_NOMEM;
     for (int i = 0; i < n; i++)
         world[i] = amp_comm_world_rank(comm, members[i]);
-    amp_p2p_ep_t *ep = &rank->ep;
-    int cctx = comm->ctx + 1, from_me = members[me];
-    /* Dissemination: after the round with distance k every member holds the
-     * largest next id of the 2k members up to itself. */
-    int cur = rank->next_ctx;
-    for (int k = 1; k < n; k <<= 1) {
-        int out = cur, in = 0;
-        amp_p2p_req_t sreq, rreq;
-        amp_p2p_req_t *reqs[2] = {&rreq, &sreq};
-        sreq.on_done = rreq.on_done = NULL;
-        amp_p2p_irecv(ep, &in, sizeof(in), cctx, members[(me - k + n) % n],
-                      AMONG_TAG(tag), &rreq);
-        amp_p2p_isend(ep, &out, sizeof(out), world[(me + k) % n], cctx, from_me,
-                      AMONG_TAG(tag), AMP_P2P_STANDARD, &sreq);
-        amp_p2p_wait_all(ep, reqs, 2);
-        if (in > cur)
-            cur = in;
+    int cctx = comm->ctx + 1;
+    /* As amp_comm_agree_ctx: {proposal, threads}, then the check. */
+    for (unsigned tries = 0;;) {
+        int p = amp_comm_ctx_propose(rank, 2);
+        int cur[2] = {p, amp_comm_ctx_threads(rank)}, bad = 0;
+        among_max(members, world, n, me, cctx, tag, cur, 2);
+        rank = amp_rank_self();
+        bad = !amp_comm_ctx_take(rank, p, cur[0], 2);
+        if (cur[1])
+            among_max(members, world, n, me, cctx, tag, &bad, 1);
+        rank = amp_rank_self();
+        if (!bad) {
+            free(world);
+            *ctx = cur[0];
+            return AMP_OK;
+        }
+        amp_comm_ctx_backoff(&tries);
     }
-    free(world);
-    rank = amp_rank_self();
-    if (rank->next_ctx < cur + 2)
-        rank->next_ctx = cur + 2;
-    *ctx = cur;
-    return AMP_OK;
 }
 
 /* Collective over the intra-communicator comm: all[k * i + j] = mine[j] of
@@ -145,8 +162,8 @@ static amp_status_t split_members(const amp_comm_t *comm, const int *all,
         return AMP_ERR_NOMEM;
     int k = 0;
     for (int i = 0; i < comm->size; i++)
-        if (all[3 * i] == color)
-            m[k++] = (member_t){.key = all[3 * i + 1], .rank = i};
+        if (all[4 * i] == color)
+            m[k++] = (member_t){.key = all[4 * i + 1], .rank = i};
     qsort(m, (size_t)k, sizeof(member_t), by_key_then_rank);
     *world = malloc((size_t)k * sizeof(int));
     if (!*world) {
@@ -163,29 +180,64 @@ static amp_status_t split_members(const amp_comm_t *comm, const int *all,
     return AMP_OK;
 }
 
+/* Every member's (color, key, proposed context id, threads) into all
+ * (allgather_ints), the ids agreed as amp_comm_agree_ctx does: *ctx, the
+ * largest proposal, taken. */
+static amp_status_t split_gather(MPI_Comm comm_h, int color, int key, int *all,
+                                 int *ctx)
+{
+    amp_rank_t *rank = amp_rank_self();
+    for (unsigned tries = 0;;) {
+        int p = amp_comm_ctx_propose(rank, 2);
+        int mine[4] = {color, key, p, amp_comm_ctx_threads(rank)};
+        amp_comm_t *comm = amp_comm_lookup(rank, comm_h);
+        amp_status_t st = allgather_ints(rank, comm, mine, 4, all);
+        rank = amp_rank_self();
+        comm = amp_comm_lookup(rank, comm_h);
+        if (st != AMP_OK)
+            return st;
+        int max = 0, threads = 0, bad = 0;
+        for (int i = 0; i < comm->size; i++) {
+            max = all[4 * i + 2] > max ? all[4 * i + 2] : max;
+            threads |= all[4 * i + 3];
+        }
+        int no = !amp_comm_ctx_take(rank, p, max, 2);
+        if (threads) {
+            amp_coll_comm_t c;
+            amp_coll_op_t op = {.op_id = 1};
+            amp_coll_comm_of(rank, comm, &c);
+            st = amp_coll_allreduce(&c, &no, &bad, 1,
+                                    amp_dt_predefined(AMPI_DTID_MPI_INT), &op);
+            rank = amp_rank_self();
+            if (st != AMP_OK)
+                return st;
+        }
+        if (!bad) {
+            *ctx = max;
+            return AMP_OK;
+        }
+        amp_comm_ctx_backoff(&tries);
+    }
+}
+
 /* Collective part of MPI_Comm_split: every member's (color, key, next
  * context id) to every member. */
 static int split_common(amp_rank_t *rank, MPI_Comm comm_h, int color, int key,
                         MPI_Comm *newcomm, const char *call)
 {
     amp_comm_t *comm = amp_comm_lookup(rank, comm_h);
-    int mine[3] = {color, key, rank->next_ctx};
-    int *all = malloc((size_t)comm->size * 3 * sizeof(int));
+    int *all = malloc((size_t)comm->size * 4 * sizeof(int));
     if (!all)
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call, "out of memory");
     rank->call = call;
-    amp_status_t st = allgather_ints(rank, comm, mine, 3, all);
+    int ctx = 0;
+    amp_status_t st = split_gather(comm_h, color, key, all, &ctx);
     rank = amp_rank_self();
     comm = amp_comm_lookup(rank, comm_h);
     if (st != AMP_OK) {
         free(all);
         return status_error(rank, comm, st, call);
     }
-    int ctx = 0;
-    for (int i = 0; i < comm->size; i++)
-        if (all[3 * i + 2] > ctx)
-            ctx = all[3 * i + 2];
-    rank->next_ctx = ctx + 2;
     *newcomm = MPI_COMM_NULL;
     int *world = NULL, n = 0, me = 0;
     if (color != MPI_UNDEFINED)

@@ -396,6 +396,19 @@ void amp_comm_drop(amp_rank_t *rank, amp_comm_t *comm);
  * detaches and attaches again, mpi/move.c).  Fails with AMP_ERR_NOMEM. */
 AMP_MUST_USE amp_status_t amp_comm_coll_attach(amp_comm_t *c);
 void amp_comm_coll_detach(amp_comm_t *c);
+/* Context ids agreed while other threads of the rank may agree too
+ * (MPI_THREAD_MULTIPLE; comm.c has the protocol).  propose: nids ids
+ * from the rank's next one, issued to the caller alone; the first is the
+ * rank's proposal.  take: after the proposals were combined (agreed, their
+ * largest), whether ids agreed.. agreed+nids-1 may be taken at this rank
+ * (they are then); every member must say so, else all try again.
+ * threads: whether the rank has threads that may agree at the same time
+ * (no member has: take is certain and may be skipped).  backoff: a short
+ * random wait before another try, longer with each (*tries). */
+int amp_comm_ctx_propose(amp_rank_t *rank, int nids);
+int amp_comm_ctx_take(amp_rank_t *rank, int proposed, int agreed, int nids);
+int amp_comm_ctx_threads(amp_rank_t *rank);
+void amp_comm_ctx_backoff(unsigned *tries);
 /* Collective over comm: a context id no member has used yet (two ids are
  * taken: ctx and ctx + 1).  May block; re-read rank-local pointers after. */
 AMP_MUST_USE amp_status_t amp_comm_agree_ctx(amp_rank_t *rank, amp_comm_t *comm,
