@@ -31,15 +31,15 @@ int PMPI_Barrier(MPI_Comm comm_h)
         rc = amp_check_comm(rank, comm_h, "MPI_Barrier", &comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (comm->is_inter) /* intercoll.c */
+    if (comm->is_inter) /* intercoll_calls.c */
         return amp_intercoll_barrier(rank, comm, comm_h, NULL, "MPI_Barrier");
     amp_coll_comm_of(rank, comm, &c);
     rank->call = "MPI_Barrier";
     if (!comm->is_inter && (comm->shm || comm->size == 1)) /* coll/shm.c */
         return coll_status(rank, comm, amp_coll_shm_barrier(comm->shm, &c),
                            "MPI_Barrier");
-    if (comm->hier) /* coll_hier.c */
-        return coll_status(rank, comm, amp_coll_hier_barrier(comm, &c),
+    if (comm->hier) /* coll/hier.c */
+        return coll_status(rank, comm, amp_coll_hier_barrier(comm->hier, &c),
                            "MPI_Barrier");
     return coll_status(rank, comm, amp_coll_barrier(&c), "MPI_Barrier");
 }
@@ -56,7 +56,7 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS)
         rc = amp_check_comm(rank, comm_h, call, &comm);
-    if (rc == MPI_SUCCESS && comm->is_inter) /* intercoll.c */
+    if (rc == MPI_SUCCESS && comm->is_inter) /* intercoll_calls.c */
         return amp_intercoll_bcast(rank, comm, comm_h, buffer, count, datatype,
                                    root, NULL, call);
     if (rc == MPI_SUCCESS)
@@ -78,10 +78,10 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
         return coll_status(
             rank, comm,
             amp_coll_shm_bcast(comm->shm, &c, buffer, count, dt, root), call);
-    if (comm->hier) /* coll_hier.c */
+    if (comm->hier) /* coll/hier.c */
         return coll_status(
-            rank, comm, amp_coll_hier_bcast(comm, &c, buffer, count, dt, root),
-            call);
+            rank, comm,
+            amp_coll_hier_bcast(comm->hier, &c, buffer, count, dt, root), call);
     return coll_status(rank, comm, amp_coll_bcast(&c, buffer, count, dt, root),
                        call);
 }
@@ -157,7 +157,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
     const char *call = "MPI_Reduce";
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS && (comm = amp_comm_lookup(rank, comm_h)) &&
-        comm->is_inter) /* intercoll.c */
+        comm->is_inter) /* intercoll_calls.c */
         return amp_intercoll_reduce(rank, comm, comm_h, sendbuf, recvbuf, count,
                                     datatype, op, root, 0, NULL, call);
     if (rc == MPI_SUCCESS)
@@ -189,10 +189,12 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
                            amp_coll_shm_reduce(comm->shm, &c, sendbuf, recvbuf,
                                                count, dt, &cop, root),
                            call);
-    if (comm->hier && amp_coll_shm_reduce_ok(dt, count, &cop, comm->size)) /* coll_levels */
+    if (comm->hier &&
+        amp_coll_shm_reduce_ok(dt, count, &cop, comm->size)) /* coll/levels.c */
         return coll_status(rank, comm,
-                           amp_coll_levels_reduce(comm, &c, sendbuf, recvbuf,
-                                                  count, dt, &cop, root),
+                           amp_coll_levels_reduce(comm->hier, &c, sendbuf,
+                                                  recvbuf, count, dt, &cop,
+                                                  root),
                            call);
     return coll_status(
         rank, comm,
@@ -212,7 +214,7 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
     const char *call = "MPI_Allreduce";
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS && (comm = amp_comm_lookup(rank, comm_h)) &&
-        comm->is_inter) /* intercoll.c */
+        comm->is_inter) /* intercoll_calls.c */
         return amp_intercoll_reduce(rank, comm, comm_h, sendbuf, recvbuf, count,
                                     datatype, op, 0, 1, NULL, call);
     if (rc == MPI_SUCCESS)
@@ -236,10 +238,10 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
                                                   recvbuf, count, dt, &cop),
                            call);
     if (comm->hier &&
-        amp_coll_shm_reduce_ok(dt, count, &cop, comm->size)) /* coll_hier.c */
+        amp_coll_shm_reduce_ok(dt, count, &cop, comm->size)) /* coll/hier.c */
         return coll_status(rank, comm,
-                           amp_coll_hier_allreduce(comm, &c, sendbuf, recvbuf,
-                                                   count, dt, &cop),
+                           amp_coll_hier_allreduce(comm->hier, &c, sendbuf,
+                                                   recvbuf, count, dt, &cop),
                            call);
     return coll_status(
         rank, comm,

@@ -127,7 +127,7 @@ amp_status_t amp_rank_objects_init(amp_rank_t *rank)
                             amp_proc.sched.npes, 0, amp_proc.nranks, NULL, 0,
                             amp_proc.nranks, &world->shm) != AMP_OK)
         return AMP_ERR_NOMEM;
-    if (amp_coll_hier_attach(world) != AMP_OK)
+    if (amp_comm_hier_attach(world) != AMP_OK)
         return AMP_ERR_NOMEM;
     rank->next_ctx = 4;
     rank->idup_blocks = 0;

@@ -13,6 +13,8 @@
 #include "base/table.h"
 #include "boot/boot.h"
 #include "coll/coll.h"
+#include "coll/hier.h"
+#include "coll/inter.h"
 #include "coll/shm.h"
 #include "dt/dt.h"
 #include "gpu/gpu.h"
@@ -74,7 +76,7 @@ typedef struct amp_comm {
     unsigned coll_seq;          /* coll: collectives started, for tags */
     struct amp_coll_shm *shm;   /* coll/shm.c: state its members share */
     unsigned asserts;           /* info.c: AMP_ASSERT_* from mpi_assert_* */
-    struct amp_coll_hier *hier; /* coll_hier.c: members in several processes */
+    struct amp_coll_hier *hier; /* coll/hier.h: members in several processes */
     int holds;                  /* comm.c: persistent requests that use it */
     int freed; /* comm.c: MPI_Comm_free'd while held; the handle is invalid */
 } amp_comm_t;
@@ -296,76 +298,6 @@ AMP_MUST_USE amp_status_t amp_topology_dup(const struct amp_topology *t,
                                            struct amp_topology **copy);
 void amp_topology_free(struct amp_topology *t);
 
-/* ---- collectives across processes (coll_hier.c) ---- */
-
-/* Sets up comm->hier when comm's members run in several processes, each
- * process's as one block of consecutive ranks (else leaves it NULL); the
- * detach releases it. */
-AMP_MUST_USE amp_status_t amp_coll_hier_attach(amp_comm_t *comm);
-void amp_coll_hier_detach(amp_comm_t *comm);
-/* The two-level collectives on such a communicator (c: this call's view of
- * it, from amp_coll_comm_of); allreduce needs amp_coll_shm_reduce_ok. */
-AMP_MUST_USE amp_status_t amp_coll_hier_barrier(const amp_comm_t *comm,
-                                                const amp_coll_comm_t *c);
-AMP_MUST_USE amp_status_t amp_coll_hier_bcast(const amp_comm_t *comm,
-                                              const amp_coll_comm_t *c,
-                                              void *buf, int count,
-                                              const amp_dt_t *dt, int root);
-AMP_MUST_USE amp_status_t amp_coll_hier_allreduce(
-    const amp_comm_t *comm, const amp_coll_comm_t *c, const void *sendbuf,
-    void *recvbuf, int count, const amp_dt_t *dt, const amp_coll_op_t *op);
-
-/* The layout of such a communicator's two levels (coll_hier.c), for the
- * other two-level collectives (coll_levels.c). */
-typedef struct amp_coll_levels {
-    int first, nlocal;       /* this process's members: comm ranks first.. */
-    int block, nblocks;      /* this process's block among the comm's */
-    const int *local_world;  /* local member i -> world rank */
-    const int *leader_world; /* block b's leader -> world rank */
-    const int *block_first;  /* block b's first comm rank; [nblocks] = size */
-    struct amp_coll_shm *shm;
-} amp_coll_levels_t;
-void amp_coll_hier_levels(const amp_comm_t *comm, amp_coll_levels_t *out);
-
-/* ---- the other collectives in two levels (coll_levels.c) ----
- * Blocking calls on a communicator with comm->hier: the members of each
- * process meet through its shared address space, the processes' gatherers
- * (the root where it is, the block's first rank elsewhere) exchange whole
- * blocks of data, one message per pair of processes (through the node's
- * rings between processes of one node).  Arguments as the MPI call's,
- * already checked; counts NULL for the regular forms. */
-AMP_MUST_USE amp_status_t amp_coll_levels_gather(
-    const amp_comm_t *comm, const amp_coll_comm_t *c, const void *sendbuf,
-    int scount, const amp_dt_t *sdt, void *recvbuf, int rcount,
-    const int *rcounts, const int *displs, const amp_dt_t *rdt, int root,
-    int in_place);
-AMP_MUST_USE amp_status_t amp_coll_levels_scatter(
-    const amp_comm_t *comm, const amp_coll_comm_t *c, const void *sendbuf,
-    int scount, const int *scounts, const int *displs, const amp_dt_t *sdt,
-    void *recvbuf, int rcount, const amp_dt_t *rdt, int root, int in_place);
-AMP_MUST_USE amp_status_t amp_coll_levels_allgather(
-    const amp_comm_t *comm, const amp_coll_comm_t *c, const void *sendbuf,
-    int scount, const amp_dt_t *sdt, void *recvbuf, int rcount,
-    const int *rcounts, const int *displs, const amp_dt_t *rdt, int in_place);
-/* Alltoall with count elements of dt per pair, both sides (types of the
- * same size may differ); whether it goes two-level: small blocks. */
-int amp_coll_levels_alltoall_ok(const amp_comm_t *comm, size_t pair_bytes);
-AMP_MUST_USE amp_status_t amp_coll_levels_alltoall(
-    const amp_comm_t *comm, const amp_coll_comm_t *c, const void *sendbuf,
-    int scount, const amp_dt_t *sdt, void *recvbuf, int rcount,
-    const amp_dt_t *rdt, int in_place);
-/* Reduce and reduce-scatter through the two-level allreduce (so their
- * results are its bits), needing amp_coll_shm_reduce_ok.  rcounts: each
- * rank's part of the reduce-scatter, in order. */
-AMP_MUST_USE amp_status_t
-amp_coll_levels_reduce(const amp_comm_t *comm, const amp_coll_comm_t *c,
-                       const void *sendbuf, void *recvbuf, int count,
-                       const amp_dt_t *dt, const amp_coll_op_t *op, int root);
-AMP_MUST_USE amp_status_t amp_coll_levels_reduce_scatter(
-    const amp_comm_t *comm, const amp_coll_comm_t *c, const void *sendbuf,
-    void *recvbuf, const int *rcounts, const amp_dt_t *dt,
-    const amp_coll_op_t *op);
-
 /* ---- communicators (comm.c) ---- */
 
 /* Whether the size ranks of world (comm rank -> world rank, NULL: the
@@ -391,6 +323,10 @@ void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm);
  * destroys it. */
 void amp_comm_hold(amp_comm_t *comm);
 void amp_comm_drop(amp_rank_t *rank, amp_comm_t *comm);
+/* comm->hier: the layout of the two levels of comm's collectives
+ * (coll/hier.h) when its members run in several processes, each
+ * process's as one block of consecutive ranks, else NULL. */
+AMP_MUST_USE amp_status_t amp_comm_hier_attach(amp_comm_t *comm);
 /* The shared state of comm's collectives for the processes its members
  * run in now (amp_comm_new does it; a rank that moves between processes
  * detaches and attaches again, mpi/move.c).  Fails with AMP_ERR_NOMEM. */
@@ -453,14 +389,6 @@ int amp_intercomm_dup(amp_rank_t *rank, MPI_Comm comm_h, amp_comm_t **out,
  * (MPI_Comm_idup: ctx -1, amp_comm_coll_attach on its local_comm later). */
 int amp_intercomm_copy(amp_rank_t *rank, amp_comm_t *comm, int ctx, int attach,
                        amp_comm_t **out, const char *call);
-/* A schedule on the inter-communicator ic (a collective call of it) in
- * which the local rank 0 of one group, the low one (low: this rank's
- * group) sends the n ints at buf to every other member of both groups. */
-AMP_MUST_USE amp_status_t amp_intercoll_sched_from_leader(amp_rank_t *rank,
-                                                          amp_comm_t *ic,
-                                                          int low, int *buf,
-                                                          int n,
-                                                          struct amp_nbc **out);
 /* MPI_Comm_split (and MPI_Comm_create, MPI_Comm_split_type) of the
  * inter-communicator comm_h, checked: the inter-communicator between the
  * members of each group with color (in the order of key, then rank), or
@@ -469,7 +397,11 @@ int amp_intercomm_split(amp_rank_t *rank, MPI_Comm comm_h, int color, int key,
                         MPI_Comm *newcomm, const char *call);
 /* Releases what an inter-communicator holds beside the intra part. */
 void amp_intercomm_cleanup(amp_rank_t *rank, amp_comm_t *comm);
-/* Collectives on an inter-communicator (intercoll.c): each checks its
+/* The view of inter-communicator ic for one collective call, for the
+ * schedules of coll/inter.h: takes the call's sequence number
+ * (amp_coll_comm_of), so call it once per call (intercoll_calls.c). */
+void amp_intercoll_view(amp_rank_t *rank, amp_comm_t *ic, amp_coll_inter_t *v);
+/* Collectives on an inter-communicator (intercoll_calls.c): each checks its
  * own arguments beyond comm (reduce_scatter's are checked), then runs the
  * call to the end or, when request is not NULL, hands it out as *request
  * (on comm_h); returns the MPI code.  reduce: all for allreduce (root
@@ -494,25 +426,6 @@ int amp_intercoll_reduce_scatter(amp_rank_t *rank, amp_comm_t *comm,
  * MPI_PROC_NULL or a rank of the remote group. */
 int amp_check_inter_root(amp_rank_t *rank, amp_comm_t *comm, int root,
                          const char *call);
-/* One side of an exchange with the remote group: n blocks, block i to or
- * from remote rank first + i, counts[i] elements of dts[i] at displs[i]
- * bytes from the buffer. */
-typedef struct amp_coll_side {
-    int first, n;
-    int *counts;
-    ptrdiff_t *displs;
-    const amp_dt_t **dts;
-} amp_coll_side_t;
-/* A schedule (one round) that sends sd's blocks of sendbuf and receives
- * rd's blocks into recvbuf, on the inter-communicator's collective
- * context; takes the call's sequence number, so every member of both
- * groups calls it once per call. */
-AMP_MUST_USE amp_status_t amp_intercoll_sched(amp_rank_t *rank, amp_comm_t *ic,
-                                              const void *sendbuf,
-                                              const amp_coll_side_t *sd,
-                                              void *recvbuf,
-                                              const amp_coll_side_t *rd,
-                                              struct amp_nbc **out);
 
 /* ---- sessions (session.c) ---- */
 AMP_MUST_USE amp_status_t amp_session_rank_init(amp_rank_t *rank);

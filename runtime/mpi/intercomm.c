@@ -15,7 +15,7 @@
 #include <string.h>
 
 /* Tags of the leaders' exchanges on an inter-communicator's collective
- * context: no collective's tag (intercoll.c) is one of them. */
+ * context: no collective's tag (coll/inter.c) is one of them. */
 enum { TAG_AGREE = 100, TAG_SPLIT = 101 };
 
 int PMPI_Comm_test_inter(MPI_Comm comm_h, int *flag)

@@ -1,6 +1,6 @@
 /*
  * Gather, scatter, allgather, alltoall, reduce and reduce-scatter in two
- * levels across processes (impl.h), on the layout of coll_hier.c: each
+ * levels across processes (hier.h), on the layout of hier.c: each
  * process's members are one block of consecutive comm ranks.
  *
  * Each call runs stages one after another, each a schedule (coll/nbc.h) on
@@ -15,16 +15,17 @@
  * processes of one node those go through the node's rings in shared memory
  * (or are copied once with cross-memory attach, p2p/net_impl.h).
  *
- * Reductions take the two-level allreduce (coll_hier.c) and keep what the
+ * Reductions take the two-level allreduce (hier.c) and keep what the
  * call needs of its result, so that they combine in its order (the same
  * bits as MPI_Allreduce).  Scan and exscan stay one-level: a prefix split
  * at process boundaries would combine in an order that depends on where
  * the ranks run.  Alltoallv and alltoallw stay one-level too.
  */
-#include "mpi/impl.h"
+#include "coll/hier.h"
 
 #include "coll/nbc.h"
-#include "coll/shm.h"
+
+#include "mpi.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -71,10 +72,10 @@ static int nlocal_of(const amp_coll_levels_t *l, int b)
 }
 
 /* The views of call c; root (-1: none) is its process's gatherer. */
-static amp_status_t levels_init(levels_t *v, const amp_comm_t *comm,
+static amp_status_t levels_init(levels_t *v, const amp_coll_hier_t *h,
                                 const amp_coll_comm_t *c, int root)
 {
-    amp_coll_hier_levels(comm, &v->l);
+    amp_coll_hier_levels(h, &v->l);
     const amp_coll_levels_t *l = &v->l;
     v->world = malloc((size_t)l->nblocks * sizeof(int));
     if (!v->world)
@@ -225,7 +226,7 @@ static amp_status_t gather_from_blocks(levels_t *v, void *recvbuf, int rcount,
     return st;
 }
 
-amp_status_t amp_coll_levels_gather(const amp_comm_t *comm,
+amp_status_t amp_coll_levels_gather(const amp_coll_hier_t *h,
                                     const amp_coll_comm_t *c,
                                     const void *sendbuf, int scount,
                                     const amp_dt_t *sdt, void *recvbuf,
@@ -234,7 +235,7 @@ amp_status_t amp_coll_levels_gather(const amp_comm_t *comm,
                                     int root, int in_place)
 {
     levels_t v;
-    amp_status_t st = levels_init(&v, comm, c, root);
+    amp_status_t st = levels_init(&v, h, c, root);
     if (st != AMP_OK)
         return st;
     int n = v.l.nlocal;
@@ -311,13 +312,13 @@ static amp_status_t scatter_to_blocks(levels_t *v, const void *sendbuf,
 }
 
 amp_status_t
-amp_coll_levels_scatter(const amp_comm_t *comm, const amp_coll_comm_t *c,
+amp_coll_levels_scatter(const amp_coll_hier_t *h, const amp_coll_comm_t *c,
                         const void *sendbuf, int scount, const int *scounts,
                         const int *displs, const amp_dt_t *sdt, void *recvbuf,
                         int rcount, const amp_dt_t *rdt, int root, int in_place)
 {
     levels_t v;
-    amp_status_t st = levels_init(&v, comm, c, root);
+    amp_status_t st = levels_init(&v, h, c, root);
     if (st != AMP_OK)
         return st;
     int n = v.l.nlocal;
@@ -456,13 +457,13 @@ static amp_status_t allgather_v(levels_t *v, const void *sendbuf, int scount,
 }
 
 amp_status_t
-amp_coll_levels_allgather(const amp_comm_t *comm, const amp_coll_comm_t *c,
+amp_coll_levels_allgather(const amp_coll_hier_t *h, const amp_coll_comm_t *c,
                           const void *sendbuf, int scount, const amp_dt_t *sdt,
                           void *recvbuf, int rcount, const int *rcounts,
                           const int *displs, const amp_dt_t *rdt, int in_place)
 {
     levels_t v;
-    amp_status_t st = levels_init(&v, comm, c, -1);
+    amp_status_t st = levels_init(&v, h, c, -1);
     if (st != AMP_OK)
         return st;
     st = rcounts ? allgather_v(&v, sendbuf, scount, sdt, recvbuf, rcounts,
@@ -474,9 +475,9 @@ amp_coll_levels_allgather(const amp_comm_t *comm, const amp_coll_comm_t *c,
 
 /* ---- alltoall --------------------------------------------------------- */
 
-int amp_coll_levels_alltoall_ok(const amp_comm_t *comm, size_t pair_bytes)
+int amp_coll_levels_alltoall_ok(const amp_coll_hier_t *h, size_t pair_bytes)
 {
-    return comm->hier && pair_bytes <= A2A_SMALL;
+    return h && pair_bytes <= A2A_SMALL;
 }
 
 /* At the gatherer: the members' send rows (in: member i's blocks for every
@@ -550,7 +551,7 @@ static amp_status_t a2a_exchange(levels_t *v, char *rows, size_t pb)
     return st;
 }
 
-amp_status_t amp_coll_levels_alltoall(const amp_comm_t *comm,
+amp_status_t amp_coll_levels_alltoall(const amp_coll_hier_t *h,
                                       const amp_coll_comm_t *c,
                                       const void *sendbuf, int scount,
                                       const amp_dt_t *sdt, void *recvbuf,
@@ -558,7 +559,7 @@ amp_status_t amp_coll_levels_alltoall(const amp_comm_t *comm,
                                       int in_place)
 {
     levels_t v;
-    amp_status_t st = levels_init(&v, comm, c, -1);
+    amp_status_t st = levels_init(&v, h, c, -1);
     if (st != AMP_OK)
         return st;
     int n = v.l.nlocal, size = v.l.block_first[v.l.nblocks];
@@ -600,7 +601,7 @@ static char *scratch(const amp_dt_t *dt, int count, void **mem)
     return *mem ? (char *)*mem - dt->true_lb : NULL;
 }
 
-amp_status_t amp_coll_levels_reduce(const amp_comm_t *comm,
+amp_status_t amp_coll_levels_reduce(const amp_coll_hier_t *h,
                                     const amp_coll_comm_t *c,
                                     const void *sendbuf, void *recvbuf,
                                     int count, const amp_dt_t *dt,
@@ -611,12 +612,12 @@ amp_status_t amp_coll_levels_reduce(const amp_comm_t *comm,
     if (!into)
         return AMP_ERR_NOMEM;
     amp_status_t st =
-        amp_coll_hier_allreduce(comm, c, sendbuf, into, count, dt, op);
+        amp_coll_hier_allreduce(h, c, sendbuf, into, count, dt, op);
     free(mem);
     return st;
 }
 
-amp_status_t amp_coll_levels_reduce_scatter(const amp_comm_t *comm,
+amp_status_t amp_coll_levels_reduce_scatter(const amp_coll_hier_t *h,
                                             const amp_coll_comm_t *c,
                                             const void *sendbuf, void *recvbuf,
                                             const int *rcounts,
@@ -633,7 +634,7 @@ amp_status_t amp_coll_levels_reduce_scatter(const amp_comm_t *comm,
     if (!all)
         return AMP_ERR_NOMEM;
     amp_status_t st =
-        amp_coll_hier_allreduce(comm, c, sendbuf, all, total, dt, op);
+        amp_coll_hier_allreduce(h, c, sendbuf, all, total, dt, op);
     if (st == AMP_OK)
         amp_dt_copy(dt, rcounts[c->rank], recvbuf,
                     all + (ptrdiff_t)off * dt->extent);
