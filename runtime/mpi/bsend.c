@@ -4,7 +4,8 @@
  * also holds the p2p request of the send from it, then the packed data.
  * A segment goes back to the free space when its send completes.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/stage.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -4,7 +4,8 @@
  * arguments, builds a schedule (coll/nbc.h) and either waits for it
  * (blocking) or hands it out as a request of kind AMP_REQ_COLL.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/stage.h"
 
 #include "coll/nbc.h"
 

@@ -1,5 +1,6 @@
 /* Collective calls and user-defined reduction operations. */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/stage.h"
 
 static int check_root(amp_rank_t *rank, amp_comm_t *comm, int root,
                       const char *call)

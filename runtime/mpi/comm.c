@@ -1,5 +1,7 @@
 /* Communicator calls. */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/request.h"
+#include "mpi/attr.h"
 
 #include "coll/nbc.h"
 

@@ -13,7 +13,8 @@
  * inter-communicator (amp_intercomm_split, intercomm.c); create_group is
  * defined on intra-communicators only.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/attr.h"
 
 #include <limits.h>
 #include <stdlib.h>

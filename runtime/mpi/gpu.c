@@ -14,7 +14,8 @@
  * queued when the data has arrived, and the request completes when they
  * are done.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/stage.h"
 
 #include "gpu/gpu.h"
 

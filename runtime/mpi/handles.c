@@ -1,7 +1,10 @@
 /*
  * Handle lookup and the argument checks every call shares.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/request.h"
+#include "mpi/attr.h"
+#include "mpi/fileio.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,8 @@
  * or handed out as a request).  collective.c and coll_calls.c hand the
  * calls on inter-communicators here.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/stage.h"
 
 #include "coll/inter.h"
 #include "coll/nbc.h"

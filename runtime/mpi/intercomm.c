@@ -8,7 +8,7 @@
  * leaders (local rank 0, or the given leaders for MPI_Intercomm_create)
  * exchange, and each leader broadcasts the outcome to its group.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
 
 #include <stdio.h>
 #include <stdlib.h>

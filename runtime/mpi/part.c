@@ -19,7 +19,9 @@
  * in the order they made them).  The outer request completes when its inner send or receive
  * does, so a thread may wait on it while others mark partitions ready.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/attr.h"
+#include "mpi/stage.h"
 
 #include <limits.h>
 #include <stdlib.h>

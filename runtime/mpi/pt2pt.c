@@ -3,7 +3,8 @@
  * their p2p request on the stack; nonblocking ones take a request object
  * from the rank's table.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/stage.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,9 @@
  * synchronization calls wait for (win_sync.c), and a request-based
  * operation's request completes with the answer.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/win.h"
+#include "mpi/stage.h"
 #include "rma/rma.h"
 
 #include <string.h>
