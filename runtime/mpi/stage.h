@@ -66,12 +66,6 @@ int amp_gpu_reduce(amp_rank_t *rank, amp_comm_t *comm, const void *sendbuf,
 #define AMP_GPU_OP_BUFS 3
 typedef struct amp_gpu_op amp_gpu_op_t;
 
-/* The span of count elements of dt (gpu.h). */
-void amp_gpu_span_dt(amp_gpu_span_t *sp, int count, const amp_dt_t *dt);
-/* Widens *sp (start with bytes 0) by count elements of dt at disp bytes
- * from the buffer; a span of several blocks is not dense. */
-void amp_gpu_span_add(amp_gpu_span_t *sp, ptrdiff_t disp, int count,
-                      const amp_dt_t *dt);
 /* When buf's span sp is device memory, stages it into *op (made on the
  * first device buffer) for role (enum amp_gpu_role) and sets *view to buf's
  * place in the host copy; otherwise *view = buf.  On an error *op is
