@@ -43,10 +43,17 @@ amp_status_t amp_comm_agree_ctx_among(amp_rank_t *rank, amp_comm_t *comm,
         amp_p2p_req_t sreq, rreq;
         amp_p2p_req_t *reqs[2] = {&rreq, &sreq};
         sreq.on_done = rreq.on_done = NULL;
-        amp_p2p_irecv(ep, &in, sizeof(in), cctx, members[(me - k + n) % n],
-                      AMONG_TAG(tag), &rreq);
-        amp_p2p_isend(ep, &out, sizeof(out), world[(me + k) % n], cctx, from_me,
-                      AMONG_TAG(tag), AMP_P2P_STANDARD, &sreq);
+        amp_p2p_irecv(ep, &in, sizeof(in),
+                      (amp_p2p_env_t){.ctx = cctx,
+                                      .src = members[(me - k + n) % n],
+                                      .tag = AMONG_TAG(tag)},
+                      &rreq);
+        amp_p2p_isend(ep, &out, sizeof(out),
+                      (amp_p2p_env_t){.ctx = cctx,
+                                      .src = from_me,
+                                      .dst = world[(me + k) % n],
+                                      .tag = AMONG_TAG(tag)},
+                      AMP_P2P_STANDARD, &sreq);
         amp_p2p_wait_all(ep, reqs, 2);
         if (in > cur)
             cur = in;

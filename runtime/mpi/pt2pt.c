@@ -117,12 +117,17 @@ static void start_send(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
     int world = amp_comm_peer_world(comm, dest);
     int pmode = mode == AMP_SEND_SYNC ? AMP_P2P_SYNC : AMP_P2P_STANDARD;
     if (dev && dev->gpu)
-        amp_p2p_isend_dev(&rank->ep, amp_dt_data(buf, dt),
-                          dt->size * (size_t)count, dev, world, comm->ctx,
-                          comm->rank, tag, pmode, p);
+        amp_p2p_isend_dev(
+            &rank->ep, amp_dt_data(buf, dt), dt->size * (size_t)count, dev,
+            (amp_p2p_env_t){
+                .ctx = comm->ctx, .src = comm->rank, .dst = world, .tag = tag},
+            pmode, p);
     else
-        amp_p2p_isend_typed(&rank->ep, buf, count, dt, world, comm->ctx,
-                            comm->rank, tag, pmode, p);
+        amp_p2p_isend_typed(
+            &rank->ep, buf, count, dt,
+            (amp_p2p_env_t){
+                .ctx = comm->ctx, .src = comm->rank, .dst = world, .tag = tag},
+            pmode, p);
 }
 
 /* Brings the endpoint's matching for comm in line with its hints: with
@@ -147,12 +152,17 @@ static void start_recv(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
 {
     sync_exact(rank, comm);
     if (dev && dev->gpu)
-        amp_p2p_irecv_dev(&rank->ep, amp_dt_data(buf, dt),
-                          dt->size * (size_t)count, dev, comm->ctx, source,
-                          p2p_tag(tag), p);
+        amp_p2p_irecv_dev(
+            &rank->ep, amp_dt_data(buf, dt), dt->size * (size_t)count, dev,
+            (amp_p2p_env_t){
+                .ctx = comm->ctx, .src = source, .tag = p2p_tag(tag)},
+            p);
     else
-        amp_p2p_irecv_typed(&rank->ep, buf, count, dt, comm->ctx, source,
-                            p2p_tag(tag), p);
+        amp_p2p_irecv_typed(&rank->ep, buf, count, dt,
+                            (amp_p2p_env_t){.ctx = comm->ctx,
+                                            .src = source,
+                                            .tag = p2p_tag(tag)},
+                            p);
 }
 
 static void wait_one(amp_rank_t *rank, amp_p2p_req_t *p, const char *call)
@@ -483,8 +493,11 @@ static void start_halves(amp_rank_t *rank, amp_comm_t *comm,
         amp_p2p_req_init_done(&rank->ep, send, MPI_PROC_NULL, MPI_ANY_TAG);
     else if (copy)
         amp_p2p_isend(&rank->ep, copy, recv_capacity(a),
-                      amp_comm_peer_world(comm, a->dest), comm->ctx, comm->rank,
-                      a->stag, AMP_P2P_STANDARD, send);
+                      (amp_p2p_env_t){.ctx = comm->ctx,
+                                      .src = comm->rank,
+                                      .dst = amp_comm_peer_world(comm, a->dest),
+                                      .tag = a->stag},
+                      AMP_P2P_STANDARD, send);
     else
         start_send(rank, comm, a->sbuf, a->scount, a->sdt, a->dest, a->stag,
                    AMP_SEND_STANDARD, &a->sdev, send);
