@@ -68,20 +68,21 @@ void amp_coll_hier_levels(const amp_coll_hier_t *h, amp_coll_levels_t *out);
  * (the root where it is, the block's first rank elsewhere) exchange whole
  * blocks of data, one message per pair of processes (through the node's
  * rings between processes of one node).  Arguments as the MPI call's,
- * already checked; counts NULL for the regular forms. */
-AMP_MUST_USE amp_status_t amp_coll_levels_gather(
-    const amp_coll_hier_t *h, const amp_coll_comm_t *c, const void *sendbuf,
-    int scount, const amp_dt_t *sdt, void *recvbuf, int rcount,
-    const int *rcounts, const int *displs, const amp_dt_t *rdt, int root,
-    int in_place);
-AMP_MUST_USE amp_status_t amp_coll_levels_scatter(
-    const amp_coll_hier_t *h, const amp_coll_comm_t *c, const void *sendbuf,
-    int scount, const int *scounts, const int *displs, const amp_dt_t *sdt,
-    void *recvbuf, int rcount, const amp_dt_t *rdt, int root, int in_place);
+ * already checked, the send and receive sides as amp_coll_blocks_t
+ * (coll.h; counts NULL for the regular forms). */
+AMP_MUST_USE amp_status_t amp_coll_levels_gather(const amp_coll_hier_t *h,
+                                                 const amp_coll_comm_t *c,
+                                                 const amp_coll_blocks_t *send,
+                                                 const amp_coll_blocks_t *recv,
+                                                 int root, int in_place);
+AMP_MUST_USE amp_status_t amp_coll_levels_scatter(const amp_coll_hier_t *h,
+                                                  const amp_coll_comm_t *c,
+                                                  const amp_coll_blocks_t *send,
+                                                  const amp_coll_blocks_t *recv,
+                                                  int root, int in_place);
 AMP_MUST_USE amp_status_t amp_coll_levels_allgather(
-    const amp_coll_hier_t *h, const amp_coll_comm_t *c, const void *sendbuf,
-    int scount, const amp_dt_t *sdt, void *recvbuf, int rcount,
-    const int *rcounts, const int *displs, const amp_dt_t *rdt, int in_place);
+    const amp_coll_hier_t *h, const amp_coll_comm_t *c,
+    const amp_coll_blocks_t *send, const amp_coll_blocks_t *recv, int in_place);
 /* Alltoall with count elements of dt per pair, both sides (types of the
  * same size may differ); whether it goes two-level: a layout (h not NULL)
  * and small blocks. */

@@ -439,17 +439,38 @@ static int blocks_levels(amp_rank_t *rank, amp_comm_t *comm,
     amp_status_t st;
     rank->call = call;
     if (kind == GATHER)
-        st = amp_coll_levels_gather(comm->hier, c, o->buf, o->count, b->odt,
-                                    (void *)m->buf, m->count, counts, displs,
-                                    b->mdt, root, in_place);
+        st = amp_coll_levels_gather(comm->hier, c,
+                                    &(amp_coll_blocks_t){.buf = o->buf,
+                                                         .count = o->count,
+                                                         .dt = b->odt},
+                                    &(amp_coll_blocks_t){.buf = m->buf,
+                                                         .count = m->count,
+                                                         .counts = counts,
+                                                         .displs = displs,
+                                                         .dt = b->mdt},
+                                    root, in_place);
     else if (kind == SCATTER)
-        st = amp_coll_levels_scatter(comm->hier, c, m->buf, m->count, counts,
-                                     displs, b->mdt, (void *)o->buf, o->count,
-                                     b->odt, root, in_place);
+        st = amp_coll_levels_scatter(comm->hier, c,
+                                     &(amp_coll_blocks_t){.buf = m->buf,
+                                                          .count = m->count,
+                                                          .counts = counts,
+                                                          .displs = displs,
+                                                          .dt = b->mdt},
+                                     &(amp_coll_blocks_t){.buf = o->buf,
+                                                          .count = o->count,
+                                                          .dt = b->odt},
+                                     root, in_place);
     else
-        st = amp_coll_levels_allgather(comm->hier, c, o->buf, o->count, b->odt,
-                                       (void *)m->buf, m->count, counts, displs,
-                                       b->mdt, in_place);
+        st = amp_coll_levels_allgather(comm->hier, c,
+                                       &(amp_coll_blocks_t){.buf = o->buf,
+                                                            .count = o->count,
+                                                            .dt = b->odt},
+                                       &(amp_coll_blocks_t){.buf = m->buf,
+                                                            .count = m->count,
+                                                            .counts = counts,
+                                                            .displs = displs,
+                                                            .dt = b->mdt},
+                                       in_place);
     return status_error(amp_rank_self(), comm, st, call);
 }
 
@@ -485,17 +506,38 @@ static int blocks_intra(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
     if (!request && comm->hier && !amp_proc.gpu) /* coll/levels.c */
         return blocks_levels(rank, comm, &c, b, kind, root, in_place, call);
     if (kind == GATHER)
-        st = amp_coll_sched_gather(&c, o->buf, o->count, b->odt, (void *)m->buf,
-                                   m->count, counts, displs, b->mdt, root,
-                                   in_place, &s);
+        st = amp_coll_sched_gather(&c,
+                                   &(amp_coll_blocks_t){.buf = o->buf,
+                                                        .count = o->count,
+                                                        .dt = b->odt},
+                                   &(amp_coll_blocks_t){.buf = m->buf,
+                                                        .count = m->count,
+                                                        .counts = counts,
+                                                        .displs = displs,
+                                                        .dt = b->mdt},
+                                   root, in_place, &s);
     else if (kind == SCATTER)
-        st = amp_coll_sched_scatter(&c, m->buf, m->count, counts, displs,
-                                    b->mdt, (void *)o->buf, o->count, b->odt,
+        st = amp_coll_sched_scatter(&c,
+                                    &(amp_coll_blocks_t){.buf = m->buf,
+                                                         .count = m->count,
+                                                         .counts = counts,
+                                                         .displs = displs,
+                                                         .dt = b->mdt},
+                                    &(amp_coll_blocks_t){.buf = o->buf,
+                                                         .count = o->count,
+                                                         .dt = b->odt},
                                     root, in_place, &s);
     else
-        st = amp_coll_sched_allgather(&c, o->buf, o->count, b->odt,
-                                      (void *)m->buf, m->count, counts, displs,
-                                      b->mdt, in_place, &s);
+        st = amp_coll_sched_allgather(&c,
+                                      &(amp_coll_blocks_t){.buf = o->buf,
+                                                           .count = o->count,
+                                                           .dt = b->odt},
+                                      &(amp_coll_blocks_t){.buf = m->buf,
+                                                           .count = m->count,
+                                                           .counts = counts,
+                                                           .displs = displs,
+                                                           .dt = b->mdt},
+                                      in_place, &s);
     return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
 }
 
