@@ -58,6 +58,20 @@ enum amp_send_mode {
     AMP_SEND_BUFFERED
 };
 
+/* The arguments of one point-to-point call: count elements of type dtype
+ * at buf (dt: its descriptor, once checked), to or from peer (a rank of
+ * the communicator comm_h, MPI_ANY_SOURCE or MPI_PROC_NULL) with tag; a
+ * send's mode (enum amp_send_mode). */
+typedef struct amp_xfer {
+    const void *buf;
+    int count;
+    MPI_Datatype dtype;
+    const amp_dt_t *dt;
+    int peer, tag;
+    MPI_Comm comm_h;
+    int mode;
+} amp_xfer_t;
+
 typedef struct amp_msg_handle {
     amp_obj_t obj;
     struct amp_msg *msg;

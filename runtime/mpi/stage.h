@@ -43,14 +43,10 @@ int amp_gpu_req_stage(amp_rank_t *rank, amp_comm_t *comm, amp_req_t *r,
  * none is staged (the caller goes on, with p2p moving the device memory
  * itself when dev->gpu is set, as for amp_gpu_req_stage), else 1 with
  * *rc, the call made again on host copies. */
-int amp_gpu_send(amp_rank_t *rank, amp_comm_t *comm, const void *buf, int count,
-                 const amp_dt_t *dt, MPI_Datatype dtype, int dest, int tag,
-                 MPI_Comm comm_h, int mode, const char *call,
-                 amp_p2p_dev_t *dev, int *rc);
-int amp_gpu_recv(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
-                 const amp_dt_t *dt, MPI_Datatype dtype, int source, int tag,
-                 MPI_Comm comm_h, MPI_Status *status, amp_p2p_dev_t *dev,
-                 int *rc);
+int amp_gpu_send(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
+                 const char *call, amp_p2p_dev_t *dev, int *rc);
+int amp_gpu_recv(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
+                 MPI_Status *status, amp_p2p_dev_t *dev, int *rc);
 int amp_gpu_bcast(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
                   const amp_dt_t *dt, MPI_Datatype dtype, int root,
                   MPI_Comm comm_h, int *rc);
