@@ -88,6 +88,17 @@ typedef struct amp_coll_blocks {
     const amp_dt_t *dt;
 } amp_coll_blocks_t;
 
+/* One side of an exchange of a block per peer (alltoallv/w, and the
+ * exchanges with the remote group of an inter-communicator): n blocks,
+ * block i to or from peer first + i, counts[i] elements of dts[i] at
+ * displs[i] bytes from the buffer. */
+typedef struct amp_coll_side {
+    int first, n;
+    int *counts;
+    ptrdiff_t *displs;
+    const amp_dt_t **dts;
+} amp_coll_side_t;
+
 AMP_MUST_USE amp_status_t amp_coll_barrier(const amp_coll_comm_t *c);
 AMP_MUST_USE amp_status_t amp_coll_bcast(const amp_coll_comm_t *c, void *buf,
                                          int count, const amp_dt_t *dt,

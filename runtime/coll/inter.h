@@ -46,17 +46,8 @@ AMP_MUST_USE amp_status_t amp_coll_inter_from_leader(const amp_coll_inter_t *ic,
                                                      int low, int *buf, int n,
                                                      struct amp_nbc **out);
 
-/* One side of an exchange with the remote group: n blocks, block i to or
- * from remote rank first + i, counts[i] elements of dts[i] at displs[i]
- * bytes from the buffer. */
-typedef struct amp_coll_side {
-    int first, n;
-    int *counts;
-    ptrdiff_t *displs;
-    const amp_dt_t **dts;
-} amp_coll_side_t;
 /* One round that sends sd's blocks of sendbuf and receives rd's blocks
- * into recvbuf. */
+ * (coll.h) into recvbuf, the ranks of the blocks the remote group's. */
 AMP_MUST_USE amp_status_t amp_coll_inter_exchange(
     const amp_coll_inter_t *ic, const void *sendbuf, const amp_coll_side_t *sd,
     void *recvbuf, const amp_coll_side_t *rd, struct amp_nbc **out);

@@ -599,9 +599,16 @@ static amp_status_t a2a_exchange(levels_t *v, char *rows, size_t pb)
             displs[nb + b] = b ? displs[nb + b - 1] + counts[nb + b - 1] : 0;
         }
         amp_nbc_t *s = NULL;
-        st = amp_coll_sched_alltoall(&v->leaders, buf, counts, displs, dts,
-                                     buf + bytes, counts + nb, displs + nb, dts,
-                                     0, &s);
+        st = amp_coll_sched_alltoall(
+            &v->leaders, buf,
+            &(amp_coll_side_t){
+                .n = nb, .counts = counts, .displs = displs, .dts = dts},
+            buf + bytes,
+            &(amp_coll_side_t){.n = nb,
+                               .counts = counts + nb,
+                               .displs = displs + nb,
+                               .dts = dts},
+            0, &s);
         st = run(st, s, &v->leaders);
     }
     if (st == AMP_OK)

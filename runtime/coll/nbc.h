@@ -170,14 +170,13 @@ AMP_MUST_USE amp_status_t amp_coll_sched_scatter(const amp_coll_comm_t *c,
 AMP_MUST_USE amp_status_t amp_coll_sched_allgather(
     const amp_coll_comm_t *c, const amp_coll_blocks_t *send,
     const amp_coll_blocks_t *recv, int in_place, amp_nbc_t **out);
-/* Alltoall(v,w): per peer i, the send block is scounts[i] elements of
- * sdts[i] at sendbuf + sdispls[i] bytes; likewise the receive block.
- * in_place: the send blocks are the receive blocks. */
+/* Alltoall(v,w): per peer i, the send block is sd's block i of sendbuf,
+ * the receive block rd's block i of recvbuf (coll.h; a block for every
+ * rank of c: their first and n are not used).  in_place: the send blocks
+ * are the receive blocks. */
 AMP_MUST_USE amp_status_t amp_coll_sched_alltoall(
-    const amp_coll_comm_t *c, const void *sendbuf, const int *scounts,
-    const ptrdiff_t *sdispls, const amp_dt_t *const *sdts, void *recvbuf,
-    const int *rcounts, const ptrdiff_t *rdispls, const amp_dt_t *const *rdts,
-    int in_place, amp_nbc_t **out);
+    const amp_coll_comm_t *c, const void *sendbuf, const amp_coll_side_t *sd,
+    void *recvbuf, const amp_coll_side_t *rd, int in_place, amp_nbc_t **out);
 /* Reduce_scatter(_block): rcounts[i] elements go to rank i. */
 AMP_MUST_USE amp_status_t amp_coll_sched_reduce_scatter(
     const amp_coll_comm_t *c, const void *sendbuf, void *recvbuf,

@@ -242,12 +242,15 @@ static void *at(const void *buf, ptrdiff_t off)
 
 /* All receives and sends at once.  In place, the send blocks are first
  * copied (packed) into scratch. */
-amp_status_t amp_coll_sched_alltoall(
-    const amp_coll_comm_t *c, const void *sendbuf, const int *scounts,
-    const ptrdiff_t *sdispls, const amp_dt_t *const *sdts, void *recvbuf,
-    const int *rcounts, const ptrdiff_t *rdispls, const amp_dt_t *const *rdts,
-    int in_place, amp_nbc_t **out)
+amp_status_t amp_coll_sched_alltoall(const amp_coll_comm_t *c,
+                                     const void *sendbuf,
+                                     const amp_coll_side_t *sd, void *recvbuf,
+                                     const amp_coll_side_t *rd, int in_place,
+                                     amp_nbc_t **out)
 {
+    const int *scounts = sd->counts, *rcounts = rd->counts;
+    const ptrdiff_t *sdispls = sd->displs, *rdispls = rd->displs;
+    const amp_dt_t *const *sdts = sd->dts, *const *rdts = rd->dts;
     int n = c->size, me = c->rank;
     size_t packed = 0;
     if (in_place)

@@ -856,10 +856,8 @@ static amp_status_t a2a_sched(amp_rank_t *rank, amp_comm_t *comm,
     }
     amp_coll_comm_t c;
     amp_coll_comm_of(rank, comm, &c);
-    return amp_coll_sched_alltoall(
-        &c, sa->buf, sd->counts, sd->displs, (const amp_dt_t *const *)sd->dts,
-        (void *)ra->buf, rd->counts, rd->displs,
-        (const amp_dt_t *const *)rd->dts, sa->buf == MPI_IN_PLACE, s);
+    return amp_coll_sched_alltoall(&c, sa->buf, sd, (void *)ra->buf, rd,
+                                   sa->buf == MPI_IN_PLACE, s);
 }
 
 /* Device buffers of an alltoall: the send side unless in place, the
