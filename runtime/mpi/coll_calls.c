@@ -249,10 +249,14 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
 AMP_WEAK_ALIAS(Ibcast)
 
 /* Reduce or (all) allreduce, nonblocking. */
-static int ireduce(const void *sendbuf, void *recvbuf, int count,
-                   MPI_Datatype datatype, MPI_Op op, int root, int all,
-                   MPI_Comm comm_h, MPI_Request *request, const char *call)
+static int ireduce(const amp_reduce_args_t *a, MPI_Comm comm_h,
+                   MPI_Request *request, const char *call)
 {
+    const void *sendbuf = a->sendbuf;
+    void *recvbuf = a->recvbuf;
+    int count = a->count, root = a->root, all = a->all;
+    MPI_Datatype datatype = a->dtype;
+    MPI_Op op = a->op;
     amp_rank_t *rank;
     amp_comm_t *comm;
     const amp_dt_t *dt;
@@ -263,8 +267,7 @@ static int ireduce(const void *sendbuf, void *recvbuf, int count,
     if (rc != MPI_SUCCESS)
         return rc;
     if (comm->is_inter) /* intercoll_calls.c */
-        return amp_intercoll_reduce(rank, comm, comm_h, sendbuf, recvbuf, count,
-                                    datatype, op, root, all, request, call);
+        return amp_intercoll_reduce(rank, comm, comm_h, a, request, call);
     rc = amp_check_count(rank, comm, count, call, "count");
     if (rc == MPI_SUCCESS)
         rc = amp_check_dt(rank, comm, datatype, call, "datatype", &dt);
@@ -312,8 +315,13 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
                  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
-    return ireduce(sendbuf, recvbuf, count, datatype, op, root, 0, comm,
-                   request, "MPI_Ireduce");
+    return ireduce(&(amp_reduce_args_t){.sendbuf = sendbuf,
+                                        .recvbuf = recvbuf,
+                                        .count = count,
+                                        .dtype = datatype,
+                                        .op = op,
+                                        .root = root},
+                   comm, request, "MPI_Ireduce");
 }
 AMP_WEAK_ALIAS(Ireduce)
 
@@ -321,8 +329,13 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                     MPI_Request *request)
 {
-    return ireduce(sendbuf, recvbuf, count, datatype, op, 0, 1, comm, request,
-                   "MPI_Iallreduce");
+    return ireduce(&(amp_reduce_args_t){.sendbuf = sendbuf,
+                                        .recvbuf = recvbuf,
+                                        .count = count,
+                                        .dtype = datatype,
+                                        .op = op,
+                                        .all = 1},
+                   comm, request, "MPI_Iallreduce");
 }
 AMP_WEAK_ALIAS(Iallreduce)
 

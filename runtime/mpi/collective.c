@@ -130,11 +130,15 @@ static int check_op(amp_rank_t *rank, amp_comm_t *comm, MPI_Op op,
                          (unsigned)op);
 }
 
-static int check_reduce(amp_rank_t *rank, MPI_Comm comm_h, const void *sendbuf,
-                        void *recvbuf, int count, MPI_Datatype dtype, MPI_Op op,
-                        const char *call, amp_comm_t **comm,
-                        const amp_dt_t **dt, amp_coll_op_t *cop)
+static int check_reduce(amp_rank_t *rank, MPI_Comm comm_h,
+                        const amp_reduce_args_t *a, const char *call,
+                        amp_comm_t **comm, const amp_dt_t **dt,
+                        amp_coll_op_t *cop)
 {
+    const void *sendbuf = a->sendbuf;
+    int count = a->count;
+    MPI_Datatype dtype = a->dtype;
+    MPI_Op op = a->op;
     int rc = amp_check_comm(rank, comm_h, call, comm);
     if (rc == MPI_SUCCESS)
         rc = amp_check_count(rank, *comm, count, call, "count");
@@ -156,14 +160,18 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
     amp_coll_op_t cop;
     amp_coll_comm_t c;
     const char *call = "MPI_Reduce";
+    amp_reduce_args_t a = {.sendbuf = sendbuf,
+                           .recvbuf = recvbuf,
+                           .count = count,
+                           .dtype = datatype,
+                           .op = op,
+                           .root = root};
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS && (comm = amp_comm_lookup(rank, comm_h)) &&
         comm->is_inter) /* intercoll_calls.c */
-        return amp_intercoll_reduce(rank, comm, comm_h, sendbuf, recvbuf, count,
-                                    datatype, op, root, 0, NULL, call);
+        return amp_intercoll_reduce(rank, comm, comm_h, &a, NULL, call);
     if (rc == MPI_SUCCESS)
-        rc = check_reduce(rank, comm_h, sendbuf, recvbuf, count, datatype, op,
-                          call, &comm, &dt, &cop);
+        rc = check_reduce(rank, comm_h, &a, call, &comm, &dt, &cop);
     if (rc == MPI_SUCCESS)
         rc = check_root(rank, comm, root, call);
     if (rc != MPI_SUCCESS)
@@ -177,8 +185,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
                            "(argument sendbuf)");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (amp_proc.gpu && amp_gpu_reduce(rank, comm, sendbuf, recvbuf, count, dt,
-                                       datatype, op, root, 0, comm_h, &rc))
+    if (amp_proc.gpu && amp_gpu_reduce(rank, comm, &a, dt, comm_h, &rc))
         return rc; /* device memory: on host copies (gpu.c) */
     if (sendbuf == MPI_IN_PLACE)
         sendbuf = recvbuf;
@@ -213,20 +220,23 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
     amp_coll_op_t cop;
     amp_coll_comm_t c;
     const char *call = "MPI_Allreduce";
+    amp_reduce_args_t a = {.sendbuf = sendbuf,
+                           .recvbuf = recvbuf,
+                           .count = count,
+                           .dtype = datatype,
+                           .op = op,
+                           .all = 1};
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS && (comm = amp_comm_lookup(rank, comm_h)) &&
         comm->is_inter) /* intercoll_calls.c */
-        return amp_intercoll_reduce(rank, comm, comm_h, sendbuf, recvbuf, count,
-                                    datatype, op, 0, 1, NULL, call);
+        return amp_intercoll_reduce(rank, comm, comm_h, &a, NULL, call);
     if (rc == MPI_SUCCESS)
-        rc = check_reduce(rank, comm_h, sendbuf, recvbuf, count, datatype, op,
-                          call, &comm, &dt, &cop);
+        rc = check_reduce(rank, comm_h, &a, call, &comm, &dt, &cop);
     if (rc == MPI_SUCCESS)
         rc = amp_check_buf(rank, comm, recvbuf, count, dt, call, "recvbuf");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (amp_proc.gpu && amp_gpu_reduce(rank, comm, sendbuf, recvbuf, count, dt,
-                                       datatype, op, 0, 1, comm_h, &rc))
+    if (amp_proc.gpu && amp_gpu_reduce(rank, comm, &a, dt, comm_h, &rc))
         return rc; /* device memory: on host copies (gpu.c) */
     if (sendbuf == MPI_IN_PLACE)
         sendbuf = recvbuf;

@@ -73,6 +73,17 @@ int amp_check_root(amp_rank_t *rank, amp_comm_t *comm, int root,
 int amp_check_op(amp_rank_t *rank, amp_comm_t *comm, MPI_Op op,
                  MPI_Datatype dtype, const amp_dt_t *dt, const char *call,
                  amp_coll_op_t *out);
+/* The arguments of a reduction (MPI_Reduce, MPI_Allreduce and their
+ * nonblocking forms): count elements of dtype at sendbuf combined with op
+ * into recvbuf at root, or with all at every rank (root unused). */
+typedef struct amp_reduce_args {
+    const void *sendbuf;
+    void *recvbuf;
+    int count;
+    MPI_Datatype dtype;
+    MPI_Op op;
+    int root, all;
+} amp_reduce_args_t;
 /* coll_calls.c: runs schedule s (built with status st) to the end, or,
  * when request is not NULL, hands it out as *request (kind AMP_REQ_COLL on
  * comm_h).  Takes s over; returns the MPI code (errors through comm). */
@@ -201,9 +212,8 @@ int amp_intercoll_bcast(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
                         void *buffer, int count, MPI_Datatype datatype,
                         int root, MPI_Request *request, const char *call);
 int amp_intercoll_reduce(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
-                         const void *sendbuf, void *recvbuf, int count,
-                         MPI_Datatype datatype, MPI_Op op, int root, int all,
-                         MPI_Request *request, const char *call);
+                         const amp_reduce_args_t *a, MPI_Request *request,
+                         const char *call);
 /* Reduce_scatter(_block): counts over the local group, total their sum
  * (the same in both groups). */
 int amp_intercoll_reduce_scatter(amp_rank_t *rank, amp_comm_t *comm,

@@ -421,11 +421,15 @@ int amp_gpu_bcast(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
 }
 
 /* MPI_Reduce (at_root: this rank's recvbuf counts) and MPI_Allreduce. */
-int amp_gpu_reduce(amp_rank_t *rank, amp_comm_t *comm, const void *sendbuf,
-                   void *recvbuf, int count, const amp_dt_t *dt,
-                   MPI_Datatype dtype, MPI_Op op, int root, int all,
+int amp_gpu_reduce(amp_rank_t *rank, amp_comm_t *comm,
+                   const amp_reduce_args_t *a, const amp_dt_t *dt,
                    MPI_Comm comm_h, int *rc)
 {
+    const void *sendbuf = a->sendbuf;
+    void *recvbuf = a->recvbuf;
+    int count = a->count, root = a->root, all = a->all;
+    MPI_Datatype dtype = a->dtype;
+    MPI_Op op = a->op;
     const char *call = all ? "MPI_Allreduce" : "MPI_Reduce";
     int has_recv = all || comm->rank == root;
     amp_stage_t ss, rs;

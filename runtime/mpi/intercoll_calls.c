@@ -81,10 +81,14 @@ int amp_intercoll_bcast(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
 }
 
 int amp_intercoll_reduce(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
-                         const void *sendbuf, void *recvbuf, int count,
-                         MPI_Datatype datatype, MPI_Op op, int root, int all,
-                         MPI_Request *request, const char *call)
+                         const amp_reduce_args_t *a, MPI_Request *request,
+                         const char *call)
 {
+    const void *sendbuf = a->sendbuf;
+    void *recvbuf = a->recvbuf;
+    int count = a->count, root = a->root, all = a->all;
+    MPI_Datatype datatype = a->dtype;
+    MPI_Op op = a->op;
     const amp_dt_t *dt;
     amp_coll_op_t cop;
     int rc = amp_check_count(rank, comm, count, call, "count");

@@ -5,6 +5,7 @@
 #ifndef AMP_MPI_STAGE_H
 #define AMP_MPI_STAGE_H
 
+#include "mpi/comm.h"
 #include "mpi/request.h"
 
 /* ---- CUDA device buffers (gpu.c; only when amp_proc.gpu is set) ---- */
@@ -50,9 +51,8 @@ int amp_gpu_recv(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
 int amp_gpu_bcast(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
                   const amp_dt_t *dt, MPI_Datatype dtype, int root,
                   MPI_Comm comm_h, int *rc);
-int amp_gpu_reduce(amp_rank_t *rank, amp_comm_t *comm, const void *sendbuf,
-                   void *recvbuf, int count, const amp_dt_t *dt,
-                   MPI_Datatype dtype, MPI_Op op, int root, int all,
+int amp_gpu_reduce(amp_rank_t *rank, amp_comm_t *comm,
+                   const amp_reduce_args_t *a, const amp_dt_t *dt,
                    MPI_Comm comm_h, int *rc);
 
 /* The buffers of one operation staged together (up to AMP_GPU_OP_BUFS),
