@@ -25,14 +25,21 @@ static int world_of(const amp_coll_comm_t *c, int r)
 static void send_to(const amp_coll_comm_t *c, const void *buf, size_t bytes,
                     int dst, int tag, amp_p2p_req_t *req)
 {
-    amp_p2p_isend(c->ep, buf, bytes, world_of(c, dst), c->ctx, c->rank,
-                  amp_coll_tag(c->seq, tag), AMP_P2P_STANDARD, req);
+    amp_p2p_isend(c->ep, buf, bytes,
+                  (amp_p2p_env_t){.ctx = c->ctx,
+                                  .src = c->rank,
+                                  .dst = world_of(c, dst),
+                                  .tag = amp_coll_tag(c->seq, tag)},
+                  AMP_P2P_STANDARD, req);
 }
 
 static void recv_from(const amp_coll_comm_t *c, void *buf, size_t bytes,
                       int src, int tag, amp_p2p_req_t *req)
 {
-    amp_p2p_irecv(c->ep, buf, bytes, c->ctx, src, amp_coll_tag(c->seq, tag),
+    amp_p2p_irecv(c->ep, buf, bytes,
+                  (amp_p2p_env_t){.ctx = c->ctx,
+                                  .src = src,
+                                  .tag = amp_coll_tag(c->seq, tag)},
                   req);
 }
 

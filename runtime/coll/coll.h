@@ -77,6 +77,28 @@ AMP_MUST_USE amp_status_t amp_coll_allreduce_typed(const amp_coll_comm_t *c,
 int amp_op_defined(int op_id, const amp_dt_t *dt);
 const char *amp_op_name(int op_id);
 
+/* One side of a gather, scatter or allgather: count elements of dt at
+ * buf, or, on the side that holds a block per rank, counts[i] elements at
+ * displs[i] elements from buf for rank i (counts and displs NULL: count
+ * each, one block after another).  A receive side's buf is written. */
+typedef struct amp_coll_blocks {
+    const void *buf;
+    int count;
+    const int *counts, *displs;
+    const amp_dt_t *dt;
+} amp_coll_blocks_t;
+
+/* One side of an exchange of a block per peer (alltoallv/w, and the
+ * exchanges with the remote group of an inter-communicator): n blocks,
+ * block i to or from peer first + i, counts[i] elements of dts[i] at
+ * displs[i] bytes from the buffer. */
+typedef struct amp_coll_side {
+    int first, n;
+    int *counts;
+    ptrdiff_t *displs;
+    const amp_dt_t **dts;
+} amp_coll_side_t;
+
 AMP_MUST_USE amp_status_t amp_coll_barrier(const amp_coll_comm_t *c);
 AMP_MUST_USE amp_status_t amp_coll_bcast(const amp_coll_comm_t *c, void *buf,
                                          int count, const amp_dt_t *dt,

@@ -440,10 +440,17 @@ static int start_step(amp_nbc_t *s, amp_nbc_step_t *st)
     st->req.on_done = step_done;
     s->pending++;
     if (st->kind == STEP_SEND || st->kind == STEP_SEND_TYPED)
-        amp_p2p_isend(c->ep, data, bytes, world_of(s, st->peer), c->ctx,
-                      c->rank, tag, AMP_P2P_STANDARD, &st->req);
+        amp_p2p_isend(c->ep, data, bytes,
+                      (amp_p2p_env_t){.ctx = c->ctx,
+                                      .src = c->rank,
+                                      .dst = world_of(s, st->peer),
+                                      .tag = tag},
+                      AMP_P2P_STANDARD, &st->req);
     else
-        amp_p2p_irecv(c->ep, data, bytes, c->ctx, st->peer, tag, &st->req);
+        amp_p2p_irecv(
+            c->ep, data, bytes,
+            (amp_p2p_env_t){.ctx = c->ctx, .src = st->peer, .tag = tag},
+            &st->req);
     return 1;
 }
 

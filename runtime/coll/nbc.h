@@ -154,29 +154,29 @@ AMP_MUST_USE amp_status_t amp_coll_sched_reduce(
     const amp_coll_comm_t *c, const void *sendbuf, void *recvbuf, int count,
     const amp_dt_t *dt, const amp_coll_op_t *op, int root, int all,
     amp_nbc_t **out);
-/* Gather(v) / scatter(v): counts and displs NULL for the regular forms
- * (then rcount / scount per rank, blocks one after another). */
-AMP_MUST_USE amp_status_t amp_coll_sched_gather(
-    const amp_coll_comm_t *c, const void *sendbuf, int scount,
-    const amp_dt_t *sdt, void *recvbuf, int rcount, const int *rcounts,
-    const int *displs, const amp_dt_t *rdt, int root, int in_place,
-    amp_nbc_t **out);
-AMP_MUST_USE amp_status_t amp_coll_sched_scatter(
-    const amp_coll_comm_t *c, const void *sendbuf, int scount,
-    const int *scounts, const int *displs, const amp_dt_t *sdt, void *recvbuf,
-    int rcount, const amp_dt_t *rdt, int root, int in_place, amp_nbc_t **out);
+/* Gather(v) / scatter(v) / allgather(v): the send and receive sides
+ * (coll.h; the side of the blocks per rank is the receive side of gather
+ * and allgather, the send side of scatter). */
+AMP_MUST_USE amp_status_t amp_coll_sched_gather(const amp_coll_comm_t *c,
+                                                const amp_coll_blocks_t *send,
+                                                const amp_coll_blocks_t *recv,
+                                                int root, int in_place,
+                                                amp_nbc_t **out);
+AMP_MUST_USE amp_status_t amp_coll_sched_scatter(const amp_coll_comm_t *c,
+                                                 const amp_coll_blocks_t *send,
+                                                 const amp_coll_blocks_t *recv,
+                                                 int root, int in_place,
+                                                 amp_nbc_t **out);
 AMP_MUST_USE amp_status_t amp_coll_sched_allgather(
-    const amp_coll_comm_t *c, const void *sendbuf, int scount,
-    const amp_dt_t *sdt, void *recvbuf, int rcount, const int *rcounts,
-    const int *displs, const amp_dt_t *rdt, int in_place, amp_nbc_t **out);
-/* Alltoall(v,w): per peer i, the send block is scounts[i] elements of
- * sdts[i] at sendbuf + sdispls[i] bytes; likewise the receive block.
- * in_place: the send blocks are the receive blocks. */
+    const amp_coll_comm_t *c, const amp_coll_blocks_t *send,
+    const amp_coll_blocks_t *recv, int in_place, amp_nbc_t **out);
+/* Alltoall(v,w): per peer i, the send block is sd's block i of sendbuf,
+ * the receive block rd's block i of recvbuf (coll.h; a block for every
+ * rank of c: their first and n are not used).  in_place: the send blocks
+ * are the receive blocks. */
 AMP_MUST_USE amp_status_t amp_coll_sched_alltoall(
-    const amp_coll_comm_t *c, const void *sendbuf, const int *scounts,
-    const ptrdiff_t *sdispls, const amp_dt_t *const *sdts, void *recvbuf,
-    const int *rcounts, const ptrdiff_t *rdispls, const amp_dt_t *const *rdts,
-    int in_place, amp_nbc_t **out);
+    const amp_coll_comm_t *c, const void *sendbuf, const amp_coll_side_t *sd,
+    void *recvbuf, const amp_coll_side_t *rd, int in_place, amp_nbc_t **out);
 /* Reduce_scatter(_block): rcounts[i] elements go to rank i. */
 AMP_MUST_USE amp_status_t amp_coll_sched_reduce_scatter(
     const amp_coll_comm_t *c, const void *sendbuf, void *recvbuf,

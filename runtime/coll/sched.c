@@ -143,12 +143,15 @@ static int block_count(const int *counts, int i, int count)
 }
 
 amp_status_t amp_coll_sched_gather(const amp_coll_comm_t *c,
-                                   const void *sendbuf, int scount,
-                                   const amp_dt_t *sdt, void *recvbuf,
-                                   int rcount, const int *rcounts,
-                                   const int *displs, const amp_dt_t *rdt,
-                                   int root, int in_place, amp_nbc_t **out)
+                                   const amp_coll_blocks_t *send,
+                                   const amp_coll_blocks_t *recv, int root,
+                                   int in_place, amp_nbc_t **out)
 {
+    const void *sendbuf = send->buf;
+    int scount = send->count, rcount = recv->count;
+    const amp_dt_t *sdt = send->dt, *rdt = recv->dt;
+    void *recvbuf = (void *)recv->buf;
+    const int *rcounts = recv->counts, *displs = recv->displs;
     amp_nbc_t *s = amp_nbc_create(c, c->size + 1, 0);
     if (!s)
         return made(s, out);
@@ -168,12 +171,15 @@ amp_status_t amp_coll_sched_gather(const amp_coll_comm_t *c,
 }
 
 amp_status_t amp_coll_sched_scatter(const amp_coll_comm_t *c,
-                                    const void *sendbuf, int scount,
-                                    const int *scounts, const int *displs,
-                                    const amp_dt_t *sdt, void *recvbuf,
-                                    int rcount, const amp_dt_t *rdt, int root,
+                                    const amp_coll_blocks_t *send,
+                                    const amp_coll_blocks_t *recv, int root,
                                     int in_place, amp_nbc_t **out)
 {
+    const void *sendbuf = send->buf;
+    int scount = send->count, rcount = recv->count;
+    const amp_dt_t *sdt = send->dt, *rdt = recv->dt;
+    void *recvbuf = (void *)recv->buf;
+    const int *scounts = send->counts, *displs = send->displs;
     amp_nbc_t *s = amp_nbc_create(c, c->size + 1, 0);
     if (!s)
         return made(s, out);
@@ -196,12 +202,15 @@ amp_status_t amp_coll_sched_scatter(const amp_coll_comm_t *c,
  * rank's own block first) to the right, and take the next from the
  * left. */
 amp_status_t amp_coll_sched_allgather(const amp_coll_comm_t *c,
-                                      const void *sendbuf, int scount,
-                                      const amp_dt_t *sdt, void *recvbuf,
-                                      int rcount, const int *rcounts,
-                                      const int *displs, const amp_dt_t *rdt,
+                                      const amp_coll_blocks_t *send,
+                                      const amp_coll_blocks_t *recv,
                                       int in_place, amp_nbc_t **out)
 {
+    const void *sendbuf = send->buf;
+    int scount = send->count, rcount = recv->count;
+    const amp_dt_t *sdt = send->dt, *rdt = recv->dt;
+    void *recvbuf = (void *)recv->buf;
+    const int *rcounts = recv->counts, *displs = recv->displs;
     int n = c->size, me = c->rank;
     amp_nbc_t *s = amp_nbc_create(c, 2 * n + 1, 0);
     if (!s)
@@ -233,12 +242,15 @@ static void *at(const void *buf, ptrdiff_t off)
 
 /* All receives and sends at once.  In place, the send blocks are first
  * copied (packed) into scratch. */
-amp_status_t amp_coll_sched_alltoall(
-    const amp_coll_comm_t *c, const void *sendbuf, const int *scounts,
-    const ptrdiff_t *sdispls, const amp_dt_t *const *sdts, void *recvbuf,
-    const int *rcounts, const ptrdiff_t *rdispls, const amp_dt_t *const *rdts,
-    int in_place, amp_nbc_t **out)
+amp_status_t amp_coll_sched_alltoall(const amp_coll_comm_t *c,
+                                     const void *sendbuf,
+                                     const amp_coll_side_t *sd, void *recvbuf,
+                                     const amp_coll_side_t *rd, int in_place,
+                                     amp_nbc_t **out)
 {
+    const int *scounts = sd->counts, *rcounts = rd->counts;
+    const ptrdiff_t *sdispls = sd->displs, *rdispls = rd->displs;
+    const amp_dt_t *const *sdts = sd->dts, *const *rdts = rd->dts;
     int n = c->size, me = c->rank;
     size_t packed = 0;
     if (in_place)

@@ -7,7 +7,7 @@
  * world rank of member 0, which every member agrees on) and refcounted.
  * A communicator that spans processes gets no shared state (NULL) and its
  * collectives take the p2p algorithms in coll.c, or the two-level ones of
- * mpi/coll_hier.c, which give its members in each process a state of
+ * coll/hier.c, which give its members in each process a state of
  * their own.
  *
  * Each call is one "episode" on the communicator.  The members on one PE
@@ -64,7 +64,7 @@ typedef struct amp_coll_shm_registry {
  * world rank -> its PE, of npes), created by the first member to ask and
  * counted once per call.  The members are comm ranks base .. base + size
  * - 1 of a communicator of total ranks (base 0 and total size, unless the
- * communicator spans processes: mpi/coll_hier.c), which sets the
+ * communicator spans processes: coll/hier.c), which sets the
  * reduction tree.  *out is NULL for a single-member communicator (nothing
  * to share).  Fails only with AMP_ERR_NOMEM. */
 AMP_MUST_USE amp_status_t amp_coll_shm_attach(amp_coll_shm_registry_t *reg,

@@ -17,7 +17,7 @@
  * block) and of recursive doubling when n is a power of two, so the
  * point-to-point algorithms (coll.c, sched.c) follow it by construction;
  * the shared-memory ones (shm.c) and the two-level one across processes
- * (mpi/coll_hier.c) evaluate it from the values their PE or process holds.
+ * (coll/hier.c) evaluate it from the values their PE or process holds.
  * With the same values the result is the same bits under any placement, as
  * MPI-3.1 §5.9.1 advises.
  *
@@ -78,7 +78,7 @@ void amp_coll_tree_eval(const amp_coll_tree_eval_t *e, int lo, int hi,
                         char *dest);
 
 /* The level above the processes in a two-level reduction (coll.c; used by
- * mpi/coll_hier.c) over a communicator of n ranks whose processes hold
+ * coll/hier.c) over a communicator of n ranks whose processes hold
  * blocks of consecutive ranks: block b is ranks first[b] .. first[b + 1]
  * - 1 (first[nblocks] = n), and c is the view of the blocks' leaders
  * (rank b: block b's).  Each leader brings the values of the nodes that

@@ -27,6 +27,7 @@
 #define AMP_GPU_H
 
 #include "base/base.h"
+#include "dt/dt.h"
 #include "gpu/cache.h"
 #include "gpu/ipc.h"
 #include "gpu/opq.h"
@@ -144,6 +145,12 @@ typedef struct amp_gpu_span {
 void amp_gpu_span_of(int count, size_t size, ptrdiff_t extent,
                      ptrdiff_t true_lb, ptrdiff_t true_extent, int contig,
                      amp_gpu_span_t *s);
+/* The span of count elements of dt. */
+void amp_gpu_span_dt(amp_gpu_span_t *sp, int count, const amp_dt_t *dt);
+/* Widens *sp (start with bytes 0) by count elements of dt at disp bytes
+ * from the buffer; a span of several blocks is not dense. */
+void amp_gpu_span_add(amp_gpu_span_t *sp, ptrdiff_t disp, int count,
+                      const amp_dt_t *dt);
 
 enum amp_gpu_path {
     AMP_GPU_PATH_HOST,   /* host memory: the host path, unchanged */

@@ -113,3 +113,30 @@ int amp_gpu_order_devices(int pe_dev, int sdev, int ddev, int ndev, int out[2])
         out[n++] = ddev;
     return n;
 }
+
+void amp_gpu_span_dt(amp_gpu_span_t *sp, int count, const amp_dt_t *dt)
+{
+    amp_gpu_span_of(count, dt->size, dt->extent, dt->true_lb, dt->true_extent,
+                    dt->contig, sp);
+}
+
+void amp_gpu_span_add(amp_gpu_span_t *sp, ptrdiff_t disp, int count,
+                      const amp_dt_t *dt)
+{
+    amp_gpu_span_t b;
+    if (count <= 0)
+        return;
+    amp_gpu_span_dt(&b, count, dt);
+    if (b.bytes == 0)
+        return;
+    b.lo += disp;
+    if (sp->bytes == 0) {
+        *sp = b;
+        return;
+    }
+    ptrdiff_t hi = sp->lo + (ptrdiff_t)sp->bytes;
+    ptrdiff_t bhi = b.lo + (ptrdiff_t)b.bytes;
+    sp->lo = b.lo < sp->lo ? b.lo : sp->lo;
+    sp->bytes = (size_t)((bhi > hi ? bhi : hi) - sp->lo);
+    sp->dense = 0;
+}

@@ -18,7 +18,8 @@
  * MPI_Type_dup copy them in list order.  Windows (mpi/win.c) keep theirs
  * like communicators; the predefined MPI_WIN_* values come from win.c.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/attr.h"
 
 #include <stdlib.h>
 

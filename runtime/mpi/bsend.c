@@ -4,7 +4,8 @@
  * also holds the p2p request of the send from it, then the packed data.
  * A segment goes back to the free space when its send completes.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/stage.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -84,8 +85,12 @@ int amp_bsend_start(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
     if (g)
         amp_gpu_op_drop(g);
     seg->req.on_done = seg_done;
-    amp_p2p_isend(&rank->ep, pos + HDR, bytes, amp_comm_peer_world(comm, dest),
-                  comm->ctx, comm->rank, tag, AMP_P2P_STANDARD, &seg->req);
+    amp_p2p_isend(&rank->ep, pos + HDR, bytes,
+                  (amp_p2p_env_t){.ctx = comm->ctx,
+                                  .src = comm->rank,
+                                  .dst = amp_comm_peer_world(comm, dest),
+                                  .tag = tag},
+                  AMP_P2P_STANDARD, &seg->req);
     if (stand_in) /* the segment may be gone already; its send's name not */
         amp_p2p_req_init_sent(&rank->ep, stand_in, &seg->req);
     return MPI_SUCCESS;

@@ -4,7 +4,8 @@
  * arguments, builds a schedule (coll/nbc.h) and either waits for it
  * (blocking) or hands it out as a request of kind AMP_REQ_COLL.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/stage.h"
 
 #include "coll/nbc.h"
 
@@ -206,7 +207,7 @@ int PMPI_Ibarrier(MPI_Comm comm_h, MPI_Request *request)
     int rc = begin(comm_h, request, 1, call, &rank, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (comm->is_inter) /* intercoll.c */
+    if (comm->is_inter) /* intercoll_calls.c */
         return amp_intercoll_barrier(rank, comm, comm_h, request, call);
     amp_coll_comm_of(rank, comm, &c);
     amp_status_t st = amp_coll_sched_barrier(&c, &s);
@@ -226,7 +227,7 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
     int rc = begin(comm_h, request, 1, call, &rank, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (comm->is_inter) /* intercoll.c */
+    if (comm->is_inter) /* intercoll_calls.c */
         return amp_intercoll_bcast(rank, comm, comm_h, buffer, count, datatype,
                                    root, request, call);
     rc = check_part(rank, comm, buffer, count, datatype, call, "buffer",
@@ -248,10 +249,14 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
 AMP_WEAK_ALIAS(Ibcast)
 
 /* Reduce or (all) allreduce, nonblocking. */
-static int ireduce(const void *sendbuf, void *recvbuf, int count,
-                   MPI_Datatype datatype, MPI_Op op, int root, int all,
-                   MPI_Comm comm_h, MPI_Request *request, const char *call)
+static int ireduce(const amp_reduce_args_t *a, MPI_Comm comm_h,
+                   MPI_Request *request, const char *call)
 {
+    const void *sendbuf = a->sendbuf;
+    void *recvbuf = a->recvbuf;
+    int count = a->count, root = a->root, all = a->all;
+    MPI_Datatype datatype = a->dtype;
+    MPI_Op op = a->op;
     amp_rank_t *rank;
     amp_comm_t *comm;
     const amp_dt_t *dt;
@@ -261,9 +266,8 @@ static int ireduce(const void *sendbuf, void *recvbuf, int count,
     int rc = begin(comm_h, request, 1, call, &rank, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (comm->is_inter) /* intercoll.c */
-        return amp_intercoll_reduce(rank, comm, comm_h, sendbuf, recvbuf, count,
-                                    datatype, op, root, all, request, call);
+    if (comm->is_inter) /* intercoll_calls.c */
+        return amp_intercoll_reduce(rank, comm, comm_h, a, request, call);
     rc = amp_check_count(rank, comm, count, call, "count");
     if (rc == MPI_SUCCESS)
         rc = amp_check_dt(rank, comm, datatype, call, "datatype", &dt);
@@ -311,8 +315,13 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
                  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
-    return ireduce(sendbuf, recvbuf, count, datatype, op, root, 0, comm,
-                   request, "MPI_Ireduce");
+    return ireduce(&(amp_reduce_args_t){.sendbuf = sendbuf,
+                                        .recvbuf = recvbuf,
+                                        .count = count,
+                                        .dtype = datatype,
+                                        .op = op,
+                                        .root = root},
+                   comm, request, "MPI_Ireduce");
 }
 AMP_WEAK_ALIAS(Ireduce)
 
@@ -320,8 +329,13 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                     MPI_Request *request)
 {
-    return ireduce(sendbuf, recvbuf, count, datatype, op, 0, 1, comm, request,
-                   "MPI_Iallreduce");
+    return ireduce(&(amp_reduce_args_t){.sendbuf = sendbuf,
+                                        .recvbuf = recvbuf,
+                                        .count = count,
+                                        .dtype = datatype,
+                                        .op = op,
+                                        .all = 1},
+                   comm, request, "MPI_Iallreduce");
 }
 AMP_WEAK_ALIAS(Iallreduce)
 
@@ -427,7 +441,7 @@ static int blocks_stage(amp_rank_t *rank, amp_comm_t *comm, blocks_t *b,
 }
 
 /* A blocking gather, scatter or allgather across processes, in two levels
- * (coll_levels.c). */
+ * (coll/levels.c). */
 static int blocks_levels(amp_rank_t *rank, amp_comm_t *comm,
                          const amp_coll_comm_t *c, const blocks_t *b, int kind,
                          int root, int in_place, const char *call)
@@ -438,17 +452,38 @@ static int blocks_levels(amp_rank_t *rank, amp_comm_t *comm,
     amp_status_t st;
     rank->call = call;
     if (kind == GATHER)
-        st = amp_coll_levels_gather(comm, c, o->buf, o->count, b->odt,
-                                    (void *)m->buf, m->count, counts, displs,
-                                    b->mdt, root, in_place);
+        st = amp_coll_levels_gather(comm->hier, c,
+                                    &(amp_coll_blocks_t){.buf = o->buf,
+                                                         .count = o->count,
+                                                         .dt = b->odt},
+                                    &(amp_coll_blocks_t){.buf = m->buf,
+                                                         .count = m->count,
+                                                         .counts = counts,
+                                                         .displs = displs,
+                                                         .dt = b->mdt},
+                                    root, in_place);
     else if (kind == SCATTER)
-        st = amp_coll_levels_scatter(comm, c, m->buf, m->count, counts, displs,
-                                     b->mdt, (void *)o->buf, o->count, b->odt,
+        st = amp_coll_levels_scatter(comm->hier, c,
+                                     &(amp_coll_blocks_t){.buf = m->buf,
+                                                          .count = m->count,
+                                                          .counts = counts,
+                                                          .displs = displs,
+                                                          .dt = b->mdt},
+                                     &(amp_coll_blocks_t){.buf = o->buf,
+                                                          .count = o->count,
+                                                          .dt = b->odt},
                                      root, in_place);
     else
-        st = amp_coll_levels_allgather(comm, c, o->buf, o->count, b->odt,
-                                       (void *)m->buf, m->count, counts, displs,
-                                       b->mdt, in_place);
+        st = amp_coll_levels_allgather(comm->hier, c,
+                                       &(amp_coll_blocks_t){.buf = o->buf,
+                                                            .count = o->count,
+                                                            .dt = b->odt},
+                                       &(amp_coll_blocks_t){.buf = m->buf,
+                                                            .count = m->count,
+                                                            .counts = counts,
+                                                            .displs = displs,
+                                                            .dt = b->mdt},
+                                       in_place);
     return status_error(amp_rank_self(), comm, st, call);
 }
 
@@ -481,20 +516,41 @@ static int blocks_intra(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
     amp_nbc_t *s = NULL;
     amp_status_t st;
     amp_coll_comm_of(rank, comm, &c);
-    if (!request && comm->hier && !amp_proc.gpu) /* coll_levels.c */
+    if (!request && comm->hier && !amp_proc.gpu) /* coll/levels.c */
         return blocks_levels(rank, comm, &c, b, kind, root, in_place, call);
     if (kind == GATHER)
-        st = amp_coll_sched_gather(&c, o->buf, o->count, b->odt, (void *)m->buf,
-                                   m->count, counts, displs, b->mdt, root,
-                                   in_place, &s);
+        st = amp_coll_sched_gather(&c,
+                                   &(amp_coll_blocks_t){.buf = o->buf,
+                                                        .count = o->count,
+                                                        .dt = b->odt},
+                                   &(amp_coll_blocks_t){.buf = m->buf,
+                                                        .count = m->count,
+                                                        .counts = counts,
+                                                        .displs = displs,
+                                                        .dt = b->mdt},
+                                   root, in_place, &s);
     else if (kind == SCATTER)
-        st = amp_coll_sched_scatter(&c, m->buf, m->count, counts, displs,
-                                    b->mdt, (void *)o->buf, o->count, b->odt,
+        st = amp_coll_sched_scatter(&c,
+                                    &(amp_coll_blocks_t){.buf = m->buf,
+                                                         .count = m->count,
+                                                         .counts = counts,
+                                                         .displs = displs,
+                                                         .dt = b->mdt},
+                                    &(amp_coll_blocks_t){.buf = o->buf,
+                                                         .count = o->count,
+                                                         .dt = b->odt},
                                     root, in_place, &s);
     else
-        st = amp_coll_sched_allgather(&c, o->buf, o->count, b->odt,
-                                      (void *)m->buf, m->count, counts, displs,
-                                      b->mdt, in_place, &s);
+        st = amp_coll_sched_allgather(&c,
+                                      &(amp_coll_blocks_t){.buf = o->buf,
+                                                           .count = o->count,
+                                                           .dt = b->odt},
+                                      &(amp_coll_blocks_t){.buf = m->buf,
+                                                           .count = m->count,
+                                                           .counts = counts,
+                                                           .displs = displs,
+                                                           .dt = b->mdt},
+                                      in_place, &s);
     return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
 }
 
@@ -571,12 +627,14 @@ static int blocks_inter(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
         free(mem);
         return rc;
     }
+    amp_coll_inter_t ic;
+    amp_intercoll_view(rank, comm, &ic);
     amp_nbc_t *s = NULL;
-    amp_status_t st = b->one_is_send
-                          ? amp_intercoll_sched(rank, comm, b->one.buf, &one,
-                                                (void *)b->many.buf, &many, &s)
-                          : amp_intercoll_sched(rank, comm, b->many.buf, &many,
-                                                (void *)b->one.buf, &one, &s);
+    amp_status_t st =
+        b->one_is_send ? amp_coll_inter_exchange(&ic, b->one.buf, &one,
+                                                 (void *)b->many.buf, &many, &s)
+                       : amp_coll_inter_exchange(&ic, b->many.buf, &many,
+                                                 (void *)b->one.buf, &one, &s);
     free(mem);
     return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
 }
@@ -803,15 +861,16 @@ static amp_status_t a2a_sched(amp_rank_t *rank, amp_comm_t *comm,
                               const side_args_t *ra, const amp_coll_side_t *rd,
                               amp_nbc_t **s)
 {
-    if (comm->is_inter)
-        return amp_intercoll_sched(rank, comm, sa->buf, sd, (void *)ra->buf, rd,
-                                   s);
+    if (comm->is_inter) {
+        amp_coll_inter_t ic;
+        amp_intercoll_view(rank, comm, &ic);
+        return amp_coll_inter_exchange(&ic, sa->buf, sd, (void *)ra->buf, rd,
+                                       s);
+    }
     amp_coll_comm_t c;
     amp_coll_comm_of(rank, comm, &c);
-    return amp_coll_sched_alltoall(
-        &c, sa->buf, sd->counts, sd->displs, (const amp_dt_t *const *)sd->dts,
-        (void *)ra->buf, rd->counts, rd->displs,
-        (const amp_dt_t *const *)rd->dts, sa->buf == MPI_IN_PLACE, s);
+    return amp_coll_sched_alltoall(&c, sa->buf, sd, (void *)ra->buf, rd,
+                                   sa->buf == MPI_IN_PLACE, s);
 }
 
 /* Device buffers of an alltoall: the send side unless in place, the
@@ -862,13 +921,14 @@ static int alltoall(int form, side_args_t *sa, side_args_t *ra, MPI_Comm comm_h,
         rc = a2a_stage(rank, comm, sa, &sd, ra, &rd, in_place, call);
     if (rc == MPI_SUCCESS && form == A2A && !nb && !amp_proc.gpu &&
         !comm->is_inter &&
-        amp_coll_levels_alltoall_ok(
-            comm, (size_t)ra->count * rd.dts[0]->size)) { /* coll_levels.c */
+        amp_coll_levels_alltoall_ok(comm->hier,
+                                    (size_t)ra->count *
+                                        rd.dts[0]->size)) { /* coll/levels.c */
         amp_coll_comm_t c;
         amp_coll_comm_of(rank, comm, &c);
         rank->call = call;
         amp_status_t st = amp_coll_levels_alltoall(
-            comm, &c, sa->buf, sa->count, in_place ? NULL : sd.dts[0],
+            comm->hier, &c, sa->buf, sa->count, in_place ? NULL : sd.dts[0],
             (void *)ra->buf, ra->count, rd.dts[0], in_place);
         free(mem);
         return status_error(amp_rank_self(), comm, st, call);
@@ -1051,7 +1111,7 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int rcount,
         free(counts);
         return rc;
     }
-    if (comm->is_inter) { /* intercoll.c */
+    if (comm->is_inter) { /* intercoll_calls.c */
         rc = amp_intercoll_reduce_scatter(rank, comm, comm_h, sendbuf, recvbuf,
                                           counts, (int)total, dt, &cop,
                                           nb ? request : NULL, call);
@@ -1060,11 +1120,12 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int rcount,
     }
     amp_coll_comm_of(rank, comm, &c);
     if (!nb && comm->hier && !amp_proc.gpu &&
-        amp_coll_shm_reduce_ok(dt, (int)total, &cop, comm->size)) { /* coll_levels.c */
+        amp_coll_shm_reduce_ok(dt, (int)total, &cop,
+                               comm->size)) { /* coll/levels.c */
         rank->call = call;
         amp_status_t st = amp_coll_levels_reduce_scatter(
-            comm, &c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf,
-            counts, dt, &cop);
+            comm->hier, &c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
+            recvbuf, counts, dt, &cop);
         free(counts);
         return status_error(amp_rank_self(), comm, st, call);
     }

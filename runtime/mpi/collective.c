@@ -1,5 +1,6 @@
 /* Collective calls and user-defined reduction operations. */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/stage.h"
 
 static int check_root(amp_rank_t *rank, amp_comm_t *comm, int root,
                       const char *call)
@@ -31,15 +32,15 @@ int PMPI_Barrier(MPI_Comm comm_h)
         rc = amp_check_comm(rank, comm_h, "MPI_Barrier", &comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (comm->is_inter) /* intercoll.c */
+    if (comm->is_inter) /* intercoll_calls.c */
         return amp_intercoll_barrier(rank, comm, comm_h, NULL, "MPI_Barrier");
     amp_coll_comm_of(rank, comm, &c);
     rank->call = "MPI_Barrier";
     if (!comm->is_inter && (comm->shm || comm->size == 1)) /* coll/shm.c */
         return coll_status(rank, comm, amp_coll_shm_barrier(comm->shm, &c),
                            "MPI_Barrier");
-    if (comm->hier) /* coll_hier.c */
-        return coll_status(rank, comm, amp_coll_hier_barrier(comm, &c),
+    if (comm->hier) /* coll/hier.c */
+        return coll_status(rank, comm, amp_coll_hier_barrier(comm->hier, &c),
                            "MPI_Barrier");
     return coll_status(rank, comm, amp_coll_barrier(&c), "MPI_Barrier");
 }
@@ -56,7 +57,7 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS)
         rc = amp_check_comm(rank, comm_h, call, &comm);
-    if (rc == MPI_SUCCESS && comm->is_inter) /* intercoll.c */
+    if (rc == MPI_SUCCESS && comm->is_inter) /* intercoll_calls.c */
         return amp_intercoll_bcast(rank, comm, comm_h, buffer, count, datatype,
                                    root, NULL, call);
     if (rc == MPI_SUCCESS)
@@ -78,10 +79,10 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
         return coll_status(
             rank, comm,
             amp_coll_shm_bcast(comm->shm, &c, buffer, count, dt, root), call);
-    if (comm->hier) /* coll_hier.c */
+    if (comm->hier) /* coll/hier.c */
         return coll_status(
-            rank, comm, amp_coll_hier_bcast(comm, &c, buffer, count, dt, root),
-            call);
+            rank, comm,
+            amp_coll_hier_bcast(comm->hier, &c, buffer, count, dt, root), call);
     return coll_status(rank, comm, amp_coll_bcast(&c, buffer, count, dt, root),
                        call);
 }
@@ -129,11 +130,15 @@ static int check_op(amp_rank_t *rank, amp_comm_t *comm, MPI_Op op,
                          (unsigned)op);
 }
 
-static int check_reduce(amp_rank_t *rank, MPI_Comm comm_h, const void *sendbuf,
-                        void *recvbuf, int count, MPI_Datatype dtype, MPI_Op op,
-                        const char *call, amp_comm_t **comm,
-                        const amp_dt_t **dt, amp_coll_op_t *cop)
+static int check_reduce(amp_rank_t *rank, MPI_Comm comm_h,
+                        const amp_reduce_args_t *a, const char *call,
+                        amp_comm_t **comm, const amp_dt_t **dt,
+                        amp_coll_op_t *cop)
 {
+    const void *sendbuf = a->sendbuf;
+    int count = a->count;
+    MPI_Datatype dtype = a->dtype;
+    MPI_Op op = a->op;
     int rc = amp_check_comm(rank, comm_h, call, comm);
     if (rc == MPI_SUCCESS)
         rc = amp_check_count(rank, *comm, count, call, "count");
@@ -155,14 +160,18 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
     amp_coll_op_t cop;
     amp_coll_comm_t c;
     const char *call = "MPI_Reduce";
+    amp_reduce_args_t a = {.sendbuf = sendbuf,
+                           .recvbuf = recvbuf,
+                           .count = count,
+                           .dtype = datatype,
+                           .op = op,
+                           .root = root};
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS && (comm = amp_comm_lookup(rank, comm_h)) &&
-        comm->is_inter) /* intercoll.c */
-        return amp_intercoll_reduce(rank, comm, comm_h, sendbuf, recvbuf, count,
-                                    datatype, op, root, 0, NULL, call);
+        comm->is_inter) /* intercoll_calls.c */
+        return amp_intercoll_reduce(rank, comm, comm_h, &a, NULL, call);
     if (rc == MPI_SUCCESS)
-        rc = check_reduce(rank, comm_h, sendbuf, recvbuf, count, datatype, op,
-                          call, &comm, &dt, &cop);
+        rc = check_reduce(rank, comm_h, &a, call, &comm, &dt, &cop);
     if (rc == MPI_SUCCESS)
         rc = check_root(rank, comm, root, call);
     if (rc != MPI_SUCCESS)
@@ -176,8 +185,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
                            "(argument sendbuf)");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (amp_proc.gpu && amp_gpu_reduce(rank, comm, sendbuf, recvbuf, count, dt,
-                                       datatype, op, root, 0, comm_h, &rc))
+    if (amp_proc.gpu && amp_gpu_reduce(rank, comm, &a, dt, comm_h, &rc))
         return rc; /* device memory: on host copies (gpu.c) */
     if (sendbuf == MPI_IN_PLACE)
         sendbuf = recvbuf;
@@ -189,10 +197,12 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
                            amp_coll_shm_reduce(comm->shm, &c, sendbuf, recvbuf,
                                                count, dt, &cop, root),
                            call);
-    if (comm->hier && amp_coll_shm_reduce_ok(dt, count, &cop, comm->size)) /* coll_levels */
+    if (comm->hier &&
+        amp_coll_shm_reduce_ok(dt, count, &cop, comm->size)) /* coll/levels.c */
         return coll_status(rank, comm,
-                           amp_coll_levels_reduce(comm, &c, sendbuf, recvbuf,
-                                                  count, dt, &cop, root),
+                           amp_coll_levels_reduce(comm->hier, &c, sendbuf,
+                                                  recvbuf, count, dt, &cop,
+                                                  root),
                            call);
     return coll_status(
         rank, comm,
@@ -210,20 +220,23 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
     amp_coll_op_t cop;
     amp_coll_comm_t c;
     const char *call = "MPI_Allreduce";
+    amp_reduce_args_t a = {.sendbuf = sendbuf,
+                           .recvbuf = recvbuf,
+                           .count = count,
+                           .dtype = datatype,
+                           .op = op,
+                           .all = 1};
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS && (comm = amp_comm_lookup(rank, comm_h)) &&
-        comm->is_inter) /* intercoll.c */
-        return amp_intercoll_reduce(rank, comm, comm_h, sendbuf, recvbuf, count,
-                                    datatype, op, 0, 1, NULL, call);
+        comm->is_inter) /* intercoll_calls.c */
+        return amp_intercoll_reduce(rank, comm, comm_h, &a, NULL, call);
     if (rc == MPI_SUCCESS)
-        rc = check_reduce(rank, comm_h, sendbuf, recvbuf, count, datatype, op,
-                          call, &comm, &dt, &cop);
+        rc = check_reduce(rank, comm_h, &a, call, &comm, &dt, &cop);
     if (rc == MPI_SUCCESS)
         rc = amp_check_buf(rank, comm, recvbuf, count, dt, call, "recvbuf");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (amp_proc.gpu && amp_gpu_reduce(rank, comm, sendbuf, recvbuf, count, dt,
-                                       datatype, op, 0, 1, comm_h, &rc))
+    if (amp_proc.gpu && amp_gpu_reduce(rank, comm, &a, dt, comm_h, &rc))
         return rc; /* device memory: on host copies (gpu.c) */
     if (sendbuf == MPI_IN_PLACE)
         sendbuf = recvbuf;
@@ -236,10 +249,10 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
                                                   recvbuf, count, dt, &cop),
                            call);
     if (comm->hier &&
-        amp_coll_shm_reduce_ok(dt, count, &cop, comm->size)) /* coll_hier.c */
+        amp_coll_shm_reduce_ok(dt, count, &cop, comm->size)) /* coll/hier.c */
         return coll_status(rank, comm,
-                           amp_coll_hier_allreduce(comm, &c, sendbuf, recvbuf,
-                                                   count, dt, &cop),
+                           amp_coll_hier_allreduce(comm->hier, &c, sendbuf,
+                                                   recvbuf, count, dt, &cop),
                            call);
     return coll_status(
         rank, comm,

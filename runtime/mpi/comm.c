@@ -1,5 +1,7 @@
 /* Communicator calls. */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/request.h"
+#include "mpi/attr.h"
 
 #include "coll/nbc.h"
 
@@ -162,6 +164,17 @@ amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
     return c;
 }
 
+amp_status_t amp_comm_hier_attach(amp_comm_t *comm)
+{
+    if (comm->is_inter || amp_comm_members_local(comm->size, comm->world))
+        return AMP_OK;
+    amp_coll_where_t w = {
+        comm->size,          comm->world,        amp_proc.world.rank_proc,
+        amp_proc.world.proc, comm->ctx,          &amp_proc.coll_shm,
+        amp_proc.rank_pe,    amp_proc.sched.npes};
+    return amp_coll_hier_new(&w, &comm->hier);
+}
+
 amp_status_t amp_comm_coll_attach(amp_comm_t *c)
 {
     if (amp_comm_members_local(c->size, c->world) &&
@@ -169,7 +182,7 @@ amp_status_t amp_comm_coll_attach(amp_comm_t *c)
                             amp_proc.sched.npes, c->ctx, c->size, c->world, 0,
                             c->size, &c->shm) != AMP_OK)
         return AMP_ERR_NOMEM;
-    if (amp_coll_hier_attach(c) != AMP_OK) {
+    if (amp_comm_hier_attach(c) != AMP_OK) {
         amp_coll_shm_detach(&amp_proc.coll_shm, c->shm);
         c->shm = NULL;
         return AMP_ERR_NOMEM;
@@ -181,7 +194,8 @@ void amp_comm_coll_detach(amp_comm_t *c)
 {
     amp_coll_shm_detach(&amp_proc.coll_shm, c->shm);
     c->shm = NULL;
-    amp_coll_hier_detach(c);
+    amp_coll_hier_free(c->hier);
+    c->hier = NULL;
 }
 
 void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm)
@@ -191,7 +205,8 @@ void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm)
     free(comm->owned_world);
     free(comm->owned_remote_world);
     amp_coll_shm_detach(&amp_proc.coll_shm, comm->shm);
-    amp_coll_hier_detach(comm);
+    amp_coll_hier_free(comm->hier);
+    comm->hier = NULL;
     amp_topology_free(comm->topo);
     if (comm->is_inter)
         amp_intercomm_cleanup(rank, comm);
@@ -378,8 +393,9 @@ static amp_status_t idup_sched(amp_rank_t *rank, amp_comm_t *comm, idup_t *d,
         int low = amp_comm_world_rank(comm, 0) < comm->remote_world[0];
         if (low && comm->rank == 0)
             st = idup_take_ids(rank, &d->ctx);
-        amp_status_t st2 =
-            amp_intercoll_sched_from_leader(rank, comm, low, &d->ctx, 1, s);
+        amp_coll_inter_t ic;
+        amp_intercoll_view(rank, comm, &ic);
+        amp_status_t st2 = amp_coll_inter_from_leader(&ic, low, &d->ctx, 1, s);
         return st != AMP_OK ? st : st2;
     }
     amp_coll_comm_t c;

@@ -13,7 +13,8 @@
  * inter-communicator (amp_intercomm_split, intercomm.c); create_group is
  * defined on intra-communicators only.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/attr.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -35,11 +36,17 @@ static void among_max(const int *members, const int *world, int n, int me,
         amp_p2p_req_t *reqs[2] = {&rreq, &sreq};
         sreq.on_done = rreq.on_done = NULL;
         amp_p2p_ep_t *ep = &amp_rank_self()->ep;
-        amp_p2p_irecv(ep, in, sizeof(int) * (size_t)k, cctx,
-                      members[(me - d + n) % n], AMONG_TAG(tag), &rreq);
-        amp_p2p_isend(ep, out, sizeof(int) * (size_t)k, world[(me + d) % n],
-                      cctx, members[me], AMONG_TAG(tag), AMP_P2P_STANDARD,
-                      &sreq);
+        amp_p2p_irecv(ep, in, sizeof(int) * (size_t)k,
+                      (amp_p2p_env_t){.ctx = cctx,
+                                      .src = members[(me - d + n) % n],
+                                      .tag = AMONG_TAG(tag)},
+                      &rreq);
+        amp_p2p_isend(ep, out, sizeof(int) * (size_t)k,
+                      (amp_p2p_env_t){.ctx = cctx,
+                                      .src = members[me],
+                                      .dst = world[(me + d) % n],
+                                      .tag = AMONG_TAG(tag)},
+                      AMP_P2P_STANDARD, &sreq);
         amp_p2p_wait_all(ep, reqs, 2);
         for (int j = 0; j < k; j++)
             cur[j] = in[j] > cur[j] ? in[j] : cur[j];

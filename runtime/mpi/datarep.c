@@ -1,5 +1,5 @@
 /*
- * Data representations registered with MPI_Register_datarep (impl.h).
+ * Data representations registered with MPI_Register_datarep (fileio.h).
  *
  * Each rank keeps its own registry, as each MPI process would, so that a
  * legacy program that registers a representation in every rank works with
@@ -8,7 +8,7 @@
  * privatization), with C's arguments or, for a representation registered
  * from Fortran, by reference with IERROR last.
  */
-#include "mpi/impl.h"
+#include "mpi/fileio.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Datatype calls: constructors, commit and free, bounds, envelopes and
  * names.  The layouts themselves are built in dt/. */
 #include "mem/heap.h"
-#include "mpi/impl.h"
+#include "mpi/attr.h"
 
 #include <limits.h>
 #include <stdlib.h>

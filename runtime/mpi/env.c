@@ -1,5 +1,7 @@
 /* Environment calls: initialization, finalization, abort, timers. */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/attr.h"
+#include "mpi/fileio.h"
 
 #include "mpi/threads.h"
 
@@ -11,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The one process-wide struct (impl.h). */
+/* The one process-wide struct (proc.h). */
 amp_proc_t amp_proc;
 
 #define AMP_LIBRARY_VERSION                                                    \

@@ -12,7 +12,9 @@
  * rank's table).  Error handlers of windows and files are objects like
  * those of communicators, told apart by kind.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/win.h"
+#include "mpi/fileio.h"
 
 #include <stdarg.h>
 #include <stdio.h>

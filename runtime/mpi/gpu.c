@@ -14,7 +14,8 @@
  * queued when the data has arrived, and the request completes when they
  * are done.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/stage.h"
 
 #include "gpu/gpu.h"
 
@@ -357,47 +358,45 @@ static int first_error(int a, int b)
     return a != MPI_SUCCESS ? a : b;
 }
 
-int amp_gpu_send(amp_rank_t *rank, amp_comm_t *comm, const void *buf, int count,
-                 const amp_dt_t *dt, MPI_Datatype dtype, int dest, int tag,
-                 MPI_Comm comm_h, int mode, const char *call,
-                 amp_p2p_dev_t *dev, int *rc)
+int amp_gpu_send(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
+                 const char *call, amp_p2p_dev_t *dev, int *rc)
 {
     amp_stage_t s;
     void *v;
-    *rc =
-        stage_p2p(rank, comm, buf, count, dt, 1, mode, dest, &s, &v, dev, call);
+    *rc = stage_p2p(rank, comm, x->buf, x->count, x->dt, 1, x->mode, x->peer,
+                    &s, &v, dev, call);
     if (*rc != MPI_SUCCESS || !s.host)
         return *rc != MPI_SUCCESS;
-    switch (mode) {
+    switch (x->mode) {
     case AMP_SEND_SYNC:
-        *rc = PMPI_Ssend(v, count, dtype, dest, tag, comm_h);
+        *rc = PMPI_Ssend(v, x->count, x->dtype, x->peer, x->tag, x->comm_h);
         break;
     case AMP_SEND_READY:
-        *rc = PMPI_Rsend(v, count, dtype, dest, tag, comm_h);
+        *rc = PMPI_Rsend(v, x->count, x->dtype, x->peer, x->tag, x->comm_h);
         break;
     case AMP_SEND_BUFFERED:
-        *rc = PMPI_Bsend(v, count, dtype, dest, tag, comm_h);
+        *rc = PMPI_Bsend(v, x->count, x->dtype, x->peer, x->tag, x->comm_h);
         break;
-    default: *rc = PMPI_Send(v, count, dtype, dest, tag, comm_h); break;
+    default:
+        *rc = PMPI_Send(v, x->count, x->dtype, x->peer, x->tag, x->comm_h);
+        break;
     }
     *rc = first_error(*rc, amp_stage_end(rank, comm, &s, 0, call));
     return 1;
 }
 
-int amp_gpu_recv(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
-                 const amp_dt_t *dt, MPI_Datatype dtype, int source, int tag,
-                 MPI_Comm comm_h, MPI_Status *status, amp_p2p_dev_t *dev,
-                 int *rc)
+int amp_gpu_recv(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
+                 MPI_Status *status, amp_p2p_dev_t *dev, int *rc)
 {
     amp_stage_t s;
     void *v;
-    *rc = stage_p2p(rank, comm, buf, count, dt, 0, 0, source, &s, &v, dev,
-                    "MPI_Recv");
+    *rc = stage_p2p(rank, comm, x->buf, x->count, x->dt, 0, 0, x->peer, &s, &v,
+                    dev, "MPI_Recv");
     if (*rc != MPI_SUCCESS || !s.host)
         return *rc != MPI_SUCCESS;
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
-    *rc = PMPI_Recv(v, count, dtype, source, tag, comm_h, st);
+    *rc = PMPI_Recv(v, x->count, x->dtype, x->peer, x->tag, x->comm_h, st);
     size_t n = amp_stage_bytes(&s, (size_t)st->amp_bytes);
     *rc = first_error(*rc, amp_stage_end(rank, comm, &s, n, "MPI_Recv"));
     return 1;
@@ -422,11 +421,15 @@ int amp_gpu_bcast(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
 }
 
 /* MPI_Reduce (at_root: this rank's recvbuf counts) and MPI_Allreduce. */
-int amp_gpu_reduce(amp_rank_t *rank, amp_comm_t *comm, const void *sendbuf,
-                   void *recvbuf, int count, const amp_dt_t *dt,
-                   MPI_Datatype dtype, MPI_Op op, int root, int all,
+int amp_gpu_reduce(amp_rank_t *rank, amp_comm_t *comm,
+                   const amp_reduce_args_t *a, const amp_dt_t *dt,
                    MPI_Comm comm_h, int *rc)
 {
+    const void *sendbuf = a->sendbuf;
+    void *recvbuf = a->recvbuf;
+    int count = a->count, root = a->root, all = a->all;
+    MPI_Datatype dtype = a->dtype;
+    MPI_Op op = a->op;
     const char *call = all ? "MPI_Allreduce" : "MPI_Reduce";
     int has_recv = all || comm->rank == root;
     amp_stage_t ss, rs;
@@ -463,33 +466,6 @@ struct amp_gpu_op {
     amp_stage_t s[AMP_GPU_OP_BUFS];
     int back[AMP_GPU_OP_BUFS]; /* copied back: not a send buffer */
 };
-
-void amp_gpu_span_dt(amp_gpu_span_t *sp, int count, const amp_dt_t *dt)
-{
-    amp_gpu_span_of(count, dt->size, dt->extent, dt->true_lb, dt->true_extent,
-                    dt->contig, sp);
-}
-
-void amp_gpu_span_add(amp_gpu_span_t *sp, ptrdiff_t disp, int count,
-                      const amp_dt_t *dt)
-{
-    amp_gpu_span_t b;
-    if (count <= 0)
-        return;
-    amp_gpu_span_dt(&b, count, dt);
-    if (b.bytes == 0)
-        return;
-    b.lo += disp;
-    if (sp->bytes == 0) {
-        *sp = b;
-        return;
-    }
-    ptrdiff_t hi = sp->lo + (ptrdiff_t)sp->bytes;
-    ptrdiff_t bhi = b.lo + (ptrdiff_t)b.bytes;
-    sp->lo = b.lo < sp->lo ? b.lo : sp->lo;
-    sp->bytes = (size_t)((bhi > hi ? bhi : hi) - sp->lo);
-    sp->dense = 0;
-}
 
 void amp_gpu_op_drop(amp_gpu_op_t *op)
 {

@@ -10,7 +10,7 @@
  * MPI_Grequest_complete.  The callbacks run in the rank that started the
  * request, which is the one that may complete it (its handle is its own).
  */
-#include "mpi/impl.h"
+#include "mpi/request.h"
 
 #include <stdlib.h>
 

@@ -3,7 +3,7 @@
  * Set operations and translations go through an inverse map (world rank ->
  * position) built per call, so each is linear in the sizes involved.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,10 @@
 /*
  * Handle lookup and the argument checks every call shares.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/request.h"
+#include "mpi/attr.h"
+#include "mpi/fileio.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -127,7 +130,7 @@ amp_status_t amp_rank_objects_init(amp_rank_t *rank)
                             amp_proc.sched.npes, 0, amp_proc.nranks, NULL, 0,
                             amp_proc.nranks, &world->shm) != AMP_OK)
         return AMP_ERR_NOMEM;
-    if (amp_coll_hier_attach(world) != AMP_OK)
+    if (amp_comm_hier_attach(world) != AMP_OK)
         return AMP_ERR_NOMEM;
     rank->next_ctx = 4;
     rank->idup_blocks = 0;

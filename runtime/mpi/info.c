@@ -9,7 +9,8 @@
  * MPI_INFO_ENV (index 0 of the rank's info table) is filled the first time
  * it is used and cannot be changed or freed.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/attr.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,14 +8,14 @@
  * leaders (local rank 0, or the given leaders for MPI_Intercomm_create)
  * exchange, and each leader broadcasts the outcome to its group.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Tags of the leaders' exchanges on an inter-communicator's collective
- * context: no collective's tag (intercoll.c) is one of them. */
+ * context: no collective's tag (coll/inter.c) is one of them. */
 enum { TAG_AGREE = 100, TAG_SPLIT = 101 };
 
 int PMPI_Comm_test_inter(MPI_Comm comm_h, int *flag)
@@ -135,9 +135,11 @@ static void exchange(amp_rank_t *rank, int ctx, int me, int to, int from,
     amp_p2p_req_t sreq, rreq;
     amp_p2p_req_t *reqs[2] = {&rreq, &sreq};
     sreq.on_done = rreq.on_done = NULL;
-    amp_p2p_irecv(&rank->ep, in, inbytes, ctx, from, tag, &rreq);
-    amp_p2p_isend(&rank->ep, out, outbytes, to, ctx, me, tag, AMP_P2P_STANDARD,
-                  &sreq);
+    amp_p2p_irecv(&rank->ep, in, inbytes,
+                  (amp_p2p_env_t){.ctx = ctx, .src = from, .tag = tag}, &rreq);
+    amp_p2p_isend(&rank->ep, out, outbytes,
+                  (amp_p2p_env_t){.ctx = ctx, .src = me, .dst = to, .tag = tag},
+                  AMP_P2P_STANDARD, &sreq);
     amp_p2p_wait_all(&rank->ep, reqs, 2);
 }
 
@@ -256,16 +258,27 @@ static amp_status_t leaders_swap(amp_rank_t *rank, amp_comm_t *local,
     amp_p2p_req_t hs, ls, hr, lr;
     amp_p2p_req_t *reqs[4] = {&hr, &hs, &ls, &lr};
     hs.on_done = ls.on_done = hr.on_done = lr.on_done = NULL;
-    amp_p2p_irecv(ep, in, sizeof(in), peer->ctx, remote_leader, tag, &hr);
-    amp_p2p_isend(ep, out, sizeof(out), to, peer->ctx, peer->rank, tag,
-                  AMP_P2P_STANDARD, &hs);
-    amp_p2p_isend(ep, mine, (size_t)local->size * sizeof(int), to, peer->ctx,
-                  peer->rank, tag, AMP_P2P_STANDARD, &ls);
+    amp_p2p_irecv(
+        ep, in, sizeof(in),
+        (amp_p2p_env_t){.ctx = peer->ctx, .src = remote_leader, .tag = tag},
+        &hr);
+    amp_p2p_isend(
+        ep, out, sizeof(out),
+        (amp_p2p_env_t){
+            .ctx = peer->ctx, .src = peer->rank, .dst = to, .tag = tag},
+        AMP_P2P_STANDARD, &hs);
+    amp_p2p_isend(
+        ep, mine, (size_t)local->size * sizeof(int),
+        (amp_p2p_env_t){
+            .ctx = peer->ctx, .src = peer->rank, .dst = to, .tag = tag},
+        AMP_P2P_STANDARD, &ls);
     amp_p2p_wait_all(ep, reqs, 1);
     *remote = malloc(((size_t)in[1] + 1) * sizeof(int));
     /* Received even when out of memory, so that nothing is left behind. */
-    amp_p2p_irecv(ep, *remote, *remote ? (size_t)in[1] * sizeof(int) : 0,
-                  peer->ctx, remote_leader, tag, &lr);
+    amp_p2p_irecv(
+        ep, *remote, *remote ? (size_t)in[1] * sizeof(int) : 0,
+        (amp_p2p_env_t){.ctx = peer->ctx, .src = remote_leader, .tag = tag},
+        &lr);
     amp_p2p_wait_all(ep, reqs, 4);
     if (*remote) {
         info[0] = lmax > in[0] ? lmax : in[0];

@@ -150,21 +150,53 @@ static int nb_check_buf(const nb_call_t *nc, const void *buf, int count,
     return amp_check_buf(nc->rank, nc->comm, buf, count, dt, nc->name, arg);
 }
 
+/* One side's arguments as the call gives them: buf with count and type
+ * (one count and one type for all blocks), counts, displs (in extents) and
+ * type (v forms), or counts, bdispls (in bytes) and types (w forms). */
+typedef struct nb_args {
+    const void *buf;
+    int count;
+    const int *counts;
+    const int *displs;
+    const MPI_Aint *bdispls;
+    MPI_Datatype type;
+    const MPI_Datatype *types;
+} nb_args_t;
+
+/* The names of a side's arguments, for errors: buf, count(s), displs,
+ * type(s). */
+typedef struct nb_names {
+    const char *buf, *count, *displs, *type;
+} nb_names_t;
+
+static const nb_names_t send_regular = {"sendbuf", "sendcount", NULL,
+                                        "sendtype"};
+static const nb_names_t recv_regular = {"recvbuf", "recvcount", NULL,
+                                        "recvtype"};
+static const nb_names_t send_v = {"sendbuf", "sendcounts", "sdispls",
+                                  "sendtype"};
+static const nb_names_t recv_v = {"recvbuf", "recvcounts", "rdispls",
+                                  "recvtype"};
+static const nb_names_t recv_allgatherv = {"recvbuf", "recvcounts", "displs",
+                                           "recvtype"};
+static const nb_names_t send_w = {"sendbuf", "sendcounts", "sdispls",
+                                  "sendtypes"};
+static const nb_names_t recv_w = {"recvbuf", "recvcounts", "rdispls",
+                                  "recvtypes"};
+
 /* One count and one type for all blocks. */
 static int nb_check_regular(const nb_call_t *nc, nb_side_t *side, int layout,
-                            const void *buf, int count, MPI_Datatype type,
-                            const char *bufarg, const char *countarg,
-                            const char *typearg)
+                            const nb_args_t *a, const nb_names_t *nm)
 {
     side->layout = layout;
-    side->buf = (char *)buf;
-    side->count = count;
-    int rc = amp_check_count(nc->rank, nc->comm, count, nc->name, countarg);
+    side->buf = (char *)a->buf;
+    side->count = a->count;
+    int rc = amp_check_count(nc->rank, nc->comm, a->count, nc->name, nm->count);
     if (rc == MPI_SUCCESS)
-        rc = amp_check_dt(nc->rank, nc->comm, type, nc->name, typearg,
+        rc = amp_check_dt(nc->rank, nc->comm, a->type, nc->name, nm->type,
                           &side->dt);
     if (rc == MPI_SUCCESS)
-        rc = nb_check_buf(nc, buf, count, side->dt, bufarg);
+        rc = nb_check_buf(nc, a->buf, a->count, side->dt, nm->buf);
     return rc;
 }
 
@@ -176,17 +208,18 @@ static int nb_null_array(const nb_call_t *nc, const char *arg)
 
 /* Per-block counts and displacements (in extents) of one type, n blocks. */
 static int nb_check_v(const nb_call_t *nc, nb_side_t *side, int n,
-                      const void *buf, const int *counts, const int *displs,
-                      MPI_Datatype type, const char *bufarg,
-                      const char *countsarg, const char *displsarg,
-                      const char *typearg)
+                      const nb_args_t *a, const nb_names_t *nm)
 {
+    const void *buf = a->buf;
+    const int *counts = a->counts, *displs = a->displs;
+    const char *bufarg = nm->buf, *countsarg = nm->count;
+    const char *displsarg = nm->displs, *typearg = nm->type;
     side->layout = NB_V;
     side->buf = (char *)buf;
     side->counts = counts;
     side->displs = displs;
     int rc =
-        amp_check_dt(nc->rank, nc->comm, type, nc->name, typearg, &side->dt);
+        amp_check_dt(nc->rank, nc->comm, a->type, nc->name, typearg, &side->dt);
     if (rc == MPI_SUCCESS && n > 0 && (!counts || !displs))
         rc = nb_null_array(nc, counts ? displsarg : countsarg);
     for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
@@ -201,11 +234,14 @@ static int nb_check_v(const nb_call_t *nc, nb_side_t *side, int n,
 /* Per-block counts, byte displacements and types, n blocks; side->dts is
  * allocated (the caller frees it). */
 static int nb_check_w(const nb_call_t *nc, nb_side_t *side, int n,
-                      const void *buf, const int *counts,
-                      const MPI_Aint *bdispls, const MPI_Datatype *types,
-                      const char *bufarg, const char *countsarg,
-                      const char *displsarg, const char *typesarg)
+                      const nb_args_t *a, const nb_names_t *nm)
 {
+    const void *buf = a->buf;
+    const int *counts = a->counts;
+    const MPI_Aint *bdispls = a->bdispls;
+    const MPI_Datatype *types = a->types;
+    const char *bufarg = nm->buf, *countsarg = nm->count;
+    const char *displsarg = nm->displs, *typesarg = nm->type;
     side->layout = NB_W;
     side->buf = (char *)buf;
     side->counts = counts;
@@ -279,20 +315,17 @@ static int nb_run(const nb_call_t *nc, const nb_side_t *snd,
 
 /* Allgather (send layout NB_SAME) or alltoall (NB_REGULAR): one count and
  * one type per side. */
-static int regular(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+static int regular(const nb_args_t *sa, const nb_args_t *ra, int send_layout,
                    MPI_Comm comm_h, MPI_Request *request, int nonblocking,
-                   int send_layout, const char *name)
+                   const char *name)
 {
     nb_call_t nc;
     nb_side_t snd, rcv;
     int rc = nb_enter(&nc, comm_h, request, nonblocking, name);
     if (rc == MPI_SUCCESS)
-        rc = nb_check_regular(&nc, &snd, send_layout, sendbuf, sendcount,
-                              sendtype, "sendbuf", "sendcount", "sendtype");
+        rc = nb_check_regular(&nc, &snd, send_layout, sa, &send_regular);
     if (rc == MPI_SUCCESS)
-        rc = nb_check_regular(&nc, &rcv, NB_REGULAR, recvbuf, recvcount,
-                              recvtype, "recvbuf", "recvcount", "recvtype");
+        rc = nb_check_regular(&nc, &rcv, NB_REGULAR, ra, &recv_regular);
     if (rc != MPI_SUCCESS)
         return rc;
     return nb_run(&nc, &snd, &rcv);
@@ -302,8 +335,10 @@ int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount,
                             MPI_Datatype sendtype, void *recvbuf, int recvcount,
                             MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return regular(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                   comm, NULL, 0, NB_SAME, "MPI_Neighbor_allgather");
+    return regular(
+        &(nb_args_t){.buf = sendbuf, .count = sendcount, .type = sendtype},
+        &(nb_args_t){.buf = recvbuf, .count = recvcount, .type = recvtype},
+        NB_SAME, comm, NULL, 0, "MPI_Neighbor_allgather");
 }
 AMP_WEAK_ALIAS(Neighbor_allgather)
 
@@ -312,26 +347,23 @@ int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
                              int recvcount, MPI_Datatype recvtype,
                              MPI_Comm comm, MPI_Request *request)
 {
-    return regular(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                   comm, request, 1, NB_SAME, "MPI_Ineighbor_allgather");
+    return regular(
+        &(nb_args_t){.buf = sendbuf, .count = sendcount, .type = sendtype},
+        &(nb_args_t){.buf = recvbuf, .count = recvcount, .type = recvtype},
+        NB_SAME, comm, request, 1, "MPI_Ineighbor_allgather");
 }
 AMP_WEAK_ALIAS(Ineighbor_allgather)
 
-static int allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                      void *recvbuf, const int recvcounts[], const int displs[],
-                      MPI_Datatype recvtype, MPI_Comm comm_h,
+static int allgatherv(const nb_args_t *sa, const nb_args_t *ra, MPI_Comm comm_h,
                       MPI_Request *request, int nonblocking, const char *name)
 {
     nb_call_t nc;
     nb_side_t snd, rcv;
     int rc = nb_enter(&nc, comm_h, request, nonblocking, name);
     if (rc == MPI_SUCCESS)
-        rc = nb_check_regular(&nc, &snd, NB_SAME, sendbuf, sendcount, sendtype,
-                              "sendbuf", "sendcount", "sendtype");
+        rc = nb_check_regular(&nc, &snd, NB_SAME, sa, &send_regular);
     if (rc == MPI_SUCCESS)
-        rc =
-            nb_check_v(&nc, &rcv, nc.topo->nin, recvbuf, recvcounts, displs,
-                       recvtype, "recvbuf", "recvcounts", "displs", "recvtype");
+        rc = nb_check_v(&nc, &rcv, nc.topo->nin, ra, &recv_allgatherv);
     if (rc != MPI_SUCCESS)
         return rc;
     return nb_run(&nc, &snd, &rcv);
@@ -342,8 +374,13 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
                              const int recvcounts[], const int displs[],
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                      recvtype, comm, NULL, 0, "MPI_Neighbor_allgatherv");
+    return allgatherv(
+        &(nb_args_t){.buf = sendbuf, .count = sendcount, .type = sendtype},
+        &(nb_args_t){.buf = recvbuf,
+                     .counts = recvcounts,
+                     .displs = displs,
+                     .type = recvtype},
+        comm, NULL, 0, "MPI_Neighbor_allgatherv");
 }
 AMP_WEAK_ALIAS(Neighbor_allgatherv)
 
@@ -353,8 +390,13 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
                               MPI_Datatype recvtype, MPI_Comm comm,
                               MPI_Request *request)
 {
-    return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                      recvtype, comm, request, 1, "MPI_Ineighbor_allgatherv");
+    return allgatherv(
+        &(nb_args_t){.buf = sendbuf, .count = sendcount, .type = sendtype},
+        &(nb_args_t){.buf = recvbuf,
+                     .counts = recvcounts,
+                     .displs = displs,
+                     .type = recvtype},
+        comm, request, 1, "MPI_Ineighbor_allgatherv");
 }
 AMP_WEAK_ALIAS(Ineighbor_allgatherv)
 
@@ -362,8 +404,10 @@ int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
                            MPI_Datatype sendtype, void *recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return regular(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                   comm, NULL, 0, NB_REGULAR, "MPI_Neighbor_alltoall");
+    return regular(
+        &(nb_args_t){.buf = sendbuf, .count = sendcount, .type = sendtype},
+        &(nb_args_t){.buf = recvbuf, .count = recvcount, .type = recvtype},
+        NB_REGULAR, comm, NULL, 0, "MPI_Neighbor_alltoall");
 }
 AMP_WEAK_ALIAS(Neighbor_alltoall)
 
@@ -372,28 +416,23 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
                             MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request *request)
 {
-    return regular(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                   comm, request, 1, NB_REGULAR, "MPI_Ineighbor_alltoall");
+    return regular(
+        &(nb_args_t){.buf = sendbuf, .count = sendcount, .type = sendtype},
+        &(nb_args_t){.buf = recvbuf, .count = recvcount, .type = recvtype},
+        NB_REGULAR, comm, request, 1, "MPI_Ineighbor_alltoall");
 }
 AMP_WEAK_ALIAS(Ineighbor_alltoall)
 
-static int alltoallv(const void *sendbuf, const int sendcounts[],
-                     const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                     const int recvcounts[], const int rdispls[],
-                     MPI_Datatype recvtype, MPI_Comm comm_h,
+static int alltoallv(const nb_args_t *sa, const nb_args_t *ra, MPI_Comm comm_h,
                      MPI_Request *request, int nonblocking, const char *name)
 {
     nb_call_t nc;
     nb_side_t snd, rcv;
     int rc = nb_enter(&nc, comm_h, request, nonblocking, name);
     if (rc == MPI_SUCCESS)
-        rc = nb_check_v(&nc, &snd, nc.topo->nout, sendbuf, sendcounts, sdispls,
-                        sendtype, "sendbuf", "sendcounts", "sdispls",
-                        "sendtype");
+        rc = nb_check_v(&nc, &snd, nc.topo->nout, sa, &send_v);
     if (rc == MPI_SUCCESS)
-        rc = nb_check_v(&nc, &rcv, nc.topo->nin, recvbuf, recvcounts, rdispls,
-                        recvtype, "recvbuf", "recvcounts", "rdispls",
-                        "recvtype");
+        rc = nb_check_v(&nc, &rcv, nc.topo->nin, ra, &recv_v);
     if (rc != MPI_SUCCESS)
         return rc;
     return nb_run(&nc, &snd, &rcv);
@@ -405,9 +444,15 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
                             const int rdispls[], MPI_Datatype recvtype,
                             MPI_Comm comm)
 {
-    return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                     recvcounts, rdispls, recvtype, comm, NULL, 0,
-                     "MPI_Neighbor_alltoallv");
+    return alltoallv(&(nb_args_t){.buf = sendbuf,
+                                  .counts = sendcounts,
+                                  .displs = sdispls,
+                                  .type = sendtype},
+                     &(nb_args_t){.buf = recvbuf,
+                                  .counts = recvcounts,
+                                  .displs = rdispls,
+                                  .type = recvtype},
+                     comm, NULL, 0, "MPI_Neighbor_alltoallv");
 }
 AMP_WEAK_ALIAS(Neighbor_alltoallv)
 
@@ -417,30 +462,28 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
                              const int rdispls[], MPI_Datatype recvtype,
                              MPI_Comm comm, MPI_Request *request)
 {
-    return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                     recvcounts, rdispls, recvtype, comm, request, 1,
-                     "MPI_Ineighbor_alltoallv");
+    return alltoallv(&(nb_args_t){.buf = sendbuf,
+                                  .counts = sendcounts,
+                                  .displs = sdispls,
+                                  .type = sendtype},
+                     &(nb_args_t){.buf = recvbuf,
+                                  .counts = recvcounts,
+                                  .displs = rdispls,
+                                  .type = recvtype},
+                     comm, request, 1, "MPI_Ineighbor_alltoallv");
 }
 AMP_WEAK_ALIAS(Ineighbor_alltoallv)
 
-static int alltoallw(const void *sendbuf, const int sendcounts[],
-                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                     void *recvbuf, const int recvcounts[],
-                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                     MPI_Comm comm_h, MPI_Request *request, int nonblocking,
-                     const char *name)
+static int alltoallw(const nb_args_t *sa, const nb_args_t *ra, MPI_Comm comm_h,
+                     MPI_Request *request, int nonblocking, const char *name)
 {
     nb_call_t nc;
     nb_side_t snd = {.dts = NULL}, rcv = {.dts = NULL};
     int rc = nb_enter(&nc, comm_h, request, nonblocking, name);
     if (rc == MPI_SUCCESS)
-        rc = nb_check_w(&nc, &snd, nc.topo->nout, sendbuf, sendcounts, sdispls,
-                        sendtypes, "sendbuf", "sendcounts", "sdispls",
-                        "sendtypes");
+        rc = nb_check_w(&nc, &snd, nc.topo->nout, sa, &send_w);
     if (rc == MPI_SUCCESS)
-        rc = nb_check_w(&nc, &rcv, nc.topo->nin, recvbuf, recvcounts, rdispls,
-                        recvtypes, "recvbuf", "recvcounts", "rdispls",
-                        "recvtypes");
+        rc = nb_check_w(&nc, &rcv, nc.topo->nin, ra, &recv_w);
     if (rc == MPI_SUCCESS)
         rc = nb_run(&nc, &snd, &rcv);
     free(snd.dts);
@@ -454,9 +497,15 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             const int recvcounts[], const MPI_Aint rdispls[],
                             const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                     recvcounts, rdispls, recvtypes, comm, NULL, 0,
-                     "MPI_Neighbor_alltoallw");
+    return alltoallw(&(nb_args_t){.buf = sendbuf,
+                                  .counts = sendcounts,
+                                  .bdispls = sdispls,
+                                  .types = sendtypes},
+                     &(nb_args_t){.buf = recvbuf,
+                                  .counts = recvcounts,
+                                  .bdispls = rdispls,
+                                  .types = recvtypes},
+                     comm, NULL, 0, "MPI_Neighbor_alltoallw");
 }
 AMP_WEAK_ALIAS(Neighbor_alltoallw)
 
@@ -467,8 +516,14 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                              const MPI_Datatype recvtypes[], MPI_Comm comm,
                              MPI_Request *request)
 {
-    return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                     recvcounts, rdispls, recvtypes, comm, request, 1,
-                     "MPI_Ineighbor_alltoallw");
+    return alltoallw(&(nb_args_t){.buf = sendbuf,
+                                  .counts = sendcounts,
+                                  .bdispls = sdispls,
+                                  .types = sendtypes},
+                     &(nb_args_t){.buf = recvbuf,
+                                  .counts = recvcounts,
+                                  .bdispls = rdispls,
+                                  .types = recvtypes},
+                     comm, request, 1, "MPI_Ineighbor_alltoallw");
 }
 AMP_WEAK_ALIAS(Ineighbor_alltoallw)

@@ -1,6 +1,8 @@
 /* MPI_Pack, MPI_Unpack, MPI_Pack_size and addresses.  The packed format
  * is the data bytes in type-map order, with no header. */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/fileio.h"
+#include "mpi/stage.h"
 
 #include <limits.h>
 #include <stdint.h>

@@ -19,7 +19,9 @@
  * in the order they made them).  The outer request completes when its inner send or receive
  * does, so a thread may wait on it while others mark partitions ready.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/attr.h"
+#include "mpi/stage.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -172,10 +174,13 @@ static void send_all(amp_rank_t *rank, amp_comm_t *comm, amp_req_t *r)
 {
     amp_part_t *part = r->part;
     part->inner.on_done = inner_done;
-    amp_p2p_isend_typed(&rank->ep, r->buf, r->count, r->dt,
-                        amp_comm_peer_world(comm, r->peer), comm->ctx + 1,
-                        part_src(comm->rank), r->tag, AMP_P2P_STANDARD,
-                        &part->inner);
+    amp_p2p_isend_typed(
+        &rank->ep, r->buf, r->count, r->dt,
+        (amp_p2p_env_t){.ctx = comm->ctx + 1,
+                        .src = part_src(comm->rank),
+                        .dst = amp_comm_peer_world(comm, r->peer),
+                        .tag = r->tag},
+        AMP_P2P_STANDARD, &part->inner);
 }
 
 int amp_part_start(amp_rank_t *rank, amp_req_t *r, const char *call)
@@ -194,8 +199,11 @@ int amp_part_start(amp_rank_t *rank, amp_req_t *r, const char *call)
     }
     if (r->kind == AMP_REQ_RECV) {
         part->inner.on_done = inner_done;
-        amp_p2p_irecv_typed(&rank->ep, r->buf, r->count, r->dt, comm->ctx + 1,
-                            part_src(r->peer), r->tag, &part->inner);
+        amp_p2p_irecv_typed(&rank->ep, r->buf, r->count, r->dt,
+                            (amp_p2p_env_t){.ctx = comm->ctx + 1,
+                                            .src = part_src(r->peer),
+                                            .tag = r->tag},
+                            &part->inner);
         return MPI_SUCCESS;
     }
     part->nready = 0;

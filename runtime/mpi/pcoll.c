@@ -18,7 +18,9 @@
  * completes the persistent request.  Errors name the _init call
  * (amp_call_ctx_t.alias).
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/attr.h"
+#include "mpi/stage.h"
 
 #include "coll/nbc.h"
 #include "mpi/topology.h"

@@ -3,7 +3,8 @@
  * their p2p request on the stack; nonblocking ones take a request object
  * from the rank's table.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/stage.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -82,26 +83,25 @@ static int check_asserts(amp_rank_t *rank, amp_comm_t *comm, int source,
     return MPI_SUCCESS;
 }
 
-/* Checks the arguments of a send or receive (recv: wildcards allowed). */
-static int check_xfer(amp_rank_t *rank, MPI_Comm comm_h, const void *buf,
-                      int count, MPI_Datatype dtype, int peer, int tag,
-                      int recv, const char *call, amp_comm_t **comm,
-                      const amp_dt_t **dt)
+/* Checks the arguments of a send or receive (recv: wildcards allowed);
+ * sets x->dt. */
+static int check_xfer(amp_rank_t *rank, amp_xfer_t *x, int recv,
+                      const char *call, amp_comm_t **comm)
 {
-    int rc = amp_check_comm(rank, comm_h, call, comm);
+    int rc = amp_check_comm(rank, x->comm_h, call, comm);
     if (rc == MPI_SUCCESS)
-        rc = amp_check_count(rank, *comm, count, call, "count");
+        rc = amp_check_count(rank, *comm, x->count, call, "count");
     if (rc == MPI_SUCCESS)
-        rc = amp_check_dt(rank, *comm, dtype, call, "datatype", dt);
+        rc = amp_check_dt(rank, *comm, x->dtype, call, "datatype", &x->dt);
     if (rc == MPI_SUCCESS)
-        rc =
-            check_peer(rank, *comm, peer, recv, call, recv ? "source" : "dest");
+        rc = check_peer(rank, *comm, x->peer, recv, call,
+                        recv ? "source" : "dest");
     if (rc == MPI_SUCCESS)
-        rc = check_tag(rank, *comm, tag, recv, call);
+        rc = check_tag(rank, *comm, x->tag, recv, call);
     if (rc == MPI_SUCCESS && recv && (*comm)->asserts)
-        rc = check_asserts(rank, *comm, peer, tag, call);
+        rc = check_asserts(rank, *comm, x->peer, x->tag, call);
     if (rc == MPI_SUCCESS)
-        rc = amp_check_buf(rank, *comm, buf, count, *dt, call, "buf");
+        rc = amp_check_buf(rank, *comm, x->buf, x->count, x->dt, call, "buf");
     return rc;
 }
 
@@ -116,12 +116,17 @@ static void start_send(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
     int world = amp_comm_peer_world(comm, dest);
     int pmode = mode == AMP_SEND_SYNC ? AMP_P2P_SYNC : AMP_P2P_STANDARD;
     if (dev && dev->gpu)
-        amp_p2p_isend_dev(&rank->ep, amp_dt_data(buf, dt),
-                          dt->size * (size_t)count, dev, world, comm->ctx,
-                          comm->rank, tag, pmode, p);
+        amp_p2p_isend_dev(
+            &rank->ep, amp_dt_data(buf, dt), dt->size * (size_t)count, dev,
+            (amp_p2p_env_t){
+                .ctx = comm->ctx, .src = comm->rank, .dst = world, .tag = tag},
+            pmode, p);
     else
-        amp_p2p_isend_typed(&rank->ep, buf, count, dt, world, comm->ctx,
-                            comm->rank, tag, pmode, p);
+        amp_p2p_isend_typed(
+            &rank->ep, buf, count, dt,
+            (amp_p2p_env_t){
+                .ctx = comm->ctx, .src = comm->rank, .dst = world, .tag = tag},
+            pmode, p);
 }
 
 /* Brings the endpoint's matching for comm in line with its hints: with
@@ -146,12 +151,17 @@ static void start_recv(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
 {
     sync_exact(rank, comm);
     if (dev && dev->gpu)
-        amp_p2p_irecv_dev(&rank->ep, amp_dt_data(buf, dt),
-                          dt->size * (size_t)count, dev, comm->ctx, source,
-                          p2p_tag(tag), p);
+        amp_p2p_irecv_dev(
+            &rank->ep, amp_dt_data(buf, dt), dt->size * (size_t)count, dev,
+            (amp_p2p_env_t){
+                .ctx = comm->ctx, .src = source, .tag = p2p_tag(tag)},
+            p);
     else
-        amp_p2p_irecv_typed(&rank->ep, buf, count, dt, comm->ctx, source,
-                            p2p_tag(tag), p);
+        amp_p2p_irecv_typed(&rank->ep, buf, count, dt,
+                            (amp_p2p_env_t){.ctx = comm->ctx,
+                                            .src = source,
+                                            .tag = p2p_tag(tag)},
+                            p);
 }
 
 static void wait_one(amp_rank_t *rank, amp_p2p_req_t *p, const char *call)
@@ -176,16 +186,21 @@ static int send_common(const void *buf, int count, MPI_Datatype dtype, int dest,
 {
     amp_rank_t *rank;
     amp_comm_t *comm;
-    const amp_dt_t *dt;
+    amp_xfer_t x = {.buf = buf,
+                    .count = count,
+                    .dtype = dtype,
+                    .peer = dest,
+                    .tag = tag,
+                    .comm_h = comm_h,
+                    .mode = mode};
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS)
-        rc = check_xfer(rank, comm_h, buf, count, dtype, dest, tag, 0, call,
-                        &comm, &dt);
+        rc = check_xfer(rank, &x, 0, call, &comm);
     if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
         return rc;
+    const amp_dt_t *dt = x.dt;
     amp_p2p_dev_t dev = {NULL, -1};
-    if (amp_proc.gpu && amp_gpu_send(rank, comm, buf, count, dt, dtype, dest,
-                                     tag, comm_h, mode, call, &dev, &rc))
+    if (amp_proc.gpu && amp_gpu_send(rank, comm, &x, call, &dev, &rc))
         return rc; /* device memory: sent from a host copy (gpu.c) */
     if (mode == AMP_SEND_BUFFERED)
         return amp_bsend_start(rank, comm, buf, count, dt, dest, tag, call,
@@ -234,20 +249,24 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
 {
     amp_rank_t *rank;
     amp_comm_t *comm;
-    const amp_dt_t *dt;
+    amp_xfer_t x = {.buf = buf,
+                    .count = count,
+                    .dtype = datatype,
+                    .peer = source,
+                    .tag = tag,
+                    .comm_h = comm_h};
     int rc = amp_mpi_enter(&rank, "MPI_Recv");
     if (rc == MPI_SUCCESS)
-        rc = check_xfer(rank, comm_h, buf, count, datatype, source, tag, 1,
-                        "MPI_Recv", &comm, &dt);
+        rc = check_xfer(rank, &x, 1, "MPI_Recv", &comm);
     if (rc != MPI_SUCCESS)
         return rc;
     if (source == MPI_PROC_NULL) {
         status_proc_null(status);
         return MPI_SUCCESS;
     }
+    const amp_dt_t *dt = x.dt;
     amp_p2p_dev_t dev = {NULL, -1};
-    if (amp_proc.gpu && amp_gpu_recv(rank, comm, buf, count, dt, datatype,
-                                     source, tag, comm_h, status, &dev, &rc))
+    if (amp_proc.gpu && amp_gpu_recv(rank, comm, &x, status, &dev, &rc))
         return rc; /* device memory: received into a host copy (gpu.c) */
     amp_p2p_req_t p;
     size_t cap = dt->size * (size_t)count;
@@ -269,19 +288,19 @@ AMP_WEAK_ALIAS(Recv)
 
 /* ---- nonblocking and persistent ---- */
 
-static int new_xfer_req(const void *buf, int count, MPI_Datatype dtype,
-                        int peer, int tag, MPI_Comm comm_h, int kind, int mode,
-                        int persistent, MPI_Request *request, const char *call)
+/* A request of kind (AMP_REQ_SEND or _RECV) for the call x, started
+ * unless persistent. */
+static int new_xfer_req(amp_xfer_t x, int kind, int persistent,
+                        MPI_Request *request, const char *call)
 {
     amp_rank_t *rank;
     amp_comm_t *comm;
-    const amp_dt_t *dt;
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS)
-        rc = check_xfer(rank, comm_h, buf, count, dtype, peer, tag,
-                        kind == AMP_REQ_RECV, call, &comm, &dt);
+        rc = check_xfer(rank, &x, kind == AMP_REQ_RECV, call, &comm);
     if (rc != MPI_SUCCESS)
         return rc;
+    const amp_dt_t *dt = x.dt;
     if (!request)
         return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
                              "NULL pointer (argument request)");
@@ -289,14 +308,14 @@ static int new_xfer_req(const void *buf, int count, MPI_Datatype dtype,
     if (!r)
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
                              "out of memory for a request");
-    r->buf = (void *)buf;
-    r->count = count;
-    r->dtype = dtype;
+    r->buf = (void *)x.buf;
+    r->count = x.count;
+    r->dtype = x.dtype;
     r->dt = dt;
-    r->peer = peer;
-    r->tag = tag;
-    r->comm = comm_h;
-    r->mode = mode;
+    r->peer = x.peer;
+    r->tag = x.tag;
+    r->comm = x.comm_h;
+    r->mode = x.mode;
     r->persistent = (unsigned char)persistent;
     *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
     if (persistent) { /* the program may free both before MPI_Start */
@@ -309,13 +328,18 @@ static int new_xfer_req(const void *buf, int count, MPI_Datatype dtype,
     return amp_req_start(rank, r, call);
 }
 
-#define DEFINE_ISEND(Name, mode, persistent)                                   \
+#define DEFINE_ISEND(Name, send_mode, persistent)                              \
     int PMPI_##Name(const void *buf, int count, MPI_Datatype datatype,         \
                     int dest, int tag, MPI_Comm comm, MPI_Request *request)    \
     {                                                                          \
-        return new_xfer_req(buf, count, datatype, dest, tag, comm,             \
-                            AMP_REQ_SEND, mode, persistent, request,           \
-                            "MPI_" #Name);                                     \
+        return new_xfer_req((amp_xfer_t){.buf = buf,                           \
+                                         .count = count,                       \
+                                         .dtype = datatype,                    \
+                                         .peer = dest,                         \
+                                         .tag = tag,                           \
+                                         .comm_h = comm,                       \
+                                         .mode = send_mode},                   \
+                            AMP_REQ_SEND, persistent, request, "MPI_" #Name);  \
     }                                                                          \
     AMP_WEAK_ALIAS(Name)
 
@@ -331,16 +355,26 @@ DEFINE_ISEND(Bsend_init, AMP_SEND_BUFFERED, 1)
 int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                MPI_Comm comm, MPI_Request *request)
 {
-    return new_xfer_req(buf, count, datatype, source, tag, comm, AMP_REQ_RECV,
-                        0, 0, request, "MPI_Irecv");
+    return new_xfer_req((amp_xfer_t){.buf = buf,
+                                     .count = count,
+                                     .dtype = datatype,
+                                     .peer = source,
+                                     .tag = tag,
+                                     .comm_h = comm},
+                        AMP_REQ_RECV, 0, request, "MPI_Irecv");
 }
 AMP_WEAK_ALIAS(Irecv)
 
 int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
                    int tag, MPI_Comm comm, MPI_Request *request)
 {
-    return new_xfer_req(buf, count, datatype, source, tag, comm, AMP_REQ_RECV,
-                        0, 1, request, "MPI_Recv_init");
+    return new_xfer_req((amp_xfer_t){.buf = buf,
+                                     .count = count,
+                                     .dtype = datatype,
+                                     .peer = source,
+                                     .tag = tag,
+                                     .comm_h = comm},
+                        AMP_REQ_RECV, 1, request, "MPI_Recv_init");
 }
 AMP_WEAK_ALIAS(Recv_init)
 
@@ -412,13 +446,25 @@ typedef struct sendrecv_args {
 static int sendrecv_enter(MPI_Comm comm_h, sendrecv_args_t *a, const char *call,
                           amp_rank_t **rank, amp_comm_t **comm)
 {
+    amp_xfer_t s = {.buf = a->sbuf,
+                    .count = a->scount,
+                    .dtype = a->stype,
+                    .peer = a->dest,
+                    .tag = a->stag,
+                    .comm_h = comm_h};
+    amp_xfer_t r = {.buf = a->rbuf,
+                    .count = a->rcount,
+                    .dtype = a->rtype,
+                    .peer = a->source,
+                    .tag = a->rtag,
+                    .comm_h = comm_h};
     int rc = amp_mpi_enter(rank, call);
     if (rc == MPI_SUCCESS)
-        rc = check_xfer(*rank, comm_h, a->sbuf, a->scount, a->stype, a->dest,
-                        a->stag, 0, call, comm, &a->sdt);
+        rc = check_xfer(*rank, &s, 0, call, comm);
+    a->sdt = s.dt;
     if (rc == MPI_SUCCESS)
-        rc = check_xfer(*rank, comm_h, a->rbuf, a->rcount, a->rtype, a->source,
-                        a->rtag, 1, call, comm, &a->rdt);
+        rc = check_xfer(*rank, &r, 1, call, comm);
+    a->rdt = r.dt;
     return rc;
 }
 
@@ -482,8 +528,11 @@ static void start_halves(amp_rank_t *rank, amp_comm_t *comm,
         amp_p2p_req_init_done(&rank->ep, send, MPI_PROC_NULL, MPI_ANY_TAG);
     else if (copy)
         amp_p2p_isend(&rank->ep, copy, recv_capacity(a),
-                      amp_comm_peer_world(comm, a->dest), comm->ctx, comm->rank,
-                      a->stag, AMP_P2P_STANDARD, send);
+                      (amp_p2p_env_t){.ctx = comm->ctx,
+                                      .src = comm->rank,
+                                      .dst = amp_comm_peer_world(comm, a->dest),
+                                      .tag = a->stag},
+                      AMP_P2P_STANDARD, send);
     else
         start_send(rank, comm, a->sbuf, a->scount, a->sdt, a->dest, a->stag,
                    AMP_SEND_STANDARD, &a->sdev, send);

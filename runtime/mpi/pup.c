@@ -15,7 +15,7 @@
  * pupper a caller sets up with AMPI_Pupper_init: sizing (counts bytes),
  * packing into a buffer, or unpacking from one.
  */
-#include "mpi/impl.h"
+#include "mpi/call.h"
 #include "mem/heap.h"
 
 #include <string.h>

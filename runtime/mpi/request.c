@@ -2,7 +2,9 @@
  * Requests: completion (the Wait and Test families), persistent starts,
  * cancellation and freeing.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/request.h"
+#include "mpi/fileio.h"
 
 #include <stdlib.h>
 

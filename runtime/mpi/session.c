@@ -14,7 +14,8 @@
  * communicator that way, then joins the two leaders over the ranks of the
  * job.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/attr.h"
 
 #include <stdio.h>
 #include <stdlib.h>

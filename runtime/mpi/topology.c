@@ -632,8 +632,11 @@ static amp_status_t dist_trade(amp_rank_t *rank, amp_comm_t *comm, int ctx,
         sp[nsend] = &sreqs[nsend];
         amp_p2p_isend(&rank->ep, o->recs + REC_INTS * (size_t)o->off[t],
                       REC_INTS * (size_t)o->cnt[t] * sizeof(int),
-                      amp_comm_world_rank(comm, t), ctx, me,
-                      TAG_DIST_GRAPH_EDGES, AMP_P2P_STANDARD, &sreqs[nsend]);
+                      (amp_p2p_env_t){.ctx = ctx,
+                                      .src = me,
+                                      .dst = amp_comm_world_rank(comm, t),
+                                      .tag = TAG_DIST_GRAPH_EDGES},
+                      AMP_P2P_STANDARD, &sreqs[nsend]);
         nsend++;
     }
     for (int i = 0; st == AMP_OK && i < has[size + me]; i++) {
@@ -646,8 +649,11 @@ static amp_status_t dist_trade(amp_rank_t *rank, amp_comm_t *comm, int ctx,
         if (!buf)
             amp_fatal("out of memory receiving %zu bytes of graph edges",
                       info.bytes);
-        amp_p2p_irecv(&rank->ep, buf, info.bytes, ctx, info.source,
-                      TAG_DIST_GRAPH_EDGES, &req);
+        amp_p2p_irecv(&rank->ep, buf, info.bytes,
+                      (amp_p2p_env_t){.ctx = ctx,
+                                      .src = info.source,
+                                      .tag = TAG_DIST_GRAPH_EDGES},
+                      &req);
         amp_p2p_wait_all(&rank->ep, &rp, 1);
         rank = amp_rank_self();
         in->recs[info.source] = buf;

@@ -10,7 +10,7 @@
  * (an address or a handle instead) or have nothing to do; those do their
  * whole job here.
  */
-#include "mpi/impl.h"
+#include "mpi/call.h"
 
 #include <stdint.h>
 

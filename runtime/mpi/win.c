@@ -13,7 +13,9 @@
  * origin).  A closing allreduce makes it all visible before anyone uses the
  * window, and makes every member agree on the outcome.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/attr.h"
+#include "mpi/stage.h"
 #include "rma/rma.h"
 
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * Windows whose members run in several processes of this node (impl.h):
+ * Windows whose members run in several processes of this node (win.h):
  * their memory lives in node objects (node/node.h) that every process of
  * the node running a member maps, so that origins reach it with loads and
  * stores (rma/rma.h), and accumulates of every process take the same lock
@@ -18,7 +18,8 @@
  * segments are exchanged; an object's name goes once every process that
  * is to map it has (or when creation ends, whatever happened).
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/win.h"
 #include "rma/rma.h"
 
 #include <stdio.h>

@@ -9,14 +9,17 @@
  * synchronization calls wait for (win_sync.c), and a request-based
  * operation's request completes with the answer.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/win.h"
+#include "mpi/stage.h"
 #include "rma/rma.h"
 
 #include <string.h>
 
 enum op_kind { OP_PUT, OP_GET, OP_ACC, OP_GET_ACC };
 
-/* One operation's arguments. */
+/* One operation's arguments: origin (o), result (r) and target (t)
+ * triples, each used as kind says (compare-and-swap: all three). */
 typedef struct rma_args {
     int kind;
     const void *oaddr; /* origin (put, accumulates) */
@@ -372,26 +375,23 @@ static int rma_call(const rma_args_t *a, MPI_Win win, MPI_Request *request)
 /* ---- the calls: each plain call and its request-based form share one
  * body (request NULL for the plain call) ---- */
 
-/* Every operation but compare-and-swap: origin (o), result (r) and target
- * (t) triples, each used as kind says. */
-static int rma_op(int kind, const void *oaddr, int ocount, MPI_Datatype otype,
-                  void *raddr, int rcount, MPI_Datatype rtype, int target,
-                  MPI_Aint disp, int tcount, MPI_Datatype ttype, MPI_Op op,
-                  MPI_Win win, MPI_Request *request, const char *call)
-{
-    rma_args_t a = {kind,   oaddr, ocount, otype, raddr, rcount, rtype,
-                    target, disp,  tcount, ttype, op,    call};
-    return rma_call(&a, win, request);
-}
-
 int PMPI_Put(const void *origin_addr, int origin_count,
              MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
 {
-    return rma_op(OP_PUT, origin_addr, origin_count, origin_datatype, NULL, 0,
-                  MPI_DATATYPE_NULL, target_rank, target_disp, target_count,
-                  target_datatype, MPI_OP_NULL, win, NULL, "MPI_Put");
+    rma_args_t a = {.kind = OP_PUT,
+                    .oaddr = origin_addr,
+                    .ocount = origin_count,
+                    .otype = origin_datatype,
+                    .rtype = MPI_DATATYPE_NULL,
+                    .target = target_rank,
+                    .disp = target_disp,
+                    .tcount = target_count,
+                    .ttype = target_datatype,
+                    .op = MPI_OP_NULL,
+                    .call = "MPI_Put"};
+    return rma_call(&a, win, NULL);
 }
 AMP_WEAK_ALIAS(Put)
 
@@ -399,9 +399,18 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
              int target_rank, MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
 {
-    return rma_op(OP_GET, NULL, 0, MPI_DATATYPE_NULL, origin_addr, origin_count,
-                  origin_datatype, target_rank, target_disp, target_count,
-                  target_datatype, MPI_OP_NULL, win, NULL, "MPI_Get");
+    rma_args_t a = {.kind = OP_GET,
+                    .otype = MPI_DATATYPE_NULL,
+                    .raddr = origin_addr,
+                    .rcount = origin_count,
+                    .rtype = origin_datatype,
+                    .target = target_rank,
+                    .disp = target_disp,
+                    .tcount = target_count,
+                    .ttype = target_datatype,
+                    .op = MPI_OP_NULL,
+                    .call = "MPI_Get"};
+    return rma_call(&a, win, NULL);
 }
 AMP_WEAK_ALIAS(Get)
 
@@ -410,9 +419,18 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count,
                     MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    return rma_op(OP_ACC, origin_addr, origin_count, origin_datatype, NULL, 0,
-                  MPI_DATATYPE_NULL, target_rank, target_disp, target_count,
-                  target_datatype, op, win, NULL, "MPI_Accumulate");
+    rma_args_t a = {.kind = OP_ACC,
+                    .oaddr = origin_addr,
+                    .ocount = origin_count,
+                    .otype = origin_datatype,
+                    .rtype = MPI_DATATYPE_NULL,
+                    .target = target_rank,
+                    .disp = target_disp,
+                    .tcount = target_count,
+                    .ttype = target_datatype,
+                    .op = op,
+                    .call = "MPI_Accumulate"};
+    return rma_call(&a, win, NULL);
 }
 AMP_WEAK_ALIAS(Accumulate)
 
@@ -422,10 +440,20 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count,
                         int target_rank, MPI_Aint target_disp, int target_count,
                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    return rma_op(OP_GET_ACC, origin_addr, origin_count, origin_datatype,
-                  result_addr, result_count, result_datatype, target_rank,
-                  target_disp, target_count, target_datatype, op, win, NULL,
-                  "MPI_Get_accumulate");
+    rma_args_t a = {.kind = OP_GET_ACC,
+                    .oaddr = origin_addr,
+                    .ocount = origin_count,
+                    .otype = origin_datatype,
+                    .raddr = result_addr,
+                    .rcount = result_count,
+                    .rtype = result_datatype,
+                    .target = target_rank,
+                    .disp = target_disp,
+                    .tcount = target_count,
+                    .ttype = target_datatype,
+                    .op = op,
+                    .call = "MPI_Get_accumulate"};
+    return rma_call(&a, win, NULL);
 }
 AMP_WEAK_ALIAS(Get_accumulate)
 
@@ -433,9 +461,20 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
                       MPI_Datatype datatype, int target_rank,
                       MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
-    return rma_op(OP_GET_ACC, origin_addr, 1, datatype, result_addr, 1,
-                  datatype, target_rank, target_disp, 1, datatype, op, win,
-                  NULL, "MPI_Fetch_and_op");
+    rma_args_t a = {.kind = OP_GET_ACC,
+                    .oaddr = origin_addr,
+                    .ocount = 1,
+                    .otype = datatype,
+                    .raddr = result_addr,
+                    .rcount = 1,
+                    .rtype = datatype,
+                    .target = target_rank,
+                    .disp = target_disp,
+                    .tcount = 1,
+                    .ttype = datatype,
+                    .op = op,
+                    .call = "MPI_Fetch_and_op"};
+    return rma_call(&a, win, NULL);
 }
 AMP_WEAK_ALIAS(Fetch_and_op)
 
@@ -533,9 +572,18 @@ int PMPI_Rput(const void *origin_addr, int origin_count,
               MPI_Aint target_disp, int target_count,
               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    return rma_op(OP_PUT, origin_addr, origin_count, origin_datatype, NULL, 0,
-                  MPI_DATATYPE_NULL, target_rank, target_disp, target_count,
-                  target_datatype, MPI_OP_NULL, win, request, "MPI_Rput");
+    rma_args_t a = {.kind = OP_PUT,
+                    .oaddr = origin_addr,
+                    .ocount = origin_count,
+                    .otype = origin_datatype,
+                    .rtype = MPI_DATATYPE_NULL,
+                    .target = target_rank,
+                    .disp = target_disp,
+                    .tcount = target_count,
+                    .ttype = target_datatype,
+                    .op = MPI_OP_NULL,
+                    .call = "MPI_Rput"};
+    return rma_call(&a, win, request);
 }
 AMP_WEAK_ALIAS(Rput)
 
@@ -543,9 +591,18 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
               int target_rank, MPI_Aint target_disp, int target_count,
               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    return rma_op(OP_GET, NULL, 0, MPI_DATATYPE_NULL, origin_addr, origin_count,
-                  origin_datatype, target_rank, target_disp, target_count,
-                  target_datatype, MPI_OP_NULL, win, request, "MPI_Rget");
+    rma_args_t a = {.kind = OP_GET,
+                    .otype = MPI_DATATYPE_NULL,
+                    .raddr = origin_addr,
+                    .rcount = origin_count,
+                    .rtype = origin_datatype,
+                    .target = target_rank,
+                    .disp = target_disp,
+                    .tcount = target_count,
+                    .ttype = target_datatype,
+                    .op = MPI_OP_NULL,
+                    .call = "MPI_Rget"};
+    return rma_call(&a, win, request);
 }
 AMP_WEAK_ALIAS(Rget)
 
@@ -555,9 +612,18 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count,
                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                      MPI_Request *request)
 {
-    return rma_op(OP_ACC, origin_addr, origin_count, origin_datatype, NULL, 0,
-                  MPI_DATATYPE_NULL, target_rank, target_disp, target_count,
-                  target_datatype, op, win, request, "MPI_Raccumulate");
+    rma_args_t a = {.kind = OP_ACC,
+                    .oaddr = origin_addr,
+                    .ocount = origin_count,
+                    .otype = origin_datatype,
+                    .rtype = MPI_DATATYPE_NULL,
+                    .target = target_rank,
+                    .disp = target_disp,
+                    .tcount = target_count,
+                    .ttype = target_datatype,
+                    .op = op,
+                    .call = "MPI_Raccumulate"};
+    return rma_call(&a, win, request);
 }
 AMP_WEAK_ALIAS(Raccumulate)
 
@@ -568,9 +634,19 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
                          int target_count, MPI_Datatype target_datatype,
                          MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    return rma_op(OP_GET_ACC, origin_addr, origin_count, origin_datatype,
-                  result_addr, result_count, result_datatype, target_rank,
-                  target_disp, target_count, target_datatype, op, win, request,
-                  "MPI_Rget_accumulate");
+    rma_args_t a = {.kind = OP_GET_ACC,
+                    .oaddr = origin_addr,
+                    .ocount = origin_count,
+                    .otype = origin_datatype,
+                    .raddr = result_addr,
+                    .rcount = result_count,
+                    .rtype = result_datatype,
+                    .target = target_rank,
+                    .disp = target_disp,
+                    .tcount = target_count,
+                    .ttype = target_datatype,
+                    .op = op,
+                    .call = "MPI_Rget_accumulate"};
+    return rma_call(&a, win, request);
 }
 AMP_WEAK_ALIAS(Rget_accumulate)

@@ -11,7 +11,9 @@
  * processes.  The epoch state here is what lets the operations answer
  * MPI_ERR_RMA_SYNC outside one.
  */
-#include "mpi/impl.h"
+#include "mpi/comm.h"
+#include "mpi/request.h"
+#include "mpi/win.h"
 #include "rma/rma.h"
 
 #include <stdlib.h>

@@ -573,29 +573,32 @@ static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
         tp->send(pe, req, mode);
 }
 
-void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes, int dst,
-                   int ctx, int src, int tag, int mode, amp_p2p_req_t *req)
+void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
+                   amp_p2p_env_t env, int mode, amp_p2p_req_t *req)
 {
-    isend(ep, buf, bytes, NULL, NULL, dst, ctx, src, tag, mode, req);
+    isend(ep, buf, bytes, NULL, NULL, env.dst, env.ctx, env.src, env.tag, mode,
+          req);
 }
 
 void amp_p2p_isend_dev(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
-                       const amp_p2p_dev_t *dev, int dst, int ctx, int src,
-                       int tag, int mode, amp_p2p_req_t *req)
+                       const amp_p2p_dev_t *dev, amp_p2p_env_t env, int mode,
+                       amp_p2p_req_t *req)
 {
-    isend(ep, buf, bytes, NULL, dev, dst, ctx, src, tag, mode, req);
+    isend(ep, buf, bytes, NULL, dev, env.dst, env.ctx, env.src, env.tag, mode,
+          req);
 }
 
 void amp_p2p_isend_typed(amp_p2p_ep_t *ep, const void *buf, int count,
-                         const amp_dt_t *dt, int dst, int ctx, int src, int tag,
-                         int mode, amp_p2p_req_t *req)
+                         const amp_dt_t *dt, amp_p2p_env_t env, int mode,
+                         amp_p2p_req_t *req)
 {
     size_t bytes = dt->size * (size_t)count;
     if (dt->contig || !bytes)
-        isend(ep, amp_dt_data(buf, dt), bytes, NULL, NULL, dst, ctx, src, tag,
-              mode, req);
+        isend(ep, amp_dt_data(buf, dt), bytes, NULL, NULL, env.dst, env.ctx,
+              env.src, env.tag, mode, req);
     else
-        isend(ep, buf, bytes, dt, NULL, dst, ctx, src, tag, mode, req);
+        isend(ep, buf, bytes, dt, NULL, env.dst, env.ctx, env.src, env.tag,
+              mode, req);
 }
 
 /* ---- receiving ------------------------------------------------------- */
@@ -620,28 +623,29 @@ static void irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity,
     posted_append(ep, req);
 }
 
-void amp_p2p_irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity, int ctx,
-                   int src, int tag, amp_p2p_req_t *req)
+void amp_p2p_irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity,
+                   amp_p2p_env_t env, amp_p2p_req_t *req)
 {
-    irecv(ep, buf, capacity, NULL, NULL, ctx, src, tag, req);
+    irecv(ep, buf, capacity, NULL, NULL, env.ctx, env.src, env.tag, req);
 }
 
 void amp_p2p_irecv_dev(amp_p2p_ep_t *ep, void *buf, size_t capacity,
-                       const amp_p2p_dev_t *dev, int ctx, int src, int tag,
+                       const amp_p2p_dev_t *dev, amp_p2p_env_t env,
                        amp_p2p_req_t *req)
 {
-    irecv(ep, buf, capacity, NULL, dev, ctx, src, tag, req);
+    irecv(ep, buf, capacity, NULL, dev, env.ctx, env.src, env.tag, req);
 }
 
 void amp_p2p_irecv_typed(amp_p2p_ep_t *ep, void *buf, int count,
-                         const amp_dt_t *dt, int ctx, int src, int tag,
+                         const amp_dt_t *dt, amp_p2p_env_t env,
                          amp_p2p_req_t *req)
 {
     size_t cap = dt->size * (size_t)count;
     if (dt->contig || !cap)
-        irecv(ep, amp_dt_data(buf, dt), cap, NULL, NULL, ctx, src, tag, req);
+        irecv(ep, amp_dt_data(buf, dt), cap, NULL, NULL, env.ctx, env.src,
+              env.tag, req);
     else
-        irecv(ep, buf, cap, dt, NULL, ctx, src, tag, req);
+        irecv(ep, buf, cap, dt, NULL, env.ctx, env.src, env.tag, req);
 }
 
 void amp_p2p_mrecv(amp_p2p_ep_t *ep, amp_msg_t *m, void *buf, size_t capacity,

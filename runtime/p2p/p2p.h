@@ -307,14 +307,21 @@ void amp_p2p_ep_detach(amp_p2p_world_t *world, int world_rank);
  * with receives posted and messages waiting. */
 void amp_p2p_ep_set_exact(amp_p2p_ep_t *ep, int ctx, int on);
 
-/* Starts a send of bytes at buf to world rank dst; src is the sender's
- * rank in the communicator with context ctx. */
-void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes, int dst,
-                   int ctx, int src, int tag, int mode, amp_p2p_req_t *req);
-/* Starts a receive into buf (capacity bytes) from source src (or
- * AMP_P2P_ANY) with tag (or AMP_P2P_ANY) on context ctx. */
-void amp_p2p_irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity, int ctx,
-                   int src, int tag, amp_p2p_req_t *req);
+/* The envelope of a message: its context ctx, the sender's rank src in
+ * the communicator of that context, the receiver's world rank dst, and
+ * its tag.  A receive names the source (or AMP_P2P_ANY) and the tag (or
+ * AMP_P2P_ANY) it accepts, and leaves dst alone. */
+typedef struct amp_p2p_env {
+    int ctx, src, dst, tag;
+} amp_p2p_env_t;
+
+/* Starts a send of bytes at buf with envelope env. */
+void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
+                   amp_p2p_env_t env, int mode, amp_p2p_req_t *req);
+/* Starts a receive into buf (capacity bytes) of a message that matches
+ * env. */
+void amp_p2p_irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity,
+                   amp_p2p_env_t env, amp_p2p_req_t *req);
 
 /* The same for count elements of dt at buf (the user's layout).  A
  * non-contiguous type is never packed on the way: a rendezvous or a
@@ -323,10 +330,10 @@ void amp_p2p_irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity, int ctx,
  * envelope packed and out of it into the layout.  dt must stay valid
  * until the request completes. */
 void amp_p2p_isend_typed(amp_p2p_ep_t *ep, const void *buf, int count,
-                         const amp_dt_t *dt, int dst, int ctx, int src, int tag,
-                         int mode, amp_p2p_req_t *req);
+                         const amp_dt_t *dt, amp_p2p_env_t env, int mode,
+                         amp_p2p_req_t *req);
 void amp_p2p_irecv_typed(amp_p2p_ep_t *ep, void *buf, int count,
-                         const amp_dt_t *dt, int ctx, int src, int tag,
+                         const amp_dt_t *dt, amp_p2p_env_t env,
                          amp_p2p_req_t *req);
 void amp_p2p_mrecv_typed(amp_p2p_ep_t *ep, struct amp_msg *msg, void *buf,
                          int count, const amp_dt_t *dt, amp_p2p_req_t *req);
@@ -348,10 +355,10 @@ typedef struct amp_p2p_dev {
 } amp_p2p_dev_t;
 
 void amp_p2p_isend_dev(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
-                       const amp_p2p_dev_t *dev, int dst, int ctx, int src,
-                       int tag, int mode, amp_p2p_req_t *req);
+                       const amp_p2p_dev_t *dev, amp_p2p_env_t env, int mode,
+                       amp_p2p_req_t *req);
 void amp_p2p_irecv_dev(amp_p2p_ep_t *ep, void *buf, size_t capacity,
-                       const amp_p2p_dev_t *dev, int ctx, int src, int tag,
+                       const amp_p2p_dev_t *dev, amp_p2p_env_t env,
                        amp_p2p_req_t *req);
 
 /* Whether a device buffer of a send to (send) or a receive from world rank

@@ -1,6 +1,6 @@
 /*
  * coll_levels: the blocking collectives that run in two levels across
- * processes (runtime/mpi/coll_levels.c) on communicators whose ranks map
+ * processes (runtime/coll/levels.c) on communicators whose ranks map
  * to the world differently: MPI_COMM_WORLD, the world in reverse order
  * (each process's ranks are still one block) and the world without its
  * last rank.  Gather(v) and scatter(v) with every root, allgather(v),

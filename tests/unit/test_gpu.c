@@ -6,6 +6,7 @@
 #include "unit.h"
 
 #include "gpu/gpu.h"
+#include "mpi.h"
 
 #include <string.h>
 
@@ -213,6 +214,32 @@ UNIT_TEST(gpu_plan)
     UNIT_EQ(s.bytes, 0);
     UNIT_EQ(amp_gpu_path_select(1, AMP_GPU_SEND, &s, &fetch),
             AMP_GPU_PATH_HOST);
+}
+
+/* The spans of datatypes, and several blocks of one call widened into
+ * one span (the buffers of a v or w collective). */
+UNIT_TEST(gpu_span_dt)
+{
+    const amp_dt_t *i4 = amp_dt_predefined(AMPI_DTID_MPI_INT);
+    amp_gpu_span_t s;
+    amp_gpu_span_dt(&s, 10, i4);
+    UNIT_EQ(s.lo, 0);
+    UNIT_EQ(s.bytes, 40);
+    UNIT_EQ(s.dense, 1);
+    amp_gpu_span_t w = {0, 0, 1};
+    amp_gpu_span_add(&w, 0, 0, i4); /* no elements: nothing */
+    UNIT_EQ(w.bytes, 0);
+    amp_gpu_span_add(&w, 16, 2, i4); /* the first block: its span */
+    UNIT_EQ(w.lo, 16);
+    UNIT_EQ(w.bytes, 8);
+    UNIT_EQ(w.dense, 1);
+    amp_gpu_span_add(&w, 40, 1, i4); /* after a gap */
+    UNIT_EQ(w.lo, 16);
+    UNIT_EQ(w.bytes, 28);
+    UNIT_EQ(w.dense, 0);
+    amp_gpu_span_add(&w, -8, 1, i4); /* before the start */
+    UNIT_EQ(w.lo, -8);
+    UNIT_EQ(w.bytes, 52);
 }
 
 UNIT_TEST(gpu_map)

@@ -71,7 +71,10 @@ static amp_p2p_req_t *fresh(amp_p2p_req_t *req)
 static void send_mode(int from, int to, int ctx, int tag, const void *buf,
                       size_t n, int mode, amp_p2p_req_t *req)
 {
-    amp_p2p_isend(&ep[from], buf, n, to, ctx, from, tag, mode, fresh(req));
+    amp_p2p_isend(
+        &ep[from], buf, n,
+        (amp_p2p_env_t){.ctx = ctx, .src = from, .dst = to, .tag = tag}, mode,
+        fresh(req));
 }
 
 static void send(int from, int to, int ctx, int tag, const void *buf, size_t n,
@@ -83,7 +86,9 @@ static void send(int from, int to, int ctx, int tag, const void *buf, size_t n,
 static void recv(int at, int ctx, int src, int tag, void *buf, size_t cap,
                  amp_p2p_req_t *req)
 {
-    amp_p2p_irecv(&ep[at], buf, cap, ctx, src, tag, fresh(req));
+    amp_p2p_irecv(&ep[at], buf, cap,
+                  (amp_p2p_env_t){.ctx = ctx, .src = src, .tag = tag},
+                  fresh(req));
 }
 
 /* The value of a message: its sender, tag and number. */

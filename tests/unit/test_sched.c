@@ -647,10 +647,13 @@ static void rank_main(void *arg)
     amp_p2p_req_t req = {0}, *reqs[1] = {&req};
     amp_p2p_probe_info_t info;
     if (r == 0)
-        amp_p2p_irecv(&ep[0], buf, sizeof(buf), CTX, 1, 7, &req);
+        amp_p2p_irecv(&ep[0], buf, sizeof(buf),
+                      (amp_p2p_env_t){.ctx = CTX, .src = 1, .tag = 7}, &req);
     else if (r == 1)
-        amp_p2p_irecv(&ep[1], buf, sizeof(buf), CTX, AMP_P2P_ANY, AMP_P2P_ANY,
-                      &req);
+        amp_p2p_irecv(
+            &ep[1], buf, sizeof(buf),
+            (amp_p2p_env_t){.ctx = CTX, .src = AMP_P2P_ANY, .tag = AMP_P2P_ANY},
+            &req);
     if (r < 2)
         amp_p2p_wait_all(&ep[r], reqs, 1);
     else

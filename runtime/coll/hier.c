@@ -13,13 +13,13 @@
  * the nodes above (amp_coll_tree_reduce_blocks).  Other communicators use
  * the one-level algorithms, which follow the same tree.
  */
-#include "mpi/impl.h"
+#include "coll/hier.h"
 
 #include "coll/tree.h"
 
 #include <stdlib.h>
 
-typedef struct amp_coll_hier {
+struct amp_coll_hier {
     int first, nlocal;   /* this process's members: comm ranks first.. */
     int block, nblocks;  /* this process's block among the comm's */
     int ncover;          /* tree nodes covering the block (coll/tree.h) */
@@ -27,100 +27,95 @@ typedef struct amp_coll_hier {
     int *leader_world;   /* block b's leader -> world rank */
     int *block_first;    /* block b's first comm rank; [nblocks] = size */
     amp_coll_shm_t *shm; /* among the local members */
-} amp_coll_hier_t;
+    amp_coll_shm_registry_t *reg; /* where shm was attached */
+};
 
-static int world_of(const amp_comm_t *comm, int r)
+static int world_of(const amp_coll_where_t *w, int r)
 {
-    return comm->world ? comm->world[r] : r;
+    return w->world ? w->world[r] : r;
 }
 
-static int proc_of(const amp_comm_t *comm, int r)
+static int proc_of(const amp_coll_where_t *w, int r)
 {
-    return amp_proc.world.rank_proc[world_of(comm, r)];
+    return w->rank_proc[world_of(w, r)];
 }
 
 /* The number of blocks of one process each, or 0 if some process's
  * members are not consecutive. */
-static int count_blocks(const amp_comm_t *comm)
+static int count_blocks(const amp_coll_where_t *w)
 {
     int n = 1;
-    for (int r = 1; r < comm->size; r++) {
-        if (proc_of(comm, r) == proc_of(comm, r - 1))
+    for (int r = 1; r < w->size; r++) {
+        if (proc_of(w, r) == proc_of(w, r - 1))
             continue;
         for (int k = 0; k < r - 1; k++)
-            if (proc_of(comm, k) == proc_of(comm, r))
+            if (proc_of(w, k) == proc_of(w, r))
                 return 0;
         n++;
     }
     return n;
 }
 
-static void hier_free(amp_coll_hier_t *h)
+void amp_coll_hier_free(amp_coll_hier_t *h)
 {
     if (!h)
         return;
-    amp_coll_shm_detach(&amp_proc.coll_shm, h->shm);
+    amp_coll_shm_detach(h->reg, h->shm);
     free(h->local_world);
     free(h->leader_world);
     free(h->block_first);
     free(h);
 }
 
-static amp_status_t fill_blocks(amp_coll_hier_t *h, const amp_comm_t *comm)
+static amp_status_t fill_blocks(amp_coll_hier_t *h, const amp_coll_where_t *w)
 {
     int b = 0;
-    for (int r = 0; r < comm->size; r++) {
-        if (r > 0 && proc_of(comm, r) == proc_of(comm, r - 1))
+    for (int r = 0; r < w->size; r++) {
+        if (r > 0 && proc_of(w, r) == proc_of(w, r - 1))
             continue;
         h->block_first[b] = r;
-        h->leader_world[b] = world_of(comm, r);
-        if (proc_of(comm, r) == amp_proc.world.proc) {
+        h->leader_world[b] = world_of(w, r);
+        if (proc_of(w, r) == w->proc) {
             h->block = b;
             h->first = r;
         }
         b++;
     }
-    h->block_first[b] = comm->size;
+    h->block_first[b] = w->size;
     h->nlocal = h->block_first[h->block + 1] - h->first;
     h->local_world = malloc((size_t)h->nlocal * sizeof(int));
     if (!h->local_world)
         return AMP_ERR_NOMEM;
     for (int i = 0; i < h->nlocal; i++)
-        h->local_world[i] = world_of(comm, h->first + i);
+        h->local_world[i] = world_of(w, h->first + i);
     int lo[2 * AMP_COLL_TREE_MAX_HEIGHT], hi[2 * AMP_COLL_TREE_MAX_HEIGHT];
     h->ncover =
-        amp_coll_tree_cover(comm->size, h->first, h->first + h->nlocal, lo, hi);
-    return amp_coll_shm_attach(&amp_proc.coll_shm, amp_proc.rank_pe,
-                               amp_proc.sched.npes, comm->ctx, h->nlocal,
-                               h->local_world, h->first, comm->size, &h->shm);
+        amp_coll_tree_cover(w->size, h->first, h->first + h->nlocal, lo, hi);
+    return amp_coll_shm_attach(w->reg, w->rank_pe, w->npes, w->ctx, h->nlocal,
+                               h->local_world, h->first, w->size, &h->shm);
 }
 
-amp_status_t amp_coll_hier_attach(amp_comm_t *comm)
+amp_status_t amp_coll_hier_new(const amp_coll_where_t *w, amp_coll_hier_t **out)
 {
-    int nblocks;
-    if (comm->is_inter || amp_comm_members_local(comm->size, comm->world) ||
-        !(nblocks = count_blocks(comm)))
+    *out = NULL;
+    int nblocks = count_blocks(w);
+    if (!nblocks)
         return AMP_OK;
     amp_coll_hier_t *h = calloc(1, sizeof(*h));
     if (!h)
         return AMP_ERR_NOMEM;
+    h->reg = w->reg;
     h->nblocks = nblocks;
     h->leader_world = malloc((size_t)nblocks * sizeof(int));
     h->block_first = malloc((size_t)(nblocks + 1) * sizeof(int));
-    amp_status_t st = h->leader_world && h->block_first ? fill_blocks(h, comm)
-                                                        : AMP_ERR_NOMEM;
+    amp_status_t st =
+        h->leader_world && h->block_first ? fill_blocks(h, w) : AMP_ERR_NOMEM;
     if (st != AMP_OK) {
-        hier_free(h);
+        amp_coll_hier_free(h);
         return st;
     }
-    comm->hier = h;
+    *out = h;
     return AMP_OK;
-}
-
-void amp_coll_hier_detach(amp_comm_t *comm)
-{
-    hier_free(comm->hier);
-    comm->hier = NULL;
 }
 
 /* The views of one call (c: the whole communicator's): the local members,
@@ -138,10 +133,9 @@ static void views(const amp_coll_hier_t *h, const amp_coll_comm_t *c,
     leaders->world = h->leader_world;
 }
 
-amp_status_t amp_coll_hier_barrier(const amp_comm_t *comm,
+amp_status_t amp_coll_hier_barrier(const amp_coll_hier_t *h,
                                    const amp_coll_comm_t *c)
 {
-    const amp_coll_hier_t *h = comm->hier;
     amp_coll_comm_t local, leaders;
     views(h, c, &local, &leaders);
     amp_status_t st = amp_coll_shm_barrier(h->shm, &local);
@@ -152,11 +146,10 @@ amp_status_t amp_coll_hier_barrier(const amp_comm_t *comm,
 
 /* The root's process spreads the data first, its leader then to the
  * other leaders, and each of them to its process. */
-amp_status_t amp_coll_hier_bcast(const amp_comm_t *comm,
+amp_status_t amp_coll_hier_bcast(const amp_coll_hier_t *h,
                                  const amp_coll_comm_t *c, void *buf, int count,
                                  const amp_dt_t *dt, int root)
 {
-    const amp_coll_hier_t *h = comm->hier;
     amp_coll_comm_t local, leaders;
     views(h, c, &local, &leaders);
     int rb = 0;
@@ -176,13 +169,12 @@ amp_status_t amp_coll_hier_bcast(const amp_comm_t *comm,
 /* Each process computes the tree's nodes over its block into its leader's
  * scratch, the leaders compute the rest of the tree (the root at block
  * 0's leader) and broadcast it, and each leader hands it on. */
-amp_status_t amp_coll_hier_allreduce(const amp_comm_t *comm,
+amp_status_t amp_coll_hier_allreduce(const amp_coll_hier_t *h,
                                      const amp_coll_comm_t *c,
                                      const void *sendbuf, void *recvbuf,
                                      int count, const amp_dt_t *dt,
                                      const amp_coll_op_t *op)
 {
-    const amp_coll_hier_t *h = comm->hier;
     amp_coll_comm_t local, leaders;
     views(h, c, &local, &leaders);
     size_t bytes = (size_t)count * dt->size;
@@ -195,7 +187,7 @@ amp_status_t amp_coll_hier_allreduce(const amp_comm_t *comm,
     amp_status_t st =
         amp_coll_shm_reduce(h->shm, &local, sendbuf, mine, count, dt, op, 0);
     if (st == AMP_OK && parts)
-        st = amp_coll_tree_reduce_blocks(&leaders, comm->size, h->block_first,
+        st = amp_coll_tree_reduce_blocks(&leaders, c->size, h->block_first,
                                          parts, amp_dt_data(recvbuf, dt), count,
                                          dt, op);
     free(parts);
@@ -206,9 +198,8 @@ amp_status_t amp_coll_hier_allreduce(const amp_comm_t *comm,
     return st;
 }
 
-void amp_coll_hier_levels(const amp_comm_t *comm, amp_coll_levels_t *out)
+void amp_coll_hier_levels(const amp_coll_hier_t *h, amp_coll_levels_t *out)
 {
-    const amp_coll_hier_t *h = comm->hier;
     *out = (amp_coll_levels_t){h->first,       h->nlocal,      h->block,
                                h->nblocks,     h->local_world, h->leader_world,
                                h->block_first, h->shm};

@@ -1,6 +1,6 @@
 /*
  * Gather, scatter, allgather, alltoall, reduce and reduce-scatter in two
- * levels across processes (impl.h), on the layout of coll_hier.c: each
+ * levels across processes (hier.h), on the layout of hier.c: each
  * process's members are one block of consecutive comm ranks.
  *
  * Each call runs stages one after another, each a schedule (coll/nbc.h) on
@@ -15,16 +15,17 @@
  * processes of one node those go through the node's rings in shared memory
  * (or are copied once with cross-memory attach, p2p/net_impl.h).
  *
- * Reductions take the two-level allreduce (coll_hier.c) and keep what the
+ * Reductions take the two-level allreduce (hier.c) and keep what the
  * call needs of its result, so that they combine in its order (the same
  * bits as MPI_Allreduce).  Scan and exscan stay one-level: a prefix split
  * at process boundaries would combine in an order that depends on where
  * the ranks run.  Alltoallv and alltoallw stay one-level too.
  */
-#include "mpi/impl.h"
+#include "coll/hier.h"
 
 #include "coll/nbc.h"
-#include "coll/shm.h"
+
+#include "mpi.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -71,10 +72,10 @@ static int nlocal_of(const amp_coll_levels_t *l, int b)
 }
 
 /* The views of call c; root (-1: none) is its process's gatherer. */
-static amp_status_t levels_init(levels_t *v, const amp_comm_t *comm,
+static amp_status_t levels_init(levels_t *v, const amp_coll_hier_t *h,
                                 const amp_coll_comm_t *c, int root)
 {
-    amp_coll_hier_levels(comm, &v->l);
+    amp_coll_hier_levels(h, &v->l);
     const amp_coll_levels_t *l = &v->l;
     v->world = malloc((size_t)l->nblocks * sizeof(int));
     if (!v->world)
@@ -141,9 +142,11 @@ static amp_status_t member_sizes(levels_t *v, int mine, int differ, int *sizes)
         return AMP_OK;
     }
     amp_nbc_t *s = NULL;
-    amp_status_t st =
-        amp_coll_sched_gather(&v->local, &mine, 1, int_dt(), sizes, 1, NULL,
-                              NULL, int_dt(), v->gather, 0, &s);
+    amp_status_t st = amp_coll_sched_gather(
+        &v->local,
+        &(amp_coll_blocks_t){.buf = &mine, .count = 1, .dt = int_dt()},
+        &(amp_coll_blocks_t){.buf = sizes, .count = 1, .dt = int_dt()},
+        v->gather, 0, &s);
     return run(st, s, &v->local);
 }
 
@@ -170,19 +173,20 @@ static amp_status_t levels_done(levels_t *v, amp_status_t st, void *a, void *b)
 /* ---- gather ----------------------------------------------------------- */
 
 /* The root's block: straight into the root's receive buffer. */
-static amp_status_t gather_root_block(levels_t *v, const void *sendbuf,
-                                      int scount, const amp_dt_t *sdt,
-                                      void *recvbuf, int rcount,
-                                      const int *rcounts, const int *displs,
-                                      const amp_dt_t *rdt, int in_place,
-                                      int *cnt, int *dsp)
+static amp_status_t gather_root_block(levels_t *v,
+                                      const amp_coll_blocks_t *send,
+                                      const amp_coll_blocks_t *recv,
+                                      int in_place, int *cnt, int *dsp)
 {
     if (gatherer(v))
-        block_layout(v, v->l.block, rcount, rcounts, displs, cnt, dsp);
+        block_layout(v, v->l.block, recv->count, recv->counts, recv->displs,
+                     cnt, dsp);
     amp_nbc_t *s = NULL;
-    amp_status_t st =
-        amp_coll_sched_gather(&v->local, sendbuf, scount, sdt, recvbuf, 0, cnt,
-                              dsp, rdt, v->gather, in_place, &s);
+    amp_status_t st = amp_coll_sched_gather(
+        &v->local, send,
+        &(amp_coll_blocks_t){
+            .buf = recv->buf, .counts = cnt, .displs = dsp, .dt = recv->dt},
+        v->gather, in_place, &s);
     return run(st, s, &v->local);
 }
 
@@ -209,8 +213,13 @@ static amp_status_t gather_from_blocks(levels_t *v, void *recvbuf, int rcount,
     char *tmp = malloc(prefix(bytes, l->nblocks, offs) + 1);
     amp_nbc_t *s = NULL;
     amp_status_t st =
-        tmp ? amp_coll_sched_gather(&v->leaders, NULL, 0, byte_dt(), tmp, 0,
-                                    bytes, offs, byte_dt(), v->rb, 1, &s)
+        tmp ? amp_coll_sched_gather(&v->leaders,
+                                    &(amp_coll_blocks_t){.dt = byte_dt()},
+                                    &(amp_coll_blocks_t){.buf = tmp,
+                                                         .counts = bytes,
+                                                         .displs = offs,
+                                                         .dt = byte_dt()},
+                                    v->rb, 1, &s)
             : AMP_ERR_NOMEM;
     st = run(st, s, &v->leaders);
     for (int b = 0; st == AMP_OK && b < l->nblocks; b++) {
@@ -225,16 +234,19 @@ static amp_status_t gather_from_blocks(levels_t *v, void *recvbuf, int rcount,
     return st;
 }
 
-amp_status_t amp_coll_levels_gather(const amp_comm_t *comm,
+amp_status_t amp_coll_levels_gather(const amp_coll_hier_t *h,
                                     const amp_coll_comm_t *c,
-                                    const void *sendbuf, int scount,
-                                    const amp_dt_t *sdt, void *recvbuf,
-                                    int rcount, const int *rcounts,
-                                    const int *displs, const amp_dt_t *rdt,
-                                    int root, int in_place)
+                                    const amp_coll_blocks_t *send,
+                                    const amp_coll_blocks_t *recv, int root,
+                                    int in_place)
 {
+    const void *sendbuf = send->buf;
+    int scount = send->count, rcount = recv->count;
+    const amp_dt_t *sdt = send->dt, *rdt = recv->dt;
+    void *recvbuf = (void *)recv->buf;
+    const int *rcounts = recv->counts, *displs = recv->displs;
     levels_t v;
-    amp_status_t st = levels_init(&v, comm, c, root);
+    amp_status_t st = levels_init(&v, h, c, root);
     if (st != AMP_OK)
         return st;
     int n = v.l.nlocal;
@@ -243,9 +255,7 @@ amp_status_t amp_coll_levels_gather(const amp_comm_t *comm,
     if (!sizes)
         return levels_done(&v, AMP_ERR_NOMEM, NULL, NULL);
     if (v.rb == v.l.block) {
-        st =
-            gather_root_block(&v, sendbuf, scount, sdt, recvbuf, rcount,
-                              rcounts, displs, rdt, in_place, sizes, sizes + n);
+        st = gather_root_block(&v, send, recv, in_place, sizes, sizes + n);
         if (st == AMP_OK && gatherer(&v))
             st = gather_from_blocks(&v, recvbuf, rcount, rcounts, displs, rdt);
         return levels_done(&v, st, sizes, NULL);
@@ -257,13 +267,22 @@ amp_status_t amp_coll_levels_gather(const amp_comm_t *comm,
         st = AMP_ERR_NOMEM;
     amp_nbc_t *s = NULL;
     if (st == AMP_OK) {
-        st = amp_coll_sched_gather(&v.local, sendbuf, scount, sdt, tmp, 0,
-                                   sizes, sizes + n, byte_dt(), 0, 0, &s);
+        st = amp_coll_sched_gather(
+            &v.local,
+            &(amp_coll_blocks_t){.buf = sendbuf, .count = scount, .dt = sdt},
+            &(amp_coll_blocks_t){.buf = tmp,
+                                 .counts = sizes,
+                                 .displs = sizes + n,
+                                 .dt = byte_dt()},
+            0, 0, &s);
         st = run(st, s, &v.local);
     }
     if (st == AMP_OK && gatherer(&v)) {
-        st = amp_coll_sched_gather(&v.leaders, tmp, (int)total, byte_dt(), NULL,
-                                   0, NULL, NULL, byte_dt(), v.rb, 0, &s);
+        st = amp_coll_sched_gather(
+            &v.leaders,
+            &(amp_coll_blocks_t){
+                .buf = tmp, .count = (int)total, .dt = byte_dt()},
+            &(amp_coll_blocks_t){.dt = byte_dt()}, v.rb, 0, &s);
         st = run(st, s, &v.leaders);
     }
     return levels_done(&v, st, sizes, tmp);
@@ -300,24 +319,34 @@ static amp_status_t scatter_to_blocks(levels_t *v, const void *sendbuf,
         }
     }
     amp_nbc_t *s = NULL;
-    amp_status_t st = tmp ? amp_coll_sched_scatter(&v->leaders, tmp, 0, bytes,
-                                                   offs, byte_dt(), NULL, 0,
-                                                   byte_dt(), v->rb, 1, &s)
-                          : AMP_ERR_NOMEM;
+    amp_status_t st =
+        tmp ? amp_coll_sched_scatter(&v->leaders,
+                                     &(amp_coll_blocks_t){.buf = tmp,
+                                                          .counts = bytes,
+                                                          .displs = offs,
+                                                          .dt = byte_dt()},
+                                     &(amp_coll_blocks_t){.dt = byte_dt()},
+                                     v->rb, 1, &s)
+            : AMP_ERR_NOMEM;
     st = run(st, s, &v->leaders);
     free(tmp);
     free(bytes);
     return st;
 }
 
-amp_status_t
-amp_coll_levels_scatter(const amp_comm_t *comm, const amp_coll_comm_t *c,
-                        const void *sendbuf, int scount, const int *scounts,
-                        const int *displs, const amp_dt_t *sdt, void *recvbuf,
-                        int rcount, const amp_dt_t *rdt, int root, int in_place)
+amp_status_t amp_coll_levels_scatter(const amp_coll_hier_t *h,
+                                     const amp_coll_comm_t *c,
+                                     const amp_coll_blocks_t *send,
+                                     const amp_coll_blocks_t *recv, int root,
+                                     int in_place)
 {
+    const void *sendbuf = send->buf;
+    int scount = send->count, rcount = recv->count;
+    const amp_dt_t *sdt = send->dt, *rdt = recv->dt;
+    void *recvbuf = (void *)recv->buf;
+    const int *scounts = send->counts, *displs = send->displs;
     levels_t v;
-    amp_status_t st = levels_init(&v, comm, c, root);
+    amp_status_t st = levels_init(&v, h, c, root);
     if (st != AMP_OK)
         return st;
     int n = v.l.nlocal;
@@ -333,9 +362,15 @@ amp_coll_levels_scatter(const amp_comm_t *comm, const amp_coll_comm_t *c,
             block_layout(&v, v.l.block, scount, scounts, displs, sizes,
                          sizes + n);
         if (st == AMP_OK) {
-            st = amp_coll_sched_scatter(&v.local, sendbuf, 0, sizes, sizes + n,
-                                        sdt, recvbuf, rcount, rdt, v.gather,
-                                        in_place, &s);
+            st = amp_coll_sched_scatter(
+                &v.local,
+                &(amp_coll_blocks_t){.buf = sendbuf,
+                                     .counts = sizes,
+                                     .displs = sizes + n,
+                                     .dt = sdt},
+                &(amp_coll_blocks_t){
+                    .buf = recvbuf, .count = rcount, .dt = rdt},
+                v.gather, in_place, &s);
             st = run(st, s, &v.local);
         }
         return levels_done(&v, st, sizes, NULL);
@@ -345,13 +380,22 @@ amp_coll_levels_scatter(const amp_comm_t *comm, const amp_coll_comm_t *c,
     if (st == AMP_OK && gatherer(&v) && !(tmp = malloc(total + 1)))
         st = AMP_ERR_NOMEM;
     if (st == AMP_OK && gatherer(&v)) {
-        st = amp_coll_sched_scatter(&v.leaders, NULL, 0, NULL, NULL, byte_dt(),
-                                    tmp, (int)total, byte_dt(), v.rb, 0, &s);
+        st = amp_coll_sched_scatter(
+            &v.leaders, &(amp_coll_blocks_t){.dt = byte_dt()},
+            &(amp_coll_blocks_t){
+                .buf = tmp, .count = (int)total, .dt = byte_dt()},
+            v.rb, 0, &s);
         st = run(st, s, &v.leaders);
     }
     if (st == AMP_OK) {
-        st = amp_coll_sched_scatter(&v.local, tmp, 0, sizes, sizes + n,
-                                    byte_dt(), recvbuf, rcount, rdt, 0, 0, &s);
+        st = amp_coll_sched_scatter(
+            &v.local,
+            &(amp_coll_blocks_t){.buf = tmp,
+                                 .counts = sizes,
+                                 .displs = sizes + n,
+                                 .dt = byte_dt()},
+            &(amp_coll_blocks_t){.buf = recvbuf, .count = rcount, .dt = rdt}, 0,
+            0, &s);
         st = run(st, s, &v.local);
     }
     return levels_done(&v, st, sizes, tmp);
@@ -362,11 +406,15 @@ amp_coll_levels_scatter(const amp_comm_t *comm, const amp_coll_comm_t *c,
 /* Regular blocks: the members' blocks into the first member's receive
  * buffer, the processes' runs of blocks between the first members, the
  * whole buffer to the members through shared memory. */
-static amp_status_t allgather_regular(levels_t *v, const void *sendbuf,
-                                      int scount, const amp_dt_t *sdt,
-                                      void *recvbuf, int rcount,
-                                      const amp_dt_t *rdt, int in_place)
+static amp_status_t allgather_regular(levels_t *v,
+                                      const amp_coll_blocks_t *send,
+                                      const amp_coll_blocks_t *recv,
+                                      int in_place)
 {
+    const void *sendbuf = send->buf;
+    int scount = send->count, rcount = recv->count;
+    const amp_dt_t *sdt = send->dt, *rdt = recv->dt;
+    void *recvbuf = (void *)recv->buf;
     const amp_coll_levels_t *l = &v->l;
     int n = l->nlocal, nb = l->nblocks, size = l->block_first[nb];
     int *a = malloc((size_t)(2 * n + 2 * nb) * sizeof(int));
@@ -381,17 +429,23 @@ static amp_status_t allgather_regular(levels_t *v, const void *sendbuf,
         sdt = rdt;
     }
     amp_nbc_t *s = NULL;
-    amp_status_t st =
-        amp_coll_sched_gather(&v->local, sendbuf, scount, sdt, recvbuf, 0, a,
-                              a + n, rdt, 0, in_place && gatherer(v), &s);
+    amp_status_t st = amp_coll_sched_gather(
+        &v->local,
+        &(amp_coll_blocks_t){.buf = sendbuf, .count = scount, .dt = sdt},
+        &(amp_coll_blocks_t){
+            .buf = recvbuf, .counts = a, .displs = a + n, .dt = rdt},
+        0, in_place && gatherer(v), &s);
     st = run(st, s, &v->local);
     for (int b = 0; b < nb; b++) {
         bcnt[b] = nlocal_of(l, b) * rcount;
         bdsp[b] = l->block_first[b] * rcount;
     }
     if (st == AMP_OK && gatherer(v)) {
-        st = amp_coll_sched_allgather(&v->leaders, NULL, 0, rdt, recvbuf, 0,
-                                      bcnt, bdsp, rdt, 1, &s);
+        st = amp_coll_sched_allgather(
+            &v->leaders, &(amp_coll_blocks_t){.dt = rdt},
+            &(amp_coll_blocks_t){
+                .buf = recvbuf, .counts = bcnt, .displs = bdsp, .dt = rdt},
+            1, &s);
         st = run(st, s, &v->leaders);
     }
     if (st == AMP_OK)
@@ -403,11 +457,14 @@ static amp_status_t allgather_regular(levels_t *v, const void *sendbuf,
 
 /* Blocks of any sizes and places: packed everywhere, unpacked at the end
  * by every member. */
-static amp_status_t allgather_v(levels_t *v, const void *sendbuf, int scount,
-                                const amp_dt_t *sdt, void *recvbuf,
-                                const int *rcounts, const int *displs,
-                                const amp_dt_t *rdt, int in_place)
+static amp_status_t allgather_v(levels_t *v, const amp_coll_blocks_t *send,
+                                const amp_coll_blocks_t *recv, int in_place)
 {
+    const void *sendbuf = send->buf;
+    int scount = send->count;
+    const amp_dt_t *sdt = send->dt, *rdt = recv->dt;
+    void *recvbuf = (void *)recv->buf;
+    const int *rcounts = recv->counts, *displs = recv->displs;
     const amp_coll_levels_t *l = &v->l;
     int nb = l->nblocks, size = l->block_first[nb];
     int *a = malloc((size_t)(2 * size + 2 * nb) * sizeof(int));
@@ -432,15 +489,23 @@ static amp_status_t allgather_v(levels_t *v, const void *sendbuf, int scount,
     }
     amp_nbc_t *s = NULL;
     /* Into the first member's copy of everything, at the block's place. */
-    amp_status_t st =
-        all ? amp_coll_sched_gather(&v->local, sendbuf, scount, sdt, all, 0,
-                                    sizes + l->first, offs + l->first,
-                                    byte_dt(), 0, 0, &s)
-            : AMP_ERR_NOMEM;
+    amp_status_t st = all ? amp_coll_sched_gather(
+                                &v->local,
+                                &(amp_coll_blocks_t){
+                                    .buf = sendbuf, .count = scount, .dt = sdt},
+                                &(amp_coll_blocks_t){.buf = all,
+                                                     .counts = sizes + l->first,
+                                                     .displs = offs + l->first,
+                                                     .dt = byte_dt()},
+                                0, 0, &s)
+                          : AMP_ERR_NOMEM;
     st = run(st, s, &v->local);
     if (st == AMP_OK && gatherer(v)) {
-        st = amp_coll_sched_allgather(&v->leaders, NULL, 0, byte_dt(), all, 0,
-                                      bbytes, boffs, byte_dt(), 1, &s);
+        st = amp_coll_sched_allgather(
+            &v->leaders, &(amp_coll_blocks_t){.dt = byte_dt()},
+            &(amp_coll_blocks_t){
+                .buf = all, .counts = bbytes, .displs = boffs, .dt = byte_dt()},
+            1, &s);
         st = run(st, s, &v->leaders);
     }
     if (st == AMP_OK)
@@ -455,28 +520,26 @@ static amp_status_t allgather_v(levels_t *v, const void *sendbuf, int scount,
     return st;
 }
 
-amp_status_t
-amp_coll_levels_allgather(const amp_comm_t *comm, const amp_coll_comm_t *c,
-                          const void *sendbuf, int scount, const amp_dt_t *sdt,
-                          void *recvbuf, int rcount, const int *rcounts,
-                          const int *displs, const amp_dt_t *rdt, int in_place)
+amp_status_t amp_coll_levels_allgather(const amp_coll_hier_t *h,
+                                       const amp_coll_comm_t *c,
+                                       const amp_coll_blocks_t *send,
+                                       const amp_coll_blocks_t *recv,
+                                       int in_place)
 {
     levels_t v;
-    amp_status_t st = levels_init(&v, comm, c, -1);
+    amp_status_t st = levels_init(&v, h, c, -1);
     if (st != AMP_OK)
         return st;
-    st = rcounts ? allgather_v(&v, sendbuf, scount, sdt, recvbuf, rcounts,
-                               displs, rdt, in_place)
-                 : allgather_regular(&v, sendbuf, scount, sdt, recvbuf, rcount,
-                                     rdt, in_place);
+    st = recv->counts ? allgather_v(&v, send, recv, in_place)
+                      : allgather_regular(&v, send, recv, in_place);
     return levels_done(&v, st, NULL, NULL);
 }
 
 /* ---- alltoall --------------------------------------------------------- */
 
-int amp_coll_levels_alltoall_ok(const amp_comm_t *comm, size_t pair_bytes)
+int amp_coll_levels_alltoall_ok(const amp_coll_hier_t *h, size_t pair_bytes)
 {
-    return comm->hier && pair_bytes <= A2A_SMALL;
+    return h && pair_bytes <= A2A_SMALL;
 }
 
 /* At the gatherer: the members' send rows (in: member i's blocks for every
@@ -536,9 +599,16 @@ static amp_status_t a2a_exchange(levels_t *v, char *rows, size_t pb)
             displs[nb + b] = b ? displs[nb + b - 1] + counts[nb + b - 1] : 0;
         }
         amp_nbc_t *s = NULL;
-        st = amp_coll_sched_alltoall(&v->leaders, buf, counts, displs, dts,
-                                     buf + bytes, counts + nb, displs + nb, dts,
-                                     0, &s);
+        st = amp_coll_sched_alltoall(
+            &v->leaders, buf,
+            &(amp_coll_side_t){
+                .n = nb, .counts = counts, .displs = displs, .dts = dts},
+            buf + bytes,
+            &(amp_coll_side_t){.n = nb,
+                               .counts = counts + nb,
+                               .displs = displs + nb,
+                               .dts = dts},
+            0, &s);
         st = run(st, s, &v->leaders);
     }
     if (st == AMP_OK)
@@ -550,7 +620,7 @@ static amp_status_t a2a_exchange(levels_t *v, char *rows, size_t pb)
     return st;
 }
 
-amp_status_t amp_coll_levels_alltoall(const amp_comm_t *comm,
+amp_status_t amp_coll_levels_alltoall(const amp_coll_hier_t *h,
                                       const amp_coll_comm_t *c,
                                       const void *sendbuf, int scount,
                                       const amp_dt_t *sdt, void *recvbuf,
@@ -558,7 +628,7 @@ amp_status_t amp_coll_levels_alltoall(const amp_comm_t *comm,
                                       int in_place)
 {
     levels_t v;
-    amp_status_t st = levels_init(&v, comm, c, -1);
+    amp_status_t st = levels_init(&v, h, c, -1);
     if (st != AMP_OK)
         return st;
     int n = v.l.nlocal, size = v.l.block_first[v.l.nblocks];
@@ -577,14 +647,23 @@ amp_status_t amp_coll_levels_alltoall(const amp_comm_t *comm,
         a[n + i] = (int)(i * row);
     }
     amp_nbc_t *s = NULL;
-    st = amp_coll_sched_gather(&v.local, sendbuf, size * scount, sdt, rows, 0,
-                               a, a + n, byte_dt(), 0, 0, &s);
+    st = amp_coll_sched_gather(
+        &v.local,
+        &(amp_coll_blocks_t){.buf = sendbuf, .count = size * scount, .dt = sdt},
+        &(amp_coll_blocks_t){
+            .buf = rows, .counts = a, .displs = a + n, .dt = byte_dt()},
+        0, 0, &s);
     st = run(st, s, &v.local);
     if (st == AMP_OK && gatherer(&v))
         st = a2a_exchange(&v, rows, pb);
     if (st == AMP_OK) {
-        st = amp_coll_sched_scatter(&v.local, rows, 0, a, a + n, byte_dt(),
-                                    recvbuf, size * rcount, rdt, 0, 0, &s);
+        st = amp_coll_sched_scatter(
+            &v.local,
+            &(amp_coll_blocks_t){
+                .buf = rows, .counts = a, .displs = a + n, .dt = byte_dt()},
+            &(amp_coll_blocks_t){
+                .buf = recvbuf, .count = size * rcount, .dt = rdt},
+            0, 0, &s);
         st = run(st, s, &v.local);
     }
     return levels_done(&v, st, a, rows);
@@ -600,7 +679,7 @@ static char *scratch(const amp_dt_t *dt, int count, void **mem)
     return *mem ? (char *)*mem - dt->true_lb : NULL;
 }
 
-amp_status_t amp_coll_levels_reduce(const amp_comm_t *comm,
+amp_status_t amp_coll_levels_reduce(const amp_coll_hier_t *h,
                                     const amp_coll_comm_t *c,
                                     const void *sendbuf, void *recvbuf,
                                     int count, const amp_dt_t *dt,
@@ -611,12 +690,12 @@ amp_status_t amp_coll_levels_reduce(const amp_comm_t *comm,
     if (!into)
         return AMP_ERR_NOMEM;
     amp_status_t st =
-        amp_coll_hier_allreduce(comm, c, sendbuf, into, count, dt, op);
+        amp_coll_hier_allreduce(h, c, sendbuf, into, count, dt, op);
     free(mem);
     return st;
 }
 
-amp_status_t amp_coll_levels_reduce_scatter(const amp_comm_t *comm,
+amp_status_t amp_coll_levels_reduce_scatter(const amp_coll_hier_t *h,
                                             const amp_coll_comm_t *c,
                                             const void *sendbuf, void *recvbuf,
                                             const int *rcounts,
@@ -633,7 +712,7 @@ amp_status_t amp_coll_levels_reduce_scatter(const amp_comm_t *comm,
     if (!all)
         return AMP_ERR_NOMEM;
     amp_status_t st =
-        amp_coll_hier_allreduce(comm, c, sendbuf, all, total, dt, op);
+        amp_coll_hier_allreduce(h, c, sendbuf, all, total, dt, op);
     if (st == AMP_OK)
         amp_dt_copy(dt, rcounts[c->rank], recvbuf,
                     all + (ptrdiff_t)off * dt->extent);
