@@ -278,17 +278,22 @@ def generate(src, flang):
         if not specifics:
             continue
         if len(specifics) == 2 and sigs[0] == sigs[1]:
-            generics.append("  interface MPI_%s\n    module procedure %s\n"
-                            "  end interface MPI_%s" % (name, specifics[0],
-                                                        name))
-            generics.append("  interface MPI_%s_c\n    module procedure %s\n"
-                            "  end interface MPI_%s_c" % (name, specifics[1],
-                                                          name))
+            generics += generic(name, specifics[:1], flang)
+            generics += generic(name + "_c", specifics[1:], flang)
         else:
-            generics.append("  interface MPI_%s\n    module procedure %s\n"
-                            "  end interface MPI_%s" % (
-                                name, ", ".join(specifics), name))
+            generics += generic(name, specifics, flang)
     return generics, procs
+
+
+def generic(name, specifics, flang):
+    """The generic interface MPI_name over specifics, and PMPI_name (the
+    profiling name, which the standard's mpi_f08 has too) for gfortran:
+    flang 19 takes a specific's own interface body for pmpi_name as the
+    module's generic of that name, and the call recurses."""
+    prefixes = ("MPI",) if flang else ("MPI", "PMPI")
+    return ["  interface %s_%s\n    module procedure %s\n"
+            "  end interface %s_%s" % (p, name, ", ".join(specifics), p, name)
+            for p in prefixes]
 
 
 def types_text():

@@ -16,7 +16,7 @@
 
 /* Tags of the leaders' exchanges on an inter-communicator's collective
  * context: no collective's tag (coll/inter.c) is one of them. */
-enum { TAG_AGREE = 100, TAG_SPLIT = 101 };
+enum { TAG_AGREE = 100, TAG_SPLIT = 101, TAG_CHECK = 102 };
 
 int PMPI_Comm_test_inter(MPI_Comm comm_h, int *flag)
 {
@@ -162,6 +162,68 @@ static amp_status_t local_bcast(amp_rank_t *rank, amp_comm_t *comm, int *buf,
                           root);
 }
 
+/* The two groups of an inter-communicator being made or used: the local
+ * group (an intra-communicator) and its leader, and the channel between
+ * the leaders (context, own and remote rank there, tag). */
+typedef struct both {
+    MPI_Comm local;
+    int leader;
+    int ctx, me, to, from, tag;
+} both_t;
+
+/* At every member of both groups: the largest mine of them all. */
+static amp_status_t both_max(const both_t *b, int mine, int *max)
+{
+    amp_rank_t *rank = amp_rank_self();
+    int lmax = 0, other = 0;
+    amp_status_t st =
+        local_max(rank, amp_comm_lookup(rank, b->local), mine, &lmax);
+    rank = amp_rank_self();
+    amp_comm_t *lc = amp_comm_lookup(rank, b->local);
+    if (st == AMP_OK && lc->rank == b->leader) {
+        exchange(rank, b->ctx, b->me, b->to, b->from, b->tag, &lmax,
+                 sizeof(lmax), &other, sizeof(other));
+        lmax = lmax > other ? lmax : other;
+    }
+    if (st == AMP_OK)
+        st = local_bcast(rank, lc, &lmax, 1, b->leader);
+    *max = lmax;
+    return st;
+}
+
+/* Context ids *agreed, the largest of both groups' proposals, this
+ * member's being proposed (amp_comm_ctx_propose): every member checks that
+ * it can take them (another thread of its rank may have been given them
+ * meanwhile, mpi/comm.c); while one cannot, all agree again on new
+ * proposals. */
+static amp_status_t both_settle(const both_t *b, int proposed, int nids,
+                                int *agreed)
+{
+    for (unsigned tries = 0;;) {
+        int bad = !amp_comm_ctx_take(amp_rank_self(), proposed, *agreed, nids);
+        amp_status_t st = both_max(b, bad, &bad);
+        if (st != AMP_OK || !bad)
+            return st;
+        amp_comm_ctx_backoff(&tries);
+        proposed = amp_comm_ctx_propose(amp_rank_self(), nids);
+        st = both_max(b, proposed, agreed);
+        if (st != AMP_OK)
+            return st;
+    }
+}
+
+/* The channel of both_t for the existing inter-communicator ic. */
+static both_t both_of(const amp_comm_t *ic)
+{
+    return (both_t){.local = ic->local_comm,
+                    .leader = 0,
+                    .ctx = ic->ctx + 1,
+                    .me = 0,
+                    .to = ic->remote_world[0],
+                    .from = 0,
+                    .tag = TAG_CHECK};
+}
+
 /* Collective over both groups of the inter-communicator ic_h: *ctx, an id
  * no member of either group has used, with nids ids taken from it, and
  * *remote, the val that the other group passed (from its rank 0). */
@@ -171,7 +233,9 @@ static amp_status_t inter_agree(amp_rank_t *rank, MPI_Comm ic_h, int nids,
     amp_comm_t *ic = amp_comm_lookup(rank, ic_h);
     amp_comm_t *lc = amp_comm_lookup(rank, ic->local_comm);
     int lmax, out[2], in[2] = {0, 0};
-    amp_status_t st = local_max(rank, lc, rank->next_ctx, &lmax);
+    int p = amp_comm_ctx_propose(rank, nids);
+    both_t b = both_of(ic);
+    amp_status_t st = local_max(rank, lc, p, &lmax);
     if (st == AMP_OK && lc->rank == 0) {
         out[0] = lmax;
         out[1] = val;
@@ -185,9 +249,7 @@ static amp_status_t inter_agree(amp_rank_t *rank, MPI_Comm ic_h, int nids,
         return st;
     *ctx = lmax > in[0] ? lmax : in[0];
     *remote = in[1];
-    if (rank->next_ctx < *ctx + nids)
-        rank->next_ctx = *ctx + nids;
-    return AMP_OK;
+    return both_settle(&b, p, nids, ctx);
 }
 
 int amp_intercomm_dup(amp_rank_t *rank, MPI_Comm comm_h, amp_comm_t **out,
@@ -336,7 +398,17 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
         return rc;
     rank->call = call;
     int lmax, info[2] = {0, 0}, *remote = NULL;
-    amp_status_t st = local_max(rank, local, rank->next_ctx, &lmax);
+    int p = amp_comm_ctx_propose(rank, 4);
+    both_t b = {.local = local_comm, .leader = local_leader, .tag = tag};
+    if (leader)
+        b = (both_t){local_comm,
+                     local_leader,
+                     peer->ctx,
+                     peer->rank,
+                     amp_comm_peer_world(peer, remote_leader),
+                     remote_leader,
+                     tag};
+    amp_status_t st = local_max(rank, local, p, &lmax);
     if (st == AMP_OK && leader &&
         leaders_swap(rank, local, peer, remote_leader, tag, lmax, info,
                      &remote) != AMP_OK)
@@ -361,8 +433,14 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
         return amp_mpi_error(rank, local, MPI_ERR_ARG, call,
                              "the local and remote groups overlap");
     }
-    if (rank->next_ctx < info[0] + 4)
-        rank->next_ctx = info[0] + 4;
+    st = both_settle(&b, p, 4, &info[0]);
+    rank = amp_rank_self();
+    local = amp_comm_lookup(rank, local_comm);
+    if (st != AMP_OK) {
+        free(remote);
+        return amp_mpi_error(rank, local, amp_mpi_class_of(st), call, "%s",
+                             amp_status_str(st));
+    }
     amp_comm_t *c = intercomm_new(rank, info[0], local->rank, local->size,
                                   local->world, info[1], remote);
     if (!c)
@@ -532,7 +610,8 @@ int amp_intercomm_split(amp_rank_t *rank, MPI_Comm comm_h, int color, int key,
                         MPI_Comm *newcomm, const char *call)
 {
     amp_comm_t *ic = amp_comm_lookup(rank, comm_h);
-    int mine[3] = {color, key, rank->next_ctx};
+    int p = amp_comm_ctx_propose(rank, 4);
+    int mine[3] = {color, key, p};
     int *lall = malloc((size_t)ic->size * 3 * sizeof(int));
     int *rall = malloc((size_t)ic->remote_size * 3 * sizeof(int));
     rank->call = call;
@@ -549,9 +628,11 @@ int amp_intercomm_split(amp_rank_t *rank, MPI_Comm comm_h, int color, int key,
             ctx = lall[3 * i + 2] > ctx ? lall[3 * i + 2] : ctx;
         for (int i = 0; i < ic->remote_size; i++)
             ctx = rall[3 * i + 2] > ctx ? rall[3 * i + 2] : ctx;
-        if (rank->next_ctx < ctx + 4)
-            rank->next_ctx = ctx + 4;
-        if (color != MPI_UNDEFINED)
+        both_t b = both_of(ic);
+        st = both_settle(&b, p, 4, &ctx);
+        rank = amp_rank_self();
+        ic = amp_comm_lookup(rank, comm_h);
+        if (st == AMP_OK && color != MPI_UNDEFINED)
             st = split_make(rank, ic, ctx, lall, rall, color, newcomm);
     }
     free(lall);

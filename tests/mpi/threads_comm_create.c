@@ -2,7 +2,9 @@
  * threads_comm_create: threads of every rank create communicators at the
  * same time (MPI_THREAD_MULTIPLE): MPI_Comm_dup of their own parents,
  * MPI_Comm_split, and MPI_Comm_create_group on one parent told apart by
- * the tag.  Each new communicator must have a context of its own: a
+ * the tag, and inter-communicators between the halves of the parent
+ * (MPI_Intercomm_create, then MPI_Intercomm_merge and MPI_Comm_dup of
+ * them).  Each new communicator must have a context of its own: a
  * collective on it sums what its thread brings, and a ring of messages
  * carries the thread's number, so that two communicators given the same
  * context (their messages mixed) show as wrong sums or values.
@@ -30,6 +32,32 @@ static void check_comm(MPI_Comm c, int t)
     MT_CHECK_INT_EQ(in, t);
 }
 
+/* An inter-communicator between the even and the odd ranks of parent
+ * (tag t), checked, merged and checked again. */
+static void check_inter(MPI_Comm parent, int t)
+{
+    MPI_Comm half, inter, dup, merged;
+    int size, lsize, rsize, sum = 0, mine = t + 1;
+    MPI_Comm_size(parent, &size);
+    if (size < 2)
+        return;
+    MT_CHECK_MPI(MPI_Comm_split(parent, me % 2, me, &half));
+    MT_CHECK_MPI(
+        MPI_Intercomm_create(half, 0, parent, me % 2 ? 0 : 1, t, &inter));
+    MT_CHECK_MPI(MPI_Comm_dup(inter, &dup));
+    MPI_Comm_size(dup, &lsize);
+    MPI_Comm_remote_size(dup, &rsize);
+    MT_CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, dup));
+    MT_CHECK_INT_EQ(sum, rsize * (t + 1));
+    MT_CHECK_MPI(MPI_Intercomm_merge(inter, me % 2, &merged));
+    check_comm(merged, t);
+    MPI_Comm_free(&merged);
+    MPI_Comm_free(&dup);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+    (void)lsize;
+}
+
 static void *creator(void *p)
 {
     int t = (int)(long)p;
@@ -46,6 +74,7 @@ static void *creator(void *p)
         MT_CHECK_MPI(MPI_Comm_create_group(MPI_COMM_WORLD, world_group, t, &c));
         check_comm(c, t);
         MT_CHECK_MPI(MPI_Comm_free(&c));
+        check_inter(parents[t], t);
     }
     MPI_Group_free(&world_group);
     return NULL;
