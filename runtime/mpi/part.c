@@ -9,15 +9,19 @@
  * sends the message.  So MPI_Parrived says true for every partition when
  * the whole message is there (the standard allows an implementation to
  * move the partitions together).  The message travels on the
- * communicator's collective context with its tag and, as its source, -3
- * minus the sender's rank: no message of the program or of a collective
- * has a negative source there (the negative tags on that context are
+ * communicator's collective context with its tag and a negative source
+ * (part_src): no message of the program or of a collective has a negative
+ * source there (the negative tags on that context are
  * MPI_Comm_create_group's, comm_create.c), so nothing else matches it.
- * A send and a receive pair by (peer, tag) in the order they are started
- * (the standard pairs them in the order of the _init calls: the same
- * whenever both sides start their partitioned requests of one peer and tag
- * in the order they made them).  The outer request completes when its inner send or receive
- * does, so a thread may wait on it while others mark partitions ready.
+ * A send and a receive pair in the order of their _init calls, as the
+ * standard says: the k-th MPI_Psend_init of a rank to (comm, dest, tag)
+ * with the k-th MPI_Precv_init of dest from (comm, source, tag), whatever
+ * order they are started in.  Each side counts its inits per (context,
+ * peer, tag) and the message's source carries k (modulo a bound, far
+ * above the number of such requests a program keeps at once) next to the
+ * sender's rank.  The outer request completes when its inner send or
+ * receive does, so a thread may wait on it while others mark partitions
+ * ready.
  */
 #include "mpi/comm.h"
 #include "mpi/attr.h"
@@ -28,6 +32,7 @@
 #include <string.h>
 
 typedef struct amp_part {
+    int seq; /* its place in the init order, modulo part_seq_mod */
     int partitions;
     int count;            /* elements per partition */
     int nready;           /* partitions marked ready in this start (send) */
@@ -36,11 +41,45 @@ typedef struct amp_part {
     unsigned char *ready; /* by partition (send) */
 } amp_part_t;
 
-/* The source of a partitioned message from comm rank r, on the
- * collective context. */
-static int part_src(int r)
+/* Partitioned inits of a rank so far, per (context, peer, tag) and
+ * direction, kept with the rank (its heap travels with it). */
+typedef struct amp_part_seq {
+    int ctx, peer, tag, recv;
+    unsigned n;
+    struct amp_part_seq *next;
+} amp_part_seq_t;
+
+/* How many init-order places the sources of a group of size senders can
+ * tell apart. */
+static int part_seq_mod(int size)
 {
-    return -3 - r;
+    int m = (INT_MAX - 3) / (size > 0 ? size : 1);
+    return m < 1024 ? m : 1024;
+}
+
+/* This init's place among the rank's inits of (ctx, peer, tag, recv),
+ * modulo mod; -1 when out of memory. */
+static int part_next_seq(amp_rank_t *rank, int ctx, int peer, int tag, int recv,
+                         int mod)
+{
+    amp_part_seq_t *q = rank->part_seqs;
+    while (q && !(q->ctx == ctx && q->peer == peer && q->tag == tag &&
+                  q->recv == recv))
+        q = q->next;
+    if (!q) {
+        if (!(q = calloc(1, sizeof(*q))))
+            return -1;
+        *q = (amp_part_seq_t){ctx, peer, tag, recv, 0, rank->part_seqs};
+        rank->part_seqs = q;
+    }
+    return (int)(q->n++ % (unsigned)mod);
+}
+
+/* The source of a partitioned message from rank r of a group of size
+ * senders, at init-order place seq, on the collective context: below -2. */
+static int part_src(int r, int size, int seq)
+{
+    return -3 - (seq * size + r);
 }
 
 void amp_part_free(amp_part_t *part)
@@ -133,6 +172,17 @@ static int part_init(const void *buf, int partitions, MPI_Count count,
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
                              "out of memory for a request");
     }
+    int senders = recv ? amp_comm_peer_size(comm) : comm->size;
+    part->seq = peer == MPI_PROC_NULL
+                    ? 0
+                    : part_next_seq(rank, comm->ctx, peer, tag, recv,
+                                    part_seq_mod(senders));
+    if (part->seq < 0) {
+        amp_part_free(part);
+        amp_req_release(rank, r);
+        return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
+                             "out of memory for a request");
+    }
     part->partitions = partitions;
     part->count = (int)count;
     part->outer = r;
@@ -177,7 +227,7 @@ static void send_all(amp_rank_t *rank, amp_comm_t *comm, amp_req_t *r)
     amp_p2p_isend_typed(
         &rank->ep, r->buf, r->count, r->dt,
         (amp_p2p_env_t){.ctx = comm->ctx + 1,
-                        .src = part_src(comm->rank),
+                        .src = part_src(comm->rank, comm->size, part->seq),
                         .dst = amp_comm_peer_world(comm, r->peer),
                         .tag = r->tag},
         AMP_P2P_STANDARD, &part->inner);
@@ -199,11 +249,13 @@ int amp_part_start(amp_rank_t *rank, amp_req_t *r, const char *call)
     }
     if (r->kind == AMP_REQ_RECV) {
         part->inner.on_done = inner_done;
-        amp_p2p_irecv_typed(&rank->ep, r->buf, r->count, r->dt,
-                            (amp_p2p_env_t){.ctx = comm->ctx + 1,
-                                            .src = part_src(r->peer),
-                                            .tag = r->tag},
-                            &part->inner);
+        amp_p2p_irecv_typed(
+            &rank->ep, r->buf, r->count, r->dt,
+            (amp_p2p_env_t){
+                .ctx = comm->ctx + 1,
+                .src = part_src(r->peer, amp_comm_peer_size(comm), part->seq),
+                .tag = r->tag},
+            &part->inner);
         return MPI_SUCCESS;
     }
     part->nready = 0;

@@ -137,6 +137,7 @@ typedef struct amp_rank {
     struct amp_atexit *atexits;     /* start/exit.c: its exit handlers */
     struct amp_libc_rank *libc;     /* libc/: its C library state, or NULL */
     struct amp_pup_entry *pups;     /* pup.c: AMPI_Register_pup's, by index */
+    struct amp_part_seq *part_seqs; /* part.c: partitioned inits counted */
     int npups;
     int thread_level;
     const char *call; /* the MPI call a blocked rank waits in */

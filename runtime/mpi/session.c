@@ -87,19 +87,20 @@ static int session_enter(MPI_Session h, const void *out, const char *outarg,
     return session_error(*rank, *s, MPI_ERR_ARG, call, why);
 }
 
-/* The thread level the info hint "thread_level" asks for, or
- * MPI_THREAD_SINGLE. */
+/* The thread level the info hint "thread_level" asks for; without one
+ * (or an unknown one), MPI_THREAD_MULTIPLE, which every rank has at no
+ * cost until it has threads (mpi/threads.c), as MPICH gives by default. */
 static int asked_level(amp_rank_t *rank, MPI_Info info)
 {
     char value[MPI_MAX_INFO_VAL];
     int flag = 0, len = sizeof(value);
     if (info == MPI_INFO_NULL || !amp_info_lookup(rank, info))
-        return MPI_THREAD_SINGLE;
+        return MPI_THREAD_MULTIPLE;
     PMPI_Info_get_string(info, "thread_level", &len, value, &flag);
     for (int l = 0; flag && l < 4; l++)
         if (strcasecmp(value, level_names[l]) == 0)
             return l;
-    return MPI_THREAD_SINGLE;
+    return MPI_THREAD_MULTIPLE;
 }
 
 int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,

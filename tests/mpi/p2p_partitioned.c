@@ -6,6 +6,8 @@
  * false before the data can have come and true once it has; a wildcard
  * receive of ordinary messages posted meanwhile never gets a partitioned
  * message; MPI_PROC_NULL; the errors of MPI_Pready and MPI_Parrived.
+ * Requests of one peer and tag pair in the order of their _init calls,
+ * whatever order they are started in (MPICH's part/multipart).
  */
 #include "mpitest.h"
 
@@ -139,12 +141,50 @@ static void errors(int rank)
     MT_CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
 }
 
+/* Three sends and three receives of one (partner, tag), made in the
+ * same order on both sides; the sends started in the order 2, 0, 1, the
+ * receives 0, 1, 2: the k-th send's data goes to the k-th receive. */
+static void init_order(int rank, int partner)
+{
+    enum { K = 3, M = 8 };
+    int out[K][M], in[K][M];
+    MPI_Request s[K], r[K];
+    for (int k = 0; k < K; k++) {
+        MT_CHECK_MPI(MPI_Psend_init(out[k], 2, M / 2, MPI_INT, partner, 9,
+                                    MPI_COMM_WORLD, MPI_INFO_NULL, &s[k]));
+        MT_CHECK_MPI(MPI_Precv_init(in[k], 1, M, MPI_INT, partner, 9,
+                                    MPI_COMM_WORLD, MPI_INFO_NULL, &r[k]));
+    }
+    for (int k = 0; k < K; k++) {
+        memset(in[k], 0xff, sizeof(in[k]));
+        MT_CHECK_MPI(MPI_Start(&r[k]));
+    }
+    const int order[K] = {2, 0, 1};
+    for (int j = 0; j < K; j++) {
+        int k = order[j];
+        for (int i = 0; i < M; i++)
+            out[k][i] = val(rank, k, i);
+        MT_CHECK_MPI(MPI_Start(&s[k]));
+        MT_CHECK_MPI(MPI_Pready_range(0, 1, s[k]));
+    }
+    MT_CHECK_MPI(MPI_Waitall(K, s, MPI_STATUSES_IGNORE));
+    MT_CHECK_MPI(MPI_Waitall(K, r, MPI_STATUSES_IGNORE));
+    for (int k = 0; k < K; k++) {
+        for (int i = 0; i < M; i++)
+            if (!MT_CHECK_INT_EQ(in[k][i], val(partner, k, i)))
+                break;
+        MPI_Request_free(&s[k]);
+        MPI_Request_free(&r[k]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int rank;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     exchange(rank, mt_partner(MPI_COMM_WORLD));
+    init_order(rank, mt_partner(MPI_COMM_WORLD));
     proc_null();
     errors(rank);
     return mt_finish_and_finalize();

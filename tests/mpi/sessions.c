@@ -118,6 +118,15 @@ int main(void)
     MPI_Session first, s;
     MPI_Info info;
     MT_CHECK_MPI(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &first));
+    /* Asked for no level: MPI_THREAD_MULTIPLE, as MPICH's
+     * threads/init/mult_session expects. */
+    char level[64];
+    int llen = sizeof(level), lflag = 0;
+    MT_CHECK_MPI(MPI_Session_get_info(first, &info));
+    MT_CHECK_MPI(
+        MPI_Info_get_string(info, "thread_level", &llen, level, &lflag));
+    MT_CHECK(lflag && strcmp(level, "MPI_THREAD_MULTIPLE") == 0);
+    MPI_Info_free(&info);
     MT_CHECK_MPI(MPI_Info_create(&info));
     MT_CHECK_MPI(MPI_Info_set(info, "thread_level", "MPI_THREAD_MULTIPLE"));
     MT_CHECK_MPI(MPI_Session_init(info, MPI_ERRORS_RETURN, &s));
