@@ -69,10 +69,9 @@ amp_status_t amp_gpu_watch(amp_gpu_t *g, amp_pe_t *pe, void *stream,
     return AMP_ERR_UNSUPPORTED;
 }
 
-amp_status_t amp_gpu_copy_between(amp_gpu_t *g, amp_pe_t *pe, void *dst,
-                                  int ddev, const void *src, int sdev,
-                                  size_t bytes, amp_gpu_done_fn_t done,
-                                  void *arg)
+amp_status_t amp_gpu_copy_between(amp_gpu_t *g, amp_pe_t *pe,
+                                  const amp_gpu_copy_desc_t *c,
+                                  amp_gpu_done_fn_t done, void *arg)
 {
     return AMP_ERR_UNSUPPORTED;
 }
@@ -542,14 +541,17 @@ static amp_status_t wait_legacy_of(amp_gpu_t *g, gpu_pe_t *p, int d)
     return rc == CUDA_SUCCESS ? AMP_OK : cu_error(g, call, rc);
 }
 
-/* Queues a copy of bytes from src to dst on pe's stream, between the
+/* Queues the copy c (its devices aside) on pe's stream, between the
  * contexts dctx and sctx when both are given (a peer copy between two
  * devices), else within the current one; done(arg, st) follows. */
-static amp_status_t copy_on_stream(amp_gpu_t *g, gpu_pe_t *p, void *dst,
-                                   CUcontext dctx, const void *src,
-                                   CUcontext sctx, size_t bytes,
-                                   amp_gpu_done_fn_t done, void *arg)
+static amp_status_t copy_on_stream(amp_gpu_t *g, gpu_pe_t *p,
+                                   const amp_gpu_copy_desc_t *c, CUcontext dctx,
+                                   CUcontext sctx, amp_gpu_done_fn_t done,
+                                   void *arg)
 {
+    void *dst = c->dst;
+    const void *src = c->src;
+    size_t bytes = c->bytes;
     /* Queued on this PE's stream, so its event tells when it is done;
      * between devices the driver copies directly where they can reach
      * each other, else through the host. */
@@ -579,9 +581,9 @@ amp_status_t amp_gpu_copy(amp_gpu_t *g, amp_pe_t *pe, void *dst,
                           void *arg)
 {
     gpu_pe_t *p = pe_of(g, pe);
+    const amp_gpu_copy_desc_t c = {dst, src, bytes, -1, -1};
     CUcontext prev = ctx_enter(g, p);
-    amp_status_t st =
-        copy_on_stream(g, p, dst, NULL, src, NULL, bytes, done, arg);
+    amp_status_t st = copy_on_stream(g, p, &c, NULL, NULL, done, arg);
     ctx_leave(g, p, prev);
     return st;
 }
@@ -592,11 +594,11 @@ static CUcontext dev_ctx_of(const amp_gpu_t *g, int d)
     return d >= 0 && d < g->ndev ? g->dev_ctx[d] : NULL;
 }
 
-amp_status_t amp_gpu_copy_between(amp_gpu_t *g, amp_pe_t *pe, void *dst,
-                                  int ddev, const void *src, int sdev,
-                                  size_t bytes, amp_gpu_done_fn_t done,
-                                  void *arg)
+amp_status_t amp_gpu_copy_between(amp_gpu_t *g, amp_pe_t *pe,
+                                  const amp_gpu_copy_desc_t *c,
+                                  amp_gpu_done_fn_t done, void *arg)
 {
+    int ddev = c->ddev, sdev = c->sdev;
     gpu_pe_t *p = pe_of(g, pe);
     CUcontext dctx = dev_ctx_of(g, ddev), sctx = dev_ctx_of(g, sdev);
     if (ddev < 0 || sdev < 0 || ddev == sdev || !dctx || !sctx)
@@ -608,7 +610,7 @@ amp_status_t amp_gpu_copy_between(amp_gpu_t *g, amp_pe_t *pe, void *dst,
     for (int i = 0; i < n && st == AMP_OK; i++)
         st = wait_legacy_of(g, p, other[i]);
     if (st == AMP_OK)
-        st = copy_on_stream(g, p, dst, dctx, src, sctx, bytes, done, arg);
+        st = copy_on_stream(g, p, c, dctx, sctx, done, arg);
     ctx_leave(g, p, prev);
     return st;
 }

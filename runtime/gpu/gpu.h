@@ -86,14 +86,23 @@ AMP_MUST_USE amp_status_t amp_gpu_watch(amp_gpu_t *g, amp_pe_t *pe,
                                         void *stream, amp_gpu_done_fn_t done,
                                         void *arg);
 
-/* Like amp_gpu_copy, where the caller knows each side: ddev and sdev are
- * the devices of dst and src (-1: host memory).  Between two different
- * devices it is a peer copy (cuMemcpyPeerAsync between their primary
- * contexts, or cuMemcpyAsync through unified addressing where a device has
- * no PE and so no context here); otherwise one cuMemcpyAsync. */
-AMP_MUST_USE amp_status_t amp_gpu_copy_between(
-    amp_gpu_t *g, amp_pe_t *pe, void *dst, int ddev, const void *src, int sdev,
-    size_t bytes, amp_gpu_done_fn_t done, void *arg);
+/* One copy between memories: bytes from src to dst, ddev and sdev being
+ * the devices of dst and src (-1: host memory). */
+typedef struct amp_gpu_copy_desc {
+    void *dst;
+    const void *src;
+    size_t bytes;
+    int ddev, sdev;
+} amp_gpu_copy_desc_t;
+
+/* Like amp_gpu_copy, where the caller knows each side (c).  Between two
+ * different devices it is a peer copy (cuMemcpyPeerAsync between their
+ * primary contexts, or cuMemcpyAsync through unified addressing where a
+ * device has no PE and so no context here); otherwise one cuMemcpyAsync. */
+AMP_MUST_USE amp_status_t amp_gpu_copy_between(amp_gpu_t *g, amp_pe_t *pe,
+                                               const amp_gpu_copy_desc_t *c,
+                                               amp_gpu_done_fn_t done,
+                                               void *arg);
 
 /* The path policy of the process (enum amp_gpu_mode, AMPI_GPU_PATH). */
 int amp_gpu_mode(const amp_gpu_t *g);

@@ -63,8 +63,9 @@ int amp_bsend_start(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
     amp_gpu_op_t *g = NULL;
     void *v = (void *)buf;
     if (amp_proc.gpu) { /* device memory: packed from a host copy (gpu.c) */
-        int rc = amp_gpu_op_stage_dt(rank, comm, &g, buf, count, dt,
-                                     AMP_GPU_SEND, &v, call);
+        int rc = amp_gpu_op_stage(
+            rank, comm, &g, amp_gpu_stage_dt(buf, count, dt, AMP_GPU_SEND), &v,
+            call);
         if (rc != MPI_SUCCESS)
             return rc;
     }

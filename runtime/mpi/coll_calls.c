@@ -34,8 +34,8 @@ static const void *coll_stage(amp_rank_t *rank, amp_comm_t *comm,
 {
     void *v = (void *)buf;
     if (*rc == MPI_SUCCESS)
-        *rc = amp_gpu_op_stage(rank, comm, &rank->gpu_coll, buf, sp, role, &v,
-                               call);
+        *rc = amp_gpu_op_stage(rank, comm, &rank->gpu_coll,
+                               amp_gpu_stage_span(buf, sp, role), &v, call);
     return v;
 }
 
@@ -1265,11 +1265,13 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
     amp_gpu_op_t *g = NULL;
     void *in = (void *)inbuf, *inout = inoutbuf;
     if (rc == MPI_SUCCESS && amp_proc.gpu) /* device memory: host copies */
-        rc = amp_gpu_op_stage_dt(rank, NULL, &g, inbuf, count, dt, AMP_GPU_SEND,
-                                 &in, call);
+        rc = amp_gpu_op_stage(rank, NULL, &g,
+                              amp_gpu_stage_dt(inbuf, count, dt, AMP_GPU_SEND),
+                              &in, call);
     if (rc == MPI_SUCCESS && amp_proc.gpu)
-        rc = amp_gpu_op_stage_dt(rank, NULL, &g, inoutbuf, count, dt,
-                                 AMP_GPU_INOUT, &inout, call);
+        rc = amp_gpu_op_stage(
+            rank, NULL, &g,
+            amp_gpu_stage_dt(inoutbuf, count, dt, AMP_GPU_INOUT), &inout, call);
     if (rc != MPI_SUCCESS)
         return rc;
     amp_coll_apply(&cop, dt, count, in, inout);

@@ -70,8 +70,14 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
         rc = amp_check_buf(rank, comm, buffer, count, dt, call, "buffer");
     if (rc != MPI_SUCCESS)
         return rc;
-    if (amp_proc.gpu && amp_gpu_bcast(rank, comm, buffer, count, dt, datatype,
-                                      root, comm_h, &rc))
+    if (amp_proc.gpu && amp_gpu_bcast(rank, comm,
+                                      &(amp_xfer_t){.buf = buffer,
+                                                    .count = count,
+                                                    .dtype = datatype,
+                                                    .dt = dt,
+                                                    .peer = root,
+                                                    .comm_h = comm_h},
+                                      &rc))
         return rc; /* device memory: on host copies (gpu.c) */
     amp_coll_comm_of(rank, comm, &c);
     rank->call = call;

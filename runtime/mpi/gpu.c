@@ -2,134 +2,74 @@
  * CUDA device buffers at the MPI boundary, and GPU work as MPI requests
  * (docs/gpu.md).
  *
- * A point-to-point buffer of device memory whose peer is a rank of this
- * process goes to p2p as it is, and p2p moves it with the GPU (p2p.h):
- * stage_p2p decides (amp_gpu_path_choose).  Any other device buffer is
- * staged: the span its elements cover is copied to a
- * pinned host buffer (or back) on the PE's high-priority stream, and the
- * host path runs on that copy, unchanged.  The rank waits for a copy as for
- * a message, blocked in the scheduler, whose loop polls the copy's event:
- * the PE runs other ranks meanwhile.  Copies in are made before the call
- * starts its messages, so that messages keep MPI's order; copies back are
- * queued when the data has arrived, and the request completes when they
- * are done.
+ * A point-to-point buffer of device memory whose peer p2p can reach with
+ * the GPU goes to p2p as it is, and p2p moves it itself (p2p.h); any other
+ * device buffer is staged through a pinned host copy (gpu/stage.h), and
+ * the host path runs on that copy, unchanged.  What is here needs MPI: the
+ * descriptors of the calls' buffers (the peer of a point-to-point buffer
+ * is a rank of a communicator), the error classes and messages naming the
+ * call, the blocking calls made again on host copies, and GPU work as a
+ * request (AMPI_GPU_Iinvoke).  The copies back of nonblocking calls chain
+ * on their requests in p2p (p2p.h, amp_p2p_stage_req and
+ * amp_p2p_stage_op_start).
  */
 #include "mpi/comm.h"
 #include "mpi/stage.h"
 
 #include "gpu/gpu.h"
 
-#include <stdlib.h>
-
-/* ---- copies the calling rank waits for ---- */
-
-static void copy_done(void *arg, amp_status_t st)
-{
-    amp_p2p_req_t *p = arg;
-    p->error = st;
-    amp_p2p_req_complete(p);
-}
-
-static amp_status_t copy_wait(amp_rank_t *rank, void *dst, const void *src,
-                              size_t bytes)
-{
-    amp_p2p_req_t p, *ps = &p;
-    p.on_done = NULL;
-    amp_p2p_req_init_pending(&rank->ep, &p);
-    amp_status_t st = amp_gpu_copy(amp_proc.gpu, amp_pe_self(), dst, src, bytes,
-                                   copy_done, &p);
-    if (st != AMP_OK)
-        return st;
-    amp_p2p_wait_all(&rank->ep, &ps, 1);
-    return p.error;
-}
-
-/* Waits (blocked: the PE runs other ranks) until the GPU has done the
- * work queued so far on the legacy default stream of the rank's device,
- * for a buffer that the GPU will read or write outside the runtime's
- * streams (amp_p2p_dev_order).  The call waits before its message starts,
- * so the rank's messages keep their order. */
-static amp_status_t order_wait(amp_rank_t *rank)
-{
-    amp_p2p_req_t p, *ps = &p;
-    p.on_done = NULL;
-    amp_p2p_req_init_pending(&rank->ep, &p);
-    amp_status_t st =
-        amp_gpu_watch(amp_proc.gpu, amp_pe_self(), NULL, copy_done, &p);
-    if (st != AMP_OK)
-        return st;
-    amp_p2p_wait_all(&rank->ep, &ps, 1);
-    return p.error;
-}
-
 /* ---- staging ---- */
 
-/* Stages the span sp of buf (elements of elem bytes) for role.  With peer
- * (point-to-point) and dev, a device buffer that p2p can move itself
- * (amp_gpu_path_choose) is not staged: *dev says its device instead. */
-static int stage_span(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
-                      const amp_gpu_span_t *sp, size_t elem, int role,
-                      const amp_gpu_peer_t *peer, amp_stage_t *s, void **view,
-                      amp_p2p_dev_t *dev, const char *call)
+/* The error of a failed amp_gpu_stage_begin of d (out: what it found). */
+static int stage_error(amp_rank_t *rank, amp_comm_t *comm,
+                       const amp_gpu_stage_desc_t *d,
+                       const amp_gpu_staged_t *out, const char *call)
 {
-    s->host = NULL;
-    *view = (void *)buf;
-    if (!buf || buf == MPI_IN_PLACE || sp->bytes == 0)
-        return MPI_SUCCESS;
-    char *first = (char *)buf + sp->lo;
-    amp_gpu_range_t r;
-    int on_dev = amp_gpu_is_device(amp_proc.gpu, amp_pe_self(), first, &r);
-    int fetch;
-    int path = peer ? amp_gpu_path_choose(amp_gpu_mode(amp_proc.gpu), on_dev,
-                                          role, sp, peer, &fetch)
-                    : amp_gpu_path_select(on_dev, role, sp, &fetch);
-    if (path == AMP_GPU_PATH_HOST)
-        return MPI_SUCCESS;
-    if ((uintptr_t)first - r.start + sp->bytes > r.size)
+    const amp_gpu_span_t *sp = &d->span;
+    switch (out->failed) {
+    case AMP_GPU_STAGE_RANGE:
         return amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
                              "the data (%zu bytes from %p) runs past the end "
                              "of its CUDA allocation (%zu bytes from %#lx)",
-                             sp->bytes, (void *)first, r.size,
-                             (unsigned long)r.start);
-    if (path == AMP_GPU_PATH_DIRECT) {
-        if (peer && peer->order && order_wait(rank) != AMP_OK)
-            return amp_mpi_error(rank, comm, MPI_ERR_OTHER, call,
-                                 "the CUDA device failed the work queued "
-                                 "before the call on the default stream");
-        dev->gpu = amp_proc.gpu;
-        dev->device = r.device;
-        return MPI_SUCCESS;
-    }
-    s->host = amp_gpu_host_get(amp_proc.gpu, amp_pe_self(), sp->bytes, &s->cap);
-    if (!s->host)
+                             sp->bytes, (void *)((char *)d->buf + sp->lo),
+                             out->range.size, (unsigned long)out->range.start);
+    case AMP_GPU_STAGE_ORDER:
+        return amp_mpi_error(rank, comm, MPI_ERR_OTHER, call,
+                             "the CUDA device failed the work queued "
+                             "before the call on the default stream");
+    case AMP_GPU_STAGE_HOST:
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
                              "cannot allocate %zu bytes of pinned host memory "
                              "to stage a device buffer",
                              sp->bytes);
-    s->dev = first;
-    s->bytes = sp->bytes;
-    s->dense = sp->dense;
-    s->elem = elem ? elem : 1;
-    if (fetch && copy_wait(rank, s->host, s->dev, s->bytes) != AMP_OK) {
-        amp_gpu_host_put(amp_proc.gpu, amp_pe_self(), s->host, s->cap);
-        s->host = NULL;
+    default:
         return amp_mpi_error(rank, comm, MPI_ERR_OTHER, call,
                              "copying %zu bytes from the CUDA device failed",
                              sp->bytes);
     }
-    *view = s->host - sp->lo;
-    return MPI_SUCCESS;
 }
 
-int amp_stage_begin(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
-                    int count, const amp_dt_t *dt, int role, amp_stage_t *s,
-                    void **view, const char *call)
+/* Stages d's buffer into s (s->host NULL: not staged) and sets *view to
+ * where the call finds the data.  A point-to-point buffer (d->p2p) that
+ * p2p can move itself (amp_gpu_path_choose) is not staged: *dev says its
+ * device instead. */
+static int stage_span(amp_rank_t *rank, amp_comm_t *comm,
+                      const amp_gpu_stage_desc_t *d, amp_gpu_stage_t *s,
+                      void **view, amp_p2p_dev_t *dev, const char *call)
 {
-    amp_gpu_span_t sp = {0, 0, 1};
-    if (count > 0)
-        amp_gpu_span_dt(&sp, count, dt);
-    return stage_span(rank, comm, buf, &sp, dt->size, role, NULL, s, view, NULL,
-                      call);
+    s->host = NULL;
+    *view = (void *)d->buf;
+    if (!d->buf || d->buf == MPI_IN_PLACE || d->span.bytes == 0)
+        return MPI_SUCCESS;
+    amp_gpu_staged_t out;
+    if (amp_gpu_stage_begin(amp_proc.gpu, d, s, &out) != AMP_OK)
+        return stage_error(rank, comm, d, &out, call);
+    if (out.direct) {
+        dev->gpu = amp_proc.gpu;
+        dev->device = out.device;
+    }
+    *view = out.view;
+    return MPI_SUCCESS;
 }
 
 /* What the path of a point-to-point buffer depends on at the other end
@@ -151,54 +91,23 @@ static void p2p_peer(const amp_comm_t *comm, int peer, int send, int mode,
             send);
 }
 
-/* The span of a point-to-point buffer (count elements of dt) and what its
- * path depends on at the other end (send: a send in mode to peer, else a
- * receive from peer). */
-static void p2p_span(const amp_comm_t *comm, int peer, int count,
-                     const amp_dt_t *dt, int send, int mode, amp_gpu_span_t *sp,
-                     amp_gpu_peer_t *pr)
+amp_gpu_stage_desc_t amp_stage_p2p_desc(const amp_comm_t *comm, const void *buf,
+                                        int count, const amp_dt_t *dt, int send,
+                                        int mode, int peer)
 {
-    *sp = (amp_gpu_span_t){0, 0, 1};
-    if (count > 0)
-        amp_gpu_span_dt(sp, count, dt);
-    p2p_peer(comm, peer, send, mode, dt->size * (size_t)count, pr);
+    amp_gpu_stage_desc_t d =
+        amp_gpu_stage_dt(buf, count, dt, send ? AMP_GPU_SEND : AMP_GPU_RECV);
+    d.p2p = 1;
+    p2p_peer(comm, peer, send, mode, dt->size * (size_t)count, &d.peer);
+    return d;
 }
 
-/* amp_stage_begin for a send (send, in mode) to or a receive from peer:
- * not staged when p2p moves the device buffer itself (*dev set). */
-static int stage_p2p(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
-                     int count, const amp_dt_t *dt, int send, int mode,
-                     int peer, amp_stage_t *s, void **view, amp_p2p_dev_t *dev,
-                     const char *call)
+/* Copies bytes of the span back to the device (0: none) and releases the
+ * host copy; nothing when s is not staged. */
+static int stage_end(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_stage_t *s,
+                     size_t bytes, const char *call)
 {
-    amp_gpu_span_t sp;
-    amp_gpu_peer_t pr;
-    p2p_span(comm, peer, count, dt, send, mode, &sp, &pr);
-    return stage_span(rank, comm, buf, &sp, dt->size,
-                      send ? AMP_GPU_SEND : AMP_GPU_RECV, &pr, s, view, dev,
-                      call);
-}
-
-size_t amp_stage_bytes(const amp_stage_t *s, size_t received)
-{
-    if (!s->dense)
-        return s->bytes; /* the gaps were fetched: all of it */
-    size_t n = (received + s->elem - 1) / s->elem * s->elem;
-    return n < s->bytes ? n : s->bytes;
-}
-
-int amp_stage_end(amp_rank_t *rank, amp_comm_t *comm, amp_stage_t *s,
-                  size_t bytes, const char *call)
-{
-    if (!s->host)
-        return MPI_SUCCESS;
-    amp_status_t st = AMP_OK;
-    if (bytes > 0)
-        st = copy_wait(rank, s->dev, s->host,
-                       bytes < s->bytes ? bytes : s->bytes);
-    amp_gpu_host_put(amp_proc.gpu, amp_pe_self(), s->host, s->cap);
-    s->host = NULL;
-    if (st != AMP_OK)
+    if (amp_gpu_stage_end(amp_proc.gpu, s, bytes) != AMP_OK)
         return amp_mpi_error(rank, comm, MPI_ERR_OTHER, call,
                              "copying %zu bytes to the CUDA device failed",
                              bytes);
@@ -207,87 +116,27 @@ int amp_stage_end(amp_rank_t *rank, amp_comm_t *comm, amp_stage_t *s,
 
 /* ---- nonblocking point-to-point on device buffers ---- */
 
-/* A request object's data staged: inner moves the host copy; outer, the
- * user's request, completes when the copy back (if any) is done. */
-typedef struct staged {
-    amp_p2p_req_t inner;
-    amp_req_t *outer;
-    amp_stage_t s;
-} staged_t;
-
-static void staged_finish(staged_t *w, amp_status_t st)
-{
-    amp_req_t *r = w->outer;
-    r->staged = NULL;
-    if (st != AMP_OK && r->p2p.error == AMP_OK)
-        r->p2p.error = st;
-    amp_gpu_host_put(amp_proc.gpu, amp_pe_self(), w->s.host, w->s.cap);
-    free(w);
-    amp_p2p_req_complete(&r->p2p);
-}
-
-static void staged_stored(void *arg, amp_status_t st)
-{
-    staged_t *w = arg;
-    w->outer->p2p.owner->dev_busy--;
-    staged_finish(w, st);
-}
-
-static void staged_send_done(amp_p2p_req_t *p)
-{
-    staged_t *w = AMP_CONTAINER_OF(p, staged_t, inner);
-    w->outer->p2p.error = p->error;
-    w->outer->p2p.cancelled = p->cancelled;
-    staged_finish(w, AMP_OK);
-}
-
-/* The data is in the host copy: queue the copy back (on the PE where the
- * request completes, the rank's). */
-static void staged_recv_done(amp_p2p_req_t *p)
-{
-    staged_t *w = AMP_CONTAINER_OF(p, staged_t, inner);
-    amp_p2p_req_t *o = &w->outer->p2p;
-    o->error = p->error;
-    o->cancelled = p->cancelled;
-    o->st_source = p->st_source;
-    o->st_tag = p->st_tag;
-    o->st_bytes = p->st_bytes;
-    size_t n = p->cancelled ? 0 : amp_stage_bytes(&w->s, p->st_bytes);
-    if (n == 0) {
-        staged_finish(w, AMP_OK);
-        return;
-    }
-    o->owner->dev_busy++; /* until staged_stored */
-    amp_status_t st = amp_gpu_copy(amp_proc.gpu, amp_pe_self(), w->s.dev,
-                                   w->s.host, n, staged_stored, w);
-    if (st != AMP_OK)
-        staged_stored(w, st);
-}
-
 int amp_gpu_req_stage(amp_rank_t *rank, amp_comm_t *comm, amp_req_t *r,
                       const char *call, void **view, amp_p2p_req_t **p,
                       amp_p2p_dev_t *dev)
 {
-    amp_stage_t s;
+    amp_gpu_stage_t s;
     int send = r->kind == AMP_REQ_SEND;
     *p = &r->p2p;
     r->staged = NULL;
-    int rc = stage_p2p(rank, comm, r->buf, r->count, r->dt, send, r->mode,
-                       r->peer, &s, view, dev, call);
+    amp_gpu_stage_desc_t d = amp_stage_p2p_desc(comm, r->buf, r->count, r->dt,
+                                                send, r->mode, r->peer);
+    int rc = stage_span(rank, comm, &d, &s, view, dev, call);
     if (rc != MPI_SUCCESS || !s.host)
         return rc;
-    staged_t *w = malloc(sizeof(*w));
-    if (!w) {
-        amp_stage_end(rank, comm, &s, 0, call);
+    amp_p2p_req_t *in = amp_p2p_stage_req(&rank->ep, amp_proc.gpu, &s, send,
+                                          &r->p2p, &r->staged);
+    if (!in) {
+        stage_end(rank, comm, &s, 0, call);
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
                              "out of memory for a request");
     }
-    w->outer = r;
-    w->s = s;
-    w->inner.on_done = send ? staged_send_done : staged_recv_done;
-    amp_p2p_req_init_pending(&rank->ep, &r->p2p);
-    *p = &w->inner;
-    r->staged = &w->inner;
+    *p = in;
     return MPI_SUCCESS;
 }
 
@@ -361,10 +210,11 @@ static int first_error(int a, int b)
 int amp_gpu_send(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
                  const char *call, amp_p2p_dev_t *dev, int *rc)
 {
-    amp_stage_t s;
+    amp_gpu_stage_t s;
     void *v;
-    *rc = stage_p2p(rank, comm, x->buf, x->count, x->dt, 1, x->mode, x->peer,
-                    &s, &v, dev, call);
+    amp_gpu_stage_desc_t d =
+        amp_stage_p2p_desc(comm, x->buf, x->count, x->dt, 1, x->mode, x->peer);
+    *rc = stage_span(rank, comm, &d, &s, &v, dev, call);
     if (*rc != MPI_SUCCESS || !s.host)
         return *rc != MPI_SUCCESS;
     switch (x->mode) {
@@ -381,42 +231,42 @@ int amp_gpu_send(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
         *rc = PMPI_Send(v, x->count, x->dtype, x->peer, x->tag, x->comm_h);
         break;
     }
-    *rc = first_error(*rc, amp_stage_end(rank, comm, &s, 0, call));
+    *rc = first_error(*rc, stage_end(rank, comm, &s, 0, call));
     return 1;
 }
 
 int amp_gpu_recv(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
                  MPI_Status *status, amp_p2p_dev_t *dev, int *rc)
 {
-    amp_stage_t s;
+    amp_gpu_stage_t s;
     void *v;
-    *rc = stage_p2p(rank, comm, x->buf, x->count, x->dt, 0, 0, x->peer, &s, &v,
-                    dev, "MPI_Recv");
+    amp_gpu_stage_desc_t d =
+        amp_stage_p2p_desc(comm, x->buf, x->count, x->dt, 0, 0, x->peer);
+    *rc = stage_span(rank, comm, &d, &s, &v, dev, "MPI_Recv");
     if (*rc != MPI_SUCCESS || !s.host)
         return *rc != MPI_SUCCESS;
     MPI_Status local;
     MPI_Status *st = status == MPI_STATUS_IGNORE ? &local : status;
     *rc = PMPI_Recv(v, x->count, x->dtype, x->peer, x->tag, x->comm_h, st);
-    size_t n = amp_stage_bytes(&s, (size_t)st->amp_bytes);
-    *rc = first_error(*rc, amp_stage_end(rank, comm, &s, n, "MPI_Recv"));
+    size_t n = amp_gpu_stage_bytes(&s, (size_t)st->amp_bytes);
+    *rc = first_error(*rc, stage_end(rank, comm, &s, n, "MPI_Recv"));
     return 1;
 }
 
-int amp_gpu_bcast(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
-                  const amp_dt_t *dt, MPI_Datatype dtype, int root,
-                  MPI_Comm comm_h, int *rc)
+int amp_gpu_bcast(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
+                  int *rc)
 {
-    amp_stage_t s;
+    amp_gpu_stage_t s;
     void *v;
-    int at_root = comm->rank == root;
-    *rc = amp_stage_begin(rank, comm, buf, count, dt,
-                          at_root ? AMP_GPU_SEND : AMP_GPU_RECV, &s, &v,
-                          "MPI_Bcast");
+    int root = x->peer, at_root = comm->rank == root;
+    amp_gpu_stage_desc_t d = amp_gpu_stage_dt(
+        x->buf, x->count, x->dt, at_root ? AMP_GPU_SEND : AMP_GPU_RECV);
+    *rc = stage_span(rank, comm, &d, &s, &v, NULL, "MPI_Bcast");
     if (*rc != MPI_SUCCESS || !s.host)
         return *rc != MPI_SUCCESS;
-    *rc = PMPI_Bcast(v, count, dtype, root, comm_h);
+    *rc = PMPI_Bcast(v, x->count, x->dtype, root, x->comm_h);
     *rc = first_error(
-        *rc, amp_stage_end(rank, comm, &s, at_root ? 0 : s.bytes, "MPI_Bcast"));
+        *rc, stage_end(rank, comm, &s, at_root ? 0 : s.bytes, "MPI_Bcast"));
     return 1;
 }
 
@@ -432,121 +282,80 @@ int amp_gpu_reduce(amp_rank_t *rank, amp_comm_t *comm,
     MPI_Op op = a->op;
     const char *call = all ? "MPI_Allreduce" : "MPI_Reduce";
     int has_recv = all || comm->rank == root;
-    amp_stage_t ss, rs;
+    amp_gpu_stage_t ss, rs;
     void *sv, *rv = recvbuf;
     rs.host = NULL;
-    *rc = amp_stage_begin(rank, comm, sendbuf, count, dt, AMP_GPU_SEND, &ss,
-                          &sv, call);
-    if (*rc == MPI_SUCCESS && has_recv)
-        *rc = amp_stage_begin(rank, comm, recvbuf, count, dt,
-                              sendbuf == MPI_IN_PLACE ? AMP_GPU_INOUT
-                                                      : AMP_GPU_RECV,
-                              &rs, &rv, call);
+    amp_gpu_stage_desc_t d = amp_gpu_stage_dt(sendbuf, count, dt, AMP_GPU_SEND);
+    *rc = stage_span(rank, comm, &d, &ss, &sv, NULL, call);
+    if (*rc == MPI_SUCCESS && has_recv) {
+        d = amp_gpu_stage_dt(recvbuf, count, dt,
+                             sendbuf == MPI_IN_PLACE ? AMP_GPU_INOUT
+                                                     : AMP_GPU_RECV);
+        *rc = stage_span(rank, comm, &d, &rs, &rv, NULL, call);
+    }
     if (*rc != MPI_SUCCESS || (!ss.host && !rs.host)) {
-        amp_stage_end(rank, comm, &ss, 0, call);
+        stage_end(rank, comm, &ss, 0, call);
         return *rc != MPI_SUCCESS;
     }
     if (all)
         *rc = PMPI_Allreduce(sv, rv, count, dtype, op, comm_h);
     else
         *rc = PMPI_Reduce(sv, rv, count, dtype, op, root, comm_h);
-    *rc = first_error(*rc, amp_stage_end(rank, comm, &ss, 0, call));
-    *rc = first_error(*rc, amp_stage_end(rank, comm, &rs, rs.bytes, call));
+    *rc = first_error(*rc, stage_end(rank, comm, &ss, 0, call));
+    *rc = first_error(*rc, stage_end(rank, comm, &rs, rs.bytes, call));
     return 1;
 }
 
 /* ---- several buffers of one operation, copied back when it is done ---- */
 
-struct amp_gpu_op {
-    amp_p2p_req_t inner; /* what the operation completes */
-    amp_p2p_req_t *outer;
-    int n, by_status;
-    int pending; /* copies back not yet done (asynchronous end) */
-    amp_status_t error;
-    amp_stage_t s[AMP_GPU_OP_BUFS];
-    int back[AMP_GPU_OP_BUFS]; /* copied back: not a send buffer */
-};
-
 void amp_gpu_op_drop(amp_gpu_op_t *op)
 {
-    if (!op)
-        return;
-    for (int i = 0; i < op->n; i++)
-        amp_gpu_host_put(amp_proc.gpu, amp_pe_self(), op->s[i].host,
-                         op->s[i].cap);
-    free(op);
+    amp_p2p_stage_op_free(op);
 }
 
-/* amp_gpu_op_stage; with peer (point-to-point), not staged when p2p moves
- * the buffer itself (*dev set). */
+/* Stages d's buffer into *op (made on the first device buffer); with
+ * dev, a point-to-point buffer (d->p2p) is not staged when p2p moves it
+ * itself (*dev set).  An operation copies back the bytes received, not
+ * whole elements (elem 1).  On an error *op is released and NULL. */
 static int op_stage_peer(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
-                         const void *buf, const amp_gpu_span_t *sp, int role,
-                         const amp_gpu_peer_t *peer, void **view,
+                         const amp_gpu_stage_desc_t *d, void **view,
                          amp_p2p_dev_t *dev, const char *call)
 {
-    amp_stage_t s;
-    int rc =
-        stage_span(rank, comm, buf, sp, 1, role, peer, &s, view, dev, call);
-    if (rc == MPI_SUCCESS && s.host && !*op && !(*op = calloc(1, sizeof(**op))))
+    amp_gpu_stage_t s;
+    amp_gpu_stage_desc_t e = *d;
+    e.elem = 1;
+    int rc = stage_span(rank, comm, &e, &s, view, dev, call);
+    if (rc == MPI_SUCCESS && s.host && !*op &&
+        !(*op = amp_p2p_stage_op_new(amp_proc.gpu)))
         rc = amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
                            "out of memory for staging device buffers");
-    if (rc == MPI_SUCCESS && s.host && (*op)->n == AMP_GPU_OP_BUFS)
+    if (rc == MPI_SUCCESS && s.host &&
+        amp_gpu_op_add(*op, &s, d->role) != AMP_OK)
         rc = amp_mpi_error(rank, comm, MPI_ERR_INTERN, call,
                            "more than %d device buffers in one call",
                            AMP_GPU_OP_BUFS);
     if (rc != MPI_SUCCESS) {
         if (s.host)
-            amp_gpu_host_put(amp_proc.gpu, amp_pe_self(), s.host, s.cap);
+            amp_gpu_stage_release(amp_proc.gpu, &s);
         amp_gpu_op_drop(*op);
         *op = NULL;
-        *view = (void *)buf;
+        *view = (void *)d->buf;
         return rc;
-    }
-    if (s.host) {
-        (*op)->s[(*op)->n] = s;
-        (*op)->back[(*op)->n++] = role != AMP_GPU_SEND;
     }
     return MPI_SUCCESS;
 }
 
 int amp_gpu_op_stage(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
-                     const void *buf, const amp_gpu_span_t *sp, int role,
-                     void **view, const char *call)
+                     amp_gpu_stage_desc_t d, void **view, const char *call)
 {
-    return op_stage_peer(rank, comm, op, buf, sp, role, NULL, view, NULL, call);
+    return op_stage_peer(rank, comm, op, &d, view, NULL, call);
 }
 
 int amp_gpu_op_stage_p2p(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
-                         const void *buf, int count, const amp_dt_t *dt,
-                         int send, int mode, int peer, void **view,
+                         amp_gpu_stage_desc_t d, void **view,
                          amp_p2p_dev_t *dev, const char *call)
 {
-    amp_gpu_span_t sp;
-    amp_gpu_peer_t pr;
-    p2p_span(comm, peer, count, dt, send, mode, &sp, &pr);
-    return op_stage_peer(rank, comm, op, buf, &sp,
-                         send ? AMP_GPU_SEND : AMP_GPU_RECV, &pr, view, dev,
-                         call);
-}
-
-int amp_gpu_op_stage_dt(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
-                        const void *buf, int count, const amp_dt_t *dt,
-                        int role, void **view, const char *call)
-{
-    amp_gpu_span_t sp = {0, 0, 1};
-    if (count > 0)
-        amp_gpu_span_dt(&sp, count, dt);
-    return amp_gpu_op_stage(rank, comm, op, buf, &sp, role, view, call);
-}
-
-/* The bytes of stage i to copy back after received bytes arrived (NULL:
- * all of it). */
-static size_t op_back_bytes(const amp_gpu_op_t *op, int i,
-                            const size_t *received)
-{
-    if (!op->back[i])
-        return 0;
-    return received ? amp_stage_bytes(&op->s[i], *received) : op->s[i].bytes;
+    return op_stage_peer(rank, comm, op, &d, view, dev, call);
 }
 
 int amp_gpu_op_finish(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t *op,
@@ -554,12 +363,7 @@ int amp_gpu_op_finish(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t *op,
 {
     if (!op)
         return MPI_SUCCESS;
-    amp_status_t st = AMP_OK;
-    for (int i = 0; i < op->n && st == AMP_OK; i++) {
-        size_t n = op_back_bytes(op, i, received);
-        if (n > 0)
-            st = copy_wait(rank, op->s[i].dev, op->s[i].host, n);
-    }
+    amp_status_t st = amp_gpu_op_wait_back(op, received);
     amp_gpu_op_drop(op);
     if (st != AMP_OK)
         return amp_mpi_error(rank, comm, MPI_ERR_OTHER, call,
@@ -568,64 +372,12 @@ int amp_gpu_op_finish(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t *op,
     return MPI_SUCCESS;
 }
 
-/* The last copy back is done: outer completes with the operation's status
- * (on the PE where the operation completed, its owner's). */
-static void op_complete(amp_gpu_op_t *op)
-{
-    amp_p2p_req_t *o = op->outer, *in = &op->inner;
-    o->error = in->error != AMP_OK ? in->error : op->error;
-    o->cancelled = in->cancelled;
-    o->st_source = in->st_source;
-    o->st_tag = in->st_tag;
-    o->st_bytes = in->st_bytes;
-    o->owner->dev_busy--;
-    amp_gpu_op_drop(op);
-    amp_p2p_req_complete(o);
-}
-
-static void op_copied(void *arg, amp_status_t st)
-{
-    amp_gpu_op_t *op = arg;
-    if (st != AMP_OK && op->error == AMP_OK)
-        op->error = st;
-    if (--op->pending == 0)
-        op_complete(op);
-}
-
-/* The operation is done: queue the copies back. */
-static void op_done(amp_p2p_req_t *p)
-{
-    amp_gpu_op_t *op = AMP_CONTAINER_OF(p, amp_gpu_op_t, inner);
-    size_t got = p->st_bytes;
-    op->outer->owner->dev_busy++; /* until op_complete */
-    op->pending = 1;              /* until every copy is queued */
-    for (int i = 0; i < op->n; i++) {
-        size_t n = p->cancelled
-                       ? 0
-                       : op_back_bytes(op, i, op->by_status ? &got : NULL);
-        if (n == 0)
-            continue;
-        op->pending++;
-        amp_status_t st =
-            amp_gpu_copy(amp_proc.gpu, amp_pe_self(), op->s[i].dev,
-                         op->s[i].host, n, op_copied, op);
-        if (st != AMP_OK)
-            op_copied(op, st);
-    }
-    op_copied(op, AMP_OK);
-}
-
 amp_p2p_req_t *amp_gpu_op_start(amp_rank_t *rank, amp_gpu_op_t *op,
                                 amp_p2p_req_t *outer, int by_status)
 {
     if (!op)
         return outer;
-    op->outer = outer;
-    op->by_status = by_status;
-    amp_p2p_req_init_pending(&rank->ep, outer);
-    op->inner.on_done = op_done;
-    amp_p2p_req_init_pending(&rank->ep, &op->inner);
-    return &op->inner;
+    return amp_p2p_stage_op_start(&rank->ep, op, outer, by_status);
 }
 
 /* ---- device buffers where a call does not stage them ---- */
@@ -646,25 +398,4 @@ int amp_gpu_refuse(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
                          "a CUDA device buffer (argument %s) is not "
                          "supported here: %s",
                          arg, why);
-}
-
-/* ---- packing ---- */
-
-int amp_gpu_pack_stage(amp_rank_t *rank, amp_comm_t *comm, void **typed,
-                       int count, const amp_dt_t *dt, void **packed, size_t pos,
-                       size_t bytes, int packing, amp_gpu_op_t **op,
-                       const char *call)
-{
-    void *v;
-    amp_gpu_span_t sp = {(ptrdiff_t)pos, bytes, 1};
-    int rc =
-        amp_gpu_op_stage_dt(rank, comm, op, *typed, count, dt,
-                            packing ? AMP_GPU_SEND : AMP_GPU_RECV, &v, call);
-    *typed = v;
-    if (rc == MPI_SUCCESS) {
-        rc = amp_gpu_op_stage(rank, comm, op, *packed, &sp,
-                              packing ? AMP_GPU_RECV : AMP_GPU_SEND, &v, call);
-        *packed = v;
-    }
-    return rc;
 }

@@ -66,9 +66,11 @@ int amp_intercoll_bcast(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
         rc = amp_check_buf(rank, comm, buffer, count, dt, call, "buffer");
     if (rc == MPI_SUCCESS && amp_proc.gpu && root != MPI_PROC_NULL) {
         void *v; /* device memory: a host copy for amp_coll_launch (gpu.c) */
-        rc = amp_gpu_op_stage_dt(rank, comm, &rank->gpu_coll, buffer, count, dt,
-                                 root == MPI_ROOT ? AMP_GPU_SEND : AMP_GPU_RECV,
-                                 &v, call);
+        rc = amp_gpu_op_stage(
+            rank, comm, &rank->gpu_coll,
+            amp_gpu_stage_dt(buffer, count, dt,
+                             root == MPI_ROOT ? AMP_GPU_SEND : AMP_GPU_RECV),
+            &v, call);
         buffer = v;
     }
     if (rc != MPI_SUCCESS)
@@ -112,11 +114,13 @@ int amp_intercoll_reduce(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
         void *sv = (void *)sendbuf, *rv = recvbuf; /* device memory: host
                                                       copies (gpu.c) */
         if (sends)
-            rc = amp_gpu_op_stage_dt(rank, comm, &rank->gpu_coll, sendbuf,
-                                     count, dt, AMP_GPU_SEND, &sv, call);
+            rc = amp_gpu_op_stage(
+                rank, comm, &rank->gpu_coll,
+                amp_gpu_stage_dt(sendbuf, count, dt, AMP_GPU_SEND), &sv, call);
         if (rc == MPI_SUCCESS && gets)
-            rc = amp_gpu_op_stage_dt(rank, comm, &rank->gpu_coll, recvbuf,
-                                     count, dt, AMP_GPU_RECV, &rv, call);
+            rc = amp_gpu_op_stage(
+                rank, comm, &rank->gpu_coll,
+                amp_gpu_stage_dt(recvbuf, count, dt, AMP_GPU_RECV), &rv, call);
         sendbuf = sv;
         recvbuf = rv;
     }

@@ -287,7 +287,8 @@ static int nb_stage(const nb_call_t *nc, nb_side_t *side, int n, int role)
     }
     void *v;
     int rc = amp_gpu_op_stage(nc->rank, nc->comm, &nc->rank->gpu_coll,
-                              side->buf, &sp, role, &v, nc->name);
+                              amp_gpu_stage_span(side->buf, &sp, role), &v,
+                              nc->name);
     side->buf = v;
     return rc;
 }

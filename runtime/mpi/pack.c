@@ -54,6 +54,25 @@ static int check_pack(amp_rank_t *rank, MPI_Comm comm_h, int count,
     return MPI_SUCCESS;
 }
 
+/* Device memory (gpu.c): the typed buffer (td: its elements, read when
+ * packing, else written) and the packed bytes at the position (span sp,
+ * the reverse), each replaced by a host copy in *g. */
+static int pack_stage(amp_rank_t *rank, amp_comm_t *comm,
+                      amp_gpu_stage_desc_t td, void **typed, void **packed,
+                      const amp_gpu_span_t *sp, amp_gpu_op_t **g,
+                      const char *call)
+{
+    int rc = amp_gpu_op_stage(rank, comm, g, td, typed, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_gpu_op_stage(rank, comm, g,
+                              amp_gpu_stage_span(*packed, sp,
+                                                 td.role == AMP_GPU_SEND
+                                                     ? AMP_GPU_RECV
+                                                     : AMP_GPU_SEND),
+                              packed, call);
+    return rc;
+}
+
 /* MPI_Pack (packing) or MPI_Unpack: count elements of dtype between the
  * typed buffer and size bytes of packed data, at *position in it. */
 static int pack_common(void *typed, int count, MPI_Datatype dtype, void *packed,
@@ -75,8 +94,12 @@ static int pack_common(void *typed, int count, MPI_Datatype dtype, void *packed,
                            packing ? "outbuf" : "inbuf");
     amp_gpu_op_t *g = NULL;
     if (rc == MPI_SUCCESS && bytes && amp_proc.gpu) /* device memory */
-        rc = amp_gpu_pack_stage(rank, comm, &typed, count, dt, &packed,
-                                *position, (size_t)bytes, packing, &g, call);
+        rc = pack_stage(rank, comm,
+                        amp_gpu_stage_dt(typed, count, dt,
+                                         packing ? AMP_GPU_SEND : AMP_GPU_RECV),
+                        &typed, &packed,
+                        &(amp_gpu_span_t){*position, (size_t)bytes, 1}, &g,
+                        call);
     if (rc != MPI_SUCCESS)
         return rc;
     if (bytes && packing)
@@ -172,10 +195,10 @@ static int user_size(amp_rank_t *rank, const amp_datarep_t *d,
                              "a user data representation packs types of "
                              "one basic type only here (argument datatype)");
     MPI_Aint extent = 0;
-    int rc = dt->size ? amp_datarep_extent(
-                            rank, d, AMPI_PREDEFINED_DATATYPE(dt->base_id),
-                            &extent)
-                      : MPI_SUCCESS;
+    int rc = dt->size
+                 ? amp_datarep_extent(
+                       rank, d, AMPI_PREDEFINED_DATATYPE(dt->base_id), &extent)
+                 : MPI_SUCCESS;
     if (rc != MPI_SUCCESS || extent < 0)
         return amp_mpi_error(rank, NULL, MPI_ERR_CONVERSION, call,
                              "the extent function of data representation "
@@ -318,9 +341,13 @@ static int pack_external_common(const char *datarep, void *typed, int count,
                            packing ? "outbuf" : "inbuf");
     amp_gpu_op_t *g = NULL;
     if (rc == MPI_SUCCESS && bytes && amp_proc.gpu) /* device memory */
-        rc = amp_gpu_pack_stage(rank, NULL, &typed, count, dt, &packed,
-                                (size_t)*position, (size_t)bytes, packing, &g,
-                                call);
+        rc = pack_stage(
+            rank, NULL,
+            amp_gpu_stage_dt(typed, count, dt,
+                             packing ? AMP_GPU_SEND : AMP_GPU_RECV),
+            &typed, &packed,
+            &(amp_gpu_span_t){(ptrdiff_t)*position, (size_t)bytes, 1}, &g,
+            call);
     if (rc != MPI_SUCCESS || !bytes)
         return rc;
     char *at = (char *)packed + *position;

@@ -495,18 +495,24 @@ static int halves_stage(amp_rank_t *rank, amp_comm_t *comm, sendrecv_args_t *a,
     void *v = a->rbuf;
     int rc = MPI_SUCCESS;
     if (replace)
-        rc = amp_gpu_op_stage_dt(rank, comm, op, a->rbuf, a->rcount, a->rdt,
-                                 AMP_GPU_INOUT, &v, call);
+        rc = amp_gpu_op_stage(
+            rank, comm, op,
+            amp_gpu_stage_dt(a->rbuf, a->rcount, a->rdt, AMP_GPU_INOUT), &v,
+            call);
     else if (a->source != MPI_PROC_NULL)
-        rc = amp_gpu_op_stage_p2p(rank, comm, op, a->rbuf, a->rcount, a->rdt, 0,
-                                  0, a->source, &v, &a->rdev, call);
+        rc = amp_gpu_op_stage_p2p(rank, comm, op,
+                                  amp_stage_p2p_desc(comm, a->rbuf, a->rcount,
+                                                     a->rdt, 0, 0, a->source),
+                                  &v, &a->rdev, call);
     a->rbuf = v;
     if (replace)
         a->sbuf = v;
     else if (rc == MPI_SUCCESS && a->dest != MPI_PROC_NULL) {
-        rc = amp_gpu_op_stage_p2p(rank, comm, op, a->sbuf, a->scount, a->sdt, 1,
-                                  AMP_SEND_STANDARD, a->dest, &v, &a->sdev,
-                                  call);
+        rc = amp_gpu_op_stage_p2p(
+            rank, comm, op,
+            amp_stage_p2p_desc(comm, a->sbuf, a->scount, a->sdt, 1,
+                               AMP_SEND_STANDARD, a->dest),
+            &v, &a->sdev, call);
         a->sbuf = v;
     }
     return rc;
@@ -924,8 +930,9 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
     if (rc == MPI_SUCCESS)
         rc = check_mrecv(rank, buf, count, datatype, "MPI_Mrecv", &dt);
     if (rc == MPI_SUCCESS && amp_proc.gpu) /* device memory: a host copy */
-        rc = amp_gpu_op_stage_dt(rank, NULL, &g, buf, count, dt, AMP_GPU_RECV,
-                                 &v, "MPI_Mrecv");
+        rc = amp_gpu_op_stage(rank, NULL, &g,
+                              amp_gpu_stage_dt(buf, count, dt, AMP_GPU_RECV),
+                              &v, "MPI_Mrecv");
     if (rc == MPI_SUCCESS)
         rc = take_message(rank, message, "MPI_Mrecv", &m);
     if (rc != MPI_SUCCESS || !m) {
@@ -967,8 +974,9 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype,
         rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Imrecv",
                            "NULL pointer (argument request)");
     if (rc == MPI_SUCCESS && amp_proc.gpu) /* device memory: a host copy */
-        rc = amp_gpu_op_stage_dt(rank, NULL, &g, buf, count, dt, AMP_GPU_RECV,
-                                 &v, "MPI_Imrecv");
+        rc = amp_gpu_op_stage(rank, NULL, &g,
+                              amp_gpu_stage_dt(buf, count, dt, AMP_GPU_RECV),
+                              &v, "MPI_Imrecv");
     if (rc == MPI_SUCCESS)
         rc = take_message(rank, message, "MPI_Imrecv", &m);
     amp_req_t *r = rc == MPI_SUCCESS ? amp_req_new(rank, AMP_REQ_RECV) : NULL;

@@ -8,29 +8,19 @@
 #include "mpi/comm.h"
 #include "mpi/request.h"
 
-/* ---- CUDA device buffers (gpu.c; only when amp_proc.gpu is set) ---- */
+#include "gpu/stage.h"
 
-/* A device buffer's host copy for one call (host NULL: not staged). */
-typedef struct amp_stage {
-    char *host; /* pinned copy of the span, cap bytes */
-    char *dev;  /* the span's start in device memory */
-    size_t bytes, cap, elem;
-    int dense;
-} amp_stage_t;
+/* ---- CUDA device buffers (gpu.c; only when amp_proc.gpu is set) ----
+ * The mechanism is gpu/'s (gpu/stage.h: host copies, the staging
+ * descriptor, the buffers of one operation); here, what needs MPI. */
 
-/* For count elements of dt at buf, used in role (enum amp_gpu_role): when
- * buf is device memory, a host copy of their span (filled from the device
- * when the role needs it, the rank waiting without blocking its PE) and
- * *view, buf's place in it; otherwise *view = buf and s->host = NULL. */
-int amp_stage_begin(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
-                    int count, const amp_dt_t *dt, int role, amp_stage_t *s,
-                    void **view, const char *call);
-/* Copies bytes of the span back to the device (0: none) and releases the
- * host copy; nothing when s is not staged. */
-int amp_stage_end(amp_rank_t *rank, amp_comm_t *comm, amp_stage_t *s,
-                  size_t bytes, const char *call);
-/* The bytes to copy back after receiving received bytes into s. */
-size_t amp_stage_bytes(const amp_stage_t *s, size_t received);
+/* The staging descriptor of a point-to-point buffer: count elements of dt
+ * at buf, a send in mode to peer (send) or a receive from peer (ranks of
+ * comm, MPI_ANY_SOURCE or MPI_PROC_NULL): one that p2p moves itself (the
+ * direct path, amp_gpu_path_choose) is not staged. */
+amp_gpu_stage_desc_t amp_stage_p2p_desc(const amp_comm_t *comm, const void *buf,
+                                        int count, const amp_dt_t *dt, int send,
+                                        int mode, int peer);
 /* amp_req_start of a send or receive: *view is the buffer to move and *p
  * the p2p request to start (r's own, or, when r's buffer is staged device
  * memory, one that completes r once the data is back on the device);
@@ -48,39 +38,30 @@ int amp_gpu_send(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
                  const char *call, amp_p2p_dev_t *dev, int *rc);
 int amp_gpu_recv(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
                  MPI_Status *status, amp_p2p_dev_t *dev, int *rc);
-int amp_gpu_bcast(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
-                  const amp_dt_t *dt, MPI_Datatype dtype, int root,
-                  MPI_Comm comm_h, int *rc);
+/* MPI_Bcast: x->peer is the root. */
+int amp_gpu_bcast(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
+                  int *rc);
 int amp_gpu_reduce(amp_rank_t *rank, amp_comm_t *comm,
                    const amp_reduce_args_t *a, const amp_dt_t *dt,
                    MPI_Comm comm_h, int *rc);
 
-/* The buffers of one operation staged together (up to AMP_GPU_OP_BUFS),
- * with what to copy back to the device when it is done.  Each caller
- * holds an amp_gpu_op_t * that stays NULL (and costs nothing) while no
- * buffer is device memory. */
-#define AMP_GPU_OP_BUFS 3
-typedef struct amp_gpu_op amp_gpu_op_t;
+/* The buffers of one operation staged together (up to AMP_GPU_OP_BUFS,
+ * gpu/stage.h), with what to copy back to the device when it is done.
+ * Each caller holds an amp_gpu_op_t * that stays NULL (and costs nothing)
+ * while no buffer is device memory. */
 
-/* When buf's span sp is device memory, stages it into *op (made on the
- * first device buffer) for role (enum amp_gpu_role) and sets *view to buf's
- * place in the host copy; otherwise *view = buf.  On an error *op is
- * released and NULL. */
+/* When d's buffer is device memory, stages it into *op (made on the first
+ * device buffer) and sets *view to the buffer's place in the host copy;
+ * otherwise *view = the buffer.  An operation copies back the bytes
+ * received (d.elem does not count).  On an error *op is released and
+ * NULL. */
 int amp_gpu_op_stage(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
-                     const void *buf, const amp_gpu_span_t *sp, int role,
-                     void **view, const char *call);
-/* The same for count elements of dt at buf. */
-int amp_gpu_op_stage_dt(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
-                        const void *buf, int count, const amp_dt_t *dt,
-                        int role, void **view, const char *call);
-/* amp_gpu_op_stage_dt for a point-to-point half of a send-receive (send:
- * a send in mode to peer, else a receive from peer; ranks of comm): a
- * device buffer that p2p moves itself (the direct path,
- * amp_gpu_path_choose) is not staged but *dev says its device, and
- * *view = buf. */
+                     amp_gpu_stage_desc_t d, void **view, const char *call);
+/* The same for a point-to-point half of a send-receive (d from
+ * amp_stage_p2p_desc): a device buffer that p2p moves itself is not
+ * staged but *dev says its device, and *view = the buffer. */
 int amp_gpu_op_stage_p2p(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
-                         const void *buf, int count, const amp_dt_t *dt,
-                         int send, int mode, int peer, void **view,
+                         amp_gpu_stage_desc_t d, void **view,
                          amp_p2p_dev_t *dev, const char *call);
 /* Asynchronous end: outer is made pending and the returned request (op's
  * own) is the one to hand to the operation; when it completes, what was
@@ -96,14 +77,6 @@ int amp_gpu_op_finish(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t *op,
                       const size_t *received, const char *call);
 /* Releases op without copying anything back (op NULL: nothing). */
 void amp_gpu_op_drop(amp_gpu_op_t *op);
-/* MPI_Pack / MPI_Unpack and their external32 forms: count elements of dt
- * at *typed and the bytes [pos, pos + bytes) of *packed, each replaced by
- * a host copy when it is device memory (packing reads typed and writes
- * packed, unpacking the reverse). */
-int amp_gpu_pack_stage(amp_rank_t *rank, amp_comm_t *comm, void **typed,
-                       int count, const amp_dt_t *dt, void **packed, size_t pos,
-                       size_t bytes, int packing, amp_gpu_op_t **op,
-                       const char *call);
 /* Whether buf is device memory (amp_proc.gpu set). */
 int amp_gpu_is_device_buf(const void *buf);
 /* MPI_ERR_BUFFER naming call and arg when buf is device memory, where the

@@ -316,12 +316,16 @@ static int run_op_gpu(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
     rma_args_t h = *a;
     void *v = NULL;
     if (odt)
-        rc = amp_gpu_op_stage_dt(rank, c, &g, a->oaddr, a->ocount, odt,
-                                 AMP_GPU_SEND, &v, a->call);
+        rc = amp_gpu_op_stage(
+            rank, c, &g,
+            amp_gpu_stage_dt(a->oaddr, a->ocount, odt, AMP_GPU_SEND), &v,
+            a->call);
     h.oaddr = odt ? v : a->oaddr;
     if (rc == MPI_SUCCESS && rdt)
-        rc = amp_gpu_op_stage_dt(rank, c, &g, a->raddr, a->rcount, rdt,
-                                 AMP_GPU_RECV, &h.raddr, a->call);
+        rc = amp_gpu_op_stage(
+            rank, c, &g,
+            amp_gpu_stage_dt(a->raddr, a->rcount, rdt, AMP_GPU_RECV), &h.raddr,
+            a->call);
     if (rc == MPI_SUCCESS)
         rc = run_op(rank, w, &h, req);
     if (rc != MPI_SUCCESS) {
@@ -493,14 +497,17 @@ static int cas_gpu(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
     amp_comm_t *c = amp_comm_lookup(rank, w->comm);
     amp_gpu_op_t *g = NULL;
     void *o, *k, *r;
-    int rc = amp_gpu_op_stage_dt(rank, c, &g, origin, 1, dt, AMP_GPU_SEND, &o,
-                                 a->call);
+    int rc = amp_gpu_op_stage(rank, c, &g,
+                              amp_gpu_stage_dt(origin, 1, dt, AMP_GPU_SEND), &o,
+                              a->call);
     if (rc == MPI_SUCCESS)
-        rc = amp_gpu_op_stage_dt(rank, c, &g, compare, 1, dt, AMP_GPU_SEND, &k,
-                                 a->call);
+        rc = amp_gpu_op_stage(rank, c, &g,
+                              amp_gpu_stage_dt(compare, 1, dt, AMP_GPU_SEND),
+                              &k, a->call);
     if (rc == MPI_SUCCESS)
-        rc = amp_gpu_op_stage_dt(rank, c, &g, result, 1, dt, AMP_GPU_RECV, &r,
-                                 a->call);
+        rc = amp_gpu_op_stage(rank, c, &g,
+                              amp_gpu_stage_dt(result, 1, dt, AMP_GPU_RECV), &r,
+                              a->call);
     if (rc != MPI_SUCCESS)
         return rc;
     amp_rma_cas(w->shared, a->target, taddr, o, k, r, dt->size);

@@ -143,8 +143,9 @@ static void dev_chunk_queue(dev_copy_t *c, size_t i, size_t off, size_t len,
     k->off = off;
     k->len = len;
     c->left++;
-    amp_status_t st = amp_gpu_copy_between(c->gpu, c->pe, dst, ddev, src, sdev,
-                                           len, dev_chunk_done, k);
+    const amp_gpu_copy_desc_t d = {dst, src, len, ddev, sdev};
+    amp_status_t st =
+        amp_gpu_copy_between(c->gpu, c->pe, &d, dev_chunk_done, k);
     if (st != AMP_OK)
         dev_chunk_done(k, st);
 }
@@ -418,9 +419,9 @@ static void piece_arrived(dev_piece_t *k, amp_status_t st)
         piece_landed(k, st);
         return;
     }
-    st = amp_gpu_copy_between(rs->gpu, rs->pe, (char *)r->buf + k->off,
-                              r->mem.device, k->bounce, -1, k->len,
-                              piece_landed, k);
+    const amp_gpu_copy_desc_t d = {(char *)r->buf + k->off, k->bounce, k->len,
+                                   r->mem.device, -1};
+    st = amp_gpu_copy_between(rs->gpu, rs->pe, &d, piece_landed, k);
     if (st != AMP_OK)
         piece_landed(k, st);
 }
@@ -601,9 +602,11 @@ static void send_pump(dev_send_t *s)
         k->off = s->next;
         k->len = chunk_len(s->n, s->next);
         s->next += k->len;
-        amp_status_t st = amp_gpu_copy_between(
-            s->gpu, s->pe, k->host, -1, (const char *)s->sreq->buf + k->off,
-            s->sreq->mem.device, k->len, chunk_copied, k);
+        const amp_gpu_copy_desc_t d = {k->host,
+                                       (const char *)s->sreq->buf + k->off,
+                                       k->len, -1, s->sreq->mem.device};
+        amp_status_t st =
+            amp_gpu_copy_between(s->gpu, s->pe, &d, chunk_copied, k);
         if (st != AMP_OK)
             chunk_copied(k, st);
     }

@@ -371,6 +371,38 @@ void amp_p2p_irecv_dev(amp_p2p_ep_t *ep, void *buf, size_t capacity,
  * (mpi/gpu.c).  pe: the caller's. */
 int amp_p2p_dev_order(amp_pe_t *pe, int peer, int send);
 
+/* ---- device buffers staged through host copies (gpu/stage.h) --------
+ * p2p/stage.c: the copies back of staged buffers chained on requests, on
+ * the PE where the request completes (its owner's), which counts them in
+ * dev_busy until they are done. */
+struct amp_gpu_stage;
+struct amp_gpu_op;
+
+/* A send (send) or a receive on s, the host copy of a device buffer of
+ * g's: returns the request that moves the host copy (its on_done set: the
+ * caller starts it), or NULL when out of memory (nothing done).  outer is
+ * made pending and completes when that request has, a receive's data
+ * (the bytes its status counts, in whole elements) being copied back to
+ * the device first, with its status; s's host copy then goes back to the
+ * pool.  *slot points at the inner request until outer completes (NULL
+ * then), for a cancel. */
+amp_p2p_req_t *amp_p2p_stage_req(amp_p2p_ep_t *ep, struct amp_gpu *g,
+                                 const struct amp_gpu_stage *s, int send,
+                                 amp_p2p_req_t *outer, amp_p2p_req_t **slot);
+/* An empty amp_gpu_op_t for the staged buffers of one operation on g's
+ * devices, or NULL when out of memory; amp_p2p_stage_op_free gives its
+ * host copies back without copying anything and frees it (NULL:
+ * nothing). */
+struct amp_gpu_op *amp_p2p_stage_op_new(struct amp_gpu *g);
+void amp_p2p_stage_op_free(struct amp_gpu_op *op);
+/* The asynchronous end of op: outer is made pending and the returned
+ * request (op's own) is the one to hand to the operation; when it
+ * completes, what was received is copied back (by_status: the bytes its
+ * status counts, else whole spans; nothing when it was cancelled), its
+ * status goes to outer, op is freed and outer completes. */
+amp_p2p_req_t *amp_p2p_stage_op_start(amp_p2p_ep_t *ep, struct amp_gpu_op *op,
+                                      amp_p2p_req_t *outer, int by_status);
+
 /* Request whose completion needs nothing else (MPI_PROC_NULL, ...). */
 void amp_p2p_req_init_done(amp_p2p_ep_t *ep, amp_p2p_req_t *req, int source,
                            int tag);
