@@ -34,8 +34,9 @@ typedef struct amp_req {
     struct amp_nbc *nbc; /* AMP_REQ_COLL: its schedule until it is done */
     int dt_held;         /* dt is held (amp_type_hold) until release */
     int comm_held;       /* comm is held (amp_comm_hold) until release */
-    /* A device buffer staged (gpu.c): the request that moves the host
-     * copy, which MPI_Cancel cancels; NULL otherwise. */
+    /* A device buffer staged (mpi/gpu.c, made by p2p/stage.c): the
+     * request that moves the host copy, which MPI_Cancel cancels; NULL
+     * otherwise. */
     amp_p2p_req_t *staged;
     struct amp_file_op *fop; /* AMP_REQ_IO: the operation (file_rw.c) */
     /* The owner's part of the completion, run once by the completion call
