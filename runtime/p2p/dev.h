@@ -8,9 +8,10 @@
  * Between processes a device send (always a rendezvous) goes one of three
  * ways (gpu.h, amp_gpu_xfer_choose):
  *
- *  - UCX moves device memory itself (both processes' UCX reports CUDA
- *    memory): an ordinary rendezvous message through net.c whose buffers
- *    are tagged as CUDA memory;
+ *  - the transport between processes moves device memory itself (its
+ *    table's moves_device: both processes' UCX reports CUDA memory): an
+ *    ordinary rendezvous message through it (net.c: buffers tagged as
+ *    CUDA memory);
  *  - otherwise the sender announces the message (RTS, an active message
  *    that is matched like any message), with a CUDA IPC handle of its
  *    buffer when the receiver is on its node.  The receiver, once matched,
@@ -25,8 +26,11 @@
  *    network; the receiver copies each arrived chunk onto its device.
  *
  * Every message of this protocol travels as an active message of p2p's own
- * (id AMP_P2P_AM_GPU) in order with the rest of what a PE
- * sends to another.
+ * (id AMP_P2P_AM_GPU) in order with the rest of what a PE sends to
+ * another; dev.c reaches the transport between processes only through its
+ * table (transport.h), and keeps its own state (the count of transfers
+ * under way, for the quiesce of rank moves: amp_p2p_dev_idle) in its
+ * slot of the world.
  */
 #ifndef AMP_P2P_DEV_H
 #define AMP_P2P_DEV_H

@@ -19,8 +19,8 @@
  *    of PEs across both;
  *  - a rank of another process, device memory: dev.c (amp_p2p_dev_tp),
  *    which speaks its protocol in active messages of the transport
- *    between processes (or hands the message to it when UCX moves device
- *    memory itself).
+ *    between processes (or hands the message to it when that transport
+ *    moves device memory itself: UCX with CUDA, moves_device).
  *
  * A message that a transport brings and that must wait in an unexpected
  * queue is an envelope of kind AMP_MSG_TP whose tp is that transport:
@@ -28,10 +28,19 @@
  * acknowledgement owed) is the transport's to settle when it matches, is
  * withdrawn, or is taken in before its receiver moves.
  *
+ * A transport's state is its own: the world and every PE have a slot for
+ * it (tp[], by enum amp_p2p_tp_slot below) that nothing else reads, set
+ * up and freed by its own init and finish.  dev.c speaks to the transport
+ * between processes only through that table (world->between: send, ack,
+ * moves_device, cancel, am_send, am_fetch), so it runs over any transport
+ * that offers those entries.
+ *
  * Entries a transport does not need are NULL.  A new transport is a file
- * of its own with its table, an extern below, and its choice in
- * transport.c (and in p2p.c's tp_route when it is chosen on something
- * other than the destination's process and the buffer's memory).
+ * of its own with its table and its state, an extern and a slot below, its
+ * init, finish and choice in transport.c, and its file in the runtime's
+ * CMakeLists.txt (and p2p.c's tp_route when it is chosen on something
+ * other than the destination's process and the buffer's memory); no
+ * struct of p2p.c changes.
  */
 #ifndef AMP_P2P_TRANSPORT_H
 #define AMP_P2P_TRANSPORT_H
