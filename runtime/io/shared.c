@@ -42,8 +42,12 @@ static void handle(amp_pe_t *pe, const amp_p2p_am_t *m)
     int64_t old = q.op == M_SET ? atomic_exchange(&f->shared_fp, q.value)
                                 : atomic_fetch_add(&f->shared_fp, q.value);
     shared_msg_t a = {.op = M_ANSWER, .value = old, .rec = q.rec};
-    amp_p2p_am_send(pe, AMP_P2P_AM_IO, m->from_proc, m->from_pe, &a, sizeof(a),
-                    NULL, 0, sent, NULL);
+    amp_p2p_am_send(pe, &(amp_p2p_am_out_t){.id = AMP_P2P_AM_IO,
+                                            .proc = m->from_proc,
+                                            .pe = m->from_pe,
+                                            .hdr = &a,
+                                            .hlen = sizeof(a),
+                                            .done = sent});
 }
 
 void amp_io_remote_init(amp_p2p_world_t *world)
@@ -58,6 +62,10 @@ void amp_io_shared_remote(amp_pe_t *pe, int proc, int rpe, uint64_t file,
                       .file = file,
                       .value = value,
                       .rec = (uint64_t)(uintptr_t)rec};
-    amp_p2p_am_send(pe, AMP_P2P_AM_IO, proc, rpe, &q, sizeof(q), NULL, 0, sent,
-                    NULL);
+    amp_p2p_am_send(pe, &(amp_p2p_am_out_t){.id = AMP_P2P_AM_IO,
+                                            .proc = proc,
+                                            .pe = rpe,
+                                            .hdr = &q,
+                                            .hlen = sizeof(q),
+                                            .done = sent});
 }

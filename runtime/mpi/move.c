@@ -431,9 +431,15 @@ static void writer_main(amp_slot_stop_t *stop)
     for (int i = 0; i < stop->nranges; i++) {
         h.idx = (uint8_t)i;
         h.addr = (uintptr_t)stop->ranges[i].addr;
-        amp_p2p_am_send(pe, AMP_P2P_AM_MOVE, s->proc, s->pe, &h, sizeof(h),
-                        stop->ranges[i].addr, stop->ranges[i].len, shipped,
-                        stop);
+        amp_p2p_am_send(pe, &(amp_p2p_am_out_t){.id = AMP_P2P_AM_MOVE,
+                                                .proc = s->proc,
+                                                .pe = s->pe,
+                                                .hdr = &h,
+                                                .hlen = sizeof(h),
+                                                .data = stop->ranges[i].addr,
+                                                .bytes = stop->ranges[i].len,
+                                                .done = shipped,
+                                                .arg = stop});
     }
     while (s->sent < stop->nranges)
         amp_sched_poll(pe);

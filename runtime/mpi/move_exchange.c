@@ -98,8 +98,14 @@ static void exchange(amp_p2p_world_t *w, int kind, const void *data, int n,
     exchange_hdr_t h = {.kind = kind, .n = n};
     for (int q = 0; q < w->nprocs; q++)
         if (q != w->proc)
-            amp_p2p_am_control(amp_pe_self(), AMP_P2P_AM_PLACES, q, 0, &h,
-                               sizeof(h), data, (size_t)n * rec);
+            amp_p2p_am_control(amp_pe_self(),
+                               &(amp_p2p_am_out_t){.id = AMP_P2P_AM_PLACES,
+                                                   .proc = q,
+                                                   .pe = 0,
+                                                   .hdr = &h,
+                                                   .hlen = sizeof(h),
+                                                   .data = data,
+                                                   .bytes = (size_t)n * rec});
     while (atomic_load_explicit(got, memory_order_acquire) < w->nprocs - 1)
         wait_poll();
     atomic_store_explicit(got, 0, memory_order_relaxed);

@@ -5,17 +5,79 @@
 #include "p2p/dev.h"
 
 #include "gpu/gpu.h"
-#include "p2p/net.h"
 #include "p2p/pe.h"
 #include "p2p/transport.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The protocol's state of the process (the world's slot AMP_P2P_TP_DEV). */
+typedef struct dev_world {
+    amp_sched_t *sched; /* the process's PEs */
+    /* Device transfers with another process under way: the exchanges of
+     * rank moves wait until none is (amp_p2p_dev_idle). */
+    _Atomic long live;
+} dev_world_t;
+
 static amp_p2p_world_t *world_of(amp_pe_t *pe)
 {
     return ((amp_p2p_pe_t *)pe->upper)->world;
+}
+
+/* Counts a device transfer with another process that starts (d = 1) or
+ * ends (d = -1) on pe. */
+static void dev_live(amp_pe_t *pe, long d)
+{
+    dev_world_t *dw = world_of(pe)->tp[AMP_P2P_TP_DEV];
+    /* Release: what the transfer sent is counted before it ends. */
+    atomic_fetch_add_explicit(&dw->live, d, memory_order_release);
+}
+
+/* Tells world rank rank that its device message (request sreq) was
+ * taken, through the transport between processes. */
+static void dev_ack(amp_pe_t *pe, int rank, uint64_t sreq)
+{
+    world_of(pe)->between->ack(pe, rank, sreq);
+}
+
+/* Whether the transport between processes moves device memory between
+ * this process and process proc itself. */
+static int moves_device(amp_pe_t *pe, int proc)
+{
+    const amp_p2p_tp_t *between = world_of(pe)->between;
+    return between->moves_device && between->moves_device(pe, proc);
+}
+
+amp_status_t amp_p2p_dev_init(amp_p2p_world_t *w, amp_sched_t *sched)
+{
+    dev_world_t *dw = calloc(1, sizeof(*dw));
+    if (!dw)
+        return AMP_ERR_NOMEM;
+    dw->sched = sched;
+    atomic_init(&dw->live, 0);
+    w->tp[AMP_P2P_TP_DEV] = dw;
+    return AMP_OK;
+}
+
+void amp_p2p_dev_finish(amp_p2p_world_t *w)
+{
+    free(w->tp[AMP_P2P_TP_DEV]);
+    w->tp[AMP_P2P_TP_DEV] = NULL;
+}
+
+int amp_p2p_dev_idle(amp_p2p_world_t *w)
+{
+    dev_world_t *dw = w->tp[AMP_P2P_TP_DEV];
+    if (!dw)
+        return 1;
+    if (atomic_load_explicit(&dw->live, memory_order_acquire))
+        return 0;
+    for (int i = 0; w->gpu && i < dw->sched->npes; i++)
+        if (amp_gpu_pending(w->gpu, dw->sched->pes[i]))
+            return 0;
+    return 1;
 }
 
 /* ---- within a process: the GPU copies where the message meets its
@@ -69,8 +131,8 @@ static void dev_matched_end(amp_pe_t *pe, amp_gpu_t *gpu, amp_p2p_req_t *r,
         amp_p2p_msg_release(pe, m);
     if (ack) {
         amp_gpu_ipc_release(gpu, pe, ack->ipc_base);
-        amp_net_ack(pe, ack->rank, ack->sreq);
-        amp_net_dev_live(pe, -1);
+        dev_ack(pe, ack->rank, ack->sreq);
+        dev_live(pe, -1);
     }
     if (sreq) {
         sreq->st_bytes = sreq->bytes;
@@ -200,14 +262,26 @@ static void dev_copy_bounce(dev_copy_t *c, const amp_dt_t *sdt, int keep)
         dev_chunk_next(c, i);
 }
 
-/* Starts moving n bytes of data (sdev: its device, -1: host memory, in
- * layout sdt; keep: it stays there until the copy ends) into r, one of
- * them device memory. */
-static void dev_copy_start(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
-                           const amp_dt_t *sdt, int sdev, int keep,
-                           amp_gpu_t *gpu, size_t n, amp_msg_t *m,
+/* Where the data of a copy is: n bytes at data, on device dev (-1: host
+ * memory, in layout dt); keep: it stays there until the copy ends. */
+typedef struct dev_src {
+    const void *data;
+    const amp_dt_t *dt;
+    int dev, keep;
+    size_t n;
+} dev_src_t;
+
+/* Starts moving the data at from into r, one of them device memory; m,
+ * sreq (either may be NULL) and ack (NULL: none) are settled at the
+ * end. */
+static void dev_copy_start(amp_pe_t *pe, amp_p2p_req_t *r,
+                           const dev_src_t *from, amp_msg_t *m,
                            amp_p2p_req_t *sreq, const dev_ack_t *ack)
 {
+    amp_gpu_t *gpu = world_of(pe)->gpu;
+    const void *data = from->data;
+    int sdev = from->dev;
+    size_t n = from->n;
     int both = amp_p2p_on_device(r) && sdev >= 0;
     size_t chunks = both ? 1 : (n + AMP_GPU_CHUNK - 1) / AMP_GPU_CHUNK;
     dev_copy_t *c = malloc(sizeof(*c) + chunks * sizeof(c->ch[0]));
@@ -236,19 +310,18 @@ static void dev_copy_start(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
     if (both)
         dev_chunk_queue(c, 0, 0, n, r->buf, r->mem.device, data, sdev);
     else
-        dev_copy_bounce(c, sdt, keep);
+        dev_copy_bounce(c, from->dt, from->keep);
     dev_copy_release(c);
 }
 
-int amp_p2p_dev_copy_in(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
-                        const amp_dt_t *sdt, const amp_p2p_req_t *from,
-                        size_t bytes, int src, int tag, amp_msg_t *m,
-                        amp_p2p_req_t *sreq)
+int amp_p2p_dev_copy_in(amp_pe_t *pe, amp_p2p_req_t *r,
+                        const amp_p2p_dev_in_t *in)
 {
+    const amp_p2p_req_t *from = in->from;
     int sdev = from && amp_p2p_on_device(from) ? from->mem.device : -1;
     if (!amp_p2p_on_device(r) && sdev < 0)
         return 0;
-    size_t n = bytes;
+    size_t n = in->bytes;
     if (n > r->bytes) {
         n = r->bytes;
         r->error = AMP_ERR_TRUNCATE;
@@ -256,12 +329,16 @@ int amp_p2p_dev_copy_in(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
     if (n == 0)
         return 0;
     r->st_bytes = n;
-    r->st_source = src;
-    r->st_tag = tag;
+    r->st_source = in->src;
+    r->st_tag = in->tag;
     /* The data stays until the end when it is the sender's buffer or in
      * the envelope; else (a ring slot, an arrival) it is copied at once. */
-    dev_copy_start(pe, r, data, sdt, sdev, from || m, world_of(pe)->gpu, n, m,
-                   sreq, NULL);
+    dev_src_t src = {.data = in->data,
+                     .dt = in->dt,
+                     .dev = sdev,
+                     .keep = from || in->m,
+                     .n = n};
+    dev_copy_start(pe, r, &src, in->m, in->sreq, NULL);
     return 1;
 }
 
@@ -306,8 +383,13 @@ static void send_to_rank(amp_pe_t *pe, int rank, const dev_hdr_t *h,
 {
     amp_p2p_world_t *w = world_of(pe);
     int proc = w->rank_proc[rank];
-    amp_p2p_am_send(pe, AMP_P2P_AM_GPU, proc, w->rank_pe[rank], h, hlen, NULL,
-                    0, sent_check, (void *)(intptr_t)proc);
+    amp_p2p_am_send(pe, &(amp_p2p_am_out_t){.id = AMP_P2P_AM_GPU,
+                                            .proc = proc,
+                                            .pe = w->rank_pe[rank],
+                                            .hdr = h,
+                                            .hlen = hlen,
+                                            .done = sent_check,
+                                            .arg = (void *)(intptr_t)proc});
 }
 
 int amp_p2p_dev_order(amp_pe_t *pe, int peer, int send)
@@ -319,32 +401,35 @@ int amp_p2p_dev_order(amp_pe_t *pe, int peer, int send)
     if (proc == w->proc)
         return 0;
     if (!send) /* UCX fetches into device memory of this process */
-        return amp_net_ucx_cuda(pe, w->proc);
+        return moves_device(pe, w->proc);
     if (proc < 0)
         return 0;
     int same = w->proc_node[proc] == w->proc_node[w->proc];
-    int xfer = amp_gpu_xfer_choose(amp_gpu_mode(w->gpu), same,
-                                   amp_net_ucx_cuda(pe, proc));
+    int xfer =
+        amp_gpu_xfer_choose(amp_gpu_mode(w->gpu), same, moves_device(pe, proc));
     return xfer != AMP_GPU_XFER_PIPELINE;
 }
 
-/* The transport's send (transport.h): device send req to world rank dst
- * of process proc. */
-static void send_net(amp_pe_t *pe, amp_p2p_req_t *req, int proc, int dst,
-                     int ctx, int src, int tag)
+/* The transport's send (transport.h): device send req to world rank
+ * req->peer, of another process: through the transport between processes
+ * when it moves device memory itself, else announced (RTS). */
+static void send_net(amp_pe_t *pe, amp_p2p_req_t *req)
 {
     amp_p2p_world_t *w = world_of(pe);
     amp_gpu_t *g = w->gpu;
+    int dst = req->peer, proc = w->rank_proc[dst];
     int same = w->proc_node[proc] == w->proc_node[w->proc];
     int xfer =
-        amp_gpu_xfer_choose(amp_gpu_mode(g), same, amp_net_ucx_cuda(pe, proc));
+        amp_gpu_xfer_choose(amp_gpu_mode(g), same, moves_device(pe, proc));
     if (xfer == AMP_GPU_XFER_UCX) {
-        amp_net_send(pe, req, req->buf, req->bytes, NULL, dst, ctx, src, tag,
-                     AMP_P2P_SYNC);
+        w->between->send(pe, req, AMP_P2P_SYNC);
         return;
     }
-    dev_hdr_t h = {
-        .kind = DEV_RTS, .ctx = ctx, .src = src, .tag = tag, .dst = dst};
+    dev_hdr_t h = {.kind = DEV_RTS,
+                   .ctx = req->ctx,
+                   .src = req->src,
+                   .tag = req->tag,
+                   .dst = dst};
     h.rts.sreq = (uint64_t)(uintptr_t)req;
     h.rts.bytes = req->bytes;
     h.rts.from_rank = req->owner->world_rank;
@@ -387,7 +472,7 @@ static void recv_finish(dev_recv_t *rs)
         r->error = rs->st;
     if (rs->st == AMP_OK && rs->host)
         amp_dt_copy_typed(NULL, rs->host, r->dt, r->buf, rs->n);
-    amp_net_dev_live(rs->pe, -1);
+    dev_live(rs->pe, -1);
     free(rs->host);
     free(rs);
     r->owner->dev_busy--;
@@ -459,7 +544,7 @@ static void recv_pipeline(amp_pe_t *pe, amp_p2p_req_t *r,
         amp_fatal("out of memory receiving %zu bytes of device memory", n);
     *rs = (dev_recv_t){.pe = pe, .gpu = world_of(pe)->gpu, .r = r, .n = n};
     r->owner->dev_busy++;
-    amp_net_dev_live(pe, 1);
+    dev_live(pe, 1);
     for (size_t i = 0; i < pieces; i++)
         rs->piece[i] = (dev_piece_t){.rs = rs,
                                      .off = i * AMP_GPU_CHUNK,
@@ -514,9 +599,12 @@ static int recv_ipc(amp_pe_t *pe, amp_p2p_req_t *r,
         return 0;
     dev_ack_t ack = {
         .ipc_base = base, .rank = rts->from_rank, .sreq = rts->sreq};
-    amp_net_dev_live(pe, 1); /* until the acknowledgement is sent */
-    dev_copy_start(pe, r, (char *)base + rts->ipc.offset, NULL,
-                   amp_gpu_pe_device(g, pe), 1, g, n, NULL, NULL, &ack);
+    dev_live(pe, 1); /* until the acknowledgement is sent */
+    dev_src_t src = {.data = (char *)base + rts->ipc.offset,
+                     .dev = amp_gpu_pe_device(g, pe),
+                     .keep = 1,
+                     .n = n};
+    dev_copy_start(pe, r, &src, NULL, NULL, &ack);
     return 1;
 }
 
@@ -535,7 +623,7 @@ static void dev_matched(amp_pe_t *pe, amp_p2p_req_t *r,
     r->st_source = src;
     r->st_tag = tag;
     if (n == 0) {
-        amp_net_ack(pe, rts->from_rank, rts->sreq);
+        dev_ack(pe, rts->from_rank, rts->sreq);
         amp_p2p_req_complete(r);
         return;
     }
@@ -581,7 +669,7 @@ static void send_finish(dev_send_t *s)
     if (s->st != AMP_OK && sreq->error == AMP_OK)
         sreq->error = s->st;
     sreq->owner->dev_busy--;
-    amp_net_dev_live(s->pe, -1);
+    dev_live(s->pe, -1);
     free(s);
     sreq->st_bytes = sreq->bytes;
     amp_p2p_req_complete(sreq);
@@ -638,9 +726,16 @@ static void chunk_copied(void *arg, amp_status_t st)
                    .rstate = s->rstate,
                    .off = k->off,
                    .bytes = k->len};
-    amp_p2p_am_send(s->pe, AMP_P2P_AM_GPU, s->to_proc, s->to_pe, &h,
-                    offsetof(dev_hdr_t, rts), st == AMP_OK ? k->host : NULL,
-                    st == AMP_OK ? k->len : 0, chunk_sent, k);
+    amp_p2p_am_send(s->pe,
+                    &(amp_p2p_am_out_t){.id = AMP_P2P_AM_GPU,
+                                        .proc = s->to_proc,
+                                        .pe = s->to_pe,
+                                        .hdr = &h,
+                                        .hlen = offsetof(dev_hdr_t, rts),
+                                        .data = st == AMP_OK ? k->host : NULL,
+                                        .bytes = st == AMP_OK ? k->len : 0,
+                                        .done = chunk_sent,
+                                        .arg = k});
 }
 
 /* The receiver matched and wants h->bytes in chunks. */
@@ -654,7 +749,7 @@ static void send_start(amp_pe_t *pe, const dev_hdr_t *h, const amp_p2p_am_t *m)
     size_t win =
         n < AMP_GPU_WINDOW * AMP_GPU_CHUNK ? n : AMP_GPU_WINDOW * AMP_GPU_CHUNK;
     sreq->owner->dev_busy++;
-    amp_net_dev_live(pe, 1);
+    dev_live(pe, 1);
     *s = (dev_send_t){.pe = pe,
                       .gpu = world_of(pe)->gpu,
                       .sreq = sreq,
@@ -733,8 +828,7 @@ void amp_p2p_dev_am(amp_pe_t *pe, const amp_p2p_am_t *m)
 static void dev_tp_send(amp_pe_t *pe, amp_p2p_req_t *req, int mode)
 {
     (void)mode; /* always a rendezvous */
-    send_net(pe, req, world_of(pe)->rank_proc[req->peer], req->peer, req->ctx,
-             req->src, req->tag);
+    send_net(pe, req);
 }
 
 static void dev_tp_matched(amp_pe_t *pe, amp_msg_t *m, amp_p2p_req_t *r)

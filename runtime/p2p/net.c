@@ -129,10 +129,14 @@ void amp_net_wake_ucx(amp_net_pe_t *np, int proc, int rpe)
     op_post(np, op, proc, rpe, NULL, 0, UCP_AM_SEND_FLAG_EAGER);
 }
 
-void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
-                  size_t bytes, const amp_dt_t *dt, int dst, int ctx, int src,
-                  int tag, int mode)
+/* The transport's send (transport.h): req's data (buf, bytes, dt) to
+ * world rank req->peer, which lives in another process. */
+static void net_tp_send(amp_pe_t *pe, amp_p2p_req_t *req, int mode)
 {
+    const void *buf = req->buf;
+    size_t bytes = req->bytes;
+    const amp_dt_t *dt = req->dt;
+    int dst = req->peer;
     amp_net_pe_t *np = net_of(pe);
     amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
     int proc = w->rank_proc[dst], rpe = w->rank_pe[dst];
@@ -154,9 +158,9 @@ void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
                                        : AMP_NET_EAGER,
         .from_pe = (uint16_t)pe->id,
         .from_proc = np->net->proc,
-        .ctx = ctx,
-        .src = src,
-        .tag = tag,
+        .ctx = req->ctx,
+        .src = req->src,
+        .tag = req->tag,
         .dst = dst,
         .seq = seq_next(&np->send_seq[chan(np->net, proc, rpe)]),
         .from_rank = req->owner->world_rank,
@@ -174,17 +178,13 @@ void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
             eager ? UCP_AM_SEND_FLAG_EAGER : UCP_AM_SEND_FLAG_RNDV);
 }
 
-int amp_net_ucx_cuda(amp_pe_t *pe, int proc)
+/* Both this process's and process proc's UCX move CUDA memory (gpu/ucx.c):
+ * a device buffer may be given to net_tp_send (tagged as CUDA memory),
+ * and a rendezvous is fetched straight into a device receive. */
+static int net_moves_device(amp_pe_t *pe, int proc)
 {
     amp_net_t *net = net_of(pe)->net;
     return net->cuda && net->proc_cuda[proc];
-}
-
-void amp_net_dev_live(amp_pe_t *pe, int d)
-{
-    /* Release: what the transfer sent is counted before it ends. */
-    atomic_fetch_add_explicit(&net_of(pe)->net->dev_live, d,
-                              memory_order_release);
 }
 
 /* A header-only message of kind about request sreq of world rank rank,
@@ -236,27 +236,25 @@ void amp_net_cancel(amp_pe_t *pe, const amp_p2p_req_t *req)
     op_post(np, op, proc, rpe, NULL, 0, UCP_AM_SEND_FLAG_EAGER);
 }
 
-static void net_am_send(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
-                        const void *hdr, size_t hlen, const void *data,
-                        size_t bytes, amp_p2p_am_done_fn_t done, void *arg)
+static void net_am_send(amp_pe_t *pe, const amp_p2p_am_out_t *am)
 {
     amp_net_pe_t *np = net_of(pe);
     net_op_t *op = amp_net_op_get(np);
     op->wire.hdr = (net_hdr_t){
         .kind = AMP_NET_UPPER,
-        .am = id,
+        .am = am->id,
         .from_pe = (uint16_t)pe->id,
         .from_proc = np->net->proc,
-        .seq = seq_next(&np->send_seq[chan(np->net, proc, rpe)]),
-        .bytes = bytes,
+        .seq = seq_next(&np->send_seq[chan(np->net, am->proc, am->pe)]),
+        .bytes = am->bytes,
     };
-    memcpy(op->wire.upper, hdr, hlen);
-    op->hlen = sizeof(net_hdr_t) + hlen;
-    op->done = done;
-    op->arg = arg;
-    op_post(np, op, proc, rpe, data, bytes,
-            bytes <= np->net->eager ? UCP_AM_SEND_FLAG_EAGER
-                                    : UCP_AM_SEND_FLAG_RNDV);
+    memcpy(op->wire.upper, am->hdr, am->hlen);
+    op->hlen = sizeof(net_hdr_t) + am->hlen;
+    op->done = am->done;
+    op->arg = am->arg;
+    op_post(np, op, am->proc, am->pe, am->data, am->bytes,
+            am->bytes <= np->net->eager ? UCP_AM_SEND_FLAG_EAGER
+                                        : UCP_AM_SEND_FLAG_RNDV);
 }
 
 /* ---- fetching rendezvous data ---------------------------------------- */
@@ -650,36 +648,35 @@ unsigned amp_net_progress(amp_pe_t *pe)
 
 /* ---- control messages and counts, for the layers above (p2p.h) ------- */
 
-static void net_am_control(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
-                           const void *hdr, size_t hlen, const void *data,
-                           size_t bytes)
+static void net_am_control(amp_pe_t *pe, const amp_p2p_am_out_t *am)
 {
     amp_net_pe_t *np = net_of(pe);
     net_op_t *op = amp_net_op_get(np);
+    size_t bytes = am->bytes;
     op->counted = 0;
     op->wire.hdr = (net_hdr_t){
         .kind = AMP_NET_CONTROL,
-        .am = id,
+        .am = am->id,
         .from_pe = (uint16_t)pe->id,
         .from_proc = np->net->proc,
         .bytes = bytes,
     };
-    memcpy(op->wire.upper, hdr, hlen);
-    op->hlen = sizeof(net_hdr_t) + hlen;
+    memcpy(op->wire.upper, am->hdr, am->hlen);
+    op->hlen = sizeof(net_hdr_t) + am->hlen;
     if (bytes) {
         if (!(op->temp = malloc(bytes)))
             amp_fatal("out of memory sending a %zu-byte control message",
                       bytes);
-        memcpy(op->temp, data, bytes);
+        memcpy(op->temp, am->data, bytes);
     }
-    op_post(np, op, proc, rpe, op->temp, bytes, UCP_AM_SEND_FLAG_EAGER);
+    op_post(np, op, am->proc, am->pe, op->temp, bytes, UCP_AM_SEND_FLAG_EAGER);
 }
 
 /* The process's counts of the program's messages; whether a transfer is
  * under way. */
 static int net_traffic(amp_p2p_world_t *w, uint64_t *sent, uint64_t *recv)
 {
-    amp_net_t *net = w->net;
+    amp_net_t *net = net_world(w);
     long busy = 0;
     *sent = *recv = 0;
     for (int i = 0; i < net->sched->npes; i++) {
@@ -760,27 +757,13 @@ static int move_arrived(amp_net_t *net, int slot, int b)
     return 1;
 }
 
-/* Whether the process has no device transfer under way: no GPU operation
- * pending on any PE, no transfer with another process (p2p/dev.h).  Their
- * answers (acknowledgements, chunks) are sent only when the GPU is done, so
- * a round counts messages only once they are. */
-static int dev_idle(amp_net_t *net)
-{
-    if (atomic_load_explicit(&net->dev_live, memory_order_acquire))
-        return 0;
-    for (int i = 0; net->gpu && i < net->sched->npes; i++)
-        if (amp_gpu_pending(net->gpu, net->sched->pes[i]))
-            return 0;
-    return 1;
-}
-
 /* One round: every process reports what each of its PEs has sent to each
  * PE of the others; each then waits until its PEs have received all that
  * (and fetched what they started to).  Returns the job's total. */
-static uint64_t move_round(amp_net_t *net)
+static uint64_t move_round(amp_p2p_world_t *w, amp_net_t *net)
 {
     net_move_t *m = &net->move;
-    while (!dev_idle(net))
+    while (!amp_p2p_dev_idle(w)) /* p2p/dev.c */
         move_poll();
     int npes = net->sched->npes, maxpes = net->maxpes;
     int step = ++m->step, slot = step % NET_MOVE_SLOTS;
@@ -826,7 +809,7 @@ static void net_quiesce(amp_p2p_world_t *w)
      * before its PE's round ends, so then nothing is in flight. */
     uint64_t prev = 0;
     for (int round = 0;; round++) {
-        uint64_t total = move_round(w->net);
+        uint64_t total = move_round(w, net_world(w));
         if (round > 0 && total == prev)
             return;
         prev = total;
@@ -835,7 +818,7 @@ static void net_quiesce(amp_p2p_world_t *w)
 
 static void net_settle(amp_p2p_world_t *w)
 {
-    amp_net_t *net = w->net;
+    amp_net_t *net = net_world(w);
     for (int b = 0; b < net->sched->npes; b++) {
         amp_net_pe_t *np = net_of(net->sched->pes[b]);
         while (atomic_load_explicit(&np->busy, memory_order_relaxed))
@@ -865,12 +848,6 @@ static void net_wake(amp_pe_t *pe)
 }
 
 /* ---- the transport's table (transport.h) ------------------------------ */
-
-static void net_tp_send(amp_pe_t *pe, amp_p2p_req_t *req, int mode)
-{
-    amp_net_send(pe, req, req->buf, req->bytes, req->dt, req->peer, req->ctx,
-                 req->src, req->tag, mode);
-}
 
 /* A synchronous message (payload inline) or a rendezvous (data: UCX's or
  * a ring's descriptor) has matched r. */
@@ -931,6 +908,8 @@ const amp_p2p_tp_t amp_p2p_net_tp = {
     .withdraw = net_withdraw,
     .take = net_take,
     .cancel = amp_net_cancel,
+    .ack = amp_net_ack,
+    .moves_device = net_moves_device,
     .am_send = net_am_send,
     .am_fetch = net_am_fetch,
     .am_control = net_am_control,
@@ -971,7 +950,7 @@ static amp_status_t worker_init(amp_net_t *net, amp_pe_t *pe)
         return AMP_ERR_NOMEM;
     np->pe = pe;
     np->net = net;
-    ((amp_p2p_pe_t *)pe->upper)->net = np;
+    ((amp_p2p_pe_t *)pe->upper)->tp[AMP_P2P_TP_NET] = np;
     ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
                               .thread_mode = UCS_THREAD_MODE_SINGLE};
     ucs_status_t s = ucp_worker_create(net->ctx, &wp, &np->worker);
@@ -1225,7 +1204,7 @@ amp_status_t amp_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
     w->proc_node = calloc((size_t)boot->nprocs, sizeof(int));
     if (!net || !w->rank_proc || !w->rank_pe || !w->proc_node)
         return AMP_ERR_NOMEM;
-    w->net = net;
+    w->tp[AMP_P2P_TP_NET] = net;
     net->sched = sched;
     w->nprocs = net->nprocs = boot->nprocs;
     w->proc = net->proc = boot->index;
@@ -1235,7 +1214,6 @@ amp_status_t amp_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
         return AMP_ERR_NOMEM;
     amp_status_t st = context_init(net);
     /* UCX moves device memory only on the auto path (gpu.h). */
-    net->gpu = w->gpu;
     if (st == AMP_OK && w->gpu && amp_gpu_mode(w->gpu) == AMP_GPU_MODE_AUTO)
         net->cuda = amp_gpu_ucx_cuda(net->ctx);
     for (int i = 0; st == AMP_OK && i < sched->npes; i++)
@@ -1303,7 +1281,7 @@ static void worker_close(amp_net_pe_t *np)
 
 void amp_net_finish(amp_p2p_world_t *w, amp_sched_t *sched, amp_boot_t *boot)
 {
-    amp_net_t *net = w->net;
+    amp_net_t *net = net_world(w);
     if (!net)
         return;
     for (int i = 0; i < sched->npes; i++)
@@ -1314,7 +1292,7 @@ void amp_net_finish(amp_p2p_world_t *w, amp_sched_t *sched, amp_boot_t *boot)
     amp_net_node_cleanup(net, sched);
     for (int i = 0; i < sched->npes; i++) {
         worker_close(net_of(sched->pes[i]));
-        ((amp_p2p_pe_t *)sched->pes[i]->upper)->net = NULL;
+        ((amp_p2p_pe_t *)sched->pes[i]->upper)->tp[AMP_P2P_TP_NET] = NULL;
     }
     free(net->proc_npes);
     for (int i = 0; i < net->nprocs * net->maxpes; i++)
@@ -1325,5 +1303,5 @@ void amp_net_finish(amp_p2p_world_t *w, amp_sched_t *sched, amp_boot_t *boot)
     for (int i = 0; i < NET_MOVE_SLOTS; i++)
         free(net->move.counts[i]);
     free(net);
-    w->net = NULL;
+    w->tp[AMP_P2P_TP_NET] = NULL;
 }

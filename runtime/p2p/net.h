@@ -52,7 +52,7 @@ enum amp_net_kind {
     AMP_NET_WAKE,
 };
 
-/* ---- net.c, for transport.c and dev.c (the rest: its table) ----------- */
+/* ---- net.c, for transport.c (the rest: its table) ---------------------- */
 
 /* amp_p2p_net_init and amp_p2p_net_finish (p2p.h) of this transport. */
 AMP_MUST_USE amp_status_t amp_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
@@ -60,27 +60,12 @@ AMP_MUST_USE amp_status_t amp_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
                                        const int *local_pe);
 void amp_net_finish(amp_p2p_world_t *w, amp_sched_t *sched, amp_boot_t *boot);
 
-/* Sends bytes of data at buf (layout dt, NULL: plain) to world rank dst,
- * which lives in another process; req completes as the mode requires. */
-void amp_net_send(amp_pe_t *pe, amp_p2p_req_t *req, const void *buf,
-                  size_t bytes, const amp_dt_t *dt, int dst, int ctx, int src,
-                  int tag, int mode);
 /* Has the rendezvous message desc (bytes long) fetched into receive r. */
 void amp_net_fetch(amp_pe_t *pe, void *desc, size_t bytes, amp_p2p_req_t *r,
                    int src, int tag);
-/* Whether UCX moves CUDA device memory between this process and process
- * proc (both reported it: gpu/ucx.c).  Then a device buffer may be given
- * to amp_net_send (req->mem device memory: always a rendezvous, tagged as
- * CUDA memory), and a rendezvous message is fetched straight into a device
- * receive. */
-int amp_net_ucx_cuda(amp_pe_t *pe, int proc);
-/* Counts a device transfer with another process that starts (d = 1) or
- * ends (d = -1) on pe: the exchanges of rank moves wait until none is
- * under way. */
-void amp_net_dev_live(amp_pe_t *pe, int d);
 /* Tells world rank rank, the sender of a synchronous message, that it
- * matched; the acknowledgement goes to the PE that runs the rank now, in
- * order with the other messages to it. */
+ * matched (the table's ack): the acknowledgement goes to the PE that runs
+ * the rank now, in order with the other messages to it. */
 void amp_net_ack(amp_pe_t *pe, int rank, uint64_t sreq);
 
 /* Asks the PE that runs req's receiver (in another process) to withdraw

@@ -61,17 +61,14 @@ typedef struct net_move {
     _Atomic int got[NET_MOVE_SLOTS];
 } net_move_t;
 
-/* The transport of the whole process: read-only once set up, except the
- * move state. */
+/* The transport of the whole process (the world's slot AMP_P2P_TP_NET):
+ * read-only once set up, except the move state. */
 typedef struct amp_net {
     ucp_context_h ctx;
     int nprocs, proc, maxpes, nranks;
-    void **addr;         /* [proc * maxpes + pe]: worker addresses */
-    size_t eager;        /* the eager limit */
-    int cuda;            /* this process's UCX moves CUDA memory (gpu/ucx.c) */
-    struct amp_gpu *gpu; /* the world's, NULL: host-only */
-    /* Device transfers with another process under way (p2p/dev.h). */
-    _Atomic long dev_live;
+    void **addr;  /* [proc * maxpes + pe]: worker addresses */
+    size_t eager; /* the eager limit */
+    int cuda;     /* this process's UCX moves CUDA memory (gpu/ucx.c) */
     unsigned char *proc_cuda; /* by process: the same, as it published */
     amp_sched_t *sched;
     net_move_t move;
@@ -133,7 +130,8 @@ typedef struct net_held {
     int rndv;
 } net_held_t;
 
-/* One PE's end: only that PE touches it. */
+/* One PE's end (the PE's slot AMP_P2P_TP_NET): only that PE touches
+ * it. */
 typedef struct amp_net_pe {
     ucp_worker_h worker;
     int efd;
@@ -190,9 +188,16 @@ static inline uint32_t seq_of(_Atomic uint32_t *c)
     return atomic_load_explicit(c, memory_order_relaxed);
 }
 
+/* This transport's state of PE pe, and of the process (their slot
+ * AMP_P2P_TP_NET, transport.h). */
 static inline amp_net_pe_t *net_of(amp_pe_t *pe)
 {
-    return ((amp_p2p_pe_t *)pe->upper)->net;
+    return ((amp_p2p_pe_t *)pe->upper)->tp[AMP_P2P_TP_NET];
+}
+
+static inline amp_net_t *net_world(amp_p2p_world_t *w)
+{
+    return w->tp[AMP_P2P_TP_NET];
 }
 
 static inline unsigned chan(const amp_net_t *net, int proc, int pe)

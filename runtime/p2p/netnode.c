@@ -140,7 +140,7 @@ amp_status_t amp_net_node_setup(amp_p2p_world_t *w, amp_net_t *net,
     for (int i = 0; i < node->nprocs; i++)
         atomic_store(cma_at(net, node->index, i), node->cma[i] ? 1 : 2);
     for (int a = 0; st == AMP_OK && a < sched->npes; a++)
-        st = pe_rings(net, ((amp_p2p_pe_t *)sched->pes[a]->upper)->net, a);
+        st = pe_rings(net, net_of(sched->pes[a]), a);
     net->all_local = node->nprocs == net->nprocs;
     return st;
 }
@@ -150,7 +150,7 @@ void amp_net_node_cleanup(amp_net_t *net, amp_sched_t *sched)
     if (!net->shm)
         return;
     for (int a = 0; a < sched->npes; a++) {
-        amp_net_pe_t *np = ((amp_p2p_pe_t *)sched->pes[a]->upper)->net;
+        amp_net_pe_t *np = net_of(sched->pes[a]);
         free(np->tx);
         free(np->rx);
         free(np->rx_chan);

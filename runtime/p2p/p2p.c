@@ -424,8 +424,15 @@ static void consume(amp_pe_t *pe, amp_p2p_req_t *r, amp_msg_t *m)
     }
     const amp_p2p_req_t *from = m->kind == AMP_MSG_RNDV ? m->sreq : NULL;
     const amp_dt_t *sdt = from ? from->dt : NULL;
-    if (amp_p2p_dev_copy_in(pe, r, m->data, sdt, from, m->bytes, m->src, m->tag,
-                            m, NULL))
+    if (amp_p2p_dev_moves(r, from) &&
+        amp_p2p_dev_copy_in(pe, r,
+                            &(amp_p2p_dev_in_t){.data = m->data,
+                                                .dt = sdt,
+                                                .from = from,
+                                                .bytes = m->bytes,
+                                                .src = m->src,
+                                                .tag = m->tag,
+                                                .m = m}))
         return;
     copy_in(r, m->data, sdt, m->bytes, m->src, m->tag);
     amp_p2p_msg_release(pe, m);
@@ -444,16 +451,18 @@ static void send_copy(const amp_p2p_req_t *req, const void *buf, void *out,
         amp_dt_copy_typed(req->dt, buf, NULL, out, bytes);
 }
 
+/* The envelope of send req (bytes at buf, envelope env) from ep on pe:
+ * the data copied in when small and eager, else its address. */
 static amp_msg_t *envelope(amp_pe_t *pe, amp_p2p_ep_t *ep, const void *buf,
-                           size_t bytes, int dst, int ctx, int src, int tag,
-                           int mode, amp_p2p_req_t *req)
+                           size_t bytes, amp_p2p_env_t env, int mode,
+                           amp_p2p_req_t *req)
 {
     amp_msg_pool_t *pool = pool_of(pe);
     amp_msg_t *m = amp_msg_get(pool);
-    m->ctx = ctx;
-    m->src = src;
-    m->tag = tag;
-    m->dst = dst;
+    m->ctx = env.ctx;
+    m->src = env.src;
+    m->tag = env.tag;
+    m->dst = env.dst;
     m->bytes = bytes;
     m->sender = ep;
     m->queued = 0;
@@ -476,8 +485,8 @@ static amp_msg_t *envelope(amp_pe_t *pe, amp_p2p_ep_t *ep, const void *buf,
 /* To a rank on another PE: small messages travel inline in a ring slot,
  * the rest as envelopes through the same ring. */
 static void send_remote(amp_pe_t *pe, amp_p2p_ep_t *ep, amp_p2p_ep_t *to,
-                        const void *buf, size_t bytes, int dst, int ctx,
-                        int src, int tag, int mode, amp_p2p_req_t *req)
+                        const void *buf, size_t bytes, amp_p2p_env_t env,
+                        int mode, amp_p2p_req_t *req)
 {
     amp_pe_t *dpe = to->thr->pe;
     amp_ring_t *ring = &p2p_of(dpe)->in[pe->id];
@@ -487,10 +496,10 @@ static void send_remote(amp_pe_t *pe, amp_p2p_ep_t *ep, amp_p2p_ep_t *to,
         (s = amp_ring_reserve(ring))) {
         s->kind = AMP_SLOT_INLINE;
         s->bytes = (uint32_t)bytes;
-        s->ctx = ctx;
-        s->src = src;
-        s->tag = tag;
-        s->dst = dst;
+        s->ctx = env.ctx;
+        s->src = env.src;
+        s->tag = env.tag;
+        s->dst = env.dst;
         s->sid = req->sid;
         if (bytes)
             send_copy(req, buf, s->u.data, bytes);
@@ -499,7 +508,7 @@ static void send_remote(amp_pe_t *pe, amp_p2p_ep_t *ep, amp_p2p_ep_t *to,
         amp_p2p_req_complete(req);
         return;
     }
-    amp_msg_t *m = envelope(pe, ep, buf, bytes, dst, ctx, src, tag, mode, req);
+    amp_msg_t *m = envelope(pe, ep, buf, bytes, env, mode, req);
     int eager = m->kind == AMP_MSG_EAGER;
     post_msg(pe, dpe, m);
     if (eager)
@@ -509,8 +518,10 @@ static void send_remote(amp_pe_t *pe, amp_p2p_ep_t *ep, amp_p2p_ep_t *to,
 static void ring_send(amp_pe_t *pe, amp_p2p_req_t *req, int mode)
 {
     amp_p2p_ep_t *ep = req->owner;
-    send_remote(pe, ep, ep->world->eps[req->peer], req->buf, req->bytes,
-                req->peer, req->ctx, req->src, req->tag, mode, req);
+    amp_p2p_env_t env = {
+        .ctx = req->ctx, .src = req->src, .dst = req->peer, .tag = req->tag};
+    send_remote(pe, ep, ep->world->eps[req->peer], req->buf, req->bytes, env,
+                mode, req);
 }
 
 /* The transport that takes send req to world rank dst, whose endpoint is
@@ -533,34 +544,40 @@ static uint32_t next_sid(amp_p2p_ep_t *ep)
 }
 
 /* Starts a send of bytes of data at buf in layout dt (NULL: plain; dev:
- * device memory, or NULL). */
+ * device memory, or NULL) with envelope env. */
 static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
-                  const amp_dt_t *dt, const amp_p2p_dev_t *dev, int dst,
-                  int ctx, int src, int tag, int mode, amp_p2p_req_t *req)
+                  const amp_dt_t *dt, const amp_p2p_dev_t *dev,
+                  amp_p2p_env_t env, int mode, amp_p2p_req_t *req)
 {
-    amp_p2p_ep_t *to = ep->world->eps[dst];
+    amp_p2p_ep_t *to = ep->world->eps[env.dst];
     amp_pe_t *pe = ep->thr->pe;
-    req_init(req, ep, 1, (void *)buf, bytes, ctx, dst, tag);
+    req_init(req, ep, 1, (void *)buf, bytes, env.ctx, env.dst, env.tag);
     req->dt = dt;
-    req->src = src;
+    req->src = env.src;
     req->sid = next_sid(ep);
     if (dev) {
         req->mem = (amp_p2p_mem_t){AMP_P2P_MEM_DEVICE, dev->device};
     }
     if (to && to->thr->pe == pe) {
-        amp_p2p_req_t *r = match_posted(to, ctx, src, tag);
+        amp_p2p_req_t *r = match_posted(to, env.ctx, env.src, env.tag);
         if (r) {
-            if (amp_p2p_dev_copy_in(pe, r, buf, dt, req, bytes, src, tag, NULL,
-                                    req))
+            if (amp_p2p_dev_moves(r, req) &&
+                amp_p2p_dev_copy_in(pe, r,
+                                    &(amp_p2p_dev_in_t){.data = buf,
+                                                        .dt = dt,
+                                                        .from = req,
+                                                        .bytes = bytes,
+                                                        .src = env.src,
+                                                        .tag = env.tag,
+                                                        .sreq = req}))
                 return;
-            copy_in(r, buf, dt, bytes, src, tag);
+            copy_in(r, buf, dt, bytes, env.src, env.tag);
             amp_p2p_req_complete(r);
             req->st_bytes = bytes;
             amp_p2p_req_complete(req);
             return;
         }
-        amp_msg_t *m =
-            envelope(pe, ep, buf, bytes, dst, ctx, src, tag, mode, req);
+        amp_msg_t *m = envelope(pe, ep, buf, bytes, env, mode, req);
         unexp_append(to, m);
         if (m->kind == AMP_MSG_EAGER)
             amp_p2p_req_complete(req);
@@ -568,7 +585,7 @@ static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
     }
     const amp_p2p_tp_t *tp = tp_route(ep->world, to, req);
     if (tp == &amp_p2p_ring_tp) /* by name: the in-process path */
-        send_remote(pe, ep, to, buf, bytes, dst, ctx, src, tag, mode, req);
+        send_remote(pe, ep, to, buf, bytes, env, mode, req);
     else
         tp->send(pe, req, mode);
 }
@@ -576,16 +593,14 @@ static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
 void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
                    amp_p2p_env_t env, int mode, amp_p2p_req_t *req)
 {
-    isend(ep, buf, bytes, NULL, NULL, env.dst, env.ctx, env.src, env.tag, mode,
-          req);
+    isend(ep, buf, bytes, NULL, NULL, env, mode, req);
 }
 
 void amp_p2p_isend_dev(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
                        const amp_p2p_dev_t *dev, amp_p2p_env_t env, int mode,
                        amp_p2p_req_t *req)
 {
-    isend(ep, buf, bytes, NULL, dev, env.dst, env.ctx, env.src, env.tag, mode,
-          req);
+    isend(ep, buf, bytes, NULL, dev, env, mode, req);
 }
 
 void amp_p2p_isend_typed(amp_p2p_ep_t *ep, const void *buf, int count,
@@ -594,27 +609,26 @@ void amp_p2p_isend_typed(amp_p2p_ep_t *ep, const void *buf, int count,
 {
     size_t bytes = dt->size * (size_t)count;
     if (dt->contig || !bytes)
-        isend(ep, amp_dt_data(buf, dt), bytes, NULL, NULL, env.dst, env.ctx,
-              env.src, env.tag, mode, req);
+        isend(ep, amp_dt_data(buf, dt), bytes, NULL, NULL, env, mode, req);
     else
-        isend(ep, buf, bytes, dt, NULL, env.dst, env.ctx, env.src, env.tag,
-              mode, req);
+        isend(ep, buf, bytes, dt, NULL, env, mode, req);
 }
 
 /* ---- receiving ------------------------------------------------------- */
 
 /* Starts a receive into capacity bytes at buf in layout dt (NULL: plain;
- * dev: device memory, or NULL). */
+ * dev: device memory, or NULL) of a message that matches env (its dst
+ * unused). */
 static void irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity,
-                  const amp_dt_t *dt, const amp_p2p_dev_t *dev, int ctx,
-                  int src, int tag, amp_p2p_req_t *req)
+                  const amp_dt_t *dt, const amp_p2p_dev_t *dev,
+                  amp_p2p_env_t env, amp_p2p_req_t *req)
 {
-    req_init(req, ep, 0, buf, capacity, ctx, src, tag);
+    req_init(req, ep, 0, buf, capacity, env.ctx, env.src, env.tag);
     req->dt = dt;
     if (dev) {
         req->mem = (amp_p2p_mem_t){AMP_P2P_MEM_DEVICE, dev->device};
     }
-    amp_msg_t *m = find_unexpected(ep, ctx, src, tag);
+    amp_msg_t *m = find_unexpected(ep, env.ctx, env.src, env.tag);
     if (m) {
         unexp_remove(ep, m);
         consume(ep->thr->pe, req, m);
@@ -626,14 +640,14 @@ static void irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity,
 void amp_p2p_irecv(amp_p2p_ep_t *ep, void *buf, size_t capacity,
                    amp_p2p_env_t env, amp_p2p_req_t *req)
 {
-    irecv(ep, buf, capacity, NULL, NULL, env.ctx, env.src, env.tag, req);
+    irecv(ep, buf, capacity, NULL, NULL, env, req);
 }
 
 void amp_p2p_irecv_dev(amp_p2p_ep_t *ep, void *buf, size_t capacity,
                        const amp_p2p_dev_t *dev, amp_p2p_env_t env,
                        amp_p2p_req_t *req)
 {
-    irecv(ep, buf, capacity, NULL, dev, env.ctx, env.src, env.tag, req);
+    irecv(ep, buf, capacity, NULL, dev, env, req);
 }
 
 void amp_p2p_irecv_typed(amp_p2p_ep_t *ep, void *buf, int count,
@@ -642,10 +656,9 @@ void amp_p2p_irecv_typed(amp_p2p_ep_t *ep, void *buf, int count,
 {
     size_t cap = dt->size * (size_t)count;
     if (dt->contig || !cap)
-        irecv(ep, amp_dt_data(buf, dt), cap, NULL, NULL, env.ctx, env.src,
-              env.tag, req);
+        irecv(ep, amp_dt_data(buf, dt), cap, NULL, NULL, env, req);
     else
-        irecv(ep, buf, cap, dt, NULL, env.ctx, env.src, env.tag, req);
+        irecv(ep, buf, cap, dt, NULL, env, req);
 }
 
 void amp_p2p_mrecv(amp_p2p_ep_t *ep, amp_msg_t *m, void *buf, size_t capacity,
@@ -911,8 +924,12 @@ static void deliver_inline(amp_pe_t *pe, const amp_ring_slot_t *s)
     amp_p2p_ep_t *to = p2p_of(pe)->world->eps[s->dst];
     amp_p2p_req_t *r = match_posted(to, s->ctx, s->src, s->tag);
     if (r) {
-        if (amp_p2p_dev_copy_in(pe, r, s->u.data, NULL, NULL, s->bytes, s->src,
-                                s->tag, NULL, NULL))
+        if (amp_p2p_dev_moves(r, NULL) &&
+            amp_p2p_dev_copy_in(pe, r,
+                                &(amp_p2p_dev_in_t){.data = s->u.data,
+                                                    .bytes = s->bytes,
+                                                    .src = s->src,
+                                                    .tag = s->tag}))
             return;
         copy_in(r, s->u.data, NULL, s->bytes, s->src, s->tag);
         amp_p2p_req_complete(r);
@@ -981,7 +998,11 @@ void amp_p2p_tp_queue(amp_pe_t *pe, amp_msg_t *m)
 void amp_p2p_tp_copy(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
                      size_t bytes, int src, int tag, amp_msg_t *m)
 {
-    if (amp_p2p_dev_copy_in(pe, r, data, NULL, NULL, bytes, src, tag, m, NULL))
+    if (amp_p2p_dev_moves(r, NULL) &&
+        amp_p2p_dev_copy_in(
+            pe, r,
+            &(amp_p2p_dev_in_t){
+                .data = data, .bytes = bytes, .src = src, .tag = tag, .m = m}))
         return;
     copy_in(r, data, NULL, bytes, src, tag);
     if (m)
@@ -1154,13 +1175,10 @@ void amp_p2p_am_register(amp_p2p_world_t *w, amp_p2p_am_id_t id,
     w->am_fns[id] = fn;
 }
 
-void amp_p2p_am_send(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
-                     const void *hdr, size_t hlen, const void *data,
-                     size_t bytes, amp_p2p_am_done_fn_t done, void *arg)
+void amp_p2p_am_send(amp_pe_t *pe, const amp_p2p_am_out_t *am)
 {
-    amp_assert(hlen <= AMP_P2P_AM_HDR_MAX && id < AMP_P2P_AM_NIDS);
-    p2p_of(pe)->world->between->am_send(pe, id, proc, rpe, hdr, hlen, data,
-                                        bytes, done, arg);
+    amp_assert(am->hlen <= AMP_P2P_AM_HDR_MAX && am->id < AMP_P2P_AM_NIDS);
+    p2p_of(pe)->world->between->am_send(pe, am);
 }
 
 void amp_p2p_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
@@ -1195,13 +1213,10 @@ void amp_p2p_net_place(amp_p2p_world_t *w, int rank, int proc, int pe)
     w->rank_pe[rank] = pe;
 }
 
-void amp_p2p_am_control(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
-                        const void *hdr, size_t hlen, const void *data,
-                        size_t bytes)
+void amp_p2p_am_control(amp_pe_t *pe, const amp_p2p_am_out_t *am)
 {
-    amp_assert(hlen <= AMP_P2P_AM_HDR_MAX && id < AMP_P2P_AM_NIDS);
-    p2p_of(pe)->world->between->am_control(pe, id, proc, rpe, hdr, hlen, data,
-                                           bytes);
+    amp_assert(am->hlen <= AMP_P2P_AM_HDR_MAX && am->id < AMP_P2P_AM_NIDS);
+    p2p_of(pe)->world->between->am_control(pe, am);
 }
 
 int amp_p2p_net_traffic(amp_p2p_world_t *w, uint64_t *sent, uint64_t *recv)

@@ -99,6 +99,10 @@ static inline int amp_p2p_on_device(const amp_p2p_req_t *r)
 
 typedef struct amp_p2p_world amp_p2p_world_t;
 
+/* Room for the state of the transports that keep some, per process and
+ * per PE (p2p/transport.h: enum amp_p2p_tp_slot). */
+#define AMP_P2P_TP_SLOTS 4
+
 /* ---- active messages between processes, for p2p and the layers above --
  * A message of a layer's own header (at most AMP_P2P_AM_HDR_MAX bytes)
  * and data, from this PE to PE rpe of process proc, for the handler
@@ -130,15 +134,29 @@ typedef void (*amp_p2p_am_fn_t)(amp_pe_t *pe, const amp_p2p_am_t *m);
 /* ok: whether the transfer succeeded. */
 typedef void (*amp_p2p_am_done_fn_t)(void *arg, int ok);
 
+/* An active message to send: its id, the PE pe of process proc it goes
+ * to, its header (hlen bytes at hdr) and data (bytes at data), and what
+ * runs once the data may change again (done(arg), done may be NULL; a
+ * control message has no done: its data is copied before the call
+ * returns). */
+typedef struct amp_p2p_am_out {
+    amp_p2p_am_id_t id;
+    int proc, pe;
+    const void *hdr;
+    size_t hlen;
+    const void *data;
+    size_t bytes;
+    amp_p2p_am_done_fn_t done;
+    void *arg;
+} amp_p2p_am_out_t;
+
 /* Makes fn the handler of the messages of id in world w (once, at
  * startup, before any can arrive). */
 void amp_p2p_am_register(amp_p2p_world_t *w, amp_p2p_am_id_t id,
                          amp_p2p_am_fn_t fn);
-/* Sends; data must stay as it is until done(arg) (may be NULL) runs,
- * which may be before the call returns. */
-void amp_p2p_am_send(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
-                     const void *hdr, size_t hlen, const void *data,
-                     size_t bytes, amp_p2p_am_done_fn_t done, void *arg);
+/* Sends am from pe; am->data must stay as it is until am->done(am->arg)
+ * runs, which may be before the call returns (am itself need not). */
+void amp_p2p_am_send(amp_pe_t *pe, const amp_p2p_am_out_t *am);
 /* Fetches the bytes of an arrival's desc into into; done(arg) follows. */
 void amp_p2p_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
                       amp_p2p_am_done_fn_t done, void *arg);
@@ -146,11 +164,9 @@ void amp_p2p_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
  * detection, rank moves): not one of the program's messages (not in
  * amp_p2p_net_traffic's counts, nor in the rounds of amp_p2p_net_quiesce),
  * outside the per-pair order, data always with the header (copied before
- * the call returns).  Any thread may send one from a PE not running,
- * naming it as pe (once the PEs have stopped). */
-void amp_p2p_am_control(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
-                        const void *hdr, size_t hlen, const void *data,
-                        size_t bytes);
+ * the call returns; am->done is not used).  Any thread may send one from
+ * a PE not running, naming it as pe (once the PEs have stopped). */
+void amp_p2p_am_control(amp_pe_t *pe, const amp_p2p_am_out_t *am);
 
 /* FIFO queues of posted receives and of unexpected messages. */
 typedef struct amp_p2p_rq {
@@ -201,11 +217,13 @@ struct amp_p2p_world {
     /* The processes of this node that share memory (node/node.h): every
      * process on it, or this one alone with node_shm off. */
     amp_node_t node;
-    int node_shm;        /* AMPI_NODE_SHM: share memory between processes */
-    struct amp_net *net; /* the transport between processes (net.c) */
+    int node_shm; /* AMPI_NODE_SHM: share memory between processes */
     /* The transports to other processes (p2p/transport.h), for host and
      * for device memory; NULL in a job of one process. */
     const struct amp_p2p_tp *between, *device;
+    /* Each transport's state of the process, by its slot (transport.h:
+     * enum amp_p2p_tp_slot), its own to read; NULL: none. */
+    void *tp[AMP_P2P_TP_SLOTS];
     struct amp_gpu *gpu; /* CUDA (gpu/gpu.h), NULL: host-only */
     /* The handlers of active messages, by id (amp_p2p_am_register). */
     amp_p2p_am_fn_t am_fns[AMP_P2P_AM_NIDS];

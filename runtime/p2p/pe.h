@@ -1,6 +1,7 @@
 /*
- * The p2p layer's state per PE (private to p2p): its envelope pool and the
- * rings that bring it the traffic of every other PE.
+ * The p2p layer's state per PE (private to p2p): its envelope pool, the
+ * rings that bring it the traffic of every other PE, and what each
+ * transport keeps for it.
  */
 #ifndef AMP_P2P_PE_H
 #define AMP_P2P_PE_H
@@ -13,7 +14,9 @@ typedef struct amp_p2p_pe {
     amp_ring_t *in; /* by source PE: traffic to this PE */
     int npes;
     amp_p2p_world_t *world;
-    struct amp_net_pe *net; /* net.c: this PE's UCX worker, or NULL */
+    /* Each transport's state for this PE, by its slot (transport.h: enum
+     * amp_p2p_tp_slot), its own to read; NULL: none. */
+    void *tp[AMP_P2P_TP_SLOTS];
 } amp_p2p_pe_t;
 
 #endif

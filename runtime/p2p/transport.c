@@ -12,6 +12,8 @@ amp_status_t amp_p2p_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
                               const int *local_pe)
 {
     amp_status_t st = amp_net_init(w, sched, boot, first, nlocal, local_pe);
+    if (st == AMP_OK)
+        st = amp_p2p_dev_init(w, sched);
     if (st != AMP_OK)
         return st;
     w->between = &amp_p2p_net_tp;
@@ -24,6 +26,7 @@ void amp_p2p_net_finish(amp_p2p_world_t *w, amp_sched_t *sched,
                         amp_boot_t *boot)
 {
     amp_net_finish(w, sched, boot);
+    amp_p2p_dev_finish(w);
     w->between = NULL;
     w->device = NULL;
 }

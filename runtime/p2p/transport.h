@@ -19,8 +19,8 @@
  *    of PEs across both;
  *  - a rank of another process, device memory: dev.c (amp_p2p_dev_tp),
  *    which speaks its protocol in active messages of the transport
- *    between processes (or hands the message to it when UCX moves device
- *    memory itself).
+ *    between processes (or hands the message to it when that transport
+ *    moves device memory itself: UCX with CUDA, moves_device).
  *
  * A message that a transport brings and that must wait in an unexpected
  * queue is an envelope of kind AMP_MSG_TP whose tp is that transport:
@@ -28,10 +28,19 @@
  * acknowledgement owed) is the transport's to settle when it matches, is
  * withdrawn, or is taken in before its receiver moves.
  *
+ * A transport's state is its own: the world and every PE have a slot for
+ * it (tp[], by enum amp_p2p_tp_slot below) that nothing else reads, set
+ * up and freed by its own init and finish.  dev.c speaks to the transport
+ * between processes only through that table (world->between: send, ack,
+ * moves_device, cancel, am_send, am_fetch), so it runs over any transport
+ * that offers those entries.
+ *
  * Entries a transport does not need are NULL.  A new transport is a file
- * of its own with its table, an extern below, and its choice in
- * transport.c (and in p2p.c's tp_route when it is chosen on something
- * other than the destination's process and the buffer's memory).
+ * of its own with its table and its state, an extern and a slot below, its
+ * init, finish and choice in transport.c, and its file in the runtime's
+ * CMakeLists.txt (and p2p.c's tp_route when it is chosen on something
+ * other than the destination's process and the buffer's memory); no
+ * struct of p2p.c changes.
  */
 #ifndef AMP_P2P_TRANSPORT_H
 #define AMP_P2P_TRANSPORT_H
@@ -62,15 +71,20 @@ typedef struct amp_p2p_tp {
     /* Asks the PE that runs send req's receiver to withdraw its message;
      * the answer comes back as amp_p2p_cancel_answer. */
     void (*cancel)(amp_pe_t *pe, const amp_p2p_req_t *req);
+    /* Tells world rank rank, the sender of a message that awaits its
+     * receiver's answer (its request: sreq), that the message matched and
+     * its data was taken: to the PE that runs the rank now, in order with
+     * the other messages to it. */
+    void (*ack)(amp_pe_t *pe, int rank, uint64_t sreq);
+    /* Whether the transport moves device memory itself between this
+     * process and process proc (its send then takes a device request,
+     * always as a rendezvous, and its fetch fills a device receive). */
+    int (*moves_device)(amp_pe_t *pe, int proc);
     /* ---- active messages (p2p.h: amp_p2p_am_send, _fetch, _control) ---- */
-    void (*am_send)(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
-                    const void *hdr, size_t hlen, const void *data,
-                    size_t bytes, amp_p2p_am_done_fn_t done, void *arg);
+    void (*am_send)(amp_pe_t *pe, const amp_p2p_am_out_t *am);
     void (*am_fetch)(amp_pe_t *pe, void *desc, void *into, size_t bytes,
                      amp_p2p_am_done_fn_t done, void *arg);
-    void (*am_control)(amp_pe_t *pe, amp_p2p_am_id_t id, int proc, int rpe,
-                       const void *hdr, size_t hlen, const void *data,
-                       size_t bytes);
+    void (*am_control)(amp_pe_t *pe, const amp_p2p_am_out_t *am);
     /* ---- one PE ---- */
     /* Takes what arrived for pe (on pe); returns how many events. */
     unsigned (*progress)(amp_pe_t *pe);
@@ -90,6 +104,17 @@ typedef struct amp_p2p_tp {
 extern const amp_p2p_tp_t amp_p2p_ring_tp;
 extern const amp_p2p_tp_t amp_p2p_net_tp;
 extern const amp_p2p_tp_t amp_p2p_dev_tp;
+
+/* Where a transport keeps its state: the slot of the world's and of each
+ * PE's tp[] (p2p.h, pe.h) that only it reads and writes, set up and freed
+ * by its own init and finish (transport.c).  The ring keeps none. */
+enum amp_p2p_tp_slot {
+    AMP_P2P_TP_NET, /* net.c: amp_net_t, and amp_net_pe_t per PE */
+    AMP_P2P_TP_DEV, /* dev.c: the device transfers under way */
+    AMP_P2P_TP_NSLOTS
+};
+_Static_assert(AMP_P2P_TP_NSLOTS <= AMP_P2P_TP_SLOTS,
+               "a slot for every transport's state");
 
 /* ---- p2p.c, for the transports ---------------------------------------- */
 
@@ -127,5 +152,13 @@ void amp_p2p_copy_into(amp_p2p_req_t *r, const void *data, size_t bytes,
                        int src, int tag);
 /* The eager limit of pe's envelopes. */
 size_t amp_p2p_tp_payload(amp_pe_t *pe);
+
+/* ---- dev.c, for the transports between processes ------------------------ */
+
+/* Whether the process has no device transfer under way (no GPU operation
+ * pending on a PE, no transfer with another process): the answers of such
+ * a transfer (acknowledgements, chunks) go out only when the GPU is done,
+ * so a transport's quiesce counts messages only once this holds. */
+int amp_p2p_dev_idle(amp_p2p_world_t *w);
 
 #endif

@@ -92,8 +92,15 @@ static void send_to(amp_rma_win_t *w, int r, rma_msg_t *m, const void *data,
 {
     const peer_t *p = &w->peers[r];
     m->win = p->state;
-    amp_p2p_am_send(amp_pe_self(), AMP_P2P_AM_RMA, p->proc, p->pe, m,
-                    sizeof(*m), data, bytes, sent, temp);
+    amp_p2p_am_send(amp_pe_self(), &(amp_p2p_am_out_t){.id = AMP_P2P_AM_RMA,
+                                                       .proc = p->proc,
+                                                       .pe = p->pe,
+                                                       .hdr = m,
+                                                       .hlen = sizeof(*m),
+                                                       .data = data,
+                                                       .bytes = bytes,
+                                                       .done = sent,
+                                                       .arg = temp});
 }
 
 /* The answer to request q from PE pe of process proc. */
@@ -103,8 +110,15 @@ static void answer(const rma_msg_t *q, int proc, int pe, int kind,
 {
     rma_msg_t a = {
         .kind = (uint8_t)kind, .status = status, .bytes = bytes, .rop = q->rop};
-    amp_p2p_am_send(amp_pe_self(), AMP_P2P_AM_RMA, proc, pe, &a, sizeof(a),
-                    data, bytes, sent, temp);
+    amp_p2p_am_send(amp_pe_self(), &(amp_p2p_am_out_t){.id = AMP_P2P_AM_RMA,
+                                                       .proc = proc,
+                                                       .pe = pe,
+                                                       .hdr = &a,
+                                                       .hlen = sizeof(a),
+                                                       .data = data,
+                                                       .bytes = bytes,
+                                                       .done = sent,
+                                                       .arg = temp});
 }
 
 static rop_rec_t *rec_new(amp_rma_origin_t *o, amp_p2p_req_t *req)

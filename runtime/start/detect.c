@@ -97,7 +97,11 @@ static void control(amp_pe_t *pe, int proc, int kind, uint32_t wave, int quiet,
                       .quiet = quiet,
                       .sent = sent,
                       .recv = recv};
-    amp_p2p_am_control(pe, AMP_P2P_AM_DETECT, proc, 0, &m, sizeof(m), NULL, 0);
+    amp_p2p_am_control(pe, &(amp_p2p_am_out_t){.id = AMP_P2P_AM_DETECT,
+                                               .proc = proc,
+                                               .pe = 0,
+                                               .hdr = &m,
+                                               .hlen = sizeof(m)});
 }
 
 /* Process 0, all replies of a wave in (under the lock): whether it found
