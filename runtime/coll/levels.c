@@ -622,11 +622,14 @@ static amp_status_t a2a_exchange(levels_t *v, char *rows, size_t pb)
 
 amp_status_t amp_coll_levels_alltoall(const amp_coll_hier_t *h,
                                       const amp_coll_comm_t *c,
-                                      const void *sendbuf, int scount,
-                                      const amp_dt_t *sdt, void *recvbuf,
-                                      int rcount, const amp_dt_t *rdt,
+                                      const amp_coll_blocks_t *send,
+                                      const amp_coll_blocks_t *recv,
                                       int in_place)
 {
+    const void *sendbuf = send->buf;
+    void *recvbuf = (void *)recv->buf;
+    int scount = send->count, rcount = recv->count;
+    const amp_dt_t *sdt = send->dt, *rdt = recv->dt;
     levels_t v;
     amp_status_t st = levels_init(&v, h, c, -1);
     if (st != AMP_OK)
