@@ -123,11 +123,23 @@ static void move_rank(int *map, double *pl, const double *loads, int r, int to)
     map[r] = to;
 }
 
+/* A placement being planned: n ranks with loads, in order (heaviest
+ * first), rank r on PE out[r] of npes, PE p carrying pl[p]. */
+typedef struct placement {
+    int n, npes;
+    const double *loads;
+    const int *order;
+    int *out;
+    double *pl;
+} placement_t;
+
 /* One step on the most loaded PE; 0 when it is within limit or nothing
  * helps. */
-static int refine_step(int n, const double *loads, const int *order, int *out,
-                       double *pl, int npes, double limit)
+static int refine_step(const placement_t *m, double limit)
 {
+    int n = m->n, npes = m->npes, *out = m->out;
+    const double *loads = m->loads;
+    double *pl = m->pl;
     int heavy = 0;
     for (int p = 1; p < npes; p++)
         if (pl[p] > pl[heavy])
@@ -140,7 +152,7 @@ static int refine_step(int n, const double *loads, const int *order, int *out,
     double room = limit - pl[light];
     if (pl[heavy] - pl[light] <= room)
         room = pl[heavy] - pl[light] - 1e-12;
-    int r = fitting_rank(n, loads, out, order, heavy, room);
+    int r = fitting_rank(n, loads, out, m->order, heavy, room);
     if (r >= 0) {
         move_rank(out, pl, loads, r, light);
         return 1;
@@ -172,8 +184,14 @@ amp_status_t amp_lb_refine(int n, const double *loads, const int *cur, int npes,
     double limit = total / npes * (1.0 + tol);
     /* Every step lowers the sum of the squared PE loads, so this ends; n
      * steps bound it anyway. */
+    placement_t m = {.n = n,
+                     .npes = npes,
+                     .loads = loads,
+                     .order = order,
+                     .out = out,
+                     .pl = pl};
     for (int steps = 0; steps < n; steps++)
-        if (!refine_step(n, loads, order, out, pl, npes, limit))
+        if (!refine_step(&m, limit))
             break;
     free(order);
     free(pl);
@@ -194,9 +212,12 @@ static uint64_t next_random(uint64_t *state)
 
 /* One overloaded PE's turn: sample a few PEs, give ranks to the least
  * loaded sample while that stays under the average. */
-static void dist_turn(int n, const double *loads, const int *order, int *out,
-                      double *pl, int npes, int p, double avg, uint64_t *rng)
+static void dist_turn(const placement_t *m, int p, double avg, uint64_t *rng)
 {
+    int n = m->n, npes = m->npes, *out = m->out;
+    const double *loads = m->loads;
+    const int *order = m->order;
+    double *pl = m->pl;
     int sample[DIST_SAMPLES];
     int ns = npes - 1 < DIST_SAMPLES ? npes - 1 : DIST_SAMPLES;
     for (int k = 0; k < ns; k++) {
@@ -238,10 +259,16 @@ amp_status_t amp_lb_distributed(int n, const double *loads, const int *cur,
     /* A little slack over the average, as the peers' DistributedLB. */
     double avg = total / npes * 1.01;
     uint64_t rng = seed;
+    placement_t m = {.n = n,
+                     .npes = npes,
+                     .loads = loads,
+                     .order = order,
+                     .out = out,
+                     .pl = pl};
     for (int round = 0; round < DIST_ROUNDS; round++)
         for (int p = 0; p < npes; p++)
             if (pl[p] > avg)
-                dist_turn(n, loads, order, out, pl, npes, p, avg, &rng);
+                dist_turn(&m, p, avg, &rng);
     free(order);
     free(pl);
     return AMP_OK;
