@@ -77,6 +77,16 @@ AMP_MUST_USE amp_status_t amp_coll_allreduce_typed(const amp_coll_comm_t *c,
 int amp_op_defined(int op_id, const amp_dt_t *dt);
 const char *amp_op_name(int op_id);
 
+/* The data of a reduction, scan or reduce-scatter, already checked:
+ * count elements of dt at sendbuf combined with op into recvbuf. */
+typedef struct amp_coll_reduction {
+    const void *sendbuf;
+    void *recvbuf;
+    int count;
+    const amp_dt_t *dt;
+    const amp_coll_op_t *op;
+} amp_coll_reduction_t;
+
 /* One side of a gather, scatter or allgather: count elements of dt at
  * buf, or, on the side that holds a block per rank, counts[i] elements at
  * displs[i] elements from buf for rank i (counts and displs NULL: count

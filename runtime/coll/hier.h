@@ -88,9 +88,8 @@ AMP_MUST_USE amp_status_t amp_coll_levels_allgather(
  * and small blocks. */
 int amp_coll_levels_alltoall_ok(const amp_coll_hier_t *h, size_t pair_bytes);
 AMP_MUST_USE amp_status_t amp_coll_levels_alltoall(
-    const amp_coll_hier_t *h, const amp_coll_comm_t *c, const void *sendbuf,
-    int scount, const amp_dt_t *sdt, void *recvbuf, int rcount,
-    const amp_dt_t *rdt, int in_place);
+    const amp_coll_hier_t *h, const amp_coll_comm_t *c,
+    const amp_coll_blocks_t *send, const amp_coll_blocks_t *recv, int in_place);
 /* Reduce and reduce-scatter through the two-level allreduce (so their
  * results are its bits), needing amp_coll_shm_reduce_ok.  rcounts: each
  * rank's part of the reduce-scatter, in order. */

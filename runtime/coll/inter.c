@@ -216,11 +216,12 @@ amp_status_t amp_coll_inter_from_leader(const amp_coll_inter_t *ic, int low,
 }
 
 amp_status_t amp_coll_inter_reduce(const amp_coll_inter_t *ic,
-                                   const void *sendbuf, void *recvbuf,
-                                   int count, const amp_dt_t *dt,
-                                   const amp_coll_op_t *op, int root, int all,
-                                   amp_nbc_t **out)
+                                   const amp_coll_reduction_t *r, int root,
+                                   int all, amp_nbc_t **out)
 {
+    void *recvbuf = r->recvbuf;
+    int count = r->count;
+    const amp_dt_t *dt = r->dt;
     int contributes = all || root >= 0;
     size_t eb = contributes ? amp_nbc_elems_bytes(dt, count) : 0;
     amp_nbc_t *s = both_create(ic, tree_steps(ic), 2 * eb);
@@ -232,9 +233,9 @@ amp_status_t amp_coll_inter_reduce(const amp_coll_inter_t *ic,
     }
     char *acc = amp_nbc_scratch_elems(s, dt, count);
     char *tmp = amp_nbc_scratch_elems(s, dt, count);
-    amp_nbc_copy(s, sendbuf, count, dt, acc, count, dt);
+    amp_nbc_copy(s, r->sendbuf, count, dt, acc, count, dt);
     char *res = local_reduce(s, ic->local.rank, ic->local.size, acc, tmp, count,
-                             dt, op);
+                             dt, r->op);
     if (ic->local.rank == 0) {
         if (all)
             cross_recv(s, recvbuf, count, dt, 0);
@@ -250,12 +251,14 @@ amp_status_t amp_coll_inter_reduce(const amp_coll_inter_t *ic,
  * leader; the remote group's, from its leader, is scattered over the
  * local group by counts. */
 amp_status_t amp_coll_inter_reduce_scatter(const amp_coll_inter_t *ic,
-                                           const void *sendbuf, void *recvbuf,
-                                           const int *counts, int total,
-                                           const amp_dt_t *dt,
-                                           const amp_coll_op_t *op,
-                                           amp_nbc_t **out)
+                                           const amp_coll_reduction_t *r,
+                                           const int *counts, amp_nbc_t **out)
 {
+    const void *sendbuf = r->sendbuf;
+    void *recvbuf = r->recvbuf;
+    int total = r->count;
+    const amp_dt_t *dt = r->dt;
+    const amp_coll_op_t *op = r->op;
     size_t eb = amp_nbc_elems_bytes(dt, total);
     amp_nbc_t *s = both_create(ic, tree_steps(ic) + ic->local.size, 3 * eb);
     if (!s)

@@ -30,16 +30,16 @@ AMP_MUST_USE amp_status_t amp_coll_inter_bcast(const amp_coll_inter_t *ic,
                                                void *buf, int count,
                                                const amp_dt_t *dt, int root,
                                                struct amp_nbc **out);
-AMP_MUST_USE amp_status_t amp_coll_inter_reduce(
-    const amp_coll_inter_t *ic, const void *sendbuf, void *recvbuf, int count,
-    const amp_dt_t *dt, const amp_coll_op_t *op, int root, int all,
-    struct amp_nbc **out);
-/* Reduce_scatter(_block): counts over the local group, total their sum
- * (the same in both groups). */
+/* Reduce r to root, or (all) allreduce. */
+AMP_MUST_USE amp_status_t amp_coll_inter_reduce(const amp_coll_inter_t *ic,
+                                                const amp_coll_reduction_t *r,
+                                                int root, int all,
+                                                struct amp_nbc **out);
+/* Reduce_scatter(_block) of r: counts over the local group, r->count their
+ * sum (the same in both groups). */
 AMP_MUST_USE amp_status_t amp_coll_inter_reduce_scatter(
-    const amp_coll_inter_t *ic, const void *sendbuf, void *recvbuf,
-    const int *counts, int total, const amp_dt_t *dt, const amp_coll_op_t *op,
-    struct amp_nbc **out);
+    const amp_coll_inter_t *ic, const amp_coll_reduction_t *r,
+    const int *counts, struct amp_nbc **out);
 /* The local rank 0 of one group, the low one (low: this rank's group),
  * sends the n ints at buf to every other member of both groups. */
 AMP_MUST_USE amp_status_t amp_coll_inter_from_leader(const amp_coll_inter_t *ic,

@@ -170,6 +170,65 @@ static amp_status_t levels_done(levels_t *v, amp_status_t st, void *a, void *b)
     return st;
 }
 
+/* At the root, the blocks of the side with a block per rank (as the
+ * call gives it) that go through the other processes: each rank's element
+ * count and displacement (cnt, dsp), each process block's packed bytes
+ * (none for the root's own) at offs of a buffer of total bytes. */
+typedef struct others {
+    int *bytes, *offs, *cnt, *dsp;
+    size_t total;
+} others_t;
+
+/* Lays out o for the blocks side b; AMP_ERR_NOMEM, or o->bytes to free. */
+static amp_status_t others_init(const levels_t *v, const amp_coll_blocks_t *b,
+                                others_t *o)
+{
+    const amp_coll_levels_t *l = &v->l;
+    int size = l->block_first[l->nblocks];
+    o->bytes = malloc((size_t)(2 * l->nblocks + 2 * size) * sizeof(int));
+    if (!o->bytes)
+        return AMP_ERR_NOMEM;
+    o->offs = o->bytes + l->nblocks;
+    o->cnt = o->offs + l->nblocks;
+    o->dsp = o->cnt + size;
+    for (int k = 0; k < l->nblocks; k++) {
+        block_layout(v, k, b->count, b->counts, b->displs,
+                     o->cnt + l->block_first[k], o->dsp + l->block_first[k]);
+        o->bytes[k] = 0;
+        for (int r = l->block_first[k]; k != v->rb && r < l->block_first[k + 1];
+             r++)
+            o->bytes[k] += o->cnt[r] * (int)b->dt->size;
+    }
+    o->total = prefix(o->bytes, l->nblocks, o->offs);
+    return AMP_OK;
+}
+
+/* levels_init for a gather or scatter to or from root, with *sizes: room
+ * for two ints per member of this process (freed by levels_done). */
+static amp_status_t levels_open(levels_t *v, const amp_coll_hier_t *h,
+                                const amp_coll_comm_t *c, int root, int **sizes)
+{
+    amp_status_t st = levels_init(v, h, c, root);
+    if (st != AMP_OK)
+        return st;
+    *sizes = malloc((size_t)(2 * v->l.nlocal) * sizeof(int));
+    return *sizes ? AMP_OK : levels_done(v, AMP_ERR_NOMEM, NULL, NULL);
+}
+
+/* Away from the root's process: member_sizes into sizes, their offsets
+ * after them, and at the gatherer *tmp, a buffer of all of them (*total
+ * bytes). */
+static amp_status_t member_buffer(levels_t *v, int mine, int differ, int *sizes,
+                                  char **tmp, size_t *total)
+{
+    int n = v->l.nlocal;
+    amp_status_t st = member_sizes(v, mine, differ, sizes);
+    *total = gatherer(v) ? prefix(sizes, n, sizes + n) : 0;
+    if (st == AMP_OK && gatherer(v) && !(*tmp = malloc(*total + 1)))
+        st = AMP_ERR_NOMEM;
+    return st;
+}
+
 /* ---- gather ----------------------------------------------------------- */
 
 /* The root's block: straight into the root's receive buffer. */
@@ -191,46 +250,36 @@ static amp_status_t gather_root_block(levels_t *v,
 }
 
 /* At the root: every other block's packed bytes from its gatherer, then
- * each member's part into place. */
-static amp_status_t gather_from_blocks(levels_t *v, void *recvbuf, int rcount,
-                                       const int *rcounts, const int *displs,
-                                       const amp_dt_t *rdt)
+ * each member's part into place in recv. */
+static amp_status_t gather_from_blocks(levels_t *v,
+                                       const amp_coll_blocks_t *recv)
 {
     const amp_coll_levels_t *l = &v->l;
-    int size = l->block_first[l->nblocks];
-    int *bytes = malloc((size_t)(2 * l->nblocks + 2 * size) * sizeof(int));
-    if (!bytes)
+    const amp_dt_t *rdt = recv->dt;
+    others_t o;
+    if (others_init(v, recv, &o) != AMP_OK)
         return AMP_ERR_NOMEM;
-    int *offs = bytes + l->nblocks, *cnt = offs + l->nblocks, *dsp = cnt + size;
-    for (int b = 0; b < l->nblocks; b++) {
-        block_layout(v, b, rcount, rcounts, displs, cnt + l->block_first[b],
-                     dsp + l->block_first[b]);
-        bytes[b] = 0;
-        for (int r = l->block_first[b]; b != v->rb && r < l->block_first[b + 1];
-             r++)
-            bytes[b] += cnt[r] * (int)rdt->size;
-    }
-    char *tmp = malloc(prefix(bytes, l->nblocks, offs) + 1);
+    char *tmp = malloc(o.total + 1);
     amp_nbc_t *s = NULL;
     amp_status_t st =
         tmp ? amp_coll_sched_gather(&v->leaders,
                                     &(amp_coll_blocks_t){.dt = byte_dt()},
                                     &(amp_coll_blocks_t){.buf = tmp,
-                                                         .counts = bytes,
-                                                         .displs = offs,
+                                                         .counts = o.bytes,
+                                                         .displs = o.offs,
                                                          .dt = byte_dt()},
                                     v->rb, 1, &s)
             : AMP_ERR_NOMEM;
     st = run(st, s, &v->leaders);
     for (int b = 0; st == AMP_OK && b < l->nblocks; b++) {
-        const char *p = tmp + offs[b];
+        const char *p = tmp + o.offs[b];
         for (int r = l->block_first[b]; b != v->rb && r < l->block_first[b + 1];
              r++)
-            p += amp_dt_unpack(rdt, cnt[r], elem_at(recvbuf, dsp[r], rdt), p,
-                               (size_t)cnt[r] * rdt->size);
+            p += amp_dt_unpack(rdt, o.cnt[r], elem_at(recv->buf, o.dsp[r], rdt),
+                               p, (size_t)o.cnt[r] * rdt->size);
     }
     free(tmp);
-    free(bytes);
+    free(o.bytes);
     return st;
 }
 
@@ -240,41 +289,34 @@ amp_status_t amp_coll_levels_gather(const amp_coll_hier_t *h,
                                     const amp_coll_blocks_t *recv, int root,
                                     int in_place)
 {
-    const void *sendbuf = send->buf;
-    int scount = send->count, rcount = recv->count;
-    const amp_dt_t *sdt = send->dt, *rdt = recv->dt;
-    void *recvbuf = (void *)recv->buf;
-    const int *rcounts = recv->counts, *displs = recv->displs;
     levels_t v;
-    amp_status_t st = levels_init(&v, h, c, root);
+    int *sizes;
+    char *tmp = NULL;
+    size_t total;
+    amp_status_t st = levels_open(&v, h, c, root, &sizes);
     if (st != AMP_OK)
         return st;
     int n = v.l.nlocal;
-    int *sizes = malloc((size_t)(2 * n) * sizeof(int));
-    char *tmp = NULL;
-    if (!sizes)
-        return levels_done(&v, AMP_ERR_NOMEM, NULL, NULL);
     if (v.rb == v.l.block) {
         st = gather_root_block(&v, send, recv, in_place, sizes, sizes + n);
         if (st == AMP_OK && gatherer(&v))
-            st = gather_from_blocks(&v, recvbuf, rcount, rcounts, displs, rdt);
+            st = gather_from_blocks(&v, recv);
         return levels_done(&v, st, sizes, NULL);
     }
     /* Elsewhere: packed to the first member, which sends the block. */
-    st = member_sizes(&v, scount * (int)sdt->size, rcounts != NULL, sizes);
-    size_t total = gatherer(&v) ? prefix(sizes, n, sizes + n) : 0;
-    if (st == AMP_OK && gatherer(&v) && !(tmp = malloc(total + 1)))
-        st = AMP_ERR_NOMEM;
+    st = member_buffer(&v, send->count * (int)send->dt->size,
+                       recv->counts != NULL, sizes, &tmp, &total);
     amp_nbc_t *s = NULL;
     if (st == AMP_OK) {
-        st = amp_coll_sched_gather(
-            &v.local,
-            &(amp_coll_blocks_t){.buf = sendbuf, .count = scount, .dt = sdt},
-            &(amp_coll_blocks_t){.buf = tmp,
-                                 .counts = sizes,
-                                 .displs = sizes + n,
-                                 .dt = byte_dt()},
-            0, 0, &s);
+        st = amp_coll_sched_gather(&v.local,
+                                   &(amp_coll_blocks_t){.buf = send->buf,
+                                                        .count = send->count,
+                                                        .dt = send->dt},
+                                   &(amp_coll_blocks_t){.buf = tmp,
+                                                        .counts = sizes,
+                                                        .displs = sizes + n,
+                                                        .dt = byte_dt()},
+                                   0, 0, &s);
         st = run(st, s, &v.local);
     }
     if (st == AMP_OK && gatherer(&v)) {
@@ -290,47 +332,38 @@ amp_status_t amp_coll_levels_gather(const amp_coll_hier_t *h,
 
 /* ---- scatter ---------------------------------------------------------- */
 
-/* At the root: every other block's parts packed, to its gatherer. */
-static amp_status_t scatter_to_blocks(levels_t *v, const void *sendbuf,
-                                      int scount, const int *scounts,
-                                      const int *displs, const amp_dt_t *sdt)
+/* At the root: every other block's parts of send packed, to its
+ * gatherer. */
+static amp_status_t scatter_to_blocks(levels_t *v,
+                                      const amp_coll_blocks_t *send)
 {
     const amp_coll_levels_t *l = &v->l;
-    int size = l->block_first[l->nblocks];
-    int *bytes = malloc((size_t)(2 * l->nblocks + 2 * size) * sizeof(int));
-    if (!bytes)
+    const amp_dt_t *sdt = send->dt;
+    others_t o;
+    if (others_init(v, send, &o) != AMP_OK)
         return AMP_ERR_NOMEM;
-    int *offs = bytes + l->nblocks, *cnt = offs + l->nblocks, *dsp = cnt + size;
-    for (int b = 0; b < l->nblocks; b++) {
-        block_layout(v, b, scount, scounts, displs, cnt + l->block_first[b],
-                     dsp + l->block_first[b]);
-        bytes[b] = 0;
-        for (int r = l->block_first[b]; b != v->rb && r < l->block_first[b + 1];
-             r++)
-            bytes[b] += cnt[r] * (int)sdt->size;
-    }
-    char *tmp = malloc(prefix(bytes, l->nblocks, offs) + 1);
+    char *tmp = malloc(o.total + 1);
     for (int b = 0; tmp && b < l->nblocks; b++) {
-        char *p = tmp + offs[b];
+        char *p = tmp + o.offs[b];
         for (int r = l->block_first[b]; b != v->rb && r < l->block_first[b + 1];
              r++) {
-            amp_dt_pack(sdt, cnt[r], elem_at(sendbuf, dsp[r], sdt), p);
-            p += (size_t)cnt[r] * sdt->size;
+            amp_dt_pack(sdt, o.cnt[r], elem_at(send->buf, o.dsp[r], sdt), p);
+            p += (size_t)o.cnt[r] * sdt->size;
         }
     }
     amp_nbc_t *s = NULL;
     amp_status_t st =
         tmp ? amp_coll_sched_scatter(&v->leaders,
                                      &(amp_coll_blocks_t){.buf = tmp,
-                                                          .counts = bytes,
-                                                          .displs = offs,
+                                                          .counts = o.bytes,
+                                                          .displs = o.offs,
                                                           .dt = byte_dt()},
                                      &(amp_coll_blocks_t){.dt = byte_dt()},
                                      v->rb, 1, &s)
             : AMP_ERR_NOMEM;
     st = run(st, s, &v->leaders);
     free(tmp);
-    free(bytes);
+    free(o.bytes);
     return st;
 }
 
@@ -340,45 +373,37 @@ amp_status_t amp_coll_levels_scatter(const amp_coll_hier_t *h,
                                      const amp_coll_blocks_t *recv, int root,
                                      int in_place)
 {
-    const void *sendbuf = send->buf;
-    int scount = send->count, rcount = recv->count;
-    const amp_dt_t *sdt = send->dt, *rdt = recv->dt;
-    void *recvbuf = (void *)recv->buf;
-    const int *scounts = send->counts, *displs = send->displs;
     levels_t v;
-    amp_status_t st = levels_init(&v, h, c, root);
+    int *sizes;
+    char *tmp = NULL;
+    size_t total;
+    amp_nbc_t *s = NULL;
+    amp_status_t st = levels_open(&v, h, c, root, &sizes);
     if (st != AMP_OK)
         return st;
     int n = v.l.nlocal;
-    int *sizes = malloc((size_t)(2 * n) * sizeof(int));
-    char *tmp = NULL;
-    amp_nbc_t *s = NULL;
-    if (!sizes)
-        return levels_done(&v, AMP_ERR_NOMEM, NULL, NULL);
     if (v.rb == v.l.block) { /* the other blocks first, then this one */
         if (gatherer(&v))
-            st = scatter_to_blocks(&v, sendbuf, scount, scounts, displs, sdt);
+            st = scatter_to_blocks(&v, send);
         if (st == AMP_OK && gatherer(&v))
-            block_layout(&v, v.l.block, scount, scounts, displs, sizes,
-                         sizes + n);
+            block_layout(&v, v.l.block, send->count, send->counts, send->displs,
+                         sizes, sizes + n);
         if (st == AMP_OK) {
             st = amp_coll_sched_scatter(
                 &v.local,
-                &(amp_coll_blocks_t){.buf = sendbuf,
+                &(amp_coll_blocks_t){.buf = send->buf,
                                      .counts = sizes,
                                      .displs = sizes + n,
-                                     .dt = sdt},
+                                     .dt = send->dt},
                 &(amp_coll_blocks_t){
-                    .buf = recvbuf, .count = rcount, .dt = rdt},
+                    .buf = recv->buf, .count = recv->count, .dt = recv->dt},
                 v.gather, in_place, &s);
             st = run(st, s, &v.local);
         }
         return levels_done(&v, st, sizes, NULL);
     }
-    st = member_sizes(&v, rcount * (int)rdt->size, scounts != NULL, sizes);
-    size_t total = gatherer(&v) ? prefix(sizes, n, sizes + n) : 0;
-    if (st == AMP_OK && gatherer(&v) && !(tmp = malloc(total + 1)))
-        st = AMP_ERR_NOMEM;
+    st = member_buffer(&v, recv->count * (int)recv->dt->size,
+                       send->counts != NULL, sizes, &tmp, &total);
     if (st == AMP_OK && gatherer(&v)) {
         st = amp_coll_sched_scatter(
             &v.leaders, &(amp_coll_blocks_t){.dt = byte_dt()},
@@ -388,14 +413,15 @@ amp_status_t amp_coll_levels_scatter(const amp_coll_hier_t *h,
         st = run(st, s, &v.leaders);
     }
     if (st == AMP_OK) {
-        st = amp_coll_sched_scatter(
-            &v.local,
-            &(amp_coll_blocks_t){.buf = tmp,
-                                 .counts = sizes,
-                                 .displs = sizes + n,
-                                 .dt = byte_dt()},
-            &(amp_coll_blocks_t){.buf = recvbuf, .count = rcount, .dt = rdt}, 0,
-            0, &s);
+        st = amp_coll_sched_scatter(&v.local,
+                                    &(amp_coll_blocks_t){.buf = tmp,
+                                                         .counts = sizes,
+                                                         .displs = sizes + n,
+                                                         .dt = byte_dt()},
+                                    &(amp_coll_blocks_t){.buf = recv->buf,
+                                                         .count = recv->count,
+                                                         .dt = recv->dt},
+                                    0, 0, &s);
         st = run(st, s, &v.local);
     }
     return levels_done(&v, st, sizes, tmp);
@@ -622,11 +648,14 @@ static amp_status_t a2a_exchange(levels_t *v, char *rows, size_t pb)
 
 amp_status_t amp_coll_levels_alltoall(const amp_coll_hier_t *h,
                                       const amp_coll_comm_t *c,
-                                      const void *sendbuf, int scount,
-                                      const amp_dt_t *sdt, void *recvbuf,
-                                      int rcount, const amp_dt_t *rdt,
+                                      const amp_coll_blocks_t *send,
+                                      const amp_coll_blocks_t *recv,
                                       int in_place)
 {
+    const void *sendbuf = send->buf;
+    void *recvbuf = (void *)recv->buf;
+    int scount = send->count, rcount = recv->count;
+    const amp_dt_t *sdt = send->dt, *rdt = recv->dt;
     levels_t v;
     amp_status_t st = levels_init(&v, h, c, -1);
     if (st != AMP_OK)

@@ -149,11 +149,11 @@ AMP_MUST_USE amp_status_t amp_coll_sched_bcast(const amp_coll_comm_t *c,
                                                void *buf, int count,
                                                const amp_dt_t *dt, int root,
                                                amp_nbc_t **out);
-/* Reduce / allreduce: with in_place the data is in recvbuf. */
-AMP_MUST_USE amp_status_t amp_coll_sched_reduce(
-    const amp_coll_comm_t *c, const void *sendbuf, void *recvbuf, int count,
-    const amp_dt_t *dt, const amp_coll_op_t *op, int root, int all,
-    amp_nbc_t **out);
+/* Reduce r to root, or (all) allreduce. */
+AMP_MUST_USE amp_status_t amp_coll_sched_reduce(const amp_coll_comm_t *c,
+                                                const amp_coll_reduction_t *r,
+                                                int root, int all,
+                                                amp_nbc_t **out);
 /* Gather(v) / scatter(v) / allgather(v): the send and receive sides
  * (coll.h; the side of the blocks per rank is the receive side of gather
  * and allgather, the send side of scatter). */
@@ -182,10 +182,10 @@ AMP_MUST_USE amp_status_t amp_coll_sched_reduce_scatter(
     const amp_coll_comm_t *c, const void *sendbuf, void *recvbuf,
     const int *rcounts, const amp_dt_t *dt, const amp_coll_op_t *op,
     int in_place, amp_nbc_t **out);
-/* Scan (exclusive: exscan; rank 0's recvbuf is left alone). */
-AMP_MUST_USE amp_status_t amp_coll_sched_scan(
-    const amp_coll_comm_t *c, const void *sendbuf, void *recvbuf, int count,
-    const amp_dt_t *dt, const amp_coll_op_t *op, int exclusive, int in_place,
-    amp_nbc_t **out);
+/* Scan of r (exclusive: exscan; rank 0's recvbuf is left alone). */
+AMP_MUST_USE amp_status_t amp_coll_sched_scan(const amp_coll_comm_t *c,
+                                              const amp_coll_reduction_t *r,
+                                              int exclusive, int in_place,
+                                              amp_nbc_t **out);
 
 #endif

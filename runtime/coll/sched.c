@@ -103,11 +103,14 @@ static char *add_reduce_to_zero(amp_nbc_t *s, const amp_coll_comm_t *c,
 }
 
 amp_status_t amp_coll_sched_reduce(const amp_coll_comm_t *c,
-                                   const void *sendbuf, void *recvbuf,
-                                   int count, const amp_dt_t *dt,
-                                   const amp_coll_op_t *op, int root, int all,
-                                   amp_nbc_t **out)
+                                   const amp_coll_reduction_t *r, int root,
+                                   int all, amp_nbc_t **out)
 {
+    const void *sendbuf = r->sendbuf;
+    void *recvbuf = r->recvbuf;
+    int count = r->count;
+    const amp_dt_t *dt = r->dt;
+    const amp_coll_op_t *op = r->op;
     int n = c->size;
     size_t eb = amp_nbc_elems_bytes(dt, count);
     amp_nbc_t *s = amp_nbc_create(c, 2 * log2ceil(n) + log2ceil(n) + 4, 2 * eb);
@@ -328,11 +331,14 @@ amp_status_t amp_coll_sched_reduce_scatter(const amp_coll_comm_t *c,
  * block of ranks around this one, res the prefix so far.  Exchanging
  * partials with rank ^ mask, the lower side's data always goes on the
  * left of the operation. */
-amp_status_t amp_coll_sched_scan(const amp_coll_comm_t *c, const void *sendbuf,
-                                 void *recvbuf, int count, const amp_dt_t *dt,
-                                 const amp_coll_op_t *op, int exclusive,
+amp_status_t amp_coll_sched_scan(const amp_coll_comm_t *c,
+                                 const amp_coll_reduction_t *r, int exclusive,
                                  int in_place, amp_nbc_t **out)
 {
+    void *recvbuf = r->recvbuf;
+    int count = r->count;
+    const amp_dt_t *dt = r->dt;
+    const amp_coll_op_t *op = r->op;
     int n = c->size, me = c->rank;
     size_t eb = amp_nbc_elems_bytes(dt, count);
     amp_nbc_t *s = amp_nbc_create(c, 4 * log2ceil(n) + 3, 3 * eb);
@@ -341,7 +347,7 @@ amp_status_t amp_coll_sched_scan(const amp_coll_comm_t *c, const void *sendbuf,
     char *partial = amp_nbc_scratch_elems(s, dt, count);
     char *tmp = amp_nbc_scratch_elems(s, dt, count);
     char *res = amp_nbc_scratch_elems(s, dt, count);
-    const void *in = in_place ? recvbuf : sendbuf;
+    const void *in = in_place ? recvbuf : r->sendbuf;
     int have = !exclusive; /* res holds something */
     amp_nbc_copy(s, in, count, dt, partial, count, dt);
     if (have)

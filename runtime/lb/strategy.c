@@ -123,11 +123,51 @@ static void move_rank(int *map, double *pl, const double *loads, int r, int to)
     map[r] = to;
 }
 
+/* A placement being planned: n ranks with loads, in order (heaviest
+ * first), rank r on PE out[r] of npes, PE p carrying pl[p], total the sum
+ * of the loads. */
+typedef struct placement {
+    int n, npes;
+    const double *loads;
+    int *order;
+    int *out;
+    double *pl;
+    double total;
+} placement_t;
+
+/* Starts m on the placement cur of n ranks with loads over npes PEs, out
+ * (a copy of cur) the one to change. */
+static amp_status_t placement_begin(placement_t *m, int n, const double *loads,
+                                    const int *cur, int npes, int *out)
+{
+    memcpy(out, cur, (size_t)n * sizeof(int));
+    *m = (placement_t){.n = n, .npes = npes, .loads = loads, .out = out};
+    m->order = malloc((size_t)(n ? n : 1) * sizeof(int));
+    m->pl = pe_loads(n, loads, cur, npes);
+    if (!m->order || !m->pl) {
+        free(m->order);
+        free(m->pl);
+        return AMP_ERR_NOMEM;
+    }
+    order_by_load(n, loads, m->order);
+    for (int p = 0; p < npes; p++)
+        m->total += m->pl[p];
+    return AMP_OK;
+}
+
+static void placement_end(placement_t *m)
+{
+    free(m->order);
+    free(m->pl);
+}
+
 /* One step on the most loaded PE; 0 when it is within limit or nothing
  * helps. */
-static int refine_step(int n, const double *loads, const int *order, int *out,
-                       double *pl, int npes, double limit)
+static int refine_step(const placement_t *m, double limit)
 {
+    int n = m->n, npes = m->npes, *out = m->out;
+    const double *loads = m->loads;
+    double *pl = m->pl;
     int heavy = 0;
     for (int p = 1; p < npes; p++)
         if (pl[p] > pl[heavy])
@@ -140,7 +180,7 @@ static int refine_step(int n, const double *loads, const int *order, int *out,
     double room = limit - pl[light];
     if (pl[heavy] - pl[light] <= room)
         room = pl[heavy] - pl[light] - 1e-12;
-    int r = fitting_rank(n, loads, out, order, heavy, room);
+    int r = fitting_rank(n, loads, out, m->order, heavy, room);
     if (r >= 0) {
         move_rank(out, pl, loads, r, light);
         return 1;
@@ -157,26 +197,16 @@ static int refine_step(int n, const double *loads, const int *order, int *out,
 amp_status_t amp_lb_refine(int n, const double *loads, const int *cur, int npes,
                            double tol, int *out)
 {
-    memcpy(out, cur, (size_t)n * sizeof(int));
-    int *order = malloc((size_t)(n ? n : 1) * sizeof(int));
-    double *pl = pe_loads(n, loads, cur, npes);
-    if (!order || !pl) {
-        free(order);
-        free(pl);
+    placement_t m;
+    if (placement_begin(&m, n, loads, cur, npes, out) != AMP_OK)
         return AMP_ERR_NOMEM;
-    }
-    order_by_load(n, loads, order);
-    double total = 0;
-    for (int p = 0; p < npes; p++)
-        total += pl[p];
-    double limit = total / npes * (1.0 + tol);
+    double limit = m.total / npes * (1.0 + tol);
     /* Every step lowers the sum of the squared PE loads, so this ends; n
      * steps bound it anyway. */
     for (int steps = 0; steps < n; steps++)
-        if (!refine_step(n, loads, order, out, pl, npes, limit))
+        if (!refine_step(&m, limit))
             break;
-    free(order);
-    free(pl);
+    placement_end(&m);
     return AMP_OK;
 }
 
@@ -194,9 +224,12 @@ static uint64_t next_random(uint64_t *state)
 
 /* One overloaded PE's turn: sample a few PEs, give ranks to the least
  * loaded sample while that stays under the average. */
-static void dist_turn(int n, const double *loads, const int *order, int *out,
-                      double *pl, int npes, int p, double avg, uint64_t *rng)
+static void dist_turn(const placement_t *m, int p, double avg, uint64_t *rng)
 {
+    int n = m->n, npes = m->npes, *out = m->out;
+    const double *loads = m->loads;
+    const int *order = m->order;
+    double *pl = m->pl;
     int sample[DIST_SAMPLES];
     int ns = npes - 1 < DIST_SAMPLES ? npes - 1 : DIST_SAMPLES;
     for (int k = 0; k < ns; k++) {
@@ -221,29 +254,21 @@ static void dist_turn(int n, const double *loads, const int *order, int *out,
 amp_status_t amp_lb_distributed(int n, const double *loads, const int *cur,
                                 int npes, unsigned long seed, int *out)
 {
-    memcpy(out, cur, (size_t)n * sizeof(int));
-    if (npes < 2)
+    if (npes < 2) {
+        memcpy(out, cur, (size_t)n * sizeof(int));
         return AMP_OK;
-    int *order = malloc((size_t)(n ? n : 1) * sizeof(int));
-    double *pl = pe_loads(n, loads, cur, npes);
-    if (!order || !pl) {
-        free(order);
-        free(pl);
-        return AMP_ERR_NOMEM;
     }
-    order_by_load(n, loads, order);
-    double total = 0;
-    for (int p = 0; p < npes; p++)
-        total += pl[p];
+    placement_t m;
+    if (placement_begin(&m, n, loads, cur, npes, out) != AMP_OK)
+        return AMP_ERR_NOMEM;
     /* A little slack over the average, as the peers' DistributedLB. */
-    double avg = total / npes * 1.01;
+    double avg = m.total / npes * 1.01;
     uint64_t rng = seed;
     for (int round = 0; round < DIST_ROUNDS; round++)
         for (int p = 0; p < npes; p++)
-            if (pl[p] > avg)
-                dist_turn(n, loads, order, out, pl, npes, p, avg, &rng);
-    free(order);
-    free(pl);
+            if (m.pl[p] > avg)
+                dist_turn(&m, p, avg, &rng);
+    placement_end(&m);
     return AMP_OK;
 }
 

@@ -50,10 +50,12 @@ static char *find_gap(amp_bsend_t *b, size_t len, amp_bseg_t ***link)
     }
 }
 
-int amp_bsend_start(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
-                    int count, const amp_dt_t *dt, int dest, int tag,
+int amp_bsend_start(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
                     const char *call, amp_p2p_req_t *stand_in)
 {
+    const void *buf = x->buf;
+    int count = x->count, dest = x->peer, tag = x->tag;
+    const amp_dt_t *dt = x->dt;
     if (stand_in) /* until the send has started */
         amp_p2p_req_init_done(&rank->ep, stand_in, dest, tag);
     amp_bsend_t *b = &rank->bsend;

@@ -126,33 +126,56 @@ static int begin(MPI_Comm comm_h, MPI_Request *request, int nb,
     return rc;
 }
 
-/* count elements of type h at buf: count, datatype, buffer. */
-static int check_part(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
-                      int count, MPI_Datatype h, const char *call,
-                      const char *bufarg, const char *countarg,
-                      const char *typearg, const amp_dt_t **dt)
+/* The arguments of one side (send or receive) of a call. */
+typedef struct side_args {
+    const void *buf;
+    int count;                 /* regular forms */
+    const int *counts;         /* v and w forms */
+    const int *displs;         /* v and w forms */
+    MPI_Datatype type;         /* regular and v forms */
+    const MPI_Datatype *types; /* w form */
+} side_args_t;
+
+/* The argument names of a side, by is_send (displs: NULL where the side
+ * has none). */
+typedef struct side_names {
+    const char *buf, *count, *counts, *type, *displs;
+} side_names_t;
+static const side_names_t names[2] = {
+    {"recvbuf", "recvcount", "recvcounts", "recvtype", "displs"},
+    {"sendbuf", "sendcount", "sendcounts", "sendtype", "displs"}};
+
+/* count elements of type at buf (a side's regular form, arguments named
+ * as nm says): count, datatype, buffer. */
+static int check_part(amp_rank_t *rank, amp_comm_t *comm, const side_args_t *a,
+                      const side_names_t *nm, const char *call,
+                      const amp_dt_t **dt)
 {
-    int rc = amp_check_count(rank, comm, count, call, countarg);
+    const void *buf = a->buf;
+    int rc = amp_check_count(rank, comm, a->count, call, nm->count);
     if (rc == MPI_SUCCESS)
-        rc = amp_check_dt(rank, comm, h, call, typearg, dt);
+        rc = amp_check_dt(rank, comm, a->type, call, nm->type, dt);
     if (rc == MPI_SUCCESS && buf == MPI_IN_PLACE)
         rc = amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
                            "MPI_IN_PLACE is not allowed here (argument %s)",
-                           bufarg);
+                           nm->buf);
     if (rc == MPI_SUCCESS)
-        rc = amp_check_buf(rank, comm, buf, count, *dt, call, bufarg);
+        rc = amp_check_buf(rank, comm, buf, a->count, *dt, call, nm->buf);
     return rc;
 }
 
-/* counts[i] (and displs) for the n ranks: present and not negative; the
- * buffer is not NULL if any count is positive. */
-static int check_counts(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
-                        const int *counts, const int *displs, int n,
-                        const amp_dt_t *dt, const char *call,
-                        const char *bufarg, const char *countarg,
-                        const char *displarg)
+/* a->counts[i] (and a->displs where nm names them) for the n ranks:
+ * present and not negative; the buffer is not NULL if any count is
+ * positive. */
+static int check_counts(amp_rank_t *rank, amp_comm_t *comm,
+                        const side_args_t *a, int n, const amp_dt_t *dt,
+                        const side_names_t *nm, const char *call)
 {
-    if (!counts || (displarg && !displs))
+    const void *buf = a->buf;
+    const int *counts = a->counts;
+    const char *bufarg = nm->buf, *countarg = nm->counts,
+               *displarg = nm->displs;
+    if (!counts || (displarg && !a->displs))
         return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
                              "NULL pointer (argument %s)",
                              counts ? displarg : countarg);
@@ -228,10 +251,18 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
     if (rc != MPI_SUCCESS)
         return rc;
     if (comm->is_inter) /* intercoll_calls.c */
-        return amp_intercoll_bcast(rank, comm, comm_h, buffer, count, datatype,
-                                   root, request, call);
-    rc = check_part(rank, comm, buffer, count, datatype, call, "buffer",
-                    "count", "datatype", &dt);
+        return amp_intercoll_bcast(rank, comm,
+                                   &(amp_xfer_t){.buf = buffer,
+                                                 .count = count,
+                                                 .dtype = datatype,
+                                                 .peer = root,
+                                                 .comm_h = comm_h},
+                                   request, call);
+    rc = check_part(
+        rank, comm,
+        &(side_args_t){.buf = buffer, .count = count, .type = datatype},
+        &(side_names_t){.buf = "buffer", .count = "count", .type = "datatype"},
+        call, &dt);
     if (rc == MPI_SUCCESS)
         rc = amp_check_root(rank, comm, root, call);
     if (rc != MPI_SUCCESS)
@@ -306,8 +337,14 @@ static int ireduce(const amp_reduce_args_t *a, MPI_Comm comm_h,
     if (sendbuf == MPI_IN_PLACE)
         sendbuf = recvbuf;
     amp_coll_comm_of(rank, comm, &c);
-    amp_status_t st = amp_coll_sched_reduce(&c, sendbuf, recvbuf, count, dt,
-                                            &cop, all ? 0 : root, all, &s);
+    amp_status_t st =
+        amp_coll_sched_reduce(&c,
+                              &(amp_coll_reduction_t){.sendbuf = sendbuf,
+                                                      .recvbuf = recvbuf,
+                                                      .count = count,
+                                                      .dt = dt,
+                                                      .op = &cop},
+                              all ? 0 : root, all, &s);
     return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
 }
 
@@ -341,24 +378,6 @@ AMP_WEAK_ALIAS(Iallreduce)
 
 /* ---- gather, scatter, allgather ---- */
 
-/* The arguments of one side (send or receive) of a call. */
-typedef struct side_args {
-    const void *buf;
-    int count;                 /* regular forms */
-    const int *counts;         /* v and w forms */
-    const int *displs;         /* v and w forms */
-    MPI_Datatype type;         /* regular and v forms */
-    const MPI_Datatype *types; /* w form */
-} side_args_t;
-
-/* The argument names of a side, by is_send. */
-typedef struct side_names {
-    const char *buf, *count, *counts, *type;
-} side_names_t;
-static const side_names_t names[2] = {
-    {"recvbuf", "recvcount", "recvcounts", "recvtype"},
-    {"sendbuf", "sendcount", "sendcounts", "sendtype"}};
-
 /* Gather(v), scatter(v), allgather(v): one is the side with one block per
  * rank, many the side with a block per peer (v: counts and displs). */
 typedef struct blocks {
@@ -373,8 +392,7 @@ static int check_one(amp_rank_t *rank, amp_comm_t *comm, blocks_t *b,
                      const char *call)
 {
     const side_names_t *nm = &names[b->one_is_send];
-    return check_part(rank, comm, b->one.buf, b->one.count, b->one.type, call,
-                      nm->buf, nm->count, nm->type, &b->odt);
+    return check_part(rank, comm, &b->one, nm, call, &b->odt);
 }
 
 /* The side with n blocks. */
@@ -385,14 +403,13 @@ static int check_many(amp_rank_t *rank, amp_comm_t *comm, blocks_t *b, int n,
     const side_names_t *nm = &names[!b->one_is_send];
     int rc = amp_check_dt(rank, comm, a->type, call, nm->type, &b->mdt);
     if (rc == MPI_SUCCESS && a->buf == MPI_IN_PLACE)
-        rc = check_part(rank, comm, a->buf, 0, a->type, call, nm->buf,
-                        nm->count, nm->type, &b->mdt);
+        rc = check_part(rank, comm,
+                        &(side_args_t){.buf = a->buf, .type = a->type}, nm,
+                        call, &b->mdt);
     if (rc == MPI_SUCCESS && b->v)
-        rc = check_counts(rank, comm, a->buf, a->counts, a->displs, n, b->mdt,
-                          call, nm->buf, nm->counts, "displs");
+        rc = check_counts(rank, comm, a, n, b->mdt, nm, call);
     else if (rc == MPI_SUCCESS)
-        rc = check_part(rank, comm, a->buf, a->count, a->type, call, nm->buf,
-                        nm->count, nm->type, &b->mdt);
+        rc = check_part(rank, comm, a, nm, call, &b->mdt);
     return rc;
 }
 
@@ -928,8 +945,13 @@ static int alltoall(int form, side_args_t *sa, side_args_t *ra, MPI_Comm comm_h,
         amp_coll_comm_of(rank, comm, &c);
         rank->call = call;
         amp_status_t st = amp_coll_levels_alltoall(
-            comm->hier, &c, sa->buf, sa->count, in_place ? NULL : sd.dts[0],
-            (void *)ra->buf, ra->count, rd.dts[0], in_place);
+            comm->hier, &c,
+            &(amp_coll_blocks_t){.buf = sa->buf,
+                                 .count = sa->count,
+                                 .dt = in_place ? NULL : sd.dts[0]},
+            &(amp_coll_blocks_t){
+                .buf = ra->buf, .count = ra->count, .dt = rd.dts[0]},
+            in_place);
         free(mem);
         return status_error(amp_rank_self(), comm, st, call);
     }
@@ -1033,14 +1055,18 @@ AMP_WEAK_ALIAS(Ialltoallw)
 
 /* ---- reduce_scatter, scan, exscan, reduce_local ---- */
 
-/* The checks of the reductions below: count (the local one), datatype, op
- * and the send buffer (MPI_IN_PLACE allowed). */
+/* The checks of the reductions below: a's count (the local one) of total,
+ * datatype, op and the send buffer (MPI_IN_PLACE allowed). */
 static int check_reduction(amp_rank_t *rank, amp_comm_t *comm,
-                           const void *sendbuf, void *recvbuf, int count,
-                           int total, MPI_Datatype datatype, MPI_Op op,
+                           const amp_reduce_args_t *a, int total,
                            const char *call, const amp_dt_t **dt,
                            amp_coll_op_t *cop)
 {
+    const void *sendbuf = a->sendbuf;
+    void *recvbuf = a->recvbuf;
+    int count = a->count;
+    MPI_Datatype datatype = a->dtype;
+    MPI_Op op = a->op;
     int rc = amp_check_dt(rank, comm, datatype, call, "datatype", dt);
     if (rc == MPI_SUCCESS)
         rc = amp_check_op(rank, comm, op, datatype, *dt, call, cop);
@@ -1059,12 +1085,15 @@ static int check_reduction(amp_rank_t *rank, amp_comm_t *comm,
     return rc;
 }
 
-/* Reduce_scatter (rcounts) and reduce_scatter_block (rcounts NULL). */
-static int reduce_scatter(const void *sendbuf, void *recvbuf, int rcount,
-                          const int *rcounts, MPI_Datatype datatype, MPI_Op op,
+/* Reduce_scatter (rcounts) and reduce_scatter_block (rcounts NULL: a's
+ * count each); nonblocking (nb) or not. */
+static int reduce_scatter(const amp_reduce_args_t *a, const int *rcounts,
                           MPI_Comm comm_h, int nb, MPI_Request *request,
                           const char *call)
 {
+    const void *sendbuf = a->sendbuf;
+    void *recvbuf = a->recvbuf;
+    int rcount = a->count;
     amp_rank_t *rank;
     amp_comm_t *comm;
     const amp_dt_t *dt;
@@ -1086,8 +1115,10 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int rcount,
     if (!rcounts)
         rc = amp_check_count(rank, comm, rcount, call, "recvcount");
     else
-        rc = check_counts(rank, comm, MPI_IN_PLACE, rcounts, NULL, n, NULL,
-                          call, "recvbuf", "recvcounts", NULL);
+        rc = check_counts(
+            rank, comm, &(side_args_t){.buf = MPI_IN_PLACE, .counts = rcounts},
+            n, NULL, &(side_names_t){.buf = "recvbuf", .counts = "recvcounts"},
+            call);
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
         counts[i] = rcounts ? rcounts[i] : rcount;
         total += counts[i];
@@ -1097,8 +1128,13 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int rcount,
                            "the counts add up to more than an int holds "
                            "(argument recvcounts)");
     if (rc == MPI_SUCCESS)
-        rc = check_reduction(rank, comm, sendbuf, recvbuf, counts[comm->rank],
-                             (int)total, datatype, op, call, &dt, &cop);
+        rc = check_reduction(rank, comm,
+                             &(amp_reduce_args_t){.sendbuf = sendbuf,
+                                                  .recvbuf = recvbuf,
+                                                  .count = counts[comm->rank],
+                                                  .dtype = a->dtype,
+                                                  .op = a->op},
+                             (int)total, call, &dt, &cop);
     if (rc == MPI_SUCCESS && amp_proc.gpu) { /* device memory: host copies */
         int in_place = sendbuf == MPI_IN_PLACE;
         sendbuf = coll_stage_dt(rank, comm, sendbuf, (int)total, dt,
@@ -1112,9 +1148,14 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int rcount,
         return rc;
     }
     if (comm->is_inter) { /* intercoll_calls.c */
-        rc = amp_intercoll_reduce_scatter(rank, comm, comm_h, sendbuf, recvbuf,
-                                          counts, (int)total, dt, &cop,
-                                          nb ? request : NULL, call);
+        rc = amp_intercoll_reduce_scatter(
+            rank, comm, comm_h,
+            &(amp_coll_reduction_t){.sendbuf = sendbuf,
+                                    .recvbuf = recvbuf,
+                                    .count = (int)total,
+                                    .dt = dt,
+                                    .op = &cop},
+            counts, nb ? request : NULL, call);
         free(counts);
         return rc;
     }
@@ -1138,8 +1179,12 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, int rcount,
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return reduce_scatter(sendbuf, recvbuf, recvcount, NULL, datatype, op, comm,
-                          0, NULL, "MPI_Reduce_scatter_block");
+    return reduce_scatter(&(amp_reduce_args_t){.sendbuf = sendbuf,
+                                               .recvbuf = recvbuf,
+                                               .count = recvcount,
+                                               .dtype = datatype,
+                                               .op = op},
+                          NULL, comm, 0, NULL, "MPI_Reduce_scatter_block");
 }
 AMP_WEAK_ALIAS(Reduce_scatter_block)
 
@@ -1147,8 +1192,12 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
                                int recvcount, MPI_Datatype datatype, MPI_Op op,
                                MPI_Comm comm, MPI_Request *request)
 {
-    return reduce_scatter(sendbuf, recvbuf, recvcount, NULL, datatype, op, comm,
-                          1, request, "MPI_Ireduce_scatter_block");
+    return reduce_scatter(&(amp_reduce_args_t){.sendbuf = sendbuf,
+                                               .recvbuf = recvbuf,
+                                               .count = recvcount,
+                                               .dtype = datatype,
+                                               .op = op},
+                          NULL, comm, 1, request, "MPI_Ireduce_scatter_block");
 }
 AMP_WEAK_ALIAS(Ireduce_scatter_block)
 
@@ -1156,8 +1205,11 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
                         const int recvcounts[], MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm)
 {
-    return reduce_scatter(sendbuf, recvbuf, 0, recvcounts, datatype, op, comm,
-                          0, NULL, "MPI_Reduce_scatter");
+    return reduce_scatter(&(amp_reduce_args_t){.sendbuf = sendbuf,
+                                               .recvbuf = recvbuf,
+                                               .dtype = datatype,
+                                               .op = op},
+                          recvcounts, comm, 0, NULL, "MPI_Reduce_scatter");
 }
 AMP_WEAK_ALIAS(Reduce_scatter)
 
@@ -1165,15 +1217,21 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf,
                          const int recvcounts[], MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    return reduce_scatter(sendbuf, recvbuf, 0, recvcounts, datatype, op, comm,
-                          1, request, "MPI_Ireduce_scatter");
+    return reduce_scatter(&(amp_reduce_args_t){.sendbuf = sendbuf,
+                                               .recvbuf = recvbuf,
+                                               .dtype = datatype,
+                                               .op = op},
+                          recvcounts, comm, 1, request, "MPI_Ireduce_scatter");
 }
 AMP_WEAK_ALIAS(Ireduce_scatter)
 
-static int scan(const void *sendbuf, void *recvbuf, int count,
-                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm_h,
-                int exclusive, int nb, MPI_Request *request, const char *call)
+/* Scan or (exclusive) exscan of a; nonblocking (nb) or not. */
+static int scan(const amp_reduce_args_t *a, int exclusive, MPI_Comm comm_h,
+                int nb, MPI_Request *request, const char *call)
 {
+    const void *sendbuf = a->sendbuf;
+    void *recvbuf = a->recvbuf;
+    int count = a->count;
     amp_rank_t *rank;
     amp_comm_t *comm;
     const amp_dt_t *dt;
@@ -1189,8 +1247,7 @@ static int scan(const void *sendbuf, void *recvbuf, int count,
                              "comm)");
     rc = amp_check_count(rank, comm, count, call, "count");
     if (rc == MPI_SUCCESS)
-        rc = check_reduction(rank, comm, sendbuf, recvbuf, count, count,
-                             datatype, op, call, &dt, &cop);
+        rc = check_reduction(rank, comm, a, count, call, &dt, &cop);
     if (rc == MPI_SUCCESS && amp_proc.gpu) { /* device memory: host copies */
         /* exscan leaves rank 0's recvbuf as it was */
         int keep = sendbuf == MPI_IN_PLACE || exclusive;
@@ -1204,16 +1261,25 @@ static int scan(const void *sendbuf, void *recvbuf, int count,
         return rc;
     amp_coll_comm_of(rank, comm, &c);
     amp_status_t st =
-        amp_coll_sched_scan(&c, sendbuf, recvbuf, count, dt, &cop, exclusive,
-                            sendbuf == MPI_IN_PLACE, &s);
+        amp_coll_sched_scan(&c,
+                            &(amp_coll_reduction_t){.sendbuf = sendbuf,
+                                                    .recvbuf = recvbuf,
+                                                    .count = count,
+                                                    .dt = dt,
+                                                    .op = &cop},
+                            exclusive, sendbuf == MPI_IN_PLACE, &s);
     return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
 }
 
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count,
               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return scan(sendbuf, recvbuf, count, datatype, op, comm, 0, 0, NULL,
-                "MPI_Scan");
+    return scan(&(amp_reduce_args_t){.sendbuf = sendbuf,
+                                     .recvbuf = recvbuf,
+                                     .count = count,
+                                     .dtype = datatype,
+                                     .op = op},
+                0, comm, 0, NULL, "MPI_Scan");
 }
 AMP_WEAK_ALIAS(Scan)
 
@@ -1221,16 +1287,24 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count,
                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                MPI_Request *request)
 {
-    return scan(sendbuf, recvbuf, count, datatype, op, comm, 0, 1, request,
-                "MPI_Iscan");
+    return scan(&(amp_reduce_args_t){.sendbuf = sendbuf,
+                                     .recvbuf = recvbuf,
+                                     .count = count,
+                                     .dtype = datatype,
+                                     .op = op},
+                0, comm, 1, request, "MPI_Iscan");
 }
 AMP_WEAK_ALIAS(Iscan)
 
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count,
                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return scan(sendbuf, recvbuf, count, datatype, op, comm, 1, 0, NULL,
-                "MPI_Exscan");
+    return scan(&(amp_reduce_args_t){.sendbuf = sendbuf,
+                                     .recvbuf = recvbuf,
+                                     .count = count,
+                                     .dtype = datatype,
+                                     .op = op},
+                1, comm, 0, NULL, "MPI_Exscan");
 }
 AMP_WEAK_ALIAS(Exscan)
 
@@ -1238,8 +1312,12 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                  MPI_Request *request)
 {
-    return scan(sendbuf, recvbuf, count, datatype, op, comm, 1, 1, request,
-                "MPI_Iexscan");
+    return scan(&(amp_reduce_args_t){.sendbuf = sendbuf,
+                                     .recvbuf = recvbuf,
+                                     .count = count,
+                                     .dtype = datatype,
+                                     .op = op},
+                1, comm, 1, request, "MPI_Iexscan");
 }
 AMP_WEAK_ALIAS(Iexscan)
 
@@ -1252,11 +1330,19 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
     const char *call = "MPI_Reduce_local";
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS)
-        rc = check_part(rank, NULL, inbuf, count, datatype, call, "inbuf",
-                        "count", "datatype", &dt);
+        rc = check_part(
+            rank, NULL,
+            &(side_args_t){.buf = inbuf, .count = count, .type = datatype},
+            &(side_names_t){
+                .buf = "inbuf", .count = "count", .type = "datatype"},
+            call, &dt);
     if (rc == MPI_SUCCESS)
-        rc = check_part(rank, NULL, inoutbuf, count, datatype, call, "inoutbuf",
-                        "count", "datatype", &dt);
+        rc = check_part(
+            rank, NULL,
+            &(side_args_t){.buf = inoutbuf, .count = count, .type = datatype},
+            &(side_names_t){
+                .buf = "inoutbuf", .count = "count", .type = "datatype"},
+            call, &dt);
     if (rc == MPI_SUCCESS)
         rc = amp_check_op(rank, NULL, op, datatype, dt, call, &cop);
     if (rc == MPI_SUCCESS && count > 0 && inbuf == inoutbuf)

@@ -58,8 +58,13 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
     if (rc == MPI_SUCCESS)
         rc = amp_check_comm(rank, comm_h, call, &comm);
     if (rc == MPI_SUCCESS && comm->is_inter) /* intercoll_calls.c */
-        return amp_intercoll_bcast(rank, comm, comm_h, buffer, count, datatype,
-                                   root, NULL, call);
+        return amp_intercoll_bcast(rank, comm,
+                                   &(amp_xfer_t){.buf = buffer,
+                                                 .count = count,
+                                                 .dtype = datatype,
+                                                 .peer = root,
+                                                 .comm_h = comm_h},
+                                   NULL, call);
     if (rc == MPI_SUCCESS)
         rc = amp_check_count(rank, comm, count, call, "count");
     if (rc == MPI_SUCCESS)

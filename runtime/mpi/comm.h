@@ -221,19 +221,21 @@ void amp_intercoll_view(amp_rank_t *rank, amp_comm_t *ic, amp_coll_inter_t *v);
  * unused). */
 int amp_intercoll_barrier(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
                           MPI_Request *request, const char *call);
-int amp_intercoll_bcast(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
-                        void *buffer, int count, MPI_Datatype datatype,
-                        int root, MPI_Request *request, const char *call);
+struct amp_xfer; /* request.h */
+/* bcast: x's count elements of x->dtype at x->buf from root x->peer, on
+ * x->comm_h (comm). */
+int amp_intercoll_bcast(amp_rank_t *rank, amp_comm_t *comm,
+                        const struct amp_xfer *x, MPI_Request *request,
+                        const char *call);
 int amp_intercoll_reduce(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
                          const amp_reduce_args_t *a, MPI_Request *request,
                          const char *call);
-/* Reduce_scatter(_block): counts over the local group, total their sum
- * (the same in both groups). */
+/* Reduce_scatter(_block) of r: counts over the local group, r->count their
+ * sum (the same in both groups). */
 int amp_intercoll_reduce_scatter(amp_rank_t *rank, amp_comm_t *comm,
-                                 MPI_Comm comm_h, const void *sendbuf,
-                                 void *recvbuf, const int *counts, int total,
-                                 const amp_dt_t *dt, const amp_coll_op_t *op,
-                                 MPI_Request *request, const char *call);
+                                 MPI_Comm comm_h, const amp_coll_reduction_t *r,
+                                 const int *counts, MPI_Request *request,
+                                 const char *call);
 /* root of a rooted collective on an inter-communicator: MPI_ROOT,
  * MPI_PROC_NULL or a rank of the remote group. */
 int amp_check_inter_root(amp_rank_t *rank, amp_comm_t *comm, int root,

@@ -611,13 +611,24 @@ static int check_darray_dim(amp_rank_t *rank, int i, int gsize, int distrib,
     return MPI_SUCCESS;
 }
 
+/* A distributed array (MPI_Type_create_darray): the block of process
+ * prank, of size processes in a row-major grid of psizes, of an
+ * ndims-dimensional array of gsizes elements in order (MPI_ORDER_C or
+ * _FORTRAN), each dimension distributed as distribs with dargs. */
+typedef struct darray_desc {
+    int size, prank, ndims;
+    const int *gsizes, *distribs, *dargs, *psizes;
+    int order;
+} darray_desc_t;
+
 /* Checks the darray arguments and resolves them into dims and coords. */
-static int check_darray(amp_rank_t *rank, int size, int prank, int ndims,
-                        const int *gsizes, const int *distribs,
-                        const int *dargs, const int *psizes, int order,
+static int check_darray(amp_rank_t *rank, const darray_desc_t *d,
                         amp_dt_darray_dim_t *dims, int *coords,
                         const char *call)
 {
+    int size = d->size, ndims = d->ndims, order = d->order;
+    const int *gsizes = d->gsizes, *distribs = d->distribs;
+    const int *dargs = d->dargs, *psizes = d->psizes;
     long long procs = 1;
     for (int i = 0; i < ndims; i++) {
         int rc = check_darray_dim(rank, i, gsizes[i], distribs[i], dargs[i],
@@ -649,18 +660,19 @@ static int check_darray(amp_rank_t *rank, int size, int prank, int ndims,
                              "MPI_ORDER_FORTRAN (argument order)",
                              order);
     /* The process grid is row-major whatever the array's order. */
-    for (int i = ndims - 1, r = prank; i >= 0; i--) {
+    for (int i = ndims - 1, r = d->prank; i >= 0; i--) {
         coords[i] = r % psizes[i];
         r /= psizes[i];
     }
     return MPI_SUCCESS;
 }
 
-static int check_darray_args(amp_rank_t *rank, int size, int prank, int ndims,
-                             const int *gsizes, const int *distribs,
-                             const int *dargs, const int *psizes,
+static int check_darray_args(amp_rank_t *rank, const darray_desc_t *d,
                              const char *call)
 {
+    int size = d->size, prank = d->prank, ndims = d->ndims;
+    const int *gsizes = d->gsizes, *distribs = d->distribs;
+    const int *dargs = d->dargs, *psizes = d->psizes;
     if (size <= 0 || prank < 0 || prank >= size)
         return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
                              "rank %d is not within a group of size %d "
@@ -680,20 +692,19 @@ static int check_darray_args(amp_rank_t *rank, int size, int prank, int ndims,
 }
 
 /* Records the darray constructor's arguments for MPI_Type_get_contents. */
-static void darray_envelope(amp_dt_t *dt, int size, int prank, int ndims,
-                            const int *gsizes, const int *distribs,
-                            const int *dargs, const int *psizes, int order,
+static void darray_envelope(amp_dt_t *dt, const darray_desc_t *d,
                             MPI_Datatype oldtype)
 {
+    int ndims = d->ndims;
     size_t n = (size_t)ndims * sizeof(int);
-    dt->ints[0] = size;
-    dt->ints[1] = prank;
+    dt->ints[0] = d->size;
+    dt->ints[1] = d->prank;
     dt->ints[2] = ndims;
-    memcpy(dt->ints + 3, gsizes, n);
-    memcpy(dt->ints + 3 + ndims, distribs, n);
-    memcpy(dt->ints + 3 + 2 * ndims, dargs, n);
-    memcpy(dt->ints + 3 + 3 * ndims, psizes, n);
-    dt->ints[3 + 4 * ndims] = order;
+    memcpy(dt->ints + 3, d->gsizes, n);
+    memcpy(dt->ints + 3 + ndims, d->distribs, n);
+    memcpy(dt->ints + 3 + 2 * ndims, d->dargs, n);
+    memcpy(dt->ints + 3 + 3 * ndims, d->psizes, n);
+    dt->ints[3 + 4 * ndims] = d->order;
     dt->types[0] = oldtype;
 }
 
@@ -707,11 +718,17 @@ int PMPI_Type_create_darray(int size, int prank, int ndims,
     amp_rank_t *rank;
     const amp_dt_t *old;
     const char *call = "MPI_Type_create_darray";
+    darray_desc_t d = {.size = size,
+                       .prank = prank,
+                       .ndims = ndims,
+                       .gsizes = array_of_gsizes,
+                       .distribs = array_of_distribs,
+                       .dargs = array_of_dargs,
+                       .psizes = array_of_psizes,
+                       .order = order};
     int rc = ctor_enter(call, 0, oldtype, newtype, &rank, &old);
     if (rc == MPI_SUCCESS)
-        rc = check_darray_args(rank, size, prank, ndims, array_of_gsizes,
-                               array_of_distribs, array_of_dargs,
-                               array_of_psizes, call);
+        rc = check_darray_args(rank, &d, call);
     if (rc != MPI_SUCCESS)
         return rc;
     amp_dt_darray_dim_t *dims = malloc((size_t)ndims * sizeof(*dims));
@@ -719,9 +736,7 @@ int PMPI_Type_create_darray(int size, int prank, int ndims,
     if (!dims || !coords)
         rc = amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
     if (rc == MPI_SUCCESS)
-        rc = check_darray(rank, size, prank, ndims, array_of_gsizes,
-                          array_of_distribs, array_of_dargs, array_of_psizes,
-                          order, dims, coords, call);
+        rc = check_darray(rank, &d, dims, coords, call);
     amp_dt_t *dt = NULL;
     amp_status_t st = AMP_OK;
     if (rc == MPI_SUCCESS) {
@@ -736,8 +751,7 @@ int PMPI_Type_create_darray(int size, int prank, int ndims,
         return rc;
     if (st != AMP_OK)
         return type_fail(rank, dt, st, call);
-    darray_envelope(dt, size, prank, ndims, array_of_gsizes, array_of_distribs,
-                    array_of_dargs, array_of_psizes, order, oldtype);
+    darray_envelope(dt, &d, oldtype);
     return type_publish(rank, dt, MPI_COMBINER_DARRAY, newtype);
 }
 AMP_WEAK_ALIAS(Type_create_darray)
@@ -936,11 +950,18 @@ int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers,
 }
 AMP_WEAK_ALIAS(Type_get_envelope)
 
-static int check_contents(amp_rank_t *rank, const amp_dt_t *dt, int max_i,
-                          int max_a, int max_t, const void *ints,
-                          const void *addrs, const void *types,
-                          const char *call)
+/* The caller's arrays of MPI_Type_get_contents: room for max_i integers
+ * at ints, max_a addresses at addrs and max_t datatypes at types. */
+typedef struct contents_out {
+    int max_i, max_a, max_t;
+    const void *ints, *addrs, *types;
+} contents_out_t;
+
+static int check_contents(amp_rank_t *rank, const amp_dt_t *dt,
+                          const contents_out_t *o, const char *call)
 {
+    int max_i = o->max_i, max_a = o->max_a, max_t = o->max_t;
+    const void *ints = o->ints, *addrs = o->addrs, *types = o->types;
     if (dt->predefined)
         return amp_mpi_error(rank, NULL, MPI_ERR_TYPE, call,
                              "%s is predefined (MPI_COMBINER_NAMED) and has "
@@ -973,9 +994,14 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers,
     const char *call = "MPI_Type_get_contents";
     int rc = type_enter(datatype, call, &rank, &dt);
     if (rc == MPI_SUCCESS)
-        rc = check_contents(rank, dt, max_integers, max_addresses,
-                            max_datatypes, array_of_integers,
-                            array_of_addresses, array_of_datatypes, call);
+        rc = check_contents(rank, dt,
+                            &(contents_out_t){.max_i = max_integers,
+                                              .max_a = max_addresses,
+                                              .max_t = max_datatypes,
+                                              .ints = array_of_integers,
+                                              .addrs = array_of_addresses,
+                                              .types = array_of_datatypes},
+                            call);
     if (rc != MPI_SUCCESS)
         return rc;
     if (dt->nints)

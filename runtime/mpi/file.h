@@ -161,14 +161,31 @@ void amp_file_mem_end(amp_file_mem_t *m);
 /* Memory bytes for got bytes of the stream (whole basic values). */
 size_t amp_file_mem_bytes(const amp_file_mem_t *m, size_t got);
 
-/* Reads or writes m's stream at stream byte start of f's view,
- * independently (blocking when request is NULL: *moved, the stream bytes
- * moved, and the status, which counts memory bytes); takes m's temporary
+/* One data access of a file call named call: count elements of dtype at
+ * buf read or written (write) at etype offset offset of the view (at) or
+ * at a file pointer; blocking (the status, which counts memory bytes) or
+ * nonblocking (handing out *request). */
+typedef struct amp_file_access {
+    MPI_File fh;
+    int at;
+    MPI_Offset offset; /* with at */
+    void *buf;
+    int count;
+    MPI_Datatype dtype;
+    MPI_Status *status;
+    int nonblocking;
+    MPI_Request *request;
+    int write;
+    const char *call;
+} amp_file_access_t;
+
+/* Reads or writes m's stream at stream byte start of f's view for the
+ * access a (of f), independently (blocking unless a is nonblocking:
+ * *moved, the stream bytes moved, and a's status); takes m's temporary
  * over (the caller does not end m). */
-int amp_file_independent(amp_rank_t *rank, amp_file_t *f, int write,
-                         int64_t start, amp_file_mem_t *m, size_t *moved,
-                         MPI_Status *status, MPI_Request *request,
-                         const char *call);
+int amp_file_independent(amp_rank_t *rank, amp_file_t *f,
+                         const amp_file_access_t *a, int64_t start,
+                         amp_file_mem_t *m, size_t *moved);
 
 /* The byte of the view's data stream where etype offset off starts. */
 int64_t amp_file_stream_pos(const amp_file_t *f, int64_t off);
@@ -190,11 +207,10 @@ int amp_file_collective(amp_rank_t *rank, amp_file_t *f, int write,
                         int64_t start, amp_file_mem_t *m, size_t *moved,
                         MPI_Status *status, const char *call);
 
-/* A nonblocking independent access of the call named call: at an explicit
- * offset (at) or the individual file pointer (file_rw.c). */
-int amp_file_access(MPI_File fh, int at, MPI_Offset offset, void *buf,
-                    int count, MPI_Datatype dtype, MPI_Request *request,
-                    int write, const char *call);
+/* An independent access a (MPI_File_iread_all and the like: nonblocking)
+ * at an explicit offset (a->at) or the individual file pointer
+ * (file_rw.c). */
+int amp_file_access(const amp_file_access_t *a);
 
 /* ---- file_shared.c ---- */
 

@@ -780,8 +780,11 @@ int amp_file_collective(amp_rank_t *rank, amp_file_t *f, int write,
     int cb = write ? f->hints.cb_write : f->hints.cb_read;
     *moved = 0;
     if (cb == AMP_CB_DISABLE)
-        return amp_file_independent(rank, f, write, start, m, moved, status,
-                                    NULL, call);
+        return amp_file_independent(rank, f,
+                                    &(amp_file_access_t){.status = status,
+                                                         .write = write,
+                                                         .call = call},
+                                    start, m, moved);
     int empty = m->bytes > 0 && f->view.fsize == 0;
     part_t me = {&f->view, start, empty ? 0 : m->bytes, m->stream, 0};
     int lrank, lsize;
@@ -818,14 +821,17 @@ int amp_file_collective(amp_rank_t *rank, amp_file_t *f, int write,
 
 /* ---- the calls ---- */
 
-static int coll_access(MPI_File fh, int at, MPI_Offset offset, void *buf,
-                       int count, MPI_Datatype dtype, MPI_Status *status,
-                       int write, const char *call)
+/* The collective access a (blocking) at an explicit offset (a->at) or the
+ * individual file pointer. */
+static int coll_access(const amp_file_access_t *a)
 {
     amp_rank_t *rank;
     amp_file_t *f;
     amp_file_mem_t m;
-    int rc = amp_file_enter(fh, call, &rank, &f);
+    const char *call = a->call;
+    int at = a->at, write = a->write;
+    MPI_Offset offset = a->offset;
+    int rc = amp_file_enter(a->fh, call, &rank, &f);
     if (rc == MPI_SUCCESS && (f->amode & MPI_MODE_SEQUENTIAL))
         rc = amp_file_error(rank, f, MPI_ERR_UNSUPPORTED_OPERATION, call,
                             "the file was opened MPI_MODE_SEQUENTIAL, which "
@@ -834,12 +840,14 @@ static int coll_access(MPI_File fh, int at, MPI_Offset offset, void *buf,
         rc = amp_file_error(rank, f, MPI_ERR_ARG, call,
                             "negative offset %lld (argument offset)", offset);
     if (rc == MPI_SUCCESS)
-        rc = amp_file_mem_begin(rank, f, write, buf, count, dtype, &m, call);
+        rc = amp_file_mem_begin(rank, f, write, a->buf, a->count, a->dtype, &m,
+                                call);
     if (rc != MPI_SUCCESS)
         return rc;
     int64_t start = amp_file_stream_pos(f, at ? offset : f->fp);
     size_t moved;
-    rc = amp_file_collective(rank, f, write, start, &m, &moved, status, call);
+    rc =
+        amp_file_collective(rank, f, write, start, &m, &moved, a->status, call);
     if (rc == MPI_SUCCESS && !at)
         f->fp += (int64_t)moved / (int64_t)f->etype->size;
     return rc;
@@ -848,32 +856,54 @@ static int coll_access(MPI_File fh, int at, MPI_Offset offset, void *buf,
 int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                        MPI_Status *status)
 {
-    return coll_access(fh, 0, 0, buf, count, datatype, status, 0,
-                       "MPI_File_read_all");
+    return coll_access(&(amp_file_access_t){.fh = fh,
+                                            .buf = buf,
+                                            .count = count,
+                                            .dtype = datatype,
+                                            .status = status,
+                                            .call = "MPI_File_read_all"});
 }
 AMP_WEAK_ALIAS(File_read_all)
 
 int PMPI_File_write_all(MPI_File fh, const void *buf, int count,
                         MPI_Datatype datatype, MPI_Status *status)
 {
-    return coll_access(fh, 0, 0, (void *)buf, count, datatype, status, 1,
-                       "MPI_File_write_all");
+    return coll_access(&(amp_file_access_t){.fh = fh,
+                                            .buf = (void *)buf,
+                                            .count = count,
+                                            .dtype = datatype,
+                                            .status = status,
+                                            .write = 1,
+                                            .call = "MPI_File_write_all"});
 }
 AMP_WEAK_ALIAS(File_write_all)
 
 int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
                           MPI_Datatype datatype, MPI_Status *status)
 {
-    return coll_access(fh, 1, offset, buf, count, datatype, status, 0,
-                       "MPI_File_read_at_all");
+    return coll_access(&(amp_file_access_t){.fh = fh,
+                                            .at = 1,
+                                            .offset = offset,
+                                            .buf = buf,
+                                            .count = count,
+                                            .dtype = datatype,
+                                            .status = status,
+                                            .call = "MPI_File_read_at_all"});
 }
 AMP_WEAK_ALIAS(File_read_at_all)
 
 int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf,
                            int count, MPI_Datatype datatype, MPI_Status *status)
 {
-    return coll_access(fh, 1, offset, (void *)buf, count, datatype, status, 1,
-                       "MPI_File_write_at_all");
+    return coll_access(&(amp_file_access_t){.fh = fh,
+                                            .at = 1,
+                                            .offset = offset,
+                                            .buf = (void *)buf,
+                                            .count = count,
+                                            .dtype = datatype,
+                                            .status = status,
+                                            .write = 1,
+                                            .call = "MPI_File_write_at_all"});
 }
 AMP_WEAK_ALIAS(File_write_at_all)
 
@@ -882,24 +912,43 @@ AMP_WEAK_ALIAS(File_write_at_all)
 int PMPI_File_iread_all(MPI_File fh, void *buf, int count,
                         MPI_Datatype datatype, MPI_Request *request)
 {
-    return amp_file_access(fh, 0, 0, buf, count, datatype, request, 0,
-                           "MPI_File_iread_all");
+    return amp_file_access(&(amp_file_access_t){.fh = fh,
+                                                .buf = buf,
+                                                .count = count,
+                                                .dtype = datatype,
+                                                .nonblocking = 1,
+                                                .request = request,
+                                                .call = "MPI_File_iread_all"});
 }
 AMP_WEAK_ALIAS(File_iread_all)
 
 int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count,
                          MPI_Datatype datatype, MPI_Request *request)
 {
-    return amp_file_access(fh, 0, 0, (void *)buf, count, datatype, request, 1,
-                           "MPI_File_iwrite_all");
+    return amp_file_access(&(amp_file_access_t){.fh = fh,
+                                                .buf = (void *)buf,
+                                                .count = count,
+                                                .dtype = datatype,
+                                                .nonblocking = 1,
+                                                .request = request,
+                                                .write = 1,
+                                                .call = "MPI_File_iwrite_all"});
 }
 AMP_WEAK_ALIAS(File_iwrite_all)
 
 int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
                            MPI_Datatype datatype, MPI_Request *request)
 {
-    return amp_file_access(fh, 1, offset, buf, count, datatype, request, 0,
-                           "MPI_File_iread_at_all");
+    return amp_file_access(
+        &(amp_file_access_t){.fh = fh,
+                             .at = 1,
+                             .offset = offset,
+                             .buf = buf,
+                             .count = count,
+                             .dtype = datatype,
+                             .nonblocking = 1,
+                             .request = request,
+                             .call = "MPI_File_iread_at_all"});
 }
 AMP_WEAK_ALIAS(File_iread_at_all)
 
@@ -907,8 +956,17 @@ int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf,
                             int count, MPI_Datatype datatype,
                             MPI_Request *request)
 {
-    return amp_file_access(fh, 1, offset, (void *)buf, count, datatype, request,
-                           1, "MPI_File_iwrite_at_all");
+    return amp_file_access(
+        &(amp_file_access_t){.fh = fh,
+                             .at = 1,
+                             .offset = offset,
+                             .buf = (void *)buf,
+                             .count = count,
+                             .dtype = datatype,
+                             .nonblocking = 1,
+                             .request = request,
+                             .write = 1,
+                             .call = "MPI_File_iwrite_at_all"});
 }
 AMP_WEAK_ALIAS(File_iwrite_at_all)
 
@@ -953,8 +1011,15 @@ static int split_begin(MPI_File fh, int kind, MPI_Offset offset, void *buf,
     if (kind == SPLIT_READ_ORDERED || kind == SPLIT_WRITE_ORDERED)
         rc = amp_file_ordered(fh, buf, count, dtype, &st, write, call);
     else
-        rc = coll_access(fh, kind <= SPLIT_WRITE_AT, offset, buf, count, dtype,
-                         &st, write, call);
+        rc = coll_access(&(amp_file_access_t){.fh = fh,
+                                              .at = kind <= SPLIT_WRITE_AT,
+                                              .offset = offset,
+                                              .buf = buf,
+                                              .count = count,
+                                              .dtype = dtype,
+                                              .status = &st,
+                                              .write = write,
+                                              .call = call});
     f->split = kind;
     f->split_buf = buf;
     f->split_status = st;

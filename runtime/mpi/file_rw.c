@@ -349,11 +349,13 @@ static int op_request(amp_rank_t *rank, amp_file_t *f, struct amp_file_op *op,
     return MPI_SUCCESS;
 }
 
-int amp_file_independent(amp_rank_t *rank, amp_file_t *f, int write,
-                         int64_t start, amp_file_mem_t *m, size_t *moved,
-                         MPI_Status *status, MPI_Request *request,
-                         const char *call)
+int amp_file_independent(amp_rank_t *rank, amp_file_t *f,
+                         const amp_file_access_t *a, int64_t start,
+                         amp_file_mem_t *m, size_t *moved)
 {
+    int write = a->write;
+    MPI_Request *request = a->nonblocking ? a->request : NULL;
+    const char *call = a->call;
     *moved = 0;
     if (m->bytes > 0 && f->view.fsize == 0) {
         amp_file_mem_end(m);
@@ -371,7 +373,7 @@ int amp_file_independent(amp_rank_t *rank, amp_file_t *f, int write,
         !request || (!write && m->rep == AMP_REP_USER && m->user_rep->read_fn);
     int rc = MPI_SUCCESS;
     if (now)
-        rc = run_blocking(rank, f, op, status, call);
+        rc = run_blocking(rank, f, op, a->status, call);
     *moved = op->done;
     if (request && rc == MPI_SUCCESS)
         rc = op_request(rank, f, op, now, request, call);
@@ -394,23 +396,10 @@ int amp_file_req_error(amp_rank_t *rank, struct amp_file_op *op,
 
 /* ---- the calls ---- */
 
-typedef struct access {
-    MPI_File fh;
-    int at;            /* an explicit offset, else the individual pointer */
-    MPI_Offset offset; /* with at */
-    void *buf;
-    int count;
-    MPI_Datatype dtype;
-    MPI_Status *status;
-    int nonblocking;
-    MPI_Request *request;
-    int write;
-    const char *call;
-} access_t;
-
 /* Enters an independent access on an explicit offset or the individual
  * file pointer. */
-static int access_enter(const access_t *a, amp_rank_t **rank, amp_file_t **f)
+static int access_enter(const amp_file_access_t *a, amp_rank_t **rank,
+                        amp_file_t **f)
 {
     int rc = amp_file_enter(a->fh, a->call, rank, f);
     if (rc != MPI_SUCCESS)
@@ -429,7 +418,7 @@ static int access_enter(const access_t *a, amp_rank_t **rank, amp_file_t **f)
     return MPI_SUCCESS;
 }
 
-static int independent(const access_t *a)
+static int independent(const amp_file_access_t *a)
 {
     amp_rank_t *rank;
     amp_file_t *f;
@@ -444,8 +433,7 @@ static int independent(const access_t *a)
     int64_t esize = (int64_t)f->etype->size;
     int64_t start = amp_file_stream_pos(f, a->at ? a->offset : f->fp);
     size_t bytes = m.bytes;
-    rc = amp_file_independent(rank, f, a->write, start, &m, &moved, a->status,
-                              a->nonblocking ? a->request : NULL, a->call);
+    rc = amp_file_independent(rank, f, a, start, &m, &moved);
     /* The individual pointer moves past the data asked for, or (blocking
      * reads that meet the end of the file) past the data read. */
     if (rc == MPI_SUCCESS && !a->at)
@@ -456,17 +444,14 @@ static int independent(const access_t *a)
 int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
                       MPI_Datatype datatype, MPI_Status *status)
 {
-    access_t a = {fh,
-                  1,
-                  offset,
-                  buf,
-                  count,
-                  datatype,
-                  status,
-                  0,
-                  NULL,
-                  0,
-                  "MPI_File_read_at"};
+    amp_file_access_t a = {.fh = fh,
+                           .at = 1,
+                           .offset = offset,
+                           .buf = buf,
+                           .count = count,
+                           .dtype = datatype,
+                           .status = status,
+                           .call = "MPI_File_read_at"};
     return independent(&a);
 }
 AMP_WEAK_ALIAS(File_read_at)
@@ -474,8 +459,15 @@ AMP_WEAK_ALIAS(File_read_at)
 int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf,
                        int count, MPI_Datatype datatype, MPI_Status *status)
 {
-    access_t a = {fh, 1,    offset, (void *)buf,        count, datatype, status,
-                  0,  NULL, 1,      "MPI_File_write_at"};
+    amp_file_access_t a = {.fh = fh,
+                           .at = 1,
+                           .offset = offset,
+                           .buf = (void *)buf,
+                           .count = count,
+                           .dtype = datatype,
+                           .status = status,
+                           .write = 1,
+                           .call = "MPI_File_write_at"};
     return independent(&a);
 }
 AMP_WEAK_ALIAS(File_write_at)
@@ -483,8 +475,12 @@ AMP_WEAK_ALIAS(File_write_at)
 int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                    MPI_Status *status)
 {
-    access_t a = {fh,     0, 0,    buf, count,          datatype,
-                  status, 0, NULL, 0,   "MPI_File_read"};
+    amp_file_access_t a = {.fh = fh,
+                           .buf = buf,
+                           .count = count,
+                           .dtype = datatype,
+                           .status = status,
+                           .call = "MPI_File_read"};
     return independent(&a);
 }
 AMP_WEAK_ALIAS(File_read)
@@ -492,8 +488,13 @@ AMP_WEAK_ALIAS(File_read)
 int PMPI_File_write(MPI_File fh, const void *buf, int count,
                     MPI_Datatype datatype, MPI_Status *status)
 {
-    access_t a = {fh,     0, 0,    (void *)buf, count,           datatype,
-                  status, 0, NULL, 1,           "MPI_File_write"};
+    amp_file_access_t a = {.fh = fh,
+                           .buf = (void *)buf,
+                           .count = count,
+                           .dtype = datatype,
+                           .status = status,
+                           .write = 1,
+                           .call = "MPI_File_write"};
     return independent(&a);
 }
 AMP_WEAK_ALIAS(File_write)
@@ -501,17 +502,15 @@ AMP_WEAK_ALIAS(File_write)
 int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
                        MPI_Datatype datatype, MPI_Request *request)
 {
-    access_t a = {fh,
-                  1,
-                  offset,
-                  buf,
-                  count,
-                  datatype,
-                  NULL,
-                  1,
-                  request,
-                  0,
-                  "MPI_File_iread_at"};
+    amp_file_access_t a = {.fh = fh,
+                           .at = 1,
+                           .offset = offset,
+                           .buf = buf,
+                           .count = count,
+                           .dtype = datatype,
+                           .nonblocking = 1,
+                           .request = request,
+                           .call = "MPI_File_iread_at"};
     return independent(&a);
 }
 AMP_WEAK_ALIAS(File_iread_at)
@@ -519,9 +518,16 @@ AMP_WEAK_ALIAS(File_iread_at)
 int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf,
                         int count, MPI_Datatype datatype, MPI_Request *request)
 {
-    access_t a = {
-        fh, 1,       offset, (void *)buf,         count, datatype, NULL,
-        1,  request, 1,      "MPI_File_iwrite_at"};
+    amp_file_access_t a = {.fh = fh,
+                           .at = 1,
+                           .offset = offset,
+                           .buf = (void *)buf,
+                           .count = count,
+                           .dtype = datatype,
+                           .nonblocking = 1,
+                           .request = request,
+                           .write = 1,
+                           .call = "MPI_File_iwrite_at"};
     return independent(&a);
 }
 AMP_WEAK_ALIAS(File_iwrite_at)
@@ -529,8 +535,13 @@ AMP_WEAK_ALIAS(File_iwrite_at)
 int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                     MPI_Request *request)
 {
-    access_t a = {fh,   0, 0,       buf, count,           datatype,
-                  NULL, 1, request, 0,   "MPI_File_iread"};
+    amp_file_access_t a = {.fh = fh,
+                           .buf = buf,
+                           .count = count,
+                           .dtype = datatype,
+                           .nonblocking = 1,
+                           .request = request,
+                           .call = "MPI_File_iread"};
     return independent(&a);
 }
 AMP_WEAK_ALIAS(File_iread)
@@ -538,17 +549,19 @@ AMP_WEAK_ALIAS(File_iread)
 int PMPI_File_iwrite(MPI_File fh, const void *buf, int count,
                      MPI_Datatype datatype, MPI_Request *request)
 {
-    access_t a = {fh, 0,       0, (void *)buf,      count, datatype, NULL,
-                  1,  request, 1, "MPI_File_iwrite"};
+    amp_file_access_t a = {.fh = fh,
+                           .buf = (void *)buf,
+                           .count = count,
+                           .dtype = datatype,
+                           .nonblocking = 1,
+                           .request = request,
+                           .write = 1,
+                           .call = "MPI_File_iwrite"};
     return independent(&a);
 }
 AMP_WEAK_ALIAS(File_iwrite)
 
-int amp_file_access(MPI_File fh, int at, MPI_Offset offset, void *buf,
-                    int count, MPI_Datatype dtype, MPI_Request *request,
-                    int write, const char *call)
+int amp_file_access(const amp_file_access_t *a)
 {
-    access_t a = {fh,   at, offset,  buf,   count, dtype,
-                  NULL, 1,  request, write, call};
-    return independent(&a);
+    return independent(a);
 }

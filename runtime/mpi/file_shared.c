@@ -55,21 +55,22 @@ int amp_file_shared_set(amp_rank_t *rank, amp_file_t *f, int64_t value,
 
 /* ---- independent accesses ---- */
 
-static int shared_access(MPI_File fh, void *buf, int count, MPI_Datatype dtype,
-                         MPI_Status *status, MPI_Request *request,
-                         int nonblocking, int write, const char *call)
+/* The independent access a at the shared file pointer (a->at unused). */
+static int shared_access(const amp_file_access_t *a)
 {
+    const char *call = a->call;
     amp_rank_t *rank;
     amp_file_t *f;
     amp_file_mem_t m;
     size_t moved;
     int64_t at;
-    int rc = amp_file_enter(fh, call, &rank, &f);
-    if (rc == MPI_SUCCESS && nonblocking && !request)
+    int rc = amp_file_enter(a->fh, call, &rank, &f);
+    if (rc == MPI_SUCCESS && a->nonblocking && !a->request)
         rc = amp_file_error(rank, f, MPI_ERR_ARG, call,
                             "NULL pointer (argument request)");
     if (rc == MPI_SUCCESS)
-        rc = amp_file_mem_begin(rank, f, write, buf, count, dtype, &m, call);
+        rc = amp_file_mem_begin(rank, f, a->write, a->buf, a->count, a->dtype,
+                                &m, call);
     if (rc != MPI_SUCCESS)
         return rc;
     rc = amp_file_shared_add(rank, f, (int64_t)(m.bytes / f->etype->size), &at,
@@ -78,40 +79,62 @@ static int shared_access(MPI_File fh, void *buf, int count, MPI_Datatype dtype,
         amp_file_mem_end(&m);
         return rc;
     }
-    return amp_file_independent(rank, f, write, amp_file_stream_pos(f, at), &m,
-                                &moved, status, nonblocking ? request : NULL,
-                                call);
+    return amp_file_independent(rank, f, a, amp_file_stream_pos(f, at), &m,
+                                &moved);
 }
 
 int PMPI_File_read_shared(MPI_File fh, void *buf, int count,
                           MPI_Datatype datatype, MPI_Status *status)
 {
-    return shared_access(fh, buf, count, datatype, status, NULL, 0, 0,
-                         "MPI_File_read_shared");
+    return shared_access(&(amp_file_access_t){.fh = fh,
+                                              .buf = buf,
+                                              .count = count,
+                                              .dtype = datatype,
+                                              .status = status,
+                                              .call = "MPI_File_read_shared"});
 }
 AMP_WEAK_ALIAS(File_read_shared)
 
 int PMPI_File_write_shared(MPI_File fh, const void *buf, int count,
                            MPI_Datatype datatype, MPI_Status *status)
 {
-    return shared_access(fh, (void *)buf, count, datatype, status, NULL, 0, 1,
-                         "MPI_File_write_shared");
+    return shared_access(&(amp_file_access_t){.fh = fh,
+                                              .buf = (void *)buf,
+                                              .count = count,
+                                              .dtype = datatype,
+                                              .status = status,
+                                              .write = 1,
+                                              .call = "MPI_File_write_shared"});
 }
 AMP_WEAK_ALIAS(File_write_shared)
 
 int PMPI_File_iread_shared(MPI_File fh, void *buf, int count,
                            MPI_Datatype datatype, MPI_Request *request)
 {
-    return shared_access(fh, buf, count, datatype, MPI_STATUS_IGNORE, request,
-                         1, 0, "MPI_File_iread_shared");
+    return shared_access(&(amp_file_access_t){.fh = fh,
+                                              .buf = buf,
+                                              .count = count,
+                                              .dtype = datatype,
+                                              .status = MPI_STATUS_IGNORE,
+                                              .nonblocking = 1,
+                                              .request = request,
+                                              .call = "MPI_File_iread_shared"});
 }
 AMP_WEAK_ALIAS(File_iread_shared)
 
 int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count,
                             MPI_Datatype datatype, MPI_Request *request)
 {
-    return shared_access(fh, (void *)buf, count, datatype, MPI_STATUS_IGNORE,
-                         request, 1, 1, "MPI_File_iwrite_shared");
+    return shared_access(
+        &(amp_file_access_t){.fh = fh,
+                             .buf = (void *)buf,
+                             .count = count,
+                             .dtype = datatype,
+                             .status = MPI_STATUS_IGNORE,
+                             .nonblocking = 1,
+                             .request = request,
+                             .write = 1,
+                             .call = "MPI_File_iwrite_shared"});
 }
 AMP_WEAK_ALIAS(File_iwrite_shared)
 

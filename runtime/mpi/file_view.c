@@ -149,13 +149,26 @@ static int check_type(amp_rank_t *rank, amp_file_t *f, MPI_Datatype h,
                           dt ? "uncommitted" : "invalid", (unsigned)h, arg);
 }
 
-/* One member's checks of MPI_File_set_view's arguments: MPI_SUCCESS, or
- * the error (reported through f's handler). */
-static int view_check(amp_rank_t *rank, amp_file_t *f, MPI_Offset disp,
-                      MPI_Datatype etype, MPI_Datatype filetype,
-                      const char *datarep, MPI_Info info, int *rep,
-                      amp_datarep_t **user, const char *call)
+/* A view as MPI_File_set_view gives it: from byte disp of the file, the
+ * data of filetype in etypes, in data representation datarep, with hints
+ * info. */
+typedef struct view_args {
+    MPI_Offset disp;
+    MPI_Datatype etype, filetype;
+    const char *datarep;
+    MPI_Info info;
+} view_args_t;
+
+/* One member's checks of MPI_File_set_view's arguments v, resolving the
+ * representation into *rep and *user: MPI_SUCCESS, or the error (reported
+ * through f's handler). */
+static int view_check(amp_rank_t *rank, amp_file_t *f, const view_args_t *v,
+                      int *rep, amp_datarep_t **user, const char *call)
 {
+    MPI_Offset disp = v->disp;
+    MPI_Datatype etype = v->etype, filetype = v->filetype;
+    const char *datarep = v->datarep;
+    MPI_Info info = v->info;
     const amp_dt_t *e = amp_dt_lookup(rank, etype),
                    *ft = amp_dt_lookup(rank, filetype);
     int writable = !(f->amode & MPI_MODE_RDONLY);
@@ -271,8 +284,13 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
     int rc = amp_file_enter(fh, call, &rank, &f);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = view_check(rank, f, disp, etype, filetype, datarep, info, &rep, &user,
-                    call);
+    rc = view_check(rank, f,
+                    &(view_args_t){.disp = disp,
+                                   .etype = etype,
+                                   .filetype = filetype,
+                                   .datarep = datarep,
+                                   .info = info},
+                    &rep, &user, call);
     const amp_dt_t *e = amp_dt_lookup(rank, etype);
     if (rc == MPI_SUCCESS && disp == MPI_DISPLACEMENT_CURRENT)
         rc = current_disp(rank, f, &disp, call);

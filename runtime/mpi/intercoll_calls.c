@@ -50,10 +50,12 @@ int amp_intercoll_barrier(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
     return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
 }
 
-int amp_intercoll_bcast(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
-                        void *buffer, int count, MPI_Datatype datatype,
-                        int root, MPI_Request *request, const char *call)
+int amp_intercoll_bcast(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
+                        MPI_Request *request, const char *call)
 {
+    void *buffer = (void *)x->buf;
+    int count = x->count, root = x->peer;
+    MPI_Datatype datatype = x->dtype;
     const amp_dt_t *dt;
     int rc = amp_check_count(rank, comm, count, call, "count");
     if (rc == MPI_SUCCESS)
@@ -79,7 +81,7 @@ int amp_intercoll_bcast(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
     amp_intercoll_view(rank, comm, &ic);
     amp_nbc_t *s = NULL;
     amp_status_t st = amp_coll_inter_bcast(&ic, buffer, count, dt, root, &s);
-    return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
+    return amp_coll_launch(rank, comm, x->comm_h, st, s, request, call);
 }
 
 int amp_intercoll_reduce(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
@@ -129,21 +131,25 @@ int amp_intercoll_reduce(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
     amp_coll_inter_t ic;
     amp_intercoll_view(rank, comm, &ic);
     amp_nbc_t *s = NULL;
-    amp_status_t st = amp_coll_inter_reduce(&ic, sendbuf, recvbuf, count, dt,
-                                            &cop, root, all, &s);
+    amp_status_t st =
+        amp_coll_inter_reduce(&ic,
+                              &(amp_coll_reduction_t){.sendbuf = sendbuf,
+                                                      .recvbuf = recvbuf,
+                                                      .count = count,
+                                                      .dt = dt,
+                                                      .op = &cop},
+                              root, all, &s);
     return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
 }
 
 int amp_intercoll_reduce_scatter(amp_rank_t *rank, amp_comm_t *comm,
-                                 MPI_Comm comm_h, const void *sendbuf,
-                                 void *recvbuf, const int *counts, int total,
-                                 const amp_dt_t *dt, const amp_coll_op_t *op,
-                                 MPI_Request *request, const char *call)
+                                 MPI_Comm comm_h, const amp_coll_reduction_t *r,
+                                 const int *counts, MPI_Request *request,
+                                 const char *call)
 {
     amp_coll_inter_t ic;
     amp_intercoll_view(rank, comm, &ic);
     amp_nbc_t *s = NULL;
-    amp_status_t st = amp_coll_inter_reduce_scatter(&ic, sendbuf, recvbuf,
-                                                    counts, total, dt, op, &s);
+    amp_status_t st = amp_coll_inter_reduce_scatter(&ic, r, counts, &s);
     return amp_coll_launch(rank, comm, comm_h, st, s, request, call);
 }

@@ -126,23 +126,6 @@ void amp_intercomm_cleanup(amp_rank_t *rank, amp_comm_t *comm)
     comm->local_comm = MPI_COMM_NULL;
 }
 
-/* Sends out (outbytes) to world rank to and receives in (inbytes) from
- * rank from, on context ctx, where this rank is me; then waits for both. */
-static void exchange(amp_rank_t *rank, int ctx, int me, int to, int from,
-                     int tag, const void *out, size_t outbytes, void *in,
-                     size_t inbytes)
-{
-    amp_p2p_req_t sreq, rreq;
-    amp_p2p_req_t *reqs[2] = {&rreq, &sreq};
-    sreq.on_done = rreq.on_done = NULL;
-    amp_p2p_irecv(&rank->ep, in, inbytes,
-                  (amp_p2p_env_t){.ctx = ctx, .src = from, .tag = tag}, &rreq);
-    amp_p2p_isend(&rank->ep, out, outbytes,
-                  (amp_p2p_env_t){.ctx = ctx, .src = me, .dst = to, .tag = tag},
-                  AMP_P2P_STANDARD, &sreq);
-    amp_p2p_wait_all(&rank->ep, reqs, 2);
-}
-
 static amp_status_t local_max(amp_rank_t *rank, amp_comm_t *comm, int mine,
                               int *max)
 {
@@ -171,6 +154,24 @@ typedef struct both {
     int ctx, me, to, from, tag;
 } both_t;
 
+/* Over b's channel between the leaders: sends out (outbytes) to the other
+ * leader and receives in (inbytes) from it; then waits for both. */
+static void exchange(amp_rank_t *rank, const both_t *b, const void *out,
+                     size_t outbytes, void *in, size_t inbytes)
+{
+    amp_p2p_req_t sreq, rreq;
+    amp_p2p_req_t *reqs[2] = {&rreq, &sreq};
+    sreq.on_done = rreq.on_done = NULL;
+    amp_p2p_irecv(&rank->ep, in, inbytes,
+                  (amp_p2p_env_t){.ctx = b->ctx, .src = b->from, .tag = b->tag},
+                  &rreq);
+    amp_p2p_isend(&rank->ep, out, outbytes,
+                  (amp_p2p_env_t){
+                      .ctx = b->ctx, .src = b->me, .dst = b->to, .tag = b->tag},
+                  AMP_P2P_STANDARD, &sreq);
+    amp_p2p_wait_all(&rank->ep, reqs, 2);
+}
+
 /* At every member of both groups: the largest mine of them all. */
 static amp_status_t both_max(const both_t *b, int mine, int *max)
 {
@@ -181,8 +182,7 @@ static amp_status_t both_max(const both_t *b, int mine, int *max)
     rank = amp_rank_self();
     amp_comm_t *lc = amp_comm_lookup(rank, b->local);
     if (st == AMP_OK && lc->rank == b->leader) {
-        exchange(rank, b->ctx, b->me, b->to, b->from, b->tag, &lmax,
-                 sizeof(lmax), &other, sizeof(other));
+        exchange(rank, b, &lmax, sizeof(lmax), &other, sizeof(other));
         lmax = lmax > other ? lmax : other;
     }
     if (st == AMP_OK)
@@ -212,8 +212,9 @@ static amp_status_t both_settle(const both_t *b, int proposed, int nids,
     }
 }
 
-/* The channel of both_t for the existing inter-communicator ic. */
-static both_t both_of(const amp_comm_t *ic)
+/* The channel of both_t for the existing inter-communicator ic, with
+ * tag. */
+static both_t both_of(const amp_comm_t *ic, int tag)
 {
     return (both_t){.local = ic->local_comm,
                     .leader = 0,
@@ -221,7 +222,7 @@ static both_t both_of(const amp_comm_t *ic)
                     .me = 0,
                     .to = ic->remote_world[0],
                     .from = 0,
-                    .tag = TAG_CHECK};
+                    .tag = tag};
 }
 
 /* Collective over both groups of the inter-communicator ic_h: *ctx, an id
@@ -234,13 +235,13 @@ static amp_status_t inter_agree(amp_rank_t *rank, MPI_Comm ic_h, int nids,
     amp_comm_t *lc = amp_comm_lookup(rank, ic->local_comm);
     int lmax, out[2], in[2] = {0, 0};
     int p = amp_comm_ctx_propose(rank, nids);
-    both_t b = both_of(ic);
+    both_t b = both_of(ic, TAG_CHECK);
     amp_status_t st = local_max(rank, lc, p, &lmax);
     if (st == AMP_OK && lc->rank == 0) {
         out[0] = lmax;
         out[1] = val;
-        exchange(rank, ic->ctx + 1, 0, ic->remote_world[0], 0, TAG_AGREE, out,
-                 sizeof(out), in, sizeof(in));
+        both_t leaders = both_of(ic, TAG_AGREE);
+        exchange(rank, &leaders, out, sizeof(out), in, sizeof(in));
     }
     if (st == AMP_OK)
         st = local_bcast(rank, lc, in, 2, 0);
@@ -524,9 +525,10 @@ static amp_status_t inter_allgather(amp_rank_t *rank, MPI_Comm ic_h,
     amp_status_t st = amp_coll_allreduce(
         &c, rows, lall, (int)ln, amp_dt_predefined(AMPI_DTID_MPI_INT), &sum);
     free(rows);
+    both_t leaders = both_of(ic, TAG_SPLIT);
     if (st == AMP_OK && lc->rank == 0)
-        exchange(rank, ic->ctx + 1, 0, ic->remote_world[0], 0, TAG_SPLIT, lall,
-                 ln * sizeof(int), rall, rn * sizeof(int));
+        exchange(rank, &leaders, lall, ln * sizeof(int), rall,
+                 rn * sizeof(int));
     if (st == AMP_OK)
         st = local_bcast(rank, lc, rall, (int)rn, 0);
     return st;
@@ -628,7 +630,7 @@ int amp_intercomm_split(amp_rank_t *rank, MPI_Comm comm_h, int color, int key,
             ctx = lall[3 * i + 2] > ctx ? lall[3 * i + 2] : ctx;
         for (int i = 0; i < ic->remote_size; i++)
             ctx = rall[3 * i + 2] > ctx ? rall[3 * i + 2] : ctx;
-        both_t b = both_of(ic);
+        both_t b = both_of(ic, TAG_CHECK);
         st = both_settle(&b, p, 4, &ctx);
         rank = amp_rank_self();
         ic = amp_comm_lookup(rank, comm_h);

@@ -15,20 +15,35 @@ static long long packed_bytes(const amp_dt_t *dt, int count)
     return b > INT_MAX ? -1 : (long long)b;
 }
 
+/* One pack or unpack request (MPI_Pack, MPI_Unpack and their external
+ * forms): count elements of dtype at typed, to (packing) or from the
+ * packed buffer packed; its size and the position in it are the call's
+ * (int, or MPI_Aint for the external forms), passed beside. */
+typedef struct pack_req {
+    void *typed;
+    int count;
+    MPI_Datatype dtype;
+    void *packed;
+    int packing;
+    const char *call;
+} pack_req_t;
+
 /* Checks what Pack and Unpack share; *bytes is the data size. */
-static int check_pack(amp_rank_t *rank, MPI_Comm comm_h, int count,
-                      MPI_Datatype dtype, const void *buf, const char *bufarg,
-                      int size, const int *position, const char *call,
-                      amp_comm_t **comm, const amp_dt_t **dt, long long *bytes)
+static int check_pack(amp_rank_t *rank, MPI_Comm comm_h, const pack_req_t *r,
+                      int size, const int *position, amp_comm_t **comm,
+                      const amp_dt_t **dt, long long *bytes)
 {
+    const char *call = r->call;
+    int count = r->count;
     int rc = amp_check_comm(rank, comm_h, call, comm);
     if (rc == MPI_SUCCESS)
         rc = amp_check_count(rank, *comm, count, call,
-                             bufarg[0] == 'i' ? "incount" : "outcount");
+                             r->packing ? "incount" : "outcount");
     if (rc == MPI_SUCCESS)
-        rc = amp_check_dt(rank, *comm, dtype, call, "datatype", dt);
+        rc = amp_check_dt(rank, *comm, r->dtype, call, "datatype", dt);
     if (rc == MPI_SUCCESS)
-        rc = amp_check_buf(rank, *comm, buf, count, *dt, call, bufarg);
+        rc = amp_check_buf(rank, *comm, r->typed, count, *dt, call,
+                           r->packing ? "inbuf" : "outbuf");
     if (rc == MPI_SUCCESS && !position)
         rc = amp_mpi_error(rank, *comm, MPI_ERR_ARG, call,
                            "NULL pointer (argument position)");
@@ -36,8 +51,7 @@ static int check_pack(amp_rank_t *rank, MPI_Comm comm_h, int count,
         rc = amp_mpi_error(rank, *comm, MPI_ERR_ARG, call,
                            "position %d outside a buffer of %d bytes "
                            "(arguments position, %s)",
-                           *position, size,
-                           bufarg[0] == 'i' ? "outsize" : "insize");
+                           *position, size, r->packing ? "outsize" : "insize");
     if (rc != MPI_SUCCESS)
         return rc;
     *bytes = packed_bytes(*dt, count);
@@ -73,21 +87,21 @@ static int pack_stage(amp_rank_t *rank, amp_comm_t *comm,
     return rc;
 }
 
-/* MPI_Pack (packing) or MPI_Unpack: count elements of dtype between the
- * typed buffer and size bytes of packed data, at *position in it. */
-static int pack_common(void *typed, int count, MPI_Datatype dtype, void *packed,
-                       int size, int *position, MPI_Comm comm_h, int packing,
-                       const char *call)
+/* MPI_Pack or MPI_Unpack: r between the typed buffer and size bytes of
+ * packed data, at *position in it. */
+static int pack_common(const pack_req_t *r, int size, int *position,
+                       MPI_Comm comm_h)
 {
     amp_rank_t *rank;
     amp_comm_t *comm;
     const amp_dt_t *dt;
     long long bytes;
+    const char *call = r->call;
+    void *typed = r->typed, *packed = r->packed;
+    int count = r->count, packing = r->packing;
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS)
-        rc = check_pack(rank, comm_h, count, dtype, typed,
-                        packing ? "inbuf" : "outbuf", size, position, call,
-                        &comm, &dt, &bytes);
+        rc = check_pack(rank, comm_h, r, size, position, &comm, &dt, &bytes);
     if (rc == MPI_SUCCESS && bytes && !packed)
         rc = amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
                            "NULL buffer (argument %s)",
@@ -114,16 +128,25 @@ static int pack_common(void *typed, int count, MPI_Datatype dtype, void *packed,
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
               void *outbuf, int outsize, int *position, MPI_Comm comm)
 {
-    return pack_common((void *)inbuf, incount, datatype, outbuf, outsize,
-                       position, comm, 1, "MPI_Pack");
+    return pack_common(&(pack_req_t){.typed = (void *)inbuf,
+                                     .count = incount,
+                                     .dtype = datatype,
+                                     .packed = outbuf,
+                                     .packing = 1,
+                                     .call = "MPI_Pack"},
+                       outsize, position, comm);
 }
 AMP_WEAK_ALIAS(Pack)
 
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
                 int outcount, MPI_Datatype datatype, MPI_Comm comm)
 {
-    return pack_common(outbuf, outcount, datatype, (void *)inbuf, insize,
-                       position, comm, 0, "MPI_Unpack");
+    return pack_common(&(pack_req_t){.typed = outbuf,
+                                     .count = outcount,
+                                     .dtype = datatype,
+                                     .packed = (void *)inbuf,
+                                     .call = "MPI_Unpack"},
+                       insize, position, comm);
 }
 AMP_WEAK_ALIAS(Unpack)
 
@@ -239,18 +262,18 @@ static int check_external(amp_rank_t *rank, const char *datarep,
 
 /* The checks Pack_external and Unpack_external share. */
 static int check_pack_external(amp_rank_t *rank, const char *datarep,
-                               const void *buf, int count, MPI_Datatype dtype,
-                               MPI_Aint size, const MPI_Aint *position,
-                               int packing, const char *call,
-                               const amp_dt_t **dt, const amp_datarep_t **user,
-                               long long *bytes)
+                               const pack_req_t *r, MPI_Aint size,
+                               const MPI_Aint *position, const amp_dt_t **dt,
+                               const amp_datarep_t **user, long long *bytes)
 {
+    const char *call = r->call;
+    int count = r->count, packing = r->packing;
     int rc = amp_check_count(rank, NULL, count, call,
                              packing ? "incount" : "outcount");
     if (rc == MPI_SUCCESS)
-        rc = amp_check_dt(rank, NULL, dtype, call, "datatype", dt);
+        rc = amp_check_dt(rank, NULL, r->dtype, call, "datatype", dt);
     if (rc == MPI_SUCCESS)
-        rc = amp_check_buf(rank, NULL, buf, count, *dt, call,
+        rc = amp_check_buf(rank, NULL, r->typed, count, *dt, call,
                            packing ? "inbuf" : "outbuf");
     if (rc == MPI_SUCCESS)
         rc = check_external(rank, datarep, *dt, count, call, user, bytes);
@@ -298,12 +321,14 @@ static int pack_resized(amp_rank_t *rank, const amp_dt_t *dt, int count,
                          "MPI_WCHAR: 2) (argument inbuf)");
 }
 
-/* Through the conversion callbacks of the registered representation d
- * (none: the native bytes, packed). */
+/* r at ext through the conversion callbacks of the registered
+ * representation d (none: the native bytes, packed); dt: r's type, typed
+ * its buffer (a host copy where r's is on a device). */
 static int pack_user(amp_rank_t *rank, const amp_datarep_t *d,
-                     const amp_dt_t *dt, MPI_Datatype dtype, int count,
-                     void *typed, char *ext, int packing, const char *call)
+                     const pack_req_t *r, const amp_dt_t *dt, void *typed,
+                     char *ext)
 {
+    int count = r->count, packing = r->packing;
     if (!(packing ? d->write_fn : d->read_fn)) {
         if (packing)
             amp_dt_pack(dt, count, typed, ext);
@@ -311,10 +336,11 @@ static int pack_user(amp_rank_t *rank, const amp_datarep_t *d,
             amp_dt_unpack(dt, count, typed, ext, dt->size * (size_t)count);
         return MPI_SUCCESS;
     }
-    int rc = amp_datarep_convert(rank, d, packing, typed, dtype, count, ext, 0);
+    int rc =
+        amp_datarep_convert(rank, d, packing, typed, r->dtype, count, ext, 0);
     if (rc == MPI_SUCCESS)
         return MPI_SUCCESS;
-    return amp_mpi_error(rank, NULL, MPI_ERR_CONVERSION, call,
+    return amp_mpi_error(rank, NULL, MPI_ERR_CONVERSION, r->call,
                          "the %s conversion function of data "
                          "representation \"%s\" returned error %d",
                          packing ? "write" : "read", d->name, rc);
@@ -322,19 +348,20 @@ static int pack_user(amp_rank_t *rank, const amp_datarep_t *d,
 
 /* MPI_Pack_external (packing) or MPI_Unpack_external: the external32
  * counterpart of pack_common. */
-static int pack_external_common(const char *datarep, void *typed, int count,
-                                MPI_Datatype dtype, void *packed, MPI_Aint size,
-                                MPI_Aint *position, int packing,
-                                const char *call)
+static int pack_external_common(const char *datarep, const pack_req_t *r,
+                                MPI_Aint size, MPI_Aint *position)
 {
     amp_rank_t *rank;
     const amp_dt_t *dt;
     const amp_datarep_t *user;
     long long bytes;
+    const char *call = r->call;
+    void *typed = r->typed, *packed = r->packed;
+    int count = r->count, packing = r->packing;
     int rc = amp_mpi_enter(&rank, call);
     if (rc == MPI_SUCCESS)
-        rc = check_pack_external(rank, datarep, typed, count, dtype, size,
-                                 position, packing, call, &dt, &user, &bytes);
+        rc = check_pack_external(rank, datarep, r, size, position, &dt, &user,
+                                 &bytes);
     if (rc == MPI_SUCCESS && bytes && !packed)
         rc = amp_mpi_error(rank, NULL, MPI_ERR_BUFFER, call,
                            "NULL buffer (argument %s)",
@@ -352,7 +379,7 @@ static int pack_external_common(const char *datarep, void *typed, int count,
         return rc;
     char *at = (char *)packed + *position;
     if (user) {
-        rc = pack_user(rank, user, dt, dtype, count, typed, at, packing, call);
+        rc = pack_user(rank, user, r, dt, typed, at);
     } else if (amp_dt_x32_resizes(dt)) {
         rc = pack_resized(rank, dt, count, typed, at, packing, call);
     } else if (packing) {
@@ -375,9 +402,14 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
                        MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
                        MPI_Aint *position)
 {
-    return pack_external_common(datarep, (void *)inbuf, incount, datatype,
-                                outbuf, outsize, position, 1,
-                                "MPI_Pack_external");
+    return pack_external_common(datarep,
+                                &(pack_req_t){.typed = (void *)inbuf,
+                                              .count = incount,
+                                              .dtype = datatype,
+                                              .packed = outbuf,
+                                              .packing = 1,
+                                              .call = "MPI_Pack_external"},
+                                outsize, position);
 }
 AMP_WEAK_ALIAS(Pack_external)
 
@@ -385,9 +417,13 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf,
                          MPI_Aint insize, MPI_Aint *position, void *outbuf,
                          int outcount, MPI_Datatype datatype)
 {
-    return pack_external_common(datarep, outbuf, outcount, datatype,
-                                (void *)inbuf, insize, position, 0,
-                                "MPI_Unpack_external");
+    return pack_external_common(datarep,
+                                &(pack_req_t){.typed = outbuf,
+                                              .count = outcount,
+                                              .dtype = datatype,
+                                              .packed = (void *)inbuf,
+                                              .call = "MPI_Unpack_external"},
+                                insize, position);
 }
 AMP_WEAK_ALIAS(Unpack_external)
 

@@ -109,24 +109,28 @@ static void outer_done(amp_p2p_req_t *p)
         amp_req_release(AMP_CONTAINER_OF(p->owner, amp_rank_t, ep), r);
 }
 
-static int part_init(const void *buf, int partitions, MPI_Count count,
-                     MPI_Datatype datatype, int peer, int tag, MPI_Comm comm_h,
-                     MPI_Info info, MPI_Request *request, int recv,
-                     const char *call)
+/* The arguments of MPI_Psend_init (recv 0) or MPI_Precv_init: partitions
+ * partitions of count elements of dtype each at buf, to or from peer with
+ * tag on comm_h, with info. */
+typedef struct part_args {
+    const void *buf;
+    int partitions;
+    MPI_Count count;
+    MPI_Datatype dtype;
+    int peer, tag;
+    MPI_Comm comm_h;
+    MPI_Info info;
+    int recv;
+} part_args_t;
+
+/* The checks of a's partitions, count, peer, tag and buffer (of dt). */
+static int check_part_args(amp_rank_t *rank, amp_comm_t *comm,
+                           const part_args_t *a, const amp_dt_t *dt,
+                           const char *call)
 {
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    const amp_dt_t *dt;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_comm(rank, comm_h, call, &comm);
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_info(rank, comm, info, call);
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_dt(rank, comm, datatype, call, "datatype", &dt);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    const char *arg = recv ? "source" : "dest";
+    int partitions = a->partitions, peer = a->peer, tag = a->tag;
+    MPI_Count count = a->count;
+    const char *arg = a->recv ? "source" : "dest";
     if (partitions < 1)
         return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
                              "partitions is %d (argument partitions): at "
@@ -151,13 +155,34 @@ static int part_init(const void *buf, int partitions, MPI_Count count,
                              "invalid tag %d (argument tag): tags are 0..%d "
                              "(no wildcard here)",
                              tag, MPI_TAG_UB_VALUE);
-    int total = partitions * (int)count;
-    rc = amp_check_buf(rank, comm, buf, total, dt, call, "buf");
+    int rc = amp_check_buf(rank, comm, a->buf, partitions * (int)count, dt,
+                           call, "buf");
     if (rc == MPI_SUCCESS && amp_proc.gpu)
-        rc = amp_gpu_refuse(rank, comm, buf, call, "buf",
+        rc = amp_gpu_refuse(rank, comm, a->buf, call, "buf",
                             "partitioned communication moves host memory");
+    return rc;
+}
+
+static int part_init(const part_args_t *a, MPI_Request *request,
+                     const char *call)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    const amp_dt_t *dt;
+    int partitions = a->partitions, peer = a->peer, tag = a->tag;
+    int recv = a->recv;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_comm(rank, a->comm_h, call, &comm);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_info(rank, comm, a->info, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_dt(rank, comm, a->dtype, call, "datatype", &dt);
+    if (rc == MPI_SUCCESS)
+        rc = check_part_args(rank, comm, a, dt, call);
     if (rc != MPI_SUCCESS)
         return rc;
+    int total = partitions * (int)a->count;
     if (!request)
         return amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
                              "NULL pointer (argument request)");
@@ -184,18 +209,18 @@ static int part_init(const void *buf, int partitions, MPI_Count count,
                              "out of memory for a request");
     }
     part->partitions = partitions;
-    part->count = (int)count;
+    part->count = (int)a->count;
     part->outer = r;
     r->part = part;
-    r->buf = (void *)buf;
+    r->buf = (void *)a->buf;
     r->count = total;
-    r->dtype = datatype;
+    r->dtype = a->dtype;
     r->dt = dt;
     amp_type_hold(dt);
     r->dt_held = 1;
     r->peer = peer;
     r->tag = tag;
-    r->comm = comm_h;
+    r->comm = a->comm_h;
     r->persistent = 1;
     *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
     return MPI_SUCCESS;
@@ -205,8 +230,15 @@ int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count,
                     MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                     MPI_Info info, MPI_Request *request)
 {
-    return part_init(buf, partitions, count, datatype, dest, tag, comm, info,
-                     request, 0, "MPI_Psend_init");
+    return part_init(&(part_args_t){.buf = buf,
+                                    .partitions = partitions,
+                                    .count = count,
+                                    .dtype = datatype,
+                                    .peer = dest,
+                                    .tag = tag,
+                                    .comm_h = comm,
+                                    .info = info},
+                     request, "MPI_Psend_init");
 }
 AMP_WEAK_ALIAS(Psend_init)
 
@@ -214,8 +246,16 @@ int PMPI_Precv_init(void *buf, int partitions, MPI_Count count,
                     MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                     MPI_Info info, MPI_Request *request)
 {
-    return part_init(buf, partitions, count, datatype, source, tag, comm, info,
-                     request, 1, "MPI_Precv_init");
+    return part_init(&(part_args_t){.buf = buf,
+                                    .partitions = partitions,
+                                    .count = count,
+                                    .dtype = datatype,
+                                    .peer = source,
+                                    .tag = tag,
+                                    .comm_h = comm,
+                                    .info = info,
+                                    .recv = 1},
+                     request, "MPI_Precv_init");
 }
 AMP_WEAK_ALIAS(Precv_init)
 

@@ -105,14 +105,17 @@ static int check_xfer(amp_rank_t *rank, amp_xfer_t *x, int recv,
     return rc;
 }
 
-/* Starts a send into p (whose on_done is already set).  Data of a
- * non-contiguous type is not packed: p2p copies it from its layout (dt
- * must stay valid until p completes).  dev (NULL or dev->gpu NULL: host
- * memory): device memory of a contiguous type that p2p moves (gpu.c). */
-static void start_send(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
-                       int count, const amp_dt_t *dt, int dest, int tag,
-                       int mode, const amp_p2p_dev_t *dev, amp_p2p_req_t *p)
+/* Starts the checked send x (x->dt resolved) into p (whose on_done is
+ * already set).  Data of a non-contiguous type is not packed: p2p copies
+ * it from its layout (x->dt must stay valid until p completes).  dev (NULL
+ * or dev->gpu NULL: host memory): device memory of a contiguous type that
+ * p2p moves (gpu.c). */
+static void start_send(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
+                       const amp_p2p_dev_t *dev, amp_p2p_req_t *p)
 {
+    const void *buf = x->buf;
+    int count = x->count, dest = x->peer, tag = x->tag, mode = x->mode;
+    const amp_dt_t *dt = x->dt;
     int world = amp_comm_peer_world(comm, dest);
     int pmode = mode == AMP_SEND_SYNC ? AMP_P2P_SYNC : AMP_P2P_STANDARD;
     if (dev && dev->gpu)
@@ -143,12 +146,14 @@ static void sync_exact(amp_rank_t *rank, const amp_comm_t *comm)
         amp_p2p_ep_set_exact(&rank->ep, comm->ctx, exact);
 }
 
-/* Starts a receive into p straight into the user's layout (dev: as for
- * start_send). */
-static void start_recv(amp_rank_t *rank, amp_comm_t *comm, void *buf, int count,
-                       const amp_dt_t *dt, int source, int tag,
+/* Starts the checked receive x into p straight into the user's layout
+ * (dev: as for start_send). */
+static void start_recv(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
                        const amp_p2p_dev_t *dev, amp_p2p_req_t *p)
 {
+    void *buf = (void *)x->buf;
+    int count = x->count, source = x->peer, tag = x->tag;
+    const amp_dt_t *dt = x->dt;
     sync_exact(rank, comm);
     if (dev && dev->gpu)
         amp_p2p_irecv_dev(
@@ -198,16 +203,14 @@ static int send_common(const void *buf, int count, MPI_Datatype dtype, int dest,
         rc = check_xfer(rank, &x, 0, call, &comm);
     if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
         return rc;
-    const amp_dt_t *dt = x.dt;
     amp_p2p_dev_t dev = {NULL, -1};
     if (amp_proc.gpu && amp_gpu_send(rank, comm, &x, call, &dev, &rc))
         return rc; /* device memory: sent from a host copy (gpu.c) */
     if (mode == AMP_SEND_BUFFERED)
-        return amp_bsend_start(rank, comm, buf, count, dt, dest, tag, call,
-                               NULL);
+        return amp_bsend_start(rank, comm, &x, call, NULL);
     amp_p2p_req_t p;
     p.on_done = NULL;
-    start_send(rank, comm, buf, count, dt, dest, tag, mode, &dev, &p);
+    start_send(rank, comm, &x, &dev, &p);
     wait_one(rank, &p, call);
     return MPI_SUCCESS;
 }
@@ -271,7 +274,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     amp_p2p_req_t p;
     size_t cap = dt->size * (size_t)count;
     p.on_done = NULL;
-    start_recv(rank, comm, buf, count, dt, source, tag, &dev, &p);
+    start_recv(rank, comm, &x, &dev, &p);
     wait_one(rank, &p, "MPI_Recv");
     amp_status_set(status, p.st_source, p.st_tag, p.st_bytes, 0);
     if (p.error == AMP_ERR_TRUNCATE)
@@ -400,8 +403,13 @@ int amp_req_start(amp_rank_t *rank, amp_req_t *r, const char *call)
         return MPI_SUCCESS;
     }
     if (r->kind == AMP_REQ_SEND && r->mode == AMP_SEND_BUFFERED) {
-        return amp_bsend_start(rank, comm, r->buf, r->count, r->dt, r->peer,
-                               r->tag, call, &r->p2p);
+        return amp_bsend_start(rank, comm,
+                               &(amp_xfer_t){.buf = r->buf,
+                                             .count = r->count,
+                                             .dt = r->dt,
+                                             .peer = r->peer,
+                                             .tag = r->tag},
+                               call, &r->p2p);
     }
     /* p2p reads the type until completion, MPI_Type_free or not */
     if (!r->dt_held)
@@ -417,11 +425,16 @@ int amp_req_start(amp_rank_t *rank, amp_req_t *r, const char *call)
             return rc;
         }
     }
+    amp_xfer_t x = {.buf = buf,
+                    .count = r->count,
+                    .dt = r->dt,
+                    .peer = r->peer,
+                    .tag = r->tag,
+                    .mode = r->mode};
     if (r->kind == AMP_REQ_SEND)
-        start_send(rank, comm, buf, r->count, r->dt, r->peer, r->tag, r->mode,
-                   &dev, p);
+        start_send(rank, comm, &x, &dev, p);
     else
-        start_recv(rank, comm, buf, r->count, r->dt, r->peer, r->tag, &dev, p);
+        start_recv(rank, comm, &x, &dev, p);
     return MPI_SUCCESS;
 }
 
@@ -528,7 +541,12 @@ static void start_halves(amp_rank_t *rank, amp_comm_t *comm,
     if (a->source == MPI_PROC_NULL)
         amp_p2p_req_init_done(&rank->ep, recv, MPI_PROC_NULL, MPI_ANY_TAG);
     else
-        start_recv(rank, comm, a->rbuf, a->rcount, a->rdt, a->source, a->rtag,
+        start_recv(rank, comm,
+                   &(amp_xfer_t){.buf = a->rbuf,
+                                 .count = a->rcount,
+                                 .dt = a->rdt,
+                                 .peer = a->source,
+                                 .tag = a->rtag},
                    &a->rdev, recv);
     if (a->dest == MPI_PROC_NULL)
         amp_p2p_req_init_done(&rank->ep, send, MPI_PROC_NULL, MPI_ANY_TAG);
@@ -540,8 +558,14 @@ static void start_halves(amp_rank_t *rank, amp_comm_t *comm,
                                       .tag = a->stag},
                       AMP_P2P_STANDARD, send);
     else
-        start_send(rank, comm, a->sbuf, a->scount, a->sdt, a->dest, a->stag,
-                   AMP_SEND_STANDARD, &a->sdev, send);
+        start_send(rank, comm,
+                   &(amp_xfer_t){.buf = a->sbuf,
+                                 .count = a->scount,
+                                 .dt = a->sdt,
+                                 .peer = a->dest,
+                                 .tag = a->stag,
+                                 .mode = AMP_SEND_STANDARD},
+                   &a->sdev, send);
 }
 
 /* MPI_Sendrecv, or with replace MPI_Sendrecv_replace. */

@@ -132,11 +132,11 @@ void amp_status_set(MPI_Status *st, int source, int tag, size_t bytes,
 void amp_status_empty(MPI_Status *st);
 int amp_truncate_error(amp_rank_t *rank, amp_comm_t *comm, const char *call,
                        int source, int tag, size_t capacity);
-/* Copies a message into the attached buffer and sends it from there;
- * stand_in (a request of the caller's, or NULL) completes at once and
- * stands for that send (amp_p2p_req_init_sent), also when it fails. */
-int amp_bsend_start(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
-                    int count, const amp_dt_t *dt, int dest, int tag,
+/* Copies the message of the checked send x (x->dt resolved) into the
+ * attached buffer and sends it from there; stand_in (a request of the
+ * caller's, or NULL) completes at once and stands for that send
+ * (amp_p2p_req_init_sent), also when it fails. */
+int amp_bsend_start(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
                     const char *call, amp_p2p_req_t *stand_in);
 
 #endif

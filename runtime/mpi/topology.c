@@ -445,14 +445,19 @@ static int check_weights(amp_rank_t *rank, amp_comm_t *comm, long long n,
 
 /* One side of a distributed graph's edges: n ranks (named ranksarg, n
  * counted by degarg) and their weights (named weightsarg). */
-static int check_adjacency(amp_rank_t *rank, amp_comm_t *comm, long long n,
-                           const int *ranks, const int *weights,
-                           const char *call, const char *degarg,
-                           const char *ranksarg, const char *weightsarg)
+typedef struct edges {
+    long long n;
+    const int *ranks, *weights;
+    const char *degarg, *ranksarg, *weightsarg;
+} edges_t;
+
+static int check_adjacency(amp_rank_t *rank, amp_comm_t *comm, const edges_t *e,
+                           const char *call)
 {
-    int rc = check_ranks(rank, comm, (int)n, ranks, call, degarg, ranksarg);
+    int rc = check_ranks(rank, comm, (int)e->n, e->ranks, call, e->degarg,
+                         e->ranksarg);
     if (rc == MPI_SUCCESS)
-        rc = check_weights(rank, comm, n, weights, call, weightsarg);
+        rc = check_weights(rank, comm, e->n, e->weights, call, e->weightsarg);
     return rc;
 }
 
@@ -497,11 +502,23 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_h, int indegree,
     int ctx;
     int rc = enter_old(&rank, comm_h, call, &comm);
     if (rc == MPI_SUCCESS)
-        rc = check_adjacency(rank, comm, indegree, sources, sourceweights, call,
-                             "indegree", "sources", "sourceweights");
+        rc = check_adjacency(rank, comm,
+                             &(edges_t){.n = indegree,
+                                        .ranks = sources,
+                                        .weights = sourceweights,
+                                        .degarg = "indegree",
+                                        .ranksarg = "sources",
+                                        .weightsarg = "sourceweights"},
+                             call);
     if (rc == MPI_SUCCESS)
-        rc = check_adjacency(rank, comm, outdegree, destinations, destweights,
-                             call, "outdegree", "destinations", "destweights");
+        rc = check_adjacency(rank, comm,
+                             &(edges_t){.n = outdegree,
+                                        .ranks = destinations,
+                                        .weights = destweights,
+                                        .degarg = "outdegree",
+                                        .ranksarg = "destinations",
+                                        .weightsarg = "destweights"},
+                             call);
     if (rc == MPI_SUCCESS) /* no hints apply, but the handle must be one */
         rc = amp_check_info(rank, comm, info, call);
     if (rc == MPI_SUCCESS)
@@ -757,8 +774,14 @@ int PMPI_Dist_graph_create(MPI_Comm comm_h, int n, const int sources[],
     if (rc == MPI_SUCCESS)
         rc = count_edges(rank, comm, n, degrees, call, &nedges);
     if (rc == MPI_SUCCESS)
-        rc = check_adjacency(rank, comm, nedges, destinations, weights, call,
-                             "sum of degrees", "destinations", "weights");
+        rc = check_adjacency(rank, comm,
+                             &(edges_t){.n = nedges,
+                                        .ranks = destinations,
+                                        .weights = weights,
+                                        .degarg = "sum of degrees",
+                                        .ranksarg = "destinations",
+                                        .weightsarg = "weights"},
+                             call);
     if (rc == MPI_SUCCESS) /* no hints apply, but the handle must be one */
         rc = amp_check_info(rank, comm, info, call);
     if (rc == MPI_SUCCESS)
