@@ -642,17 +642,16 @@ unsigned amp_net_progress(amp_pe_t *pe)
     amp_net_pe_t *np = net_of(pe);
     if (np->in_progress)
         return 0;
-    unsigned n = 0;
-    /* When every process of the job shares this node, the rings carry
-     * nearly everything: UCX (what did not fit, wake-ups) is looked at
-     * on every NET_UCX_EVERY-th call only. */
+    /* The rings first: what they hold is delivered before UCX's progress
+     * (the costlier call) runs.  When every process of the job shares this
+     * node, the rings carry nearly everything: UCX (what did not fit,
+     * wake-ups) is looked at on every NET_UCX_EVERY-th call only. */
+    unsigned n = np->rx ? amp_net_node_progress(pe, np) : 0;
     if (!np->net->all_local || (np->ticks++ & (NET_UCX_EVERY - 1)) == 0) {
         np->in_progress = 1;
-        n = ucp_worker_progress(np->worker);
+        n += ucp_worker_progress(np->worker);
         np->in_progress = 0;
     }
-    if (np->rx)
-        n += amp_net_node_progress(pe, np);
     while (np->fetches) {
         net_fetch_t *f = np->fetches;
         np->fetches = f->next;
