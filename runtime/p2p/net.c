@@ -169,6 +169,8 @@ static void net_tp_send(amp_pe_t *pe, amp_p2p_req_t *req, int mode)
         .sid = req->sid,
     };
     op->req = op->wire.hdr.kind == AMP_NET_SYNC ? NULL : req;
+    if (op->wire.hdr.kind == AMP_NET_EAGER)
+        op->hlen = NET_HDR_SHORT;
     if (temp) {
         amp_dt_copy_typed(dt, buf, NULL, temp, bytes);
         op->temp = temp;
@@ -527,13 +529,13 @@ static void arrive(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
     net_deliver(pe, h, rndv ? NULL : data, rndv ? data : NULL);
 }
 
-static void hold(amp_net_pe_t *np, const void *header, size_t hlen, void *data,
-                 size_t length, int rndv)
+static void hold(amp_net_pe_t *np, const net_wire_t *wire, size_t hlen,
+                 void *data, size_t length, int rndv)
 {
     net_held_t *e = malloc(sizeof(*e) + (rndv ? 0 : length));
     if (!e)
         amp_fatal("out of memory holding a message from another process");
-    memcpy(&e->wire, header, hlen);
+    memcpy(&e->wire, wire, hlen);
     bump(&np->busy, 1);
     e->hlen = hlen;
     e->length = length;
@@ -566,43 +568,55 @@ static void release_held(amp_pe_t *pe, amp_net_pe_t *np, unsigned ch)
     }
 }
 
+/* The hlen-byte header of a message with length bytes of data, as it came,
+ * into wire, completed when short (NET_HDR_SHORT); returns its length in
+ * wire. */
+static size_t wire_in(net_wire_t *wire, const void *header, size_t hlen,
+                      size_t length, int rndv)
+{
+    uint8_t kind = hlen ? *(const uint8_t *)header : 0;
+    if (hlen == NET_HDR_SHORT && kind == AMP_NET_EAGER && !rndv) {
+        memcpy(wire, header, hlen);
+        wire->hdr.bytes = length;
+        wire->hdr.sreq = 0;
+        return sizeof(net_hdr_t);
+    }
+    if (hlen < sizeof(net_hdr_t) || hlen > sizeof(net_wire_t) ||
+        (kind != AMP_NET_UPPER && kind != AMP_NET_CONTROL &&
+         hlen != sizeof(net_hdr_t)))
+        amp_fatal("a message from another process has a %zu-byte header: "
+                  "are all processes the same program?",
+                  hlen);
+    memcpy(wire, header, hlen);
+    return hlen;
+}
+
 void amp_net_receive(amp_pe_t *pe, const void *header, size_t hlen, void *data,
                      size_t length, int rndv)
 {
     amp_net_pe_t *np = net_of(pe);
-    net_hdr_t h;
-    if (hlen >= sizeof(h))
-        memcpy(&h, header, sizeof(h));
-    if (hlen < sizeof(h) || hlen > sizeof(net_wire_t) ||
-        (h.kind != AMP_NET_UPPER && h.kind != AMP_NET_CONTROL &&
-         hlen != sizeof(h)))
-        amp_fatal("a message from another process has a %zu-byte header: "
-                  "are all processes the same program?",
-                  hlen);
-    if (h.kind == AMP_NET_WAKE) /* its arrival woke this PE */
+    net_wire_t wire;
+    hlen = wire_in(&wire, header, hlen, length, rndv);
+    const net_hdr_t *h = &wire.hdr;
+    if (h->kind == AMP_NET_WAKE) /* its arrival woke this PE */
         return;
-    if (h.kind == AMP_NET_CONTROL || h.kind == AMP_NET_COUNTS) {
+    if (h->kind == AMP_NET_CONTROL || h->kind == AMP_NET_COUNTS) {
         if (rndv)
             amp_fatal("a %zu-byte control message from process %d came as "
                       "rendezvous",
-                      length, h.from_proc);
-        if (h.kind == AMP_NET_COUNTS) {
-            counts_message(np->net, &h, data, length);
-            return;
-        }
-        net_wire_t wire;
-        memcpy(&wire, header, hlen);
-        upper_message(pe, &wire, hlen, data, length, 0);
+                      length, h->from_proc);
+        if (h->kind == AMP_NET_COUNTS)
+            counts_message(np->net, h, data, length);
+        else
+            upper_message(pe, &wire, hlen, data, length, 0);
         return;
     }
     bump_u64(&np->recvd, 1);
-    unsigned ch = chan(np->net, h.from_proc, h.from_pe);
-    if (h.seq != seq_of(&np->recv_seq[ch])) {
-        hold(np, header, hlen, data, length, rndv);
+    unsigned ch = chan(np->net, h->from_proc, h->from_pe);
+    if (h->seq != seq_of(&np->recv_seq[ch])) {
+        hold(np, &wire, hlen, data, length, rndv);
         return;
     }
-    net_wire_t wire;
-    memcpy(&wire, header, hlen);
     arrive(pe, &wire, hlen, data, length, rndv);
     seq_next(&np->recv_seq[ch]);
     if (np->held)
@@ -626,17 +640,16 @@ unsigned amp_net_progress(amp_pe_t *pe)
     amp_net_pe_t *np = net_of(pe);
     if (np->in_progress)
         return 0;
-    unsigned n = 0;
-    /* When every process of the job shares this node, the rings carry
-     * nearly everything: UCX (what did not fit, wake-ups) is looked at
-     * on every NET_UCX_EVERY-th call only. */
+    /* The rings first: what they hold is delivered before UCX's progress
+     * (the costlier call) runs.  When every process of the job shares this
+     * node, the rings carry nearly everything: UCX (what did not fit,
+     * wake-ups) is looked at on every NET_UCX_EVERY-th call only. */
+    unsigned n = np->rx ? amp_net_node_progress(pe, np) : 0;
     if (!np->net->all_local || (np->ticks++ & (NET_UCX_EVERY - 1)) == 0) {
         np->in_progress = 1;
-        n = ucp_worker_progress(np->worker);
+        n += ucp_worker_progress(np->worker);
         np->in_progress = 0;
     }
-    if (np->rx)
-        n += amp_net_node_progress(pe, np);
     while (np->fetches) {
         net_fetch_t *f = np->fetches;
         np->fetches = f->next;

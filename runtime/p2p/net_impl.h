@@ -19,17 +19,21 @@
 #include "p2p/shmring.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <ucp/api/ucp.h>
 
 #define NET_AM_ID 17          /* our one active-message handler */
 #define NET_KEY "ampi.net"    /* what each process publishes (boot) */
 #define NET_HOST_MAX 64       /* bytes of host name compared for nodes */
-#define NET_MAGIC 0x414d4e33u /* "AMN3": a blob of this version */
+#define NET_MAGIC 0x414d4e34u /* "AMN4": a blob of this version */
 /* With every process on this node, UCX is progressed every so many polls
  * (a power of two). */
 #define NET_UCX_EVERY 16
 
-/* What every message carries ahead of its data. */
+/* What every message carries ahead of its data.  A plain eager message
+ * (kind EAGER) carries only the fields before bytes (NET_HDR_SHORT bytes):
+ * its bytes are its data's length and it has no sreq, so that a small one
+ * takes a single line of a ring (p2p/shmring.h). */
 typedef struct net_hdr {
     uint8_t kind; /* enum amp_net_kind */
     uint8_t flag; /* CANCEL_ANSWER: the message was withdrawn */
@@ -38,11 +42,13 @@ typedef struct net_hdr {
     int32_t ctx, src, tag, dst;
     uint32_t seq;      /* per pair of PEs, for the order */
     int32_t from_rank; /* the sender's world rank (acknowledgements) */
+    uint32_t sid;      /* the send's number (amp_p2p_req_t), for a cancel */
+    uint32_t am;       /* UPPER, CONTROL: the handler's amp_p2p_am_id_t */
     uint64_t bytes;
     uint64_t sreq; /* sync: the sender's request, echoed by the ack */
-    uint32_t sid;  /* the send's number (amp_p2p_req_t), for a cancel */
-    uint32_t am;   /* UPPER, CONTROL: the handler's amp_p2p_am_id_t */
 } net_hdr_t;
+
+#define NET_HDR_SHORT offsetof(net_hdr_t, bytes)
 
 /* Slots of the count exchanges of rank moves (a process is at most one
  * step ahead of another). */

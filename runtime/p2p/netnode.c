@@ -36,6 +36,11 @@
 #define SHM_TAG "net"
 #define OPEN_WAIT_MS 60000
 
+/* A plain eager message of up to 16 bytes is one line of a ring: the
+ * record's word, the short header and the data. */
+_Static_assert(sizeof(amp_shr_word_t) + NET_HDR_SHORT + 16 <= AMP_SHR_LINE,
+               "a 16-byte eager message takes more than one line");
+
 /* A rendezvous that came through a ring, until its data is copied. */
 typedef struct net_cma {
     uint64_t addr; /* the data, in the sender's process */

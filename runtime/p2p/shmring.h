@@ -7,8 +7,9 @@
  * Records start on a 64-byte line and take whole lines: a word of 8 bytes
  * (the record's length, which says it is there, the length of its header
  * and its flags), the header, and the data 8-byte aligned after it.  A
- * small message is one or two lines, header and data together, so the
- * consumer pays one or two cache-line transfers for it.
+ * small message is one line (a plain eager message of up to 16 bytes,
+ * after its 40-byte header: p2p/net_impl.h), header and data together, so
+ * the consumer pays one cache-line transfer for it.
  *
  * The producer writes the record, clears the word where the next record
  * will start (a line the consumer has released: the producer always

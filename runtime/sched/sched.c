@@ -14,6 +14,10 @@ enum { PE_AWAKE = 0, PE_ASLEEP = 1 };
  * looking again on its own. */
 #define IDLE_SPIN_NS 200000L
 #define IDLE_SLEEP_NS 50000000L
+/* For so long at first an idle PE polls without pausing between looks:
+ * what it waits for (the answer to a message just sent) often comes then,
+ * and a pause (tens of nanoseconds) would only delay seeing it. */
+#define IDLE_HOT_NS 20000L
 /* Fruitless polls in a row that only yield; the sleep of a PE between two
  * poll rounds while nothing happens; how long nothing may happen while
  * every thread is blocked or polling before that is a deadlock (unless
@@ -205,9 +209,14 @@ static void switch_away(amp_pe_t *pe, amp_thread_t *thr)
      * wake-up is what arrives, no switch happens at all. */
     if (!next && thr->state == AMP_THREAD_BLOCKED) {
         do {
+            /* The pending hook that ended idle often delivered what woke
+             * a thread already: run it without polling once more. */
             idle(pe, IDLE_SLEEP_NS);
-            amp_sched_poll(pe);
             next = runq_pop(pe);
+            if (!next) {
+                amp_sched_poll(pe);
+                next = runq_pop(pe);
+            }
         } while (!next);
         pe->run_start = amp_sched_cycles(); /* idle time is nobody's */
     }
@@ -488,14 +497,16 @@ static void sleep_until_posted(amp_pe_t *pe, long sleep_ns)
 
 static void idle(amp_pe_t *pe, long sleep_ns)
 {
-    long start = now_ns();
+    long start = now_ns(), spun = 0;
     do {
+        int hot = spun < IDLE_HOT_NS;
         for (int i = 0; i < 64; i++) {
             if (has_work(pe))
                 return;
-            __builtin_ia32_pause();
+            if (!hot)
+                __builtin_ia32_pause();
         }
-    } while (now_ns() - start < IDLE_SPIN_NS);
+    } while ((spun = now_ns() - start) < IDLE_SPIN_NS);
     sleep_until_posted(pe, sleep_ns);
 }
 

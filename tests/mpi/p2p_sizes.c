@@ -1,12 +1,13 @@
 /*
- * p2p_sizes: messages of 0, 1, 4095, 4096, 4097 bytes, 64 KiB and 4 MiB
- * between partners (rank ^ 1, or self), to cross eager/rendezvous
- * thresholds. Each size goes twice: receive posted first (MPI_Irecv, barrier,
- * MPI_Send) and sender first (MPI_Isend, barrier, MPI_Recv). Contents are
- * checked byte by byte, the count in the status is the message size, and
- * guard bytes past the message stay untouched, also when the receive
- * buffer is longer than the message.
- * 4 MiB goes only between the first four ranks: ranks may share memory.
+ * p2p_sizes: messages of 0, 1, 8, 16, 17, 24, 4095, 4096, 4097 bytes, 64
+ * KiB and 4 MiB between partners (rank ^ 1, or self), to cross the
+ * transports' thresholds: one line of a node ring (up to 16 bytes of a
+ * plain eager message), eager and rendezvous. Each size goes twice: receive
+ * posted first (MPI_Irecv, barrier, MPI_Send) and sender first (MPI_Isend,
+ * barrier, MPI_Recv). Contents are checked byte by byte, the count in the
+ * status is the message size, and guard bytes past the message stay untouched,
+ * also when the receive buffer is longer than the message. 4 MiB goes only
+ * between the first four ranks: ranks may share memory.
  */
 #include "mpitest.h"
 
@@ -14,7 +15,8 @@
 
 enum { GUARD = 64, GUARD_BYTE = 0xa5 };
 
-static const int sizes[] = {0, 1, 4095, 4096, 4097, 1 << 16, 4 << 20};
+static const int sizes[] = {0,    1,    8,    16,      17,     24,
+                            4095, 4096, 4097, 1 << 16, 4 << 20};
 #define NSIZES ((int)(sizeof(sizes) / sizeof(sizes[0])))
 
 static void check_received(const unsigned char *rbuf, int n, int seed,
