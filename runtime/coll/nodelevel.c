@@ -125,21 +125,32 @@ static long now_ns(void)
     return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
+/* A wait's progress: when it began (0: not yet), its looks so far, and
+ * its polls through the scheduler. */
+typedef struct waiting {
+    long start;
+    unsigned looks, polls;
+} waiting_t;
+
 /* One more fruitless look at the node: spins first while nothing else on
- * the PE is ready, then lets the PE run its other threads and its progress
- * (yields, then sched.h's polling: parked after many fruitless polls in a
- * row). */
-static void poll_once(long start, unsigned *polls)
+ * the PE is ready (one pause a look, the clock read every 64th), then lets
+ * the PE run its other threads and its progress (yields, then sched.h's
+ * polling: parked after many fruitless polls in a row). */
+static void poll_once(waiting_t *wt)
 {
-    long waited = now_ns() - start;
-    if (!amp_pe_self()->runq_head && waited < SPIN_NS) {
-        for (int i = 0; i < 64; i++)
-            cpu_relax();
-    } else if (waited < YIELD_NS) {
-        amp_sched_yield();
-    } else {
-        amp_sched_poll_wait(++*polls);
+    if (wt->looks++ % 64 && !amp_pe_self()->runq_head) {
+        cpu_relax();
+        return;
     }
+    if (!wt->start) /* the clock starts at the first look that failed */
+        wt->start = now_ns();
+    long waited = now_ns() - wt->start;
+    if (waited < SPIN_NS && !amp_pe_self()->runq_head)
+        cpu_relax();
+    else if (waited < YIELD_NS)
+        amp_sched_yield();
+    else
+        amp_sched_poll_wait(++wt->polls);
 }
 
 /* Maps the object: created at block 0's leader, opened by the others. */
@@ -152,11 +163,10 @@ static amp_status_t map_slots(amp_coll_nlevel_t *l)
         st = amp_node_create(l->node, l->tag, bytes, l->nblocks - 1, &p);
         l->created = st == AMP_OK;
     } else {
-        long start = now_ns();
-        unsigned polls = 0;
+        waiting_t wt = {0, 0, 0};
         while ((st = amp_node_open(l->node, l->tag, bytes, 0, &p)) ==
                AMP_ERR_NOENT)
-            poll_once(start, &polls);
+            poll_once(&wt);
     }
     if (st != AMP_OK)
         return st == AMP_ERR_SYS || st == AMP_ERR_NOMEM ? AMP_ERR_NOMEM
@@ -195,10 +205,9 @@ static void meet(amp_coll_nlevel_t *l)
     for (int b = 0; b < l->nblocks; b++)
         if (b != l->block)
             amp_p2p_wake_node_pe(pe, l->leader_world[b]);
-    long start = now_ns();
-    unsigned polls = 0;
+    waiting_t wt = {0, 0, 0};
     while (!reached(l, l->seq))
-        poll_once(start, &polls);
+        poll_once(&wt);
     l->all_opened = 1;
 }
 
