@@ -21,13 +21,14 @@
  * with no broadcast among leaders.
  *
  * The object is made by the first episode that needs it: the leader of
- * block 0 creates it, the others open it (polling through the scheduler
- * until it exists).  Its name, "c<context>.<world rank of comm rank 0>",
- * is unique among the live communicators (two communicators with one
- * context have no member in common) and goes once every leader has opened
- * it (during the first episode), so a later communicator with the same
- * context and first member makes a new one; a communicator freed before
- * that drops it at its creator.
+ * block 0 creates it, the others open it (one look at a time, polling
+ * through the scheduler in between: a PE that slept until the object
+ * appears would hold up what the creator's process waits for from it).  Its
+ * name, "c<context>.<world rank of comm rank 0>", is unique among the live
+ * communicators (two communicators with one context have no member in common)
+ * and goes once every leader has opened it (during the first episode), so a
+ * later communicator with the same context and first member makes a new one; a
+ * communicator freed before that drops it at its creator.
  */
 #include "coll/hier.h"
 
