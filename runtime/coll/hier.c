@@ -28,6 +28,7 @@ struct amp_coll_hier {
     int *block_first;    /* block b's first comm rank; [nblocks] = size */
     amp_coll_shm_t *shm; /* among the local members */
     amp_coll_shm_registry_t *reg; /* where shm was attached */
+    amp_coll_nlevel_t *nl;        /* the leaders in node memory (NULL: p2p) */
 };
 
 static int world_of(const amp_coll_where_t *w, int r)
@@ -61,10 +62,21 @@ void amp_coll_hier_free(amp_coll_hier_t *h)
     if (!h)
         return;
     amp_coll_shm_detach(h->reg, h->shm);
+    amp_coll_nlevel_free(h->nl);
     free(h->local_world);
     free(h->leader_world);
     free(h->block_first);
     free(h);
+}
+
+/* Whether every block's process runs on this node (and the leaders may
+ * meet in its shared memory). */
+static int on_node(const amp_coll_hier_t *h, const amp_coll_where_t *w)
+{
+    for (int b = 0; w->node && b < h->nblocks; b++)
+        if (w->node->of_proc[proc_of(w, h->block_first[b])] < 0)
+            return 0;
+    return w->node != NULL;
 }
 
 static amp_status_t fill_blocks(amp_coll_hier_t *h, const amp_coll_where_t *w)
@@ -91,6 +103,11 @@ static amp_status_t fill_blocks(amp_coll_hier_t *h, const amp_coll_where_t *w)
     int lo[2 * AMP_COLL_TREE_MAX_HEIGHT], hi[2 * AMP_COLL_TREE_MAX_HEIGHT];
     h->ncover =
         amp_coll_tree_cover(w->size, h->first, h->first + h->nlocal, lo, hi);
+    if (on_node(h, w) &&
+        amp_coll_nlevel_new(w->node, w->ctx, world_of(w, 0), h->nblocks,
+                            h->block, w->size, h->block_first, h->leader_world,
+                            &h->nl) != AMP_OK)
+        return AMP_ERR_NOMEM;
     return amp_coll_shm_attach(w->reg, w->rank_pe, w->npes, w->ctx, h->nlocal,
                                h->local_world, h->first, w->size, &h->shm);
 }
@@ -140,7 +157,8 @@ amp_status_t amp_coll_hier_barrier(const amp_coll_hier_t *h,
     views(h, c, &local, &leaders);
     amp_status_t st = amp_coll_shm_barrier(h->shm, &local);
     if (st == AMP_OK && local.rank == 0)
-        st = amp_coll_barrier(&leaders);
+        st =
+            h->nl ? amp_coll_nlevel_barrier(h->nl) : amp_coll_barrier(&leaders);
     return st == AMP_OK ? amp_coll_shm_barrier(h->shm, &local) : st;
 }
 
@@ -186,12 +204,17 @@ amp_status_t amp_coll_hier_allreduce(const amp_coll_hier_t *h,
     char *mine = parts ? parts - dt->true_lb : recvbuf;
     amp_status_t st =
         amp_coll_shm_reduce(h->shm, &local, sendbuf, mine, count, dt, op, 0);
-    if (st == AMP_OK && parts)
+    /* Through node memory every leader computes the root itself. */
+    int node = amp_coll_nlevel_allreduce_ok(h->nl, bytes);
+    if (st == AMP_OK && parts && node)
+        st = amp_coll_nlevel_allreduce(h->nl, parts, h->ncover,
+                                       amp_dt_data(recvbuf, dt), count, dt, op);
+    else if (st == AMP_OK && parts)
         st = amp_coll_tree_reduce_blocks(&leaders, c->size, h->block_first,
                                          parts, amp_dt_data(recvbuf, dt), count,
                                          dt, op);
     free(parts);
-    if (st == AMP_OK && local.rank == 0)
+    if (st == AMP_OK && local.rank == 0 && !node)
         st = amp_coll_bcast(&leaders, recvbuf, count, dt, 0);
     if (st == AMP_OK)
         st = amp_coll_shm_bcast(h->shm, &local, recvbuf, count, dt, 0);

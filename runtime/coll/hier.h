@@ -11,6 +11,7 @@
 
 #include "coll/coll.h"
 #include "coll/shm.h"
+#include "node/node.h"
 
 /* The layout of a communicator's two levels (hier.c). */
 typedef struct amp_coll_hier amp_coll_hier_t;
@@ -27,6 +28,10 @@ typedef struct amp_coll_where {
     amp_coll_shm_registry_t *reg;
     const int *rank_pe;
     int npes;
+    /* The node's processes (node/node.h), whose shared memory the leaders
+     * meet in when every process of the communicator is on this node;
+     * NULL: they meet over point-to-point. */
+    const amp_node_t *node;
 } amp_coll_where_t;
 
 /* The layout of a communicator whose members run in several processes
@@ -49,6 +54,29 @@ AMP_MUST_USE amp_status_t amp_coll_hier_bcast(const amp_coll_hier_t *h,
 AMP_MUST_USE amp_status_t amp_coll_hier_allreduce(
     const amp_coll_hier_t *h, const amp_coll_comm_t *c, const void *sendbuf,
     void *recvbuf, int count, const amp_dt_t *dt, const amp_coll_op_t *op);
+
+/* ---- the leaders' level through node shared memory (nodelevel.c) ----
+ * Made with the layout when every block's process is on this node; used
+ * by the blocks' leaders only, one episode (a barrier or an allreduce) at
+ * a time, in the communicator's order of collectives.  n ranks in nblocks
+ * blocks (first: as amp_coll_tree_reduce_blocks takes it; leader_world:
+ * block b's leader's world rank; both kept by the caller), this leader's
+ * block; ctx and first_world (the world rank of comm rank 0) name the node
+ * object. */
+typedef struct amp_coll_nlevel amp_coll_nlevel_t;
+AMP_MUST_USE amp_status_t amp_coll_nlevel_new(
+    const amp_node_t *node, int ctx, int first_world, int nblocks, int block,
+    int n, const int *first, const int *leader_world, amp_coll_nlevel_t **out);
+void amp_coll_nlevel_free(amp_coll_nlevel_t *l);
+/* Whether an allreduce of bytes per value goes through l (not NULL):
+ * the same answer at every leader. */
+int amp_coll_nlevel_allreduce_ok(const amp_coll_nlevel_t *l, size_t bytes);
+AMP_MUST_USE amp_status_t amp_coll_nlevel_barrier(amp_coll_nlevel_t *l);
+/* amp_coll_tree_reduce_blocks through the node: parts holds this block's
+ * ncover cover values; every leader gets the root's value in result. */
+AMP_MUST_USE amp_status_t amp_coll_nlevel_allreduce(
+    amp_coll_nlevel_t *l, const char *parts, int ncover, char *result,
+    int count, const amp_dt_t *dt, const amp_coll_op_t *op);
 
 /* The layout of the two levels, for the other two-level collectives
  * (levels.c). */

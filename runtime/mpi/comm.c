@@ -168,10 +168,16 @@ amp_status_t amp_comm_hier_attach(amp_comm_t *comm)
 {
     if (comm->is_inter || amp_comm_members_local(comm->size, comm->world))
         return AMP_OK;
-    amp_coll_where_t w = {
-        comm->size,          comm->world,        amp_proc.world.rank_proc,
-        amp_proc.world.proc, comm->ctx,          &amp_proc.coll_shm,
-        amp_proc.rank_pe,    amp_proc.sched.npes};
+    amp_coll_where_t w = {comm->size,
+                          comm->world,
+                          amp_proc.world.rank_proc,
+                          amp_proc.world.proc,
+                          comm->ctx,
+                          &amp_proc.coll_shm,
+                          amp_proc.rank_pe,
+                          amp_proc.sched.npes,
+                          amp_proc.world.node_shm ? &amp_proc.world.node
+                                                  : NULL};
     return amp_coll_hier_new(&w, &comm->hier);
 }
 

@@ -36,12 +36,12 @@ typedef struct rma_args {
     const char *call;
 } rma_args_t;
 
-/* count elements of type h (arguments named cname, tname). */
-static int check_side(amp_rank_t *rank, amp_win_t *w, int count, MPI_Datatype h,
-                      const char *cname, const char *tname, const char *call,
-                      const amp_dt_t **dt)
+/* count elements of type h (arguments named cname, tname); c is the
+ * window's communicator. */
+static int check_side(amp_rank_t *rank, amp_comm_t *c, int count,
+                      MPI_Datatype h, const char *cname, const char *tname,
+                      const char *call, const amp_dt_t **dt)
 {
-    amp_comm_t *c = amp_comm_lookup(rank, w->comm);
     int rc = amp_check_count(rank, c, count, call, cname);
     if (rc == MPI_SUCCESS)
         rc = amp_check_dt(rank, c, h, call, tname, dt);
@@ -63,9 +63,10 @@ static int in_epoch(const amp_win_t *w, int t)
 }
 
 /* The address in the target's memory of tcount elements of tdt at disp,
- * after the epoch and range checks. */
+ * after the epoch and range checks; *is_far: whether the operation
+ * travels as a message (far()). */
 static int target_addr(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
-                       const amp_dt_t *tdt, char **addr)
+                       const amp_dt_t *tdt, char **addr, int *is_far)
 {
     if (a->target < 0 || a->target >= w->size)
         return amp_win_error(rank, w, MPI_ERR_RANK, a->call,
@@ -81,8 +82,9 @@ static int target_addr(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
     size_t span = amp_dt_span(tdt, a->tcount);
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
         *addr = (char *)a->disp;
+        *is_far = far(w, a->target);
         /* The target's process checks its own regions (remote.c). */
-        if (span && !far(w, a->target) &&
+        if (span && !*is_far &&
             !amp_rma_attached(w->shared, a->target, *addr + tdt->true_lb, span))
             return amp_win_error(rank, w, MPI_ERR_RMA_RANGE, a->call,
                                  "%zu bytes at address %#tx are not in a "
@@ -107,6 +109,7 @@ static int target_addr(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
     char *here = amp_rma_direct(w->shared, a->target, *addr);
     if (here) /* another process's memory, mapped here */
         *addr = here;
+    *is_far = !here && amp_rma_is_remote(w->shared, a->target);
     return MPI_SUCCESS;
 }
 
@@ -193,7 +196,7 @@ static int cma_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
 
 static int do_acc(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
                   const amp_dt_t *odt, const amp_dt_t *tdt, const amp_dt_t *rdt,
-                  char *taddr, amp_p2p_req_t *req)
+                  char *taddr, int is_far, amp_p2p_req_t *req)
 {
     amp_coll_op_t cop;
     int rc = check_acc(rank, w, a, odt, tdt, rdt, &cop);
@@ -208,7 +211,7 @@ static int do_acc(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
         return rc;
     amp_rma_acc_t acc = {taddr,     tdt,      a->tcount, a->oaddr, odt,
                          a->ocount, a->raddr, rdt,       a->rcount};
-    if (far(w, a->target)) {
+    if (is_far) {
         amp_rma_rop_t op = {.d = acc, .op_id = cop.op_id};
         return remote_op(rank, w, a, &op, req);
     }
@@ -223,17 +226,18 @@ static int check_sides(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
                        const amp_dt_t **odt, const amp_dt_t **rdt,
                        const amp_dt_t **tdt)
 {
+    amp_comm_t *c = amp_comm_lookup(rank, w->comm);
     int get = a->kind == OP_GET;
     int rc = MPI_SUCCESS;
     if (!get && !(a->kind == OP_GET_ACC && a->op == MPI_NO_OP))
-        rc = check_side(rank, w, a->ocount, a->otype, "origin_count",
+        rc = check_side(rank, c, a->ocount, a->otype, "origin_count",
                         "origin_datatype", a->call, odt);
     if (rc == MPI_SUCCESS && (get || a->kind == OP_GET_ACC))
         rc = check_side(
-            rank, w, a->rcount, a->rtype, get ? "origin_count" : "result_count",
+            rank, c, a->rcount, a->rtype, get ? "origin_count" : "result_count",
             get ? "origin_datatype" : "result_datatype", a->call, rdt);
     if (rc == MPI_SUCCESS)
-        rc = check_side(rank, w, a->tcount, a->ttype, "target_count",
+        rc = check_side(rank, c, a->tcount, a->ttype, "target_count",
                         "target_datatype", a->call, tdt);
     return rc;
 }
@@ -255,7 +259,8 @@ static int run_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
     if (a->kind != OP_GET_ACC || a->op != MPI_NO_OP)
         rank->polls = 0;
     char *taddr;
-    rc = target_addr(rank, w, a, tdt, &taddr);
+    int is_far;
+    rc = target_addr(rank, w, a, tdt, &taddr, &is_far);
     if (rc != MPI_SUCCESS)
         return rc;
     size_t tbytes = (size_t)a->tcount * tdt->size;
@@ -267,7 +272,7 @@ static int run_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
                              (size_t)a->rcount * rdt->size, tbytes);
     if (rc != MPI_SUCCESS)
         return rc;
-    if ((a->kind == OP_PUT || a->kind == OP_GET) && far(w, a->target)) {
+    if ((a->kind == OP_PUT || a->kind == OP_GET) && is_far) {
         amp_rma_rop_t op = {.d = {taddr, tdt, a->tcount, a->oaddr, odt,
                                   a->ocount, a->raddr, rdt, a->rcount}};
         if (amp_rma_cma(w->shared, a->target))
@@ -282,7 +287,7 @@ static int run_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
     case OP_GET:
         amp_dt_copy_typed(tdt, taddr, rdt, a->raddr, tbytes);
         return rc;
-    default: return do_acc(rank, w, a, odt, tdt, rdt, taddr, req);
+    default: return do_acc(rank, w, a, odt, tdt, rdt, taddr, is_far, req);
     }
 }
 
@@ -526,7 +531,8 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
     if (rc == MPI_SUCCESS)
         rc = amp_check_win(rank, win, call, &w);
     if (rc == MPI_SUCCESS)
-        rc = check_side(rank, w, 1, datatype, "count", "datatype", call, &dt);
+        rc = check_side(rank, amp_comm_lookup(rank, w->comm), 1, datatype,
+                        "count", "datatype", call, &dt);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!dt->predefined ||
@@ -548,7 +554,8 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
                     .ttype = datatype,
                     .call = call};
     char *taddr;
-    rc = target_addr(rank, w, &a, dt, &taddr);
+    int is_far;
+    rc = target_addr(rank, w, &a, dt, &taddr, &is_far);
     if (rc != MPI_SUCCESS)
         return rc;
     if (amp_proc.gpu && (amp_gpu_is_device_buf(origin_addr) ||
@@ -556,7 +563,7 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
                          amp_gpu_is_device_buf(result_addr)))
         return cas_gpu(rank, w, &a, taddr, origin_addr, compare_addr,
                        result_addr, dt);
-    if (!far(w, target_rank)) {
+    if (!is_far) {
         amp_rma_cas(w->shared, target_rank, taddr, origin_addr, compare_addr,
                     result_addr, dt->size);
         return MPI_SUCCESS;

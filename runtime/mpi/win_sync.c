@@ -464,8 +464,14 @@ static int flush(MPI_Win win, int r, int all, const char *call)
     rc = settle(rank, w, call);
     amp_rma_sync();
     /* Flushes are where one-sided polling loops (compare-and-swap, fetch
-     * and no-op) poll: the other ranks of the PE run meanwhile. */
-    amp_mpi_poll(rank, call);
+     * and no-op) poll: the other ranks of the PE run meanwhile.  After an
+     * operation that moved data (run_op reset the polls) the poll is left
+     * out while nothing else on the PE waits to run, but for one flush in
+     * AMP_SCHED_POLL_SKIPS: a loop of stores into another process's
+     * window and flushes would otherwise spend most of its time in the
+     * transports' progress. */
+    if (rank->polls != 0 || !amp_sched_poll_skip())
+        amp_mpi_poll(rank, call);
     return rc;
 }
 

@@ -178,7 +178,7 @@ static int open_sized(const char *name, size_t bytes, long deadline)
             return fd;
         if (fd >= 0)
             close(fd);
-        if (now_ms() > deadline)
+        if (now_ms() >= deadline)
             return -1;
         nap();
     }
@@ -199,7 +199,7 @@ amp_status_t amp_node_open(const amp_node_t *n, const char *tag, size_t bytes,
     if (st != AMP_OK)
         return st;
     while (atomic_load_explicit(&h->magic, memory_order_acquire) != OBJ_MAGIC) {
-        if (now_ms() > deadline) {
+        if (now_ms() >= deadline) {
             munmap(h, AMP_NODE_HDR + bytes);
             return AMP_ERR_NOENT;
         }

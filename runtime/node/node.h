@@ -70,8 +70,8 @@ AMP_MUST_USE amp_status_t amp_node_create(const amp_node_t *n, const char *tag,
                                           size_t bytes, int users, void **out);
 /* Opens and maps object tag of bytes bytes, which another process of the
  * node created or will create: waits at most wait_ms milliseconds for it
- * to appear.  The last of its users to open it removes its name.
- * AMP_ERR_NOENT when it did not appear in time. */
+ * to appear (0: looks once, without sleeping).  The last of its users to
+ * open it removes its name.  AMP_ERR_NOENT when it did not appear in time. */
 AMP_MUST_USE amp_status_t amp_node_open(const amp_node_t *n, const char *tag,
                                         size_t bytes, int wait_ms, void **out);
 /* Removes the name of an object this process created (no error when it is

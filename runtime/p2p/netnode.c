@@ -183,6 +183,16 @@ static void notify(amp_net_pe_t *np, int proc, int rpe)
         amp_net_wake_ucx(np, proc, rpe);
 }
 
+void amp_p2p_wake_node_pe(amp_pe_t *pe, int r)
+{
+    amp_net_pe_t *np = net_of(pe);
+    amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
+    int proc = w->rank_proc[r];
+    if (np && np->net->shm && proc != np->net->proc &&
+        np->net->node->of_proc[proc] >= 0)
+        notify(np, proc, w->rank_pe[r]);
+}
+
 int amp_net_node_post(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
                       const void *data, size_t bytes, int rndv)
 {

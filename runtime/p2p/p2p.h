@@ -474,4 +474,13 @@ void amp_p2p_req_complete(amp_p2p_req_t *req);
  * one it no longer waits for, so waiters re-check their condition. */
 void amp_p2p_wake(amp_pe_t *pe, amp_thread_t *thr);
 
+/* From the calling PE pe: wakes the PE that runs world rank r, in another
+ * process of this node, if that PE sleeps (netnode.c: its flag in node
+ * memory, then a message that ends its sleep); nothing otherwise.  For the
+ * layers above that wait on node memory (coll/nodelevel.c): whoever
+ * changes what a PE of another process may wait for calls this after the
+ * change; that PE's threads poll (sched.h), and a sleep that began just
+ * before the change still ends after the scheduler's polling sleep. */
+void amp_p2p_wake_node_pe(amp_pe_t *pe, int r);
+
 #endif

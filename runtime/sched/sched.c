@@ -282,6 +282,18 @@ unsigned long amp_sched_activity_sum(amp_sched_t *sched)
     return sum;
 }
 
+int amp_sched_poll_skip(void)
+{
+    amp_pe_t *pe = amp_pe_self();
+    if (pe->runq_head || pe->pollers || !amp_inbox_is_empty(&pe->inbox) ||
+        !amp_inbox_is_empty(&pe->arrivals) || !amp_inbox_is_empty(&pe->tasks) ||
+        ++pe->poll_skips >= AMP_SCHED_POLL_SKIPS) {
+        pe->poll_skips = 0;
+        return 0;
+    }
+    return 1;
+}
+
 void amp_sched_poll_wait(unsigned polls)
 {
     amp_pe_t *pe = amp_pe_self();

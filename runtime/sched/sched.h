@@ -120,6 +120,7 @@ struct amp_pe {
     void *upper;             /* state of the layers above, per PE */
     amp_thread_t *pollers;   /* parked pollers (amp_sched_poll_wait) */
     unsigned long poll_seen; /* the job's activity at its last poll round */
+    unsigned poll_skips;     /* polls skipped in a row (amp_sched_poll_skip) */
     amp_thread_t vanished;   /* amp_sched_vanish's stand-in */
     amp_ult_ctx_t *aside;    /* amp_sched_aside's context, while it runs */
     /* Things done on this PE that may end another thread's polling (see
@@ -223,6 +224,15 @@ static inline void amp_sched_activity(amp_pe_t *pe)
 }
 /* The job's activity so far (this process's PEs). */
 unsigned long amp_sched_activity_sum(amp_sched_t *sched);
+/* Whether a poll of the calling thread may be left out: nothing else on
+ * its PE waits to run (no thread ready, no poller parked, nothing in its
+ * inboxes) and fewer than AMP_SCHED_POLL_SKIPS polls in a row were left
+ * out.  For polls after the caller made progress of its own (a one-sided
+ * flush after a store into another process's window): a round of the
+ * transports' progress each time would cost more than the store, and one
+ * in AMP_SCHED_POLL_SKIPS keeps them going. */
+#define AMP_SCHED_POLL_SKIPS 16
+int amp_sched_poll_skip(void);
 /* Makes a blocked thread ready.  Must run on thr's PE. */
 void amp_sched_wake(amp_thread_t *thr);
 /* Ends the calling thread. */

@@ -1,0 +1,288 @@
+/*
+ * The leaders' level of the two-level collectives (coll/hier.c) when every
+ * process of the communicator runs on this node: the leaders meet in a
+ * node object (node/node.h) instead of over point-to-point.
+ *
+ * The object has one slot per block (process): a sequence number, the
+ * episodes its leader has published, and two data areas used in turn
+ * (episode k writes area k & 1).  An episode is a barrier or a small
+ * allreduce; the leaders of a communicator run them in the same order (MPI
+ * orders a communicator's collectives).  A leader writes its data for
+ * episode k, then k into its sequence number, and waits until every
+ * leader's number is at least k.  It writes episode k + 2 into the area of
+ * episode k only after episode k + 1 completed, which every leader
+ * entered after reading episode k: two areas are enough.
+ *
+ * An allreduce: each leader publishes the values of the tree nodes that
+ * cover its block (coll/tree.h), then every leader evaluates the nodes
+ * above from the published values itself, in the tree's order: the same
+ * operations on the same operands, so every leader gets the root's bits
+ * that the point-to-point level (amp_coll_tree_reduce_blocks) computes,
+ * with no broadcast among leaders.
+ *
+ * The object is made by the first episode that needs it: the leader of
+ * block 0 creates it, the others open it (one look at a time, polling
+ * through the scheduler in between: a PE that slept until the object
+ * appears would hold up what the creator's process waits for from it).  Its
+ * name, "c<context>.<world rank of comm rank 0>", is unique among the live
+ * communicators (two communicators with one context have no member in common)
+ * and goes once every leader has opened it (during the first episode), so a
+ * later communicator with the same context and first member makes a new one; a
+ * communicator freed before that drops it at its creator.
+ */
+#include "coll/hier.h"
+
+#include "coll/tree.h"
+#include "p2p/p2p.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Bytes of one data area: an allreduce goes through the node level when
+ * the most cover values a block can have fit in it. */
+#define AREA_BYTES 4096
+/* How long a leader polls before it yields to the rest of its PE (only
+ * while nothing else on the PE is ready), and how long it goes on
+ * yielding before it may park as a poller (sched.h): the other leaders
+ * cannot wake its PE, and a parked poller looks again only after its PE's
+ * idle sleep. */
+#define SPIN_NS 10000L
+#define YIELD_NS 100000L
+
+typedef struct slot {
+    _Alignas(64) _Atomic unsigned long seq;
+    _Alignas(64) char area[2][AREA_BYTES];
+} slot_t;
+
+struct amp_coll_nlevel {
+    const amp_node_t *node;
+    int nblocks, block;
+    int n;                   /* comm ranks */
+    const int *first;        /* block b's first comm rank; [nblocks] = n */
+    const int *leader_world; /* block b's leader -> world rank */
+    char tag[24];            /* the object's tag */
+    slot_t *slots;           /* mapped; NULL until the first episode */
+    int created;             /* this leader created the object */
+    int all_opened;          /* an episode completed: the name is gone */
+    unsigned long seq;       /* episodes of this leader so far */
+    char *tmp;               /* work buffers of the tree evaluation */
+};
+
+static size_t object_bytes(int nblocks)
+{
+    return (size_t)nblocks * sizeof(slot_t);
+}
+
+amp_status_t amp_coll_nlevel_new(const amp_node_t *node, int ctx,
+                                 int first_world, int nblocks, int block, int n,
+                                 const int *first, const int *leader_world,
+                                 amp_coll_nlevel_t **out)
+{
+    amp_coll_nlevel_t *l = calloc(1, sizeof(*l));
+    if (!l)
+        return AMP_ERR_NOMEM;
+    *l = (amp_coll_nlevel_t){.node = node,
+                             .nblocks = nblocks,
+                             .block = block,
+                             .n = n,
+                             .first = first,
+                             .leader_world = leader_world};
+    snprintf(l->tag, sizeof(l->tag), "c%d.%d", ctx, first_world);
+    *out = l;
+    return AMP_OK;
+}
+
+void amp_coll_nlevel_free(amp_coll_nlevel_t *l)
+{
+    if (!l)
+        return;
+    if (l->created && !l->all_opened) /* some leader never came */
+        amp_node_drop(l->node, l->tag);
+    amp_node_unmap(l->slots, object_bytes(l->nblocks));
+    free(l->tmp);
+    free(l);
+}
+
+int amp_coll_nlevel_allreduce_ok(const amp_coll_nlevel_t *l, size_t bytes)
+{
+    return l && bytes * 2 * (size_t)amp_coll_tree_height(l->n) <= AREA_BYTES;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+static long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* A wait's progress: when it began (0: not yet), its looks so far, and
+ * its polls through the scheduler. */
+typedef struct waiting {
+    long start;
+    unsigned looks, polls;
+} waiting_t;
+
+/* One more fruitless look at the node: spins first while nothing else on
+ * the PE is ready (one pause a look, the clock read every 64th), then lets
+ * the PE run its other threads and its progress (yields, then sched.h's
+ * polling: parked after many fruitless polls in a row). */
+static void poll_once(waiting_t *wt)
+{
+    if (wt->looks++ % 64 && !amp_pe_self()->runq_head) {
+        cpu_relax();
+        return;
+    }
+    if (!wt->start) /* the clock starts at the first look that failed */
+        wt->start = now_ns();
+    long waited = now_ns() - wt->start;
+    if (waited < SPIN_NS && !amp_pe_self()->runq_head)
+        cpu_relax();
+    else if (waited < YIELD_NS)
+        amp_sched_yield();
+    else
+        amp_sched_poll_wait(++wt->polls);
+}
+
+/* Maps the object: created at block 0's leader, opened by the others. */
+static amp_status_t map_slots(amp_coll_nlevel_t *l)
+{
+    size_t bytes = object_bytes(l->nblocks);
+    void *p = NULL;
+    amp_status_t st;
+    if (l->block == 0) {
+        st = amp_node_create(l->node, l->tag, bytes, l->nblocks - 1, &p);
+        l->created = st == AMP_OK;
+    } else {
+        waiting_t wt = {0, 0, 0};
+        while ((st = amp_node_open(l->node, l->tag, bytes, 0, &p)) ==
+               AMP_ERR_NOENT)
+            poll_once(&wt);
+    }
+    if (st != AMP_OK)
+        return st == AMP_ERR_SYS || st == AMP_ERR_NOMEM ? AMP_ERR_NOMEM
+                                                        : AMP_ERR_INTERN;
+    l->slots = p;
+    return AMP_OK;
+}
+
+static int reached(const amp_coll_nlevel_t *l, unsigned long k)
+{
+    for (int b = 0; b < l->nblocks; b++)
+        if (atomic_load_explicit(&l->slots[b].seq, memory_order_acquire) < k)
+            return 0;
+    return 1;
+}
+
+/* Starts an episode: the object mapped, and the data area of this one's
+ * (NULL when the object cannot be had). */
+static char *begin(amp_coll_nlevel_t *l, amp_status_t *st)
+{
+    *st = l->slots ? AMP_OK : map_slots(l);
+    if (*st != AMP_OK)
+        return NULL;
+    l->seq++;
+    return l->slots[l->block].area[l->seq & 1];
+}
+
+/* Publishes this leader's part of the episode, wakes the PEs of the
+ * others that sleep (their leaders may be parked pollers: p2p.h), and
+ * waits for the others' parts. */
+static void meet(amp_coll_nlevel_t *l)
+{
+    atomic_store_explicit(&l->slots[l->block].seq, l->seq,
+                          memory_order_seq_cst);
+    amp_pe_t *pe = amp_pe_self();
+    for (int b = 0; b < l->nblocks; b++)
+        if (b != l->block)
+            amp_p2p_wake_node_pe(pe, l->leader_world[b]);
+    waiting_t wt = {0, 0, 0};
+    while (!reached(l, l->seq))
+        poll_once(&wt);
+    l->all_opened = 1;
+}
+
+amp_status_t amp_coll_nlevel_barrier(amp_coll_nlevel_t *l)
+{
+    amp_status_t st;
+    if (begin(l, &st))
+        meet(l);
+    return st;
+}
+
+/* The evaluation's given values: the cover values the leaders published. */
+typedef struct given {
+    const amp_coll_nlevel_t *l;
+    size_t bytes;
+} given_t;
+
+static int block_of(const amp_coll_nlevel_t *l, int r)
+{
+    int a = 0, b = l->nblocks; /* first[a] <= r < first[b] */
+    while (b - a > 1) {
+        int m = (a + b) / 2;
+        if (l->first[m] <= r)
+            a = m;
+        else
+            b = m;
+    }
+    return a;
+}
+
+/* A node inside one block is one of its cover nodes (the evaluation
+ * descends from the root, so the first such node it meets is maximal). */
+static const char *slot_leaf(const amp_coll_tree_eval_t *e, int lo, int hi)
+{
+    const given_t *g = e->arg;
+    const amp_coll_nlevel_t *l = g->l;
+    int b = block_of(l, lo);
+    if (hi > l->first[b + 1])
+        return NULL;
+    int los[2 * AMP_COLL_TREE_MAX_HEIGHT], his[2 * AMP_COLL_TREE_MAX_HEIGHT];
+    int nc = amp_coll_tree_cover(l->n, l->first[b], l->first[b + 1], los, his);
+    int k = 0;
+    while (k < nc - 1 && los[k] != lo)
+        k++;
+    return l->slots[b].area[l->seq & 1] + (size_t)k * g->bytes;
+}
+
+amp_status_t amp_coll_nlevel_allreduce(amp_coll_nlevel_t *l, const char *parts,
+                                       int ncover, char *result, int count,
+                                       const amp_dt_t *dt,
+                                       const amp_coll_op_t *op)
+{
+    size_t bytes = (size_t)count * dt->size;
+    int height = amp_coll_tree_height(l->n);
+    if (!l->tmp && !(l->tmp = malloc((size_t)height * AREA_BYTES / 2)))
+        return AMP_ERR_NOMEM;
+    amp_status_t st;
+    char *area = begin(l, &st);
+    if (!area)
+        return st;
+    memcpy(area, parts, (size_t)ncover * bytes);
+    meet(l);
+    char *tmp[AMP_COLL_TREE_MAX_HEIGHT];
+    for (int i = 0; i < height; i++)
+        tmp[i] = l->tmp + (size_t)i * bytes;
+    given_t g = {l, bytes};
+    amp_coll_tree_eval_t e = {.leaf = slot_leaf,
+                              .arg = &g,
+                              .op = op,
+                              .unit = dt,
+                              .units = count,
+                              .lb = dt->true_lb,
+                              .bytes = bytes,
+                              .tmp = tmp};
+    amp_coll_tree_eval(&e, 0, l->n, result);
+    return AMP_OK;
+}
