@@ -104,12 +104,17 @@ static amp_status_t fill_blocks(amp_coll_hier_t *h, const amp_coll_where_t *w)
     h->ncover =
         amp_coll_tree_cover(w->size, h->first, h->first + h->nlocal, lo, hi);
     if (on_node(h, w) &&
-        amp_coll_nlevel_new(w->node, w->ctx, world_of(w, 0), h->nblocks,
-                            h->block, w->size, h->block_first, h->leader_world,
+        amp_coll_nlevel_new(w->node, w->ctx, world_of(w, 0),
+                            &(amp_coll_nlevel_layout_t){h->nblocks, h->block,
+                                                        w->size, h->block_first,
+                                                        h->leader_world},
                             &h->nl) != AMP_OK)
         return AMP_ERR_NOMEM;
-    return amp_coll_shm_attach(w->reg, w->rank_pe, w->npes, w->ctx, h->nlocal,
-                               h->local_world, h->first, w->size, &h->shm);
+    return amp_coll_shm_attach(w->reg, w->rank_pe, w->npes,
+                               &(amp_coll_shm_members_t){w->ctx, h->nlocal,
+                                                         h->local_world,
+                                                         h->first, w->size},
+                               &h->shm);
 }
 
 amp_status_t amp_coll_hier_new(const amp_coll_where_t *w, amp_coll_hier_t **out)

@@ -64,9 +64,13 @@ AMP_MUST_USE amp_status_t amp_coll_hier_allreduce(
  * block; ctx and first_world (the world rank of comm rank 0) name the node
  * object. */
 typedef struct amp_coll_nlevel amp_coll_nlevel_t;
+typedef struct amp_coll_nlevel_layout {
+    int nblocks, block, n;
+    const int *first, *leader_world;
+} amp_coll_nlevel_layout_t;
 AMP_MUST_USE amp_status_t amp_coll_nlevel_new(
-    const amp_node_t *node, int ctx, int first_world, int nblocks, int block,
-    int n, const int *first, const int *leader_world, amp_coll_nlevel_t **out);
+    const amp_node_t *node, int ctx, int first_world,
+    const amp_coll_nlevel_layout_t *lay, amp_coll_nlevel_t **out);
 void amp_coll_nlevel_free(amp_coll_nlevel_t *l);
 /* Whether an allreduce of bytes per value goes through l (not NULL):
  * the same answer at every leader. */

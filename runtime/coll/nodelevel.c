@@ -76,19 +76,19 @@ static size_t object_bytes(int nblocks)
 }
 
 amp_status_t amp_coll_nlevel_new(const amp_node_t *node, int ctx,
-                                 int first_world, int nblocks, int block, int n,
-                                 const int *first, const int *leader_world,
+                                 int first_world,
+                                 const amp_coll_nlevel_layout_t *lay,
                                  amp_coll_nlevel_t **out)
 {
     amp_coll_nlevel_t *l = calloc(1, sizeof(*l));
     if (!l)
         return AMP_ERR_NOMEM;
     *l = (amp_coll_nlevel_t){.node = node,
-                             .nblocks = nblocks,
-                             .block = block,
-                             .n = n,
-                             .first = first,
-                             .leader_world = leader_world};
+                             .nblocks = lay->nblocks,
+                             .block = lay->block,
+                             .n = lay->n,
+                             .first = lay->first,
+                             .leader_world = lay->leader_world};
     snprintf(l->tag, sizeof(l->tag), "c%d.%d", ctx, first_world);
     *out = l;
     return AMP_OK;

@@ -290,10 +290,12 @@ err_free:
 }
 
 amp_status_t amp_coll_shm_attach(amp_coll_shm_registry_t *reg,
-                                 const int *rank_pe, int npes, int ctx,
-                                 int size, const int *world_map, int base,
-                                 int total, amp_coll_shm_t **out)
+                                 const int *rank_pe, int npes,
+                                 const amp_coll_shm_members_t *m,
+                                 amp_coll_shm_t **out)
 {
+    int ctx = m->ctx, size = m->size, base = m->base, total = m->total;
+    const int *world_map = m->world_map;
     *out = NULL;
     if (size <= 1)
         return AMP_OK;

@@ -59,19 +59,25 @@ typedef struct amp_coll_shm_registry {
     char **scratch; /* per PE: working space for reductions */
 } amp_coll_shm_registry_t;
 
-/* The shared state of the communicator with context ctx and size members
- * (world_map: member -> world rank, NULL for the identity; rank_pe:
- * world rank -> its PE, of npes), created by the first member to ask and
- * counted once per call.  The members are comm ranks base .. base + size
- * - 1 of a communicator of total ranks (base 0 and total size, unless the
- * communicator spans processes: coll/hier.c), which sets the
- * reduction tree.  *out is NULL for a single-member communicator (nothing
- * to share).  Fails only with AMP_ERR_NOMEM. */
+/* The members of a communicator that share a state: size members
+ * (world_map: member -> world rank, NULL for the identity) of the
+ * communicator with context ctx, its comm ranks base .. base + size - 1
+ * of total ranks (base 0 and total size, unless the communicator spans
+ * processes: coll/hier.c), which sets the reduction tree. */
+typedef struct amp_coll_shm_members {
+    int ctx, size;
+    const int *world_map;
+    int base, total;
+} amp_coll_shm_members_t;
+
+/* The shared state of members m (rank_pe: world rank -> its PE, of
+ * npes), created by the first member to ask and counted once per call.
+ * *out is NULL for a single-member communicator (nothing to share).
+ * Fails only with AMP_ERR_NOMEM. */
 AMP_MUST_USE amp_status_t amp_coll_shm_attach(amp_coll_shm_registry_t *reg,
                                               const int *rank_pe, int npes,
-                                              int ctx, int size,
-                                              const int *world_map, int base,
-                                              int total, amp_coll_shm_t **out);
+                                              const amp_coll_shm_members_t *m,
+                                              amp_coll_shm_t **out);
 /* Rebuilds the groups of every state in the registry after ranks moved
  * to other PEs (rank_pe: world rank -> its PE now).  Only while no member
  * of any communicator is inside a collective (lb/lb.h).  AMP_ERR_NOMEM

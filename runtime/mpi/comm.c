@@ -184,9 +184,10 @@ amp_status_t amp_comm_hier_attach(amp_comm_t *comm)
 amp_status_t amp_comm_coll_attach(amp_comm_t *c)
 {
     if (amp_comm_members_local(c->size, c->world) &&
-        amp_coll_shm_attach(&amp_proc.coll_shm, amp_proc.rank_pe,
-                            amp_proc.sched.npes, c->ctx, c->size, c->world, 0,
-                            c->size, &c->shm) != AMP_OK)
+        amp_coll_shm_attach(
+            &amp_proc.coll_shm, amp_proc.rank_pe, amp_proc.sched.npes,
+            &(amp_coll_shm_members_t){c->ctx, c->size, c->world, 0, c->size},
+            &c->shm) != AMP_OK)
         return AMP_ERR_NOMEM;
     if (amp_comm_hier_attach(c) != AMP_OK) {
         amp_coll_shm_detach(&amp_proc.coll_shm, c->shm);

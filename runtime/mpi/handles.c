@@ -127,8 +127,10 @@ amp_status_t amp_rank_objects_init(amp_rank_t *rank)
     /* MPI_COMM_SELF has nobody to share with: its shm stays NULL. */
     if (amp_comm_members_local(amp_proc.nranks, NULL) &&
         amp_coll_shm_attach(&amp_proc.coll_shm, amp_proc.rank_pe,
-                            amp_proc.sched.npes, 0, amp_proc.nranks, NULL, 0,
-                            amp_proc.nranks, &world->shm) != AMP_OK)
+                            amp_proc.sched.npes,
+                            &(amp_coll_shm_members_t){0, amp_proc.nranks, NULL,
+                                                      0, amp_proc.nranks},
+                            &world->shm) != AMP_OK)
         return AMP_ERR_NOMEM;
     if (amp_comm_hier_attach(world) != AMP_OK)
         return AMP_ERR_NOMEM;

@@ -194,28 +194,27 @@ static int cma_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
     return MPI_SUCCESS;
 }
 
+/* An accumulate of a on acc (its buffers and types), in this process or,
+ * is_far, another. */
 static int do_acc(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
-                  const amp_dt_t *odt, const amp_dt_t *tdt, const amp_dt_t *rdt,
-                  char *taddr, int is_far, amp_p2p_req_t *req)
+                  const amp_rma_acc_t *acc, int is_far, amp_p2p_req_t *req)
 {
     amp_coll_op_t cop;
-    int rc = check_acc(rank, w, a, odt, tdt, rdt, &cop);
-    size_t tbytes = (size_t)a->tcount * tdt->size;
+    int rc = check_acc(rank, w, a, acc->odt, acc->tdt, acc->rdt, &cop);
+    size_t tbytes = (size_t)a->tcount * acc->tdt->size;
     if (rc == MPI_SUCCESS && a->op != MPI_NO_OP)
         rc = same_size(rank, w, a->call, "origin",
-                       (size_t)a->ocount * odt->size, tbytes);
-    if (rc == MPI_SUCCESS && rdt)
+                       (size_t)a->ocount * acc->odt->size, tbytes);
+    if (rc == MPI_SUCCESS && acc->rdt)
         rc = same_size(rank, w, a->call, "result",
-                       (size_t)a->rcount * rdt->size, tbytes);
+                       (size_t)a->rcount * acc->rdt->size, tbytes);
     if (rc != MPI_SUCCESS)
         return rc;
-    amp_rma_acc_t acc = {taddr,     tdt,      a->tcount, a->oaddr, odt,
-                         a->ocount, a->raddr, rdt,       a->rcount};
     if (is_far) {
-        amp_rma_rop_t op = {.d = acc, .op_id = cop.op_id};
+        amp_rma_rop_t op = {.d = *acc, .op_id = cop.op_id};
         return remote_op(rank, w, a, &op, req);
     }
-    if (amp_rma_accumulate(w->shared, a->target, &acc, &cop) != AMP_OK)
+    if (amp_rma_accumulate(w->shared, a->target, acc, &cop) != AMP_OK)
         return amp_win_error(rank, w, MPI_ERR_NO_MEM, a->call,
                              "out of memory for staging the operation");
     return MPI_SUCCESS;
@@ -272,9 +271,10 @@ static int run_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
                              (size_t)a->rcount * rdt->size, tbytes);
     if (rc != MPI_SUCCESS)
         return rc;
+    amp_rma_acc_t d = {taddr,     tdt,      a->tcount, a->oaddr, odt,
+                       a->ocount, a->raddr, rdt,       a->rcount};
     if ((a->kind == OP_PUT || a->kind == OP_GET) && is_far) {
-        amp_rma_rop_t op = {.d = {taddr, tdt, a->tcount, a->oaddr, odt,
-                                  a->ocount, a->raddr, rdt, a->rcount}};
+        amp_rma_rop_t op = {.d = d};
         if (amp_rma_cma(w->shared, a->target))
             return cma_op(rank, w, a, &op, req);
         return remote_op(rank, w, a, &op, req);
@@ -287,7 +287,7 @@ static int run_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
     case OP_GET:
         amp_dt_copy_typed(tdt, taddr, rdt, a->raddr, tbytes);
         return rc;
-    default: return do_acc(rank, w, a, odt, tdt, rdt, taddr, is_far, req);
+    default: return do_acc(rank, w, a, &d, is_far, req);
     }
 }
 
