@@ -671,6 +671,12 @@ static void cursor_advance(cursor_t *c, size_t k)
 size_t amp_dt_copy_typed(const amp_dt_t *sdt, const void *sbuf,
                          const amp_dt_t *rdt, void *rbuf, size_t bytes)
 {
+    if ((!sdt || sdt->contig) && (!rdt || rdt->contig)) { /* one run each */
+        if (bytes)
+            memcpy((char *)rbuf + (rdt ? rdt->true_lb : 0),
+                   (const char *)sbuf + (sdt ? sdt->true_lb : 0), bytes);
+        return bytes != 0;
+    }
     size_t pieces = 0;
     cursor_t s, r;
     cursor_init(&s, sdt, sbuf);
