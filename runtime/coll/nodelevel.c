@@ -110,15 +110,6 @@ int amp_coll_nlevel_allreduce_ok(const amp_coll_nlevel_t *l, size_t bytes)
     return l && bytes * 2 * (size_t)amp_coll_tree_height(l->n) <= AREA_BYTES;
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ volatile("yield");
-#endif
-}
-
 static long now_ns(void)
 {
     struct timespec ts;
@@ -140,14 +131,14 @@ typedef struct waiting {
 static void poll_once(waiting_t *wt)
 {
     if (wt->looks++ % 64 && !amp_pe_self()->runq_head) {
-        cpu_relax();
+        amp_sched_relax(); /* a yield when PEs are crowded */
         return;
     }
     if (!wt->start) /* the clock starts at the first look that failed */
         wt->start = now_ns();
     long waited = now_ns() - wt->start;
     if (waited < SPIN_NS && !amp_pe_self()->runq_head)
-        cpu_relax();
+        amp_sched_relax();
     else if (waited < YIELD_NS)
         amp_sched_yield();
     else

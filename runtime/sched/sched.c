@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -510,16 +511,34 @@ static void sleep_until_posted(amp_pe_t *pe, long sleep_ns)
 static void idle(amp_pe_t *pe, long sleep_ns)
 {
     long start = now_ns(), spun = 0;
+    int crowded = atomic_load_explicit(&pe->sched->crowded,
+                                       memory_order_relaxed);
     do {
-        int hot = spun < IDLE_HOT_NS;
+        int hot = spun < IDLE_HOT_NS && !crowded;
         for (int i = 0; i < 64; i++) {
             if (has_work(pe))
                 return;
             if (!hot)
                 __builtin_ia32_pause();
         }
+        if (crowded) /* another process's PE may need this core */
+            sched_yield();
     } while ((spun = now_ns() - start) < IDLE_SPIN_NS);
     sleep_until_posted(pe, sleep_ns);
+}
+
+void amp_sched_set_crowded(amp_sched_t *sched, int crowded)
+{
+    atomic_store_explicit(&sched->crowded, crowded, memory_order_relaxed);
+}
+
+void amp_sched_relax(void)
+{
+    if (atomic_load_explicit(&amp_pe_self()->sched->crowded,
+                             memory_order_relaxed))
+        sched_yield();
+    else
+        __builtin_ia32_pause();
 }
 
 /* The thread that switched out to migrate is off its stack now: hand it

@@ -151,6 +151,10 @@ struct amp_sched {
     amp_sched_quiet_fn_t on_quiet;
     amp_sched_sleep_fn_t on_sleep;
     amp_sched_wake_fn_t on_wake;
+    /* The node runs more PEs than it has cores (amp_sched_set_crowded):
+     * a PE with nothing to do gives its core to the kernel's other
+     * threads while it waits, instead of spinning on it. */
+    _Atomic int crowded;
 };
 
 /* Hooks of the layer above; see amp_sched_init. */
@@ -233,6 +237,14 @@ unsigned long amp_sched_activity_sum(amp_sched_t *sched);
  * in AMP_SCHED_POLL_SKIPS keeps them going. */
 #define AMP_SCHED_POLL_SKIPS 16
 int amp_sched_poll_skip(void);
+/* Whether PEs with nothing to do yield their core to the kernel's other
+ * threads (sched_yield) while they wait: on when the node's PEs outnumber
+ * its cores (one process's PEs waiting spin would hold a core another
+ * process needs for the very work they wait for). */
+void amp_sched_set_crowded(amp_sched_t *sched, int crowded);
+/* One step of a wait that spins on memory another PE or process writes:
+ * a pause, or, when the PEs are crowded, a yield of the core. */
+void amp_sched_relax(void);
 /* Makes a blocked thread ready.  Must run on thr's PE. */
 void amp_sched_wake(amp_thread_t *thr);
 /* Ends the calling thread. */

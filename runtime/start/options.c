@@ -219,7 +219,8 @@ static void show_map(FILE *f, const amp_opts_t *o, const amp_topo_t *topo,
     fprintf(f, "placement of %d rank%s on %d PE%s (mapping ", nranks,
             nranks == 1 ? "" : "s", npes, npes == 1 ? "" : "s");
     put_mapping(f, o);
-    fprintf(f, "); this process may use %s\n", where);
+    fprintf(f, "); this process may use %s%s\n", where,
+            where_ranks->crowded ? "; idle PEs yield their cores" : "");
     for (int pe = 0; pe < npes; pe++) {
         if (o->pin)
             amp_topo_pe_str(topo, where_ranks->pin_base + pe, where,
@@ -326,6 +327,8 @@ static void from_env(amp_opts_t *o)
         o->iothreads = parse_count("AMPI_IO_THREADS", v);
     if ((v = getenv("AMPI_NODE_SHM")))
         o->node_shm = parse_flag("AMPI_NODE_SHM", v);
+    if ((v = getenv("AMPI_YIELD_WHEN_IDLE")))
+        o->yield_idle = parse_flag("AMPI_YIELD_WHEN_IDLE", v);
 }
 
 /* Runtime options of Charm++'s AMPI, for jobs written for it: each is
@@ -464,6 +467,7 @@ void amp_opts_parse(amp_opts_t *o, int *argc, char **argv)
     o->eager = 4096;
     o->pin = 1;
     o->node_shm = 1;
+    o->yield_idle = -1;
     from_env(o);
     int out = 1;
     for (int i = 1; i < *argc; i++) {

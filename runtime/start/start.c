@@ -297,11 +297,24 @@ static void place_ranks(int npes, int first, int nlocal, int *local_pe)
     amp_proc.rank_pe = w->rank_pe;
 }
 
+/* Whether this process's PEs outnumber the cores it may use, or the PEs
+ * of the job's processes on this node its hardware threads (every process
+ * runs npes, as ampirun starts them). */
+static int crowded(int npes)
+{
+    const amp_topo_t *t = &amp_proc.topo;
+    int local = amp_proc.boot.local_size > 1 ? amp_proc.boot.local_size : 1;
+    int pus = t->machine_pus > 0 ? t->machine_pus : t->ncores;
+    return npes > t->ncores || (long)local * npes > pus;
+}
+
 static void setup(int npes, int first, int nlocal, int *local_pe)
 {
     amp_opts_t *o = &amp_proc.opts;
     setup_memory();
     setup_pes(npes);
+    amp_sched_set_crowded(&amp_proc.sched,
+                          o->yield_idle < 0 ? crowded(npes) : o->yield_idle);
     amp_proc.nranks = o->vp;
     amp_proc.ranks = calloc((size_t)o->vp, sizeof(*amp_proc.ranks));
     if (!amp_proc.ranks ||
@@ -357,7 +370,8 @@ static void start_ranks(void)
                              .nlocal = nlocal,
                              .local_pe = local_pe,
                              .pin_base = amp_proc.pin_base,
-                             .cores = core_share()};
+                             .cores = core_share(),
+                             .crowded = amp_proc.sched.crowded};
     amp_opts_report_placement(o, &amp_proc.topo, npes, &where);
     if (amp_proc.rank_pe != local_pe)
         free(local_pe);

@@ -42,6 +42,7 @@ typedef struct amp_placement {
     const int *local_pe; /* the PE of each */
     int pin_base;        /* PE i is on the process's core slot base + i */
     int cores;           /* the cores its PEs may spread over */
+    int crowded;         /* idle PEs yield their core (amp_sched_set_crowded) */
 } amp_placement_t;
 void amp_opts_report_placement(const amp_opts_t *opts, const amp_topo_t *topo,
                                int npes, const amp_placement_t *placement);

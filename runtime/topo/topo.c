@@ -57,6 +57,7 @@ static amp_status_t find_cores(amp_topo_t *topo, hwloc_topology_t t,
     hwloc_bitmap_free(mine);
     topo->ncores = k;
     topo->machine_cores = n;
+    topo->machine_pus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
     return k > 0 ? AMP_OK : AMP_ERR_SYS;
 }
 

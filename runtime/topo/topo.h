@@ -19,6 +19,7 @@ typedef struct amp_topo {
     void *topology;    /* hwloc_topology_t; NULL if hwloc failed */
     int ncores;        /* cores this process may run on (at least 1) */
     int machine_cores; /* cores of the machine (0 without hwloc) */
+    int machine_pus;   /* its hardware threads (0 without hwloc) */
     int *core;         /* [ncores] hwloc logical index of each such core */
     int *pu;           /* [ncores] OS index of the PU a PE binds to on it */
     char *pus;         /* the PUs the process may use, as a list ("0-3,8") */
