@@ -511,8 +511,8 @@ static void sleep_until_posted(amp_pe_t *pe, long sleep_ns)
 static void idle(amp_pe_t *pe, long sleep_ns)
 {
     long start = now_ns(), spun = 0;
-    int crowded = atomic_load_explicit(&pe->sched->crowded,
-                                       memory_order_relaxed);
+    int crowded =
+        atomic_load_explicit(&pe->sched->crowded, memory_order_relaxed);
     do {
         int hot = spun < IDLE_HOT_NS && !crowded;
         for (int i = 0; i < 64; i++) {
