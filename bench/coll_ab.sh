@@ -21,26 +21,14 @@
 # Exit status 1 when a run failed or a program is missing, else 0.
 set -uo pipefail
 
-if [ $# -lt 2 ]; then
-    echo "usage: $0 BEFORE AFTER [BUILD_DIR]" >&2
-    exit 2
-fi
-before=$1
-after=$2
-build_dir=${3:-build}
-rounds=${BENCH_ROUNDS:-5}
-timeout_s=${BENCH_TIMEOUT:-300}
-read -r -a ranks <<<"${BENCH_COLL_RANKS:-8 64}"
-read -r -a opts <<<"${BENCH_COLL_OPTIONS:--o a}"
-case $rounds in
-    '' | *[!0-9]* | 0) echo "$0: BENCH_ROUNDS must be a positive integer" >&2; exit 2 ;;
-esac
-raw_dir=$build_dir/bench/results/ab-$(date -u +%Y%m%d-%H%M%S)
-mkdir -p "$raw_dir" || exit 2
-failed=0
 note() { echo "coll_ab.sh: $*" >&2; }
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
+ab_begin "$0 BEFORE AFTER [BUILD_DIR]" ab 5 300 "$@"
+before=$1
+after=$2
+read -r -a ranks <<<"${BENCH_COLL_RANKS:-8 64}"
+read -r -a opts <<<"${BENCH_COLL_OPTIONS:--o a}"
 
 mpirun_cmd=${MPIRUN:-$(command -v mpirun.openmpi || command -v mpirun || true)}
 ompi=$build_dir/bench/coll-ompi

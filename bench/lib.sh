@@ -1,5 +1,5 @@
 # shellcheck shell=bash disable=SC2154,SC2034
-# Shared by bench/run.sh and bench/run_np.sh (sourced).  Expects
+# Shared by bench/run.sh, bench/run_np.sh and the *_ab.sh scripts (sourced).  Expects
 # $timeout_s, $raw_dir, $failed and a note() function in the caller.
 
 # run NAME CMD...: runs CMD with the timeout, output in $raw_dir/NAME.txt.
@@ -22,4 +22,28 @@ run() {
     fi
     [ "$rc" -eq 0 ] || failed=1
     return "$rc"
+}
+
+# ab_begin USAGE TAG ROUNDS TIMEOUT "$@": the before/after scripts'
+# common start.  Exits 2 with USAGE unless "$@" has BEFORE and AFTER;
+# sets build_dir (the third argument, default build), rounds
+# (BENCH_ROUNDS, default ROUNDS), timeout_s (BENCH_TIMEOUT, default
+# TIMEOUT), raw_dir (BUILD_DIR/bench/results/TAG-<timestamp>, made) and
+# failed=0.
+ab_begin() {
+    local usage=$1 tag=$2
+    rounds=${BENCH_ROUNDS:-$3}
+    timeout_s=${BENCH_TIMEOUT:-$4}
+    shift 4
+    if [ $# -lt 2 ]; then
+        echo "usage: $usage" >&2
+        exit 2
+    fi
+    build_dir=${3:-build}
+    case $rounds in
+        '' | *[!0-9]* | 0) echo "$0: BENCH_ROUNDS must be a positive integer" >&2; exit 2 ;;
+    esac
+    raw_dir=$build_dir/bench/results/$tag-$(date -u +%Y%m%d-%H%M%S)
+    mkdir -p "$raw_dir" || exit 2
+    failed=0
 }

@@ -26,25 +26,13 @@
 # Exit status 1 when a run failed or a program is missing, else 0.
 set -uo pipefail
 
-if [ $# -lt 2 ]; then
-    echo "usage: $0 BEFORE_LIBDIR AFTER_LIBDIR [BUILD_DIR]" >&2
-    exit 2
-fi
-before=$(cd "$1" && pwd) || exit 2
-after=$(cd "$2" && pwd) || exit 2
-build_dir=${3:-build}
-rounds=${BENCH_ROUNDS:-7}
-timeout_s=${BENCH_TIMEOUT:-120}
-read -r -a opts <<<"${BENCH_PP_OPTIONS:--s 8}"
-case $rounds in
-    '' | *[!0-9]* | 0) echo "$0: BENCH_ROUNDS must be a positive integer" >&2; exit 2 ;;
-esac
-raw_dir=$build_dir/bench/results/ppab-$(date -u +%Y%m%d-%H%M%S)
-mkdir -p "$raw_dir" || exit 2
-failed=0
 note() { echo "pingpong_ab.sh: $*" >&2; }
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
+ab_begin "$0 BEFORE_LIBDIR AFTER_LIBDIR [BUILD_DIR]" ppab 7 120 "$@"
+before=$(cd "$1" && pwd) || exit 2
+after=$(cd "$2" && pwd) || exit 2
+read -r -a opts <<<"${BENCH_PP_OPTIONS:--s 8}"
 
 pp=$build_dir/bench/pingpong-ampi
 ompi=$build_dir/bench/pingpong-ompi
