@@ -51,6 +51,7 @@ typedef struct amp_opts {
     const char *restart;   /* +restart DIR: checkpoint to resume from */
     int iothreads;         /* +iothreads: io/'s helper threads (0: default) */
     int node_shm;          /* AMPI_NODE_SHM: processes of a node share memory */
+    int node_membarrier;   /* AMPI_NODE_MEMBARRIER: asymmetric fences there */
     int yield_idle;        /* AMPI_YIELD_WHEN_IDLE: 1, 0, -1 (crowded only) */
 } amp_opts_t;
 

@@ -25,7 +25,7 @@
 #define NET_AM_ID 17          /* our one active-message handler */
 #define NET_KEY "ampi.net"    /* what each process publishes (boot) */
 #define NET_HOST_MAX 64       /* bytes of host name compared for nodes */
-#define NET_MAGIC 0x414d4e34u /* "AMN4": a blob of this version */
+#define NET_MAGIC 0x414d4e35u /* "AMN5": a blob of this version */
 /* With every process on this node, UCX is progressed every so many polls
  * (a power of two). */
 #define NET_UCX_EVERY 16
@@ -86,6 +86,7 @@ typedef struct amp_net {
     size_t shm_bytes;
     uint32_t ring_size; /* bytes of lines per ring */
     size_t rings_off;   /* where the rings start in shm */
+    int fence_asym;     /* registered for asymmetric fences (shmring.h) */
     int all_local;      /* every process of the job is on this node */
 } amp_net_t;
 

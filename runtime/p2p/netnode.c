@@ -6,6 +6,8 @@
  *           (set by it before it sleeps, cleared by whoever wakes it)
  *   cma     [reader][owner]: whether the reader process may copy from the
  *           owner's memory (1 yes, 2 no, 0 not known yet)
+ *   fence   a byte per process: whether it registered for asymmetric
+ *           fences (1 yes, 2 no, 0 not known yet)
  *   rings   one per ordered pair of PEs of two different processes
  *
  * Each ring takes size bytes of lines: 64 KiB, less when the node has so
@@ -20,10 +22,13 @@
  * may not copy from each other (cma not 1), rendezvous go through UCX.
  *
  * A PE about to sleep sets its flag and looks at its rings once more; a
- * sender stores its record and then looks at the flag (both sequentially
- * consistent), so at least one of them sees the other.  A sender that finds
- * the flag set clears it and sends an empty UCX message to the PE, whose
- * arrival ends the PE's sleep on its UCX worker. */
+ * sender stores its record and then looks at the flag, with a fence
+ * between on each side (shmring.h's handshake), so at least one of them
+ * sees the other.  The fence is asymmetric (membarrier on the sleeping
+ * side, none on the sender's) between two processes that both registered
+ * for it (AMPI_NODE_MEMBARRIER, on where the kernel allows).  A sender
+ * that finds the flag set clears it and sends an empty UCX message to the
+ * PE, whose arrival ends the PE's sleep on its UCX worker. */
 #include "p2p/net_impl.h"
 
 #include <stdlib.h>
@@ -72,6 +77,16 @@ static _Atomic uint8_t *cma_at(const amp_net_t *net, int reader, int owner)
                                (size_t)owner);
 }
 
+static size_t fence_off(const amp_net_t *net)
+{
+    return cma_off(net) + (size_t)nlocal(net) * (size_t)nlocal(net);
+}
+
+static _Atomic uint8_t *fence_at(const amp_net_t *net, int n)
+{
+    return (_Atomic uint8_t *)(net->shm + fence_off(net) + (size_t)n);
+}
+
 /* The ring from PE spe of node process sn to PE dpe of dn (sn != dn). */
 static amp_shr_t *ring_at(const amp_net_t *net, int sn, int spe, int dn,
                           int dpe)
@@ -92,7 +107,7 @@ static void layout(amp_net_t *net)
     while (size > RING_MIN && (size_t)size * rings > RING_BUDGET)
         size /= 2;
     net->ring_size = size;
-    net->rings_off = AMP_ROUND_UP(cma_off(net) + nl * nl, 64);
+    net->rings_off = AMP_ROUND_UP(fence_off(net) + nl, 64);
     net->shm_bytes = net->rings_off + rings * AMP_SHR_BYTES(size);
 }
 
@@ -144,6 +159,8 @@ amp_status_t amp_net_node_setup(amp_p2p_world_t *w, amp_net_t *net,
     net->shm = p;
     for (int i = 0; i < node->nprocs; i++)
         atomic_store(cma_at(net, node->index, i), node->cma[i] ? 1 : 2);
+    net->fence_asym = w->node_membarrier && amp_shr_fence_register();
+    atomic_store(fence_at(net, node->index), net->fence_asym ? 1 : 2);
     for (int a = 0; st == AMP_OK && a < sched->npes; a++)
         st = pe_rings(net, net_of(sched->pes[a]), a);
     net->all_local = node->nprocs == net->nprocs;
@@ -177,8 +194,12 @@ void amp_net_node_cleanup(amp_net_t *net, amp_sched_t *sched)
 static void notify(amp_net_pe_t *np, int proc, int rpe)
 {
     amp_net_t *net = np->net;
-    _Atomic uint32_t *f = flag_at(net, net->node->of_proc[proc], rpe);
-    if (atomic_load_explicit(f, memory_order_seq_cst) &&
+    int n = net->node->of_proc[proc];
+    _Atomic uint32_t *f = flag_at(net, n, rpe);
+    amp_shr_fence_producer(
+        net->fence_asym &&
+        atomic_load_explicit(fence_at(net, n), memory_order_relaxed) == 1);
+    if (atomic_load_explicit(f, memory_order_relaxed) &&
         atomic_exchange_explicit(f, 0, memory_order_relaxed))
         amp_net_wake_ucx(np, proc, rpe);
 }
@@ -316,7 +337,8 @@ void amp_net_node_discard(amp_net_pe_t *np, void *desc)
 int amp_net_node_sleep_begin(amp_net_pe_t *np)
 {
     atomic_store_explicit(np->sleeping, 1, memory_order_seq_cst);
-    if (!amp_net_node_waiting(np))
+    if (amp_shr_fence_sleeper(np->net->fence_asym) &&
+        !amp_net_node_waiting(np))
         return 1;
     atomic_store_explicit(np->sleeping, 0, memory_order_relaxed);
     return 0;

@@ -218,6 +218,7 @@ struct amp_p2p_world {
      * process on it, or this one alone with node_shm off. */
     amp_node_t node;
     int node_shm; /* AMPI_NODE_SHM: share memory between processes */
+    int node_membarrier; /* AMPI_NODE_MEMBARRIER: asymmetric fences there */
     /* The transports to other processes (p2p/transport.h), for host and
      * for device memory; NULL in a job of one process. */
     const struct amp_p2p_tp *between, *device;

@@ -2,6 +2,11 @@
 #include "p2p/shmring.h"
 
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <linux/membarrier.h>
+#endif
 
 static amp_shr_word_t *word_at(amp_shr_t *r, uint64_t pos, uint32_t size)
 {
@@ -81,4 +86,29 @@ int amp_shr_nonempty(const amp_shr_rx_t *rx)
 {
     return load_word(word_at(rx->r, rx->head, rx->size),
                      memory_order_seq_cst) != 0;
+}
+
+int amp_shr_fence_register(void)
+{
+#if defined(__linux__) && defined(SYS_membarrier)
+    long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    if (cmds < 0 || !(cmds & MEMBARRIER_CMD_GLOBAL_EXPEDITED))
+        return 0;
+    return syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED,
+                   0, 0) == 0;
+#else
+    return 0;
+#endif
+}
+
+int amp_shr_fence_sleeper(int asym)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    if (!asym)
+        return 1;
+#if defined(__linux__) && defined(SYS_membarrier)
+    return syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0, 0) == 0;
+#else
+    return 0;
+#endif
 }

@@ -94,8 +94,9 @@ static inline char *amp_shr_data(amp_shr_word_t *w, size_t hlen)
  * the ring has no room now (or the record is larger than half the ring). */
 amp_shr_word_t *amp_shr_reserve(amp_shr_tx_t *tx, size_t hlen, size_t bytes);
 
-/* Hands the record to the consumer (sequentially consistent, so that a
- * later look at whether the consumer sleeps is not ordered before it). */
+/* Hands the record to the consumer (a release store of its word).  A
+ * producer that then looks at whether the consumer sleeps calls
+ * amp_shr_fence_producer first. */
 static inline void amp_shr_commit(amp_shr_tx_t *tx, amp_shr_word_t *w,
                                   size_t hlen, size_t bytes, unsigned flags)
 {
@@ -108,8 +109,40 @@ static inline void amp_shr_commit(amp_shr_tx_t *tx, amp_shr_word_t *w,
                         (uint16_t)(flags | AMP_SHR_VALID)};
     uint64_t bits;
     __builtin_memcpy(&bits, &v, sizeof(bits));
-    atomic_store_explicit((_Atomic uint64_t *)w, bits, memory_order_seq_cst);
+    atomic_store_explicit((_Atomic uint64_t *)w, bits, memory_order_release);
     tx->tail += len;
+}
+
+/*
+ * The sleep handshake.  A consumer about to sleep sets a flag of its own
+ * (a sequentially consistent store), calls amp_shr_fence_sleeper, and
+ * looks at its rings once more; a producer commits its record, calls
+ * amp_shr_fence_producer, and then looks at the flag.  Either the consumer
+ * sees the record or the producer sees the flag (and wakes the consumer).
+ *
+ * Plainly that takes a full fence on both sides.  Where the kernel offers
+ * membarrier's global expedited command, the fence is asymmetric: the
+ * sleeper (the rare side) makes every running thread of the registered
+ * processes pass a full barrier, and the producer (the side of every
+ * message) needs none.  asym is 1 only where both the producer's process
+ * and the consumer's registered (amp_shr_fence_register); a consumer whose
+ * process registered passes asym 1 always, whatever its producers do.
+ */
+
+/* Registers the calling process for asymmetric fences: 1 when it may use
+ * them, 0 when the kernel refuses (or has no membarrier). */
+int amp_shr_fence_register(void);
+
+/* The sleeper's side, after its flag is set: 0 when the barrier could not
+ * be made (then the consumer must not sleep this time). */
+int amp_shr_fence_sleeper(int asym);
+
+static inline void amp_shr_fence_producer(int asym)
+{
+    if (asym)
+        atomic_signal_fence(memory_order_seq_cst); /* the compiler's only */
+    else
+        atomic_thread_fence(memory_order_seq_cst);
 }
 
 /* The record at the consumer's position, or NULL (fillers are skipped). */

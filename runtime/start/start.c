@@ -281,6 +281,7 @@ static void place_ranks(int npes, int first, int nlocal, int *local_pe)
     w->eager_limit = amp_proc.opts.eager;
     w->nprocs = 1;
     w->node_shm = amp_proc.opts.node_shm;
+    w->node_membarrier = amp_proc.opts.node_membarrier;
     if (amp_proc.boot.nprocs == 1) {
         if (amp_node_init_alone(&w->node) != AMP_OK)
             amp_fatal("out of memory starting");

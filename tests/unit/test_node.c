@@ -6,12 +6,19 @@
 #include "node/node.h"
 #include "p2p/shmring.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <signal.h>
+#include <linux/futex.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define RING 8192
@@ -104,6 +111,131 @@ UNIT_TEST(node_ring_refuses_when_full)
     amp_shr_rx_t rx = {.r = tx.r, .size = RING};
     amp_shr_release(&rx, amp_shr_peek(&rx));
     UNIT_TRUE(amp_shr_reserve(&tx, 48, 8) != NULL);
+}
+
+/* ---- the sleep handshake (shmring.h) ---------------------------------- */
+
+#define HS_ROUNDS 50000
+#define HS_SECONDS 5 /* at most, each way (below the runner's limit) */
+#define HS_RING 4096
+
+/* Two processes ping-pong one record at a time through a ring each way.
+ * Each "sleeps" (waits for its flag to be cleared) as soon as its ring is
+ * empty, after a varying short pause, so that records race with their
+ * consumer going to sleep.  Each also counts the records whose flag it
+ * has looked at: a consumer that still sleeps once its producer looked
+ * after the record it waits for lost its wake-up. */
+typedef struct hs_shared {
+    _Alignas(64) _Atomic uint32_t sleeping[2][16]; /* [side][0] */
+    _Alignas(64) _Atomic uint32_t looked[2][16];   /* [side][0] */
+    _Atomic int rounds; /* side 0 cuts it short on a loaded machine */
+    _Alignas(64) char rings[2][AMP_SHR_BYTES(HS_RING)];
+} hs_shared_t;
+
+static void hs_pause(unsigned *seed)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    for (unsigned k = (*seed >> 16) % 64; k > 0; k--)
+        __builtin_ia32_pause();
+}
+
+static void hs_send(hs_shared_t *s, amp_shr_tx_t *tx, int to, int i, int asym)
+{
+    int me = 1 - to;
+    amp_shr_word_t *w;
+    while (!(w = amp_shr_reserve(tx, 8, 8)))
+        ;
+    memcpy(amp_shr_hdr(w), &i, sizeof(i));
+    amp_shr_commit(tx, w, 8, 8, 0);
+    amp_shr_fence_producer(asym);
+    _Atomic uint32_t *f = &s->sleeping[to][0];
+    if (atomic_load_explicit(f, memory_order_relaxed))
+        atomic_store_explicit(f, 0, memory_order_relaxed);
+    atomic_store_explicit(&s->looked[me][0], (uint32_t)i + 1,
+                          memory_order_release);
+}
+
+/* Waits for record i: 0, or 1 when a wake-up was lost (or i is not the
+ * record that came). */
+static int hs_recv(hs_shared_t *s, amp_shr_rx_t *rx, int me, int i, int asym,
+                   unsigned *seed)
+{
+    _Atomic uint32_t *f = &s->sleeping[me][0];
+    _Atomic uint32_t *looked = &s->looked[1 - me][0];
+    int lost = 0;
+    amp_shr_word_t *w;
+    hs_pause(seed);
+    while (!(w = amp_shr_peek(rx))) {
+        atomic_store_explicit(f, 1, memory_order_seq_cst);
+        if (amp_shr_fence_sleeper(asym) && !amp_shr_nonempty(rx))
+            while (atomic_load_explicit(f, memory_order_relaxed)) {
+                if (atomic_load_explicit(looked, memory_order_acquire) >
+                        (uint32_t)i &&
+                    atomic_load_explicit(f, memory_order_relaxed)) {
+                    lost = 1;
+                    break;
+                }
+                sched_yield(); /* the producer may need this core */
+            }
+        atomic_store_explicit(f, 0, memory_order_relaxed);
+    }
+    int got;
+    memcpy(&got, amp_shr_hdr(w), sizeof(got));
+    amp_shr_release(rx, w);
+    return lost || got != i;
+}
+
+/* One side of the ping-pong (side 0 sends first): how many of its waits
+ * lost their wake-up. */
+static int hs_side(hs_shared_t *s, int me, int asym)
+{
+    amp_shr_tx_t tx = {.r = (amp_shr_t *)s->rings[me], .size = HS_RING};
+    amp_shr_rx_t rx = {.r = (amp_shr_t *)s->rings[1 - me], .size = HS_RING};
+    unsigned seed = (unsigned)me + 7;
+    int bad = 0;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < atomic_load(&s->rounds); i++) {
+        if (me == 0 && clock_gettime(CLOCK_MONOTONIC, &t) == 0 &&
+            t.tv_sec - t0.tv_sec > HS_SECONDS)
+            atomic_store(&s->rounds, i + 1); /* before record i goes */
+        if (me == 0)
+            hs_send(s, &tx, 1, i, asym);
+        bad += hs_recv(s, &rx, me, i, asym, &seed);
+        if (me == 1)
+            hs_send(s, &tx, 0, i, asym);
+    }
+    return bad;
+}
+
+static void hs_run(int asym)
+{
+    hs_shared_t *s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
+                          MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    UNIT_TRUE(s != MAP_FAILED);
+    s->rounds = HS_ROUNDS;
+    pid_t child = fork();
+    if (child == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (asym && !amp_shr_fence_register())
+            _exit(2);
+        _exit(hs_side(s, 1, asym) ? 1 : 0);
+    }
+    UNIT_TRUE(child > 0);
+    UNIT_EQ(hs_side(s, 0, asym), 0);
+    int status;
+    waitpid(child, &status, 0);
+    UNIT_EQ(WEXITSTATUS(status), 0);
+    munmap(s, sizeof(*s));
+}
+
+/* With full fences on both sides no wake-up is lost, nor with the
+ * asymmetric fence where the kernel has it (else that run repeats the
+ * first). */
+UNIT_TEST(node_sleep_handshake_loses_no_wakeup)
+{
+    hs_run(0);
+    hs_run(amp_shr_fence_register());
 }
 
 /* A node of this process: the names of its objects are this test's. */
