@@ -36,16 +36,13 @@ amp_shr_word_t *amp_shr_reserve(amp_shr_tx_t *tx, size_t hlen, size_t bytes)
     uint64_t off = tx->tail % tx->size, fill = 0;
     if (off + need > tx->size)
         fill = tx->size - off;
-    /* One more line stays free: where the next record's word is cleared. */
-    if (!fits(tx, fill + need + AMP_SHR_LINE))
+    if (!fits(tx, fill + need))
         return NULL;
     if (fill) {
         amp_shr_word_t v = {(uint32_t)fill - sizeof(v), 0,
                             AMP_SHR_VALID | AMP_SHR_FILL};
         uint64_t bits;
         memcpy(&bits, &v, sizeof(bits));
-        atomic_store_explicit((_Atomic uint64_t *)tx->r->lines, 0,
-                              memory_order_relaxed);
         atomic_store_explicit(
             (_Atomic uint64_t *)word_at(tx->r, tx->tail, tx->size), bits,
             memory_order_release);
@@ -54,11 +51,17 @@ amp_shr_word_t *amp_shr_reserve(amp_shr_tx_t *tx, size_t hlen, size_t bytes)
     return word_at(tx->r, tx->tail, tx->size);
 }
 
-/* Moves past the record whose word is v and publishes the new head (the
- * producer clears the lines' words itself before it reuses them). */
+/* Moves past the record whose word is v: zeroes the first word of each of
+ * its lines, then publishes the new head (release: the producer, once it
+ * read it, finds those words zero). */
 static void clear(amp_shr_rx_t *rx, amp_shr_word_t v)
 {
-    rx->head += amp_shr_need(v.hlen, v.bytes);
+    uint64_t len = amp_shr_need(v.hlen, v.bytes);
+    for (uint64_t off = 0; off < len; off += AMP_SHR_LINE)
+        atomic_store_explicit(
+            (_Atomic uint64_t *)word_at(rx->r, rx->head + off, rx->size), 0,
+            memory_order_relaxed);
+    rx->head += len;
     atomic_store_explicit(&rx->r->head, rx->head, memory_order_release);
 }
 

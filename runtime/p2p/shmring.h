@@ -11,15 +11,16 @@
  * after its 40-byte header: p2p/net_impl.h), header and data together, so
  * the consumer pays one cache-line transfer for it.
  *
- * The producer writes the record, clears the word where the next record
- * will start (a line the consumer has released: the producer always
- * leaves one line free), and stores the record's word last (release); the
- * consumer finds a record at its position when that word is not zero.  So
- * the consumer never writes the lines, only how far it got (head), which
- * the producer reads only when its own copy says the ring is full, and a
- * stale word (or data) of an earlier lap is never taken for a record.  A
- * record that would cross the end of the ring is preceded by a filler
- * record to the end.
+ * The producer writes the record and stores its word last (release); the
+ * consumer finds a record at its position when that word is not zero.
+ * The consumer, done with a record, zeroes the first word of each of its
+ * lines and then says how far it got (head, which the producer reads only
+ * when its own copy says the ring is full): so every line the producer
+ * has not written since starts with a zero word, and a stale word (or
+ * data) of an earlier lap is never taken for a record.  The line where
+ * the next record will start stays in the consumer's cache while it
+ * waits: only the producer's record moves it.  A record that would cross
+ * the end of the ring is preceded by a filler record to the end.
  *
  * Each side keeps its position in its own process (amp_shr_tx_t,
  * amp_shr_rx_t); only the lines and head are shared.
@@ -101,10 +102,6 @@ static inline void amp_shr_commit(amp_shr_tx_t *tx, amp_shr_word_t *w,
                                   size_t hlen, size_t bytes, unsigned flags)
 {
     uint64_t len = amp_shr_need(hlen, bytes);
-    /* The next record's place: free (one line is always left). */
-    atomic_store_explicit(
-        (_Atomic uint64_t *)(tx->r->lines + (tx->tail + len) % tx->size), 0,
-        memory_order_relaxed);
     amp_shr_word_t v = {(uint32_t)bytes, (uint16_t)hlen,
                         (uint16_t)(flags | AMP_SHR_VALID)};
     uint64_t bits;
