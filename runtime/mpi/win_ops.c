@@ -98,14 +98,17 @@ static int target_addr(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
                              "target_disp)",
                              a->disp);
     const amp_rma_seg_t *seg = amp_rma_seg(w->shared, a->target);
-    ptrdiff_t off = a->disp * (ptrdiff_t)seg->disp_unit + tdt->true_lb;
-    if (span &&
-        (off < 0 || (size_t)off > seg->size || span > seg->size - (size_t)off))
+    ptrdiff_t start, off = 0;
+    int wraps =
+        __builtin_mul_overflow(a->disp, (ptrdiff_t)seg->disp_unit, &start) ||
+        __builtin_add_overflow(start, tdt->true_lb, &off);
+    if (span && (wraps || off < 0 || (size_t)off > seg->size ||
+                 span > seg->size - (size_t)off))
         return amp_win_error(rank, w, MPI_ERR_RMA_RANGE, a->call,
                              "%zu bytes at displacement %td are outside "
                              "rank %d's window of %zu bytes",
                              span, a->disp, a->target, seg->size);
-    *addr = seg->base + a->disp * (ptrdiff_t)seg->disp_unit;
+    *addr = seg->base + (wraps ? 0 : start); /* wraps: nothing moves */
     char *here = amp_rma_direct(w->shared, a->target, *addr);
     if (here) /* another process's memory, mapped here */
         *addr = here;
@@ -340,6 +343,61 @@ static int run_op_gpu(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
     return amp_gpu_op_finish(rank, c, g, NULL, a->call);
 }
 
+/* A committed type whose count elements are count * size bytes from its
+ * start (NULL: not such a type, or an invalid handle or count). */
+static const amp_dt_t *flat_type(amp_rank_t *rank, MPI_Datatype h, int count)
+{
+    const amp_dt_t *dt = amp_dt_lookup(rank, h);
+    return dt && count >= 0 && dt->committed && dt->contig &&
+                   dt->true_lb == 0
+               ? dt
+               : NULL;
+}
+
+/* The common put or get, done here without the general path's steps: a
+ * plain call, host memory, flat types of the same size on both sides, a
+ * target in an open epoch whose memory this process reaches (its own, or
+ * mapped from another process of the node), in range.  Returns -1 when a
+ * is not such an operation: run_op then does it, or reports what is wrong
+ * with it. */
+static int quick_op(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a)
+{
+    int put = a->kind == OP_PUT;
+    void *local = put ? (void *)a->oaddr : a->raddr;
+    const amp_dt_t *ldt = flat_type(rank, put ? a->otype : a->rtype,
+                                    put ? a->ocount : a->rcount);
+    const amp_dt_t *tdt = flat_type(rank, a->ttype, a->tcount);
+    int t = a->target;
+    if (!ldt || !tdt || t < 0 || t >= w->size || !in_epoch(w, t) ||
+        w->flavor == MPI_WIN_FLAVOR_DYNAMIC || a->disp < 0 ||
+        (amp_proc.gpu && amp_gpu_is_device_buf(local)))
+        return -1;
+    size_t bytes = tdt->size * (size_t)a->tcount;
+    const amp_rma_seg_t *seg = amp_rma_seg(w->shared, t);
+    size_t off;
+    if (ldt->size * (size_t)(put ? a->ocount : a->rcount) != bytes ||
+        (bytes && !local) ||
+        __builtin_mul_overflow((size_t)a->disp, (size_t)seg->disp_unit,
+                               &off) ||
+        off > seg->size || bytes > seg->size - off)
+        return -1;
+    char *addr = amp_rma_direct(w->shared, t, seg->base + off);
+    if (!addr && amp_rma_is_remote(w->shared, t))
+        return -1;
+    if (!addr)
+        addr = seg->base + off;
+    rank->polls = 0; /* as run_op */
+    if (!bytes)
+        return MPI_SUCCESS;
+    if (put) {
+        memcpy(addr, local, bytes);
+        amp_sched_activity(amp_pe_self()); /* may end a poll (sched.h) */
+    } else {
+        memcpy(local, addr, bytes);
+    }
+    return MPI_SUCCESS;
+}
+
 /* Runs a (request NULL: a plain call); a request-based call also needs a
  * passive-target epoch and hands out a request that is complete. */
 static int rma_call(const rma_args_t *a, MPI_Win win, MPI_Request *request)
@@ -358,6 +416,9 @@ static int rma_call(const rma_args_t *a, MPI_Win win, MPI_Request *request)
                              "target epoch (MPI_Win_lock or "
                              "MPI_Win_lock_all) on rank %d",
                              a->target);
+    if (!request && (a->kind == OP_PUT || a->kind == OP_GET) &&
+        (rc = quick_op(rank, w, a)) >= 0)
+        return rc;
     if (!request)
         return amp_proc.gpu ? run_op_gpu(rank, w, a, NULL)
                             : run_op(rank, w, a, NULL);

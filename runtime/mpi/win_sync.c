@@ -65,6 +65,8 @@ static int remote(const amp_win_t *w, int r)
  * the error of call. */
 static int settle(amp_rank_t *rank, amp_win_t *w, const char *call)
 {
+    if (!w->origin.pending && w->origin.error == AMP_OK)
+        return MPI_SUCCESS; /* nothing in flight: the common case */
     rank->call = call;
     amp_status_t st = amp_rma_origin_wait(&w->origin);
     if (st == AMP_OK)

@@ -45,6 +45,28 @@ int main(int argc, char **argv)
                        MPI_ERR_DISP);
     MT_CHECK_ERR_CLASS(MPI_Put(&v, 1, MPI_INT, np, 0, 1, MPI_INT, win),
                        MPI_ERR_RANK);
+    /* The edges of the common put and get (a flat type, a target whose
+     * memory this process reaches): the last element is in range, two
+     * elements from there are not, nor is a displacement whose byte
+     * offset overflows; sizes must match, counts must not be negative. */
+    int two[2] = {1, 1}, got = 0;
+    MT_CHECK(MPI_Put(&v, 1, MPI_INT, 0, 3, 1, MPI_INT, win) == MPI_SUCCESS);
+    MT_CHECK_ERR_CLASS(MPI_Put(two, 2, MPI_INT, 0, 3, 2, MPI_INT, win),
+                       MPI_ERR_RMA_RANGE);
+    MT_CHECK_ERR_CLASS(MPI_Get(two, 2, MPI_INT, 0, 3, 2, MPI_INT, win),
+                       MPI_ERR_RMA_RANGE);
+    MT_CHECK_ERR_CLASS(
+        MPI_Put(&v, 1, MPI_INT, 0, (MPI_Aint)1 << 62, 1, MPI_INT, win),
+        MPI_ERR_RMA_RANGE);
+    MT_CHECK_ERR_CLASS(MPI_Put(&v, 1, MPI_SHORT, 0, 0, 1, MPI_INT, win),
+                       MPI_ERR_TYPE);
+    MT_CHECK_ERR_CLASS(MPI_Get(&got, -1, MPI_INT, 0, 0, 1, MPI_INT, win),
+                       MPI_ERR_COUNT);
+    MT_CHECK(MPI_Put(two, 4, MPI_SHORT, 0, 2, 2, MPI_INT, win) == MPI_SUCCESS);
+    MPI_Win_flush(0, win);
+    MT_CHECK(MPI_Get(&got, 1, MPI_INT, 0, 3, 1, MPI_INT, win) == MPI_SUCCESS);
+    MPI_Win_flush(0, win);
+    MT_CHECK(got == 1);
     MT_CHECK_ERR_CLASS(
         MPI_Accumulate(&v, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_MAXLOC, win),
         MPI_ERR_OP);
