@@ -203,8 +203,12 @@ amp_status_t amp_coll_hier_allreduce(const amp_coll_hier_t *h,
     size_t bytes = (size_t)count * dt->size;
     if (bytes == 0)
         return AMP_OK;
+    /* The leader's cover values: on the stack when they are small. */
+    _Alignas(16) char small[256];
+    size_t pbytes = (size_t)h->ncover * bytes;
     char *parts = NULL;
-    if (local.rank == 0 && !(parts = malloc((size_t)h->ncover * bytes)))
+    if (local.rank == 0 &&
+        !(parts = pbytes <= sizeof(small) ? small : malloc(pbytes)))
         return AMP_ERR_NOMEM;
     char *mine = parts ? parts - dt->true_lb : recvbuf;
     amp_status_t st =
@@ -218,7 +222,8 @@ amp_status_t amp_coll_hier_allreduce(const amp_coll_hier_t *h,
         st = amp_coll_tree_reduce_blocks(&leaders, c->size, h->block_first,
                                          parts, amp_dt_data(recvbuf, dt), count,
                                          dt, op);
-    free(parts);
+    if (parts != small)
+        free(parts);
     if (st == AMP_OK && local.rank == 0 && !node)
         st = amp_coll_bcast(&leaders, recvbuf, count, dt, 0);
     if (st == AMP_OK)

@@ -68,6 +68,10 @@ struct amp_coll_nlevel {
     int all_opened;          /* an episode completed: the name is gone */
     unsigned long seq;       /* episodes of this leader so far */
     char *tmp;               /* work buffers of the tree evaluation */
+    /* Block b's cover (amp_coll_tree_cover): its values' first ranks,
+     * cover_lo[cover_at[b]] on (cover_at[nblocks] in all); made with
+     * tmp. */
+    int *cover_at, *cover_lo;
 };
 
 static size_t object_bytes(int nblocks)
@@ -102,6 +106,8 @@ void amp_coll_nlevel_free(amp_coll_nlevel_t *l)
         amp_node_drop(l->node, l->tag);
     amp_node_unmap(l->slots, object_bytes(l->nblocks));
     free(l->tmp);
+    free(l->cover_at);
+    free(l->cover_lo);
     free(l);
 }
 
@@ -239,12 +245,36 @@ static const char *slot_leaf(const amp_coll_tree_eval_t *e, int lo, int hi)
     int b = block_of(l, lo);
     if (hi > l->first[b + 1])
         return NULL;
-    int los[2 * AMP_COLL_TREE_MAX_HEIGHT], his[2 * AMP_COLL_TREE_MAX_HEIGHT];
-    int nc = amp_coll_tree_cover(l->n, l->first[b], l->first[b + 1], los, his);
-    int k = 0;
+    const int *los = l->cover_lo + l->cover_at[b];
+    int nc = l->cover_at[b + 1] - l->cover_at[b], k = 0;
     while (k < nc - 1 && los[k] != lo)
         k++;
     return l->slots[b].area[l->seq & 1] + (size_t)k * g->bytes;
+}
+
+/* The evaluation's work buffers and every block's cover, once. */
+static amp_status_t make_work(amp_coll_nlevel_t *l, int height)
+{
+    int los[2 * AMP_COLL_TREE_MAX_HEIGHT], his[2 * AMP_COLL_TREE_MAX_HEIGHT];
+    l->cover_at = malloc(((size_t)l->nblocks + 1) * sizeof(int));
+    l->cover_lo = malloc((size_t)l->nblocks * sizeof(los));
+    l->tmp = malloc((size_t)height * AREA_BYTES / 2);
+    if (!l->cover_at || !l->cover_lo || !l->tmp) {
+        free(l->cover_at);
+        free(l->cover_lo);
+        free(l->tmp);
+        l->cover_at = l->cover_lo = NULL;
+        l->tmp = NULL;
+        return AMP_ERR_NOMEM;
+    }
+    l->cover_at[0] = 0;
+    for (int b = 0; b < l->nblocks; b++) {
+        int nc = amp_coll_tree_cover(l->n, l->first[b], l->first[b + 1], los,
+                                     his);
+        memcpy(l->cover_lo + l->cover_at[b], los, (size_t)nc * sizeof(int));
+        l->cover_at[b + 1] = l->cover_at[b] + nc;
+    }
+    return AMP_OK;
 }
 
 amp_status_t amp_coll_nlevel_allreduce(amp_coll_nlevel_t *l, const char *parts,
@@ -254,7 +284,7 @@ amp_status_t amp_coll_nlevel_allreduce(amp_coll_nlevel_t *l, const char *parts,
 {
     size_t bytes = (size_t)count * dt->size;
     int height = amp_coll_tree_height(l->n);
-    if (!l->tmp && !(l->tmp = malloc((size_t)height * AREA_BYTES / 2)))
+    if (!l->tmp && make_work(l, height) != AMP_OK)
         return AMP_ERR_NOMEM;
     amp_status_t st;
     char *area = begin(l, &st);
