@@ -52,6 +52,7 @@ typedef struct amp_opts {
     int iothreads;         /* +iothreads: io/'s helper threads (0: default) */
     int node_shm;          /* AMPI_NODE_SHM: processes of a node share memory */
     int node_membarrier;   /* AMPI_NODE_MEMBARRIER: asymmetric fences there */
+    size_t node_split;     /* AMPI_NODE_SPLIT_COPY: shared copies from here */
     int yield_idle;        /* AMPI_YIELD_WHEN_IDLE: 1, 0, -1 (crowded only) */
 } amp_opts_t;
 

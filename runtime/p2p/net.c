@@ -118,6 +118,15 @@ void amp_net_op_send(amp_net_pe_t *np, net_op_t *op, int proc, int rpe)
     op_post(np, op, proc, rpe, NULL, 0, UCP_AM_SEND_FLAG_EAGER);
 }
 
+void amp_net_op_send_data(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
+                          const void *data, size_t bytes)
+{
+    if (!(op->temp = malloc(bytes)))
+        amp_fatal("out of memory sending to process %d", proc);
+    memcpy(op->temp, data, bytes);
+    op_post(np, op, proc, rpe, op->temp, bytes, UCP_AM_SEND_FLAG_EAGER);
+}
+
 void amp_net_wake_ucx(amp_net_pe_t *np, int proc, int rpe)
 {
     net_op_t *op = amp_net_op_get(np);
@@ -600,6 +609,10 @@ void amp_net_receive(amp_pe_t *pe, const void *header, size_t hlen, void *data,
     const net_hdr_t *h = &wire.hdr;
     if (h->kind == AMP_NET_WAKE) /* its arrival woke this PE */
         return;
+    if (h->kind == AMP_NET_HELP) {
+        amp_net_node_help(np, h, data, length);
+        return;
+    }
     if (h->kind == AMP_NET_CONTROL || h->kind == AMP_NET_COUNTS) {
         if (rndv)
             amp_fatal("a %zu-byte control message from process %d came as "

@@ -50,6 +50,10 @@ enum amp_net_kind {
     /* Through UCX to a sleeping PE that a ring holds a message for: wake
      * up (not counted, outside the order, no data). */
     AMP_NET_WAKE,
+    /* Through a ring to the sender of a large rendezvous: copy chunks of
+     * it into the receiver's buffer too (ctx: the copy's episode; data:
+     * netnode.c's description; not counted, outside the order). */
+    AMP_NET_HELP,
 };
 
 /* ---- net.c, for transport.c (the rest: its table) ---------------------- */

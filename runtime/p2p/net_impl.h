@@ -87,6 +87,7 @@ typedef struct amp_net {
     uint32_t ring_size; /* bytes of lines per ring */
     size_t rings_off;   /* where the rings start in shm */
     int fence_asym;     /* registered for asymmetric fences (shmring.h) */
+    size_t split_min;   /* AMPI_NODE_SPLIT_COPY: shared copies from here */
     int all_local;      /* every process of the job is on this node */
 } amp_net_t;
 
@@ -167,6 +168,7 @@ typedef struct amp_net_pe {
     int in_rings;               /* delivering from them */
     unsigned ticks;             /* calls of amp_net_progress */
     _Atomic uint32_t *sleeping; /* this PE's flag in the node's memory */
+    uint32_t split_gen;         /* its shared copies so far (netnode.c) */
 } amp_net_pe_t;
 
 /* Adds d to a counter only its PE writes (no locked instruction). */
@@ -221,6 +223,9 @@ void amp_net_op_finish(net_op_t *op, int ok);
 /* Sends op, a message without data (its header filled in), to PE rpe of
  * process proc: through their ring, or UCX. */
 void amp_net_op_send(amp_net_pe_t *np, net_op_t *op, int proc, int rpe);
+/* The same with bytes of data (copied). */
+void amp_net_op_send_data(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
+                          const void *data, size_t bytes);
 /* An empty message through UCX to PE rpe of process proc, which ends its
  * sleep on its UCX worker (AMP_NET_WAKE). */
 void amp_net_wake_ucx(amp_net_pe_t *np, int proc, int rpe);
@@ -266,6 +271,9 @@ void amp_net_node_discard(amp_net_pe_t *np, void *desc);
 /* Around an idle PE's sleep: says it sleeps (so that a process that puts a
  * message into one of its rings wakes it), unless a ring already holds
  * one (then returns 0: do not sleep). */
+/* An AMP_NET_HELP from the receiver of a rendezvous this PE sent. */
+void amp_net_node_help(amp_net_pe_t *np, const net_hdr_t *h, const void *data,
+                       size_t length);
 int amp_net_node_sleep_begin(amp_net_pe_t *np);
 void amp_net_node_sleep_end(amp_net_pe_t *np);
 

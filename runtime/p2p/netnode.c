@@ -8,6 +8,8 @@
  *           owner's memory (1 yes, 2 no, 0 not known yet)
  *   fence   a byte per process: whether it registered for asymmetric
  *           fences (1 yes, 2 no, 0 not known yet)
+ *   split   a line per PE of each process: the state of the copy it shares
+ *           with a sender (below)
  *   rings   one per ordered pair of PEs of two different processes
  *
  * Each ring takes size bytes of lines: 64 KiB, less when the node has so
@@ -20,6 +22,19 @@
  * data with process_vm_readv straight into the receive buffer and answers
  * with AMP_NET_FIN, which finishes the send.  Between two processes that
  * may not copy from each other (cma not 1), rendezvous go through UCX.
+ *
+ * A large one (AMPI_NODE_SPLIT_COPY, 256 KiB by default) is copied by both
+ * processes at once, each on its own core: the receiver cuts it into 8
+ * chunks (64 KiB to 512 KiB each), starts a new episode of its PE's split
+ * line (the episode and the chunks claimed, in one word; the bytes copied),
+ * and asks the sender's PE for help (AMP_NET_HELP, with the addresses).
+ * Each side claims the next chunk with a compare-and-swap on that word and
+ * copies it, the receiver reading from the sender's memory, the sender
+ * writing into the receiver's, until none is left; the receiver then waits
+ * until every claimed chunk is copied before it finishes.  A sender busy
+ * elsewhere simply finds every chunk claimed (or a later episode) when it
+ * gets to the request, and a chunk the sender could not write is copied
+ * again by the receiver.
  *
  * A PE about to sleep sets its flag and looks at its rings once more; a
  * sender stores its record and then looks at the flag, with a fence
@@ -82,6 +97,26 @@ static size_t fence_off(const amp_net_t *net)
     return cma_off(net) + (size_t)nlocal(net) * (size_t)nlocal(net);
 }
 
+/* The copy a receiving PE shares with a sender (one at a time: the
+ * receiver copies before it goes on). */
+typedef struct split {
+    _Atomic uint64_t claim; /* the episode << 32 | chunks claimed */
+    _Atomic uint64_t done;  /* bytes of the episode's chunks copied */
+    _Atomic uint32_t bad;   /* an episode a chunk of failed to copy in */
+} split_t;
+_Static_assert(sizeof(split_t) <= 64, "a split copy's state is one line");
+
+static size_t split_off(const amp_net_t *net)
+{
+    return AMP_ROUND_UP(fence_off(net) + (size_t)nlocal(net), 64);
+}
+
+static split_t *split_at(const amp_net_t *net, int n, int pe)
+{
+    return (split_t *)(net->shm + split_off(net) +
+                       ((size_t)n * (size_t)net->maxpes + (size_t)pe) * 64);
+}
+
 static _Atomic uint8_t *fence_at(const amp_net_t *net, int n)
 {
     return (_Atomic uint8_t *)(net->shm + fence_off(net) + (size_t)n);
@@ -107,7 +142,7 @@ static void layout(amp_net_t *net)
     while (size > RING_MIN && (size_t)size * rings > RING_BUDGET)
         size /= 2;
     net->ring_size = size;
-    net->rings_off = AMP_ROUND_UP(fence_off(net) + nl, 64);
+    net->rings_off = split_off(net) + nl * maxpes * 64;
     net->shm_bytes = net->rings_off + rings * AMP_SHR_BYTES(size);
 }
 
@@ -160,6 +195,7 @@ amp_status_t amp_net_node_setup(amp_p2p_world_t *w, amp_net_t *net,
     for (int i = 0; i < node->nprocs; i++)
         atomic_store(cma_at(net, node->index, i), node->cma[i] ? 1 : 2);
     net->fence_asym = w->node_membarrier && amp_shr_fence_register();
+    net->split_min = w->node_split;
     atomic_store(fence_at(net, node->index), net->fence_asym ? 1 : 2);
     for (int a = 0; st == AMP_OK && a < sched->npes; a++)
         st = pe_rings(net, net_of(sched->pes[a]), a);
@@ -310,12 +346,105 @@ static void send_fin(amp_net_pe_t *np, const net_cma_t *c, int ok)
     amp_net_op_send(np, op, c->proc, c->pe);
 }
 
+/* What AMP_NET_HELP carries (the episode is its ctx). */
+typedef struct help {
+    uint64_t src, dst; /* the sender's data, the receiver's buffer */
+    uint64_t bytes, chunk;
+} help_t;
+
+/* Claims the next chunk of episode gen of s (of n chunks): its index, or
+ * -1 when none is left (or s went on to another episode). */
+static long claim(split_t *s, uint32_t gen, uint64_t n)
+{
+    uint64_t w = atomic_load_explicit(&s->claim, memory_order_acquire);
+    while ((w >> 32) == gen && (uint32_t)w < n)
+        if (atomic_compare_exchange_weak_explicit(&s->claim, &w, w + 1,
+                                                  memory_order_acq_rel,
+                                                  memory_order_acquire))
+            return (long)(uint32_t)w;
+    return -1;
+}
+
+/* Copies the chunks of h this side claims of episode gen of s: reading
+ * from process pid (read) or writing into it. */
+static void copy_chunks(split_t *s, uint32_t gen, const help_t *h, pid_t pid,
+                        int read, void *local)
+{
+    uint64_t n = (h->bytes + h->chunk - 1) / h->chunk;
+    long k;
+    while ((k = claim(s, gen, n)) >= 0) {
+        uint64_t off = (uint64_t)k * h->chunk;
+        size_t len = (size_t)(h->bytes - off < h->chunk ? h->bytes - off
+                                                        : h->chunk);
+        amp_status_t st =
+            read ? amp_node_cma_read(pid, (char *)local + off, h->src + off,
+                                     len)
+                 : amp_node_cma_write(pid, (const char *)(uintptr_t)h->src +
+                                               off,
+                                      h->dst + off, len);
+        if (st != AMP_OK)
+            atomic_store_explicit(&s->bad, gen, memory_order_relaxed);
+        atomic_fetch_add_explicit(&s->done, len, memory_order_release);
+    }
+}
+
+/* The receiver's side of a copy shared with the sender (process pid): 1
+ * when every byte arrived. */
+static int split_copy(amp_net_pe_t *np, const net_cma_t *c, pid_t pid,
+                      void *into, size_t bytes)
+{
+    amp_net_t *net = np->net;
+    split_t *s = split_at(net, net->node->index, np->pe->id);
+    uint32_t gen = ++np->split_gen;
+    if (!gen)
+        gen = ++np->split_gen; /* 0 never names an episode */
+    uint64_t chunk = AMP_ROUND_UP(bytes / 8, 4096);
+    chunk = chunk < (64u << 10) ? 64u << 10 : chunk > (512u << 10) ? 512u << 10
+                                                                  : chunk;
+    help_t h = {c->addr, (uint64_t)(uintptr_t)into, bytes, chunk};
+    atomic_store_explicit(&s->done, 0, memory_order_relaxed);
+    atomic_store_explicit(&s->claim, (uint64_t)gen << 32, memory_order_release);
+    net_op_t *op = amp_net_op_get(np);
+    op->counted = 0;
+    op->wire.hdr = (net_hdr_t){.kind = AMP_NET_HELP,
+                               .from_pe = (uint16_t)np->pe->id,
+                               .from_proc = net->proc,
+                               .ctx = (int32_t)gen};
+    amp_net_op_send_data(np, op, c->proc, c->pe, &h, sizeof(h));
+    copy_chunks(s, gen, &h, pid, 1, into);
+    while (atomic_load_explicit(&s->done, memory_order_acquire) < bytes)
+        amp_sched_relax(); /* the sender finishes what it claimed */
+    if (atomic_load_explicit(&s->bad, memory_order_relaxed) != gen)
+        return 1;
+    return amp_node_cma_read(pid, into, c->addr, bytes) == AMP_OK;
+}
+
+void amp_net_node_help(amp_net_pe_t *np, const net_hdr_t *hdr,
+                       const void *data, size_t length)
+{
+    amp_net_t *net = np->net;
+    help_t h;
+    int n = net->node->of_proc[hdr->from_proc];
+    if (length != sizeof(h) || n < 0 || hdr->from_pe >= net->maxpes)
+        amp_fatal("a malformed request to copy from process %d: are all "
+                  "processes the same program?",
+                  (int)hdr->from_proc);
+    memcpy(&h, data, sizeof(h));
+    copy_chunks(split_at(net, n, hdr->from_pe), (uint32_t)hdr->ctx, &h,
+                net->node->pids[n], 0, NULL);
+}
+
 int amp_net_node_fetch(amp_net_pe_t *np, void *desc, void *into, size_t bytes)
 {
     net_cma_t *c = (net_cma_t *)((uintptr_t)desc & ~(uintptr_t)1);
     const amp_node_t *node = np->net->node;
-    pid_t pid = node->pids[node->of_proc[c->proc]];
-    int ok = amp_node_cma_read(pid, into, c->addr, bytes) == AMP_OK;
+    int sn = node->of_proc[c->proc];
+    pid_t pid = node->pids[sn];
+    int ok = np->net->split_min && bytes >= np->net->split_min &&
+                     atomic_load_explicit(cma_at(np->net, sn, node->index),
+                                          memory_order_relaxed) == 1
+                 ? split_copy(np, c, pid, into, bytes)
+                 : amp_node_cma_read(pid, into, c->addr, bytes) == AMP_OK;
     if (!ok)
         amp_log_error("cannot copy %zu bytes from process %d of this node "
                       "(process_vm_readv); AMPI_NODE_SHM=0 runs without",
