@@ -565,7 +565,11 @@ amp_status_t amp_coll_levels_allgather(const amp_coll_hier_t *h,
 
 int amp_coll_levels_alltoall_ok(const amp_coll_hier_t *h, size_t pair_bytes)
 {
-    return h && pair_bytes <= A2A_SMALL;
+    if (!h || pair_bytes > A2A_SMALL)
+        return 0;
+    amp_coll_levels_t l;
+    amp_coll_hier_levels(h, &l);
+    return l.nblocks < l.block_first[l.nblocks]; /* a process has several */
 }
 
 /* At the gatherer: the members' send rows (in: member i's blocks for every

@@ -167,6 +167,30 @@ static int check_part(amp_rank_t *rank, amp_comm_t *comm, const side_args_t *a,
 /* a->counts[i] (and a->displs where nm names them) for the n ranks:
  * present and not negative; the buffer is not NULL if any count is
  * positive. */
+/* amp_check_count and amp_check_dt of element i of the array argument
+ * name: its name ("name[i]") is written out only for the error. */
+static int check_count_at(amp_rank_t *rank, amp_comm_t *comm, int count,
+                          const char *call, const char *name, int i)
+{
+    char arg[64];
+    if (count >= 0)
+        return MPI_SUCCESS;
+    snprintf(arg, sizeof(arg), "%s[%d]", name, i);
+    return amp_check_count(rank, comm, count, call, arg);
+}
+
+static int check_dt_at(amp_rank_t *rank, amp_comm_t *comm, MPI_Datatype h,
+                       const char *call, const char *name, int i,
+                       const amp_dt_t **dt)
+{
+    char arg[64];
+    *dt = amp_dt_lookup(rank, h);
+    if (*dt && (*dt)->committed)
+        return MPI_SUCCESS;
+    snprintf(arg, sizeof(arg), "%ss[%d]", name, i);
+    return amp_check_dt(rank, comm, h, call, arg, dt);
+}
+
 static int check_counts(amp_rank_t *rank, amp_comm_t *comm,
                         const side_args_t *a, int n, const amp_dt_t *dt,
                         const side_names_t *nm, const char *call)
@@ -180,9 +204,7 @@ static int check_counts(amp_rank_t *rank, amp_comm_t *comm,
                              "NULL pointer (argument %s)",
                              counts ? displarg : countarg);
     for (int i = 0; i < n; i++) {
-        char arg[64];
-        snprintf(arg, sizeof(arg), "%s[%d]", countarg, i);
-        int rc = amp_check_count(rank, comm, counts[i], call, arg);
+        int rc = check_count_at(rank, comm, counts[i], call, countarg, i);
         if (rc == MPI_SUCCESS && buf != MPI_IN_PLACE)
             rc = amp_check_buf(rank, comm, buf, counts[i], dt, call, bufarg);
         if (rc != MPI_SUCCESS)
@@ -831,18 +853,16 @@ static int a2a_side(amp_rank_t *rank, amp_comm_t *comm, int form,
         rc = amp_mpi_error(rank, comm, MPI_ERR_ARG, call,
                            "NULL pointer (argument %ss)", nm->type);
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
-        char arg[64];
         if (form == A2AW) {
-            snprintf(arg, sizeof(arg), "%ss[%d]", nm->type, i);
-            rc = amp_check_dt(rank, comm, a->types[i], call, arg, &dt);
+            rc = check_dt_at(rank, comm, a->types[i], call, nm->type, i, &dt);
             if (rc != MPI_SUCCESS)
                 break;
         }
         out->dts[i] = dt;
         out->counts[i] = form == A2A ? a->count : a->counts[i];
-        snprintf(arg, sizeof(arg), "%s[%d]", nm->counts, i);
         if (form != A2A)
-            rc = amp_check_count(rank, comm, out->counts[i], call, arg);
+            rc = check_count_at(rank, comm, out->counts[i], call, nm->counts,
+                                i);
         if (rc == MPI_SUCCESS)
             rc = amp_check_buf(rank, comm, a->buf, out->counts[i], dt, call,
                                nm->buf);
