@@ -343,10 +343,11 @@ static amp_status_t prepare(amp_nbc_t *s)
     }
     if (total == 0)
         return AMP_OK;
-    char *mem = aligned_alloc(64, total);
-    if (!mem)
+    void *raw = malloc(total + 63); /* aligned by hand, as in create */
+    if (!raw)
         return AMP_ERR_NOMEM;
-    s->extra = mem;
+    s->extra = raw;
+    char *mem = (char *)AMP_ROUND_UP((uintptr_t)raw, 64);
     const amp_dt_t *orig[2] = {NULL, NULL}, *copy[2] = {NULL, NULL};
     for (int i = 0; i < s->nsteps; i++) {
         amp_nbc_step_t *st = &s->steps[i];
