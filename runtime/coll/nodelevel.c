@@ -41,8 +41,10 @@
 #include <time.h>
 
 /* Bytes of one data area: an allreduce goes through the node level when
- * the most cover values a block can have fit in it. */
-#define AREA_BYTES 4096
+ * the most cover values a block can have fit in it (the object's pages
+ * are only taken as they are written). */
+#define AREA_BYTES (256u << 10)
+#define READ_BYTES (256u << 10)
 /* How long a leader polls before it yields to the rest of its PE (only
  * while nothing else on the PE is ready), and how long it goes on
  * yielding before it may park as a poller (sched.h): the other leaders
@@ -68,6 +70,7 @@ struct amp_coll_nlevel {
     int all_opened;          /* an episode completed: the name is gone */
     unsigned long seq;       /* episodes of this leader so far */
     char *tmp;               /* work buffers of the tree evaluation */
+    size_t tmp_bytes;
     /* Block b's cover (amp_coll_tree_cover): its values' first ranks,
      * cover_lo[cover_at[b]] on (cover_at[nblocks] in all); made with
      * tmp. */
@@ -113,7 +116,10 @@ void amp_coll_nlevel_free(amp_coll_nlevel_t *l)
 
 int amp_coll_nlevel_allreduce_ok(const amp_coll_nlevel_t *l, size_t bytes)
 {
-    return l && bytes * 2 * (size_t)amp_coll_tree_height(l->n) <= AREA_BYTES;
+    /* Every leader reads every block's values: beyond READ_BYTES in all,
+     * the point-to-point tree (one combine per level) does less. */
+    return l && bytes * 2 * (size_t)amp_coll_tree_height(l->n) <= AREA_BYTES &&
+           bytes * (size_t)l->nblocks <= READ_BYTES;
 }
 
 static long now_ns(void)
@@ -252,19 +258,16 @@ static const char *slot_leaf(const amp_coll_tree_eval_t *e, int lo, int hi)
     return l->slots[b].area[l->seq & 1] + (size_t)k * g->bytes;
 }
 
-/* The evaluation's work buffers and every block's cover, once. */
-static amp_status_t make_work(amp_coll_nlevel_t *l, int height)
+/* Every block's cover, once. */
+static amp_status_t make_covers(amp_coll_nlevel_t *l)
 {
     int los[2 * AMP_COLL_TREE_MAX_HEIGHT], his[2 * AMP_COLL_TREE_MAX_HEIGHT];
     l->cover_at = malloc(((size_t)l->nblocks + 1) * sizeof(int));
     l->cover_lo = malloc((size_t)l->nblocks * sizeof(los));
-    l->tmp = malloc((size_t)height * AREA_BYTES / 2);
-    if (!l->cover_at || !l->cover_lo || !l->tmp) {
+    if (!l->cover_at || !l->cover_lo) {
         free(l->cover_at);
         free(l->cover_lo);
-        free(l->tmp);
         l->cover_at = l->cover_lo = NULL;
-        l->tmp = NULL;
         return AMP_ERR_NOMEM;
     }
     l->cover_at[0] = 0;
@@ -284,8 +287,16 @@ amp_status_t amp_coll_nlevel_allreduce(amp_coll_nlevel_t *l, const char *parts,
 {
     size_t bytes = (size_t)count * dt->size;
     int height = amp_coll_tree_height(l->n);
-    if (!l->tmp && make_work(l, height) != AMP_OK)
+    if (!l->cover_at && make_covers(l) != AMP_OK)
         return AMP_ERR_NOMEM;
+    size_t need = (size_t)height * bytes; /* the evaluation's work buffers */
+    if (need > l->tmp_bytes) {
+        char *t = realloc(l->tmp, need);
+        if (!t)
+            return AMP_ERR_NOMEM;
+        l->tmp = t;
+        l->tmp_bytes = need;
+    }
     amp_status_t st;
     char *area = begin(l, &st);
     if (!area)

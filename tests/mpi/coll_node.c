@@ -1,7 +1,8 @@
 /*
- * coll_node: small MPI_Allreduce and MPI_Barrier on communicators whose
+ * coll_node: MPI_Allreduce and MPI_Barrier on communicators whose
  * processes share the node (the process leaders meet in node shared
- * memory, coll/nodelevel.c), and larger ones (the leaders meet over
+ * memory, coll/nodelevel.c, for up to 256 KiB of cover values), and
+ * larger ones (320 KiB of 16-byte elements: the leaders meet over
  * point-to-point), on MPI_COMM_WORLD and on communicators made after the
  * first collectives: duplicates, splits in halves, a split in reverse
  * order, communicators freed and made again many times (their context ids
@@ -20,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { PRIME = 1000003, MAXN = 600 };
+enum { PRIME = 1000003, MAXN = 20000 };
 
 typedef struct affine {
     long long a, b;
@@ -123,12 +124,12 @@ static int check_sum(MPI_Comm comm, int n, int call, int in_place)
     return bad;
 }
 
-/* A round of checks on comm: small (node memory) and large counts. */
+/* A round of checks on comm: counts for node memory and a large one. */
 static void round_on(MPI_Comm comm, MPI_Datatype t, MPI_Op op, int calls)
 {
-    static const int counts[] = {1, 3, 40, MAXN};
+    static const int counts[] = {1, 3, 40, 600, MAXN};
     for (int call = 0; call < calls; call++) {
-        int n = counts[call % 4];
+        int n = counts[call % 5];
         if (check_affine(comm, t, op, n, call, call % 2) ||
             check_sum(comm, n, call, (call / 2) % 2))
             return;
