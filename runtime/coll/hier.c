@@ -182,7 +182,10 @@ amp_status_t amp_coll_hier_bcast(const amp_coll_hier_t *h,
     if (rb == h->block)
         st =
             amp_coll_shm_bcast(h->shm, &local, buf, count, dt, root - h->first);
-    if (st == AMP_OK && local.rank == 0)
+    size_t bytes = (size_t)count * dt->size;
+    if (st == AMP_OK && local.rank == 0 && amp_coll_nlevel_bcast_ok(h->nl, bytes))
+        st = amp_coll_nlevel_bcast(h->nl, buf, dt, bytes, rb);
+    else if (st == AMP_OK && local.rank == 0)
         st = amp_coll_bcast(&leaders, buf, count, dt, rb);
     if (st == AMP_OK && rb != h->block)
         st = amp_coll_shm_bcast(h->shm, &local, buf, count, dt, 0);

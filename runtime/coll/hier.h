@@ -76,6 +76,14 @@ void amp_coll_nlevel_free(amp_coll_nlevel_t *l);
  * the same answer at every leader. */
 int amp_coll_nlevel_allreduce_ok(const amp_coll_nlevel_t *l, size_t bytes);
 AMP_MUST_USE amp_status_t amp_coll_nlevel_barrier(amp_coll_nlevel_t *l);
+/* Whether a broadcast of bytes goes through l (not NULL); the same answer
+ * at every leader. */
+int amp_coll_nlevel_bcast_ok(const amp_coll_nlevel_t *l, size_t bytes);
+/* bytes of data (type signature) from block root's leader's buf to every
+ * leader's buf, each in its own layout dt. */
+AMP_MUST_USE amp_status_t amp_coll_nlevel_bcast(amp_coll_nlevel_t *l,
+                                                void *buf, const amp_dt_t *dt,
+                                                size_t bytes, int root);
 /* amp_coll_tree_reduce_blocks through the node: parts holds this block's
  * ncover cover values; every leader gets the root's value in result. */
 AMP_MUST_USE amp_status_t amp_coll_nlevel_allreduce(

@@ -5,13 +5,17 @@
  *
  * The object has one slot per block (process): a sequence number, the
  * episodes its leader has published, and two data areas used in turn
- * (episode k writes area k & 1).  An episode is a barrier or a small
- * allreduce; the leaders of a communicator run them in the same order (MPI
- * orders a communicator's collectives).  A leader writes its data for
- * episode k, then k into its sequence number, and waits until every
- * leader's number is at least k.  It writes episode k + 2 into the area of
- * episode k only after episode k + 1 completed, which every leader
- * entered after reading episode k: two areas are enough.
+ * (episode k writes area k % NAREAS).  An episode is a barrier, an allreduce or
+ * a broadcast; the leaders of a communicator run them in the same order
+ * (MPI orders a communicator's collectives).  In a barrier or allreduce a
+ * leader writes its data for episode k, then k into its sequence number,
+ * and waits until every leader's number is at least k.  In a broadcast
+ * the root's leader writes the data, then k; each other leader waits for
+ * the root's k, copies the data out, then writes k.  A leader publishes k
+ * only once it is done reading episode k - 1, so it starts episode k + 1
+ * (writing the area of k + 1 - NAREAS) only once every number is at least
+ * k + 2 - NAREAS: after a barrier or allreduce that is already known,
+ * after broadcasts it may wait for it.
  *
  * An allreduce: each leader publishes the values of the tree nodes that
  * cover its block (coll/tree.h), then every leader evaluates the nodes
@@ -45,6 +49,11 @@
  * are only taken as they are written). */
 #define AREA_BYTES (256u << 10)
 #define READ_BYTES (256u << 10)
+/* Data areas per slot, used in turn: a broadcast's root runs up to
+ * NAREAS - 1 episodes ahead of the slowest leader. */
+#define NAREAS 4
+/* A broadcast goes through the node object above this many bytes. */
+#define BCAST_MIN 1024
 /* How long a leader polls before it yields to the rest of its PE (only
  * while nothing else on the PE is ready), and how long it goes on
  * yielding before it may park as a poller (sched.h): the other leaders
@@ -55,7 +64,7 @@
 
 typedef struct slot {
     _Alignas(64) _Atomic unsigned long seq;
-    _Alignas(64) char area[2][AREA_BYTES];
+    _Alignas(64) char area[NAREAS][AREA_BYTES];
 } slot_t;
 
 struct amp_coll_nlevel {
@@ -69,6 +78,7 @@ struct amp_coll_nlevel {
     int created;             /* this leader created the object */
     int all_opened;          /* an episode completed: the name is gone */
     unsigned long seq;       /* episodes of this leader so far */
+    unsigned long complete;  /* every leader has published up to it */
     char *tmp;               /* work buffers of the tree evaluation */
     size_t tmp_bytes;
     /* Block b's cover (amp_coll_tree_cover): its values' first ranks,
@@ -194,14 +204,23 @@ static char *begin(amp_coll_nlevel_t *l, amp_status_t *st)
     *st = l->slots ? AMP_OK : map_slots(l);
     if (*st != AMP_OK)
         return NULL;
+    /* Episode seq + 1 writes the area of seq + 1 - NAREAS: everyone must
+     * have published seq + 2 - NAREAS (done reading that one). */
+    unsigned long need = l->seq + 2 > NAREAS ? l->seq + 2 - NAREAS : 0;
+    if (l->complete < need) { /* after broadcasts */
+        waiting_t wt = {0, 0, 0};
+        while (!reached(l, need))
+            poll_once(&wt);
+        l->complete = need;
+        l->all_opened = 1;
+    }
     l->seq++;
-    return l->slots[l->block].area[l->seq & 1];
+    return l->slots[l->block].area[l->seq % NAREAS];
 }
 
-/* Publishes this leader's part of the episode, wakes the PEs of the
- * others that sleep (their leaders may be parked pollers: p2p.h), and
- * waits for the others' parts. */
-static void meet(amp_coll_nlevel_t *l)
+/* Publishes this leader's part of the episode and wakes the PEs of the
+ * others that sleep (their leaders may be parked pollers: p2p.h). */
+static void publish(amp_coll_nlevel_t *l)
 {
     atomic_store_explicit(&l->slots[l->block].seq, l->seq,
                           memory_order_seq_cst);
@@ -209,10 +228,45 @@ static void meet(amp_coll_nlevel_t *l)
     for (int b = 0; b < l->nblocks; b++)
         if (b != l->block)
             amp_p2p_wake_node_pe(pe, l->leader_world[b]);
+}
+
+/* Publishes this leader's part and waits for the others' parts. */
+static void meet(amp_coll_nlevel_t *l)
+{
+    publish(l);
     waiting_t wt = {0, 0, 0};
     while (!reached(l, l->seq))
         poll_once(&wt);
+    l->complete = l->seq;
     l->all_opened = 1;
+}
+
+int amp_coll_nlevel_bcast_ok(const amp_coll_nlevel_t *l, size_t bytes)
+{
+    /* Two processes: one message does it.  Small data: the messages of a
+     * tree go on without waiting for anyone, which measured faster. */
+    return l && l->nblocks > 2 && bytes > BCAST_MIN && bytes <= AREA_BYTES;
+}
+
+amp_status_t amp_coll_nlevel_bcast(amp_coll_nlevel_t *l, void *buf,
+                                   const amp_dt_t *dt, size_t bytes, int root)
+{
+    amp_status_t st;
+    char *area = begin(l, &st);
+    if (!area)
+        return st;
+    if (l->block == root) {
+        amp_dt_copy_typed(dt, buf, NULL, area, bytes);
+        publish(l);
+        return AMP_OK;
+    }
+    _Atomic unsigned long *seq = &l->slots[root].seq;
+    waiting_t wt = {0, 0, 0};
+    while (atomic_load_explicit(seq, memory_order_acquire) < l->seq)
+        poll_once(&wt);
+    amp_dt_copy_typed(NULL, l->slots[root].area[l->seq % NAREAS], dt, buf, bytes);
+    publish(l);
+    return AMP_OK;
 }
 
 amp_status_t amp_coll_nlevel_barrier(amp_coll_nlevel_t *l)
@@ -255,7 +309,7 @@ static const char *slot_leaf(const amp_coll_tree_eval_t *e, int lo, int hi)
     int nc = l->cover_at[b + 1] - l->cover_at[b], k = 0;
     while (k < nc - 1 && los[k] != lo)
         k++;
-    return l->slots[b].area[l->seq & 1] + (size_t)k * g->bytes;
+    return l->slots[b].area[l->seq % NAREAS] + (size_t)k * g->bytes;
 }
 
 /* Every block's cover, once. */

@@ -1,5 +1,5 @@
 /*
- * coll_node: MPI_Allreduce and MPI_Barrier on communicators whose
+ * coll_node: MPI_Allreduce, MPI_Bcast and MPI_Barrier on communicators whose
  * processes share the node (the process leaders meet in node shared
  * memory, coll/nodelevel.c, for up to 256 KiB of cover values), and
  * larger ones (320 KiB of 16-byte elements: the leaders meet over
@@ -124,6 +124,41 @@ static int check_sum(MPI_Comm comm, int n, int call, int in_place)
     return bad;
 }
 
+/* MPI_Bcast of n longs from root (call % size): odd ranks receive them
+ * into every other long of a buffer twice as long (a vector type of the
+ * same signature), the others contiguously. */
+static int check_bcast(MPI_Comm comm, int n, int call)
+{
+    int rank, size, bad = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int root = call % size, strided = rank % 2 && rank != root;
+    long *b = calloc(2 * (size_t)n, sizeof(long));
+    MPI_Datatype every_other;
+    MPI_Type_vector(n, 1, 2, MPI_LONG, &every_other);
+    MPI_Type_commit(&every_other);
+    if (rank == root)
+        for (int k = 0; k < n; k++)
+            b[k] = (long)k * 1000003L + call * 7 + root;
+    if (strided)
+        MT_CHECK(MPI_Bcast(b, 1, every_other, root, comm) == MPI_SUCCESS);
+    else
+        MT_CHECK(MPI_Bcast(b, n, MPI_LONG, root, comm) == MPI_SUCCESS);
+    for (int k = 0; k < n && !bad; k++) {
+        long got = b[strided ? 2 * k : k];
+        long want = (long)k * 1000003L + call * 7 + root;
+        if (got != want || (strided && b[2 * k + 1] != 0)) {
+            MT_FAIL("bcast (n %d, call %d, root %d): position %d is %ld, "
+                    "expected %ld",
+                    n, call, root, k, got, want);
+            bad = 1;
+        }
+    }
+    MPI_Type_free(&every_other);
+    free(b);
+    return bad;
+}
+
 /* A round of checks on comm: counts for node memory and a large one. */
 static void round_on(MPI_Comm comm, MPI_Datatype t, MPI_Op op, int calls)
 {
@@ -131,6 +166,7 @@ static void round_on(MPI_Comm comm, MPI_Datatype t, MPI_Op op, int calls)
     for (int call = 0; call < calls; call++) {
         int n = counts[call % 5];
         if (check_affine(comm, t, op, n, call, call % 2) ||
+            check_bcast(comm, n, call) ||
             check_sum(comm, n, call, (call / 2) % 2))
             return;
         if (call % 3 == 0)
