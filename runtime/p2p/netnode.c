@@ -311,8 +311,8 @@ unsigned amp_net_node_progress(amp_pe_t *pe, amp_net_pe_t *np)
     np->in_rings = 1;
     unsigned n = 0;
     for (int k = 0; k < np->nrx; k++) {
-        amp_shr_word_t *w = amp_shr_peek(&np->rx[k]);
-        if (w) {
+        amp_shr_word_t *w;
+        while ((w = amp_shr_peek(&np->rx[k]))) {
             deliver(pe, w);
             amp_shr_release(&np->rx[k], w);
             n++;
