@@ -262,15 +262,7 @@ typedef struct up {
 
 static int block_of(const up_t *u, int r)
 {
-    int a = 0, b = u->nblocks; /* first[a] <= r < first[b] */
-    while (b - a > 1) {
-        int m = (a + b) / 2;
-        if (u->first[m] <= r)
-            a = m;
-        else
-            b = m;
-    }
-    return a;
+    return amp_coll_block_of(u->first, u->nblocks, r);
 }
 
 /* The value of the cover node that starts at rank lo. */

@@ -175,9 +175,7 @@ amp_status_t amp_coll_hier_bcast(const amp_coll_hier_t *h,
 {
     amp_coll_comm_t local, leaders;
     views(h, c, &local, &leaders);
-    int rb = 0;
-    while (h->block_first[rb + 1] <= root)
-        rb++;
+    int rb = amp_coll_block_of(h->block_first, h->nblocks, root);
     amp_status_t st = AMP_OK;
     if (rb == h->block)
         st =

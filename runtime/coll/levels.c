@@ -24,6 +24,7 @@
 #include "coll/hier.h"
 
 #include "coll/nbc.h"
+#include "coll/tree.h"
 
 #include "mpi.h"
 
@@ -60,10 +61,7 @@ static char *elem_at(const void *buf, long long disp, const amp_dt_t *dt)
 
 static int block_of(const amp_coll_levels_t *l, int r)
 {
-    int b = 0;
-    while (l->block_first[b + 1] <= r)
-        b++;
-    return b;
+    return amp_coll_block_of(l->block_first, l->nblocks, r);
 }
 
 static int nlocal_of(const amp_coll_levels_t *l, int b)

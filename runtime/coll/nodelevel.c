@@ -285,15 +285,7 @@ typedef struct given {
 
 static int block_of(const amp_coll_nlevel_t *l, int r)
 {
-    int a = 0, b = l->nblocks; /* first[a] <= r < first[b] */
-    while (b - a > 1) {
-        int m = (a + b) / 2;
-        if (l->first[m] <= r)
-            a = m;
-        else
-            b = m;
-    }
-    return a;
+    return amp_coll_block_of(l->first, l->nblocks, r);
 }
 
 /* A node inside one block is one of its cover nodes (the evaluation

@@ -77,6 +77,21 @@ struct amp_coll_tree_eval {
 void amp_coll_tree_eval(const amp_coll_tree_eval_t *e, int lo, int hi,
                         char *dest);
 
+/* The block of rank r among nblocks blocks of consecutive ranks, block b
+ * being ranks first[b] .. first[b + 1] - 1 (a binary search). */
+static inline int amp_coll_block_of(const int *first, int nblocks, int r)
+{
+    int a = 0, b = nblocks; /* first[a] <= r < first[b] */
+    while (b - a > 1) {
+        int m = (a + b) / 2;
+        if (first[m] <= r)
+            a = m;
+        else
+            b = m;
+    }
+    return a;
+}
+
 /* The level above the processes in a two-level reduction (coll.c; used by
  * coll/hier.c) over a communicator of n ranks whose processes hold
  * blocks of consecutive ranks: block b is ranks first[b] .. first[b + 1]
