@@ -66,10 +66,7 @@ median() {
     for f in "$raw_dir/$1".*.txt; do
         [ -f "$f" ] && awk -v op="$2" -v sz="$3" '
             $1 == "op=" op && $2 == "size=" sz { sub("lat_us=", "", $3); print $3 }' "$f"
-    done | sort -g | awk '{ v[NR] = $1 } END {
-        if (NR == 0) print "n/a"
-        else if (NR % 2) print v[(NR + 1) / 2]
-        else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+    done | median_lines
 }
 
 human() {
@@ -79,11 +76,6 @@ human() {
         else printf "%d B\n", n }'
 }
 
-# ratio A B: A / B, or n/a.
-ratio() {
-    awk -v a="$1" -v b="$2" 'BEGIN {
-        if (a == "n/a" || b == "n/a" || b + 0 == 0) print "n/a"; else printf "%.2f\n", a / b }'
-}
 
 header="| op | size |"
 rule="| --- | ---: |"

@@ -47,3 +47,18 @@ ab_begin() {
     mkdir -p "$raw_dir" || exit 2
     failed=0
 }
+
+# median_lines: the median of the numbers on stdin, one a line (n/a when
+# there are none).
+median_lines() {
+    sort -g | awk '{ v[NR] = $1 } END {
+        if (NR == 0) print "n/a"
+        else if (NR % 2) print v[(NR + 1) / 2]
+        else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# ratio A B: A / B with two decimals, or n/a.
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN {
+        if (a == "n/a" || b == "n/a" || b + 0 == 0) print "n/a"; else printf "%.2f\n", a / b }'
+}

@@ -84,16 +84,9 @@ median() {
                 for (i = 3; i <= NF; i++)
                     if ($i ~ /^lat_us=/) { sub("lat_us=", "", $i); print $i }
             }' "$f"
-    done | sort -g | awk '{ v[NR] = $1 } END {
-        if (NR == 0) print "n/a"
-        else if (NR % 2) print v[(NR + 1) / 2]
-        else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+    done | median_lines
 }
 
-ratio() {
-    awk -v a="$1" -v b="$2" 'BEGIN {
-        if (a == "n/a" || b == "n/a" || b + 0 == 0) print "n/a"; else printf "%.2f\n", a / b }'
-}
 
 echo "| operation | size | before | after | after / before | Open MPI | after / Open MPI |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"

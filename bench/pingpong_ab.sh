@@ -83,16 +83,9 @@ median() {
     for f in "$raw_dir/$1".*.txt; do
         [ -f "$f" ] && awk -v sz="$2" '
             $1 == "size=" sz { sub("lat_us=", "", $2); print $2 }' "$f"
-    done | sort -g | awk '{ v[NR] = $1 } END {
-        if (NR == 0) print "n/a"
-        else if (NR % 2) print v[(NR + 1) / 2]
-        else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+    done | median_lines
 }
 
-ratio() {
-    awk -v a="$1" -v b="$2" 'BEGIN {
-        if (a == "n/a" || b == "n/a" || b + 0 == 0) print "n/a"; else printf "%.2f\n", a / b }'
-}
 
 echo "| path | size | before | after | after / before | Open MPI 2 processes | Open MPI / after |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
