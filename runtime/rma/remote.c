@@ -49,13 +49,6 @@ typedef struct rop_rec {
     size_t bytes; /* of temp */
 } rop_rec_t;
 
-/* A lock request of another process's origin, waiting its turn. */
-typedef struct lock_waiter {
-    struct lock_waiter *next;
-    int proc, pe, exclusive;
-    uint64_t rop;
-} lock_waiter_t;
-
 /* An operation whose data is being fetched at the target. */
 typedef struct incoming {
     rma_msg_t m;
@@ -473,35 +466,23 @@ static void fetch_op(amp_pe_t *pe, const rma_msg_t *m, const amp_p2p_am_t *am)
 
 /* ---- locks, posts, completes -------------------------------------------- */
 
-static void grant(amp_rma_win_t *w, lock_waiter_t *q)
+void amp_rma_grant_remote(const lock_waiter_t *q)
 {
-    (void)w;
     rma_msg_t m = {.rop = q->rop};
     answer(&m, q->proc, q->pe, M_ACK, AMP_OK, NULL, 0, NULL);
 }
 
-void amp_rma_serve_locks(amp_rma_win_t *w, int r)
-{
-    target_t *t = &w->targets[r];
-    spin_lock(&t->lq);
-    while (t->lq_head && amp_rma_try_lock(&t->lock, t->lq_head->exclusive)) {
-        lock_waiter_t *q = t->lq_head;
-        t->lq_head = q->next;
-        if (!t->lq_head)
-            t->lq_tail = NULL;
-        grant(w, q);
-        free(q);
-    }
-    spin_unlock(&t->lq);
-}
-
+/* Called as the window is freed: no rank of this process can wait for a
+ * lock then (MPI_Win_free is collective), only requests of others that
+ * were never unlocked. */
 void amp_rma_drop_waiters(amp_rma_win_t *w, int r)
 {
     target_t *t = &w->targets[r];
     while (t->lq_head) {
         lock_waiter_t *q = t->lq_head;
         t->lq_head = q->next;
-        free(q);
+        if (!q->thr)
+            free(q);
     }
     t->lq_tail = NULL;
 }
@@ -513,13 +494,10 @@ static void lock_request(const rma_msg_t *m, int proc, int pe)
     lock_waiter_t *q = malloc(sizeof(*q));
     if (!q)
         amp_fatal("out of memory queueing a window lock request");
-    *q = (lock_waiter_t){NULL, proc, pe, m->exclusive, m->rop};
+    *q = (lock_waiter_t){
+        .exclusive = m->exclusive, .proc = proc, .pe = pe, .rop = m->rop};
     spin_lock(&t->lq);
-    if (t->lq_tail)
-        t->lq_tail->next = q;
-    else
-        t->lq_head = q;
-    t->lq_tail = q;
+    amp_rma_lq_append(t, q);
     spin_unlock(&t->lq);
     /* The lock may have been released before the request was queued. */
     amp_rma_serve_locks(w, m->target);

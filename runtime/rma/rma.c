@@ -208,22 +208,54 @@ int amp_rma_attached(amp_rma_win_t *w, int r, const char *addr, size_t len)
 
 /* ---- passive target --------------------------------------------------- */
 
-typedef struct lock_arg {
-    _Atomic int *l;
-    int exclusive;
-} lock_arg_t;
-
-static int lock_taken(amp_rma_win_t *w, void *arg)
+static int lock_granted(amp_rma_win_t *w, void *arg)
 {
     (void)w;
-    lock_arg_t *a = arg;
-    return amp_rma_try_lock(a->l, a->exclusive);
+    lock_waiter_t *me = arg;
+    return atomic_load_explicit(&me->granted, memory_order_acquire);
 }
 
+/* Takes member r's lock at once when nobody waits for it and it is free;
+ * else queues behind the requests before this one (of this process or
+ * others) and sleeps until amp_rma_serve_locks grants it.  Taking a free
+ * lock past waiting requests would starve them: a rank spinning on lock,
+ * get, unlock would overtake every request queued at each release. */
 void amp_rma_lock(amp_rma_win_t *w, int r, int exclusive)
 {
-    lock_arg_t a = {&w->targets[r].lock, exclusive};
-    wait_for(w, lock_taken, &a);
+    target_t *t = &w->targets[r];
+    lock_waiter_t me = {.exclusive = exclusive,
+                        .thr = amp_pe_self()->current};
+    spin_lock(&t->lq);
+    int now = !t->lq_head && amp_rma_try_lock(&t->lock, exclusive);
+    if (!now)
+        amp_rma_lq_append(t, &me);
+    spin_unlock(&t->lq);
+    if (!now)
+        wait_for(w, lock_granted, &me);
+}
+
+void amp_rma_serve_locks(amp_rma_win_t *w, int r)
+{
+    target_t *t = &w->targets[r];
+    int woke = 0;
+    spin_lock(&t->lq);
+    while (t->lq_head && amp_rma_try_lock(&t->lock, t->lq_head->exclusive)) {
+        lock_waiter_t *q = t->lq_head;
+        t->lq_head = q->next;
+        if (!t->lq_head)
+            t->lq_tail = NULL;
+        if (q->thr) {
+            /* The last touch: the entry is on the waiter's stack. */
+            atomic_store_explicit(&q->granted, 1, memory_order_release);
+            woke = 1;
+        } else {
+            amp_rma_grant_remote(q);
+            free(q);
+        }
+    }
+    spin_unlock(&t->lq);
+    if (woke)
+        amp_rma_notify(w);
 }
 
 void amp_rma_unlock(amp_rma_win_t *w, int r, int exclusive)
@@ -233,8 +265,8 @@ void amp_rma_unlock(amp_rma_win_t *w, int r, int exclusive)
         atomic_store_explicit(l, 0, memory_order_release);
     else
         atomic_fetch_sub_explicit(l, 1, memory_order_release);
-    amp_rma_notify(w);
     amp_rma_serve_locks(w, r);
+    amp_rma_notify(w);
 }
 
 /* ---- the accumulate family -------------------------------------------- */

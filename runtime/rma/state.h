@@ -30,8 +30,8 @@ typedef struct target {
     /* Passive target: -1 held exclusively, n > 0 by n sharers, 0 free. */
     _Alignas(64) _Atomic int lock;
     _Atomic int completes; /* PSCW: origins done since the last wait */
-    /* Lock requests of origins in other processes that wait their turn
-     * (remote.c), oldest first; under lq. */
+    /* Lock requests that wait their turn, of ranks of this process and of
+     * origins in other processes (lock_waiter_t), oldest first; under lq. */
     _Atomic int lq;
     struct lock_waiter *lq_head, *lq_tail;
     /* The accumulate lock this process takes for the member: acc, or a
@@ -43,6 +43,22 @@ typedef struct target {
     char *direct;
     int cma_pid;
 } target_t;
+
+/* A request for a member's passive-target lock that waits its turn in the
+ * member's queue (target_t.lq_head), oldest first: every request that
+ * finds the lock taken or others waiting queues, from this process or
+ * another, so the lock goes round in the order it was asked for. */
+typedef struct lock_waiter {
+    struct lock_waiter *next;
+    int exclusive;
+    /* A rank of this process (thr): it sleeps on the window until granted
+     * is set, and the entry lives on its stack. */
+    amp_thread_t *thr;
+    _Atomic int granted;
+    /* An origin of another process (thr NULL): where the grant goes. */
+    int proc, pe;
+    uint64_t rop;
+} lock_waiter_t;
 
 /* Where a member of another process is (remote.c): its process, the PE
  * that runs it and the address of that process's state of the window. */
@@ -108,6 +124,16 @@ static inline int amp_rma_try_lock(_Atomic int *l, int exclusive)
                l, &v, v + 1, memory_order_acquire, memory_order_relaxed);
 }
 
+/* Queues lock request q at the end of member t's queue (under t->lq). */
+static inline void amp_rma_lq_append(target_t *t, lock_waiter_t *q)
+{
+    if (t->lq_tail)
+        t->lq_tail->next = q;
+    else
+        t->lq_head = q;
+    t->lq_tail = q;
+}
+
 /* The accumulate family's step on member r's memory, atomic with the
  * others: tcount elements of tdt at taddr become in (packed values) op
  * them, unless op is MPI_NO_OP; old (may be NULL) receives their packed
@@ -120,9 +146,13 @@ AMP_MUST_USE amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r,
 
 /* Wakes the members asleep on w to look at its state again. */
 void amp_rma_notify(amp_rma_win_t *w);
-/* remote.c: after member r's lock was released, grants it to the waiting
- * origins of other processes whose turn has come. */
+/* After member r's lock was released or a request queued: grants the lock
+ * to the requests at the head of its queue while it is free for them
+ * (remote.c answers those of other processes); wakes the sleepers of w
+ * when a rank of this process got it. */
 void amp_rma_serve_locks(amp_rma_win_t *w, int r);
+/* remote.c: the grant of lock request q of another process's origin. */
+void amp_rma_grant_remote(const lock_waiter_t *q);
 /* remote.c: frees what is left of the lock requests of member r. */
 void amp_rma_drop_waiters(amp_rma_win_t *w, int r);
 
