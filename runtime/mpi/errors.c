@@ -288,6 +288,7 @@ int amp_mpi_enter(amp_rank_t **out, const char *call)
                   "their OpenMP teams) may call MPI",
                   call);
     *out = rank;
+    rank->call = call; /* for the reports (start/report.c) */
     /* Between MPI_Init and MPI_Finalize, or while a session is open. */
     if (rank->state == AMP_MPI_ACTIVE || rank->nsessions > 0)
         return MPI_SUCCESS;

@@ -54,6 +54,7 @@ typedef struct amp_opts {
     int node_membarrier;   /* AMPI_NODE_MEMBARRIER: asymmetric fences there */
     size_t node_split;     /* AMPI_NODE_SPLIT_COPY: shared copies from here */
     int yield_idle;        /* AMPI_YIELD_WHEN_IDLE: 1, 0, -1 (crowded only) */
+    int term_report;       /* AMPI_TERM_REPORT: ranks' state on SIGTERM/INT */
 } amp_opts_t;
 
 typedef int (*amp_main_fn_t)(int argc, char **argv, char **envp);

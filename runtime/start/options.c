@@ -327,6 +327,8 @@ static void from_env(amp_opts_t *o)
         o->iothreads = parse_count("AMPI_IO_THREADS", v);
     if ((v = getenv("AMPI_NODE_SHM")))
         o->node_shm = parse_flag("AMPI_NODE_SHM", v);
+    if ((v = getenv("AMPI_TERM_REPORT")))
+        o->term_report = parse_flag("AMPI_TERM_REPORT", v);
     if ((v = getenv("AMPI_NODE_SPLIT_COPY")))
         o->node_split = parse_bytes("AMPI_NODE_SPLIT_COPY", v, 0);
     if ((v = getenv("AMPI_NODE_MEMBARRIER")))
@@ -471,6 +473,7 @@ void amp_opts_parse(amp_opts_t *o, int *argc, char **argv)
     o->eager = 4096;
     o->pin = 1;
     o->node_shm = 1;
+    o->term_report = 1;
     o->node_membarrier = 1;
     o->node_split = 256u << 10;
     o->yield_idle = -1;

@@ -1,6 +1,7 @@
 /* The deadlock report: which rank waits in which call, for what. */
 #include "start/start.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,18 +34,11 @@ static void describe_req(amp_rank_t *rank, const amp_p2p_req_t *r)
     amp_log_error("    %s, tag %s (%s)", peer, tag, comm);
 }
 
-static void describe_rank(amp_rank_t *rank)
+/* What a blocked rank waits for: its probe, its requests, its
+ * collectives. */
+static void describe_waits(amp_rank_t *rank)
 {
     amp_p2p_ep_t *ep = &rank->ep;
-    if (amp_sched_is_polling(&rank->thr)) {
-        amp_log_error("  rank %d: polling in %s, for what nothing will bring "
-                      "(no activity for %g s: AMPI_POLL_DEADLOCK)",
-                      rank->world_rank, rank->call ? rank->call : "an MPI call",
-                      amp_proc.sched.poll_deadlock_ns / 1e9);
-        return;
-    }
-    amp_log_error("  rank %d: blocked in %s", rank->world_rank,
-                  rank->call ? rank->call : "an MPI call");
     if (ep->probe_waiting) {
         char peer[64], tag[32], comm[MPI_MAX_OBJECT_NAME + 64];
         describe_peer(peer, sizeof(peer), "probe for source", ep->probe_src);
@@ -57,6 +51,20 @@ static void describe_rank(amp_rank_t *rank)
         if (ep->wait_reqs[i] && ep->wait_reqs[i]->waiter)
             describe_req(rank, ep->wait_reqs[i]);
     amp_rank_report_coll_waits(rank);
+}
+
+static void describe_rank(amp_rank_t *rank)
+{
+    if (amp_sched_is_polling(&rank->thr)) {
+        amp_log_error("  rank %d: polling in %s, for what nothing will bring "
+                      "(no activity for %g s: AMPI_POLL_DEADLOCK)",
+                      rank->world_rank, rank->call ? rank->call : "an MPI call",
+                      amp_proc.sched.poll_deadlock_ns / 1e9);
+        return;
+    }
+    amp_log_error("  rank %d: blocked in %s", rank->world_rank,
+                  rank->call ? rank->call : "an MPI call");
+    describe_waits(rank);
 }
 
 void amp_report_deadlock(amp_sched_t *sched)
@@ -86,6 +94,63 @@ void amp_report_blocked(void)
         else
             describe_rank(rank);
     }
+    if (finished)
+        amp_log_error("  %d rank%s already finished", finished,
+                      finished == 1 ? " has" : "s have");
+}
+
+/* At most this many ranks are described when the process is ended by a
+ * signal; the others are counted. */
+#define TERM_REPORT_RANKS 64
+
+static const char *state_word(amp_rank_t *rank)
+{
+    switch (rank->thr.state) {
+    case AMP_THREAD_READY: return "ready to run";
+    case AMP_THREAD_RUNNING: return "running";
+    case AMP_THREAD_MIGRATING: return "migrating";
+    default:
+        return amp_sched_is_polling(&rank->thr) ? "polling" : "blocked";
+    }
+}
+
+/* Called from the handler of a terminating signal (SIGTERM, SIGINT: a
+ * job's time limit, mpirun ending the job, Ctrl-C), while the PEs run on:
+ * what each rank of this process is doing, so that a hang or a livelock
+ * (ranks that keep each other busy and never get on) is seen in the log
+ * that a time limit leaves. */
+void amp_report_terminated(int sig)
+{
+    int finished = 0, shown = 0, more = 0;
+    amp_log_error("process %d of %d ended by signal %d (%s); its ranks then:",
+                  amp_proc.boot.index, amp_proc.boot.nprocs, sig,
+                  sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT"
+                                                             : "signal");
+    for (int r = 0; r < amp_proc.nranks; r++) {
+        amp_rank_t *rank = amp_proc.ranks[r];
+        if (!rank)
+            continue; /* in another process */
+        if (rank->thr.state == AMP_THREAD_DONE) {
+            finished++;
+        } else if (shown++ < TERM_REPORT_RANKS) {
+            const char *word = state_word(rank);
+            const char *call = rank->call ? rank->call : "none yet";
+            int waits = rank->thr.state == AMP_THREAD_BLOCKED;
+            if (waits)
+                amp_log_error("  rank %d: %s in %s", rank->world_rank, word,
+                              call);
+            else
+                amp_log_error("  rank %d: %s (its last MPI call: %s)",
+                              rank->world_rank, word, call);
+            if (!strcmp(word, "blocked"))
+                describe_waits(rank);
+        } else {
+            more++;
+        }
+    }
+    if (more)
+        amp_log_error("  %d more rank%s not finished", more,
+                      more == 1 ? "" : "s");
     if (finished)
         amp_log_error("  %d rank%s already finished", finished,
                       finished == 1 ? " has" : "s have");

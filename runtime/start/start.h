@@ -51,6 +51,9 @@ void amp_opts_report_placement(const amp_opts_t *opts, const amp_topo_t *topo,
 _Noreturn void amp_report_deadlock(amp_sched_t *sched);
 /* The report's lines for the ranks of this process (no exit). */
 void amp_report_blocked(void);
+/* What each rank of this process is doing, as signal sig ends it (the
+ * handler of signals.c; no exit). */
+void amp_report_terminated(int sig);
 
 /* Deadlock detection across the processes of a job (detect.c): the state
  * and the handler of its control messages, once the transport is up; the
