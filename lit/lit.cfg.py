@@ -80,6 +80,8 @@ config.substitutions.extend(
         ("%cmake", config.cmake_command),
         ("%make", config.make_program),
         ("%python", sys.executable),
+        ("%term_after", sys.executable + " " +
+         os.path.join(config.test_source_root, "Inputs", "term_after.py")),
         ("%status", sys.executable + " " +
          os.path.join(config.test_source_root, "Inputs", "status.py")),
     ]
