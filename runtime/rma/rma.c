@@ -304,6 +304,24 @@ static amp_status_t apply_packed(const amp_coll_op_t *op, const amp_dt_t *basic,
     return AMP_OK;
 }
 
+/* The accumulate family's step on a plain run of n values of basic at t
+ * (in packed values are laid out the same): in place, without staging
+ * copies. */
+static void acc_plain_target(amp_rma_win_t *w, int r, char *t,
+                             const amp_dt_t *basic, int n, const void *in,
+                             const amp_coll_op_t *op, void *old)
+{
+    target_t *tg = &w->targets[r];
+    spin_lock(tg->accp);
+    if (old)
+        memcpy(old, t, (size_t)n * basic->size);
+    if (op->op_id != OP_NO_OP)
+        amp_coll_apply(op, basic, n, in, t);
+    spin_unlock(tg->accp);
+    if (op->op_id != OP_NO_OP)
+        amp_sched_activity(amp_pe_self()); /* may end a poll (sched.h) */
+}
+
 amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
                                 const amp_dt_t *tdt, int tcount, const void *in,
                                 const amp_coll_op_t *op, void *old)
@@ -311,6 +329,10 @@ amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
     size_t bytes = (size_t)tcount * tdt->size;
     const amp_dt_t *basic = basic_of(tdt);
     int n = basic->size ? (int)(bytes / basic->size) : 0;
+    if (tdt->contig && basic->contig) {
+        acc_plain_target(w, r, taddr + tdt->true_lb, basic, n, in, op, old);
+        return AMP_OK;
+    }
     char small[SMALL_ACC];
     char *cur = bytes > SMALL_ACC ? malloc(bytes) : small;
     if (!cur)
@@ -349,16 +371,10 @@ static void acc_in_place(amp_rma_win_t *w, int r, const amp_rma_acc_t *a,
     size_t bytes = (size_t)a->tcount * a->tdt->size;
     const amp_dt_t *basic = basic_of(a->tdt);
     int n = basic->size ? (int)(bytes / basic->size) : 0;
-    char *t = a->taddr + a->tdt->true_lb;
-    target_t *tg = &w->targets[r];
-    spin_lock(tg->accp);
-    if (a->raddr)
-        memcpy(amp_dt_data(a->raddr, a->rdt), t, bytes);
-    if (op->op_id != OP_NO_OP)
-        amp_coll_apply(op, basic, n, amp_dt_data(a->oaddr, a->odt), t);
-    spin_unlock(tg->accp);
-    if (op->op_id != OP_NO_OP)
-        amp_sched_activity(amp_pe_self()); /* may end a poll (sched.h) */
+    acc_plain_target(w, r, a->taddr + a->tdt->true_lb, basic, n,
+                     op->op_id != OP_NO_OP ? amp_dt_data(a->oaddr, a->odt)
+                                           : NULL,
+                     op, a->raddr ? amp_dt_data(a->raddr, a->rdt) : NULL);
 }
 
 amp_status_t amp_rma_accumulate(amp_rma_win_t *w, int r, const amp_rma_acc_t *a,
