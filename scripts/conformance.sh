@@ -14,13 +14,21 @@ set -euo pipefail
 usage() {
     cat <<'EOF'
 usage: scripts/conformance.sh [--build-dir DIR] [--np2] [--both]
-                              [--also-np2 DIR,...] [--no-dtp] [--timeout S]
+                              [--also-np2 DIR,...] [--procs N] [--repeat N]
+                              [--only PATTERN] [--no-dtp] [--timeout S]
                               [--f08] [SUBDIR...]
   --build-dir DIR  the build whose bin/ampicc etc. are tested (default: build)
   --np2            run across 2 processes (ampirun -n 2 ... +vp N +p 1)
   --both           run in one process, then across 2 processes
   --also-np2 LIST  run in one process, then the directories of LIST (comma-
                    separated, among SUBDIR) across 2 processes
+  --procs N        across N processes instead of 2 (--np2, --both,
+                   --also-np2; an entry of fewer ranks runs one per process)
+  --repeat N       run every entry N times; it passes if every run does
+                   (a stress run: a hang or a wrong answer that shows once
+                   in a while)
+  --only PATTERN   only the entries whose "DIR/PROG NP ARGS" matches the
+                   bash pattern (e.g. 'rma/linked_list*')
   --no-dtp         leave out the datatype-pool lists (testlist.dtp): the
                    same programs over many generated types, most of the
                    run's time (what CI runs; the full run keeps them)
@@ -47,6 +55,9 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=$repo/build
 modes=(np1)
 np2_dirs=() # empty: every directory asked for
+procs=2
+repeat=1
+only='*'
 lists=(testlist testlist.dtp)
 default_timeout=180
 f08=
@@ -58,6 +69,9 @@ while [ $# -gt 0 ]; do
     --np2) modes=(np2); shift ;;
     --both) modes=(np1 np2); shift ;;
     --also-np2) modes=(np1 np2); IFS=, read -r -a np2_dirs <<<"$2"; shift 2 ;;
+    --procs) procs=$2; shift 2 ;;
+    --repeat) repeat=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
     --no-dtp) lists=(testlist); shift ;;
     --timeout) default_timeout=$2; shift 2 ;;
     --f08) f08=1; shift ;;
@@ -71,6 +85,10 @@ if [ -n "$f08" ]; then
     export AMPI_FC=gfortran AMPI_F77=gfortran
 fi
 [ ${#dirs[@]} -gt 0 ] || dirs=("${default_dirs[@]}")
+[[ $procs =~ ^[0-9]+$ ]] && [ "$procs" -ge 2 ] ||
+    { echo "conformance.sh: --procs takes a count of at least 2, not '$procs'" >&2; exit 2; }
+[[ $repeat =~ ^[0-9]+$ ]] && [ "$repeat" -ge 1 ] ||
+    { echo "conformance.sh: --repeat takes a count of at least 1, not '$repeat'" >&2; exit 2; }
 
 bin=$build_dir/bin
 cache=${AMPI_CONFORMANCE_CACHE:-$build_dir/conformance}
@@ -317,7 +335,10 @@ record() {
     count[$kind]=$((count[$kind] + 1))
     total[$kind]=$((total[$kind] + 1))
     case $kind in
-    fail) echo "  FAIL  $id: $why${logf:+ ($logf)}" ;;
+    fail)
+        echo "  FAIL  $id: $why${logf:+ ($logf)}"
+        # The end of its output (a time limit's report of the ranks).
+        [ -z "$logf" ] || [ ! -s "$logf" ] || tail -n 25 "$logf" | sed 's/^/        | /' ;;
     xpass) echo "  XPASS $id: listed in conformance-xfail.txt but passed" ;;
     xfail) [ -z "${CONFORMANCE_VERBOSE:-}" ] || echo "  xfail $id: $why" ;;
     na) echo "  n/a   $id: $why" ;;
@@ -352,6 +373,8 @@ run_entry() {
         esac
     done
     local id="$d/$prog $np${args[*]:+ ${args[*]}}"
+    # shellcheck disable=SC2053 # a pattern on purpose
+    [[ $id == $only ]] || return 0
     # A rank's heap is its isomalloc slot, 1 GiB by default; the suite's
     # datatype-pool tests reserve more than that per process, so every
     # entry gets 4 GiB (docs/isomalloc.md: raise the slot for ranks that
@@ -383,20 +406,30 @@ run_entry() {
     else
         local cmd=(./"$prog" +vp "$np" +p 2 "${slot[@]}" "${args[@]}")
         if [ "$mode" = np2 ] && [ "$np" -ge 2 ]; then
-            cmd=("$bin/ampirun" -n 2 "${launcher_args[@]}" -- ./"$prog"
-                +vp "$np" +p 1 "${slot[@]}" "${args[@]}")
+            cmd=("$bin/ampirun" -n $((np < procs ? np : procs))
+                "${launcher_args[@]}" -- ./"$prog" +vp "$np" +p 1
+                "${slot[@]}" "${args[@]}")
         fi
         # The subshell outlives the command, so a report of its death by a
         # signal goes to the entry's log, not to ours. Its time (wall, user
-        # and system seconds) goes to times.tsv.
-        local TIMEFORMAT='%R %U %S' t
-        { time { (cd "$dir" && timeout -k 10 "$limit" "${cmd[@]}"; exit $?) \
-            >"$logf" 2>&1 </dev/null; }; } 2>"$logf.time" || rc=$?
-        why=$(judge "$logf" "$rc" "$how")
-        read -r -a t <"$logf.time"
-        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$d" "$id" "${t[0]}" "${t[1]}" \
-            "${t[2]}" "${why:-ok}" >>"$results/$mode/times.tsv"
-        rm -f "$logf.time"
+        # and system seconds) goes to times.tsv. A time limit ends the
+        # job with SIGTERM first: the runtime then logs what each rank was
+        # doing (AMPI_TERM_REPORT), and the log keeps it.
+        local TIMEFORMAT='%R %U %S' t run
+        for ((run = 1; run <= repeat; run++)); do
+            rc=0
+            { time { (cd "$dir" && timeout -k 10 "$limit" "${cmd[@]}"; exit $?) \
+                >"$logf" 2>&1 </dev/null; }; } 2>"$logf.time" || rc=$?
+            why=$(judge "$logf" "$rc" "$how")
+            read -r -a t <"$logf.time"
+            printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$d" "$id" "${t[0]}" "${t[1]}" \
+                "${t[2]}" "${why:-ok}" >>"$results/$mode/times.tsv"
+            rm -f "$logf.time"
+            if [ -n "$why" ]; then
+                [ "$repeat" -eq 1 ] || why="run $run of $repeat: $why"
+                break
+            fi
+        done
     fi
     if is_xfail "$id" "$mode"; then
         if [ -n "$why" ]; then record xfail "$id" "$why"; else record xpass "$id"; fi
@@ -449,12 +482,14 @@ for d in "${dirs[@]}"; do
     echo "conformance: built $d ($((SECONDS - t0)) s)"
 done
 start=$SECONDS
+times_note=
+[ "$repeat" -eq 1 ] || times_note=", every entry $repeat times"
 for mode in "${modes[@]}"; do
     mkdir -p "$results/$mode"
     : >"$results/$mode/times.tsv"
     case $mode in
-    np1) echo "conformance: one process (./prog +vp N +p 2)" ;;
-    np2) echo "conformance: 2 processes (ampirun -n 2 ./prog +vp N +p 1)" ;;
+    np1) echo "conformance: one process (./prog +vp N +p 2)$times_note" ;;
+    np2) echo "conformance: $procs processes (ampirun -n $procs ./prog +vp N +p 1)$times_note" ;;
     esac
     for d in "${dirs[@]}"; do
         if [ "$mode" = np2 ] && [ ${#np2_dirs[@]} -gt 0 ] &&
