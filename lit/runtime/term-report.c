@@ -1,9 +1,9 @@
 // A job ended by SIGTERM (a time limit, mpirun ending it) that hangs
 // without being deadlocked: rank 0 computes for ever, rank 1 waits for its
-// message in MPI_Recv (each on a PE of its own).  Nothing is idle, so no deadlock is found; the
-// signal has each process log what its ranks were doing before it ends as
-// SIGTERM says, in one process and across two (mpirun passes the signal
-// on).  AMPI_TERM_REPORT=0 leaves the report out.
+// message in MPI_Recv (each on a PE of its own).  Nothing is idle, so no
+// deadlock is found; the signal has each process log what its ranks were
+// doing before it ends as SIGTERM says, in one process and across two
+// (mpirun passes the signal on).  AMPI_TERM_REPORT=0 leaves the report out.
 // REQUIRES: ampi-runtime, openmpi-mpirun
 // RUN: %ampicc %s -o %t
 // RUN: %term_after spinning %t +vp 2 +p 2 | FileCheck %s --check-prefix=ONE

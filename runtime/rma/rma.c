@@ -223,8 +223,7 @@ static int lock_granted(amp_rma_win_t *w, void *arg)
 void amp_rma_lock(amp_rma_win_t *w, int r, int exclusive)
 {
     target_t *t = &w->targets[r];
-    lock_waiter_t me = {.exclusive = exclusive,
-                        .thr = amp_pe_self()->current};
+    lock_waiter_t me = {.exclusive = exclusive, .thr = amp_pe_self()->current};
     spin_lock(&t->lq);
     int now = !t->lq_head && amp_rma_try_lock(&t->lock, exclusive);
     if (!now)

@@ -105,12 +105,13 @@ void amp_report_blocked(void)
 
 static const char *state_word(amp_rank_t *rank)
 {
+    if (amp_sched_is_polling(&rank->thr))
+        return "polling"; /* parked between looks, whatever its state */
     switch (rank->thr.state) {
     case AMP_THREAD_READY: return "ready to run";
     case AMP_THREAD_RUNNING: return "running";
     case AMP_THREAD_MIGRATING: return "migrating";
-    default:
-        return amp_sched_is_polling(&rank->thr) ? "polling" : "blocked";
+    default: return "blocked";
     }
 }
 
@@ -124,8 +125,9 @@ void amp_report_terminated(int sig)
     int finished = 0, shown = 0, more = 0;
     amp_log_error("process %d of %d ended by signal %d (%s); its ranks then:",
                   amp_proc.boot.index, amp_proc.boot.nprocs, sig,
-                  sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT"
-                                                             : "signal");
+                  sig == SIGTERM  ? "SIGTERM"
+                  : sig == SIGINT ? "SIGINT"
+                                  : "signal");
     for (int r = 0; r < amp_proc.nranks; r++) {
         amp_rank_t *rank = amp_proc.ranks[r];
         if (!rank)
@@ -135,7 +137,7 @@ void amp_report_terminated(int sig)
         } else if (shown++ < TERM_REPORT_RANKS) {
             const char *word = state_word(rank);
             const char *call = rank->call ? rank->call : "none yet";
-            int waits = rank->thr.state == AMP_THREAD_BLOCKED;
+            int waits = !strcmp(word, "blocked") || !strcmp(word, "polling");
             if (waits)
                 amp_log_error("  rank %d: %s in %s", rank->world_rank, word,
                               call);
