@@ -77,6 +77,7 @@ void amp_report_deadlock(amp_sched_t *sched)
 void amp_report_blocked(void)
 {
     int finished = 0;
+    amp_signals_no_term_report();
     fflush(stdout);
     if (amp_proc.boot.nprocs > 1)
         amp_log_error("deadlock: every rank is blocked and no message is in "
@@ -122,7 +123,12 @@ static const char *state_word(amp_rank_t *rank)
  * that a time limit leaves. */
 void amp_report_terminated(int sig)
 {
-    int finished = 0, shown = 0, more = 0;
+    int finished = 0, shown = 0, more = 0, live = 0;
+    for (int r = 0; r < amp_proc.nranks; r++)
+        live += amp_proc.ranks[r] &&
+                amp_proc.ranks[r]->thr.state != AMP_THREAD_DONE;
+    if (!live)
+        return; /* its part is done: nothing to tell */
     amp_log_error("process %d of %d ended by signal %d (%s); its ranks then:",
                   amp_proc.boot.index, amp_proc.boot.nprocs, sig,
                   sig == SIGTERM  ? "SIGTERM"

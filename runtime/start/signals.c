@@ -93,6 +93,16 @@ static void on_terminate(int sig)
     raise(sig);
 }
 
+void amp_signals_no_term_report(void)
+{
+    struct sigaction old;
+    int sigs[] = {SIGTERM, SIGINT};
+    for (int i = 0; i < 2; i++)
+        if (sigaction(sigs[i], NULL, &old) == 0 &&
+            old.sa_handler == on_terminate)
+            signal(sigs[i], SIG_DFL);
+}
+
 /* A signal already handled or ignored (nohup, a launcher's setting)
  * stays so; the program may install its own handler later. */
 static void install_terminate(int sig)

@@ -69,6 +69,9 @@ void amp_detect_cleanup(void);
  * overflowed into its guard page.  Call amp_signals_install once, and
  * amp_signals_thread_init on each PE thread. */
 void amp_signals_install(void);
+/* Once the process has reported its ranks (a deadlock): the SIGTERM that
+ * ends the job's other processes ends it without a second report. */
+void amp_signals_no_term_report(void);
 void amp_signals_thread_init(void);
 
 /* pie privatization (image.c).  amp_start_pie_setup reads the program
