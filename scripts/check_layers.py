@@ -97,14 +97,12 @@ def check(root):
             problems.append(f"runtime/{folder}/: no row in runtime/"
                             "README.md's table of API headers")
             continue
-        for name in sorted(os.listdir(os.path.join(rt, folder))):
-            if not name.endswith((".c", ".h", ".S")):
-                continue
-            rel = f"{folder}/{name}"
+        for rel in sources(rt, folder):
             with open(os.path.join(rt, rel), encoding="utf-8") as f:
                 text = f.read()
+            here = os.path.dirname(rel)
             for inc in INCLUDE.findall(text):
-                why = verdict(folder, inc, layer, api, installed, rt)
+                why = verdict(folder, inc, layer, api, installed, rt, here)
                 if why and (rel, inc) not in KNOWN:
                     problems.append(f'runtime/{rel}: #include "{inc}": {why}')
     for (rel, inc), reason in KNOWN.items():
@@ -115,10 +113,30 @@ def check(root):
     return problems
 
 
+def sources(rt, folder):
+    """The sources and headers of folder and its subfolders (a folder's
+    subfolders are parts of it: mpi/pt2pt/ is mpi/), relative to rt."""
+    found = []
+    for d, subs, names in os.walk(os.path.join(rt, folder)):
+        subs.sort()
+        for name in sorted(names):
+            if name.endswith((".c", ".h", ".S")):
+                found.append(os.path.relpath(os.path.join(d, name), rt))
+    return found
+
+
 def object_folder(path, layer):
     """The runtime folder (or component beside it) an object was built
-    from, or None."""
-    parent = os.path.basename(os.path.dirname(path))
+    from, or None: the first of the directories above it that is one (an
+    object of mpi/pt2pt/ is mpi/'s)."""
+    parts = os.path.normpath(path).split(os.sep)[:-1]
+    for i in range(len(parts) - 1, -1, -1):
+        if parts[i] in OUTSIDE and "runtime" not in parts[i:]:
+            return parts[i]
+        if parts[i].endswith(".dir") and i + 1 < len(parts) and \
+                (parts[i + 1] in layer or parts[i + 1] in OUTSIDE):
+            return parts[i + 1]
+    parent = parts[-1] if parts else ""
     if parent in layer or parent in OUTSIDE:
         return parent
     return GENERATED.get(os.path.basename(path))
@@ -166,10 +184,11 @@ def check_objects(root, objects):
     return problems
 
 
-def verdict(folder, inc, layer, api, installed, rt):
-    """None when folder may include inc, else what is wrong."""
+def verdict(folder, inc, layer, api, installed, rt, here=None):
+    """None when folder may include inc (from a file in directory here,
+    relative to rt), else what is wrong."""
     if "/" not in inc:
-        if os.path.exists(os.path.join(rt, folder, inc)):
+        if os.path.exists(os.path.join(rt, here or folder, inc)):
             return None
         if inc in installed:
             return None
@@ -215,6 +234,8 @@ base       bottom
             "include/mpi.h": ""}
     faults = {
         "upward": ("mid/x.c", '#include "top/top.h"\n', "drawn above"),
+        "upward from a subfolder": ("mid/sub/x.c", '#include "top/top.h"\n',
+                                    "drawn above"),
         "beside": ("mid/x.c", '#include "side/side.h"\n', "drawn beside"),
         "private": ("top/x.c", '#include "mid/priv.h"\n', "private header"),
         "unknown": ("top/x.c", '#include "nowhere.h"\n', "no such header"),
@@ -265,8 +286,10 @@ def self_test_objects(readme, good):
             with open(os.path.join(tmp, "runtime", "README.md"), "w") as f:
                 f.write(readme)
             objects = []
-            for rel, body in dict(sources, **{"mid/m.c": mid}).items():
-                src = os.path.join(tmp, "objs", rel)
+            # The build's layout: objects under a target's directory, one
+            # of them in a subfolder of its folder (mid/sub/ is mid/).
+            for rel, body in dict(sources, **{"mid/sub/m.c": mid}).items():
+                src = os.path.join(tmp, "objs", "lib.dir", rel)
                 os.makedirs(os.path.dirname(src), exist_ok=True)
                 with open(src, "w") as f:
                     f.write(body)

@@ -16,7 +16,7 @@ the two cannot be told apart, as MPI_Op_create_c).  IERROR is optional.
 A handle is TYPE(MPI_Comm) ... (the MPI_VAL component is the C handle), a
 status TYPE(MPI_Status), a choice buffer ASYNCHRONOUS and TYPE(*),
 DIMENSION(..) for gfortran (its descriptor goes to amp_f08_buf,
-runtime/mpi/fortran_f08.c), TYPE(*), DIMENSION(*) under ignore-TKR
+runtime/mpi/fortran/fortran_f08.c), TYPE(*), DIMENSION(*) under ignore-TKR
 directives for flang, which cannot compile an assumed-rank dummy of a
 procedure written in Fortran yet (flang 19): the compiler then copies a
 non-contiguous section in and out, as for use mpi.  Left out, with a line in docs/fortran.md: the calls

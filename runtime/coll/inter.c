@@ -2,15 +2,15 @@
  * Collectives on inter-communicators.  Every one is a schedule
  * (coll/nbc.h) on the inter-communicator's collective context, which the
  * MPI layer runs to the end for the blocking calls or hands out as a
- * request for the nonblocking ones (mpi/intercoll_calls.c).
+ * request for the nonblocking ones (mpi/coll/intercoll_calls.c).
  *
  * MPI_(I)barrier, (I)bcast, (I)reduce, (I)allreduce and
  * (I)reduce_scatter(_block) work in three steps: a binomial tree inside the
  * local group (reductions combine in rank order), a message between the groups'
  * leaders (local rank 0) or from the leader to the root, and a tree inside the
- * receiving group.  The gathers, scatters and all-to-alls (mpi/coll_calls.c
- * checks them) are one round: every rank exchanges its blocks with the remote
- * ranks directly (amp_coll_inter_exchange).
+ * receiving group.  The gathers, scatters and all-to-alls
+ * (mpi/coll/coll_calls.c checks them) are one round: every rank exchanges its
+ * blocks with the remote ranks directly (amp_coll_inter_exchange).
  *
  * Peers.  A schedule sends to c->world[peer] and stamps its messages with
  * c->rank, and a receive names the source as the sender stamped it.  Here
@@ -28,8 +28,8 @@
 
 #include <stdlib.h>
 
-/* Tag steps; mpi/intercomm.c's leaders exchange with tags 100 and 101 on the
- * same context, which no collective's tag equals. */
+/* Tag steps; mpi/comm/intercomm.c's leaders exchange with tags 100 and 101 on
+ * the same context, which no collective's tag equals. */
 enum { STEP_CROSS = 0, STEP_LOCAL = 1 };
 
 static int log2ceil(int n)

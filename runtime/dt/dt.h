@@ -94,7 +94,7 @@ typedef struct amp_dt {
     ptrdiff_t *addrs;
     int *types;
     char *owned_name;
-    struct amp_attr *attrs; /* mpi/attr.c: attributes cached on it */
+    struct amp_attr *attrs; /* mpi/attr/attr.c: attributes cached on it */
     /* mpi/large.c: a type made to hold a large count, large_count
      * elements (of extent large_extent) of type handle large_of; 0 else */
     int large_of;

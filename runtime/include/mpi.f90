@@ -5,7 +5,7 @@
 ! from the same classification of the C prototypes as the wrappers, and
 ! the generic MPI_SIZEOF.  The
 ! other calls stay external procedures, as with mpif.h.  The interfaces
-! of AMPI's extensions (ampi.h, whose wrappers runtime/mpi/fortran.c
+! of AMPI's extensions (ampi.h, whose wrappers runtime/mpi/fortran/fortran.c
 ! writes by hand) follow, written here.
 module mpi
   implicit none

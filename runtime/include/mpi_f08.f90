@@ -8,7 +8,7 @@
 ! wrappers (scripts/gen_fortran.py).  Each procedure calls the wrapper
 ! (pmpi_xxx_, arguments by reference) through an interface of its own;
 ! handles and statuses have the C bits, and a choice buffer goes as its
-! address (runtime/mpi/fortran_f08.c).
+! address (runtime/mpi/fortran/fortran_f08.c).
 module mpi_f08
   use, intrinsic :: iso_c_binding, only: c_ptr, c_int, c_char
   implicit none
@@ -117,7 +117,7 @@ module mpi_f08
     end subroutine MPI_Datarep_conversion_function_c
   end interface
 
-  ! The predefined attribute callbacks (runtime/mpi/fortran_attr.c).
+  ! The predefined attribute callbacks (runtime/mpi/fortran/fortran_attr.c).
   procedure(MPI_Comm_copy_attr_function) :: MPI_COMM_NULL_COPY_FN
   procedure(MPI_Comm_copy_attr_function) :: MPI_COMM_DUP_FN
   procedure(MPI_Comm_delete_attr_function) :: MPI_COMM_NULL_DELETE_FN

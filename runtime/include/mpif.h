@@ -10,7 +10,8 @@
 ! MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE,
 ! MPI_ERRCODES_IGNORE, MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY, MPI_ARGV_NULL
 ! and MPI_ARGVS_NULL are variables in COMMON blocks that the library
-! defines (runtime/mpi/fortran.c); it recognizes them by their address.
+! defines (runtime/mpi/fortran/fortran.c); it recognizes them by their
+! address.
 
 ! The MPI version this library implements (a subset of).
       INTEGER MPI_VERSION, MPI_SUBVERSION

@@ -27,7 +27,7 @@
  *    merge of several such streams (the ranks of a process in a
  *    collective call) into one.
  * What MPI makes of them (handles, errors, collective algorithms, shared
- * file pointers across processes) is mpi/'s (mpi/file*.c).
+ * file pointers across processes) is mpi/'s (mpi/file/).
  */
 #ifndef AMP_IO_H
 #define AMP_IO_H
@@ -102,7 +102,7 @@ typedef struct amp_io_file {
     int sequential; /* read(2)/write(2) at the descriptor's position */
     _Atomic int refs;
     /* The shared file pointer, in etypes of the view, when this process
-     * owns it (mpi/file_shared.c). */
+     * owns it (mpi/file/file_shared.c). */
     _Atomic int64_t shared_fp;
     /* Atomic mode: accesses of the process's ranks exclude each other
      * (held by the helper thread during a transfer); locks of the file's

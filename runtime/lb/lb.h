@@ -26,7 +26,7 @@
  * messages to its PE too; the caller's hooks (amp_lb_hooks_t) make sure
  * before step 1's map that nothing is in flight between the processes,
  * may plan the whole job (then ranks may change process: the hook's
- * depart ships a rank, mpi/move.h), let the ranks take in what is tied to
+ * depart ships a rank, rank/move.h), let the ranks take in what is tied to
  * their PE, wait until nothing is under way any more, and after step 2
  * tell the other processes the new places (p2p.h, "moving ranks").  The
  * barriers count the ranks the process has: those that leave drop out

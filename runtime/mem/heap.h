@@ -66,7 +66,7 @@ size_t amp_heap_extent(const amp_heap_t *heap);
 /* Bytes from the region's start that are accessible now. */
 size_t amp_heap_committed(const amp_heap_t *heap);
 
-/* Checkpoint/restart (mpi/checkpoint.h): makes the first committed bytes
+/* Checkpoint/restart (rank/checkpoint.h): makes the first committed bytes
  * of the region [base, base + size) accessible again, for a saved heap to
  * be copied back in. */
 AMP_MUST_USE amp_status_t amp_heap_restore_commit(void *base, size_t committed);

@@ -13,7 +13,7 @@
  * on their requests in p2p (p2p.h, amp_p2p_stage_req and
  * amp_p2p_stage_op_start).
  */
-#include "mpi/comm.h"
+#include "mpi/comm/comm.h"
 #include "mpi/stage.h"
 
 #include "gpu/gpu.h"

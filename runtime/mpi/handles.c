@@ -1,10 +1,10 @@
 /*
  * Handle lookup and the argument checks every call shares.
  */
-#include "mpi/comm.h"
-#include "mpi/request.h"
-#include "mpi/attr.h"
-#include "mpi/fileio.h"
+#include "mpi/comm/comm.h"
+#include "mpi/pt2pt/request.h"
+#include "mpi/attr/attr.h"
+#include "mpi/file/fileio.h"
 
 #include <stdio.h>
 #include <string.h>

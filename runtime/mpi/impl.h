@@ -17,11 +17,11 @@
 #define AMP_MPI_IMPL_H
 
 #include "mpi/call.h"
-#include "mpi/comm.h"
-#include "mpi/request.h"
-#include "mpi/win.h"
-#include "mpi/attr.h"
-#include "mpi/fileio.h"
+#include "mpi/comm/comm.h"
+#include "mpi/pt2pt/request.h"
+#include "mpi/win/win.h"
+#include "mpi/attr/attr.h"
+#include "mpi/file/fileio.h"
 #include "mpi/stage.h"
 
 #endif

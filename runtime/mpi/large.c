@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi/topology.h"
+#include "mpi/comm/topology.h"
 
 void amp_large_begin(amp_large_t *L, const char *call, MPI_Comm comm_h)
 {

@@ -1,9 +1,8 @@
 /*
- * The MPI layer's API for the layers above it (libc/, start/): the
+ * The MPI layer's API for the layers above it (rank/, libc/, start/): the
  * process-wide struct, the per-rank struct, and the calls that start and
- * end ranks make into the MPI layer.  Everything else of the layer is
- * private to it (impl.h and the other headers of mpi/), except the
- * checkpoint files' format and the restart calls (checkpoint.h).
+ * end ranks make into the MPI layer.  rank/ also uses the objects behind
+ * handles (impl.h); everything else of the layer is private to it.
  */
 #ifndef AMP_MPI_PROC_H
 #define AMP_MPI_PROC_H
@@ -95,7 +94,7 @@ typedef struct amp_proc {
     struct amp_detect *detect;
     struct amp_gpu *gpu; /* gpu/gpu.h: CUDA devices, or NULL: host-only */
     amp_io_t *io;        /* io/io.h: the helper threads of file I/O */
-    /* +restart: the checkpoint's manifest (mpi/checkpoint.h), else NULL */
+    /* +restart: the checkpoint's manifest (rank/checkpoint.h), else NULL */
     struct amp_ckpt_manifest *restart;
     struct amp_mt *mt; /* threads.c: helpers and runners, made at startup */
     /* waits.c: the C library's pthread_cond_wait and _timedwait, looked
@@ -226,14 +225,7 @@ void amp_rank_report_coll_waits(amp_rank_t *rank);
  * PEs (threads.c). */
 AMP_MUST_USE amp_status_t amp_mt_init(int npes);
 
-/* Maps and relocates the copy of the program of the rank in slot (pie;
- * AMP_OK without): start/'s amp_start_pie_map. */
-typedef amp_status_t (*amp_move_map_fn_t)(int slot);
-/* At startup in jobs of several processes, after the world is set up;
- * map_copy serves the ranks that arrive (move.c). */
-void amp_move_init(amp_move_map_fn_t map_copy);
-
-/* ---- program image copies (slot.c) ---- */
+/* ---- program image copies (image.c) ---- */
 
 /* Where the copy of the program of the rank in slot starts (pie). */
 uintptr_t amp_pie_slot_base(int slot);

@@ -5,8 +5,8 @@
 #ifndef AMP_MPI_STAGE_H
 #define AMP_MPI_STAGE_H
 
-#include "mpi/comm.h"
-#include "mpi/request.h"
+#include "mpi/comm/comm.h"
+#include "mpi/pt2pt/request.h"
 
 #include "gpu/stage.h"
 

@@ -51,8 +51,8 @@ typedef void (*amp_p2p_done_fn_t)(amp_p2p_req_t *req);
 /* A thread blocked in amp_p2p_wait_all / _any (on its stack): the
  * requests it waits for point to it, and the last of them to complete
  * wakes it.  Any thread of a rank may wait (the rank's own, or one running
- * a call of another thread of the rank: mpi/threads.c), each for its own
- * requests. */
+ * a call of another thread of the rank: mpi/threads/threads.c), each for its
+ * own requests. */
 typedef struct amp_p2p_waiter {
     amp_thread_t *thr;
     int pending;
@@ -114,12 +114,12 @@ typedef struct amp_p2p_world amp_p2p_world_t;
 #define AMP_P2P_AM_HDR_MAX 192
 typedef enum amp_p2p_am_id {
     AMP_P2P_AM_RMA,  /* one-sided operations and their answers (rma/) */
-    AMP_P2P_AM_MOVE, /* a rank that moves between processes (mpi/move.c) */
+    AMP_P2P_AM_MOVE, /* a rank that moves between processes (rank/move.c) */
     AMP_P2P_AM_GPU,  /* p2p's device protocol (p2p/dev.c) */
     AMP_P2P_AM_IO,   /* the shared file pointer (io/shared.c) */
     /* Control messages (amp_p2p_am_control): */
     AMP_P2P_AM_DETECT, /* deadlock detection across processes (start/) */
-    AMP_P2P_AM_PLACES, /* loads and places of moves (mpi/move_exchange.c) */
+    AMP_P2P_AM_PLACES, /* loads and places of moves (rank/move_exchange.c) */
     AMP_P2P_AM_NIDS
 } amp_p2p_am_id_t;
 typedef struct amp_p2p_am {
@@ -217,9 +217,9 @@ struct amp_p2p_world {
     /* The processes of this node that share memory (node/node.h): every
      * process on it, or this one alone with node_shm off. */
     amp_node_t node;
-    int node_shm; /* AMPI_NODE_SHM: share memory between processes */
+    int node_shm;        /* AMPI_NODE_SHM: share memory between processes */
     int node_membarrier; /* AMPI_NODE_MEMBARRIER: asymmetric fences there */
-    size_t node_split; /* AMPI_NODE_SPLIT_COPY: shared copies (0: none) */
+    size_t node_split;   /* AMPI_NODE_SPLIT_COPY: shared copies (0: none) */
     /* The transports to other processes (p2p/transport.h), for host and
      * for device memory; NULL in a job of one process. */
     const struct amp_p2p_tp *between, *device;
@@ -273,7 +273,7 @@ unsigned amp_p2p_net_progress(amp_pe_t *pe);
  *     old PE after it left);
  *  4. the ranks move;
  *  5. every process tells every other the new places of its ranks (the
- *     layer above, in control messages: mpi/move_exchange.c), which each
+ *     layer above, in control messages: rank/move_exchange.c), which each
  *     sets with amp_p2p_net_place.  Only then may a rank of this process
  *     send again. */
 void amp_p2p_net_quiesce(amp_p2p_world_t *w);

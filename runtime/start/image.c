@@ -10,7 +10,7 @@
  */
 #include "start/start.h"
 
-#include "mpi/slot.h"
+#include "rank/slot.h"
 #include "libc/libc.h"
 
 #include <stdlib.h>

@@ -5,10 +5,10 @@
  * ampicc and ampif90 add when they link with -fopenmp.
  *
  * A region the rank's user-level thread starts is run by a runner thread
- * bound to the rank (mpi/threads.c) while the ULT waits in the scheduler:
- * the PE goes on running the other ranks and the MPI calls of the region's
- * threads, and the OpenMP barriers and joins block kernel threads of the
- * rank, never the PE.  Each thread of the team runs the region's outlined
+ * bound to the rank (mpi/threads/threads.c) while the ULT waits in the
+ * scheduler: the PE goes on running the other ranks and the MPI calls of the
+ * region's threads, and the OpenMP barriers and joins block kernel threads of
+ * the rank, never the PE.  Each thread of the team runs the region's outlined
  * function through trampoline(), which binds it to the rank for the
  * region: the rank's privatized globals, and MPI calls run on the rank's
  * PE.  The clauses the program pushed before the fork (num_threads,
@@ -37,7 +37,7 @@ void __wrap___kmpc_fork_call_if(void *loc, int argc, kmpc_micro fn, int cond,
 void __wrap___kmpc_push_num_threads(void *loc, int gtid, int n);
 void __wrap___kmpc_push_proc_bind(void *loc, int gtid, int bind);
 
-/* libampi (mpi/threads.c). */
+/* libampi (mpi/threads/threads.c). */
 int amp_omp_on_rank_ult(void);
 void amp_omp_run(void (*fn)(void *), void *arg);
 void *amp_omp_bound_rank(void);

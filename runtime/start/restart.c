@@ -1,5 +1,5 @@
 /*
- * The restart side of checkpoint/restart (mpi/checkpoint.h): the process
+ * The restart side of checkpoint/restart (rank/checkpoint.h): the process
  * runs without address-space randomization (executed once more at
  * startup), so that a rank's saved stack, whose return addresses point
  * into the program, libampi and the C library, fits the restarted process;
@@ -15,8 +15,8 @@
  * the directory and what is wrong, before any of its ranks runs.
  */
 #define _GNU_SOURCE 1
-#include "mpi/checkpoint.h"
-#include "mpi/slot.h"
+#include "rank/checkpoint.h"
+#include "rank/slot.h"
 #include "start/start.h"
 
 #include "mem/heap.h"

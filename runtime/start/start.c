@@ -2,8 +2,8 @@
 #include "start/start.h"
 
 #include "coll/nbc.h"
-#include "mpi/checkpoint.h"
-#include "mpi/slot.h"
+#include "rank/checkpoint.h"
+#include "rank/slot.h"
 #include "mem/heap.h"
 #include "gpu/gpu.h"
 #include "libc/libc.h"
@@ -414,7 +414,7 @@ static void print_stats(void)
 int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
 {
     /* Without address-space randomization, so that a checkpoint can be
-     * restarted (mpi/checkpoint.h); returns when nothing is to be done. */
+     * restarted (rank/checkpoint.h); returns when nothing is to be done. */
     amp_restart_reexec(argv, envp);
     amp_start_alloc_init();
     struct timespec ts;

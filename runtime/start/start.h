@@ -80,7 +80,7 @@ void amp_signals_thread_init(void);
  * returns the copy's main, and amp_start_pie_rank_exit when it ends. */
 void amp_start_pie_setup(void);
 /* Maps and relocates the copy of the program of the rank in slot (a new
- * rank's, or one restarted or arriving: mpi/slot.h); AMP_OK without pie. */
+ * rank's, or one restarted or arriving: rank/slot.h); AMP_OK without pie. */
 AMP_MUST_USE amp_status_t amp_start_pie_map(int slot);
 amp_main_fn_t amp_start_pie_rank_enter(amp_rank_t *rank);
 void amp_start_pie_rank_exit(amp_rank_t *rank);

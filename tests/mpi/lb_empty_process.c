@@ -1,6 +1,6 @@
 /*
  * A load-balancing step that takes every rank out of a process while other
- * ranks move into it (runtime/mpi/move.c): with 5 ranks in 2 processes
+ * ranks move into it (runtime/rank/move.c): with 5 ranks in 2 processes
  * (ranks 0-1, 2-4) and RefineLB, the loads of the first step send rank 1
  * to process 1, those of the second send process 0's last rank, rank 0,
  * to process 1 and ranks 2 and 4 to process 0.  Ranks 2 and 4 carry 32 MiB

@@ -1,0 +1,823 @@
+/*
+ * Error classes, error codes and error handlers.
+ *
+ * An error code is its class in the low 8 bits plus, above them, a serial
+ * number that finds the detailed message ("MPI_Send: invalid rank 7 ...")
+ * in the rank's ring of recent errors, so MPI_Error_string can give the
+ * full story for a code an MPI_ERRORS_RETURN caller got back.
+ *
+ * Classes and codes the program adds (MPI_Add_error_class/code) lie above
+ * MPI_ERR_LASTCODE: bit 30 (DYN) set, then either a class number k in the
+ * low 12 bits, or a code number j above them (its class kept in the
+ * rank's table).  Error handlers of windows and files are objects like
+ * those of communicators, told apart by kind.
+ */
+#include "mpi/comm/comm.h"
+#include "mpi/win/win.h"
+#include "mpi/file/fileio.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DYN 0x40000000
+#define DYN_CLASS_MASK 0xfff
+#define DYN_CODE_SHIFT 12
+#define DYN_MAX_CODES ((DYN - 1) >> DYN_CODE_SHIFT)
+
+/* The error classes and codes the program added, per rank. */
+typedef struct amp_user_errs {
+    int nclasses, ncodes;
+    int lastused;      /* MPI_LASTUSEDCODE's value */
+    int *code_class;   /* class of code j at [j - 1] */
+    char **class_text; /* MPI_Add_error_string's, at [k - 1] or NULL */
+    char **code_text;  /* at [j - 1] */
+} amp_user_errs_t;
+
+static const char *const class_text[] = {
+    [MPI_SUCCESS] = "no error",
+    [MPI_ERR_BUFFER] = "invalid buffer pointer",
+    [MPI_ERR_COUNT] = "invalid count argument",
+    [MPI_ERR_TYPE] = "invalid datatype",
+    [MPI_ERR_TAG] = "invalid tag",
+    [MPI_ERR_COMM] = "invalid communicator",
+    [MPI_ERR_RANK] = "invalid rank",
+    [MPI_ERR_REQUEST] = "invalid request",
+    [MPI_ERR_ROOT] = "invalid root",
+    [MPI_ERR_GROUP] = "invalid group",
+    [MPI_ERR_OP] = "invalid reduction operation",
+    [MPI_ERR_TOPOLOGY] = "invalid topology",
+    [MPI_ERR_DIMS] = "invalid dimension argument",
+    [MPI_ERR_ARG] = "invalid argument",
+    [MPI_ERR_UNKNOWN] = "unknown error",
+    [MPI_ERR_TRUNCATE] = "message truncated",
+    [MPI_ERR_OTHER] = "other error",
+    [MPI_ERR_INTERN] = "internal error",
+    [MPI_ERR_IN_STATUS] = "error code is in status",
+    [MPI_ERR_PENDING] = "pending request",
+    [MPI_ERR_KEYVAL] = "invalid attribute key",
+    [MPI_ERR_NO_MEM] = "out of memory",
+    [MPI_ERR_BASE] = "invalid base address",
+    [MPI_ERR_INFO_KEY] = "info key too long",
+    [MPI_ERR_INFO_VALUE] = "info value too long",
+    [MPI_ERR_INFO_NOKEY] = "no such info key",
+    [MPI_ERR_SPAWN] = "error spawning processes",
+    [MPI_ERR_PORT] = "invalid port name",
+    [MPI_ERR_SERVICE] = "invalid service name",
+    [MPI_ERR_NAME] = "invalid name",
+    [MPI_ERR_WIN] = "invalid window",
+    [MPI_ERR_SIZE] = "invalid size",
+    [MPI_ERR_DISP] = "invalid displacement",
+    [MPI_ERR_INFO] = "invalid info object",
+    [MPI_ERR_LOCKTYPE] = "invalid lock type",
+    [MPI_ERR_ASSERT] = "invalid assertion",
+    [MPI_ERR_RMA_CONFLICT] = "conflicting accesses to a window",
+    [MPI_ERR_RMA_SYNC] = "wrong synchronization of RMA calls",
+    [MPI_ERR_FILE] = "invalid file handle",
+    [MPI_ERR_NOT_SAME] = "collective arguments not the same on all ranks",
+    [MPI_ERR_AMODE] = "invalid file access mode",
+    [MPI_ERR_UNSUPPORTED_DATAREP] = "unsupported data representation",
+    [MPI_ERR_UNSUPPORTED_OPERATION] = "operation not supported",
+    [MPI_ERR_NO_SUCH_FILE] = "no such file",
+    [MPI_ERR_FILE_EXISTS] = "file exists",
+    [MPI_ERR_BAD_FILE] = "invalid file name",
+    [MPI_ERR_ACCESS] = "permission denied",
+    [MPI_ERR_NO_SPACE] = "no space left",
+    [MPI_ERR_QUOTA] = "quota exceeded",
+    [MPI_ERR_READ_ONLY] = "read-only file or file system",
+    [MPI_ERR_FILE_IN_USE] = "file in use",
+    [MPI_ERR_DUP_DATAREP] = "data representation already defined",
+    [MPI_ERR_CONVERSION] = "data conversion failed",
+    [MPI_ERR_IO] = "I/O error",
+    [MPI_ERR_RMA_RANGE] = "address outside the window",
+    [MPI_ERR_RMA_ATTACH] = "memory cannot be attached",
+    [MPI_ERR_RMA_SHARED] = "memory cannot be shared",
+    [MPI_ERR_RMA_FLAVOR] = "wrong window flavor",
+    [MPI_ERR_PROC_ABORTED] = "a process aborted",
+    [MPI_ERR_SESSION] = "invalid session",
+    [MPI_ERR_VALUE_TOO_LARGE] = "value too large to store",
+};
+
+#define NCLASSES ((int)(sizeof(class_text) / sizeof(class_text[0])))
+
+int amp_mpi_class_of(amp_status_t st)
+{
+    switch (st) {
+    case AMP_OK: return MPI_SUCCESS;
+    case AMP_ERR_NOMEM: return MPI_ERR_NO_MEM;
+    case AMP_ERR_ARG: return MPI_ERR_ARG;
+    case AMP_ERR_RANK: return MPI_ERR_RANK;
+    case AMP_ERR_TAG: return MPI_ERR_TAG;
+    case AMP_ERR_COUNT: return MPI_ERR_COUNT;
+    case AMP_ERR_TYPE: return MPI_ERR_TYPE;
+    case AMP_ERR_COMM: return MPI_ERR_COMM;
+    case AMP_ERR_REQUEST: return MPI_ERR_REQUEST;
+    case AMP_ERR_BUFFER: return MPI_ERR_BUFFER;
+    case AMP_ERR_TRUNCATE: return MPI_ERR_TRUNCATE;
+    case AMP_ERR_OP: return MPI_ERR_OP;
+    case AMP_ERR_ROOT: return MPI_ERR_ROOT;
+    case AMP_ERR_UNSUPPORTED: return MPI_ERR_UNSUPPORTED_OPERATION;
+    case AMP_ERR_INTERN: return MPI_ERR_INTERN;
+    case AMP_ERR_SYS:
+    case AMP_ERR_OTHER: return MPI_ERR_OTHER;
+    case AMP_ERR_NOENT: return MPI_ERR_NO_SUCH_FILE;
+    case AMP_ERR_ACCESS: return MPI_ERR_ACCESS;
+    case AMP_ERR_EXIST: return MPI_ERR_FILE_EXISTS;
+    case AMP_ERR_READ_ONLY: return MPI_ERR_READ_ONLY;
+    case AMP_ERR_NOSPACE: return MPI_ERR_NO_SPACE;
+    case AMP_ERR_QUOTA: return MPI_ERR_QUOTA;
+    case AMP_ERR_BADNAME: return MPI_ERR_BAD_FILE;
+    case AMP_ERR_INUSE: return MPI_ERR_FILE_IN_USE;
+    case AMP_ERR_IO: return MPI_ERR_IO;
+    case AMP_ERR_CONVERSION: return MPI_ERR_CONVERSION;
+    }
+    return MPI_ERR_UNKNOWN;
+}
+
+void amp_mpi_abort_job(int code)
+{
+    fflush(NULL);
+    _exit(code);
+}
+
+static int class_of_code(int code)
+{
+    return code & 0xff;
+}
+
+static const int lastcode = MPI_ERR_LASTCODE;
+
+const int *amp_mpi_lastusedcode(amp_rank_t *rank)
+{
+    return rank->user_errs ? &rank->user_errs->lastused : &lastcode;
+}
+
+/* Where the string of an added class or code lives, or NULL when code is
+ * none of those. */
+static char **added_text(amp_rank_t *rank, int code)
+{
+    amp_user_errs_t *u = rank ? rank->user_errs : NULL;
+    if (!u || code <= 0 || !(code & DYN))
+        return NULL;
+    int k = code & DYN_CLASS_MASK, j = (code & ~DYN) >> DYN_CODE_SHIFT;
+    if (j == 0 && k >= 1 && k <= u->nclasses)
+        return &u->class_text[k - 1];
+    if (k == 0 && j >= 1 && j <= u->ncodes)
+        return &u->code_text[j - 1];
+    return NULL;
+}
+
+int amp_mpi_class_of_code(amp_rank_t *rank, int code)
+{
+    if (code < 0)
+        return -1;
+    if (code & DYN) {
+        if (!added_text(rank, code))
+            return -1;
+        if (code & DYN_CLASS_MASK)
+            return code;
+        return rank->user_errs
+            ->code_class[((code & ~DYN) >> DYN_CODE_SHIFT) - 1];
+    }
+    return class_of_code(code) < NCLASSES ? class_of_code(code) : -1;
+}
+
+static const char *class_name(amp_rank_t *rank, int errclass)
+{
+    if (!(errclass & DYN))
+        return class_text[errclass];
+    char **text = added_text(rank, errclass);
+    return text && *text ? *text : "error class added by the program";
+}
+
+/* The rank's stored message for code, or NULL. */
+static const char *message_of(amp_rank_t *rank, int code)
+{
+    if (!rank || code <= 0xff)
+        return NULL;
+    for (int i = 0; i < AMP_ERRMSG_RING; i++)
+        if (rank->errcodes[i] == code)
+            return rank->errmsgs[i];
+    return NULL;
+}
+
+static int record(amp_rank_t *rank, int errclass, const char *msg)
+{
+    unsigned seq = ++rank->errseq;
+    int code = errclass | (int)(((seq % 0xfffffu) + 1u) << 8);
+    int slot = (int)(seq % AMP_ERRMSG_RING);
+    rank->errcodes[slot] = code;
+    snprintf(rank->errmsgs[slot], AMP_ERRMSG_LEN, "%s", msg);
+    return code;
+}
+
+/* Applies handler eh of the object handle (a communicator, window or
+ * file) to code; msg describes the error for a fatal handler's report.
+ * Returns code, for the caller to return. */
+static int apply_handler(amp_rank_t *rank, MPI_Errhandler eh, int handle,
+                         int code, const char *msg)
+{
+    if (eh == MPI_ERRORS_RETURN)
+        return code;
+    int cls = amp_mpi_class_of_code(rank, code);
+    if (eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_ABORT) {
+        amp_log_error("rank %d: %s (%s); the job ends here because the "
+                      "error handler is MPI_ERRORS_ARE_FATAL",
+                      rank->world_rank, msg,
+                      cls < 0 ? "unknown error" : class_name(rank, cls));
+        amp_mpi_abort_job(cls > 0 && cls < NCLASSES ? cls : MPI_ERR_OTHER);
+    }
+    amp_errh_t *user = amp_table_lookup(&rank->errhs, AMP_HANDLE_INDEX(eh));
+    if (user && user->fn) {
+        MPI_Comm_errhandler_function *fn = amp_pie_to_rank(rank, user->fn);
+        fn(&handle, &code);
+    }
+    return code;
+}
+
+static int comm_handle(const amp_comm_t *comm)
+{
+    return AMPI_HANDLE(AMPI_HANDLE_COMM, comm->obj.idx);
+}
+
+/* The call an error is reported for: a "_c" call's int form is reported
+ * as the _c call it runs for (large.h). */
+static const char *reported_call(const char *call)
+{
+    amp_pe_t *pe = amp_pe_self();
+    const amp_call_ctx_t *ctx =
+        pe && pe->current ? (const amp_call_ctx_t *)pe->current->upper : NULL;
+    if (ctx && ctx->alias_of && strcmp(call, ctx->alias_of) == 0)
+        return ctx->alias;
+    return call;
+}
+
+int amp_mpi_error(amp_rank_t *rank, amp_comm_t *comm, int errclass,
+                  const char *call, const char *fmt, ...)
+{
+    char detail[AMP_ERRMSG_LEN - 64], msg[AMP_ERRMSG_LEN];
+    call = reported_call(call);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, ap);
+    va_end(ap);
+    snprintf(msg, sizeof(msg), "%s: %s", call, detail);
+    if (!rank) {
+        amp_log_error("%s", msg);
+        amp_mpi_abort_job(errclass & DYN ? MPI_ERR_OTHER : errclass);
+    }
+    /* An added class has no room for a serial number: it is the code. */
+    int code = errclass & DYN ? errclass : record(rank, errclass, msg);
+    /* MPI-4.0: an error of no object goes to MPI_COMM_SELF's handler; to
+     * MPI_COMM_WORLD's, as in MPI-3.1 (and MPICH 4.0), until the program
+     * sets one on MPI_COMM_SELF. */
+    if (!comm)
+        comm = amp_comm_lookup(rank, rank->self_errh_set ? MPI_COMM_SELF
+                                                         : MPI_COMM_WORLD);
+    return apply_handler(rank, comm->errh, comm_handle(comm), code, msg);
+}
+
+int amp_mpi_enter(amp_rank_t **out, const char *call)
+{
+    amp_rank_t *rank = amp_rank_self();
+    if (!rank)
+        amp_fatal("%s was called from a thread that is not an MPI rank; "
+                  "only a rank's thread and the threads it creates (and "
+                  "their OpenMP teams) may call MPI",
+                  call);
+    *out = rank;
+    rank->call = call; /* for the reports (start/report.c) */
+    /* Between MPI_Init and MPI_Finalize, or while a session is open. */
+    if (rank->state == AMP_MPI_ACTIVE || rank->nsessions > 0)
+        return MPI_SUCCESS;
+    return amp_mpi_error(rank, NULL, MPI_ERR_OTHER, call, "called %s",
+                         rank->state == AMP_MPI_NOT_INIT
+                             ? "before MPI_Init"
+                             : "after MPI_Finalize");
+}
+
+int PMPI_Error_class(int errorcode, int *errorclass)
+{
+    amp_rank_t *rank = amp_rank_self();
+    int cls = amp_mpi_class_of_code(rank, errorcode);
+    if (cls < 0 || !errorclass)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Error_class",
+                             cls < 0 ? "invalid error code %d (argument "
+                                       "errorcode)"
+                                     : "NULL pointer (argument errorclass; "
+                                       "error code %d)",
+                             errorcode);
+    *errorclass = cls;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Error_class)
+
+int PMPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+    amp_rank_t *rank = amp_rank_self();
+    int cls = amp_mpi_class_of_code(rank, errorcode);
+    if (cls < 0 || !string || !resultlen)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Error_string",
+                             cls < 0 ? "invalid error code %d (argument "
+                                       "errorcode)"
+                                     : "NULL pointer (argument string or "
+                                       "resultlen; error code %d)",
+                             errorcode);
+    int n;
+    if (errorcode & DYN) {
+        /* The program's own string, or "" when it set none. */
+        const char *text = *added_text(rank, errorcode);
+        n = snprintf(string, MPI_MAX_ERROR_STRING, "%s", text ? text : "");
+    } else {
+        const char *detail = message_of(rank, errorcode);
+        const char *cls_text = class_text[cls];
+        if (detail)
+            n = snprintf(string, MPI_MAX_ERROR_STRING, "%s (%s)", detail,
+                         cls_text);
+        else
+            n = snprintf(string, MPI_MAX_ERROR_STRING, "%s", cls_text);
+    }
+    *resultlen = n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Error_string)
+
+/* ---- classes, codes and strings the program adds ---- */
+
+/* Enters call and checks that the pointer argument ptr (named arg) is not
+ * NULL. */
+static int enter_ptr(const void *ptr, const char *arg, const char *call,
+                     amp_rank_t **rank)
+{
+    int rc = amp_mpi_enter(rank, call);
+    if (rc == MPI_SUCCESS && !ptr)
+        rc = amp_mpi_error(*rank, NULL, MPI_ERR_ARG, call,
+                           "NULL pointer (argument %s)", arg);
+    return rc;
+}
+
+static amp_user_errs_t *user_errs(amp_rank_t *rank)
+{
+    if (!rank->user_errs) {
+        rank->user_errs = calloc(1, sizeof(*rank->user_errs));
+        if (rank->user_errs)
+            rank->user_errs->lastused = MPI_ERR_LASTCODE;
+    }
+    return rank->user_errs;
+}
+
+/* Makes room for one more entry in each of the n-entry arrays. */
+static int grow(int n, char ***text, int **classes)
+{
+    char **t = realloc(*text, (size_t)(n + 1) * sizeof(**text));
+    if (!t)
+        return 0;
+    *text = t;
+    t[n] = NULL;
+    if (!classes)
+        return 1;
+    int *c = realloc(*classes, (size_t)(n + 1) * sizeof(**classes));
+    if (!c)
+        return 0;
+    *classes = c;
+    return 1;
+}
+
+int PMPI_Add_error_class(int *errorclass)
+{
+    const char *call = "MPI_Add_error_class";
+    amp_rank_t *rank;
+    int rc = enter_ptr(errorclass, "errorclass", call, &rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    amp_user_errs_t *u = user_errs(rank);
+    if (u && u->nclasses == DYN_CLASS_MASK)
+        return amp_mpi_error(rank, NULL, MPI_ERR_OTHER, call,
+                             "all %d error classes a program may add are "
+                             "taken",
+                             DYN_CLASS_MASK);
+    if (!u || !grow(u->nclasses, &u->class_text, NULL))
+        return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
+    int cls = DYN | ++u->nclasses;
+    if (cls > u->lastused)
+        u->lastused = cls;
+    *errorclass = cls;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Add_error_class)
+
+int PMPI_Add_error_code(int errorclass, int *errorcode)
+{
+    const char *call = "MPI_Add_error_code";
+    amp_rank_t *rank;
+    int rc = enter_ptr(errorcode, "errorcode", call, &rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (errorclass <= MPI_SUCCESS ||
+        amp_mpi_class_of_code(rank, errorclass) != errorclass)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "%d is not an error class (argument errorclass)",
+                             errorclass);
+    amp_user_errs_t *u = user_errs(rank);
+    if (u && u->ncodes == DYN_MAX_CODES)
+        return amp_mpi_error(rank, NULL, MPI_ERR_OTHER, call,
+                             "all %d error codes a program may add are taken",
+                             DYN_MAX_CODES);
+    if (!u || !grow(u->ncodes, &u->code_text, &u->code_class))
+        return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
+    u->code_class[u->ncodes] = errorclass;
+    int code = DYN | (++u->ncodes << DYN_CODE_SHIFT);
+    if (code > u->lastused)
+        u->lastused = code;
+    *errorcode = code;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Add_error_code)
+
+int PMPI_Add_error_string(int errorcode, const char *string)
+{
+    const char *call = "MPI_Add_error_string";
+    amp_rank_t *rank;
+    int rc = enter_ptr(string, "string", call, &rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    char **text = added_text(rank, errorcode);
+    if (!text)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "%d is no error class or code added with "
+                             "MPI_Add_error_class/code (argument errorcode)",
+                             errorcode);
+    if (strlen(string) >= MPI_MAX_ERROR_STRING)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "string of %zu characters; at most %d "
+                             "(MPI_MAX_ERROR_STRING - 1) (argument string)",
+                             strlen(string), MPI_MAX_ERROR_STRING - 1);
+    char *copy = strdup(string);
+    if (!copy)
+        return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
+    free(*text);
+    *text = copy;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Add_error_string)
+
+/* ---- error handlers ---- */
+
+static const char *const errh_kind_name[] = {
+    [AMP_ERRH_COMM] = "communicator",
+    [AMP_ERRH_WIN] = "window",
+    [AMP_ERRH_FILE] = "file",
+    [AMP_ERRH_SESSION] = "session",
+};
+
+static int is_predefined_errh(MPI_Errhandler eh)
+{
+    return eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN ||
+           eh == MPI_ERRORS_ABORT;
+}
+
+/* The user handler behind eh, or NULL. */
+static amp_errh_t *errh_lookup(amp_rank_t *rank, MPI_Errhandler eh)
+{
+    if (AMP_HANDLE_KIND(eh) != AMPI_HANDLE_ERRHANDLER)
+        return NULL;
+    return amp_table_lookup(&rank->errhs, AMP_HANDLE_INDEX(eh));
+}
+
+/* Formats what is wrong with eh as the handler of an object of kind (-1:
+ * any) into buf, or returns 0 when nothing is. */
+static int errh_problem(amp_rank_t *rank, MPI_Errhandler eh, int kind,
+                        char *buf, size_t len)
+{
+    amp_errh_t *user = errh_lookup(rank, eh);
+    if (is_predefined_errh(eh) || (user && (kind < 0 || user->kind == kind)))
+        return 0;
+    if (user)
+        snprintf(buf, len,
+                 "error handler %#x was created for a %s, not a %s "
+                 "(argument errhandler)",
+                 (unsigned)eh, errh_kind_name[user->kind],
+                 errh_kind_name[kind]);
+    else
+        snprintf(buf, len, "invalid error handler %#x (argument errhandler)",
+                 (unsigned)eh);
+    return 1;
+}
+
+static int check_errh(amp_rank_t *rank, amp_comm_t *comm, MPI_Errhandler eh,
+                      int kind, const char *call)
+{
+    char why[128];
+    if (!errh_problem(rank, eh, kind, why, sizeof(why)))
+        return MPI_SUCCESS;
+    return amp_mpi_error(rank, comm, MPI_ERR_ARG, call, "%s", why);
+}
+
+static int create_errhandler(int kind, MPI_Comm_errhandler_function *fn,
+                             MPI_Errhandler *errhandler, const char *call)
+{
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!fn || !errhandler)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "NULL pointer (argument %s)",
+                             fn ? "errhandler" : "function");
+    amp_errh_t *e = amp_table_alloc(&rank->errhs);
+    if (!e)
+        return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
+    e->fn = fn;
+    e->kind = kind;
+    *errhandler = AMPI_HANDLE(AMPI_HANDLE_ERRHANDLER, e->obj.idx);
+    return MPI_SUCCESS;
+}
+
+/* For the objects whose calls live elsewhere (sessions: session.c). */
+int amp_errh_create(int kind, void *fn, MPI_Errhandler *errhandler,
+                    const char *call)
+{
+    return create_errhandler(kind, (MPI_Comm_errhandler_function *)fn,
+                             errhandler, call);
+}
+
+int amp_errh_check(amp_rank_t *rank, MPI_Errhandler eh, int kind,
+                   const char *call)
+{
+    return check_errh(rank, NULL, eh, kind, call);
+}
+
+int amp_errh_apply(amp_rank_t *rank, MPI_Errhandler eh, int handle,
+                   int errclass, int raw, const char *call, const char *detail)
+{
+    char msg[AMP_ERRMSG_LEN];
+    snprintf(msg, sizeof(msg), "%s: %s", reported_call(call), detail);
+    int code = raw || errclass & DYN ? errclass : record(rank, errclass, msg);
+    return apply_handler(rank, eh, handle, code, msg);
+}
+
+/* Enters call and finds the communicator that holds the handler of obj:
+ * a communicator (kind AMP_ERRH_COMM) or a window, whose handler lives in
+ * its private communicator (AMP_ERRH_WIN). */
+static int obj_enter(int kind, int obj, const char *call, amp_rank_t **rank,
+                     amp_comm_t **c)
+{
+    amp_win_t *w;
+    int rc = amp_mpi_enter(rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (kind == AMP_ERRH_COMM)
+        return amp_check_comm(*rank, obj, call, c);
+    rc = amp_check_win(*rank, obj, call, &w);
+    if (rc == MPI_SUCCESS)
+        *c = amp_comm_lookup(*rank, w->comm);
+    return rc;
+}
+
+static int set_errhandler(int kind, int obj, MPI_Errhandler errhandler,
+                          const char *call)
+{
+    amp_rank_t *rank;
+    amp_comm_t *c;
+    int rc = obj_enter(kind, obj, call, &rank, &c);
+    if (rc == MPI_SUCCESS)
+        rc = check_errh(rank, c, errhandler, kind, call);
+    if (rc == MPI_SUCCESS)
+        c->errh = errhandler;
+    if (rc == MPI_SUCCESS && kind == AMP_ERRH_COMM && obj == MPI_COMM_SELF)
+        rank->self_errh_set = 1;
+    return rc;
+}
+
+static int get_errhandler(int kind, int obj, MPI_Errhandler *errhandler,
+                          const char *call)
+{
+    amp_rank_t *rank;
+    amp_comm_t *c;
+    int rc = obj_enter(kind, obj, call, &rank, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!errhandler)
+        return amp_mpi_error(rank, c, MPI_ERR_ARG, call,
+                             "NULL pointer (argument errhandler)");
+    *errhandler = c->errh;
+    return MPI_SUCCESS;
+}
+
+/* The handler of obj gets the program's code as it is. */
+static int call_errhandler(int kind, int obj, int errorcode, const char *call)
+{
+    amp_rank_t *rank;
+    amp_comm_t *c;
+    char msg[AMP_ERRMSG_LEN];
+    int rc = obj_enter(kind, obj, call, &rank, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    snprintf(msg, sizeof(msg), "%s: error code %d raised by the program", call,
+             errorcode);
+    apply_handler(rank, c->errh, obj, errorcode, msg);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    return set_errhandler(AMP_ERRH_COMM, comm, errhandler,
+                          "MPI_Comm_set_errhandler");
+}
+AMP_WEAK_ALIAS(Comm_set_errhandler)
+
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    return get_errhandler(AMP_ERRH_COMM, comm, errhandler,
+                          "MPI_Comm_get_errhandler");
+}
+AMP_WEAK_ALIAS(Comm_get_errhandler)
+
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
+                                MPI_Errhandler *errhandler)
+{
+    return create_errhandler(AMP_ERRH_COMM, fn, errhandler,
+                             "MPI_Comm_create_errhandler");
+}
+AMP_WEAK_ALIAS(Comm_create_errhandler)
+
+int PMPI_Errhandler_create(MPI_Handler_function *function,
+                           MPI_Errhandler *errhandler)
+{
+    return create_errhandler(AMP_ERRH_COMM, function, errhandler,
+                             "MPI_Errhandler_create");
+}
+AMP_WEAK_ALIAS(Errhandler_create)
+
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    return set_errhandler(AMP_ERRH_COMM, comm, errhandler,
+                          "MPI_Errhandler_set");
+}
+AMP_WEAK_ALIAS(Errhandler_set)
+
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    return get_errhandler(AMP_ERRH_COMM, comm, errhandler,
+                          "MPI_Errhandler_get");
+}
+AMP_WEAK_ALIAS(Errhandler_get)
+
+int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
+{
+    amp_rank_t *rank;
+    int rc = enter_ptr(errhandler, "errhandler", "MPI_Errhandler_free", &rank);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = check_errh(rank, NULL, *errhandler, -1, "MPI_Errhandler_free");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* Predefined handlers are never freed; a user handler may still be set
+     * on a communicator, which keeps calling the function it names, so the
+     * object is only dropped from the handle's point of view. */
+    *errhandler = MPI_ERRHANDLER_NULL;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Errhandler_free)
+
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+    return call_errhandler(AMP_ERRH_COMM, comm, errorcode,
+                           "MPI_Comm_call_errhandler");
+}
+AMP_WEAK_ALIAS(Comm_call_errhandler)
+
+/* ---- windows (mpi/win/win.c); a window's handler lives in its private
+ * communicator's errh ---- */
+
+int amp_mpi_error_win(amp_rank_t *rank, MPI_Errhandler eh, MPI_Win win,
+                      int errclass, const char *call, const char *detail)
+{
+    char msg[AMP_ERRMSG_LEN];
+    snprintf(msg, sizeof(msg), "%s: %s", reported_call(call), detail);
+    int code = errclass & DYN ? errclass : record(rank, errclass, msg);
+    return apply_handler(rank, eh, win, code, msg);
+}
+
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+                               MPI_Errhandler *errhandler)
+{
+    return create_errhandler(AMP_ERRH_WIN, win_errhandler_fn, errhandler,
+                             "MPI_Win_create_errhandler");
+}
+AMP_WEAK_ALIAS(Win_create_errhandler)
+
+int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+{
+    return set_errhandler(AMP_ERRH_WIN, win, errhandler,
+                          "MPI_Win_set_errhandler");
+}
+AMP_WEAK_ALIAS(Win_set_errhandler)
+
+int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+{
+    return get_errhandler(AMP_ERRH_WIN, win, errhandler,
+                          "MPI_Win_get_errhandler");
+}
+AMP_WEAK_ALIAS(Win_get_errhandler)
+
+int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+    return call_errhandler(AMP_ERRH_WIN, win, errorcode,
+                           "MPI_Win_call_errhandler");
+}
+AMP_WEAK_ALIAS(Win_call_errhandler)
+
+/* ---- files (mpi/file/file.c): each file keeps its handler, and
+ * MPI_FILE_NULL's (the rank's file_errh, MPI_ERRORS_RETURN at first) takes
+ * the errors of calls without a file and is the one new files start
+ * with ---- */
+
+int amp_mpi_error_file(amp_rank_t *rank, MPI_Errhandler eh, MPI_File fh,
+                       int errclass, const char *msg)
+{
+    int code = errclass & DYN ? errclass : record(rank, errclass, msg);
+    return apply_handler(rank, eh, fh, code, msg);
+}
+
+/* Enters call on file handle file (MPI_FILE_NULL allowed): *slot is
+ * where its handler lives. */
+static int enter_file(MPI_File file, const char *call, amp_rank_t **rank,
+                      MPI_Errhandler **slot)
+{
+    char msg[AMP_ERRMSG_LEN];
+    int rc = amp_mpi_enter(rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *slot = amp_file_errh_slot(*rank, file);
+    if (*slot)
+        return MPI_SUCCESS;
+    snprintf(msg, sizeof(msg), "%s: invalid file handle %#x (argument file)",
+             call, (unsigned)file);
+    return amp_mpi_error_file(*rank, (*rank)->file_errh, MPI_FILE_NULL,
+                              MPI_ERR_FILE, msg);
+}
+
+int PMPI_File_create_errhandler(
+    MPI_File_errhandler_function *file_errhandler_fn,
+    MPI_Errhandler *errhandler)
+{
+    return create_errhandler(AMP_ERRH_FILE, file_errhandler_fn, errhandler,
+                             "MPI_File_create_errhandler");
+}
+AMP_WEAK_ALIAS(File_create_errhandler)
+
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
+{
+    const char *call = "MPI_File_set_errhandler";
+    amp_rank_t *rank;
+    MPI_Errhandler *slot;
+    char why[128], msg[AMP_ERRMSG_LEN];
+    int rc = enter_file(file, call, &rank, &slot);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (errh_problem(rank, errhandler, AMP_ERRH_FILE, why, sizeof(why))) {
+        snprintf(msg, sizeof(msg), "%s: %s", call, why);
+        return amp_mpi_error_file(rank, *slot, file, MPI_ERR_ARG, msg);
+    }
+    *slot = errhandler;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(File_set_errhandler)
+
+int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
+{
+    const char *call = "MPI_File_get_errhandler";
+    amp_rank_t *rank;
+    MPI_Errhandler *slot;
+    char msg[AMP_ERRMSG_LEN];
+    int rc = enter_file(file, call, &rank, &slot);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!errhandler) {
+        snprintf(msg, sizeof(msg), "%s: NULL pointer (argument errhandler)",
+                 call);
+        return amp_mpi_error_file(rank, *slot, file, MPI_ERR_ARG, msg);
+    }
+    *errhandler = *slot;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(File_get_errhandler)
+
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
+{
+    const char *call = "MPI_File_call_errhandler";
+    amp_rank_t *rank;
+    MPI_Errhandler *slot;
+    char msg[AMP_ERRMSG_LEN];
+    int rc = enter_file(fh, call, &rank, &slot);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    snprintf(msg, sizeof(msg), "%s: error code %d raised by the program", call,
+             errorcode);
+    apply_handler(rank, *slot, fh, errorcode, msg);
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(File_call_errhandler)

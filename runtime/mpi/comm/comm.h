@@ -1,0 +1,244 @@
+/*
+ * Communicators (comm.c, handles.c), groups (group.c), inter-communicators
+ * (intercomm.c, intercoll_calls.c), and what every collective call of the
+ * layer shares (collective.c, coll_calls.c).
+ */
+#ifndef AMP_MPI_COMM_H
+#define AMP_MPI_COMM_H
+
+#include "mpi/call.h"
+
+typedef struct amp_comm {
+    amp_obj_t obj;
+    int ctx; /* p2p context; ctx + 1 is the collective one */
+    int rank, size;
+    const int *world; /* comm rank -> world rank; NULL: identity */
+    int *owned_world; /* world map to free with the communicator */
+    MPI_Errhandler errh;
+    char name[MPI_MAX_OBJECT_NAME];
+    /* Each of the following belongs to the file named; amp_comm_new zeroes
+     * them and amp_comm_destroy asks each owner to release its part. */
+    int is_inter;              /* intercomm.c: an inter-communicator */
+    int remote_size;           /* intercomm.c */
+    const int *remote_world;   /* intercomm.c: remote rank -> world rank */
+    int *owned_remote_world;   /* intercomm.c */
+    MPI_Comm local_comm;       /* intercomm.c: the local group's intra-comm */
+    struct amp_topology *topo; /* topology.c */
+    struct amp_attr *attrs;    /* attr.c: cached attributes */
+    struct amp_info *info;     /* info.c: hints set on the communicator */
+    /* comm_create.c: the hardware level MPI_COMM_TYPE_HW_UNGUIDED made it
+     * at, which MPI_Comm_get_info reports as "mpi_hw_resource_type" */
+    const char *hw_resource;
+    unsigned coll_seq;          /* coll: collectives started, for tags */
+    struct amp_coll_shm *shm;   /* coll/shm.c: state its members share */
+    unsigned asserts;           /* info.c: AMP_ASSERT_* from mpi_assert_* */
+    struct amp_coll_hier *hier; /* coll/hier.h: members in several processes */
+    int holds;                  /* comm.c: persistent requests that use it */
+    int freed; /* comm.c: MPI_Comm_free'd while held; the handle is invalid */
+} amp_comm_t;
+
+/* Bits of amp_comm_t.asserts: the MPI-4 assertions set to "true" in the
+ * communicator's info hints (info.c). */
+enum {
+    AMP_ASSERT_NO_ANY_TAG = 1u << 0,      /* mpi_assert_no_any_tag */
+    AMP_ASSERT_NO_ANY_SOURCE = 1u << 1,   /* mpi_assert_no_any_source */
+    AMP_ASSERT_EXACT_LENGTH = 1u << 2,    /* mpi_assert_exact_length */
+    AMP_ASSERT_ALLOW_OVERTAKING = 1u << 3 /* mpi_assert_allow_overtaking */
+};
+
+/* A group: an ordered list of world ranks (group.c). */
+typedef struct amp_group {
+    amp_obj_t obj;
+    int size;
+    int *world; /* group rank -> world rank; NULL when empty */
+} amp_group_t;
+
+/* ---- handles (handles.c) ---- */
+amp_comm_t *amp_comm_lookup(amp_rank_t *rank, MPI_Comm h);
+int amp_comm_world_rank(const amp_comm_t *comm, int r);
+const char *amp_comm_label(const amp_comm_t *comm, char *buf, size_t len);
+/* The collective view of comm for one collective call: takes the call's
+ * sequence number (comm->coll_seq++), so call it once per call, on every
+ * member, whatever the algorithm. */
+void amp_coll_comm_of(amp_rank_t *rank, amp_comm_t *comm, amp_coll_comm_t *c);
+
+/* Argument checks shared by the calls; each returns MPI_SUCCESS or the
+ * code from amp_mpi_error. */
+int amp_check_comm(amp_rank_t *rank, MPI_Comm h, const char *call,
+                   amp_comm_t **comm);
+/* collective.c: root is a rank of comm; op (a valid handle) is defined on
+ * dt (handle dtype) and resolved into *out. */
+int amp_check_root(amp_rank_t *rank, amp_comm_t *comm, int root,
+                   const char *call);
+int amp_check_op(amp_rank_t *rank, amp_comm_t *comm, MPI_Op op,
+                 MPI_Datatype dtype, const amp_dt_t *dt, const char *call,
+                 amp_coll_op_t *out);
+/* The arguments of a reduction (MPI_Reduce, MPI_Allreduce and their
+ * nonblocking forms): count elements of dtype at sendbuf combined with op
+ * into recvbuf at root, or with all at every rank (root unused). */
+typedef struct amp_reduce_args {
+    const void *sendbuf;
+    void *recvbuf;
+    int count;
+    MPI_Datatype dtype;
+    MPI_Op op;
+    int root, all;
+} amp_reduce_args_t;
+/* coll_calls.c: runs schedule s (built with status st) to the end, or,
+ * when request is not NULL, hands it out as *request (kind AMP_REQ_COLL on
+ * comm_h).  Takes s over; returns the MPI code (errors through comm). */
+int amp_coll_launch(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
+                    amp_status_t st, struct amp_nbc *s, MPI_Request *request,
+                    const char *call);
+
+/* ---- process topologies (topology.c) ---- */
+
+/* A copy of t for MPI_Comm_dup (*copy NULL when t is NULL). */
+AMP_MUST_USE amp_status_t amp_topology_dup(const struct amp_topology *t,
+                                           struct amp_topology **copy);
+void amp_topology_free(struct amp_topology *t);
+
+/* ---- communicators (comm.c) ---- */
+
+/* Whether the size ranks of world (comm rank -> world rank, NULL: the
+ * identity) all run in this process: only then do collectives go through
+ * its shared memory (coll/shm.c). */
+int amp_comm_members_local(int size, const int *world);
+
+/* A new communicator object of this rank with context ctx (ctx and ctx + 1),
+ * this rank's position myrank among size members, and world (comm rank ->
+ * world rank, which the communicator takes over and frees; NULL for the
+ * identity).  Error handler MPI_ERRORS_ARE_FATAL, no name.  NULL when out
+ * of memory (world is freed then too). */
+amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
+                         int *world);
+/* The same without the collectives' shared state (amp_comm_coll_attach
+ * adds it once ctx is known: MPI_Comm_idup). */
+amp_comm_t *amp_comm_alloc(amp_rank_t *rank, int ctx, int myrank, int size,
+                           int *world);
+/* Releases everything the communicator holds and its handle. */
+void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm);
+/* Keeps comm alive (MPI_Comm_free only invalidates the program's handle)
+ * while a persistent request uses it; the last drop after the free
+ * destroys it. */
+void amp_comm_hold(amp_comm_t *comm);
+void amp_comm_drop(amp_rank_t *rank, amp_comm_t *comm);
+/* comm->hier: the layout of the two levels of comm's collectives
+ * (coll/hier.h) when its members run in several processes, each
+ * process's as one block of consecutive ranks, else NULL. */
+AMP_MUST_USE amp_status_t amp_comm_hier_attach(amp_comm_t *comm);
+/* The shared state of comm's collectives for the processes its members
+ * run in now (amp_comm_new does it; a rank that moves between processes
+ * detaches and attaches again, rank/move.c).  Fails with AMP_ERR_NOMEM. */
+AMP_MUST_USE amp_status_t amp_comm_coll_attach(amp_comm_t *c);
+void amp_comm_coll_detach(amp_comm_t *c);
+/* Context ids agreed while other threads of the rank may agree too
+ * (MPI_THREAD_MULTIPLE; comm.c has the protocol).  propose: nids ids
+ * from the rank's next one, issued to the caller alone; the first is the
+ * rank's proposal.  take: after the proposals were combined (agreed, their
+ * largest), whether ids agreed.. agreed+nids-1 may be taken at this rank
+ * (they are then); every member must say so, else all try again.
+ * threads: whether the rank has threads that may agree at the same time
+ * (no member has: take is certain and may be skipped).  backoff: a short
+ * random wait before another try, longer with each (*tries). */
+int amp_comm_ctx_propose(amp_rank_t *rank, int nids);
+int amp_comm_ctx_take(amp_rank_t *rank, int proposed, int agreed, int nids);
+int amp_comm_ctx_threads(amp_rank_t *rank);
+void amp_comm_ctx_backoff(unsigned *tries);
+/* Collective over comm: a context id no member has used yet (two ids are
+ * taken: ctx and ctx + 1).  May block; re-read rank-local pointers after. */
+AMP_MUST_USE amp_status_t amp_comm_agree_ctx(amp_rank_t *rank, amp_comm_t *comm,
+                                             int *ctx);
+
+/* Collective over the members of comm listed in members (comm ranks, by
+ * position; this rank is members[me]), n of them, only: like
+ * amp_comm_agree_ctx.  tag (0..MPI_TAG_UB) keeps apart
+ * concurrent agreements on one communicator (MPI_Comm_create_group). */
+AMP_MUST_USE amp_status_t amp_comm_agree_ctx_among(amp_rank_t *rank,
+                                                   amp_comm_t *comm,
+                                                   const int *members, int n,
+                                                   int me, int tag, int *ctx);
+
+/* World rank of rank r of the group comm's messages go to: the remote
+ * group of an inter-communicator, comm's own group otherwise. */
+static inline int amp_comm_peer_world(const amp_comm_t *comm, int r)
+{
+    if (comm->is_inter)
+        return comm->remote_world[r];
+    return comm->world ? comm->world[r] : r;
+}
+
+/* Size of that group: the valid destinations and sources on comm. */
+static inline int amp_comm_peer_size(const amp_comm_t *comm)
+{
+    return comm->is_inter ? comm->remote_size : comm->size;
+}
+
+/* ---- groups (group.c) ---- */
+amp_group_t *amp_group_lookup(amp_rank_t *rank, MPI_Group h);
+/* Looks up h, answering MPI_ERR_GROUP (through comm's handler) if it is
+ * not a valid group; arg names the argument. */
+int amp_check_group(amp_rank_t *rank, amp_comm_t *comm, MPI_Group h,
+                    const char *call, const char *arg, amp_group_t **group);
+/* A new group handle for the world ranks in world (n of them), which the
+ * group takes over (MPI_GROUP_EMPTY when n is 0; world is freed then). */
+AMP_MUST_USE amp_status_t amp_group_new(amp_rank_t *rank, int *world, int n,
+                                        MPI_Group *out);
+/* Position of world rank w in group, or MPI_UNDEFINED. */
+int amp_group_rank_of(const amp_group_t *group, int w);
+AMP_MUST_USE amp_status_t amp_group_init(amp_rank_t *rank);
+
+/* ---- inter-communicators (intercomm.c) ---- */
+/* Enters call with inter-communicator comm_h and a place out (named
+ * outarg) for a result. */
+int amp_intercomm_enter(amp_rank_t **rank, MPI_Comm comm_h, const void *out,
+                        const char *outarg, const char *call,
+                        amp_comm_t **comm);
+/* MPI_Comm_dup of an inter-communicator: *out is the new one. */
+int amp_intercomm_dup(amp_rank_t *rank, MPI_Comm comm_h, amp_comm_t **out,
+                      const char *call);
+/* A new inter-communicator object with the groups of comm and context
+ * ids from ctx, its collectives' state attached (attach 1) or not yet
+ * (MPI_Comm_idup: ctx -1, amp_comm_coll_attach on its local_comm later). */
+int amp_intercomm_copy(amp_rank_t *rank, amp_comm_t *comm, int ctx, int attach,
+                       amp_comm_t **out, const char *call);
+/* MPI_Comm_split (and MPI_Comm_create, MPI_Comm_split_type) of the
+ * inter-communicator comm_h, checked: the inter-communicator between the
+ * members of each group with color (in the order of key, then rank), or
+ * MPI_COMM_NULL when color is MPI_UNDEFINED or either side has none. */
+int amp_intercomm_split(amp_rank_t *rank, MPI_Comm comm_h, int color, int key,
+                        MPI_Comm *newcomm, const char *call);
+/* Releases what an inter-communicator holds beside the intra part. */
+void amp_intercomm_cleanup(amp_rank_t *rank, amp_comm_t *comm);
+/* The view of inter-communicator ic for one collective call, for the
+ * schedules of coll/inter.h: takes the call's sequence number
+ * (amp_coll_comm_of), so call it once per call (intercoll_calls.c). */
+void amp_intercoll_view(amp_rank_t *rank, amp_comm_t *ic, amp_coll_inter_t *v);
+/* Collectives on an inter-communicator (intercoll_calls.c): each checks its
+ * own arguments beyond comm (reduce_scatter's are checked), then runs the
+ * call to the end or, when request is not NULL, hands it out as *request
+ * (on comm_h); returns the MPI code.  reduce: all for allreduce (root
+ * unused). */
+int amp_intercoll_barrier(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
+                          MPI_Request *request, const char *call);
+struct amp_xfer; /* request.h */
+/* bcast: x's count elements of x->dtype at x->buf from root x->peer, on
+ * x->comm_h (comm). */
+int amp_intercoll_bcast(amp_rank_t *rank, amp_comm_t *comm,
+                        const struct amp_xfer *x, MPI_Request *request,
+                        const char *call);
+int amp_intercoll_reduce(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
+                         const amp_reduce_args_t *a, MPI_Request *request,
+                         const char *call);
+/* Reduce_scatter(_block) of r: counts over the local group, r->count their
+ * sum (the same in both groups). */
+int amp_intercoll_reduce_scatter(amp_rank_t *rank, amp_comm_t *comm,
+                                 MPI_Comm comm_h, const amp_coll_reduction_t *r,
+                                 const int *counts, MPI_Request *request,
+                                 const char *call);
+/* root of a rooted collective on an inter-communicator: MPI_ROOT,
+ * MPI_PROC_NULL or a rank of the remote group. */
+int amp_check_inter_root(amp_rank_t *rank, amp_comm_t *comm, int root,
+                         const char *call);
+
+#endif

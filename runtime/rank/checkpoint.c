@@ -1,0 +1,912 @@
+/*
+ * The checkpoint side of checkpoint/restart (checkpoint.h): what a rank
+ * may hold at a checkpoint, the description of its MPI objects that it
+ * keeps in its own heap, the snapshot of its slot written from a context
+ * of its own, the manifest, and the rebuilding of the objects after a
+ * restart.
+ */
+#include "rank/checkpoint.h"
+#include "mpi/impl.h"
+#include "rank/slot.h"
+
+#include "mem/heap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WRITER_STACK ((size_t)64 << 10)
+
+uint64_t amp_ckpt_hash(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* ---- what may be live at a checkpoint ---- */
+
+/* A reason the rank's state cannot be saved, in why; an MPI class. */
+typedef struct why {
+    char text[160];
+} why_t;
+
+static int refuse(why_t *w, int cls, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int refuse(why_t *w, int cls, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->text, sizeof(w->text), fmt, ap);
+    va_end(ap);
+    return cls;
+}
+
+/* The first live index of t from its first one, or -1. */
+static int first_live(const amp_table_t *t)
+{
+    for (int i = t->first; i < t->nchunks * AMP_TABLE_CHUNK; i++)
+        if (amp_table_lookup(t, i))
+            return i;
+    return -1;
+}
+
+static int posted_empty(const amp_p2p_ep_t *ep)
+{
+    if (ep->posted.head)
+        return 0;
+    for (int b = 0; b < AMP_P2P_BUCKETS; b++)
+        if (ep->posted_b[b].head)
+            return 0;
+    return 1;
+}
+
+static int unexpected_empty(const amp_p2p_ep_t *ep)
+{
+    if (ep->unexp.head)
+        return 0;
+    for (int b = 0; b < AMP_P2P_BUCKETS; b++)
+        if (ep->unexp_b[b].head)
+            return 0;
+    return 1;
+}
+
+/* Whether a message waits for the rank on a communicator it holds.  The
+ * collective context of MPI_COMM_WORLD is left out: the checkpoint's own
+ * collectives run on it, and a rank that is further on may already have
+ * sent its part of the next one (across processes, where they go through
+ * the queues); a restarted rank skips those.  A message on a context the
+ * rank no longer holds could never be received: it is not missed. */
+static int message_waiting(amp_rank_t *rank)
+{
+    amp_comm_t *world = amp_comm_lookup(rank, MPI_COMM_WORLD);
+    amp_table_t *t = &rank->comms;
+    amp_p2p_probe_info_t info;
+    for (int i = 0; i < t->nchunks * AMP_TABLE_CHUNK; i++) {
+        amp_comm_t *c = amp_table_lookup(t, i);
+        if (!c)
+            continue;
+        if (amp_p2p_iprobe(&rank->ep, c->ctx, AMP_P2P_ANY, AMP_P2P_ANY,
+                           &info) ||
+            (c != world && amp_p2p_iprobe(&rank->ep, c->ctx + 1, AMP_P2P_ANY,
+                                          AMP_P2P_ANY, &info)))
+            return 1;
+    }
+    return 0;
+}
+
+static int check_comms(amp_rank_t *rank, why_t *w)
+{
+    amp_table_t *t = &rank->comms;
+    for (int i = 0; i < t->nchunks * AMP_TABLE_CHUNK; i++) {
+        amp_comm_t *c = amp_table_lookup(t, i);
+        if (!c)
+            continue;
+        const char *what = c->is_inter ? "is an inter-communicator"
+                           : c->topo   ? "has a process topology"
+                           : c->attrs  ? "has attributes"
+                           : c->info   ? "has info hints"
+                                       : NULL;
+        if (what)
+            return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,
+                          "communicator %#x %s, which a checkpoint cannot "
+                          "hold yet (docs/checkpoint.md)",
+                          (unsigned)AMPI_HANDLE(AMPI_HANDLE_COMM, i), what);
+    }
+    return MPI_SUCCESS;
+}
+
+static int check_dts(amp_rank_t *rank, why_t *w)
+{
+    for (int i = 0; i < AMPI_DTID_COUNT; i++)
+        if (rank->dt_attrs[i])
+            return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,
+                          "a predefined datatype has attributes, which a "
+                          "checkpoint cannot hold yet (docs/checkpoint.md)");
+    amp_table_t *t = &rank->dts;
+    for (int i = 0; i < t->nchunks * AMP_TABLE_CHUNK; i++) {
+        amp_dt_t *d = amp_table_lookup(t, i);
+        if (d && d->attrs)
+            return refuse(
+                w, MPI_ERR_UNSUPPORTED_OPERATION,
+                "datatype %#x has attributes, which a checkpoint "
+                "cannot hold yet (docs/checkpoint.md)",
+                (unsigned)AMPI_HANDLE(AMPI_HANDLE_DATATYPE_DERIVED, i));
+    }
+    return MPI_SUCCESS;
+}
+
+/* MPI_SUCCESS when everything the rank holds can be saved: into a
+ * checkpoint (for_file: messages of the checkpoint's own collectives may
+ * already wait) or for a move (none may). */
+static int check_state_for(amp_rank_t *rank, int for_file, why_t *w)
+{
+    int i;
+    if ((i = first_live(&rank->reqs)) >= 0)
+        return refuse(w, MPI_ERR_REQUEST,
+                      "request %#x is still allocated; complete and free "
+                      "every request before a checkpoint",
+                      (unsigned)AMPI_HANDLE(AMPI_HANDLE_REQUEST, i));
+    if (first_live(&rank->msgs) >= 0 || !posted_empty(&rank->ep) ||
+        (for_file ? message_waiting(rank) : !unexpected_empty(&rank->ep)) ||
+        rank->bsend.segs)
+        return refuse(w, MPI_ERR_REQUEST,
+                      "a message to or from this rank is still pending; "
+                      "receive every message before a checkpoint");
+    if ((i = first_live(&rank->wins)) >= 0)
+        return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,
+                      "window %#x is open; a checkpoint cannot hold windows "
+                      "(docs/checkpoint.md)",
+                      (unsigned)AMPI_HANDLE(AMPI_HANDLE_WIN, i));
+    const char *path;
+    MPI_File fh = amp_file_first_open(rank, &path);
+    if (fh != MPI_FILE_NULL)
+        return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,
+                      "file %#x (\"%.60s\") is open; close files before a "
+                      "checkpoint (docs/mpi-io.md)",
+                      (unsigned)fh, path);
+    if (rank->datareps)
+        return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,
+                      "the rank registered data representations "
+                      "(MPI_Register_datarep), which a checkpoint cannot hold "
+                      "yet (docs/mpi-io.md)");
+    if (atomic_load(&rank->mt_threads) > 0 || rank->nsessions > 0)
+        return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,
+                      "the rank has %s, which a checkpoint cannot hold "
+                      "(docs/checkpoint.md)",
+                      rank->nsessions ? "open sessions"
+                                      : "kernel threads of its own");
+    if (first_live(&rank->keyvals) >= 0 || rank->user_errs || rank->tls_dtors)
+        return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,
+                      "the rank holds %s, which a checkpoint cannot hold "
+                      "yet (docs/checkpoint.md)",
+                      rank->user_errs   ? "added error classes or codes"
+                      : rank->tls_dtors ? "thread_local objects with "
+                                          "destructors"
+                                        : "attribute keyvals");
+    int rc = check_comms(rank, w);
+    return rc != MPI_SUCCESS ? rc : check_dts(rank, w);
+}
+
+static int check_state(amp_rank_t *rank, why_t *w)
+{
+    return check_state_for(rank, 0, w);
+}
+
+/* ---- the description of the rank's objects (in its own heap) ---- */
+
+enum { REC_END, REC_ERRH, REC_OP, REC_GROUP, REC_INFO, REC_DT, REC_COMM };
+
+typedef struct rec {
+    int32_t kind, idx;
+    uint64_t bytes; /* of the payload that follows, padded to 16 */
+} rec_t;
+
+typedef struct comm_rec {
+    int ctx, rank, size, errh, has_world;
+    unsigned asserts, coll_seq;
+    char name[MPI_MAX_OBJECT_NAME];
+} comm_rec_t;
+
+/* A growing buffer in the rank's heap, so that it is saved with it. */
+typedef struct blob {
+    char *p;
+    size_t len, cap;
+    int failed;
+} blob_t;
+
+static void *blob_room(amp_rank_t *rank, blob_t *b, size_t n)
+{
+    n = AMP_ROUND_UP(n, 16);
+    if (b->failed)
+        return NULL;
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 4096;
+        while (cap < b->len + n)
+            cap *= 2;
+        char *p = b->p ? amp_heap_realloc(rank->heap, b->p, cap)
+                       : amp_heap_alloc(rank->heap, cap, 16);
+        if (!p) {
+            b->failed = 1;
+            return NULL;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    void *at = b->p + b->len;
+    memset(at, 0, n);
+    b->len += n;
+    return at;
+}
+
+/* Appends a record of the given parts (pointer, bytes; NULL pointers
+ * skipped), each padded to 16 bytes. */
+static void put(amp_rank_t *rank, blob_t *b, int kind, int idx, int nparts,
+                const void *const *parts, const size_t *sizes)
+{
+    size_t total = 0;
+    for (int i = 0; i < nparts; i++)
+        total += parts[i] ? AMP_ROUND_UP(sizes[i], 16) : 0;
+    rec_t *r = blob_room(rank, b, sizeof(*r));
+    if (!r)
+        return;
+    r->kind = kind;
+    r->idx = idx;
+    r->bytes = total;
+    for (int i = 0; i < nparts; i++) {
+        void *at = parts[i] ? blob_room(rank, b, sizes[i]) : NULL;
+        if (at)
+            memcpy(at, parts[i], sizes[i]);
+    }
+}
+
+static void describe_simple(amp_rank_t *rank, blob_t *b)
+{
+    for (int i = 0; i < rank->errhs.nchunks * AMP_TABLE_CHUNK; i++) {
+        amp_errh_t *e =
+            i >= rank->errhs.first ? amp_table_lookup(&rank->errhs, i) : NULL;
+        if (e)
+            put(rank, b, REC_ERRH, i, 1, (const void *[]){e},
+                (size_t[]){sizeof(*e)});
+    }
+    for (int i = 0; i < rank->ops.nchunks * AMP_TABLE_CHUNK; i++) {
+        amp_op_obj_t *o =
+            i >= rank->ops.first ? amp_table_lookup(&rank->ops, i) : NULL;
+        if (o)
+            put(rank, b, REC_OP, i, 1, (const void *[]){o},
+                (size_t[]){sizeof(*o)});
+    }
+    for (int i = 1; i < rank->groups.nchunks * AMP_TABLE_CHUNK; i++) {
+        amp_group_t *g = amp_table_lookup(&rank->groups, i);
+        if (g)
+            put(rank, b, REC_GROUP, i, 2, (const void *[]){g, g->world},
+                (size_t[]){sizeof(*g), (size_t)g->size * sizeof(int)});
+    }
+}
+
+/* An info object as "key\0value\0..." through the MPI calls. */
+static void describe_info(amp_rank_t *rank, blob_t *b, int i)
+{
+    MPI_Info h = (MPI_Info)AMPI_HANDLE(AMPI_HANDLE_INFO, i);
+    int n = 0;
+    if (PMPI_Info_get_nkeys(h, &n) != MPI_SUCCESS)
+        return;
+    char *text =
+        malloc((size_t)n * (MPI_MAX_INFO_KEY + MPI_MAX_INFO_VAL + 2) + 1);
+    if (!text) {
+        b->failed = 1;
+        return;
+    }
+    size_t len = 0;
+    for (int k = 0; k < n; k++) {
+        char key[MPI_MAX_INFO_KEY + 1], value[MPI_MAX_INFO_VAL + 1];
+        int flag = 0;
+        if (PMPI_Info_get_nthkey(h, k, key) != MPI_SUCCESS ||
+            PMPI_Info_get(h, key, MPI_MAX_INFO_VAL, value, &flag) !=
+                MPI_SUCCESS ||
+            !flag)
+            continue;
+        size_t kl = strlen(key) + 1, vl = strlen(value) + 1;
+        memcpy(text + len, key, kl);
+        memcpy(text + len + kl, value, vl);
+        len += kl + vl;
+    }
+    put(rank, b, REC_INFO, i, 2, (const void *[]){&len, text},
+        (size_t[]){sizeof(len), len});
+    free(text);
+}
+
+static void describe_dt(amp_rank_t *rank, blob_t *b, int i, const amp_dt_t *d)
+{
+    size_t name_len = d->owned_name ? strlen(d->owned_name) + 1 : 0;
+    const void *parts[] = {d,        d->owned_blocks, d->ints,
+                           d->addrs, d->types,        d->owned_name};
+    size_t sizes[] = {sizeof(*d),
+                      (size_t)d->nblocks * sizeof(*d->blocks),
+                      (size_t)d->nints * sizeof(int),
+                      (size_t)d->naddrs * sizeof(ptrdiff_t),
+                      (size_t)d->ntypes * sizeof(int),
+                      name_len};
+    put(rank, b, REC_DT, i, 6, parts, sizes);
+}
+
+static void describe_comm(amp_rank_t *rank, blob_t *b, int i,
+                          const amp_comm_t *c)
+{
+    comm_rec_t r = {.ctx = c->ctx,
+                    .rank = c->rank,
+                    .size = c->size,
+                    .errh = c->errh,
+                    .has_world = c->world != NULL,
+                    .asserts = c->asserts,
+                    .coll_seq = c->coll_seq};
+    memcpy(r.name, c->name, sizeof(r.name));
+    put(rank, b, REC_COMM, i, 2, (const void *[]){&r, c->world},
+        (size_t[]){sizeof(r), (size_t)c->size * sizeof(int)});
+}
+
+/* Every object the rank may hold at a checkpoint, in the order they are
+ * rebuilt: what others refer to first. */
+static int describe(amp_rank_t *rank, blob_t *b, why_t *w)
+{
+    describe_simple(rank, b);
+    for (int i = rank->infos.first; i < rank->infos.nchunks * AMP_TABLE_CHUNK;
+         i++)
+        if (amp_table_lookup(&rank->infos, i))
+            describe_info(rank, b, i);
+    for (int i = 0; i < rank->dts.nchunks * AMP_TABLE_CHUNK; i++) {
+        const amp_dt_t *d = amp_table_lookup(&rank->dts, i);
+        if (d)
+            describe_dt(rank, b, i, d);
+    }
+    for (int i = 0; i < rank->comms.nchunks * AMP_TABLE_CHUNK; i++) {
+        const amp_comm_t *c = amp_table_lookup(&rank->comms, i);
+        if (c)
+            describe_comm(rank, b, i, c);
+    }
+    put(rank, b, REC_END, 0, 0, NULL, NULL);
+    if (b->failed)
+        return refuse(w, MPI_ERR_NO_MEM,
+                      "the rank's heap has no room to describe its MPI "
+                      "objects; raise +isomalloc_slot");
+    return MPI_SUCCESS;
+}
+
+/* ---- rebuilding them after a restart ---- */
+
+/* Table entries taken to reach a handle, given back once all are in. */
+typedef struct fillers {
+    amp_table_t *t;
+    void **objs;
+    int n, cap;
+} fillers_t;
+
+/* Takes entries of f->t until the next one handed out is idx. */
+static amp_status_t skip_to(fillers_t *f, int idx)
+{
+    amp_table_t *t = f->t;
+    for (;;) {
+        /* A table with no free entry grows by a chunk, whose entries
+         * from t->first on come out in ascending order. */
+        int next = t->free_head;
+        if (next < 0)
+            next = t->nchunks * AMP_TABLE_CHUNK > t->first
+                       ? t->nchunks * AMP_TABLE_CHUNK
+                       : t->first;
+        if (next == idx)
+            return AMP_OK;
+        if (next > idx)
+            return AMP_ERR_INTERN;
+        if (f->n == f->cap) {
+            int cap = f->cap ? 2 * f->cap : 16;
+            void **objs = realloc(f->objs, (size_t)cap * sizeof(*objs));
+            if (!objs)
+                return AMP_ERR_NOMEM;
+            f->objs = objs;
+            f->cap = cap;
+        }
+        void *o = amp_table_alloc(t);
+        if (!o)
+            return AMP_ERR_NOMEM;
+        f->objs[f->n++] = o;
+    }
+}
+
+static void fillers_release(fillers_t *f)
+{
+    for (int i = 0; i < f->n; i++)
+        amp_table_free(f->t, f->objs[i]);
+    free(f->objs);
+    memset(f, 0, sizeof(*f));
+}
+
+/* The object for record r at its own handle in t. */
+static void *take(fillers_t *f, amp_table_t *t, const rec_t *r)
+{
+    if (f->t != t) {
+        if (f->t)
+            fillers_release(f);
+        f->t = t;
+    }
+    if (skip_to(f, r->idx) != AMP_OK)
+        return NULL;
+    return amp_table_alloc(t);
+}
+
+static void *dup_part(const char **at, size_t bytes, int present)
+{
+    if (!present)
+        return NULL;
+    void *p = malloc(bytes ? bytes : 1);
+    if (p)
+        memcpy(p, *at, bytes);
+    *at += AMP_ROUND_UP(bytes, 16);
+    return p;
+}
+
+static amp_status_t rebuild_dt(fillers_t *f, amp_rank_t *rank, const rec_t *r)
+{
+    const char *at = (const char *)(r + 1);
+    const amp_dt_t *saved = (const amp_dt_t *)at;
+    amp_dt_t *d = take(f, &rank->dts, r);
+    if (!d)
+        return AMP_ERR_NOMEM;
+    amp_obj_t obj = d->obj;
+    *d = *saved;
+    d->obj = obj;
+    at += AMP_ROUND_UP(sizeof(*d), 16);
+    d->owned_blocks = dup_part(&at, (size_t)d->nblocks * sizeof(*d->blocks),
+                               saved->owned_blocks != NULL);
+    if (saved->owned_blocks)
+        d->blocks = d->owned_blocks;
+    d->ints =
+        dup_part(&at, (size_t)d->nints * sizeof(int), saved->ints != NULL);
+    d->addrs = dup_part(&at, (size_t)d->naddrs * sizeof(ptrdiff_t),
+                        saved->addrs != NULL);
+    d->types =
+        dup_part(&at, (size_t)d->ntypes * sizeof(int), saved->types != NULL);
+    d->owned_name = saved->owned_name ? dup_part(&at, strlen(at) + 1, 1) : NULL;
+    if (saved->owned_name && saved->name == saved->owned_name)
+        d->name = d->owned_name;
+    if ((saved->owned_blocks && !d->owned_blocks) ||
+        (saved->ints && !d->ints) || (saved->addrs && !d->addrs) ||
+        (saved->types && !d->types) || (saved->owned_name && !d->owned_name))
+        return AMP_ERR_NOMEM;
+    return AMP_OK;
+}
+
+static amp_status_t rebuild_comm(fillers_t *f, amp_rank_t *rank, const rec_t *r)
+{
+    const comm_rec_t *s = (const comm_rec_t *)(r + 1);
+    amp_comm_t *c;
+    if (r->idx < rank->comms.first) { /* MPI_COMM_WORLD, MPI_COMM_SELF */
+        c = amp_table_lookup(&rank->comms, r->idx);
+    } else {
+        int *world = NULL;
+        if (s->has_world) {
+            world = malloc((size_t)s->size * sizeof(int));
+            if (!world)
+                return AMP_ERR_NOMEM;
+            memcpy(world, (const char *)s + AMP_ROUND_UP(sizeof(*s), 16),
+                   (size_t)s->size * sizeof(int));
+        }
+        if (f->t != &rank->comms) {
+            if (f->t)
+                fillers_release(f);
+            f->t = &rank->comms;
+        }
+        if (skip_to(f, r->idx) != AMP_OK) {
+            free(world);
+            return AMP_ERR_NOMEM;
+        }
+        c = amp_comm_new(rank, s->ctx, s->rank, s->size, world);
+    }
+    if (!c)
+        return AMP_ERR_NOMEM;
+    c->errh = s->errh;
+    c->asserts = s->asserts;
+    c->coll_seq = s->coll_seq;
+    memcpy(c->name, s->name, sizeof(c->name));
+    return AMP_OK;
+}
+
+static amp_status_t rebuild_info(fillers_t *f, amp_rank_t *rank, const rec_t *r)
+{
+    if (f->t != &rank->infos) {
+        if (f->t)
+            fillers_release(f);
+        f->t = &rank->infos;
+    }
+    if (skip_to(f, r->idx) != AMP_OK)
+        return AMP_ERR_NOMEM;
+    MPI_Info h;
+    if (PMPI_Info_create(&h) != MPI_SUCCESS || AMP_HANDLE_INDEX(h) != r->idx)
+        return AMP_ERR_NOMEM;
+    const char *at = (const char *)(r + 1);
+    size_t len;
+    memcpy(&len, at, sizeof(len));
+    const char *text = at + 16, *end = text + len;
+    while (text < end) {
+        const char *value = text + strlen(text) + 1;
+        if (PMPI_Info_set(h, text, value) != MPI_SUCCESS)
+            return AMP_ERR_NOMEM;
+        text = value + strlen(value) + 1;
+    }
+    return AMP_OK;
+}
+
+static amp_status_t rebuild_one(fillers_t *f, amp_rank_t *rank, const rec_t *r)
+{
+    const void *payload = r + 1;
+    switch (r->kind) {
+    case REC_ERRH: {
+        amp_errh_t *e = take(f, &rank->errhs, r);
+        if (!e)
+            return AMP_ERR_NOMEM;
+        const amp_errh_t *s = payload;
+        e->fn = s->fn;
+        e->kind = s->kind;
+        return AMP_OK;
+    }
+    case REC_OP: {
+        amp_op_obj_t *o = take(f, &rank->ops, r);
+        if (!o)
+            return AMP_ERR_NOMEM;
+        const amp_op_obj_t *s = payload;
+        o->fn = s->fn;
+        o->commute = s->commute;
+        return AMP_OK;
+    }
+    case REC_GROUP: {
+        amp_group_t *g = take(f, &rank->groups, r);
+        if (!g)
+            return AMP_ERR_NOMEM;
+        const amp_group_t *s = payload;
+        const char *at = (const char *)payload + AMP_ROUND_UP(sizeof(*s), 16);
+        g->size = s->size;
+        g->world = dup_part(&at, (size_t)s->size * sizeof(int), 1);
+        return g->world ? AMP_OK : AMP_ERR_NOMEM;
+    }
+    case REC_INFO: return rebuild_info(f, rank, r);
+    case REC_DT: return rebuild_dt(f, rank, r);
+    case REC_COMM: return rebuild_comm(f, rank, r);
+    }
+    return AMP_ERR_INTERN;
+}
+
+/* Runs in the restarted rank: its objects back under their handles. */
+static int rebuild(amp_rank_t *rank, const blob_t *b, const char *call)
+{
+    fillers_t f = {0};
+    amp_status_t st = AMP_OK;
+    const char *at = b->p;
+    for (;;) {
+        const rec_t *r = (const rec_t *)at;
+        if (r->kind == REC_END || st != AMP_OK)
+            break;
+        st = rebuild_one(&f, rank, r);
+        at += sizeof(*r) + r->bytes;
+    }
+    if (f.t)
+        fillers_release(&f);
+    amp_ckpt_blob_free(rank, b->p);
+    if (st != AMP_OK)
+        amp_fatal("rank %d: %s: cannot rebuild its MPI objects after the "
+                  "restart (%s)",
+                  rank->world_rank, call, amp_status_str(st));
+    return MPI_SUCCESS;
+}
+
+/* ---- the rank's file ---- */
+
+/* What the writer of a rank's file is given, and tells. */
+typedef struct snap {
+    const char *dir;
+    uint64_t id;
+    int cls;
+    why_t *why;
+} snap_t;
+
+typedef struct out {
+    int fd;
+    uint64_t hash;
+    int err; /* errno of the first failed write */
+} out_t;
+
+static void out_write(out_t *o, const void *p, size_t n)
+{
+    o->hash = amp_ckpt_hash(o->hash, p, n);
+    const char *c = p;
+    while (n > 0 && !o->err) {
+        ssize_t k = write(o->fd, c, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            o->err = k < 0 ? errno : EIO;
+            break;
+        }
+        c += k;
+        n -= (size_t)k;
+    }
+}
+
+static int write_rank_file(const amp_slot_stop_t *stop, snap_t *s)
+{
+    amp_rank_t *rank = stop->rank;
+    amp_ckpt_rank_hdr_t h = {.version = AMP_CKPT_VERSION,
+                             .world_rank = rank->world_rank,
+                             .id = s->id,
+                             .slot = stop->desc};
+    memcpy(h.magic, AMP_CKPT_RANK_MAGIC, sizeof(h.magic));
+    h.pie_nranges = (uint32_t)(stop->nranges - 2);
+    for (int i = 2; i < stop->nranges; i++) {
+        h.pie[i - 2].addr = (uintptr_t)stop->ranges[i].addr;
+        h.pie[i - 2].len = stop->ranges[i].len;
+    }
+    char path[PATH_MAX], tmp[PATH_MAX + 8];
+    snprintf(path, sizeof(path), "%s/rank-%d.ckpt", s->dir, rank->world_rank);
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    out_t o = {.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666),
+               .hash = AMP_CKPT_FNV0};
+    if (o.fd < 0)
+        return refuse(s->why, MPI_ERR_IO, "cannot create %s: %s", tmp,
+                      strerror(errno));
+    out_write(&o, &h, sizeof(h));
+    for (int i = 0; i < stop->nranges; i++)
+        out_write(&o, stop->ranges[i].addr, stop->ranges[i].len);
+    uint64_t hash = o.hash;
+    out_write(&o, &hash, sizeof(hash));
+    if (close(o.fd) != 0 && !o.err)
+        o.err = errno;
+    if (!o.err && rename(tmp, path) != 0)
+        o.err = errno;
+    if (o.err) {
+        unlink(tmp);
+        return refuse(s->why, MPI_ERR_IO, "cannot write %s: %s", path,
+                      strerror(o.err));
+    }
+    return MPI_SUCCESS;
+}
+
+/* Runs on a stack of its own while the rank is stopped (amp_slot_stop):
+ * its memory does not change while it is written. */
+static void writer_main(amp_slot_stop_t *stop)
+{
+    snap_t *s = stop->arg;
+    s->cls = write_rank_file(stop, s);
+    amp_slot_resume(stop);
+}
+
+/* Stops the rank, writes its file, resumes it.  *restarted: it resumed in
+ * a process started with +restart instead. */
+static int snapshot(amp_rank_t *rank, const char *dir, uint64_t id,
+                    int *restarted, why_t *w)
+{
+    void *stack = malloc(WRITER_STACK);
+    if (!stack)
+        return refuse(w, MPI_ERR_NO_MEM, "out of memory");
+    snap_t s = {.dir = dir, .id = id, .why = w};
+    if (!amp_slot_stop(rank, stack, WRITER_STACK, writer_main, &s)) {
+        *restarted = 1; /* stack is the old process's: leave it */
+        return MPI_SUCCESS;
+    }
+    free(stack);
+    return s.cls;
+}
+
+/* ---- the manifest ---- */
+
+static int write_manifest(const char *dir, uint64_t id, why_t *w)
+{
+    amp_ckpt_ident_t ident;
+    amp_ckpt_ident(&ident);
+    const amp_mem_t *mem = &amp_proc.mem;
+    char path[PATH_MAX], tmp[PATH_MAX + 8];
+    snprintf(path, sizeof(path), "%s/manifest", dir);
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    FILE *f = fopen(tmp, "we");
+    if (!f)
+        return refuse(w, MPI_ERR_IO, "cannot create %s: %s", tmp,
+                      strerror(errno));
+    fprintf(f,
+            "%s %d\nid %llx\nranks %d\nprocesses %d\npes %d\n"
+            "range_base %#llx\n"
+            "slot_size %llu\nstack_size %llu\nrank_area %llu\n"
+            "heap_offset %llu\nprogram %s\naddr_main %#llx\n"
+            "addr_libampi %#llx\naddr_libc %#llx\nend\n",
+            AMP_CKPT_MANIFEST_MAGIC, AMP_CKPT_VERSION, (unsigned long long)id,
+            amp_proc.nranks, amp_proc.boot.nprocs, amp_proc.sched.npes,
+            (unsigned long long)(uintptr_t)mem->base,
+            (unsigned long long)mem->slot_size,
+            (unsigned long long)mem->stack_size,
+            (unsigned long long)mem->rank_area_size,
+            (unsigned long long)mem->heap_offset, ident.program,
+            (unsigned long long)ident.addr_main,
+            (unsigned long long)ident.addr_libampi,
+            (unsigned long long)ident.addr_libc);
+    int err = ferror(f) ? EIO : 0;
+    if (fclose(f) != 0 && !err)
+        err = errno;
+    if (!err && rename(tmp, path) != 0)
+        err = errno;
+    if (err) {
+        unlink(tmp);
+        return refuse(w, MPI_ERR_IO, "cannot write %s: %s", path,
+                      strerror(err));
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- AMPI_Migrate's checkpoint step ---- */
+
+static int make_dir(const char *dir, why_t *w)
+{
+    struct stat st;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return refuse(w, MPI_ERR_IO,
+                      "cannot create the checkpoint directory %s: %s", dir,
+                      strerror(errno));
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return refuse(w, MPI_ERR_IO, "%s is not a directory", dir);
+    if (access(dir, W_OK) != 0)
+        return refuse(w, MPI_ERR_IO,
+                      "cannot write into the checkpoint directory %s: %s", dir,
+                      strerror(errno));
+    return MPI_SUCCESS;
+}
+
+/* What every rank learns from rank 0 before it saves itself: the
+ * checkpoint's id, and where rank 0's process has the program and its
+ * libraries (what the manifest records). */
+typedef struct stamp {
+    uint64_t id;
+    uint64_t program; /* hash of amp_ckpt_ident_t.program */
+    uint64_t addr_main, addr_libampi, addr_libc;
+} stamp_t;
+
+/* Collective: the id into *id on every rank, made by rank 0 from its
+ * clock, process id and count of MPI_COMM_WORLD's collectives (the
+ * processes of a job share no start time to derive it from).  *cls: an
+ * error when this process has the program or its libraries elsewhere than
+ * rank 0's (a process on another node or with another stack limit), whose
+ * ranks could then not be restarted against the manifest. */
+static int agree_stamp(amp_rank_t *rank, uint64_t *id, int *cls, why_t *w)
+{
+    amp_ckpt_ident_t ident;
+    amp_sys_alloc_enter();
+    amp_ckpt_ident(&ident);
+    amp_sys_alloc_leave();
+    stamp_t mine = {.program = amp_ckpt_hash(AMP_CKPT_FNV0, ident.program,
+                                             strlen(ident.program)),
+                    .addr_main = ident.addr_main,
+                    .addr_libampi = ident.addr_libampi,
+                    .addr_libc = ident.addr_libc},
+            root = mine;
+    if (rank->world_rank == 0) {
+        amp_comm_t *world = amp_comm_lookup(rank, MPI_COMM_WORLD);
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t parts[] = {(uint64_t)ts.tv_sec, (uint64_t)ts.tv_nsec,
+                            (uint64_t)getpid(), world->coll_seq};
+        root.id = amp_ckpt_hash(AMP_CKPT_FNV0, parts, sizeof(parts));
+    }
+    int rc = PMPI_Bcast(&root, sizeof(root) / sizeof(uint64_t), MPI_UINT64_T, 0,
+                        MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *id = root.id;
+    if (root.program != mine.program)
+        *cls = refuse(w, MPI_ERR_OTHER,
+                      "this process runs another program than rank 0's");
+    else if (memcmp(&root.addr_main, &mine.addr_main,
+                    sizeof(mine) - offsetof(stamp_t, addr_main)) != 0)
+        *cls = refuse(w, MPI_ERR_OTHER,
+                      "this process has libampi at %#llx, rank 0's at %#llx; "
+                      "give every process the same libraries and ulimit -s",
+                      (unsigned long long)mine.addr_libampi,
+                      (unsigned long long)root.addr_libampi);
+    return MPI_SUCCESS;
+}
+
+int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call)
+{
+    why_t w = {{0}};
+    blob_t blob = {0};
+    uint64_t id;
+    int cls = MPI_SUCCESS;
+    int rc = agree_stamp(rank, &id, &cls, &w);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rank = amp_rank_self();
+    if (cls == MPI_SUCCESS)
+        cls = check_state_for(rank, 1, &w);
+    amp_sys_alloc_enter(); /* the C library's allocations in the calls */
+    if (cls == MPI_SUCCESS)
+        cls = make_dir(dir, &w);
+    amp_sys_alloc_leave();
+    if (cls == MPI_SUCCESS)
+        cls = describe(rank, &blob, &w);
+    if (cls == MPI_SUCCESS) {
+        int restarted = 0;
+        cls = snapshot(rank, dir, id, &restarted, &w);
+        if (restarted)
+            return rebuild(amp_rank_self(), &blob, call);
+    }
+    amp_ckpt_blob_free(rank, blob.p);
+    /* The rank that failed reports why before the others learn of it: with
+     * MPI_ERRORS_ARE_FATAL its reason, not theirs, ends the job. */
+    int failed = cls != MPI_SUCCESS, any = 0;
+    int err = failed ? amp_mpi_error(rank, NULL, cls, call,
+                                     "checkpoint to %s: %s", dir, w.text)
+                     : MPI_SUCCESS;
+    rc = PMPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int manifest = MPI_SUCCESS;
+    rank = amp_rank_self();
+    if (!any && rank->world_rank == 0) {
+        amp_sys_alloc_enter();
+        manifest = write_manifest(dir, id, &w);
+        amp_sys_alloc_leave();
+    }
+    rc = PMPI_Bcast(&manifest, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (failed)
+        return err;
+    if (manifest != MPI_SUCCESS && rank->world_rank == 0)
+        return amp_mpi_error(rank, NULL, manifest, call, "checkpoint to %s: %s",
+                             dir, w.text);
+    if (any || manifest != MPI_SUCCESS)
+        return amp_mpi_error(rank, NULL, MPI_ERR_OTHER, call,
+                             "checkpoint to %s: failed on another rank; "
+                             "nothing usable was written",
+                             dir);
+    return MPI_SUCCESS;
+}
+
+/* ---- for ranks that move to another process (rank/move.c) ---- */
+
+int amp_ckpt_check(amp_rank_t *rank, char *why, size_t len)
+{
+    why_t w = {{0}};
+    int cls = check_state(rank, &w);
+    snprintf(why, len, "%s", w.text);
+    return cls;
+}
+
+int amp_ckpt_describe(amp_rank_t *rank, amp_ckpt_blob_t *b)
+{
+    why_t w = {{0}};
+    blob_t blob = {0};
+    int cls = describe(rank, &blob, &w);
+    b->p = blob.p;
+    b->len = blob.len;
+    return cls;
+}
+
+void amp_ckpt_rebuild(amp_rank_t *rank, const amp_ckpt_blob_t *b,
+                      const char *call)
+{
+    blob_t blob = {.p = b->p, .len = b->len, .cap = b->len};
+    rebuild(rank, &blob, call);
+}
+
+void amp_ckpt_blob_free(amp_rank_t *rank, void *p)
+{
+    if (p && amp_heap_free(rank->heap, p) != AMP_OK)
+        amp_log_error("rank %d: the description of its MPI objects at %p is "
+                      "not a block of its heap; not freed",
+                      rank->world_rank, p);
+}
