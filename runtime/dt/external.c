@@ -19,26 +19,6 @@
 #include <string.h>
 #include <wchar.h>
 
-uint32_t amp_dt_x32_kind(const amp_dt_t *dt)
-{
-    /* x87 long double: C's, not Fortran's REAL(16) (binary128 already). */
-    int ld = (dt->base_id == AMPI_DTID_MPI_LONG_DOUBLE ||
-              dt->base_id == AMPI_DTID_MPI_C_LONG_DOUBLE_COMPLEX ||
-              dt->base_id == AMPI_DTID_MPI_CXX_LONG_DOUBLE_COMPLEX) &&
-             sizeof(long double) != sizeof(double);
-    if (dt->base_id == AMPI_DTID_MPI_LONG && sizeof(long) != 4)
-        return AMP_DT_X32_LONG;
-    if (dt->base_id == AMPI_DTID_MPI_UNSIGNED_LONG && sizeof(long) != 4)
-        return AMP_DT_X32_ULONG;
-    if (dt->base_id == AMPI_DTID_MPI_WCHAR && sizeof(wchar_t) != 2)
-        return AMP_DT_X32_WCHAR;
-    if (dt->flags & AMP_DT_COMPLEX)
-        return ld ? AMP_DT_X32_LDCOMPLEX : AMP_DT_X32_COMPLEX;
-    if ((dt->flags & AMP_DT_FLOAT) && ld)
-        return AMP_DT_X32_LDOUBLE;
-    return AMP_DT_X32_PLAIN;
-}
-
 /* 1 if long double converts: x87 extended (64-bit mantissa with an
  * explicit integer bit) or already binary128. */
 static int ldouble_ok(void)
