@@ -253,21 +253,6 @@ static amp_status_t read_segments(amp_pie_image_t *img,
     return AMP_OK;
 }
 
-const void *amp_pie_file_at(const amp_pie_image_t *img,
-                            const amp_pie_file_t *file, uintptr_t vaddr,
-                            size_t size)
-{
-    for (int i = 0; i < img->nsegments; i++) {
-        const amp_pie_segment_t *s = &img->segments[i];
-        if (vaddr < s->start || vaddr - s->start > s->file_size ||
-            size > s->file_size - (vaddr - s->start))
-            continue;
-        size_t off = (size_t)s->offset + (vaddr - s->start);
-        return off + size <= file->size ? file->data + off : NULL;
-    }
-    return NULL;
-}
-
 static void set_array(amp_pie_array_t *a, uintptr_t start, size_t bytes)
 {
     if (start)
