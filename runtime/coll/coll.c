@@ -389,3 +389,47 @@ amp_status_t amp_coll_tree_reduce_blocks(const amp_coll_comm_t *c, int n,
     free(u.work);
     return AMP_OK;
 }
+
+/* ---- reductions of any datatype, over the ones above ---- */
+
+/* Reduce (root >= 0) or allreduce (root < 0) for any datatype: a type with
+ * gaps is reduced in scratch buffers of its layout, so that the receive
+ * buffer's gaps are never written and the send buffer's never read. */
+static amp_status_t reduce_typed(const amp_coll_comm_t *c, const void *sendbuf,
+                                 void *recvbuf, int count, const amp_dt_t *dt,
+                                 const amp_coll_op_t *op, int root)
+{
+    if (dt->contig)
+        return root < 0
+                   ? amp_coll_allreduce(c, sendbuf, recvbuf, count, dt, op)
+                   : amp_coll_reduce(c, sendbuf, recvbuf, count, dt, op, root);
+    void *smem, *rmem;
+    char *s = scratch(dt, count, &smem), *r = scratch(dt, count, &rmem);
+    amp_status_t st = s && r ? AMP_OK : AMP_ERR_NOMEM;
+    if (st == AMP_OK) {
+        amp_dt_copy(dt, count, s, sendbuf);
+        st = root < 0 ? amp_coll_allreduce(c, s, r, count, dt, op)
+                      : amp_coll_reduce(c, s, r, count, dt, op, root);
+    }
+    if (st == AMP_OK && (root < 0 || c->rank == root))
+        amp_dt_copy(dt, count, recvbuf, r);
+    free(smem);
+    free(rmem);
+    return st;
+}
+
+amp_status_t amp_coll_reduce_typed(const amp_coll_comm_t *c,
+                                   const void *sendbuf, void *recvbuf,
+                                   int count, const amp_dt_t *dt,
+                                   const amp_coll_op_t *op, int root)
+{
+    return reduce_typed(c, sendbuf, recvbuf, count, dt, op, root);
+}
+
+amp_status_t amp_coll_allreduce_typed(const amp_coll_comm_t *c,
+                                      const void *sendbuf, void *recvbuf,
+                                      int count, const amp_dt_t *dt,
+                                      const amp_coll_op_t *op)
+{
+    return reduce_typed(c, sendbuf, recvbuf, count, dt, op, -1);
+}

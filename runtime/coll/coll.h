@@ -10,6 +10,7 @@
 #ifndef AMP_COLL_H
 #define AMP_COLL_H
 
+#include "coll/ops.h"
 #include "dt/dt.h"
 #include "p2p/p2p.h"
 
@@ -37,28 +38,6 @@ static inline int amp_coll_tag(unsigned seq, int step)
     return (int)(((seq & 0x7ffffu) << 12) | ((unsigned)step & 0xfffu));
 }
 
-/* A reduction: a predefined operation (op_id) or a user function, of the
- * int binding or (large) of the large-count one, whose len is a long long
- * (MPI_Op_create_c). */
-typedef void (*amp_coll_user_fn_t)(void *in, void *inout, int *len, int *dt);
-typedef void (*amp_coll_user_fn_c_t)(void *in, void *inout, long long *len,
-                                     int *dt);
-typedef struct amp_coll_op {
-    int op_id;               /* predefined id, or 0 for user */
-    amp_coll_user_fn_t user; /* user function */
-    int large;               /* user is an amp_coll_user_fn_c_t */
-    int dt_handle;           /* handed to the user function */
-    /* The user function sees elements of dt_handle: unit of them (extent
-     * unit_extent each) per element of the type the collective moves (1
-     * unless a large count was made one element of a bigger type);
-     * an int-binding function gets at most INT_MAX at a time. */
-    long long unit;
-    ptrdiff_t unit_extent;
-} amp_coll_op_t;
-
-/* Applies inout[i] = in[i] op inout[i] for count elements of dt. */
-void amp_coll_apply(const amp_coll_op_t *op, const amp_dt_t *dt, int count,
-                    const void *in, void *inout);
 /* amp_coll_reduce and amp_coll_allreduce for any datatype: they move
  * the span of a type's data as raw bytes, which writes the gaps of a
  * non-contiguous type; these reduce such types in scratch buffers and copy
@@ -71,11 +50,6 @@ AMP_MUST_USE amp_status_t amp_coll_allreduce_typed(const amp_coll_comm_t *c,
                                                    void *recvbuf, int count,
                                                    const amp_dt_t *dt,
                                                    const amp_coll_op_t *op);
-/* 1 if the predefined operation op_id is defined on dt: dt's basic values
- * are all of one predefined type (with or without gaps between them), or
- * it has none (size zero: there is nothing to combine). */
-int amp_op_defined(int op_id, const amp_dt_t *dt);
-const char *amp_op_name(int op_id);
 
 /* The data of a reduction, scan or reduce-scatter, already checked:
  * count elements of dt at sendbuf combined with op into recvbuf. */

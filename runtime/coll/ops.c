@@ -1,5 +1,5 @@
 /* The predefined reduction operations on the predefined types. */
-#include "coll/coll.h"
+#include "coll/ops.h"
 
 #include "mpi.h"
 
@@ -359,56 +359,4 @@ void amp_coll_apply(const amp_coll_op_t *op, const amp_dt_t *dt, int count,
     else
         ops[op->op_id].fn(in, inout, (size_t)count * (size_t)dt->base_count,
                           dt->base_id);
-}
-
-/* A scratch copy of count elements of dt's data in its layout (the gaps
- * undefined); returns the address to use as the elements' base. */
-static char *scratch(const amp_dt_t *dt, int count, void **mem)
-{
-    size_t span = amp_dt_span(dt, count);
-    size_t whole = (size_t)count * (size_t)dt->extent;
-    *mem = malloc(whole > span ? whole : span ? span : 1);
-    return *mem ? (char *)*mem - dt->true_lb : NULL;
-}
-
-/* Reduce (root >= 0) or allreduce (root < 0) for any datatype: a type with
- * gaps is reduced in scratch buffers of its layout, so that the receive
- * buffer's gaps are never written and the send buffer's never read. */
-static amp_status_t reduce_typed(const amp_coll_comm_t *c, const void *sendbuf,
-                                 void *recvbuf, int count, const amp_dt_t *dt,
-                                 const amp_coll_op_t *op, int root)
-{
-    if (dt->contig)
-        return root < 0
-                   ? amp_coll_allreduce(c, sendbuf, recvbuf, count, dt, op)
-                   : amp_coll_reduce(c, sendbuf, recvbuf, count, dt, op, root);
-    void *smem, *rmem;
-    char *s = scratch(dt, count, &smem), *r = scratch(dt, count, &rmem);
-    amp_status_t st = s && r ? AMP_OK : AMP_ERR_NOMEM;
-    if (st == AMP_OK) {
-        amp_dt_copy(dt, count, s, sendbuf);
-        st = root < 0 ? amp_coll_allreduce(c, s, r, count, dt, op)
-                      : amp_coll_reduce(c, s, r, count, dt, op, root);
-    }
-    if (st == AMP_OK && (root < 0 || c->rank == root))
-        amp_dt_copy(dt, count, recvbuf, r);
-    free(smem);
-    free(rmem);
-    return st;
-}
-
-amp_status_t amp_coll_reduce_typed(const amp_coll_comm_t *c,
-                                   const void *sendbuf, void *recvbuf,
-                                   int count, const amp_dt_t *dt,
-                                   const amp_coll_op_t *op, int root)
-{
-    return reduce_typed(c, sendbuf, recvbuf, count, dt, op, root);
-}
-
-amp_status_t amp_coll_allreduce_typed(const amp_coll_comm_t *c,
-                                      const void *sendbuf, void *recvbuf,
-                                      int count, const amp_dt_t *dt,
-                                      const amp_coll_op_t *op)
-{
-    return reduce_typed(c, sendbuf, recvbuf, count, dt, op, -1);
 }
