@@ -466,25 +466,11 @@ static void fetch_op(amp_pe_t *pe, const rma_msg_t *m, const amp_p2p_am_t *am)
 
 /* ---- locks, posts, completes -------------------------------------------- */
 
-void amp_rma_grant_remote(const lock_waiter_t *q)
+/* The grant of lock request q of another process's origin. */
+static void grant_remote(const lock_waiter_t *q)
 {
     rma_msg_t m = {.rop = q->rop};
     answer(&m, q->proc, q->pe, M_ACK, AMP_OK, NULL, 0, NULL);
-}
-
-/* Called as the window is freed: no rank of this process can wait for a
- * lock then (MPI_Win_free is collective), only requests of others that
- * were never unlocked. */
-void amp_rma_drop_waiters(amp_rma_win_t *w, int r)
-{
-    target_t *t = &w->targets[r];
-    while (t->lq_head) {
-        lock_waiter_t *q = t->lq_head;
-        t->lq_head = q->next;
-        if (!q->thr)
-            free(q);
-    }
-    t->lq_tail = NULL;
 }
 
 static void lock_request(const rma_msg_t *m, int proc, int pe)
@@ -494,8 +480,11 @@ static void lock_request(const rma_msg_t *m, int proc, int pe)
     lock_waiter_t *q = malloc(sizeof(*q));
     if (!q)
         amp_fatal("out of memory queueing a window lock request");
-    *q = (lock_waiter_t){
-        .exclusive = m->exclusive, .proc = proc, .pe = pe, .rop = m->rop};
+    *q = (lock_waiter_t){.exclusive = m->exclusive,
+                         .proc = proc,
+                         .pe = pe,
+                         .rop = m->rop,
+                         .grant = grant_remote};
     spin_lock(&t->lq);
     amp_rma_lq_append(t, q);
     spin_unlock(&t->lq);

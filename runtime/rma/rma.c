@@ -248,13 +248,28 @@ void amp_rma_serve_locks(amp_rma_win_t *w, int r)
             atomic_store_explicit(&q->granted, 1, memory_order_release);
             woke = 1;
         } else {
-            amp_rma_grant_remote(q);
+            q->grant(q);
             free(q);
         }
     }
     spin_unlock(&t->lq);
     if (woke)
         amp_rma_notify(w);
+}
+
+/* Called as the window is freed: no rank of this process can wait for a
+ * lock then (MPI_Win_free is collective), only requests of others that
+ * were never unlocked. */
+void amp_rma_drop_waiters(amp_rma_win_t *w, int r)
+{
+    target_t *t = &w->targets[r];
+    while (t->lq_head) {
+        lock_waiter_t *q = t->lq_head;
+        t->lq_head = q->next;
+        if (!q->thr)
+            free(q);
+    }
+    t->lq_tail = NULL;
 }
 
 void amp_rma_unlock(amp_rma_win_t *w, int r, int exclusive)

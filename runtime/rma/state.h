@@ -55,9 +55,11 @@ typedef struct lock_waiter {
      * is set, and the entry lives on its stack. */
     amp_thread_t *thr;
     _Atomic int granted;
-    /* An origin of another process (thr NULL): where the grant goes. */
+    /* An origin of another process (thr NULL): where the grant goes, and
+     * how (remote.c's answer; the entry is malloc'ed, freed once granted). */
     int proc, pe;
     uint64_t rop;
+    void (*grant)(const struct lock_waiter *q);
 } lock_waiter_t;
 
 /* Where a member of another process is (remote.c): its process, the PE
@@ -151,9 +153,8 @@ void amp_rma_notify(amp_rma_win_t *w);
  * (remote.c answers those of other processes); wakes the sleepers of w
  * when a rank of this process got it. */
 void amp_rma_serve_locks(amp_rma_win_t *w, int r);
-/* remote.c: the grant of lock request q of another process's origin. */
-void amp_rma_grant_remote(const lock_waiter_t *q);
-/* remote.c: frees what is left of the lock requests of member r. */
+/* Frees what is left of the lock requests of member r, as the window is
+ * freed. */
 void amp_rma_drop_waiters(amp_rma_win_t *w, int r);
 
 #endif
