@@ -77,7 +77,7 @@ void amp_report_deadlock(amp_sched_t *sched)
 void amp_report_blocked(void)
 {
     int finished = 0;
-    amp_signals_no_term_report();
+    amp_report_no_term();
     fflush(stdout);
     if (amp_proc.boot.nprocs > 1)
         amp_log_error("deadlock: every rank is blocked and no message is in "
@@ -162,4 +162,48 @@ void amp_report_terminated(int sig)
     if (finished)
         amp_log_error("  %d rank%s already finished", finished,
                       finished == 1 ? " has" : "s have");
+}
+
+/* SIGTERM or SIGINT (a time limit, mpirun ending the job, Ctrl-C): the
+ * state of this process's ranks, then the default action.  Once: a second
+ * signal during the report ends the process at once. */
+static void on_terminate(int sig)
+{
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
+    amp_report_terminated(sig);
+    raise(sig);
+}
+
+void amp_report_no_term(void)
+{
+    struct sigaction old;
+    int sigs[] = {SIGTERM, SIGINT};
+    for (int i = 0; i < 2; i++)
+        if (sigaction(sigs[i], NULL, &old) == 0 &&
+            old.sa_handler == on_terminate)
+            signal(sigs[i], SIG_DFL);
+}
+
+/* A signal already handled or ignored (nohup, a launcher's setting)
+ * stays so; the program may install its own handler later. */
+static void install_terminate(int sig)
+{
+    struct sigaction old, sa;
+    if (sigaction(sig, NULL, &old) != 0 || old.sa_handler != SIG_DFL ||
+        (old.sa_flags & SA_SIGINFO))
+        return;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_terminate;
+    sa.sa_flags = SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
+}
+
+void amp_report_install_term(void)
+{
+    if (!amp_proc.opts.term_report)
+        return;
+    install_terminate(SIGTERM);
+    install_terminate(SIGINT);
 }

@@ -2,8 +2,8 @@
  * Fatal signals.  A rank that overflows its stack faults in the guard page
  * below it; the handler (on an alternate signal stack, since the faulting
  * one is full) names the rank and the option to raise, then lets the
- * default action end the process.  A terminating signal has each rank's
- * state reported first (report.c), unless AMPI_TERM_REPORT=0.
+ * default action end the process.  (A terminating signal's report of the
+ * ranks is report.c's.)
  */
 #define _GNU_SOURCE 1 /* REG_RIP */
 #include "start/start.h"
@@ -82,50 +82,10 @@ static void install(int sig, const char *name)
                       name, strerror(errno));
 }
 
-/* SIGTERM or SIGINT (a time limit, mpirun ending the job, Ctrl-C): the
- * state of this process's ranks, then the default action.  Once: a second
- * signal during the report ends the process at once. */
-static void on_terminate(int sig)
-{
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGINT, SIG_DFL);
-    amp_report_terminated(sig);
-    raise(sig);
-}
-
-void amp_signals_no_term_report(void)
-{
-    struct sigaction old;
-    int sigs[] = {SIGTERM, SIGINT};
-    for (int i = 0; i < 2; i++)
-        if (sigaction(sigs[i], NULL, &old) == 0 &&
-            old.sa_handler == on_terminate)
-            signal(sigs[i], SIG_DFL);
-}
-
-/* A signal already handled or ignored (nohup, a launcher's setting)
- * stays so; the program may install its own handler later. */
-static void install_terminate(int sig)
-{
-    struct sigaction old, sa;
-    if (sigaction(sig, NULL, &old) != 0 || old.sa_handler != SIG_DFL ||
-        (old.sa_flags & SA_SIGINFO))
-        return;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_terminate;
-    sa.sa_flags = SA_ONSTACK;
-    sigemptyset(&sa.sa_mask);
-    sigaction(sig, &sa, NULL);
-}
-
 void amp_signals_install(void)
 {
     install(SIGSEGV, "SIGSEGV");
     install(SIGBUS, "SIGBUS");
-    if (amp_proc.opts.term_report) {
-        install_terminate(SIGTERM);
-        install_terminate(SIGINT);
-    }
 }
 
 /* Without an alternate stack the handler cannot run after a stack

@@ -441,6 +441,7 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
         amp_proc.opts.pin = 0; /* ncores is the affinity mask's count */
     start_ranks();
     amp_signals_install();
+    amp_report_install_term();
     int npes = amp_proc.sched.npes;
     for (int i = 1; i < npes; i++)
         if (pthread_create(&amp_proc.sched.pes[i]->thread, NULL, pe_main,

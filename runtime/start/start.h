@@ -52,8 +52,13 @@ _Noreturn void amp_report_deadlock(amp_sched_t *sched);
 /* The report's lines for the ranks of this process (no exit). */
 void amp_report_blocked(void);
 /* What each rank of this process is doing, as signal sig ends it (the
- * handler of signals.c; no exit). */
+ * handler of SIGTERM and SIGINT; no exit). */
 void amp_report_terminated(int sig);
+/* Installs that handler (AMPI_TERM_REPORT), once at startup. */
+void amp_report_install_term(void);
+/* Once the process has reported its ranks (a deadlock): the SIGTERM that
+ * ends the job's other processes ends it without a second report. */
+void amp_report_no_term(void);
 
 /* Deadlock detection across the processes of a job (detect.c): the state
  * and the handler of its control messages, once the transport is up; the
@@ -69,9 +74,6 @@ void amp_detect_cleanup(void);
  * overflowed into its guard page.  Call amp_signals_install once, and
  * amp_signals_thread_init on each PE thread. */
 void amp_signals_install(void);
-/* Once the process has reported its ranks (a deadlock): the SIGTERM that
- * ends the job's other processes ends it without a second report. */
-void amp_signals_no_term_report(void);
 void amp_signals_thread_init(void);
 
 /* pie privatization (image.c).  amp_start_pie_setup reads the program
