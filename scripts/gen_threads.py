@@ -10,8 +10,11 @@ renames each such function's implementation PMPI_xxx to amp_impl_PMPI_xxx
 and keeps AMP_WEAK_ALIAS from making MPI_xxx there.  OUT.c defines the
 exported PMPI_xxx (and its weak alias MPI_xxx): on a rank's own thread it
 calls the implementation at once; on a bound kernel thread it packs the
-arguments and hands the implementation to amp_mt_forward.  The build runs
-it; the output is not checked in.
+arguments and hands the implementation to amp_mt_forward.  Around the
+call it tells the scheduler (amp_sched_call_enter/leave: a rank lent to
+another PE goes home first, and may be lent when it leaves); a blocking
+collective over MPI_COMM_WORLD first gives +lbperiod its chance.  The build
+runs it; the output is not checked in.
 
 Left out (they run on the calling thread, with no rank state to guard, or
 must see the calling thread): the functions that return something else
@@ -28,6 +31,28 @@ DIRECT = {"Pcontrol", "Is_thread_main", "Abort",
           # statuses converted in place (runtime/mpi/fortran/fortran.c)
           "Status_c2f", "Status_f2c", "Status_c2f08", "Status_f082c",
           "Status_f082f", "Status_f2f08"}
+
+
+# Calls that read only the calling rank's own objects: a rank lent to
+# another PE (sched.h, "Lending") makes them there.  Every other call
+# takes it home first (amp_sched_call_enter), and the end of the outermost
+# one may lend it (amp_sched_call_leave).
+AWAY_OK = {"Comm_rank", "Comm_size", "Initialized", "Finalized",
+           "Query_thread", "Get_version", "Type_size", "Get_count"}
+
+
+# The blocking collectives: over MPI_COMM_WORLD each may be where
+# +lbperiod balances (runtime/rank/period.h), before it runs.
+WORLD_COLLS = {"Barrier", "Bcast", "Reduce", "Allreduce", "Gather",
+               "Gatherv", "Scatter", "Scatterv", "Allgather", "Allgatherv",
+               "Alltoall", "Alltoallv", "Alltoallw", "Reduce_scatter",
+               "Reduce_scatter_block", "Scan", "Exscan"}
+
+
+def world_coll(name, params):
+    base = name[:-2] if name.endswith("_c") else name
+    return base in WORLD_COLLS and any(
+        p.name == "comm" and p.type == "MPI_Comm" for p in params)
 
 
 def wrapped(src):
@@ -77,7 +102,17 @@ def entry(name, params):
     lines.append("        amp_mt_forward(t_%s, &a);" % name)
     lines.append("        return a.ret;")
     lines.append("    }")
-    lines.append("    return amp_impl_PMPI_%s(%s);" % (name, names))
+    if name in AWAY_OK:
+        lines.append("    return amp_impl_PMPI_%s(%s);" % (name, names))
+    else:
+        lines.append("    amp_thread_t *self = amp_sched_call_enter();")
+        if world_coll(name, params):
+            lines.append("    if (__builtin_expect(amp_proc.lb_periodic != "
+                         "NULL, 0) && comm == MPI_COMM_WORLD)")
+            lines.append("        amp_proc.lb_periodic();")
+        lines.append("    int ret = amp_impl_PMPI_%s(%s);" % (name, names))
+        lines.append("    amp_sched_call_leave(self);")
+        lines.append("    return ret;")
     lines.append("}")
     lines.append("AMP_MT_ALIAS(%s)" % name)
     return "\n".join(lines) + "\n"

@@ -117,12 +117,18 @@ static void drain(amp_lb_t *lb)
 
 static void report(const amp_lb_t *lb)
 {
-    int moved = 0;
-    for (int r = 0; r < lb->nranks; r++)
-        moved += amp_lb_is_local(lb, r) &&
-                 (lb->map[r] != lb->rank_pe[r] || lb->map_proc[r] != lb->proc);
-    fprintf(stderr, "ampi: lb: step %lu, %s, %d of %d ranks move\n", lb->rounds,
-            amp_lb_kind_name(lb->kind), moved, lb->nlocal);
+    int moved = 0, stay = 0;
+    for (int r = 0; r < lb->nranks; r++) {
+        if (!amp_lb_is_local(lb, r))
+            continue;
+        moved += lb->map[r] != lb->rank_pe[r] || lb->map_proc[r] != lb->proc;
+        stay += lb->want[r] == AMP_LB_STAY;
+    }
+    fprintf(stderr,
+            "ampi: lb: step %lu, %s, %d of %d ranks move, %d cannot move "
+            "now; decided in %.3f ms\n",
+            lb->rounds, amp_lb_kind_name(lb->kind), moved, lb->nlocal, stay,
+            lb->plan_s * 1e3);
     for (int r = 0; r < lb->nranks; r++) {
         if (!amp_lb_is_local(lb, r))
             continue;
@@ -164,7 +170,9 @@ static void plan_process(amp_lb_t *lb)
     }
     for (int i = 0; i < n; i++) {
         int r = ranks[i];
-        lb->map[r] = lb->want[r] >= 0 ? lb->want[r] : out[i];
+        lb->map[r] = lb->want[r] >= 0             ? lb->want[r]
+                     : lb->want[r] == AMP_LB_STAY ? cur[i]
+                                                  : out[i];
         lb->map_proc[r] = lb->proc;
     }
     lb->nlocal_next = n;
@@ -180,8 +188,13 @@ static void plan(amp_lb_t *lb, void *argp)
     if (h && h->quiesce)
         h->quiesce(lb, h->arg);
     drain(lb);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     if (!(h && h->plan_job && h->plan_job(lb, h->arg)))
         plan_process(lb);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    lb->plan_s = (double)(t1.tv_sec - t0.tv_sec) +
+                 (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     lb->rounds++;
     if (lb->debug)
         report(lb);

@@ -116,6 +116,7 @@ typedef struct amp_lb {
     int nlocal_next; /* ranks here once the moves are done */
     int cross;       /* some rank of the job changes process this step */
     unsigned long rounds;
+    double plan_s; /* the last step's decision time (+lbdebug) */
     _Atomic int arrived;
     _Atomic unsigned long gen;
     uint64_t cycles0; /* cycle counter and clock at startup: the rate */
@@ -167,11 +168,17 @@ typedef struct amp_lb_hooks {
     void *arg;                /* of them all */
 } amp_lb_hooks_t;
 
+/* A want of amp_lb_exchange: the rank cannot move now (a nonblocking
+ * collective under way, kernel threads bound to its PE); it stays where it
+ * is while the strategy places the others, and +lbdebug counts it. */
+#define AMP_LB_STAY (-2)
+
 /* What amp_lb_exchange did with the rank. */
 enum { AMP_LB_STAYED, AMP_LB_MOVED, AMP_LB_ARRIVED };
 
 /* Collective over the process's ranks: world rank me (the calling thread)
- * with load load asks for PE want (-1: the strategy's choice).  Returns
+ * with load load asks for PE want (-1: the strategy's choice;
+ * AMP_LB_STAY).  Returns
  * AMP_LB_MOVED if the rank changed PE in its process, AMP_LB_ARRIVED if it
  * came from another process (hooks' depart).  hooks (may be NULL) run as
  * described there; a rank that moves calls rl's about_to_migrate before it

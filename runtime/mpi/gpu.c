@@ -162,6 +162,7 @@ int AMPI_GPU_Iinvoke(struct CUstream_st *stream, MPI_Request *request)
 {
     amp_rank_t *rank;
     const char *call = "AMPI_GPU_Iinvoke";
+    amp_sched_go_home();
     int rc = amp_mpi_enter(&rank, call);
     if (rc != MPI_SUCCESS)
         return rc;

@@ -54,6 +54,11 @@ typedef struct amp_opts {
     size_t node_split;     /* AMPI_NODE_SPLIT_COPY: shared copies from here */
     int yield_idle;        /* AMPI_YIELD_WHEN_IDLE: 1, 0, -1 (crowded only) */
     int term_report;       /* AMPI_TERM_REPORT: ranks' state on SIGTERM/INT */
+    int steal;             /* +nosteal: 0; idle PEs run others' ranks */
+    long steal_idle_ns;    /* AMPI_STEAL_IDLE: idle so long before asking */
+    int pinmap;            /* +pinmap: placed ranks are never lent */
+    int mapped;            /* +mapping or AMPI_MAPPING was given */
+    long lbperiod_ns;      /* +lbperiod: balance so often (0: never) */
 } amp_opts_t;
 
 typedef int (*amp_main_fn_t)(int argc, char **argv, char **envp);
@@ -87,7 +92,11 @@ typedef struct amp_proc {
     int pin_base;
     struct amp_nbc_pe *nbc_pes; /* coll/nbc.c: by PE id */
     amp_lb_t lb;                /* lb/: moving ranks between PEs */
-    struct amp_move *move;      /* move.c: ranks between processes, or NULL */
+    /* rank/period.c: +lbperiod's check at a blocking collective over
+     * MPI_COMM_WORLD, or NULL; when the next period ends (ns). */
+    void (*lb_periodic)(void);
+    _Atomic long lb_deadline;
+    struct amp_move *move; /* move.c: ranks between processes, or NULL */
     /* move_exchange.c: loads and places around moves, or NULL */
     struct amp_move_exchange *move_exchange;
     /* start/detect.c: deadlock detection across processes, or NULL */
@@ -143,6 +152,11 @@ typedef struct amp_rank {
     struct amp_part_seq *part_seqs; /* part.c: partitioned inits counted */
     int npups;
     int thread_level;
+    int placed; /* AMPI_Migrate_to_pe put it on its PE (+pinmap) */
+    /* rank/period.c: blocking collectives over MPI_COMM_WORLD so far, the
+     * one at which the job next asks whether a period is over, and the
+     * count between two such questions. */
+    unsigned long lbp_count, lbp_next, lbp_gap;
     const char *call; /* the MPI call a blocked rank waits in */
     int next_ctx;     /* lowest context id this rank has not used */
     int idup_blocks;  /* comm.c: blocks of context ids taken for idups */

@@ -7,6 +7,7 @@
 #include "rank/checkpoint.h"
 #include "mpi/impl.h"
 #include "rank/move.h"
+#include "rank/period.h"
 
 #include <string.h>
 
@@ -41,7 +42,7 @@ static void load_reset(amp_rank_t *rank)
  * old PE (coll/nbc.h), and a file operation completes there (io/io.h):
  * refuse to move with one.  Pending point-to-point requests move with the
  * rank. */
-static int check_no_pending_coll(amp_rank_t *rank, const char *call)
+static int pending_coll(amp_rank_t *rank)
 {
     amp_table_t *t = &rank->reqs;
     for (int i = t->first; i < t->nchunks * AMP_TABLE_CHUNK; i++) {
@@ -49,6 +50,16 @@ static int check_no_pending_coll(amp_rank_t *rank, const char *call)
         if (!r || !r->active || r->p2p.done || r->kind == AMP_REQ_SEND ||
             r->kind == AMP_REQ_RECV || r->kind == AMP_REQ_DONE)
             continue;
+        return i;
+    }
+    return -1;
+}
+
+static int check_no_pending_coll(amp_rank_t *rank, const char *call)
+{
+    int i = pending_coll(rank);
+    if (i >= 0) {
+        amp_req_t *r = amp_table_lookup(&rank->reqs, i);
         return amp_mpi_error(
             rank, NULL, MPI_ERR_REQUEST, call,
             "a nonblocking %s (request %#x) is still "
@@ -77,15 +88,16 @@ static void wait_device_idle(amp_rank_t *rank)
  * of the process, asking for PE want (-1: the balancer's choice). */
 static int lb_step(amp_rank_t *rank, int want, const char *call)
 {
-    int rc = check_no_pending_coll(rank, call);
+    int rc =
+        want == AMP_LB_STAY ? MPI_SUCCESS : check_no_pending_coll(rank, call);
     if (rc != MPI_SUCCESS)
         return rc;
     wait_device_idle(rank);
     rank = amp_rank_self();
     /* A rank with kernel threads bound to it stays on its PE: their calls
      * are handed to it there (threads.h). */
-    if (want < 0 && atomic_load(&rank->mt_threads) > 0)
-        want = rank->thr.pe->id;
+    if (want == -1 && atomic_load(&rank->mt_threads) > 0)
+        want = AMP_LB_STAY;
     const char *saved = rank->call;
     rank->call = call;
     static const amp_lb_hooks_t one = {.remap = amp_move_remap};
@@ -106,6 +118,15 @@ static int lb_step(amp_rank_t *rank, int want, const char *call)
     rank->call = saved;
     load_reset(rank);
     return rc;
+}
+
+void amp_migrate_periodic(void)
+{
+    amp_rank_t *rank = amp_rank_self();
+    int want = pending_coll(rank) >= 0 ? AMP_LB_STAY : -1;
+    /* Its only error (the barrier's, with no balancer) went through
+     * MPI_COMM_WORLD's handler already. */
+    (void)lb_step(rank, want, "+lbperiod");
 }
 
 /* The value of key in info (MPI_INFO_NULL: none) into value; 1 if set. */
@@ -160,6 +181,7 @@ int AMPI_Migrate(MPI_Info info)
 {
     static const char call[] = "AMPI_Migrate";
     amp_rank_t *rank;
+    amp_sched_go_home();
     int rc = amp_mpi_enter(&rank, call);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -184,6 +206,7 @@ int AMPI_Migrate_to_pe(int pe)
 {
     static const char call[] = "AMPI_Migrate_to_pe";
     amp_rank_t *rank;
+    amp_sched_go_home();
     int rc = amp_mpi_enter(&rank, call);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -193,6 +216,8 @@ int AMPI_Migrate_to_pe(int pe)
                              "PE %d does not exist: this process has %d PEs "
                              "(0 .. %d, or -1 to stay) (argument pe)",
                              pe, npes, npes - 1);
+    if (pe >= 0)
+        rank->placed = 1; /* +pinmap: never lent from now on */
     return lb_step(rank, pe < 0 ? amp_pe_self()->id : pe, call);
 }
 

@@ -161,6 +161,7 @@ static amp_move_load_t *gather(amp_lb_t *lb)
                                       .pe = lb->rank_pe[r],
                                       .movable = m->movable[r],
                                       .wants = lb->want[r] >= 0,
+                                      .stay = lb->want[r] == AMP_LB_STAY,
                                       .npes = lb->sched->npes,
                                       .ident = m->ident,
                                       .load = lb->loads[r]};
@@ -182,8 +183,9 @@ static int job_wide(const amp_lb_t *lb, const amp_move_load_t *all)
     return 1;
 }
 
-/* Keeps in its process a rank that cannot move, and one rank in every
- * process that would be left without any (its first). */
+/* Keeps on its PE a rank that cannot move now, in its process a rank that
+ * cannot change process, and one rank in every process that would be left
+ * without any (its first). */
 static void constrain(const amp_lb_t *lb, const amp_move_load_t *all,
                       const int *off, const int *cur, int *out)
 {
@@ -193,10 +195,10 @@ static void constrain(const amp_lb_t *lb, const amp_move_load_t *all,
         amp_fatal("out of memory planning the load balancing");
     for (int r = 0; r < lb->nranks; r++) {
         int q = lb->rank_proc[r];
-        if (out[r] < off[q] || out[r] >= off[q + 1]) {
-            if (!all[r].movable)
-                out[r] = cur[r];
-        }
+        if (all[r].stay)
+            out[r] = cur[r];
+        else if ((out[r] < off[q] || out[r] >= off[q + 1]) && !all[r].movable)
+            out[r] = cur[r];
     }
     for (int r = 0; r < lb->nranks; r++)
         for (int q = 0; q < nprocs; q++)

@@ -19,8 +19,8 @@ typedef struct amp_move_load {
     int32_t movable; /* may move to another process */
     int32_t wants;   /* asked for a PE (AMPI_Migrate_to_pe) */
     int32_t npes;    /* PEs of its process */
-    int32_t pad;
-    uint64_t ident; /* of its process: where the program is loaded */
+    int32_t stay;    /* cannot move now (AMP_LB_STAY): stays on its PE */
+    uint64_t ident;  /* of its process: where the program is loaded */
     double load;
 } amp_move_load_t;
 

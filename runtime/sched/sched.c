@@ -26,6 +26,10 @@ enum { PE_AWAKE = 0, PE_ASLEEP = 1 };
 #define POLL_YIELDS 64
 #define POLL_SLEEP_NS 1000000L
 #define POLL_DEADLOCK_NS 10000000000L
+/* Lending: how long a PE idles before it asks a busy PE for work, and how
+ * long it waits for an answer before it asks another. */
+#define STEAL_IDLE_NS 20000L
+#define STEAL_RETRY_NS 200000L
 
 static __thread amp_pe_t *self_pe __attribute__((tls_model("initial-exec")));
 
@@ -54,6 +58,8 @@ amp_status_t amp_sched_init(amp_sched_t *sched, int npes,
     sched->on_quiet = hooks->on_quiet;
     sched->on_sleep = hooks->on_sleep;
     sched->on_wake = hooks->on_wake;
+    sched->may_lend = hooks->may_lend;
+    sched->steal_idle_ns = STEAL_IDLE_NS;
     for (int i = 0; i < npes; i++) {
         amp_pe_t *pe = aligned_alloc(64, AMP_ROUND_UP(sizeof(*pe), 64));
         if (!pe) {
@@ -97,6 +103,16 @@ static void runq_push(amp_pe_t *pe, amp_thread_t *thr)
     else
         pe->runq_head = thr;
     pe->runq_tail = thr;
+}
+
+/* A thread back from a lend runs before those ready here: it left for a
+ * call that other threads may be waiting on. */
+static void runq_push_front(amp_pe_t *pe, amp_thread_t *thr)
+{
+    thr->next = pe->runq_head;
+    pe->runq_head = thr;
+    if (!pe->runq_tail)
+        pe->runq_tail = thr;
 }
 
 static amp_thread_t *runq_pop(amp_pe_t *pe)
@@ -144,7 +160,15 @@ static void take_arrivals(amp_pe_t *pe)
     amp_inbox_item_t *item = amp_inbox_take_all(&pe->arrivals);
     while (item) {
         amp_inbox_item_t *next = item->next;
-        runq_push(pe, AMP_CONTAINER_OF(item, amp_thread_t, arrival));
+        amp_thread_t *thr = AMP_CONTAINER_OF(item, amp_thread_t, arrival);
+        if (thr->returning) {
+            thr->returning = 0;
+            runq_push_front(pe, thr);
+        } else {
+            if (thr->pe != pe)
+                pe->guests++;
+            runq_push(pe, thr);
+        }
         item = next;
     }
 }
@@ -235,10 +259,46 @@ static void switch_away(amp_pe_t *pe, amp_thread_t *thr)
     }
 }
 
+/* Switches thr out of pe, through the scheduler loop, which hands it to to
+ * once nothing runs on its stack any more (hand_off); home: to becomes its
+ * home (thr->pe), else it runs there as a guest or goes home. */
+static void leave_for(amp_pe_t *pe, amp_thread_t *thr, amp_pe_t *to, int home)
+{
+    uint64_t now = amp_sched_cycles();
+    thr->busy += now - pe->run_start;
+    pe->run_start = now;
+    thr->state = AMP_THREAD_MIGRATING;
+    pe->leaving = thr;
+    pe->leaving_to = to;
+    pe->leaving_home = home;
+    pe->current = NULL;
+    amp_tls_set(pe->kernel_tls);
+    amp_ult_switch(&thr->ctx, &pe->sched_ctx);
+}
+
+/* A lent thread goes home, ahead of the threads ready there. */
+static void go_home(amp_pe_t *pe, amp_thread_t *thr)
+{
+    thr->returning = 1;
+    leave_for(pe, thr, thr->pe, 0);
+}
+
+void amp_sched_go_home(void)
+{
+    amp_pe_t *pe = amp_pe_self();
+    amp_thread_t *thr = pe ? pe->current : NULL;
+    if (thr && thr->pe != pe)
+        go_home(pe, thr);
+}
+
 void amp_sched_block(void)
 {
     amp_pe_t *pe = amp_pe_self();
     amp_thread_t *thr = pe->current;
+    if (thr->pe != pe) { /* a guest blocks at home: a spurious wake-up */
+        go_home(pe, thr);
+        return;
+    }
     thr->state = AMP_THREAD_BLOCKED;
     switch_away(pe, thr);
 }
@@ -249,6 +309,10 @@ void amp_sched_yield(void)
 {
     amp_pe_t *pe = amp_pe_self();
     amp_thread_t *thr = pe->current;
+    if (thr->pe != pe) {
+        go_home(pe, thr);
+        return;
+    }
     /* The pollers go first: they run only when nothing else is ready, so
      * a thread that spins yielding (waiting for what a poller would bring)
      * would keep them parked for ever. */
@@ -299,7 +363,7 @@ void amp_sched_poll_wait(unsigned polls)
 {
     amp_pe_t *pe = amp_pe_self();
     amp_thread_t *thr = pe->current;
-    if (polls < POLL_YIELDS) {
+    if (polls < POLL_YIELDS || thr->pe != pe) {
         amp_sched_yield();
         return;
     }
@@ -390,6 +454,7 @@ static void wake_all(amp_sched_t *sched)
 
 void amp_sched_exit(void)
 {
+    amp_sched_go_home();
     amp_pe_t *pe = amp_pe_self();
     amp_thread_t *thr = pe->current;
     thr->state = AMP_THREAD_DONE;
@@ -508,23 +573,109 @@ static void sleep_until_posted(amp_pe_t *pe, long sleep_ns)
     atomic_fetch_add(&sched->epoch, 1);
 }
 
+/* ---- lending (see sched.h) ------------------------------------------ */
+
+void amp_sched_set_steal(amp_sched_t *sched, int on, long idle_ns)
+{
+    sched->steal = on && sched->npes > 1;
+    sched->steal_idle_ns = idle_ns > 0 ? idle_ns : STEAL_IDLE_NS;
+}
+
+/* pe no longer waits for an answer from the PE it asked. */
+static void steal_withdraw(amp_pe_t *pe)
+{
+    if (!pe->asked)
+        return;
+    int me = pe->id + 1;
+    atomic_compare_exchange_strong(&pe->asked->thief, &me, 0);
+    pe->asked = NULL;
+}
+
+/* pe, idle for spun ns, asks a busy PE for a thread (one at a time; after
+ * STEAL_RETRY_NS without an answer, the next busy one). */
+static void steal_ask(amp_pe_t *pe, long spun)
+{
+    amp_sched_t *sched = pe->sched;
+    if (!sched->steal || spun < sched->steal_idle_ns)
+        return;
+    long now = now_ns();
+    if (pe->asked && now - pe->asked_at < STEAL_RETRY_NS)
+        return;
+    int from = pe->asked ? pe->asked->id : pe->id;
+    steal_withdraw(pe);
+    for (int k = 1; k < sched->npes; k++) {
+        amp_pe_t *v = sched->pes[(from + k) % sched->npes];
+        int none = 0;
+        if (v == pe || atomic_load_explicit(&v->idling, memory_order_relaxed))
+            continue;
+        if (atomic_compare_exchange_strong(&v->thief, &none, pe->id + 1)) {
+            pe->asked = v;
+            pe->asked_at = now;
+            return;
+        }
+    }
+    pe->asked_at = now; /* nobody busy: look again later */
+}
+
+amp_thread_t *amp_sched_call_enter(void)
+{
+    amp_pe_t *pe = self_pe;
+    amp_thread_t *thr = pe ? pe->current : NULL;
+    if (!thr)
+        return NULL;
+    if (thr->pe != pe)
+        go_home(pe, thr);
+    thr->depth++;
+    return thr;
+}
+
+void amp_sched_lend(amp_thread_t *thr)
+{
+    amp_pe_t *pe = thr->pe;
+    amp_sched_t *sched = pe->sched;
+    int want = atomic_load(&pe->thief);
+    if (!want)
+        return;
+    if (!pe->runq_head) { /* nobody waits here: nothing to gain */
+        atomic_compare_exchange_strong(&pe->thief, &want, 0);
+        return;
+    }
+    if (thr->pe != pe || thr != pe->current ||
+        (sched->may_lend && !sched->may_lend(thr)))
+        return; /* the next thread to leave a call may go */
+    if (!atomic_compare_exchange_strong(&pe->thief, &want, 0))
+        return;
+    amp_pe_t *to = sched->pes[want - 1];
+    if (!atomic_load(&to->idling))
+        return; /* it found work meanwhile */
+    thr->lent++;
+    pe->lent_out++;
+    leave_for(pe, thr, to, 0);
+}
+
 static void idle(amp_pe_t *pe, long sleep_ns)
 {
     long start = now_ns(), spun = 0;
     int crowded =
         atomic_load_explicit(&pe->sched->crowded, memory_order_relaxed);
+    atomic_store_explicit(&pe->idling, 1, memory_order_relaxed);
     do {
         int hot = spun < IDLE_HOT_NS && !crowded;
         for (int i = 0; i < 64; i++) {
             if (has_work(pe))
-                return;
+                goto out;
             if (!hot)
                 __builtin_ia32_pause();
         }
         if (crowded) /* another process's PE may need this core */
             sched_yield();
-    } while ((spun = now_ns() - start) < IDLE_SPIN_NS);
+        spun = now_ns() - start;
+        steal_ask(pe, spun);
+    } while (spun < IDLE_SPIN_NS);
     sleep_until_posted(pe, sleep_ns);
+out:
+    steal_withdraw(pe);
+    atomic_store_explicit(&pe->idling, 0, memory_order_relaxed);
 }
 
 void amp_sched_set_crowded(amp_sched_t *sched, int crowded)
@@ -548,7 +699,8 @@ static void hand_off(amp_pe_t *pe)
     amp_thread_t *thr = pe->leaving;
     amp_pe_t *to = pe->leaving_to;
     pe->leaving = NULL;
-    thr->pe = to;
+    if (pe->leaving_home)
+        thr->pe = to;
     thr->state = AMP_THREAD_READY;
     amp_inbox_push(&to->arrivals, &thr->arrival);
     pe_wake(to);
@@ -579,17 +731,7 @@ void amp_sched_migrate(amp_pe_t *to)
     amp_thread_t *thr = pe->current;
     if (to == pe)
         return;
-    uint64_t now = amp_sched_cycles();
-    thr->busy += now - pe->run_start;
-    pe->run_start = now;
-    thr->state = AMP_THREAD_MIGRATING;
-    pe->leaving = thr;
-    pe->leaving_to = to;
-    /* Through the scheduler loop, which hands the thread over once nothing
-     * runs on its stack any more. */
-    pe->current = NULL;
-    amp_tls_set(pe->kernel_tls);
-    amp_ult_switch(&thr->ctx, &pe->sched_ctx);
+    leave_for(pe, thr, to, 1);
 }
 
 uint64_t amp_sched_self_busy(void)

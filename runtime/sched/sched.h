@@ -33,6 +33,20 @@
  * Tasks: any kernel thread, PE or not, may hand a PE a function to run in
  * its scheduler (amp_sched_post_task); the PE runs it at its next poll,
  * between threads, where it may spawn threads on that PE.
+ *
+ * Lending (work stealing).  A thread's home (thr->pe) is the PE whose
+ * channels hold its state (its messages are matched there, it blocks and is
+ * woken there); amp_sched_migrate changes it.  A PE that has been idle for a
+ * while asks a busy PE for work (amp_pe.thief).  The busy PE answers when
+ * a thread of its own leaves its outermost call into the layer above
+ * (amp_sched_call_leave) while other threads wait in its run queue: that
+ * thread runs on as a guest of the idle PE, where it only computes.  Its
+ * next call into the layer above (amp_sched_call_enter), or any block,
+ * yield or exit, takes it home first, ahead of the threads ready there.
+ * So nothing of the home PE's channels ever sees the thread elsewhere, a
+ * lent thread copies nothing (its stack and memory stay where they are),
+ * and a thread keeps its PE unless another PE would idle.  The layer above
+ * says which threads may never be lent (the may_lend hook).
  */
 #ifndef AMP_SCHED_H
 #define AMP_SCHED_H
@@ -60,7 +74,7 @@ struct amp_pe;
 typedef struct amp_thread {
     amp_ult_ctx_t ctx;
     struct amp_thread *next; /* run queue link */
-    struct amp_pe *pe;       /* the PE this thread runs on */
+    struct amp_pe *pe;       /* its home: the PE it runs on, but while lent */
     void *tls;               /* its thread pointer (%fs:0), or NULL */
     amp_thread_state_t state;
     int polling;                  /* parked as a poller (amp_sched_poll_wait) */
@@ -68,6 +82,9 @@ typedef struct amp_thread {
     unsigned long resumes;        /* times it was switched to (+stats) */
     uint64_t busy;                /* cycle counter ticks spent running */
     amp_inbox_item_t arrival;     /* in its new PE's arrivals while migrating */
+    unsigned depth;               /* calls into the layer above under way */
+    int returning;                /* on its way home from a lend */
+    unsigned long lent; /* times it ran as a guest (+lbdebug, +stats) */
     void *owner; /* the layer above's object the thread runs for (a rank) */
     void *upper; /* the layer above's state of this thread */
 } amp_thread_t;
@@ -99,6 +116,9 @@ typedef void (*amp_sched_quiet_fn_t)(amp_sched_t *sched);
  * own (a network's file descriptor) instead of the futex. */
 typedef void (*amp_sched_sleep_fn_t)(amp_pe_t *pe, long ns);
 typedef void (*amp_sched_wake_fn_t)(amp_pe_t *pe);
+/* Whether thr (leaving a call, at home, others waiting) may run as a
+ * guest of another PE now. */
+typedef int (*amp_sched_may_lend_fn_t)(amp_thread_t *thr);
 
 struct amp_pe {
     /* Touched by other PEs: keep on its own cache line. */
@@ -123,6 +143,15 @@ struct amp_pe {
     unsigned poll_skips;     /* polls skipped in a row (amp_sched_poll_skip) */
     amp_thread_t vanished;   /* amp_sched_vanish's stand-in */
     amp_ult_ctx_t *aside;    /* amp_sched_aside's context, while it runs */
+    int leaving_home;        /* leaving_to becomes the thread's home too */
+    struct amp_pe *asked;    /* the PE this one asked for work, or NULL */
+    long asked_at;           /* when (CLOCK_MONOTONIC ns) */
+    unsigned long lent_out;  /* threads it lent (+lbdebug) */
+    unsigned long guests;    /* guests it ran */
+    /* Lending: written by other PEs now and then, read by this one at
+     * every outermost call's end and by idle PEs choosing whom to ask. */
+    _Alignas(64) _Atomic int thief; /* id + 1 of a PE asking, or 0 */
+    _Atomic int idling;             /* in idle(): has nothing to lend */
     /* Things done on this PE that may end another thread's polling (see
      * amp_sched_activity); written by this PE only. */
     _Alignas(64) _Atomic unsigned long activity;
@@ -151,6 +180,9 @@ struct amp_sched {
     amp_sched_quiet_fn_t on_quiet;
     amp_sched_sleep_fn_t on_sleep;
     amp_sched_wake_fn_t on_wake;
+    amp_sched_may_lend_fn_t may_lend;
+    int steal;          /* idle PEs ask for work (amp_sched_set_steal) */
+    long steal_idle_ns; /* after so long idle */
     /* The node runs more PEs than it has cores (amp_sched_set_crowded):
      * a PE with nothing to do gives its core to the kernel's other
      * threads while it waits, instead of spinning on it. */
@@ -166,8 +198,9 @@ typedef struct amp_sched_hooks {
      * still send); idle PEs just sleep, telling on_quiet (may be NULL). */
     amp_sched_deadlock_fn_t on_deadlock;
     amp_sched_quiet_fn_t on_quiet;
-    amp_sched_sleep_fn_t on_sleep; /* NULL: the futex */
-    amp_sched_wake_fn_t on_wake;   /* with on_sleep */
+    amp_sched_sleep_fn_t on_sleep;    /* NULL: the futex */
+    amp_sched_wake_fn_t on_wake;      /* with on_sleep */
+    amp_sched_may_lend_fn_t may_lend; /* NULL: any thread */
 } amp_sched_hooks_t;
 
 AMP_MUST_USE amp_status_t amp_sched_init(amp_sched_t *sched, int npes,
@@ -245,6 +278,25 @@ void amp_sched_set_crowded(amp_sched_t *sched, int crowded);
 /* One step of a wait that spins on memory another PE or process writes:
  * a pause, or, when the PEs are crowded, a yield of the core. */
 void amp_sched_relax(void);
+/* Whether idle PEs ask busy ones for threads to run (see the top); off
+ * at first.  idle_ns: how long a PE idles before it asks (0: default). */
+void amp_sched_set_steal(amp_sched_t *sched, int on, long idle_ns);
+/* Around each call into the layer above: enter takes a lent thread home
+ * first and returns the calling thread (NULL outside the PEs); leave, at
+ * the end of the outermost call, lends it to a PE that asked when others
+ * wait here (its caller then runs on that PE). */
+amp_thread_t *amp_sched_call_enter(void);
+void amp_sched_lend(amp_thread_t *thr);
+static inline void amp_sched_call_leave(amp_thread_t *thr)
+{
+    if (thr && --thr->depth == 0 &&
+        atomic_load_explicit(&thr->pe->thief, memory_order_relaxed))
+        amp_sched_lend(thr);
+}
+/* Takes the calling thread home if it runs as a guest (before it touches
+ * anything its home PE's channels hold, outside a call). */
+void amp_sched_go_home(void);
+
 /* Makes a blocked thread ready.  Must run on thr's PE. */
 void amp_sched_wake(amp_thread_t *thr);
 /* Ends the calling thread. */
@@ -292,7 +344,7 @@ void amp_sched_thread_resume(amp_thread_t *thr, amp_pe_t *pe, void *sp,
 /* Moves the calling thread to PE to (of the same scheduler): it switches
  * out here and resumes on to, without copying its stack.  The caller makes
  * sure nothing of its PE's channels still refers to it (see lb/lb.h);
- * returns on the new PE (re-read amp_pe_self()). */
+ * to becomes its home.  Returns on the new PE (re-read amp_pe_self()). */
 void amp_sched_migrate(amp_pe_t *to);
 /* Whether every PE's inbox, arrivals and the layer above's channels
  * (the pending hook) are empty, seen from any PE. */

@@ -1,6 +1,6 @@
 /* Runtime options: +vp, +p, +stacksize, +isomalloc_slot, +mapping, +eager,
- * +nopin, +stats, +showmap and their environment variables; the placement
- * report. */
+ * +nopin, +stats, +showmap, the load balancing's and their environment
+ * variables; the placement report. */
 #include "start/start.h"
 
 #include <ctype.h>
@@ -16,7 +16,9 @@ static const char usage[] =
     "runtime options: +vp N, +p N, +stacksize BYTES, +isomalloc_slot BYTES, "
     "+mapping KIND, "
     "+eager BYTES, +nopin, +stats, +showmap, +balancer NAME, +lbdebug, "
-    "+gpumap MAP, +restart DIR, +iothreads N (see docs/runtime-options.md)";
+    "+lbperiod SECONDS, +nosteal, +pinmap, +gpumap MAP, +restart DIR, "
+    "+iothreads N (see "
+    "docs/runtime-options.md)";
 
 _Noreturn static void bad_value(const char *name, const char *what,
                                 const char *value)
@@ -107,6 +109,7 @@ static void parse_map_list(amp_opts_t *o, const char *name, const char *value)
 static void parse_mapping(amp_opts_t *o, const char *name, const char *value)
 {
     o->map_flag = name;
+    o->mapped = 1;
     if (value && strcmp(value, "block") == 0) {
         o->mapping = AMP_MAP_BLOCK;
     } else if (value && (strcmp(value, "rr") == 0 ||
@@ -333,6 +336,14 @@ static void from_env(amp_opts_t *o)
         o->node_split = parse_bytes("AMPI_NODE_SPLIT_COPY", v, 0);
     if ((v = getenv("AMPI_NODE_MEMBARRIER")))
         o->node_membarrier = parse_flag("AMPI_NODE_MEMBARRIER", v);
+    if ((v = getenv("AMPI_LBPERIOD")))
+        o->lbperiod_ns = parse_seconds("AMPI_LBPERIOD", v);
+    if ((v = getenv("AMPI_STEAL")))
+        o->steal = parse_flag("AMPI_STEAL", v);
+    if ((v = getenv("AMPI_STEAL_IDLE")))
+        o->steal_idle_ns = parse_seconds("AMPI_STEAL_IDLE", v);
+    if ((v = getenv("AMPI_PINMAP")))
+        o->pinmap = parse_flag("AMPI_PINMAP", v);
     if ((v = getenv("AMPI_YIELD_WHEN_IDLE")))
         o->yield_idle = parse_flag("AMPI_YIELD_WHEN_IDLE", v);
 }
@@ -352,7 +363,7 @@ static const charm_option_t charm_options[] = {
     {"+setcpuaffinity", 0, NULL, NULL}, /* PEs are pinned (+nopin: not) */
     {"+tcharm_stacksize", 1, "+stacksize", NULL},
     {"+LBDebug", 1, "+lbdebug", NULL},
-    {"+LBPeriod", 1, NULL, "ranks are balanced when they call AMPI_Migrate"},
+    {"+LBPeriod", 1, "+lbperiod", NULL},
     {"+LBOff", 0, NULL, "ranks are balanced only when they call AMPI_Migrate"},
     {"+LBCommOff", 0, NULL, "the balancers do not weigh communication"},
     {"+LBTestPESpeed", 0, NULL, "the PEs are taken to be equally fast"},
@@ -389,6 +400,8 @@ static int take_charm_option(amp_opts_t *o, int argc, char **argv, int *i)
             charm_note(c);
         else if (c->same_as && strcmp(c->same_as, "+stacksize") == 0)
             o->stacksize = parse_bytes(c->name, value, MIN_STACK);
+        else if (c->same_as && strcmp(c->same_as, "+lbperiod") == 0)
+            o->lbperiod_ns = parse_seconds(c->name, value);
         else if (c->same_as && strcmp(c->same_as, "+lbdebug") == 0)
             o->lbdebug =
                 strcmp(value, "0") != 0 && parse_count(c->name, value) > 0;
@@ -405,10 +418,12 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
     if (arg[0] != '+' || !isalpha((unsigned char)arg[1]))
         return 0;
     static const char *const with_value[] = {
-        "+vp",       "+p",      "+stacksize",      "+mapping", "+eager",
-        "+balancer", "+gpumap", "+isomalloc_slot", "+restart", "+iothreads"};
-    static const char *const flags[] = {"+nopin", "+stats", "+showmap",
-                                        "+lbdebug"};
+        "+vp",      "+p",         "+stacksize", "+mapping",
+        "+eager",   "+balancer",  "+gpumap",    "+isomalloc_slot",
+        "+restart", "+iothreads", "+lbperiod"};
+    static const char *const flags[] = {"+nopin",   "+stats",   "+showmap",
+                                        "+lbdebug", "+nosteal", "+steal",
+                                        "+pinmap"};
     for (size_t k = 0; k < sizeof(flags) / sizeof(*flags); k++) {
         size_t n = strlen(flags[k]);
         if (strncmp(arg, flags[k], n) != 0 || (arg[n] && arg[n] != '='))
@@ -421,8 +436,12 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
             o->stats = 1;
         else if (k == 2)
             o->showmap = 1;
-        else
+        else if (k == 3)
             o->lbdebug = 1;
+        else if (k == 6)
+            o->pinmap = 1;
+        else
+            o->steal = k == 5;
         return 1;
     }
     for (size_t k = 0; k < sizeof(with_value) / sizeof(*with_value); k++) {
@@ -454,6 +473,7 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
             break;
         case 8: o->restart = value; break; /* checked by start/restart.c */
         case 9: o->iothreads = parse_count("+iothreads", value); break;
+        case 10: o->lbperiod_ns = parse_seconds("+lbperiod", value); break;
         }
         return 1;
     }
@@ -477,6 +497,7 @@ void amp_opts_parse(amp_opts_t *o, int *argc, char **argv)
     o->node_membarrier = 1;
     o->node_split = 256u << 10;
     o->yield_idle = -1;
+    o->steal = 1;
     from_env(o);
     int out = 1;
     for (int i = 1; i < *argc; i++) {
@@ -491,6 +512,9 @@ void amp_opts_parse(amp_opts_t *o, int *argc, char **argv)
     }
     argv[out] = NULL;
     *argc = out;
+    if (o->lbperiod_ns > 0 && o->balancer == AMP_LB_NONE)
+        amp_fatal("+lbperiod: periodic balancing needs a strategy; add "
+                  "+balancer GreedyLB (or RefineLB, DistributedLB)");
     if (o->eager > (64u << 20))
         amp_fatal("+eager: %zu bytes is above the 64 MiB limit", o->eager);
 }

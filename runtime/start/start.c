@@ -3,6 +3,7 @@
 
 #include "coll/nbc.h"
 #include "rank/checkpoint.h"
+#include "rank/period.h"
 #include "rank/slot.h"
 #include "mem/heap.h"
 #include "gpu/gpu.h"
@@ -228,6 +229,25 @@ static void setup_memory(void)
         amp_restart_check_layout();
 }
 
+/* Whether the rank's own thread may run as a guest of another PE now
+ * (sched.h, "Lending"): not while kernel threads of the rank are bound to
+ * its PE (their calls run there, by helpers, and its mutexes yield to
+ * them), not with CUDA devices (a kernel thread's current device is its
+ * PE's), not outside MPI_Init..MPI_Finalize, and not where +pinmap keeps
+ * the placement the program chose. */
+static int may_lend_hook(amp_thread_t *thr)
+{
+    amp_rank_t *rank = thr->owner;
+    const amp_opts_t *o = &amp_proc.opts;
+    if (!rank || &rank->thr != thr || rank->state != AMP_MPI_ACTIVE ||
+        amp_proc.gpu)
+        return 0;
+    if (o->pinmap && (o->mapped || rank->placed))
+        return 0;
+    return !atomic_load_explicit(&rank->mt_threads, memory_order_relaxed) &&
+           !atomic_load_explicit(&rank->mt_calls, memory_order_relaxed);
+}
+
 static void setup_pes(int npes)
 {
     amp_opts_t *o = &amp_proc.opts;
@@ -242,6 +262,7 @@ static void setup_pes(int npes)
         .on_quiet = multi ? amp_detect_quiet : NULL,
         .on_sleep = multi ? sleep_hook : NULL,
         .on_wake = multi ? wake_hook : NULL,
+        .may_lend = may_lend_hook,
     };
     if (amp_sched_init(&amp_proc.sched, npes, &hooks) != AMP_OK)
         amp_fatal("out of memory starting %d PEs", npes);
@@ -317,6 +338,7 @@ static void setup(int npes, int first, int nlocal, int *local_pe)
     setup_pes(npes);
     amp_sched_set_crowded(&amp_proc.sched,
                           o->yield_idle < 0 ? crowded(npes) : o->yield_idle);
+    amp_sched_set_steal(&amp_proc.sched, o->steal, o->steal_idle_ns);
     amp_proc.nranks = o->vp;
     amp_proc.ranks = calloc((size_t)o->vp, sizeof(*amp_proc.ranks));
     if (!amp_proc.ranks ||
@@ -330,6 +352,7 @@ static void setup(int npes, int first, int nlocal, int *local_pe)
         amp_fatal("out of memory for %d ranks", nlocal);
     amp_proc.lb.kind = o->balancer;
     amp_proc.lb.debug = o->lbdebug;
+    amp_period_init();
     if (w->nprocs > 1)
         amp_move_init(amp_start_pie_map);
     for (int i = 0; i < nlocal; i++)
@@ -406,9 +429,23 @@ static void print_stats(void)
         amp_rank_t *rank = amp_proc.ranks[r];
         if (!rank)
             continue; /* in another process */
-        fprintf(stderr, "ampi: stats: rank %d on PE %d resumed %lu times\n", r,
-                rank->thr.pe->id, rank->thr.resumes);
+        fprintf(stderr,
+                "ampi: stats: rank %d on PE %d resumed %lu times, lent %lu "
+                "times\n",
+                r, rank->thr.pe->id, rank->thr.resumes, rank->thr.lent);
     }
+}
+
+/* +lbdebug: what each PE lent to idle PEs and ran for them (sched.h,
+ * "Lending"), once the ranks are done. */
+static void print_lending(void)
+{
+    const amp_sched_t *s = &amp_proc.sched;
+    for (int i = 0; i < s->npes; i++)
+        fprintf(stderr,
+                "ampi: lb: process %d PE %d lent ranks %lu times, ran "
+                "others' ranks %lu times\n",
+                amp_proc.boot.index, i, s->pes[i]->lent_out, s->pes[i]->guests);
 }
 
 int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
@@ -460,6 +497,8 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
     amp_detect_cleanup();
     if (amp_proc.opts.stats)
         print_stats();
+    if (amp_proc.opts.lbdebug && amp_proc.sched.steal)
+        print_lending();
     amp_boot_cleanup(&amp_proc.boot);
     return atomic_load(&amp_proc.exit_status);
 }
