@@ -1,23 +1,26 @@
 // Runtime options of Charm++'s AMPI, for jobs written for it: the ones that
 // hold here anyway are taken quietly (+isomalloc_sync, +setcpuaffinity),
 // some are ours under another name (+tcharm_stacksize is +stacksize,
-// +LBDebug is +lbdebug), the rest is accepted with one line saying it has
-// no effect; none of them reaches the program.
+// +LBDebug is +lbdebug, +LBPeriod is +lbperiod), the rest is accepted with
+// one line saying it has no effect; none of them reaches the program.
 // REQUIRES: ampi-runtime
 // RUN: %ampicc %s -o %t
 // RUN: %t +vp 2 +isomalloc_sync +setcpuaffinity +tcharm_stacksize 2M a 2>&1 | FileCheck %s --check-prefix=QUIET --implicit-check-not={{.}}
-// RUN: %t +vp 2 +LBPeriod 0.5 +ppn 2 +pemap 0-1 b +LBOff +tcharm_stacksize 2M 2>&1 | FileCheck %s --check-prefix=NOTES --implicit-check-not={{.}}
+// RUN: %t +vp 2 +ppn 2 +pemap 0-1 b +LBOff +tcharm_stacksize 2M 2>&1 | FileCheck %s --check-prefix=NOTES --implicit-check-not={{.}}
+// RUN: %t +vp 2 +balancer GreedyLB +LBPeriod 0.5 c +tcharm_stacksize 2M 2>&1 | FileCheck %s --check-prefix=PERIOD --implicit-check-not={{.}}
+// RUN: not %t +LBPeriod 0.5 2>&1 | FileCheck %s --check-prefix=NOSTRATEGY --implicit-check-not={{.}}
 // RUN: not %t +tcharm_stacksize 1K 2>&1 | FileCheck %s --check-prefix=SMALL --implicit-check-not={{.}}
 // RUN: not %t +LBPeriod 2>&1 | FileCheck %s --check-prefix=MISSING --implicit-check-not={{.}}
 
 // QUIET: size=2 argc=2 [a] stack ok
-// NOTES-DAG: ampi: +LBPeriod has no effect here: ranks are balanced when they call AMPI_Migrate
 // NOTES-DAG: ampi: +ppn has no effect here: +p sets the PEs of each process
 // NOTES-DAG: ampi: +pemap has no effect here: the PEs are pinned to cores in order (+nopin: not)
-// NOTES-DAG: ampi: +LBOff has no effect here: ranks are balanced only when they call AMPI_Migrate
+// NOTES-DAG: ampi: +LBOff has no effect here: ranks are balanced only by AMPI_Migrate and +lbperiod
 // NOTES-DAG: size=2 argc=2 [b] stack ok
 // SMALL: ampi: +tcharm_stacksize: 1K is too small; the minimum is 65536 bytes
 // MISSING: ampi: +LBPeriod: missing value
+// PERIOD: size=2 argc=2 [c] stack ok
+// NOSTRATEGY: ampi: +lbperiod: periodic balancing needs a strategy; add +balancer GreedyLB (or RefineLB, DistributedLB)
 
 #include <mpi.h>
 #include <stdio.h>

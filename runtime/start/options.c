@@ -364,14 +364,16 @@ static const charm_option_t charm_options[] = {
     {"+tcharm_stacksize", 1, "+stacksize", NULL},
     {"+LBDebug", 1, "+lbdebug", NULL},
     {"+LBPeriod", 1, "+lbperiod", NULL},
-    {"+LBOff", 0, NULL, "ranks are balanced only when they call AMPI_Migrate"},
+    {"+LBOff", 0, NULL,
+     "ranks are balanced only by AMPI_Migrate and +lbperiod"},
     {"+LBCommOff", 0, NULL, "the balancers do not weigh communication"},
     {"+LBTestPESpeed", 0, NULL, "the PEs are taken to be equally fast"},
     {"+LBPrintSummary", 0, NULL, "+lbdebug reports the moves"},
     {"+ppn", 1, NULL, "+p sets the PEs of each process"},
     {"+pemap", 1, NULL, "the PEs are pinned to cores in order (+nopin: not)"},
     {"+commap", 1, NULL, "there is no communication thread"},
-    {"+tcharm_nomig", 0, NULL, "ranks move only in AMPI_Migrate anyway"},
+    {"+tcharm_nomig", 0, NULL,
+     "ranks change PE for good only in AMPI_Migrate and +lbperiod"},
 };
 
 /* Only the job's first process speaks, so a note comes once. */
