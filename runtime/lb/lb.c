@@ -30,11 +30,12 @@ amp_status_t amp_lb_init(amp_lb_t *lb, amp_sched_t *sched, int nranks, int proc,
     lb->threads = calloc(n, sizeof(*lb->threads));
     lb->loads = calloc(n, sizeof(*lb->loads));
     lb->want = calloc(n, sizeof(*lb->want));
+    lb->rls = calloc(n, sizeof(*lb->rls));
     lb->map = calloc(n, sizeof(*lb->map));
     lb->map_proc = calloc(n, sizeof(*lb->map_proc));
     lb->waitgen = calloc(n, sizeof(*lb->waitgen));
     if (!lb->threads || !lb->loads || !lb->want || !lb->map || !lb->map_proc ||
-        !lb->waitgen) {
+        !lb->waitgen || !lb->rls) {
         amp_lb_cleanup(lb);
         return AMP_ERR_NOMEM;
     }
@@ -50,6 +51,7 @@ void amp_lb_cleanup(amp_lb_t *lb)
     free(lb->threads);
     free(lb->loads);
     free(lb->want);
+    free((void *)lb->rls);
     free(lb->map);
     free(lb->map_proc);
     free(lb->waitgen);
@@ -58,6 +60,7 @@ void amp_lb_cleanup(amp_lb_t *lb)
     lb->threads = NULL;
     lb->loads = NULL;
     lb->want = NULL;
+    lb->rls = NULL;
     lb->map = NULL;
 }
 
@@ -144,6 +147,51 @@ static void report(const amp_lb_t *lb)
     }
 }
 
+/* The bytes the n local ranks ranks[] sent each other, from their tables
+ * (amp_lb_sends_t), as a graph over 0 .. n-1. */
+static amp_status_t graph_of(const amp_lb_t *lb, const int *ranks, int n,
+                             amp_lb_graph_t *g)
+{
+    int *index = malloc((size_t)lb->nranks * sizeof(int));
+    int *first = malloc((size_t)(n + 1) * sizeof(int));
+    int *peer = malloc((size_t)(n ? n : 1) * AMP_LB_PEERS * sizeof(int));
+    double *bytes = malloc((size_t)(n ? n : 1) * AMP_LB_PEERS * sizeof(double));
+    if (!index || !first || !peer || !bytes) {
+        free(index);
+        free(first);
+        free(peer);
+        free(bytes);
+        return AMP_ERR_NOMEM;
+    }
+    for (int r = 0; r < lb->nranks; r++)
+        index[r] = -1;
+    for (int i = 0; i < n; i++)
+        index[ranks[i]] = i;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        first[i] = k;
+        const amp_lb_sends_t *s = &lb->rls[ranks[i]]->sends;
+        for (int j = 0; j < AMP_LB_PEERS; j++) {
+            int to = s->peer1[j] - 1;
+            if (to < 0 || to >= lb->nranks || index[to] < 0 || !s->bytes[j])
+                continue;
+            peer[k] = index[to];
+            bytes[k++] = (double)s->bytes[j];
+        }
+    }
+    first[n] = k;
+    free(index);
+    *g = (amp_lb_graph_t){.first = first, .peer = peer, .bytes = bytes};
+    return AMP_OK;
+}
+
+static void graph_free(amp_lb_graph_t *g)
+{
+    free((void *)g->first);
+    free((void *)g->peer);
+    free((void *)g->bytes);
+}
+
 /* The process's own plan: its ranks stay in it. */
 static void plan_process(amp_lb_t *lb)
 {
@@ -162,8 +210,18 @@ static void plan_process(amp_lb_t *lb)
         any_want |= lb->want[r] >= 0;
     }
     int kind = any_want ? AMP_LB_NONE : lb->kind;
-    if (amp_lb_plan(kind, n, loads, cur, lb->sched->npes, lb->rounds + 1,
-                    out) != AMP_OK) {
+    amp_lb_graph_t g;
+    int have_graph = lb->comm && graph_of(lb, ranks, n, &g) == AMP_OK;
+    amp_lb_input_t in = {.n = n,
+                         .npes = lb->sched->npes,
+                         .loads = loads,
+                         .cur = cur,
+                         .graph = have_graph ? &g : NULL,
+                         .seed = lb->rounds + 1};
+    amp_status_t st = amp_lb_plan_input(kind, &in, out);
+    if (have_graph)
+        graph_free(&g);
+    if (st != AMP_OK) {
         amp_log_error("out of memory planning the load balancing; no rank "
                       "moves");
         memcpy(out, cur, (size_t)n * sizeof(int));
@@ -243,6 +301,7 @@ int amp_lb_exchange(amp_lb_t *lb, int me, double load, int want,
     int from = amp_pe_self()->id;
     lb->loads[me] = load;
     lb->want[me] = want;
+    lb->rls[me] = rl;
     barrier(lb, me, plan, (void *)hooks);
     int to = lb->map[me], away = lb->map_proc[me] != lb->proc;
     if (hooks && hooks->settle) {

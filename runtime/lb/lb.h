@@ -44,10 +44,12 @@
 /* ---- strategies (strategy.c) ---- */
 
 typedef enum amp_lb_kind {
-    AMP_LB_NONE,       /* no rebalancing */
-    AMP_LB_GREEDY,     /* GreedyLB */
-    AMP_LB_REFINE,     /* RefineLB */
-    AMP_LB_DISTRIBUTED /* DistributedLB */
+    AMP_LB_NONE,        /* no rebalancing */
+    AMP_LB_GREEDY,      /* GreedyLB */
+    AMP_LB_REFINE,      /* RefineLB */
+    AMP_LB_DISTRIBUTED, /* DistributedLB */
+    AMP_LB_GREEDY_COMM, /* GreedyCommLB: load and bytes sent */
+    AMP_LB_HYBRID       /* HybridLB: processes, then PEs */
 } amp_lb_kind_t;
 
 /* The strategy called name (GreedyLB, RefineLB, DistributedLB, or none),
@@ -77,6 +79,48 @@ AMP_MUST_USE amp_status_t amp_lb_refine(int n, const double *loads,
 AMP_MUST_USE amp_status_t amp_lb_distributed(int n, const double *loads,
                                              const int *cur, int npes,
                                              unsigned long seed, int *out);
+/* ---- strategies that see more than loads (strategy.c) ---- */
+
+/* The bytes n ranks sent each other: rank i sent bytes[k] to rank peer[k]
+ * (an index 0 .. n-1) for k in first[i] .. first[i + 1] - 1. */
+typedef struct amp_lb_graph {
+    const int *first, *peer;
+    const double *bytes;
+} amp_lb_graph_t;
+
+/* Seconds a byte sent between two PEs of a process is taken to cost
+ * (GreedyCommLB weighs it against load). */
+#define AMP_LB_BYTE_COST 2e-10
+
+/* Heaviest rank first, each to the PE where its load plus what it would
+ * send to and receive from ranks placed on other PEs so far (bytes times
+ * AMP_LB_BYTE_COST) is least: heavy talkers end up together. */
+AMP_MUST_USE amp_status_t amp_lb_greedy_comm(int n, const double *loads,
+                                             const int *cur, int npes,
+                                             const amp_lb_graph_t *g, int *out);
+/* Two levels: ranks move between processes (pe_proc: PE -> its process;
+ * the PEs of a process are consecutive) as RefineLB moves them between
+ * PEs, heaviest that fits first from a process above the average to the
+ * least loaded one, so few ranks change process; then each process's
+ * ranks are spread over its PEs as GreedyLB does. */
+AMP_MUST_USE amp_status_t amp_lb_hybrid(int n, const double *loads,
+                                        const int *cur, int npes,
+                                        const int *pe_proc, int *out);
+
+/* What a strategy may use: loads and places always; where the PEs are
+ * (pe_proc, NULL: one process) and the bytes sent (graph, NULL: not
+ * measured) when known. */
+typedef struct amp_lb_input {
+    int n, npes;
+    const double *loads;
+    const int *cur;
+    const int *pe_proc;
+    const amp_lb_graph_t *graph;
+    unsigned long seed;
+} amp_lb_input_t;
+AMP_MUST_USE amp_status_t amp_lb_plan_input(int kind, const amp_lb_input_t *in,
+                                            int *out);
+
 /* The strategy kind's map (AMP_LB_NONE: out = cur). */
 AMP_MUST_USE amp_status_t amp_lb_plan(int kind, int n, const double *loads,
                                       const int *cur, int npes,
@@ -86,6 +130,28 @@ AMP_MUST_USE amp_status_t amp_lb_plan(int kind, int n, const double *loads,
 
 typedef void (*amp_lb_callback_fn_t)(void);
 
+/* The bytes a rank sent to the peers it sent most to since the last step
+ * (its point-to-point sends, while a balancer that uses them is chosen:
+ * amp_lb_t.comm); a peer that finds no room is left out. */
+#define AMP_LB_PEERS 16
+typedef struct amp_lb_sends {
+    int peer1[AMP_LB_PEERS]; /* world rank + 1; 0: free */
+    uint64_t bytes[AMP_LB_PEERS];
+} amp_lb_sends_t;
+
+static inline void amp_lb_note_send(amp_lb_sends_t *s, int peer, size_t bytes)
+{
+    unsigned h = (unsigned)peer * 2654435761u;
+    for (int k = 0; k < 4; k++) {
+        int i = (int)((h >> 28) + (unsigned)k) % AMP_LB_PEERS;
+        if (s->peer1[i] == peer + 1 || !s->peer1[i]) {
+            s->peer1[i] = peer + 1;
+            s->bytes[i] += bytes;
+            return;
+        }
+    }
+}
+
 /* What a rank keeps for load balancing (in its amp_rank_t). */
 typedef struct amp_lb_rank {
     amp_lb_callback_fn_t about_to_migrate, just_migrated;
@@ -94,6 +160,7 @@ typedef struct amp_lb_rank {
     int stopped;   /* AMPI_Load_stop_measure is in effect */
     int has_value; /* AMPI_Load_set_value gave the load */
     double value;
+    amp_lb_sends_t sends;
 } amp_lb_rank_t;
 
 /* The process's state (in amp_proc).  Arrays are by world rank; only
@@ -101,6 +168,7 @@ typedef struct amp_lb_rank {
 typedef struct amp_lb {
     int kind;   /* amp_lb_kind_t from +balancer */
     int debug;  /* +lbdebug: report every move */
+    int comm;   /* the strategy weighs bytes sent: ranks count them */
     int nranks; /* in the whole job */
     int nlocal; /* ranks in this process now */
     int proc;   /* this process's index */
@@ -110,8 +178,9 @@ typedef struct amp_lb {
     amp_thread_t **threads;
     unsigned long *waitgen; /* the barrier generation a rank waits for */
     double *loads;
-    int *want;       /* PE asked for (AMPI_Migrate_to_pe), or -1 */
-    int *map;        /* the new PE of every rank ... */
+    const amp_lb_rank_t **rls; /* each rank's, during a step */
+    int *want;                 /* PE asked for (AMPI_Migrate_to_pe), or -1 */
+    int *map;                  /* the new PE of every rank ... */
     int *map_proc;   /* ... in this process (every rank: see plan_job) */
     int nlocal_next; /* ranks here once the moves are done */
     int cross;       /* some rank of the job changes process this step */

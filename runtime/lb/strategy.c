@@ -5,8 +5,9 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const kind_names[] = {"none", "GreedyLB", "RefineLB",
-                                         "DistributedLB"};
+static const char *const kind_names[] = {"none",         "GreedyLB",
+                                         "RefineLB",     "DistributedLB",
+                                         "GreedyCommLB", "HybridLB"};
 
 int amp_lb_kind_of(const char *name)
 {
@@ -18,7 +19,7 @@ int amp_lb_kind_of(const char *name)
 
 const char *amp_lb_kind_name(int kind)
 {
-    if (kind < 0 || kind > AMP_LB_DISTRIBUTED)
+    if (kind < 0 || kind > AMP_LB_HYBRID)
         return "?";
     return kind_names[kind];
 }
@@ -272,10 +273,31 @@ amp_status_t amp_lb_distributed(int n, const double *loads, const int *cur,
     return AMP_OK;
 }
 
+amp_status_t amp_lb_plan_input(int kind, const amp_lb_input_t *in, int *out)
+{
+    switch (kind) {
+    case AMP_LB_GREEDY_COMM:
+        if (in->graph)
+            return amp_lb_greedy_comm(in->n, in->loads, in->cur, in->npes,
+                                      in->graph, out);
+        return amp_lb_greedy(in->n, in->loads, in->cur, in->npes, out);
+    case AMP_LB_HYBRID:
+        if (in->pe_proc)
+            return amp_lb_hybrid(in->n, in->loads, in->cur, in->npes,
+                                 in->pe_proc, out);
+        return amp_lb_greedy(in->n, in->loads, in->cur, in->npes, out);
+    default:
+        return amp_lb_plan(kind, in->n, in->loads, in->cur, in->npes, in->seed,
+                           out);
+    }
+}
+
 amp_status_t amp_lb_plan(int kind, int n, const double *loads, const int *cur,
                          int npes, unsigned long seed, int *out)
 {
     switch (kind) {
+    case AMP_LB_GREEDY_COMM:
+    case AMP_LB_HYBRID: return amp_lb_greedy(n, loads, cur, npes, out);
     case AMP_LB_GREEDY: return amp_lb_greedy(n, loads, cur, npes, out);
     case AMP_LB_REFINE:
         return amp_lb_refine(n, loads, cur, npes, AMP_LB_REFINE_TOLERANCE, out);
@@ -283,4 +305,157 @@ amp_status_t amp_lb_plan(int kind, int n, const double *loads, const int *cur,
         return amp_lb_distributed(n, loads, cur, npes, seed, out);
     default: memcpy(out, cur, (size_t)n * sizeof(int)); return AMP_OK;
     }
+}
+
+/* ---- GreedyCommLB ---------------------------------------------------- */
+
+/* g with every edge both ways: what a rank sent and what it received. */
+typedef struct sym_graph {
+    int *first, *peer;
+    double *bytes;
+} sym_graph_t;
+
+static void sym_free(sym_graph_t *s)
+{
+    free(s->first);
+    free(s->peer);
+    free(s->bytes);
+}
+
+static amp_status_t sym_of(int n, const amp_lb_graph_t *g, sym_graph_t *s)
+{
+    int m = g->first[n];
+    s->first = calloc((size_t)n + 2, sizeof(int));
+    s->peer = malloc((size_t)(m ? 2 * m : 1) * sizeof(int));
+    s->bytes = malloc((size_t)(m ? 2 * m : 1) * sizeof(double));
+    if (!s->first || !s->peer || !s->bytes) {
+        sym_free(s);
+        return AMP_ERR_NOMEM;
+    }
+    for (int i = 0; i < n; i++)
+        for (int k = g->first[i]; k < g->first[i + 1]; k++) {
+            s->first[i + 2]++;
+            s->first[g->peer[k] + 2]++;
+        }
+    for (int i = 0; i < n; i++)
+        s->first[i + 2] += s->first[i + 1];
+    for (int i = 0; i < n; i++)
+        for (int k = g->first[i]; k < g->first[i + 1]; k++) {
+            int j = g->peer[k], a = s->first[i + 1]++, b = s->first[j + 1]++;
+            s->peer[a] = j;
+            s->bytes[a] = g->bytes[k];
+            s->peer[b] = i;
+            s->bytes[b] = g->bytes[k];
+        }
+    return AMP_OK;
+}
+
+/* The PE for rank r: least load plus cost of the bytes it would exchange
+ * with ranks placed on other PEs (talk: scratch, one per PE). */
+static int comm_best(const sym_graph_t *s, const double *pl, const int *out,
+                     int r, int npes, int cur, double *talk)
+{
+    double total = 0;
+    memset(talk, 0, (size_t)npes * sizeof(double));
+    for (int k = s->first[r]; k < s->first[r + 1]; k++)
+        if (out[s->peer[k]] >= 0) {
+            talk[out[s->peer[k]]] += s->bytes[k];
+            total += s->bytes[k];
+        }
+    int best = cur;
+    double best_cost = pl[cur] + AMP_LB_BYTE_COST * (total - talk[cur]);
+    for (int p = 0; p < npes; p++) {
+        double cost = pl[p] + AMP_LB_BYTE_COST * (total - talk[p]);
+        if (cost < best_cost) {
+            best = p;
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
+amp_status_t amp_lb_greedy_comm(int n, const double *loads, const int *cur,
+                                int npes, const amp_lb_graph_t *g, int *out)
+{
+    sym_graph_t s = {0};
+    int *order = malloc((size_t)(n ? n : 1) * sizeof(int));
+    double *pl = calloc((size_t)npes, sizeof(double));
+    double *talk = malloc((size_t)npes * sizeof(double));
+    amp_status_t st = order && pl && talk ? sym_of(n, g, &s) : AMP_ERR_NOMEM;
+    if (st == AMP_OK) {
+        order_by_load(n, loads, order);
+        for (int r = 0; r < n; r++)
+            out[r] = -1;
+        for (int i = 0; i < n; i++) {
+            int r = order[i];
+            out[r] = comm_best(&s, pl, out, r, npes, cur[r], talk);
+            pl[out[r]] += loads[r];
+        }
+        sym_free(&s);
+    }
+    free(order);
+    free(pl);
+    free(talk);
+    return st;
+}
+
+/* ---- HybridLB -------------------------------------------------------- */
+
+/* Level 2: the ranks that level 1 left in process q, over its PEs
+ * first .. first + count - 1, as GreedyLB places them. */
+static amp_status_t spread_in_process(int n, const double *loads,
+                                      const int *cur, const int *proc, int q,
+                                      int first, int count, int *out)
+{
+    int *idx = malloc((size_t)(n ? n : 1) * 3 * sizeof(int));
+    double *ld = malloc((size_t)(n ? n : 1) * sizeof(double));
+    if (!idx || !ld) {
+        free(idx);
+        free(ld);
+        return AMP_ERR_NOMEM;
+    }
+    int *lcur = idx + n, *lout = lcur + n, m = 0;
+    for (int r = 0; r < n; r++) {
+        if (proc[r] != q)
+            continue;
+        idx[m] = r;
+        ld[m] = loads[r];
+        int here = cur[r] >= first && cur[r] < first + count;
+        lcur[m++] = here ? cur[r] - first : 0;
+    }
+    amp_status_t st = amp_lb_greedy(m, ld, lcur, count, lout);
+    for (int i = 0; st == AMP_OK && i < m; i++)
+        out[idx[i]] = first + lout[i];
+    free(idx);
+    free(ld);
+    return st;
+}
+
+amp_status_t amp_lb_hybrid(int n, const double *loads, const int *cur, int npes,
+                           const int *pe_proc, int *out)
+{
+    int nprocs = pe_proc[npes - 1] + 1;
+    int *first = calloc((size_t)nprocs + 1, sizeof(int));
+    int *rq = malloc((size_t)(n ? n : 1) * 2 * sizeof(int));
+    if (!first || !rq) {
+        free(first);
+        free(rq);
+        return AMP_ERR_NOMEM;
+    }
+    for (int p = 0; p < npes; p++)
+        first[pe_proc[p] + 1]++;
+    for (int q = 0; q < nprocs; q++)
+        first[q + 1] += first[q];
+    int *nq = rq + n;
+    for (int r = 0; r < n; r++)
+        rq[r] = pe_proc[cur[r]];
+    /* Level 1: processes as RefineLB's PEs (equal PEs per process). */
+    amp_status_t st =
+        amp_lb_refine(n, loads, rq, nprocs, AMP_LB_REFINE_TOLERANCE, nq);
+    for (int q = 0; st == AMP_OK && q < nprocs; q++)
+        st = spread_in_process(n, loads, cur, nq, q, first[q],
+                               first[q + 1] - first[q], out);
+    free(first);
+    free(rq);
+    return st;
 }

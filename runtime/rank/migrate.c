@@ -36,6 +36,7 @@ static void load_reset(amp_rank_t *rank)
     rank->lb.mark = amp_sched_self_busy();
     rank->lb.acc = 0;
     rank->lb.has_value = 0;
+    memset(&rank->lb.sends, 0, sizeof(rank->lb.sends));
 }
 
 /* A nonblocking collective still running would be advanced on the rank's

@@ -238,9 +238,21 @@ static int plan_job(amp_lb_t *lb, void *arg)
         cur[r] = off[lb->rank_proc[r]] + all[r].pe;
         loads[r] = all[r].load;
     }
-    if (amp_lb_plan(lb->kind, n, loads, cur, off[nprocs], lb->rounds + 1,
-                    out) != AMP_OK)
+    int *pe_proc = malloc((size_t)off[nprocs] * sizeof(int));
+    if (!pe_proc)
         amp_fatal("out of memory planning the load balancing");
+    for (int q = 0; q < nprocs; q++)
+        for (int p = off[q]; p < off[q + 1]; p++)
+            pe_proc[p] = q;
+    amp_lb_input_t in = {.n = n,
+                         .npes = off[nprocs],
+                         .loads = loads,
+                         .cur = cur,
+                         .pe_proc = pe_proc,
+                         .seed = lb->rounds + 1};
+    if (amp_lb_plan_input(lb->kind, &in, out) != AMP_OK)
+        amp_fatal("out of memory planning the load balancing");
+    free(pe_proc);
     constrain(lb, all, off, cur, out);
     lb->cross = 0;
     lb->nlocal_next = 0;

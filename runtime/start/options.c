@@ -290,7 +290,7 @@ static int parse_balancer(const char *name, const char *value)
     int kind = amp_lb_kind_of(value);
     if (kind < 0)
         amp_fatal("%s: unknown load balancer '%s'; use GreedyLB, RefineLB, "
-                  "DistributedLB or none",
+                  "DistributedLB, GreedyCommLB, HybridLB or none",
                   name, value);
     return kind;
 }
@@ -516,7 +516,7 @@ void amp_opts_parse(amp_opts_t *o, int *argc, char **argv)
     *argc = out;
     if (o->lbperiod_ns > 0 && o->balancer == AMP_LB_NONE)
         amp_fatal("+lbperiod: periodic balancing needs a strategy; add "
-                  "+balancer GreedyLB (or RefineLB, DistributedLB)");
+                  "+balancer GreedyLB (or another strategy)");
     if (o->eager > (64u << 20))
         amp_fatal("+eager: %zu bytes is above the 64 MiB limit", o->eager);
 }

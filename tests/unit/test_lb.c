@@ -112,3 +112,66 @@ UNIT_TEST(lb_plan_none_keeps_map)
             AMP_OK);
     UNIT_EQ(out[0], 0);
 }
+
+UNIT_TEST(lb_names_comm_hybrid)
+{
+    UNIT_EQ(amp_lb_kind_of("GreedyCommLB"), AMP_LB_GREEDY_COMM);
+    UNIT_EQ(amp_lb_kind_of("hybridlb"), AMP_LB_HYBRID);
+    UNIT_TRUE(strcmp(amp_lb_kind_name(AMP_LB_HYBRID), "HybridLB") == 0);
+}
+
+/* Four equal ranks in two talking pairs (0-2 and 1-3), each pair split
+ * over the two PEs: GreedyCommLB puts each pair on one PE and stays
+ * balanced, where GreedyLB, blind to the bytes, keeps them split. */
+UNIT_TEST(lb_greedy_comm_keeps_talkers_together)
+{
+    const double loads[4] = {1, 1, 1, 1};
+    const int cur[4] = {0, 0, 1, 1};
+    /* 0 -> 2 and 3 -> 1, 100 GB each: far above the loads' scale. */
+    const int first[5] = {0, 1, 1, 1, 2};
+    const int peer[2] = {2, 1};
+    const double bytes[2] = {1e11, 1e11};
+    amp_lb_graph_t g = {.first = first, .peer = peer, .bytes = bytes};
+    int out[4], plain[4];
+    UNIT_EQ(amp_lb_greedy_comm(4, loads, cur, 2, &g, out), AMP_OK);
+    UNIT_EQ(out[0], out[2]);
+    UNIT_EQ(out[1], out[3]);
+    UNIT_TRUE(out[0] != out[1]);
+    UNIT_EQ(amp_lb_greedy(4, loads, cur, 2, plain), AMP_OK);
+    UNIT_TRUE(plain[0] != plain[2] && plain[1] != plain[3]);
+    /* Without bytes it is GreedyLB. */
+    const int none[5] = {0, 0, 0, 0, 0};
+    amp_lb_graph_t empty = {.first = none, .peer = peer, .bytes = bytes};
+    UNIT_EQ(amp_lb_greedy_comm(4, loads, cur, 2, &empty, out), AMP_OK);
+    UNIT_EQ(memcmp(out, plain, sizeof(out)), 0);
+}
+
+/* Two processes of two PEs each, all the load in process 0: HybridLB moves
+ * about half of it to process 1 (few moves: RefineLB between processes)
+ * and spreads each process's ranks over its own PEs. */
+UNIT_TEST(lb_hybrid_two_levels)
+{
+    enum { R = 8, P = 4 };
+    const double loads[R] = {3, 3, 2, 2, 1, 1, 1, 1};
+    const int cur[R] = {0, 0, 0, 0, 1, 1, 1, 1}; /* process 0: 14, 1: 0 */
+    const int pe_proc[P] = {0, 0, 1, 1};
+    int out[R];
+    UNIT_EQ(amp_lb_hybrid(R, loads, cur, P, pe_proc, out), AMP_OK);
+    double proc_load[2] = {0, 0};
+    for (int r = 0; r < R; r++) {
+        UNIT_TRUE(out[r] >= 0 && out[r] < P);
+        proc_load[pe_proc[out[r]]] += loads[r];
+    }
+    UNIT_TRUE(proc_load[0] <= 7.35 && proc_load[1] <= 7.35);
+    UNIT_TRUE(max_pe_load(loads, out, R, P) <= 4);
+    int changed = 0;
+    for (int r = 0; r < R; r++)
+        changed += pe_proc[out[r]] != pe_proc[cur[r]];
+    UNIT_TRUE(changed <= 4);
+    /* Through amp_lb_plan_input; without pe_proc it is GreedyLB. */
+    amp_lb_input_t in = {
+        .n = R, .npes = P, .loads = loads, .cur = cur, .pe_proc = pe_proc};
+    int again[R];
+    UNIT_EQ(amp_lb_plan_input(AMP_LB_HYBRID, &in, again), AMP_OK);
+    UNIT_EQ(memcmp(out, again, sizeof(out)), 0);
+}

@@ -118,6 +118,8 @@ static void start_send(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
     const amp_dt_t *dt = x->dt;
     int world = amp_comm_peer_world(comm, dest);
     int pmode = mode == AMP_SEND_SYNC ? AMP_P2P_SYNC : AMP_P2P_STANDARD;
+    if (__builtin_expect(amp_proc.lb.comm, 0)) /* GreedyCommLB's input */
+        amp_lb_note_send(&rank->lb.sends, world, dt->size * (size_t)count);
     if (dev && dev->gpu)
         amp_p2p_isend_dev(
             &rank->ep, amp_dt_data(buf, dt), dt->size * (size_t)count, dev,
