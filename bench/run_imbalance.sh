@@ -201,20 +201,24 @@ for prog in "${programs[@]}"; do
             echo "| ${labels[$i]} | ${rejected[$f]} | | |"
             continue
         fi
-        times=()
+        times=() bad=0
         for ((r = 1; r <= rounds; r++)); do
             out=$raw_dir/$prog.${names[$i]}.$r.txt
             got=$(key "$out" result)
             if ! grep -qx ok "$out" 2>/dev/null; then
                 note "$prog, ${labels[$i]}, round $r: no 'ok' (see $out and .err)"
-                failed=1
+                failed=1 bad=1
             elif [ -z "$want" ] || [ "$got" != "$want" ]; then
                 note "$prog, ${labels[$i]}, round $r: result $got, Open MPI's ${want:-missing}"
-                failed=1
+                failed=1 bad=1
             fi
             times+=("$(key "$out" time_s)")
         done
         t=$(printf '%s\n' "${times[@]}" | grep . | median_lines)
+        if [ "$bad" -ne 0 ]; then
+            echo "| ${labels[$i]} | failed (stderr says how) | | |"
+            continue
+        fi
         echo "| ${labels[$i]} | $(seconds "$t") | $(ratio "$t_ompi" "$t") |" \
             "$(ratio "$ideal" "$t") |"
     done
