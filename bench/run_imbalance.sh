@@ -137,8 +137,9 @@ for f in "${flags[@]}"; do
         else
             rejected[$f]="skipped: $(grep -m1 . "$raw_dir/probe.txt" | cut -c1-60)"
         fi
-        note "$f: ${rejected[$f]} (see $raw_dir/probe-rejected.txt)"
-        cp "$raw_dir/probe.txt" "$raw_dir/probe-rejected.txt"
+        kept=$raw_dir/probe-rejected-${#rejected[@]}.txt
+        cp "$raw_dir/probe.txt" "$kept"
+        note "$f: ${rejected[$f]} (see $kept)"
     fi
 done
 
