@@ -31,16 +31,17 @@ enum { PE_AWAKE = 0, PE_ASLEEP = 1 };
 #define STEAL_IDLE_NS 20000L
 #define STEAL_RETRY_NS 200000L
 
-static __thread amp_pe_t *self_pe __attribute__((tls_model("initial-exec")));
+__thread amp_pe_t *amp_sched_self_pe
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 __attribute__((noinline)) amp_pe_t *amp_pe_self(void)
 {
-    return self_pe;
+    return amp_sched_self_pe;
 }
 
 void amp_pe_set_self(amp_pe_t *pe)
 {
-    self_pe = pe;
+    amp_sched_self_pe = pe;
 }
 
 amp_status_t amp_sched_init(amp_sched_t *sched, int npes,
@@ -617,16 +618,9 @@ static void steal_ask(amp_pe_t *pe, long spun)
     pe->asked_at = now; /* nobody busy: look again later */
 }
 
-amp_thread_t *amp_sched_call_enter(void)
+void amp_sched_call_home(amp_pe_t *pe, amp_thread_t *thr)
 {
-    amp_pe_t *pe = self_pe;
-    amp_thread_t *thr = pe ? pe->current : NULL;
-    if (!thr)
-        return NULL;
-    if (thr->pe != pe)
-        go_home(pe, thr);
-    thr->depth++;
-    return thr;
+    go_home(pe, thr);
 }
 
 void amp_sched_lend(amp_thread_t *thr)

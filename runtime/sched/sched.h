@@ -285,11 +285,32 @@ void amp_sched_set_steal(amp_sched_t *sched, int on, long idle_ns);
  * first and returns the calling thread (NULL outside the PEs); leave, at
  * the end of the outermost call, lends it to a PE that asked when others
  * wait here (its caller then runs on that PE). */
-amp_thread_t *amp_sched_call_enter(void);
+extern __thread amp_pe_t *amp_sched_self_pe
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+void amp_sched_call_home(amp_pe_t *pe, amp_thread_t *thr);
 void amp_sched_lend(amp_thread_t *thr);
+/* Inline: the entry points of every MPI call run it.  The thread pointer
+ * is read once, before anything may switch threads. */
+static inline amp_thread_t *amp_sched_call_enter(void)
+{
+    amp_pe_t *pe = amp_sched_self_pe;
+    amp_thread_t *thr = pe ? pe->current : NULL;
+    if (!thr)
+        return NULL;
+    if (__builtin_expect(thr->pe != pe, 0))
+        amp_sched_call_home(pe, thr);
+    thr->depth++;
+    return thr;
+}
 static inline void amp_sched_call_leave(amp_thread_t *thr)
 {
-    if (thr && --thr->depth == 0 &&
+    if (!thr)
+        return;
+    /* 0 already: the thread was resumed from a copy inside the call
+     * (amp_sched_thread_resume starts it afresh). */
+    unsigned depth = thr->depth;
+    thr->depth = depth ? depth - 1 : 0;
+    if (depth <= 1 &&
         atomic_load_explicit(&thr->pe->thief, memory_order_relaxed))
         amp_sched_lend(thr);
 }
