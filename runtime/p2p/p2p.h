@@ -180,9 +180,12 @@ typedef struct amp_p2p_mq {
 #define AMP_P2P_EXACT_MAX 8 /* exact contexts per endpoint; more: linear */
 
 typedef struct amp_p2p_ep {
+    /* Read by the senders of every message, written once: a line apart
+     * from the queues the rank writes. */
     amp_thread_t *thr;
     amp_p2p_world_t *world;
     int world_rank;
+    char apart[64];
     amp_p2p_rq_t posted;
     amp_p2p_mq_t unexp;
     unsigned seq; /* arrivals so far: orders messages across buckets */

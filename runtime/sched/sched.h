@@ -72,10 +72,16 @@ typedef enum amp_thread_state {
 struct amp_pe;
 
 typedef struct amp_thread {
+    /* Read by other PEs for every message to the thread (where it lives),
+     * written only when it moves: a line of its own, apart from what the
+     * thread writes at each switch and call. */
+    struct amp_pe *pe; /* its home: the PE it runs on, but while lent */
+    void *owner; /* the layer above's object the thread runs for (a rank) */
+    void *upper; /* the layer above's state of this thread */
+    void *tls;   /* its thread pointer (%fs:0), or NULL */
+    char apart[64]; /* (no _Alignas: threads live in plain allocations) */
     amp_ult_ctx_t ctx;
     struct amp_thread *next; /* run queue link */
-    struct amp_pe *pe;       /* its home: the PE it runs on, but while lent */
-    void *tls;               /* its thread pointer (%fs:0), or NULL */
     amp_thread_state_t state;
     int polling;                  /* parked as a poller (amp_sched_poll_wait) */
     struct amp_thread *poll_next; /* its PE's pollers */
@@ -85,8 +91,6 @@ typedef struct amp_thread {
     unsigned depth;               /* calls into the layer above under way */
     int returning;                /* on its way home from a lend */
     unsigned long lent; /* times it ran as a guest (+lbdebug, +stats) */
-    void *owner; /* the layer above's object the thread runs for (a rank) */
-    void *upper; /* the layer above's state of this thread */
 } amp_thread_t;
 
 typedef struct amp_sched amp_sched_t;
