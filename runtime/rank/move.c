@@ -6,6 +6,7 @@
 
 #include <sys/mman.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -383,6 +384,12 @@ static void placed(amp_lb_t *lb, void *arg)
         m->accepting = 0;
         pthread_mutex_unlock(&m->lock);
     }
+    uint64_t shipped = atomic_exchange(&m->shipped, 0);
+    if (lb->debug)
+        fprintf(stderr,
+                "ampi: lb: step %lu: process %d sent %d ranks, %llu bytes "
+                "of their memory\n",
+                lb->rounds, lb->proc, m->leaving, (unsigned long long)shipped);
     amp_sys_alloc_enter();
     amp_move_exchange_places(&amp_proc.world);
     amp_sys_alloc_leave();
@@ -442,6 +449,8 @@ static void writer_main(amp_slot_stop_t *stop)
                     .pe = s->pe,
                     .slot = stop->desc};
     amp_pe_t *pe = amp_pe_self();
+    for (int i = 0; i < stop->nranges; i++)
+        atomic_fetch_add(&st()->shipped, stop->ranges[i].len);
     for (int i = 0; i < stop->nranges; i++) {
         h.idx = (uint8_t)i;
         h.addr = (uintptr_t)stop->ranges[i].addr;

@@ -56,6 +56,7 @@ typedef struct amp_move {
     int *gone;
     int ngone, departing;
     int leaving; /* ranks that leave at this step */
+    _Atomic uint64_t shipped; /* bytes of their slots sent (+lbdebug) */
     /* By PE: a stack for the writer of a rank that leaves. */
     void **writers;
     amp_move_map_fn_t map_copy; /* amp_move_init's */
