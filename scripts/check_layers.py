@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that the runtime's includes follow the layers runtime/README.md draws.
+"""Checks that the runtime's includes follow the layers of runtime/README.md.
 
 The drawing (the first fenced block of runtime/README.md) lists the folders
 of runtime/ from the top layer down, one layer a line, folders of one layer
@@ -19,6 +19,13 @@ must be defined in F or in a folder drawn under F's (mem/sys_alloc.c, beside
 the drawing, may be used by every folder).  The C library's names that the
 runtime defines for the whole process (malloc, free, strerror,
 pthread_create...) are calls of the C library's API and are not checked.
+
+It also checks the style's "more than 8 parameters: pass a struct" (see
+check_params): no function of the runtime, nor of the components beside it
+(OUTSIDE, and wrappers/), is declared with more than MAX_PARAMS
+parameters, function pointer types included, unless an outside standard
+fixes its signature (FIXED_SIGNATURE: the MPI API, its public extensions,
+the Fortran bindings) or PARAMS_KNOWN lists it with its reason.
 
 Usage: check_layers.py [ROOT]      check the tree at ROOT (default: ..)
        check_layers.py ROOT --objects OBJ...
@@ -49,6 +56,34 @@ EVERYWHERE = ("mem/sys_alloc.c.o",)
 RUNTIME_NAME = re.compile(r"^(amp_|MPI_|PMPI_|AMPI_)")
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+# The parameters check: the most a function may take (more take a struct,
+# const T *, as amp_xfer_t and amp_slot_desc_t do), the folders whose C
+# sources it reads (runtime/include is the standard's), the names whose
+# signature an outside standard fixes (MPI and PMPI, AMPI's public
+# extensions, the Fortran bindings' mangled names), and the functions
+# known to take more: (file under ROOT, name) -> why.  Keep it empty.
+MAX_PARAMS = 8
+PARAMS_DIRS = ("runtime", "pie", "tlsglobals", "wrappers")
+FIXED_SIGNATURE = re.compile(r"^(P?MPI_\w+|AMPI_\w+|p?mpi_\w+_)$")
+PARAMS_KNOWN = {}
+
+# What check_params blanks before reading: comments, string and character
+# literals, preprocessor lines (with their continuations and comments).
+NOT_CODE = re.compile(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\""
+                      r"|'(?:\\.|[^'\\\n])*'"
+                      r"|^[ \t]*#(?:\\\n|/\*.*?\*/|[^\n])*", re.M | re.S)
+# A parameter list: after a name (a function, a function type) or after a
+# parenthesized pointer declarator ((*fn), (*table[4])); "int (*fn)(" is
+# the second kind, not a list after "int".
+DECLARATOR = re.compile(r"\b([A-Za-z_]\w*)\s*\((?!\s*\*)|"
+                        r"\(\s*\*\s*([A-Za-z_]\w*)[^()]*\)\s*\(")
+# What precedes the brace of a struct, union or enum body (a tag, macros).
+BODY = re.compile(r"\b(?:struct|union|enum)(?:\s+\w+)*\s*$")
+# Names followed by a parenthesized list that is no parameter list.
+NOT_FUNCTION = {"__attribute__", "_Static_assert", "static_assert",
+                "sizeof", "_Alignof", "_Alignas", "alignof", "typeof",
+                "__typeof__", "__asm__", "asm", "_Generic"}
 
 
 def parse_readme(text, folders):
@@ -122,6 +157,88 @@ def sources(rt, folder):
         for name in sorted(names):
             if name.endswith((".c", ".h", ".S")):
                 found.append(os.path.relpath(os.path.join(d, name), rt))
+    return found
+
+
+def check_params(root):
+    """The functions and function types of ROOT's PARAMS_DIRS declared with
+    more than MAX_PARAMS parameters (a variadic ... not counted), but those
+    FIXED_SIGNATURE or PARAMS_KNOWN excuses.  Read from the source, not the
+    compiler: at file scope and in struct bodies every name followed by a
+    parenthesized list declares a function or a function type (function
+    bodies and initializers, where the calls are, are skipped); a function
+    that only a macro's expansion declares is not seen."""
+    problems, seen = [], set()
+    for top in PARAMS_DIRS:
+        for d, subs, names in os.walk(os.path.join(root, top)):
+            subs[:] = sorted(s for s in subs if
+                             os.path.join(d, s) !=
+                             os.path.join(root, "runtime", "include"))
+            for name in sorted(n for n in names if n.endswith((".c", ".h"))):
+                path = os.path.join(d, name)
+                rel = os.path.relpath(path, root)
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    code = declarations(f.read())
+                for fn, n, line in parameter_lists(code):
+                    if FIXED_SIGNATURE.match(fn):
+                        continue
+                    if (rel, fn) in PARAMS_KNOWN:
+                        seen.add((rel, fn))
+                        continue
+                    problems.append(f"{rel}:{line}: {fn} takes {n} "
+                                    f"parameters (more than {MAX_PARAMS}): "
+                                    "pass the ones that describe one thing "
+                                    "as a struct")
+    for (rel, fn), reason in PARAMS_KNOWN.items():
+        if (rel, fn) not in seen:
+            problems.append(f"PARAMS_KNOWN lists {fn} of {rel} ({reason}), "
+                            "which no longer takes more than "
+                            f"{MAX_PARAMS} parameters: remove it")
+    return problems
+
+
+def declarations(text):
+    """text without what is not code (NOT_CODE), and with all but file
+    scope and struct, union and enum bodies blanked (function bodies,
+    initializers, and all inside them).  Newlines stay, so lines keep their
+    numbers."""
+    code = NOT_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    out, blank = [], []
+    for i, ch in enumerate(code):
+        if ch == "{":
+            blank.append(bool(blank and blank[-1]) or
+                         not BODY.search(code, max(0, i - 200), i))
+        inside = bool(blank and blank[-1])
+        if ch == "}" and blank:
+            blank.pop()
+        out.append(" " if inside and ch not in "{}\n" else ch)
+    return "".join(out)
+
+
+def parameter_lists(code):
+    """(name, parameter count, line) of each parameter list in code (as
+    declarations returns it) with more than MAX_PARAMS parameters."""
+    found = []
+    for m in DECLARATOR.finditer(code):
+        fn = m.group(1) or m.group(2)
+        if fn in NOT_FUNCTION:
+            continue
+        depth, start, params = 0, m.end(), []
+        for i in range(m.end() - 1, len(code)):
+            if code[i] in "([":
+                depth += 1
+            elif code[i] in ")]":
+                depth -= 1
+                if depth == 0:
+                    params.append(code[start:i])
+                    break
+            elif code[i] == "," and depth == 1:
+                params.append(code[start:i])
+                start = i + 1
+        params = [p.strip() for p in params]
+        n = len([p for p in params if p not in ("", "void", "...")])
+        if n > MAX_PARAMS:
+            found.append((fn, n, code.count("\n", 0, m.start()) + 1))
     return found
 
 
@@ -262,7 +379,7 @@ base       bottom
               len(problems) == 1 and fault[2] in problems[0])
         print(f"self-test {label}: {'ok' if ok else 'FAILED'} {problems}")
         failed += not ok
-    return failed + self_test_objects(readme, good)
+    return failed + self_test_objects(readme, good) + self_test_params()
 
 
 def self_test_objects(readme, good):
@@ -306,6 +423,69 @@ def self_test_objects(readme, good):
     return failed
 
 
+def self_test_params():
+    """A tree of what is no function with too many parameters (comments,
+    strings, calls, initializers, macros, the standard's names, a variadic
+    one, a list of exactly MAX_PARAMS) reports nothing; each fault added to
+    it is reported, once, by name."""
+    nine = ", ".join(f"int {c}" for c in "abcdefghi")
+    eight = ", ".join(f"int {c}" for c in "abcdefgh")
+    clean = {
+        "runtime/mid/ok.c":
+            f"/* int amp_mid_fake({nine}); */\n"
+            f"#define MAKE({', '.join('abcdefghi')}) \\\n"
+            f"    static int a##b({nine})\n"
+            f"int MPI_Big({nine});\nint PMPI_Big({nine});\n"
+            f"void pmpi_big_({nine});\nint AMPI_Big({nine});\n"
+            f"void amp_mid_eight({eight});\n"
+            f"void amp_mid_log(int a, int b, int c, int d, int e, int f, "
+            f"int g, int h, ...);\n"
+            f'static const char *s = "f({nine});";\n'
+            "static const int tbl[] = {F(1, 2, 3, 4, 5, 6, 7, 8, 9)};\n"
+            "void amp_mid_call(void) AMP_COLD\n{\n"
+            "    amp_mid_log(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);\n}\n",
+        "runtime/include/mpi.h": f"int ompi_like({nine});\n",
+    }
+    faults = {
+        "params definition": ("runtime/mid/x.c",
+                              f"static int nine({nine})\n{{\n    return 0;"
+                              "\n}\n", "nine"),
+        "params declaration": ("runtime/mid/mid.h",
+                               "AMP_MUST_USE int amp_mid_nine(\n    "
+                               + nine.replace(", int e", ",\n    int e") +
+                               ");\n", "amp_mid_nine"),
+        "params member": ("runtime/mid/ops.h",
+                          "typedef struct {\n    struct { int x; } in;\n"
+                          f"    int (*send)({nine});\n}} ops_t;\n", "send"),
+        "params type": ("runtime/mid/fn.h",
+                        f"typedef void amp_mid_fn_t({nine});\n",
+                        "amp_mid_fn_t"),
+        "params parameter": ("pie/x.c",
+                             f"void amp_pie_walk(void (*visit)({nine}));\n",
+                             "visit"),
+    }
+    failed = 0
+    for label, fault in [("params clean", None)] + list(faults.items()):
+        tmp = tempfile.mkdtemp()
+        try:
+            files = dict(clean)
+            if fault:
+                files[fault[0]] = fault[1]
+            for rel, body in files.items():
+                path = os.path.join(tmp, rel)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    f.write(body)
+            problems = check_params(tmp)
+        finally:
+            shutil.rmtree(tmp)
+        ok = (not problems if fault is None else
+              len(problems) == 1 and f" {fault[2]} takes 9 " in problems[0])
+        print(f"self-test {label}: {'ok' if ok else 'FAILED'} {problems}")
+        failed += not ok
+    return failed
+
+
 def main():
     if sys.argv[1:] == ["--self-test"]:
         sys.exit(1 if self_test() else 0)
@@ -320,15 +500,21 @@ def main():
     problems = check(root)
     if objects:
         problems += check_objects(root, objects)
-    for p in problems:
+    params = check_params(root)
+    for p in problems + params:
         print(p)
     if problems:
         print(f"{len(problems)} include(s) break the layers of "
               "runtime/README.md")
+    if params:
+        print(f"{len(params)} declaration(s) take more than {MAX_PARAMS} "
+              "parameters")
+    if problems or params:
         sys.exit(1)
     print("every include of runtime/ follows the layers of runtime/README.md" +
           (f", and so do the names its {len(objects)} objects use"
-           if objects else ""))
+           if objects else "") +
+          f"; no function takes more than {MAX_PARAMS} parameters")
 
 
 if __name__ == "__main__":
