@@ -104,8 +104,12 @@ void amp_restart_prepare(amp_opts_t *opts);
 /* Checks the reserved range against the manifest (after amp_mem_init). */
 void amp_restart_check_layout(void);
 /* Brings world rank r back from its file, ready to resume on pe (called
- * for each rank this process is given, whichever process wrote it). */
-void amp_restart_rank(int r, amp_pe_t *pe);
+ * for each rank this process is given, whichever process wrote it); map
+ * maps its program copy (pie; see amp_slot_prepare).  rank/restart.c. */
+void amp_restart_rank(int r, amp_pe_t *pe, amp_move_map_fn_t map);
+/* Ends the process with one line: +restart DIR: what fmt says. */
+_Noreturn void amp_restart_fail(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
 /* Turns address-space randomization off by executing the program again
  * (unless AMPI_NO_REEXEC is set); returns when nothing is to be done. */
 void amp_restart_reexec(char **argv, char **envp);

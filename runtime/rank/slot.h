@@ -123,4 +123,8 @@ void *amp_slot_tls_area(int slot);
  * map_copy serves the ranks that arrive (move.c). */
 void amp_move_init(amp_move_map_fn_t map_copy);
 
+/* Runs the per-rank initializers (AMPI_Register_rank_init, rank_init.c)
+ * in the calling rank, before its main. */
+void amp_rank_run_inits(void);
+
 #endif

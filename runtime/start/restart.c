@@ -1,5 +1,6 @@
 /*
- * The restart side of checkpoint/restart (rank/checkpoint.h): the process
+ * The process's side of a restart (rank/checkpoint.h; each rank's file is
+ * rank/restart.c's): the process
  * runs without address-space randomization (executed once more at
  * startup), so that a rank's saved stack, whose return addresses point
  * into the program, libampi and the C library, fits the restarted process;
@@ -51,19 +52,6 @@ void amp_restart_reexec(char **argv, char **envp)
 }
 
 /* ---- the manifest ---- */
-
-static _Noreturn void bad_dir(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2)));
-
-static _Noreturn void bad_dir(const char *fmt, ...)
-{
-    char text[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof(text), fmt, ap);
-    va_end(ap);
-    amp_fatal("+restart %s: %s", amp_proc.opts.restart, text);
-}
 
 /* One "key value" line of the manifest into m; 0: unknown or bad. */
 static int manifest_line(amp_ckpt_manifest_t *m, const char *key,
@@ -120,42 +108,42 @@ static void read_manifest(const char *dir, amp_ckpt_manifest_t *m)
     snprintf(path, sizeof(path), "%s/manifest", dir);
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        bad_dir("no such checkpoint directory");
+        amp_restart_fail("no such checkpoint directory");
     FILE *f = fopen(path, "re");
     if (!f)
-        bad_dir("cannot read its manifest: %s", strerror(errno));
+        amp_restart_fail("cannot read its manifest: %s", strerror(errno));
     char line[512];
     int n = 0, ended = 0;
     memset(m, 0, sizeof(*m));
     while (fgets(line, sizeof(line), f)) {
         n++;
         if (!strchr(line, '\n'))
-            bad_dir("the manifest is truncated");
+            amp_restart_fail("the manifest is truncated");
         line[strcspn(line, "\n")] = '\0';
         char *value = strchr(line, ' ');
         if (value)
             *value++ = '\0';
         if (n == 1) {
             if (strcmp(line, AMP_CKPT_MANIFEST_MAGIC) != 0 || !value)
-                bad_dir("the manifest is not an AMPI checkpoint's (bad "
+                amp_restart_fail("the manifest is not an AMPI checkpoint's (bad "
                         "magic)");
             m->version = atoi(value);
             if (m->version != AMP_CKPT_VERSION)
-                bad_dir("checkpoint format %s; this runtime reads %d", value,
+                amp_restart_fail("checkpoint format %s; this runtime reads %d", value,
                         AMP_CKPT_VERSION);
         } else if (strcmp(line, "end") == 0) {
             ended = 1;
             break;
         } else if (!value || !manifest_line(m, line, value)) {
-            bad_dir("manifest line %d is damaged: '%s'", n, line);
+            amp_restart_fail("manifest line %d is damaged: '%s'", n, line);
         }
     }
     fclose(f);
     if (n == 0)
-        bad_dir("the manifest is empty");
+        amp_restart_fail("the manifest is empty");
     if (!ended || !m->nranks || !m->slot_size || !m->stack_size ||
         !m->rank_area || !m->heap_offset || !m->ident.program[0])
-        bad_dir("the manifest is truncated");
+        amp_restart_fail("the manifest is truncated");
 }
 
 static void check_identity(const amp_ckpt_manifest_t *m)
@@ -163,17 +151,17 @@ static void check_identity(const amp_ckpt_manifest_t *m)
     amp_ckpt_ident_t me;
     amp_ckpt_ident(&me);
     if (strcmp(me.program, m->ident.program) != 0)
-        bad_dir("written by another program (%s; this one is %s)",
+        amp_restart_fail("written by another program (%s; this one is %s)",
                 m->ident.program, me.program);
     if (me.addr_main == m->ident.addr_main &&
         me.addr_libampi == m->ident.addr_libampi &&
         me.addr_libc == m->ident.addr_libc)
         return;
     if (!amp_ckpt_aslr_off())
-        bad_dir("address-space randomization is on in this process "
+        amp_restart_fail("address-space randomization is on in this process "
                 "(AMPI_NO_REEXEC set?), so the program cannot be loaded "
                 "where it was; unset AMPI_NO_REEXEC");
-    bad_dir("the program or its libraries are loaded elsewhere than when "
+    amp_restart_fail("the program or its libraries are loaded elsewhere than when "
             "the checkpoint was written (main %#llx, was %#llx; libampi "
             "%#llx, was %#llx): libampi or the C library changed, or the "
             "stack size limit (ulimit -s) is not the one it was written "
@@ -192,7 +180,7 @@ void amp_restart_prepare(amp_opts_t *o)
     read_manifest(o->restart, m);
     check_identity(m);
     if (o->vp && o->vp != m->nranks)
-        bad_dir("the checkpoint has %d ranks, but +vp asks for %d", m->nranks,
+        amp_restart_fail("the checkpoint has %d ranks, but +vp asks for %d", m->nranks,
                 o->vp);
     o->vp = m->nranks;
     o->stacksize = m->stack_size;
@@ -205,122 +193,14 @@ void amp_restart_check_layout(void)
     const amp_ckpt_manifest_t *m = amp_proc.restart;
     const amp_mem_t *mem = &amp_proc.mem;
     if ((uintptr_t)mem->base != m->range_base)
-        bad_dir("the isomalloc range is at %p, not at %#llx as when the "
+        amp_restart_fail("the isomalloc range is at %p, not at %#llx as when the "
                 "checkpoint was written",
                 (void *)mem->base, (unsigned long long)m->range_base);
     if (mem->slot_size != m->slot_size || mem->stack_size != m->stack_size ||
         mem->rank_area_size != m->rank_area ||
         mem->heap_offset != m->heap_offset)
-        bad_dir("the ranks' slots are laid out differently (slot %zu bytes, "
+        amp_restart_fail("the ranks' slots are laid out differently (slot %zu bytes, "
                 "was %llu; rank area %zu, was %llu)",
                 mem->slot_size, (unsigned long long)m->slot_size,
                 mem->rank_area_size, (unsigned long long)m->rank_area);
-}
-
-/* ---- a rank's file ---- */
-
-typedef struct in {
-    int fd;
-    int r;
-    uint64_t hash;
-} in_t;
-
-static void in_read(in_t *in, void *p, size_t n)
-{
-    char *c = p;
-    size_t left = n;
-    while (left > 0) {
-        ssize_t k = read(in->fd, c, left);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0)
-            bad_dir("rank-%d.ckpt: %s", in->r, strerror(errno));
-        if (k == 0)
-            bad_dir("rank-%d.ckpt is truncated", in->r);
-        c += k;
-        left -= (size_t)k;
-    }
-    in->hash = amp_ckpt_hash(in->hash, p, n);
-}
-
-/* The header of rank r's file, checked against this process's slot and
- * the file's size; the ranges its data fills, as slot.h computes them
- * here from the header's description. */
-static int check_header(const amp_ckpt_rank_hdr_t *h, int r, off_t size,
-                        amp_slot_range_t *ranges)
-{
-    if (memcmp(h->magic, AMP_CKPT_RANK_MAGIC, sizeof(h->magic)) != 0)
-        bad_dir("rank-%d.ckpt is not a rank file of an AMPI checkpoint "
-                "(bad magic)",
-                r);
-    if (h->version != AMP_CKPT_VERSION || h->world_rank != r)
-        bad_dir("rank-%d.ckpt holds rank %d, format %u", r, h->world_rank,
-                h->version);
-    if (h->id != amp_proc.restart->id)
-        bad_dir("rank-%d.ckpt belongs to another checkpoint than the "
-                "manifest",
-                r);
-    amp_slot_fit_t fit = amp_slot_fit(&h->slot, r);
-    if (fit == AMP_SLOT_MISFIT)
-        bad_dir("rank-%d.ckpt does not fit the rank's slot (damaged)", r);
-    int n = amp_slot_ranges(&h->slot, ranges);
-    uint64_t want = sizeof(*h) + sizeof(uint64_t);
-    int ok = fit == AMP_SLOT_FITS && h->pie_nranges == (uint32_t)(n - 2);
-    for (int i = 0; i < n; i++) {
-        want += ranges[i].len;
-        ok = ok && (i < 2 || (h->pie[i - 2].addr == (uintptr_t)ranges[i].addr &&
-                              h->pie[i - 2].len == ranges[i].len));
-    }
-    if (!ok)
-        bad_dir("rank-%d.ckpt does not fit the rank's copy of the program "
-                "(damaged, or written %s -privatize=pie)",
-                r, amp_proc.pie.active ? "without" : "with");
-    if ((uint64_t)size != want)
-        bad_dir("rank-%d.ckpt has %lld bytes, not %llu (truncated or "
-                "damaged)",
-                r, (long long)size, (unsigned long long)want);
-    return n;
-}
-
-/* Reads rank r's file into its slot; its description into d. */
-static void load_rank(int r, amp_slot_desc_t *d)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%s/rank-%d.ckpt", amp_proc.opts.restart, r);
-    in_t in = {
-        .fd = open(path, O_RDONLY | O_CLOEXEC), .r = r, .hash = AMP_CKPT_FNV0};
-    struct stat st;
-    if (in.fd < 0 || fstat(in.fd, &st) != 0)
-        bad_dir("cannot read rank-%d.ckpt: %s", r, strerror(errno));
-    amp_ckpt_rank_hdr_t h;
-    amp_slot_range_t ranges[AMP_SLOT_MAX_RANGES];
-    in_read(&in, &h, sizeof(h));
-    int n = check_header(&h, r, st.st_size, ranges);
-    /* Its slot, and its program copy mapped and relocated as when it was
-     * made; the ranges then take what they held. */
-    if (amp_slot_prepare(&h.slot, r, amp_start_pie_map) != AMP_OK)
-        bad_dir("cannot map the memory of rank %d", r);
-    for (int i = 0; i < n; i++)
-        in_read(&in, ranges[i].addr, ranges[i].len);
-    uint64_t hash = in.hash, saved;
-    in_read(&in, &saved, sizeof(saved));
-    close(in.fd);
-    if (hash != saved)
-        bad_dir("rank-%d.ckpt is damaged (checksum mismatch)", r);
-    const amp_rank_t *rank = (const amp_rank_t *)(uintptr_t)h.slot.area;
-    if (!amp_heap_restore_check((void *)(uintptr_t)h.slot.heap,
-                                amp_proc.mem.heap_size, h.slot.heap_extent,
-                                h.slot.heap_committed) ||
-        rank->world_rank != r || rank->slot != r ||
-        (uintptr_t)rank->heap != h.slot.heap ||
-        rank->pie_base != h.slot.pie_base)
-        bad_dir("rank-%d.ckpt is damaged (its rank state is inconsistent)", r);
-    *d = h.slot;
-}
-
-void amp_restart_rank(int r, amp_pe_t *pe)
-{
-    amp_slot_desc_t d;
-    load_rank(r, &d);
-    amp_sched_spawn(&amp_slot_revive(&d, r, pe)->thr);
 }

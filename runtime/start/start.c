@@ -71,7 +71,7 @@ rank_entry(void *arg)
     amp_main_fn_t main_fn = amp_proc.main_fn;
     if (amp_proc.pie.active)
         main_fn = amp_start_pie_rank_enter(rank);
-    amp_start_run_rank_inits();
+    amp_rank_run_inits();
     amp_start_rank_exit(main_fn(amp_proc.argc, rank->argv, amp_proc.envp));
 }
 
@@ -79,7 +79,7 @@ static void create_rank(int r, int pe_id)
 {
     amp_pe_t *pe = amp_proc.sched.pes[pe_id];
     if (amp_proc.restart) { /* +restart: from its file (restart.c) */
-        amp_restart_rank(r, pe);
+        amp_restart_rank(r, pe, amp_start_pie_map);
         return;
     }
     amp_rank_t *rank = amp_slot_create(r, pe, amp_start_pie_map, rank_entry);

@@ -92,9 +92,6 @@ void amp_start_pie_rank_exit(amp_rank_t *rank);
 __attribute__((visibility("default"))) uintptr_t
 amp_pie_rank_base(int world_rank);
 
-/* Runs the per-rank initializers (AMPI_Register_rank_init) in the calling
- * rank. */
-void amp_start_run_rank_inits(void);
 
 /* Runs the destructors the rank's thread_local objects registered
  * (tls_dtors.c). */

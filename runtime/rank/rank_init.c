@@ -7,7 +7,8 @@
  * every rank runs the registered functions, in order, on its own
  * thread-local copies before its main.
  */
-#include "start/start.h"
+#include "rank/slot.h"
+#include "mpi/impl.h"
 
 #include <stdlib.h>
 
@@ -28,7 +29,7 @@ void AMPI_Register_rank_init(void (*fn)(void))
     amp_proc.rank_inits = inits;
 }
 
-void amp_start_run_rank_inits(void)
+void amp_rank_run_inits(void)
 {
     for (int i = 0; i < amp_proc.nrank_inits; i++)
         amp_proc.rank_inits[i]();
