@@ -65,19 +65,21 @@ static int check_header(const amp_ckpt_rank_hdr_t *h, int r, off_t size,
                         amp_slot_range_t *ranges)
 {
     if (memcmp(h->magic, AMP_CKPT_RANK_MAGIC, sizeof(h->magic)) != 0)
-        amp_restart_fail("rank-%d.ckpt is not a rank file of an AMPI checkpoint "
-                "(bad magic)",
-                r);
+        amp_restart_fail(
+            "rank-%d.ckpt is not a rank file of an AMPI checkpoint "
+            "(bad magic)",
+            r);
     if (h->version != AMP_CKPT_VERSION || h->world_rank != r)
-        amp_restart_fail("rank-%d.ckpt holds rank %d, format %u", r, h->world_rank,
-                h->version);
+        amp_restart_fail("rank-%d.ckpt holds rank %d, format %u", r,
+                         h->world_rank, h->version);
     if (h->id != amp_proc.restart->id)
         amp_restart_fail("rank-%d.ckpt belongs to another checkpoint than the "
-                "manifest",
-                r);
+                         "manifest",
+                         r);
     amp_slot_fit_t fit = amp_slot_fit(&h->slot, r);
     if (fit == AMP_SLOT_MISFIT)
-        amp_restart_fail("rank-%d.ckpt does not fit the rank's slot (damaged)", r);
+        amp_restart_fail("rank-%d.ckpt does not fit the rank's slot (damaged)",
+                         r);
     int n = amp_slot_ranges(&h->slot, ranges);
     uint64_t want = sizeof(*h) + sizeof(uint64_t);
     int ok = fit == AMP_SLOT_FITS && h->pie_nranges == (uint32_t)(n - 2);
@@ -87,13 +89,14 @@ static int check_header(const amp_ckpt_rank_hdr_t *h, int r, off_t size,
                               h->pie[i - 2].len == ranges[i].len));
     }
     if (!ok)
-        amp_restart_fail("rank-%d.ckpt does not fit the rank's copy of the program "
-                "(damaged, or written %s -privatize=pie)",
-                r, amp_proc.pie.active ? "without" : "with");
+        amp_restart_fail(
+            "rank-%d.ckpt does not fit the rank's copy of the program "
+            "(damaged, or written %s -privatize=pie)",
+            r, amp_proc.pie.active ? "without" : "with");
     if ((uint64_t)size != want)
         amp_restart_fail("rank-%d.ckpt has %lld bytes, not %llu (truncated or "
-                "damaged)",
-                r, (long long)size, (unsigned long long)want);
+                         "damaged)",
+                         r, (long long)size, (unsigned long long)want);
     return n;
 }
 
@@ -129,7 +132,8 @@ static void load_rank(int r, amp_slot_desc_t *d, amp_move_map_fn_t map)
         rank->world_rank != r || rank->slot != r ||
         (uintptr_t)rank->heap != h.slot.heap ||
         rank->pie_base != h.slot.pie_base)
-        amp_restart_fail("rank-%d.ckpt is damaged (its rank state is inconsistent)", r);
+        amp_restart_fail(
+            "rank-%d.ckpt is damaged (its rank state is inconsistent)", r);
     *d = h.slot;
 }
 

@@ -76,9 +76,9 @@ typedef struct amp_thread {
      * written only when it moves: a line of its own, apart from what the
      * thread writes at each switch and call. */
     struct amp_pe *pe; /* its home: the PE it runs on, but while lent */
-    void *owner; /* the layer above's object the thread runs for (a rank) */
-    void *upper; /* the layer above's state of this thread */
-    void *tls;   /* its thread pointer (%fs:0), or NULL */
+    void *owner;    /* the layer above's object the thread runs for (a rank) */
+    void *upper;    /* the layer above's state of this thread */
+    void *tls;      /* its thread pointer (%fs:0), or NULL */
     char apart[64]; /* (no _Alignas: threads live in plain allocations) */
     amp_ult_ctx_t ctx;
     struct amp_thread *next; /* run queue link */

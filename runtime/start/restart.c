@@ -125,12 +125,13 @@ static void read_manifest(const char *dir, amp_ckpt_manifest_t *m)
             *value++ = '\0';
         if (n == 1) {
             if (strcmp(line, AMP_CKPT_MANIFEST_MAGIC) != 0 || !value)
-                amp_restart_fail("the manifest is not an AMPI checkpoint's (bad "
-                        "magic)");
+                amp_restart_fail(
+                    "the manifest is not an AMPI checkpoint's (bad "
+                    "magic)");
             m->version = atoi(value);
             if (m->version != AMP_CKPT_VERSION)
-                amp_restart_fail("checkpoint format %s; this runtime reads %d", value,
-                        AMP_CKPT_VERSION);
+                amp_restart_fail("checkpoint format %s; this runtime reads %d",
+                                 value, AMP_CKPT_VERSION);
         } else if (strcmp(line, "end") == 0) {
             ended = 1;
             break;
@@ -152,24 +153,26 @@ static void check_identity(const amp_ckpt_manifest_t *m)
     amp_ckpt_ident(&me);
     if (strcmp(me.program, m->ident.program) != 0)
         amp_restart_fail("written by another program (%s; this one is %s)",
-                m->ident.program, me.program);
+                         m->ident.program, me.program);
     if (me.addr_main == m->ident.addr_main &&
         me.addr_libampi == m->ident.addr_libampi &&
         me.addr_libc == m->ident.addr_libc)
         return;
     if (!amp_ckpt_aslr_off())
-        amp_restart_fail("address-space randomization is on in this process "
-                "(AMPI_NO_REEXEC set?), so the program cannot be loaded "
-                "where it was; unset AMPI_NO_REEXEC");
-    amp_restart_fail("the program or its libraries are loaded elsewhere than when "
-            "the checkpoint was written (main %#llx, was %#llx; libampi "
-            "%#llx, was %#llx): libampi or the C library changed, or the "
-            "stack size limit (ulimit -s) is not the one it was written "
-            "with",
-            (unsigned long long)me.addr_main,
-            (unsigned long long)m->ident.addr_main,
-            (unsigned long long)me.addr_libampi,
-            (unsigned long long)m->ident.addr_libampi);
+        amp_restart_fail(
+            "address-space randomization is on in this process "
+            "(AMPI_NO_REEXEC set?), so the program cannot be loaded "
+            "where it was; unset AMPI_NO_REEXEC");
+    amp_restart_fail(
+        "the program or its libraries are loaded elsewhere than when "
+        "the checkpoint was written (main %#llx, was %#llx; libampi "
+        "%#llx, was %#llx): libampi or the C library changed, or the "
+        "stack size limit (ulimit -s) is not the one it was written "
+        "with",
+        (unsigned long long)me.addr_main,
+        (unsigned long long)m->ident.addr_main,
+        (unsigned long long)me.addr_libampi,
+        (unsigned long long)m->ident.addr_libampi);
 }
 
 void amp_restart_prepare(amp_opts_t *o)
@@ -180,8 +183,8 @@ void amp_restart_prepare(amp_opts_t *o)
     read_manifest(o->restart, m);
     check_identity(m);
     if (o->vp && o->vp != m->nranks)
-        amp_restart_fail("the checkpoint has %d ranks, but +vp asks for %d", m->nranks,
-                o->vp);
+        amp_restart_fail("the checkpoint has %d ranks, but +vp asks for %d",
+                         m->nranks, o->vp);
     o->vp = m->nranks;
     o->stacksize = m->stack_size;
     o->isomalloc_slot = m->slot_size;
@@ -193,14 +196,16 @@ void amp_restart_check_layout(void)
     const amp_ckpt_manifest_t *m = amp_proc.restart;
     const amp_mem_t *mem = &amp_proc.mem;
     if ((uintptr_t)mem->base != m->range_base)
-        amp_restart_fail("the isomalloc range is at %p, not at %#llx as when the "
-                "checkpoint was written",
-                (void *)mem->base, (unsigned long long)m->range_base);
+        amp_restart_fail(
+            "the isomalloc range is at %p, not at %#llx as when the "
+            "checkpoint was written",
+            (void *)mem->base, (unsigned long long)m->range_base);
     if (mem->slot_size != m->slot_size || mem->stack_size != m->stack_size ||
         mem->rank_area_size != m->rank_area ||
         mem->heap_offset != m->heap_offset)
-        amp_restart_fail("the ranks' slots are laid out differently (slot %zu bytes, "
-                "was %llu; rank area %zu, was %llu)",
-                mem->slot_size, (unsigned long long)m->slot_size,
-                mem->rank_area_size, (unsigned long long)m->rank_area);
+        amp_restart_fail(
+            "the ranks' slots are laid out differently (slot %zu bytes, "
+            "was %llu; rank area %zu, was %llu)",
+            mem->slot_size, (unsigned long long)m->slot_size,
+            mem->rank_area_size, (unsigned long long)m->rank_area);
 }
