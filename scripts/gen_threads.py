@@ -90,6 +90,12 @@ def entry(name, params):
     lines.append("static void t_%s(void *p)" % name)
     lines.append("{")
     lines.append("    struct a_%s *a = p;" % name)
+    if world_coll(name, params):
+        # Counted as on the rank's own thread: every rank must agree on
+        # the collectives (runtime/rank/period.h).
+        lines.append("    if (amp_proc.lb_periodic != NULL && "
+                     "a->comm == MPI_COMM_WORLD)")
+        lines.append("        amp_proc.lb_periodic();")
     lines.append("    a->ret = amp_impl_PMPI_%s(%s);" % (
         name, ", ".join("a->" + p.name for p in params)))
     lines.append("}")

@@ -124,7 +124,11 @@ static int lb_step(amp_rank_t *rank, int want, const char *call)
 void amp_migrate_periodic(void)
 {
     amp_rank_t *rank = amp_rank_self();
-    int want = pending_coll(rank) >= 0 ? AMP_LB_STAY : -1;
+    /* From a helper running a call of one of its kernel threads: it has
+     * threads bound to its PE, and stays. */
+    int want = pending_coll(rank) >= 0 || amp_pe_self()->current != &rank->thr
+                   ? AMP_LB_STAY
+                   : -1;
     /* Its only error (the barrier's, with no balancer) went through
      * MPI_COMM_WORLD's handler already. */
     (void)lb_step(rank, want, "+lbperiod");
