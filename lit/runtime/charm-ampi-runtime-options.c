@@ -20,7 +20,7 @@
 // SMALL: ampi: +tcharm_stacksize: 1K is too small; the minimum is 65536 bytes
 // MISSING: ampi: +LBPeriod: missing value
 // PERIOD: size=2 argc=2 [c] stack ok
-// NOSTRATEGY: ampi: +lbperiod: periodic balancing needs a strategy; add +balancer GreedyLB (or RefineLB, DistributedLB)
+// NOSTRATEGY: ampi: +lbperiod: periodic balancing needs a strategy; add +balancer GreedyLB (or another strategy)
 
 #include <mpi.h>
 #include <stdio.h>

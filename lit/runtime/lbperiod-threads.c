@@ -5,8 +5,8 @@
 // (one rank that cannot move, each step), in one process and across two.
 // REQUIRES: ampi-runtime, openmpi-mpirun
 // RUN: %ampicc -O1 %s -o %t -lpthread
-// RUN: %t +vp 8 +p 2 +balancer GreedyLB +lbperiod 0.02 +lbdebug 2>&1 | FileCheck %s
-// RUN: %mpirun -np 2 %t +vp 8 +p 1 +balancer HybridLB +lbperiod 0.02 2>&1 | FileCheck %s --check-prefix=TWO
+// RUN: %t +vp 8 +p 2 +balancer GreedyLB +lbperiod 0.005 +lbdebug 2>&1 | FileCheck %s
+// RUN: %mpirun -np 2 %t +vp 8 +p 1 +balancer HybridLB +lbperiod 0.005 2>&1 | FileCheck %s --check-prefix=TWO
 
 // CHECK: ampi: lb: step 1, GreedyLB, {{[0-9]+}} of 8 ranks move, 1 cannot move now
 // CHECK: result ok

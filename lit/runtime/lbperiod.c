@@ -6,10 +6,10 @@
 // balanced.  The answer is the same with and without balancing.
 // REQUIRES: ampi-runtime, openmpi-mpirun
 // RUN: %ampicc -O1 %s -o %t
-// RUN: %t +vp 8 +p 2 +nosteal +balancer GreedyLB +lbperiod 0.05 +lbdebug 2>&1 | FileCheck %s --check-prefix=ONE
-// RUN: %t pending +vp 8 +p 2 +nosteal +balancer RefineLB +lbperiod 0.05 +lbdebug 2>&1 | FileCheck %s --check-prefix=PENDING
-// RUN: env AMPI_LBPERIOD=0.05 AMPI_BALANCER=GreedyLB AMPI_LBDEBUG=1 %t +vp 8 +p 2 2>&1 | FileCheck %s --check-prefix=ONE
-// RUN: %mpirun -np 2 %t +vp 8 +p 1 +balancer GreedyLB +lbperiod 0.05 +lbdebug 2>&1 | FileCheck %s --check-prefix=TWO
+// RUN: %t +vp 8 +p 2 +nosteal +balancer GreedyLB +lbperiod 0.005 +lbdebug 2>&1 | FileCheck %s --check-prefix=ONE
+// RUN: %t pending +vp 8 +p 2 +nosteal +balancer RefineLB +lbperiod 0.005 +lbdebug 2>&1 | FileCheck %s --check-prefix=PENDING
+// RUN: env AMPI_LBPERIOD=0.005 AMPI_BALANCER=GreedyLB AMPI_LBDEBUG=1 %t +vp 8 +p 2 2>&1 | FileCheck %s --check-prefix=ONE
+// RUN: %mpirun -np 2 %t +vp 8 +p 1 +balancer GreedyLB +lbperiod 0.005 +lbdebug 2>&1 | FileCheck %s --check-prefix=TWO
 // RUN: %t +vp 8 +p 2 | FileCheck %s --check-prefix=NONE --implicit-check-not=lb:
 // RUN: not %t +vp 2 +balancer GreedyLB +lbperiod soon 2>&1 | FileCheck %s --check-prefix=BAD --implicit-check-not={{.}}
 
