@@ -576,9 +576,12 @@ static void sleep_until_posted(amp_pe_t *pe, long sleep_ns)
 
 /* ---- lending (see sched.h) ------------------------------------------ */
 
+int amp_sched_lending;
+
 void amp_sched_set_steal(amp_sched_t *sched, int on, long idle_ns)
 {
     sched->steal = on && sched->npes > 1;
+    amp_sched_lending = sched->steal;
     sched->steal_idle_ns = idle_ns > 0 ? idle_ns : STEAL_IDLE_NS;
 }
 

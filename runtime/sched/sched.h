@@ -291,12 +291,18 @@ void amp_sched_set_steal(amp_sched_t *sched, int on, long idle_ns);
  * wait here (its caller then runs on that PE). */
 extern __thread amp_pe_t *amp_sched_self_pe
     __attribute__((tls_model("initial-exec"), visibility("hidden")));
+/* Whether the process lends at all (stealing on, more than one PE): set
+ * once before the PEs start; without it the calls skip enter and leave. */
+extern int amp_sched_lending __attribute__((visibility("hidden")));
 void amp_sched_call_home(amp_pe_t *pe, amp_thread_t *thr);
 void amp_sched_lend(amp_thread_t *thr);
 /* Inline: the entry points of every MPI call run it.  The thread pointer
  * is read once, before anything may switch threads. */
-static inline amp_thread_t *amp_sched_call_enter(void)
+static inline __attribute__((always_inline)) amp_thread_t *
+amp_sched_call_enter(void)
 {
+    if (!amp_sched_lending)
+        return NULL;
     amp_pe_t *pe = amp_sched_self_pe;
     amp_thread_t *thr = pe ? pe->current : NULL;
     if (!thr)
@@ -306,7 +312,8 @@ static inline amp_thread_t *amp_sched_call_enter(void)
     thr->depth++;
     return thr;
 }
-static inline void amp_sched_call_leave(amp_thread_t *thr)
+static inline __attribute__((always_inline)) void
+amp_sched_call_leave(amp_thread_t *thr)
 {
     if (!thr)
         return;
