@@ -180,12 +180,6 @@ typedef struct amp_p2p_mq {
 #define AMP_P2P_EXACT_MAX 8 /* exact contexts per endpoint; more: linear */
 
 typedef struct amp_p2p_ep {
-    /* Read by the senders of every message, written once: a line apart
-     * from the queues the rank writes. */
-    amp_thread_t *thr;
-    amp_p2p_world_t *world;
-    int world_rank;
-    char apart[64];
     amp_p2p_rq_t posted;
     amp_p2p_mq_t unexp;
     unsigned seq; /* arrivals so far: orders messages across buckets */
@@ -205,6 +199,11 @@ typedef struct amp_p2p_ep {
     int wait_nreqs;
     int probe_ctx, probe_src, probe_tag;
     uint32_t last_sid; /* the number of the last send (amp_p2p_req_t) */
+    /* Read by the senders of every message, written once: last, away
+     * from the queues the rank writes at the top. */
+    amp_thread_t *thr;
+    amp_p2p_world_t *world;
+    int world_rank;
 } amp_p2p_ep_t;
 
 struct amp_p2p_world {

@@ -72,14 +72,6 @@ typedef enum amp_thread_state {
 struct amp_pe;
 
 typedef struct amp_thread {
-    /* Read by other PEs for every message to the thread (where it lives),
-     * written only when it moves: a line of its own, apart from what the
-     * thread writes at each switch and call. */
-    struct amp_pe *pe; /* its home: the PE it runs on, but while lent */
-    void *owner;    /* the layer above's object the thread runs for (a rank) */
-    void *upper;    /* the layer above's state of this thread */
-    void *tls;      /* its thread pointer (%fs:0), or NULL */
-    char apart[64]; /* (no _Alignas: threads live in plain allocations) */
     amp_ult_ctx_t ctx;
     struct amp_thread *next; /* run queue link */
     amp_thread_state_t state;
@@ -87,10 +79,17 @@ typedef struct amp_thread {
     struct amp_thread *poll_next; /* its PE's pollers */
     unsigned long resumes;        /* times it was switched to (+stats) */
     uint64_t busy;                /* cycle counter ticks spent running */
-    amp_inbox_item_t arrival;     /* in its new PE's arrivals while migrating */
     unsigned depth;               /* calls into the layer above under way */
     int returning;                /* on its way home from a lend */
+    amp_inbox_item_t arrival;     /* in its new PE's arrivals while migrating */
     unsigned long lent; /* times it ran as a guest (+lbdebug, +stats) */
+    /* Read by other PEs for every message to the thread (where it lives),
+     * written only when it moves: after what the thread writes at each
+     * switch and call, on the next cache line. */
+    struct amp_pe *pe; /* its home: the PE it runs on, but while lent */
+    void *owner; /* the layer above's object the thread runs for (a rank) */
+    void *upper; /* the layer above's state of this thread */
+    void *tls;   /* its thread pointer (%fs:0), or NULL */
 } amp_thread_t;
 
 typedef struct amp_sched amp_sched_t;
