@@ -467,6 +467,11 @@ static void revives(void *arg)
     int i = 0;
     while (!atomic_load(&left_pe))
         amp_sched_yield();
+    /* left_pe is set just before the vanish on PE 0 ends the thread: give
+     * it a moment (a bounded one, so that a vanish that never ends it
+     * still fails). */
+    for (int n = 0; n < 1000000 && atomic_load(&sched.live) != 1; n++)
+        amp_sched_yield();
     char *sp = stacks[i] + STACK_BYTES - saved_len;
     UNIT_EQ((long)atomic_load(&sched.live), 1); /* only this one */
     amp_asan_unpoison(stacks[i], STACK_BYTES);
