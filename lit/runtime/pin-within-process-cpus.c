@@ -1,10 +1,12 @@
 // PEs are bound to distinct cores among those the process may use (its
 // CPU binding, here from taskset), one core each, wrapping around with a
 // one-line warning only when +p asks for more PEs than that; +p defaults to
-// the number of such cores.  Each rank prints the CPUs its PE may run on.
+// the number of such cores.  Each rank prints the CPUs its PE may run on
+// (+nosteal: with stealing, a rank may compute on an idle PE's core between
+// two MPI calls, and would print that one).
 // REQUIRES: ampi-runtime, taskset-cpus-0-1
 // RUN: %ampicc %s -o %t
-// RUN: taskset -c 0,1 %t +vp 8 +p 2 +showmap 2>&1 | FileCheck %s --check-prefix=TWO --implicit-check-not={{.}}
+// RUN: taskset -c 0,1 %t +vp 8 +p 2 +nosteal +showmap 2>&1 | FileCheck %s --check-prefix=TWO --implicit-check-not={{.}}
 // RUN: taskset -c 1 %t +vp 2 +showmap 2>&1 | FileCheck %s --check-prefix=CPU1 --implicit-check-not={{.}}
 // RUN: taskset -c 0 %t +vp 4 +showmap 2>&1 | FileCheck %s --check-prefix=CPU0 --implicit-check-not={{.}}
 // RUN: taskset -c 0 %t +vp 3 +p 3 2>&1 | FileCheck %s --check-prefix=OVER --implicit-check-not={{.}}
