@@ -49,7 +49,8 @@ typedef enum amp_lb_kind {
     AMP_LB_REFINE,      /* RefineLB */
     AMP_LB_DISTRIBUTED, /* DistributedLB */
     AMP_LB_GREEDY_COMM, /* GreedyCommLB: load and bytes sent */
-    AMP_LB_HYBRID       /* HybridLB: processes, then PEs */
+    AMP_LB_HYBRID,      /* HybridLB: processes, then PEs */
+    AMP_LB_GREEDY_REFINE /* GreedyRefineLB: GreedyLB that keeps ranks put */
 } amp_lb_kind_t;
 
 /* The strategy called name (GreedyLB, RefineLB, DistributedLB, or none),
@@ -65,6 +66,13 @@ const char *amp_lb_kind_name(int kind);
  * the rank's current PE, then to the lowest id). */
 AMP_MUST_USE amp_status_t amp_lb_greedy(int n, const double *loads,
                                         const int *cur, int npes, int *out);
+/* GreedyLB that keeps a rank on its current PE while that PE stays within
+ * (1 + tol) times the larger of the average load and what the least loaded
+ * PE would carry with the rank: as even as GreedyLB's map, with few moves
+ * when the loads drift a little between steps. */
+AMP_MUST_USE amp_status_t amp_lb_greedy_refine(int n, const double *loads,
+                                               const int *cur, int npes,
+                                               double tol, int *out);
 /* Starting from cur: moves ranks off the most loaded PE while it is above
  * (1 + tol) times the average, to the least loaded PE, heaviest that fits
  * under that limit first; when none fits, swaps a rank there for a lighter

@@ -7,7 +7,8 @@
 
 static const char *const kind_names[] = {"none",         "GreedyLB",
                                          "RefineLB",     "DistributedLB",
-                                         "GreedyCommLB", "HybridLB"};
+                                         "GreedyCommLB", "HybridLB",
+                                         "GreedyRefineLB"};
 
 int amp_lb_kind_of(const char *name)
 {
@@ -19,7 +20,7 @@ int amp_lb_kind_of(const char *name)
 
 const char *amp_lb_kind_name(int kind)
 {
-    if (kind < 0 || kind > AMP_LB_HYBRID)
+    if (kind < 0 || kind > AMP_LB_GREEDY_REFINE)
         return "?";
     return kind_names[kind];
 }
@@ -67,6 +68,36 @@ amp_status_t amp_lb_greedy(int n, const double *loads, const int *cur, int npes,
                 best = p;
         out[r] = best;
         pl[best] += loads[r];
+    }
+    free(order);
+    free(pl);
+    return AMP_OK;
+}
+
+amp_status_t amp_lb_greedy_refine(int n, const double *loads, const int *cur,
+                                  int npes, double tol, int *out)
+{
+    int *order = malloc((size_t)(n ? n : 1) * sizeof(int));
+    double *pl = calloc((size_t)npes, sizeof(double));
+    if (!order || !pl) {
+        free(order);
+        free(pl);
+        return AMP_ERR_NOMEM;
+    }
+    double total = 0;
+    for (int r = 0; r < n; r++)
+        total += loads[r];
+    order_by_load(n, loads, order);
+    for (int i = 0; i < n; i++) {
+        int r = order[i], best = cur[r];
+        for (int p = 0; p < npes; p++)
+            if (pl[p] < pl[best])
+                best = p;
+        double bound = pl[best] + loads[r];
+        if (bound < total / npes)
+            bound = total / npes;
+        out[r] = pl[cur[r]] + loads[r] <= bound * (1.0 + tol) ? cur[r] : best;
+        pl[out[r]] += loads[r];
     }
     free(order);
     free(pl);
@@ -301,6 +332,9 @@ amp_status_t amp_lb_plan(int kind, int n, const double *loads, const int *cur,
     case AMP_LB_GREEDY: return amp_lb_greedy(n, loads, cur, npes, out);
     case AMP_LB_REFINE:
         return amp_lb_refine(n, loads, cur, npes, AMP_LB_REFINE_TOLERANCE, out);
+    case AMP_LB_GREEDY_REFINE:
+        return amp_lb_greedy_refine(n, loads, cur, npes,
+                                    AMP_LB_REFINE_TOLERANCE, out);
     case AMP_LB_DISTRIBUTED:
         return amp_lb_distributed(n, loads, cur, npes, seed, out);
     default: memcpy(out, cur, (size_t)n * sizeof(int)); return AMP_OK;

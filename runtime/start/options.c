@@ -290,7 +290,8 @@ static int parse_balancer(const char *name, const char *value)
     int kind = amp_lb_kind_of(value);
     if (kind < 0)
         amp_fatal("%s: unknown load balancer '%s'; use GreedyLB, RefineLB, "
-                  "DistributedLB, GreedyCommLB, HybridLB or none",
+                  "DistributedLB, GreedyCommLB, HybridLB, GreedyRefineLB or "
+                  "none",
                   name, value);
     return kind;
 }
