@@ -137,6 +137,7 @@ static void describe(const amp_rank_t *rank, void *sp, amp_slot_desc_t *d)
 {
     const amp_mem_t *mem = &amp_proc.mem;
     char *area = amp_mem_slot_rank_area(mem, rank->slot);
+    amp_heap_trim(rank->heap); /* its kept free pages go back first */
     *d = (amp_slot_desc_t){.sp = (uintptr_t)sp,
                            .stack_bytes = (uintptr_t)area - (uintptr_t)sp,
                            .area = (uintptr_t)area,
