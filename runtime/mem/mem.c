@@ -24,9 +24,11 @@
 /* Slots are aligned so that huge pages and later heap arenas line up. */
 #define AMP_MEM_SLOT_ALIGN (2u << 20)
 
-/* Slot sizes: the default, the range the default keeps under when there are
- * many slots, and the least heap a slot may have (asked for, by default). */
-#define AMP_MEM_DEFAULT_SLOT ((size_t)1 << 30)
+/* Slot sizes: by default the range (32 TiB) shared out among the slots, at
+ * most 1 TiB a slot (a few ranks may each malloc hundreds of GiB, a
+ * million get 32 MiB each); the least heap a slot may have (asked for, by
+ * default). */
+#define AMP_MEM_DEFAULT_SLOT ((size_t)1 << 40)
 #define AMP_MEM_DEFAULT_RANGE ((size_t)1 << 45)
 #define AMP_MEM_MIN_HEAP ((size_t)1 << 20)
 #define AMP_MEM_DEFAULT_MIN_HEAP ((size_t)16 << 20)
