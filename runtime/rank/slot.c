@@ -240,9 +240,7 @@ amp_rank_t *amp_slot_create(int r, amp_pe_t *pe, amp_move_map_fn_t map,
 {
     amp_mem_t *mem = &amp_proc.mem;
     if (amp_mem_slot_commit(mem, r) != AMP_OK)
-        amp_fatal("cannot set up rank %d; try fewer ranks (+vp) or a "
-                  "smaller +stacksize",
-                  r);
+        amp_fatal("cannot set up rank %d (the line above says why)", r);
     amp_rank_t *rank = amp_mem_slot_rank_area(mem, r);
     memset(rank, 0, sizeof(*rank));
     rank->heap = amp_heap_create(amp_mem_slot_heap(mem, r), mem->heap_size,
