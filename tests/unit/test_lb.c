@@ -37,7 +37,7 @@ UNIT_TEST(lb_names)
     UNIT_EQ(amp_lb_kind_of("refinelb"), AMP_LB_REFINE);
     UNIT_EQ(amp_lb_kind_of("DistributedLB"), AMP_LB_DISTRIBUTED);
     UNIT_EQ(amp_lb_kind_of("none"), AMP_LB_NONE);
-    UNIT_EQ(amp_lb_kind_of("RotateLB"), -1);
+    UNIT_EQ(amp_lb_kind_of("NoSuchLB"), -1);
     UNIT_TRUE(strcmp(amp_lb_kind_name(AMP_LB_GREEDY), "GreedyLB") == 0);
 }
 
@@ -223,4 +223,42 @@ UNIT_TEST(lb_period_gap_follows_the_pace)
     /* Fast collectives: bounded by AMP_PERIOD_GAP_MAX. */
     UNIT_EQ(amp_period_gap(1000, 1000, 1000000000, AMP_PERIOD_GAP_MAX),
             AMP_PERIOD_GAP_MAX);
+}
+
+/* Charm++'s names: RotateLB and RandCentLB are strategies here; others
+ * give the closest strategy and say why; an unknown name is none. */
+UNIT_TEST(lb_charm_names)
+{
+    const char *why = "x";
+    UNIT_EQ(amp_lb_kind_mapped("RotateLB", &why), AMP_LB_ROTATE);
+    UNIT_TRUE(why == NULL);
+    UNIT_EQ(amp_lb_kind_mapped("randcentlb", &why), AMP_LB_RANDOM);
+    UNIT_EQ(amp_lb_kind_mapped("MetisLB", &why), AMP_LB_GREEDY_COMM);
+    UNIT_TRUE(why != NULL);
+    UNIT_EQ(amp_lb_kind_mapped("TreeLB", &why), AMP_LB_HYBRID);
+    UNIT_EQ(amp_lb_kind_mapped("RefineCommLB", &why), AMP_LB_REFINE);
+    UNIT_EQ(amp_lb_kind_mapped("NoSuchLB", &why), -1);
+    UNIT_TRUE(strcmp(amp_lb_kind_name(AMP_LB_RANDOM), "RandCentLB") == 0);
+}
+
+/* RotateLB moves every rank to the next PE; RandCentLB draws PEs in range,
+ * the same for the same seed. */
+UNIT_TEST(lb_rotate_and_random)
+{
+    int out[N], again[N];
+    UNIT_EQ(amp_lb_plan(AMP_LB_ROTATE, N, imbalanced, block, NPES, 1, out),
+            AMP_OK);
+    for (int r = 0; r < N; r++)
+        UNIT_EQ(out[r], (block[r] + 1) % NPES);
+    UNIT_EQ(amp_lb_plan(AMP_LB_RANDOM, N, imbalanced, block, 4, 7, out),
+            AMP_OK);
+    UNIT_EQ(amp_lb_plan(AMP_LB_RANDOM, N, imbalanced, block, 4, 7, again),
+            AMP_OK);
+    int differ = 0;
+    for (int r = 0; r < N; r++) {
+        UNIT_TRUE(out[r] >= 0 && out[r] < 4);
+        UNIT_EQ(out[r], again[r]);
+        differ += out[r] != out[0];
+    }
+    UNIT_TRUE(differ > 0);
 }
