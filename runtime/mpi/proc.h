@@ -109,6 +109,10 @@ typedef struct amp_proc {
     /* waits.c: the C library's pthread_cond_wait and _timedwait, looked
      * up at their first use. */
     _Atomic(void *) libc_cond_wait, libc_cond_timedwait;
+    /* start/fortran_io.c: who is in a Fortran I/O statement of flang's
+     * runtime (a rank's thread, or a kernel thread's id), and how deep. */
+    _Atomic(void *) fortran_io_owner;
+    int fortran_io_depth;
 } amp_proc_t;
 
 extern amp_proc_t amp_proc;

@@ -17,8 +17,11 @@
  * END or STOP), after the destructors of its thread_local objects and
  * before its program copy's finalizers (pie), the order of glibc's exit.
  * Registrations of shared libraries (their dso handle is not the
- * program's) and of code outside the ranks go to the C library and run
- * once, when the process exits.  A rank's stdio output is flushed when it
+ * program's), of code outside the ranks, for objects in the process's own
+ * data (static objects of code built without privatization: a static
+ * library's, flang's runtime's) and from inside a Fortran I/O statement
+ * (flang's runtime closing its units) go to the C library and run once,
+ * when the process exits.  A rank's stdio output is flushed when it
  * ends.
  */
 #define _GNU_SOURCE 1
@@ -68,10 +71,24 @@ __attribute__((visibility("default"))) int on_exit(void (*fn)(int, void *),
                                                    void *arg);
 __attribute__((visibility("default"))) _Noreturn void exit(int status);
 
+/* Whether a registration of the program's, made now by rank with object
+ * arg, is the rank's.  Not when it names an object of the process's own
+ * data (a static object of code built without privatization, such as a
+ * static library's or flang's runtime's: one for every rank, destroyed
+ * once), nor when it comes from inside a Fortran I/O statement (flang's
+ * runtime closing the process's units at exit). */
+static int rank_owns(const amp_rank_t *rank, const void *arg)
+{
+    uintptr_t a = (uintptr_t)arg;
+    if (a >= amp_proc.exe_lo && a < amp_proc.exe_hi && !rank->pie_base)
+        return 0;
+    return !amp_fortran_io_held();
+}
+
 int __cxa_atexit(void (*fn)(void *), void *arg, void *dso)
 {
     amp_rank_t *rank = amp_rank_self();
-    if (rank && program_dso(rank, dso))
+    if (rank && program_dso(rank, dso) && rank_owns(rank, arg))
         return push(rank, fn, NULL, arg);
     static _Atomic(void *) cache;
     cxa_atexit_fn_t next;
@@ -83,7 +100,7 @@ int __cxa_atexit(void (*fn)(void *), void *arg, void *dso)
 int on_exit(void (*fn)(int, void *), void *arg)
 {
     amp_rank_t *rank = amp_rank_self();
-    if (rank)
+    if (rank && rank_owns(rank, arg))
         return push(rank, NULL, fn, arg);
     static _Atomic(void *) cache;
     on_exit_fn_t next;
