@@ -52,7 +52,7 @@ static void op_finish(net_op_t *op, ucs_status_t status)
     if (status != UCS_OK)
         req->error = AMP_ERR_SYS;
     req->st_bytes = req->bytes;
-    amp_p2p_req_complete(req);
+    amp_p2p_core(op->np->pe)->complete(req);
 }
 
 /* op is done (ok: it succeeded), as a ring says. */
@@ -159,7 +159,7 @@ static void net_tp_send(amp_pe_t *pe, amp_p2p_req_t *req, int mode)
         /* Before a sequence number is taken: nothing goes out, and only
          * this send fails (MPI_ERR_NO_MEM where it is completed). */
         req->error = AMP_ERR_NOMEM;
-        amp_p2p_req_complete(req);
+        amp_p2p_core(pe)->complete(req);
         return;
     }
     net_op_t *op = op_get(np);
@@ -277,6 +277,7 @@ static void net_am_send(amp_pe_t *pe, const amp_p2p_am_out_t *am)
 
 static void fetch_finish(net_fetch_t *f, ucs_status_t status)
 {
+    const amp_p2p_core_ops_t *core = amp_p2p_core(f->np->pe);
     amp_p2p_req_t *r = f->r;
     bump(&f->np->busy, -1);
     bump(&f->np->fetching, -1);
@@ -290,18 +291,17 @@ static void fetch_finish(net_fetch_t *f, ucs_status_t status)
     if (f->temp &&
         amp_p2p_on_device(r)) { /* on to the device; r completes after */
         if (status == UCS_OK) {
-            amp_p2p_tp_copy(f->np->pe, r, f->temp, f->bytes, f->src, f->tag,
-                            NULL);
+            core->copy(f->np->pe, r, f->temp, f->bytes, f->src, f->tag, NULL);
         } else {
             r->error = AMP_ERR_SYS;
-            amp_p2p_req_complete(r);
+            core->complete(r);
         }
         free(f->temp);
         free(f);
         return;
     }
     if (f->temp) {
-        amp_p2p_copy_into(r, f->temp, f->bytes, f->src, f->tag);
+        core->copy_into(r, f->temp, f->bytes, f->src, f->tag);
         free(f->temp);
     } else {
         r->st_bytes = f->bytes;
@@ -311,7 +311,7 @@ static void fetch_finish(net_fetch_t *f, ucs_status_t status)
     if (status != UCS_OK)
         r->error = AMP_ERR_SYS;
     free(f);
-    amp_p2p_req_complete(r);
+    core->complete(r);
 }
 
 static void fetch_done(void *request, ucs_status_t status, size_t length,
@@ -348,7 +348,7 @@ static void fetch_no_memory(amp_net_pe_t *np, net_fetch_t *f)
     r->st_tag = f->tag;
     r->error = AMP_ERR_NOMEM;
     fetch_drop(np, f);
-    amp_p2p_req_complete(r);
+    amp_p2p_core(np->pe)->complete(r);
 }
 
 /* Straight into the receive buffer when it is plain and large enough (and
@@ -457,8 +457,9 @@ static void net_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
 static void net_deliver(amp_pe_t *pe, const net_hdr_t *h, const void *data,
                         void *desc)
 {
+    const amp_p2p_core_ops_t *core = amp_p2p_core(pe);
     amp_p2p_req_t *r =
-        amp_p2p_tp_match(pe, h->dst, h->ctx, h->src, h->tag, h->from_proc);
+        core->match(pe, h->dst, h->ctx, h->src, h->tag, h->from_proc);
     if (r && h->kind == AMP_NET_RNDV) {
         amp_net_fetch(pe, desc, (size_t)h->bytes, r, h->src, h->tag);
         return;
@@ -466,7 +467,7 @@ static void net_deliver(amp_pe_t *pe, const net_hdr_t *h, const void *data,
     if (r) {
         if (h->kind == AMP_NET_SYNC)
             amp_net_ack(pe, h->from_rank, h->sreq);
-        amp_p2p_tp_copy(pe, r, data, (size_t)h->bytes, h->src, h->tag, NULL);
+        core->copy(pe, r, data, (size_t)h->bytes, h->src, h->tag, NULL);
         return;
     }
     if (h->kind != AMP_NET_RNDV && h->bytes > amp_p2p_tp_payload(pe))
@@ -475,9 +476,9 @@ static void net_deliver(amp_pe_t *pe, const net_hdr_t *h, const void *data,
                   "+eager",
                   (size_t)h->bytes, (int)h->from_proc);
     /* A plain eager message owes nothing to its sender. */
-    amp_msg_t *m = amp_p2p_tp_msg(
-        pe, h->kind == AMP_NET_EAGER ? NULL : &amp_p2p_net_tp, h->ctx, h->src,
-        h->tag, h->dst, (size_t)h->bytes, h->from_proc);
+    amp_msg_t *m =
+        core->msg(pe, h->kind == AMP_NET_EAGER ? NULL : &amp_p2p_net_tp, h->ctx,
+                  h->src, h->tag, h->dst, (size_t)h->bytes, h->from_proc);
     m->tp_kind = h->kind;
     m->from_rank = h->from_rank;
     m->remote_sreq = h->sreq;
@@ -488,7 +489,7 @@ static void net_deliver(amp_pe_t *pe, const net_hdr_t *h, const void *data,
         memcpy(m->payload, data, (size_t)h->bytes);
         m->data = m->payload;
     }
-    amp_p2p_tp_queue(pe, m);
+    core->queue(pe, m);
 }
 
 /* A layer above's message (UPPER or CONTROL: header, then its own) for
@@ -524,15 +525,16 @@ static void arrive(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
     amp_p2p_req_t *sreq = (amp_p2p_req_t *)(uintptr_t)h->sreq;
     if (h->kind == AMP_NET_ACK) { /* to the PE that runs the sender now */
         sreq->st_bytes = sreq->bytes;
-        amp_p2p_req_complete(sreq);
+        amp_p2p_core(pe)->complete(sreq);
         return;
     }
     if (h->kind == AMP_NET_CANCEL_ANSWER) { /* likewise */
-        amp_p2p_cancel_answer(sreq, h->flag);
+        amp_p2p_core(pe)->cancel_answer(sreq, h->flag);
         return;
     }
     if (h->kind == AMP_NET_CANCEL) {
-        int ok = amp_p2p_withdraw(pe, h->dst, h->ctx, h->src, h->tag, h->sid);
+        int ok = amp_p2p_core(pe)->withdraw(pe, h->dst, h->ctx, h->src, h->tag,
+                                            h->sid);
         to_sender(pe, AMP_NET_CANCEL_ANSWER, h->from_rank, h->sreq, ok);
         return;
     }
@@ -888,11 +890,11 @@ static void net_matched(amp_pe_t *pe, amp_msg_t *m, amp_p2p_req_t *r)
 {
     if (m->tp_kind == AMP_NET_RNDV) {
         amp_net_fetch(pe, (void *)m->data, m->bytes, r, m->src, m->tag);
-        amp_p2p_msg_release(pe, m);
+        amp_p2p_core(pe)->release(pe, m);
         return;
     }
     amp_net_ack(pe, m->from_rank, m->remote_sreq);
-    amp_p2p_tp_copy(pe, r, m->data, m->bytes, m->src, m->tag, m);
+    amp_p2p_core(pe)->copy(pe, r, m->data, m->bytes, m->src, m->tag, m);
 }
 
 static int net_withdraw(amp_pe_t *pe, amp_msg_t *m)
