@@ -40,7 +40,8 @@
  * init, finish and choice in transport.c, and its file in the runtime's
  * CMakeLists.txt (and p2p.c's tp_route when it is chosen on something
  * other than the destination's process and the buffer's memory); no
- * struct of p2p.c changes.
+ * struct of p2p.c changes.  It calls p2p.c only through the table below
+ * (amp_p2p_core_ops_t), never by name.
  */
 #ifndef AMP_P2P_TRANSPORT_H
 #define AMP_P2P_TRANSPORT_H
@@ -70,7 +71,7 @@ typedef struct amp_p2p_tp {
     int (*take)(amp_pe_t *pe, amp_msg_t *m, amp_p2p_am_done_fn_t done,
                 void *arg);
     /* Asks the PE that runs send req's receiver to withdraw its message;
-     * the answer comes back as amp_p2p_cancel_answer. */
+     * the answer comes back as cancel_answer (amp_p2p_core_ops_t). */
     void (*cancel)(amp_pe_t *pe, const amp_p2p_req_t *req);
     /* Tells world rank rank, the sender of a message that awaits its
      * receiver's answer (its request: sreq), that the message matched and
