@@ -67,7 +67,8 @@ void amp_ckpt_ident(amp_ckpt_ident_t *id)
         snprintf(id->program, sizeof(id->program), "size %lld mtime %lld",
                  (long long)st.st_size, (long long)st.st_mtime);
     id->addr_main = (uintptr_t)amp_proc.main_fn;
-    id->addr_libampi = (uintptr_t)&AMPI_Migrate;
+    /* Where libampi's code lies: the address of this function. */
+    id->addr_libampi = (uintptr_t)&amp_ckpt_ident;
     id->addr_libc = (uintptr_t)&strtol;
 }
 

@@ -1,6 +1,7 @@
 /*
- * exit() and the exit handlers of a rank, as a process's under any other
- * MPI.
+ * A rank's end (amp_start_rank_exit: its main returned, or exit, Fortran's
+ * END or STOP), exit() and the exit handlers of a rank, as a process's
+ * under any other MPI.
  *
  * exit(status) in a rank that has called MPI_Finalize, or that never called
  * MPI_Init and exits with status 0, ends only that rank, as its process's
@@ -30,6 +31,7 @@
 #include "mem/heap.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -124,6 +126,27 @@ void amp_start_run_atexits(amp_rank_t *rank, int status)
                           "heap",
                           rank->world_rank);
     }
+}
+
+/* The calling rank's end, in glibc's order: thread_local destructors,
+ * exit handlers, program copy's finalizers, stdio; then its thread. */
+_Noreturn void amp_start_rank_exit(int status)
+{
+    amp_rank_t *rank = amp_rank_self();
+    if (!rank)
+        amp_fatal("the program ended a thread that is not an MPI rank");
+    amp_start_run_tls_dtors(rank);
+    amp_start_run_atexits(rank, status);
+    amp_start_pie_rank_exit(rank);
+    amp_libc_rank_end();
+    fflush(NULL); /* what the rank wrote, as its process's exit would */
+    free(rank->argv);
+    rank->argv = NULL;
+    if (status != 0) {
+        int zero = 0;
+        atomic_compare_exchange_strong(&amp_proc.exit_status, &zero, status);
+    }
+    amp_sched_exit();
 }
 
 /* Whether exit(status) from rank ends the rank alone, as the process's exit
