@@ -207,6 +207,27 @@ static inline amp_rank_t *amp_rank_self(void)
     return pe && pe->current ? (amp_rank_t *)pe->current->owner : NULL;
 }
 
+/* How a kernel thread is bound to a rank (threads/threads.h: a stack of
+ * them: an OpenMP region of a bound thread binds it again). */
+typedef struct amp_mt_bind {
+    amp_rank_t *rank;
+    void *own_tp; /* the kernel thread's own thread pointer */
+    int main;     /* it runs the rank's main thread's part (the master of
+                     a parallel region the rank's ULT started) */
+    int inherit;  /* threads it creates are bound to the rank too */
+    int counted;  /* counted in sched.outside (amp_sched_outside_begin) */
+    struct amp_mt_bind *prev;
+} amp_mt_bind_t;
+
+/* The calling kernel thread's binding, or NULL (the runtime's own thread
+ * pointer-relative TLS, never the rank's; proc.c, set by threads/). */
+extern __thread amp_mt_bind_t *amp_mt_bound
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+/* The rank the calling thread acts for: the running rank on a PE, the
+ * bound rank elsewhere, or NULL (proc.c). */
+amp_rank_t *amp_mt_rank(void);
+
 /* The calling thread's call state (a thread of a rank). */
 static inline amp_call_ctx_t *amp_call_ctx(void)
 {

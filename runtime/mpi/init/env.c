@@ -13,9 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The one process-wide struct (proc.h). */
-amp_proc_t amp_proc;
-
 #define AMP_LIBRARY_VERSION                                                    \
     "libampi 0.1.0 (MPI 4.0 subset; ranks are user-level threads)"
 
