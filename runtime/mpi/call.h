@@ -56,7 +56,7 @@
 #define AMP_HANDLE_KIND(h) ((unsigned)(h) >> AMPI_HANDLE_SHIFT)
 #define AMP_HANDLE_INDEX(h) ((int)((unsigned)(h) & 0xffffffu))
 
-/* Which objects a user error handler is for (errors.c). */
+/* Which objects a user error handler is for (attr/errhandler.c). */
 enum amp_errh_kind {
     AMP_ERRH_COMM,
     AMP_ERRH_WIN,
@@ -89,16 +89,14 @@ int amp_mpi_class_of_code(amp_rank_t *rank, int code);
  * window's) to it; detail says what is wrong.  Returns the code. */
 int amp_mpi_error_win(amp_rank_t *rank, MPI_Errhandler eh, MPI_Win win,
                       int errclass, const char *call, const char *detail);
-/* Error handlers of objects whose calls live outside errors.c (sessions):
- * a new handler of kind (enum amp_errh_kind) calling fn; whether eh may be
- * the handler of such an object (the error through MPI_COMM_WORLD's
- * handler if not); and eh applied to an error of errclass (raw: the
- * program's error code as it is) of the object handle, detail saying what
- * is wrong.  The last two return an MPI code. */
-int amp_errh_create(int kind, void *fn, MPI_Errhandler *errhandler,
-                    const char *call);
-int amp_errh_check(amp_rank_t *rank, MPI_Errhandler eh, int kind,
-                   const char *call);
+/* Records an error of a call on file fh (MPI_FILE_NULL too) and applies
+ * handler eh (the file's) to it; msg says what is wrong (call included).
+ * Returns the code. */
+int amp_mpi_error_file(amp_rank_t *rank, MPI_Errhandler eh, MPI_File fh,
+                       int errclass, const char *msg);
+/* eh applied to an error of errclass (raw: the program's error code as it
+ * is) of the object handle (a session, a file...), detail saying what is
+ * wrong; returns the MPI code. */
 int amp_errh_apply(amp_rank_t *rank, MPI_Errhandler eh, int handle,
                    int errclass, int raw, const char *call, const char *detail);
 /* What MPI_LASTUSEDCODE points to. */

@@ -45,6 +45,19 @@ int amp_attr_fortran_get(int kind, int obj, int keyval, MPI_Aint *value,
                          int *flag, const char *call);
 void amp_attr_keyval_fortran(int keyval, int is_int);
 
+/* ---- error handlers (errhandler.c) ----
+ * For objects whose calls live elsewhere (sessions, files): a new handler
+ * of kind (enum amp_errh_kind) calling fn; whether eh may be the handler
+ * of such an object (the error through MPI_COMM_WORLD's handler if not;
+ * returns an MPI code); and what is wrong with eh as the handler of an
+ * object of kind (-1: any), formatted into buf, or 0 when nothing is. */
+int amp_errh_create(int kind, void *fn, MPI_Errhandler *errhandler,
+                    const char *call);
+int amp_errh_check(amp_rank_t *rank, MPI_Errhandler eh, int kind,
+                   const char *call);
+int amp_errh_problem(amp_rank_t *rank, MPI_Errhandler eh, int kind,
+                     char *buf, size_t len);
+
 /* ---- info objects (info.c) ---- */
 AMP_MUST_USE amp_status_t amp_info_rank_init(amp_rank_t *rank);
 /* The hints behind info handle h, or NULL (MPI_INFO_NULL, invalid). */

@@ -50,11 +50,6 @@ AMP_MUST_USE amp_status_t amp_file_rank_init(amp_rank_t *rank);
 /* Where the error handler of file handle fh lives: the file's, or
  * MPI_FILE_NULL's; NULL when fh is no file. */
 MPI_Errhandler *amp_file_errh_slot(amp_rank_t *rank, MPI_File fh);
-/* Records an error of a call on file fh (MPI_FILE_NULL too) and applies
- * handler eh (the file's) to it; msg says what is wrong (call included).
- * Returns the code. */
-int amp_mpi_error_file(amp_rank_t *rank, MPI_Errhandler eh, MPI_File fh,
-                       int errclass, const char *msg);
 /* The first open file of rank (for checkpoints), its path in *path, or
  * MPI_FILE_NULL. */
 MPI_File amp_file_first_open(amp_rank_t *rank, const char **path);
