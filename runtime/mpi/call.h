@@ -102,26 +102,6 @@ int amp_errh_apply(amp_rank_t *rank, MPI_Errhandler eh, int handle,
 /* What MPI_LASTUSEDCODE points to. */
 const int *amp_mpi_lastusedcode(amp_rank_t *rank);
 
-/* ---- handles (handles.c) ---- */
-const amp_dt_t *amp_dt_lookup(amp_rank_t *rank, MPI_Datatype h);
-
-/* Argument checks shared by the calls; each returns MPI_SUCCESS or the
- * code from amp_mpi_error. */
-int amp_check_dt(amp_rank_t *rank, amp_comm_t *comm, MPI_Datatype h,
-                 const char *call, const char *arg, const amp_dt_t **dt);
-int amp_check_count(amp_rank_t *rank, amp_comm_t *comm, int count,
-                    const char *call, const char *arg);
-int amp_check_buf(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
-                  int count, const amp_dt_t *dt, const char *call,
-                  const char *arg);
-
-/* ---- datatypes (datatype.c) ---- */
-
-/* Keeps a derived type alive (MPI_Type_free only drops the user's handle)
- * while a pending operation uses it; no-ops on predefined types. */
-void amp_type_hold(const amp_dt_t *dt);
-void amp_type_drop(amp_rank_t *rank, const amp_dt_t *dt);
-
 /* ---- sessions (session.c) ---- */
 AMP_MUST_USE amp_status_t amp_session_rank_init(amp_rank_t *rank);
 

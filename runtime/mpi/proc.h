@@ -131,6 +131,8 @@ typedef struct amp_call_ctx {
     const char *alias_of, *alias;
     struct amp_pcoll *pcoll; /* pcoll.c: the persistent collective being
                                 set up or started, or NULL */
+    unsigned pcoll_seq;      /* ... the sequence number its collective
+                                takes (handles.c: amp_coll_comm_of) */
 } amp_call_ctx_t;
 
 #define AMP_ERRMSG_RING 16
@@ -247,7 +249,7 @@ int amp_mpi_error(amp_rank_t *rank, amp_comm_t *comm, int errclass,
     __attribute__((format(printf, 5, 6)));
 
 /* A new rank's tables of MPI objects, with the predefined ones
- * (handles.c). */
+ * (init/rank_objects.c). */
 AMP_MUST_USE amp_status_t amp_rank_objects_init(amp_rank_t *rank);
 
 /* For the deadlock report (handles.c): the communicator of rank that p2p

@@ -5,7 +5,7 @@
 #ifndef AMP_MPI_ATTR_H
 #define AMP_MPI_ATTR_H
 
-#include "mpi/win/win.h"
+#include "mpi/handles.h"
 
 /* ---- attributes (attr.c) ---- */
 AMP_MUST_USE amp_status_t amp_attr_rank_init(amp_rank_t *rank);
@@ -74,5 +74,15 @@ AMP_MUST_USE amp_status_t amp_comm_info_apply(amp_rank_t *rank,
                                               amp_comm_t *comm,
                                               const struct amp_info *hints);
 void amp_info_destroy(struct amp_info *info);
+
+/* ---- window hints (info.c) ---- */
+/* A window's hints: amp_win_info_apply keeps in *set (created on first
+ * use) the standard's window hints found in hints, ignoring other keys;
+ * amp_win_info_get hands out a new info object with every window hint, its
+ * value from set or else its default (MPI_Win_get_info). */
+AMP_MUST_USE amp_status_t amp_win_info_apply(struct amp_info **set,
+                                             const struct amp_info *hints);
+int amp_win_info_get(amp_rank_t *rank, const struct amp_info *set,
+                     MPI_Info *info_used, const char *call);
 
 #endif

@@ -200,6 +200,7 @@ static int run_as(amp_pcoll_t *p, int dry)
     amp_call_ctx_t *ctx = amp_call_ctx();
     amp_call_ctx_t saved = *ctx;
     ctx->pcoll = p;
+    ctx->pcoll_seq = p->seq;
     ctx->alias_of = kinds[p->kind].iname;
     ctx->alias = p->call;
     p->dry = dry;
@@ -363,11 +364,6 @@ int amp_pcoll_start(amp_rank_t *rank, amp_req_t *r, const char *call)
     (void)rank;
     (void)call; /* errors name the _init call, as the arguments are its */
     return run_as(r->pcoll, 0);
-}
-
-unsigned amp_pcoll_seq(const amp_pcoll_t *p)
-{
-    return p->seq;
 }
 
 /* Completion of a start: the schedule is gone. */

@@ -6,7 +6,7 @@
 #ifndef AMP_MPI_FILEIO_H
 #define AMP_MPI_FILEIO_H
 
-#include "mpi/call.h"
+#include "mpi/handles.h"
 
 /* ---- data representations (datarep.c) ---- */
 

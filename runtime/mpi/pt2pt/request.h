@@ -7,7 +7,7 @@
 #ifndef AMP_MPI_REQUEST_H
 #define AMP_MPI_REQUEST_H
 
-#include "mpi/call.h"
+#include "mpi/handles.h"
 
 enum amp_req_kind {
     AMP_REQ_SEND,
@@ -84,8 +84,6 @@ amp_req_t *amp_req_lookup(amp_rank_t *rank, MPI_Request h);
 
 /* ---- persistent collectives (pcoll.c) ---- */
 typedef struct amp_pcoll amp_pcoll_t;
-/* The sequence number every start of p's collective takes. */
-unsigned amp_pcoll_seq(const amp_pcoll_t *p);
 /* amp_coll_launch of a persistent collective being set up (schedule s
  * dropped) or started (s completes its request); g: its device buffers. */
 AMP_MUST_USE amp_status_t amp_pcoll_launch(amp_rank_t *rank, amp_pcoll_t *p,
