@@ -37,13 +37,6 @@ const amp_dt_t *amp_dt_lookup(amp_rank_t *rank, MPI_Datatype h)
     return NULL;
 }
 
-amp_req_t *amp_req_lookup(amp_rank_t *rank, MPI_Request h)
-{
-    if (AMP_HANDLE_KIND(h) != AMPI_HANDLE_REQUEST)
-        return NULL;
-    return amp_table_lookup(&rank->reqs, AMP_HANDLE_INDEX(h));
-}
-
 amp_win_t *amp_win_lookup(amp_rank_t *rank, MPI_Win h)
 {
     if (AMP_HANDLE_KIND(h) != AMPI_HANDLE_WIN)

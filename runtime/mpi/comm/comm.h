@@ -40,6 +40,14 @@ int amp_coll_launch(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
                     amp_status_t st, struct amp_nbc *s, MPI_Request *request,
                     const char *call);
 
+/* ---- persistent collectives (pcoll.c) ---- */
+typedef struct amp_pcoll amp_pcoll_t;
+/* amp_coll_launch of a persistent collective being set up (schedule s
+ * dropped) or started (s completes its request); g: its device buffers. */
+AMP_MUST_USE amp_status_t amp_pcoll_launch(amp_rank_t *rank, amp_pcoll_t *p,
+                                           struct amp_nbc *s,
+                                           struct amp_gpu_op *g);
+
 /* ---- process topologies (topology.c) ---- */
 
 /* A copy of t for MPI_Comm_dup (*copy NULL when t is NULL). */

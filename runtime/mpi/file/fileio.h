@@ -53,13 +53,4 @@ MPI_Errhandler *amp_file_errh_slot(amp_rank_t *rank, MPI_File fh);
 /* The first open file of rank (for checkpoints), its path in *path, or
  * MPI_FILE_NULL. */
 MPI_File amp_file_first_open(amp_rank_t *rank, const char **path);
-/* A nonblocking file operation's part of request req (file_rw.c): freed
- * with the request. */
-struct amp_file_op;
-void amp_file_op_release(amp_rank_t *rank, struct amp_file_op *op);
-/* Wait and Test found the file request of op failed: its error through
- * the file's handler (request.c). */
-int amp_file_req_error(amp_rank_t *rank, struct amp_file_op *op,
-                       const char *call);
-
 #endif
