@@ -13,7 +13,7 @@
  * low 12 bits, or a code number j above them (its class kept in the
  * rank's table).
  */
-#include "mpi/comm/comm.h"
+#include "mpi/handles.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -3,10 +3,7 @@
  * collective views of communicators, and the references that keep derived
  * datatypes alive.
  */
-#include "mpi/comm/comm.h"
-#include "mpi/pt2pt/request.h"
-#include "mpi/attr/attr.h"
-#include "mpi/file/fileio.h"
+#include "mpi/handles.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -18,7 +18,6 @@
  * MPI_Type_dup copy them in list order.  Windows keep theirs like
  * communicators; the predefined MPI_WIN_* values are read from the window.
  */
-#include "mpi/comm/comm.h"
 #include "mpi/attr/attr.h"
 
 #include <stdlib.h>

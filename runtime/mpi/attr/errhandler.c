@@ -6,8 +6,6 @@
  * session); sessions' and files' calls are in init/session.c and
  * file/file_errhandler.c.  Applying a handler to an error is ../errors.c's.
  */
-#include "mpi/comm/comm.h"
-#include "mpi/win/win.h"
 #include "mpi/attr/attr.h"
 
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* Communicator calls. */
 #include "mpi/comm/comm.h"
-#include "mpi/pt2pt/request.h"
+#include "mpi/request.h"
 #include "mpi/attr/attr.h"
 
 #include "coll/nbc.h"

@@ -20,7 +20,10 @@
 #ifndef AMP_MPI_FILE_H
 #define AMP_MPI_FILE_H
 
-#include "mpi/impl.h"
+#include "mpi/file/fileio.h"
+#include "mpi/comm/comm.h"
+#include "mpi/pt2pt/request.h"
+#include "mpi/attr/attr.h"
 
 /* Data representations of a view. */
 enum amp_file_rep {

@@ -11,6 +11,7 @@
  * other ranks meanwhile.
  */
 #include "mpi/file/file.h"
+#include "mpi/stage.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -22,6 +22,7 @@
  * to the original's), so an address is first moved back to the original.
  */
 #include "mpi/fortran/fortran.h"
+#include "mpi/file/fileio.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

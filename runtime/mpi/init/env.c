@@ -3,8 +3,6 @@
 #include "mpi/attr/attr.h"
 #include "mpi/file/fileio.h"
 
-#include "mpi/threads/threads.h"
-
 #include "mem/heap.h"
 
 #include <stdio.h>

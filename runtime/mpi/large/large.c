@@ -4,6 +4,7 @@
  * int forms', written here.
  */
 #include "mpi/large/large.h"
+#include "mpi/pt2pt/request.h"
 
 #include <limits.h>
 #include <stdio.h>

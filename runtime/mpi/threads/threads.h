@@ -19,7 +19,7 @@
 #ifndef AMP_MPI_THREADS_H
 #define AMP_MPI_THREADS_H
 
-#include "mpi/impl.h"
+#include "mpi/call.h"
 
 /* amp_mt_bind_t and amp_mt_bound, the binding of the calling kernel
  * thread, are proc.h's. */
