@@ -1,11 +1,10 @@
 /*
  * What every file of the MPI layer needs: the layers below, the MPI_
  * names as weak aliases of the PMPI_ ones, handles' kind and index, the
- * error handlers and operations behind handles, errors (errors.c) and the
- * argument checks every call makes (handles.c).  The process-wide and
- * per-rank structs are in proc.h; the layer's objects each have their
- * header (comm.h, request.h, win.h, attr.h, fileio.h, stage.h), impl.h
- * includes them all.
+ * error handlers and operations behind handles, and errors (errors.c).
+ * The process-wide and per-rank structs are in proc.h; the objects the
+ * chapters share, their lookups and the argument checks in handles.h,
+ * requests in request.h; each chapter has its own header beside.
  */
 #ifndef AMP_MPI_CALL_H
 #define AMP_MPI_CALL_H
@@ -101,8 +100,5 @@ int amp_errh_apply(amp_rank_t *rank, MPI_Errhandler eh, int handle,
                    int errclass, int raw, const char *call, const char *detail);
 /* What MPI_LASTUSEDCODE points to. */
 const int *amp_mpi_lastusedcode(amp_rank_t *rank);
-
-/* ---- sessions (session.c) ---- */
-AMP_MUST_USE amp_status_t amp_session_rank_init(amp_rank_t *rank);
 
 #endif

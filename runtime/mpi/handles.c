@@ -15,8 +15,6 @@ amp_comm_t *amp_comm_lookup(amp_rank_t *rank, MPI_Comm h)
     return amp_table_lookup(&rank->comms, AMP_HANDLE_INDEX(h));
 }
 
-/* The derived type behind handle h, user-freed or not; NULL for a
- * predefined or invalid handle. */
 amp_dt_t *amp_dt_derived(amp_rank_t *rank, MPI_Datatype h)
 {
     if (AMP_HANDLE_KIND(h) != AMPI_HANDLE_DATATYPE_DERIVED)
@@ -39,21 +37,6 @@ amp_win_t *amp_win_lookup(amp_rank_t *rank, MPI_Win h)
     if (AMP_HANDLE_KIND(h) != AMPI_HANDLE_WIN)
         return NULL;
     return amp_table_lookup(&rank->wins, AMP_HANDLE_INDEX(h));
-}
-
-int amp_check_win(amp_rank_t *rank, MPI_Win h, const char *call,
-                  amp_win_t **win)
-{
-    *win = amp_win_lookup(rank, h);
-    if (*win)
-        return MPI_SUCCESS;
-    if (h == MPI_WIN_NULL)
-        return amp_mpi_error(rank, NULL, MPI_ERR_WIN, call,
-                             "MPI_WIN_NULL is not a valid window (argument "
-                             "win)");
-    return amp_mpi_error(rank, NULL, MPI_ERR_WIN, call,
-                         "invalid window handle %#x (argument win)",
-                         (unsigned)h);
 }
 
 int amp_comm_world_rank(const amp_comm_t *comm, int r)
@@ -176,6 +159,21 @@ int amp_check_buf(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
                          "NULL buffer with count %d (argument %s)", count, arg);
 }
 
+int amp_check_win(amp_rank_t *rank, MPI_Win h, const char *call,
+                  amp_win_t **win)
+{
+    *win = amp_win_lookup(rank, h);
+    if (*win)
+        return MPI_SUCCESS;
+    if (h == MPI_WIN_NULL)
+        return amp_mpi_error(rank, NULL, MPI_ERR_WIN, call,
+                             "MPI_WIN_NULL is not a valid window (argument "
+                             "win)");
+    return amp_mpi_error(rank, NULL, MPI_ERR_WIN, call,
+                         "invalid window handle %#x (argument win)",
+                         (unsigned)h);
+}
+
 /* ---- references to derived datatypes ---- */
 
 /* Drops one reference to dt; the last one frees it and its references. */
@@ -203,4 +201,3 @@ void amp_type_drop(amp_rank_t *rank, const amp_dt_t *dt)
     if (!dt->predefined)
         type_release(rank, (amp_dt_t *)dt);
 }
-

@@ -9,6 +9,7 @@
 
 #include "mpi/call.h"
 
+/* A communicator (comm/). */
 typedef struct amp_comm {
     amp_obj_t obj;
     int ctx; /* p2p context; ctx + 1 is the collective one */
@@ -17,8 +18,9 @@ typedef struct amp_comm {
     int *owned_world; /* world map to free with the communicator */
     MPI_Errhandler errh;
     char name[MPI_MAX_OBJECT_NAME];
-    /* Each of the following belongs to the file named; amp_comm_new zeroes
-     * them and amp_comm_destroy asks each owner to release its part. */
+    /* Each of the following belongs to the file named (of comm/, but
+     * attr.c and info.c: attr/'s); amp_comm_new zeroes them and
+     * amp_comm_destroy asks each owner to release its part. */
     int is_inter;              /* intercomm.c: an inter-communicator */
     int remote_size;           /* intercomm.c */
     const int *remote_world;   /* intercomm.c: remote rank -> world rank */
@@ -39,7 +41,7 @@ typedef struct amp_comm {
 } amp_comm_t;
 
 /* Bits of amp_comm_t.asserts: the MPI-4 assertions set to "true" in the
- * communicator's info hints (info.c). */
+ * communicator's info hints (attr/info.c). */
 enum {
     AMP_ASSERT_NO_ANY_TAG = 1u << 0,      /* mpi_assert_no_any_tag */
     AMP_ASSERT_NO_ANY_SOURCE = 1u << 1,   /* mpi_assert_no_any_source */
@@ -47,7 +49,7 @@ enum {
     AMP_ASSERT_ALLOW_OVERTAKING = 1u << 3 /* mpi_assert_allow_overtaking */
 };
 
-/* A window (win.c): this rank's view of a window; the memory and the
+/* A window (win/win.c): this rank's view of a window; the memory and the
  * locks its members share are in the rma module's state (rma/rma.h). */
 typedef struct amp_win {
     amp_obj_t obj;
@@ -61,10 +63,10 @@ typedef struct amp_win {
     int disp_unit;
     void *own_mem;          /* MPI_Win_allocate's memory (C heap) */
     unsigned own_shm;       /* its memory is node object serial - 1 */
-    struct amp_attr *attrs; /* attr.c */
-    struct amp_info *hints; /* info.c: the window hints set, or NULL */
+    struct amp_attr *attrs; /* attr/attr.c */
+    struct amp_info *hints; /* attr/info.c: the window hints set, or NULL */
     char name[MPI_MAX_OBJECT_NAME];
-    /* Epochs (win_sync.c). */
+    /* Epochs (win/win_sync.c). */
     int fence;               /* a fence epoch may be open */
     int lock_all;            /* in MPI_Win_lock_all */
     int nlocked;             /* targets locked with MPI_Win_lock */

@@ -55,8 +55,8 @@ int amp_errh_create(int kind, void *fn, MPI_Errhandler *errhandler,
                     const char *call);
 int amp_errh_check(amp_rank_t *rank, MPI_Errhandler eh, int kind,
                    const char *call);
-int amp_errh_problem(amp_rank_t *rank, MPI_Errhandler eh, int kind,
-                     char *buf, size_t len);
+int amp_errh_problem(amp_rank_t *rank, MPI_Errhandler eh, int kind, char *buf,
+                     size_t len);
 
 /* ---- info objects (info.c) ---- */
 AMP_MUST_USE amp_status_t amp_info_rank_init(amp_rank_t *rank);

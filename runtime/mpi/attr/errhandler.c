@@ -43,8 +43,8 @@ static amp_errh_t *errh_lookup(amp_rank_t *rank, MPI_Errhandler eh)
     return amp_table_lookup(&rank->errhs, AMP_HANDLE_INDEX(eh));
 }
 
-int amp_errh_problem(amp_rank_t *rank, MPI_Errhandler eh, int kind,
-                     char *buf, size_t len)
+int amp_errh_problem(amp_rank_t *rank, MPI_Errhandler eh, int kind, char *buf,
+                     size_t len)
 {
     amp_errh_t *user = errh_lookup(rank, eh);
     if (is_predefined_errh(eh) || (user && (kind < 0 || user->kind == kind)))
@@ -104,7 +104,6 @@ int amp_errh_check(amp_rank_t *rank, MPI_Errhandler eh, int kind,
 {
     return check_errh(rank, NULL, eh, kind, call);
 }
-
 
 /* Enters call and finds the communicator that holds the handler of obj:
  * a communicator (kind AMP_ERRH_COMM) or a window, whose handler lives in
@@ -239,7 +238,6 @@ AMP_WEAK_ALIAS(Comm_call_errhandler)
 
 /* ---- windows (win/win.c); a window's handler lives in its private
  * communicator's errh ---- */
-
 
 int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
                                MPI_Errhandler *errhandler)

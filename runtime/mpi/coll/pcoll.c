@@ -377,7 +377,6 @@ static int pcoll_init(int kind, const pc_args_t *args, MPI_Info info,
     return MPI_SUCCESS;
 }
 
-
 /* Completion of a start: the schedule is gone. */
 static void start_done(amp_p2p_req_t *p)
 {

@@ -9,6 +9,7 @@
 #include "mpi/win/win.h"
 #include "mpi/attr/attr.h"
 #include "mpi/file/fileio.h"
+#include "mpi/init/session.h"
 
 amp_status_t amp_rank_objects_init(amp_rank_t *rank)
 {
