@@ -242,7 +242,7 @@ static int comm_handle(const amp_comm_t *comm)
 }
 
 /* The call an error is reported for: a "_c" call's int form is reported
- * as the _c call it runs for (large.h). */
+ * as the _c call it runs for (large/large.h). */
 static const char *reported_call(const char *call)
 {
     amp_pe_t *pe = amp_pe_self();

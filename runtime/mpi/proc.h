@@ -127,7 +127,7 @@ typedef struct amp_bsend {
  * the rank.  Reached through amp_call_ctx(). */
 typedef struct amp_call_ctx {
     /* Errors of call alias_of are reported as alias's (a "_c" call runs
-     * its int form: large.c). */
+     * its int form: large/large.c). */
     const char *alias_of, *alias;
     struct amp_pcoll *pcoll; /* pcoll.c: the persistent collective being
                                 set up or started, or NULL */
@@ -170,15 +170,15 @@ typedef struct amp_rank {
     amp_table_t files;    /* file.c */
     amp_table_t sessions; /* session.c; index 0 is MPI_SESSION_NULL */
     int nsessions;        /* session.c: sessions open (MPI may be used) */
-    struct amp_datarep *datareps; /* datarep.c: MPI_Register_datarep's */
+    struct amp_datarep *datareps; /* datatype/datarep.c: the registered */
     struct amp_attr *dt_attrs[AMPI_DTID_COUNT]; /* attr.c: predefined types' */
     /* datatype.c: the names this rank gave predefined types (by id, in its
      * heap, so they move with it); NULL until it names one */
     char **dt_names;
     int attr_my_wth;                 /* attr.c: what AMPI_MY_WTH points to */
     struct amp_user_errs *user_errs; /* errors.c: added classes and codes */
-    MPI_Errhandler file_errh;        /* errors.c: MPI_FILE_NULL's handler */
-    int self_errh_set; /* errors.c: the program set MPI_COMM_SELF's handler */
+    MPI_Errhandler file_errh;        /* file/: MPI_FILE_NULL's handler */
+    int self_errh_set; /* attr/: the program set MPI_COMM_SELF's handler */
     amp_bsend_t bsend;
     unsigned errseq;
     int errcodes[AMP_ERRMSG_RING];
@@ -190,7 +190,7 @@ typedef struct amp_rank {
     /* gpu.c: device buffers staged for the collective being started, taken
      * by the next amp_coll_launch (NULL between calls) */
     struct amp_gpu_op *gpu_coll;
-    unsigned polls;         /* request.c: fruitless polls in a row */
+    unsigned polls;         /* request.h: fruitless polls in a row */
     unsigned long poll_act; /* ... since the activity was this */
     amp_call_ctx_t ctx;     /* its own thread's (thr.upper) */
     /* threads.c: kernel threads bound to it now (it stays on its PE while

@@ -463,7 +463,7 @@ void amp_attr_comm_clear(amp_rank_t *rank, amp_comm_t *comm)
 }
 
 /* MPI_WTIME_IS_GLOBAL: the clocks of the job's processes count from one
- * boot (MPI_Wtime, env.c) when they all run on one node. */
+ * boot (MPI_Wtime, init/env.c) when they all run on one node. */
 static const int *wtime_global(void)
 {
     static const int yes = 1, no = 0;

@@ -1,6 +1,7 @@
 /*
- * Windows (win.c, win_ops.c, win_sync.c), their memory shared by the
- * processes of a node (win_node.c), and their hints (info.c).
+ * Windows (win.c, win_ops.c, win_sync.c) and their memory shared by the
+ * processes of a node (win_node.c).  The window object is ../handles.h's,
+ * its hints ../attr/info.c's.
  */
 #ifndef AMP_MPI_WIN_H
 #define AMP_MPI_WIN_H
@@ -40,4 +41,5 @@ AMP_MUST_USE amp_status_t amp_win_rank_init(amp_rank_t *rank);
 int amp_win_error(amp_rank_t *rank, amp_win_t *win, int errclass,
                   const char *call, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
 #endif
