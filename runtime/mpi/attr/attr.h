@@ -1,6 +1,7 @@
 /*
  * Attributes cached on communicators, datatypes and windows (attr.c, and
- * from Fortran fortran_attr.c), and info objects (info.c).
+ * from Fortran ../fortran/fortran_attr.c), info objects and window hints
+ * (info.c), and error handler objects (errhandler.c).
  */
 #ifndef AMP_MPI_ATTR_H
 #define AMP_MPI_ATTR_H

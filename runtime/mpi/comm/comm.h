@@ -1,7 +1,9 @@
 /*
- * Communicators (comm.c, handles.c), groups (group.c), inter-communicators
- * (intercomm.c, intercoll_calls.c), and what every collective call of the
- * layer shares (collective.c, coll_calls.c).
+ * Communicators' construction (comm.c), groups (group.c),
+ * inter-communicators (intercomm.c, and their collectives:
+ * ../coll/intercoll_calls.c), and what every collective call of the layer
+ * shares (../coll/).  The communicator object, its lookup and check are
+ * ../handles.h's.
  */
 #ifndef AMP_MPI_COMM_H
 #define AMP_MPI_COMM_H
