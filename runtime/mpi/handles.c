@@ -1,5 +1,5 @@
 /*
- * Handles (handles.h): lookup, the argument checks every call shares, the
+ * Handles (handles.h): the argument checks every call shares, the
  * collective views of communicators, and the references that keep derived
  * datatypes alive.
  */
@@ -7,37 +7,6 @@
 
 #include <stdio.h>
 #include <string.h>
-
-amp_comm_t *amp_comm_lookup(amp_rank_t *rank, MPI_Comm h)
-{
-    if (AMP_HANDLE_KIND(h) != AMPI_HANDLE_COMM)
-        return NULL;
-    return amp_table_lookup(&rank->comms, AMP_HANDLE_INDEX(h));
-}
-
-amp_dt_t *amp_dt_derived(amp_rank_t *rank, MPI_Datatype h)
-{
-    if (AMP_HANDLE_KIND(h) != AMPI_HANDLE_DATATYPE_DERIVED)
-        return NULL;
-    return amp_table_lookup(&rank->dts, AMP_HANDLE_INDEX(h));
-}
-
-const amp_dt_t *amp_dt_lookup(amp_rank_t *rank, MPI_Datatype h)
-{
-    unsigned kind = AMP_HANDLE_KIND(h);
-    if (kind == AMPI_HANDLE_DATATYPE)
-        return amp_dt_predefined(AMP_HANDLE_INDEX(h));
-    if (kind == AMPI_HANDLE_DATATYPE_DERIVED)
-        return amp_table_lookup(&rank->dts, AMP_HANDLE_INDEX(h));
-    return NULL;
-}
-
-amp_win_t *amp_win_lookup(amp_rank_t *rank, MPI_Win h)
-{
-    if (AMP_HANDLE_KIND(h) != AMPI_HANDLE_WIN)
-        return NULL;
-    return amp_table_lookup(&rank->wins, AMP_HANDLE_INDEX(h));
-}
 
 int amp_comm_world_rank(const amp_comm_t *comm, int r)
 {

@@ -1,7 +1,7 @@
 /*
  * The objects behind handles that the chapters share (communicators,
- * windows), their lookup, the argument checks every call makes, and the
- * references that keep a derived datatype alive (handles.c).  Requests are
+ * windows), their lookup, and (handles.c) the argument checks every call
+ * makes and the references that keep a derived datatype alive.  Requests are
  * request.h's; each chapter's header adds what it alone does with them.
  */
 #ifndef AMP_MPI_HANDLES_H
@@ -79,12 +79,39 @@ typedef struct amp_win {
 } amp_win_t;
 
 /* ---- lookups (NULL when the handle is no such object) ---- */
-amp_comm_t *amp_comm_lookup(amp_rank_t *rank, MPI_Comm h);
-const amp_dt_t *amp_dt_lookup(amp_rank_t *rank, MPI_Datatype h);
+
+static inline amp_comm_t *amp_comm_lookup(amp_rank_t *rank, MPI_Comm h)
+{
+    if (AMP_HANDLE_KIND(h) != AMPI_HANDLE_COMM)
+        return NULL;
+    return amp_table_lookup(&rank->comms, AMP_HANDLE_INDEX(h));
+}
+
 /* The derived type behind h, freed by the program or not (NULL for a
  * predefined type). */
-amp_dt_t *amp_dt_derived(amp_rank_t *rank, MPI_Datatype h);
-amp_win_t *amp_win_lookup(amp_rank_t *rank, MPI_Win h);
+static inline amp_dt_t *amp_dt_derived(amp_rank_t *rank, MPI_Datatype h)
+{
+    if (AMP_HANDLE_KIND(h) != AMPI_HANDLE_DATATYPE_DERIVED)
+        return NULL;
+    return amp_table_lookup(&rank->dts, AMP_HANDLE_INDEX(h));
+}
+
+static inline const amp_dt_t *amp_dt_lookup(amp_rank_t *rank, MPI_Datatype h)
+{
+    unsigned kind = AMP_HANDLE_KIND(h);
+    if (kind == AMPI_HANDLE_DATATYPE)
+        return amp_dt_predefined(AMP_HANDLE_INDEX(h));
+    if (kind == AMPI_HANDLE_DATATYPE_DERIVED)
+        return amp_table_lookup(&rank->dts, AMP_HANDLE_INDEX(h));
+    return NULL;
+}
+
+static inline amp_win_t *amp_win_lookup(amp_rank_t *rank, MPI_Win h)
+{
+    if (AMP_HANDLE_KIND(h) != AMPI_HANDLE_WIN)
+        return NULL;
+    return amp_table_lookup(&rank->wins, AMP_HANDLE_INDEX(h));
+}
 
 /* ---- argument checks: each returns MPI_SUCCESS or the code from
  * amp_mpi_error ---- */

@@ -5,13 +5,6 @@
 
 #include <stdlib.h>
 
-amp_req_t *amp_req_lookup(amp_rank_t *rank, MPI_Request h)
-{
-    if (AMP_HANDLE_KIND(h) != AMPI_HANDLE_REQUEST)
-        return NULL;
-    return amp_table_lookup(&rank->reqs, AMP_HANDLE_INDEX(h));
-}
-
 amp_req_t *amp_req_new(amp_rank_t *rank, int kind)
 {
     amp_req_t *r = amp_table_alloc(&rank->reqs);

@@ -70,7 +70,13 @@ typedef struct amp_req_ops {
                 const char *call);
 } amp_req_ops_t;
 
-amp_req_t *amp_req_lookup(amp_rank_t *rank, MPI_Request h);
+static inline amp_req_t *amp_req_lookup(amp_rank_t *rank, MPI_Request h)
+{
+    if (AMP_HANDLE_KIND(h) != AMPI_HANDLE_REQUEST)
+        return NULL;
+    return amp_table_lookup(&rank->reqs, AMP_HANDLE_INDEX(h));
+}
+
 /* A new request of kind (enum amp_req_kind), zeroed, or NULL. */
 amp_req_t *amp_req_new(amp_rank_t *rank, int kind);
 /* Frees the request: its chapter's part (ops->release), its packed copy,
