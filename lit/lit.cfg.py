@@ -147,6 +147,20 @@ if cpus_0_1_usable():
     config.available_features.add("taskset-cpus-0-1")
 
 
+def max_map_count():
+    try:
+        with open("/proc/sys/vm/max_map_count") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+# The kernel's limit on a process's mappings at most twice Linux's default
+# (65530): a test can pass it with ranks in a few seconds.
+if 0 < max_map_count() <= 131072:
+    config.available_features.add("max-map-count-small")
+
+
 def is_open_mpi(mpicc):
     try:
         out = subprocess.run(

@@ -37,6 +37,10 @@ parameters, function pointer types included, unless an outside standard
 fixes its signature (FIXED_SIGNATURE: the MPI API, its public extensions,
 the Fortran bindings) or PARAMS_KNOWN lists it with its reason.
 
+With --objects, by the same names, no two files of the runtime may use
+each other, directly or around a longer cycle (check_cycles), unless
+KNOWN_CYCLES excuses their folder.
+
 Usage: check_layers.py [ROOT]      check the tree at ROOT (default: ..)
        check_layers.py ROOT --objects OBJ...
                                    also check the objects of libampi
@@ -464,6 +468,121 @@ def check_part_objects(rt, layer, defined, used):
     return problems
 
 
+# Cycles among files that are known (check_cycles): a folder -> why the
+# cycles among its files are tolerated.  A cycle is excused when all its
+# files belong to one such folder; an entry whose folder has no cycle left
+# is reported.  Keep it short; remove an entry once its folder's files form
+# a DAG.
+KNOWN_CYCLES = {"mpi": "its parts form a DAG (mpi/README.md), but the files of "
+                        "comm/ and of file/ still use each other, and gpu.c "
+                        "(on its way out of mpi/) closes one through coll/ "
+                        "and pt2pt/"}
+
+
+def check_cycles(root, objects, known=None):
+    """The cycles among the runtime's files, read from their objects: file
+    A uses file B when A's object uses a runtime name (RUNTIME_NAME) that
+    B's defines (EVERYWHERE aside, as in check_objects).  A strongly
+    connected component of more than one file is a cycle; it is reported
+    with its files and one name per use inside it, unless known (default
+    KNOWN_CYCLES) excuses it."""
+    known = KNOWN_CYCLES if known is None else known
+    rt = os.path.join(root, "runtime")
+    with open(os.path.join(rt, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    folders = {d for d in os.listdir(rt)
+               if os.path.isdir(os.path.join(rt, d)) and d != "include"}
+    layer, _ = parse_readme(readme, folders)
+    defined, used = {}, {}
+    # One nm for all: "OBJECT: NAME TYPE ..." a line.
+    out = subprocess.run(["nm", "-P", "-A"] + list(objects),
+                         capture_output=True, text=True,
+                         check=True).stdout if objects else ""
+    for line in out.splitlines():
+        obj, _, rest = line.partition(": ")
+        fields = rest.split()
+        if len(fields) < 2 or not RUNTIME_NAME.match(fields[0]):
+            continue
+        if fields[1] == "U":
+            used.setdefault(obj, set()).add(fields[0])
+        elif fields[1] in "TDBRVWG" and not obj.endswith(EVERYWHERE):
+            defined.setdefault(fields[0], []).append(obj)
+    # edges[a][b]: the names object a uses of object b.
+    edges = {obj: {} for obj in objects}
+    for obj, names in used.items():
+        for name in names:
+            for where in defined.get(name, []):
+                if where != obj:
+                    edges[obj].setdefault(where, []).append(name)
+
+    def file_of(obj):
+        """The source an object was built from, as the build names it
+        under its target's directory (p2p/p2p.c, tlsglobals/tls.c)."""
+        rel = obj.split(".dir/", 1)[-1] if ".dir/" in obj else \
+            os.path.basename(obj)
+        rel = "/".join(p for p in rel.split("/") if p not in (".", "__"))
+        return rel[:-2] if rel.endswith(".o") else rel
+
+    problems, excused = [], set()
+    for comp in strongly_connected(edges):
+        if len(comp) < 2:
+            continue
+        owners = {object_folder(obj, layer) for obj in comp}
+        if len(owners) == 1 and next(iter(owners)) in known:
+            excused.add(next(iter(owners)))
+            continue
+        comp = sorted(comp, key=file_of)
+        uses = [f"{file_of(a)} uses {min(edges[a][b])} of {file_of(b)}"
+                for a in comp for b in sorted(edges[a], key=file_of)
+                if b in comp]
+        problems.append(f"cycle among {len(comp)} files: " +
+                        ", ".join(file_of(o) for o in comp) +
+                        " (" + "; ".join(uses) + ")")
+    for folder, reason in sorted(known.items()):
+        if folder not in excused:
+            problems.append(f"KNOWN_CYCLES lists {folder}/ ({reason}), "
+                            "whose files no longer form a cycle: remove it")
+    return problems
+
+
+def strongly_connected(edges):
+    """The strongly connected components of the graph edges ({node:
+    {successor: ...}}), by Tarjan's algorithm without recursion."""
+    index, low, stack, on_stack, comps = {}, {}, [], set(), []
+    for start in sorted(edges):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(edges[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, succ = work[-1]
+            for nxt in succ:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(edges.get(nxt, {})))))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    comp = []
+                    while True:
+                        top = stack.pop()
+                        on_stack.discard(top)
+                        comp.append(top)
+                        if top == node:
+                            break
+                    comps.append(comp)
+    return comps
+
+
 def verdict(folder, inc, layer, api, installed, rt, here=None):
     """None when folder may include inc (from a file in directory here,
     relative to rt), else what is wrong."""
@@ -560,7 +679,8 @@ low        lower part
               len(problems) == 1 and fault[2] in problems[0])
         print(f"self-test {label}: {'ok' if ok else 'FAILED'} {problems}")
         failed += not ok
-    return failed + self_test_objects(readme, good) + self_test_params()
+    return failed + self_test_objects(readme, good) + \
+        self_test_cycles(readme, good) + self_test_params()
 
 
 def self_test_objects(readme, good):
@@ -608,6 +728,52 @@ def self_test_objects(readme, good):
             shutil.rmtree(tmp)
         ok = (not problems if name is None else
               len(problems) == 1 and name in problems[0])
+        print(f"self-test {label}: {'ok' if ok else 'FAILED'} {problems}")
+        failed += not ok
+    return failed
+
+
+def self_test_cycles(readme, good):
+    """Two files of one folder that use each other must be reported, with
+    both names; one that only calls the other, or a cycle in a folder of
+    known, must not; an entry of known without a cycle is reported."""
+    a_calls_b = ("void amp_mid_b(void);\n"
+                 "void amp_mid_a(void) { amp_mid_b(); }\n")
+    b_calls_a = ("void amp_mid_a(void);\n"
+                 "void amp_mid_b(void) { amp_mid_a(); }\n")
+    b_alone = "void amp_mid_b(void) {}\n"
+    # (label, b.c, known, what the one problem says; None: no problem)
+    cases = [("cycles clean", b_alone, {}, None),
+             ("cycles two files", b_calls_a, {},
+              ("mid/a.c, mid/b.c", "amp_mid_a", "amp_mid_b")),
+             ("cycles known", b_calls_a, {"mid": "a test"}, None),
+             ("cycles known but gone", b_alone, {"mid": "a test"},
+              ("KNOWN_CYCLES lists mid/",))]
+    failed = 0
+    for label, b, known, expect in cases:
+        tmp = tempfile.mkdtemp()
+        try:
+            for rel, body in good.items():
+                path = os.path.join(tmp, "runtime", rel)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    f.write(body)
+            with open(os.path.join(tmp, "runtime", "README.md"), "w") as f:
+                f.write(readme)
+            objects = []
+            for rel, body in (("mid/a.c", a_calls_b), ("mid/b.c", b)):
+                src = os.path.join(tmp, "objs", "lib.dir", rel)
+                os.makedirs(os.path.dirname(src), exist_ok=True)
+                with open(src, "w") as f:
+                    f.write(body)
+                subprocess.run(["cc", "-c", src, "-o", src + ".o"],
+                               check=True)
+                objects.append(src + ".o")
+            problems = check_cycles(tmp, objects, known)
+        finally:
+            shutil.rmtree(tmp)
+        ok = (not problems if expect is None else
+              len(problems) == 1 and all(e in problems[0] for e in expect))
         print(f"self-test {label}: {'ok' if ok else 'FAILED'} {problems}")
         failed += not ok
     return failed
@@ -690,6 +856,7 @@ def main():
     problems = check(root)
     if objects:
         problems += check_objects(root, objects)
+        problems += check_cycles(root, objects)
     params = check_params(root)
     for p in problems + params:
         print(p)

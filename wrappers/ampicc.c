@@ -12,7 +12,7 @@
  *     <compiler> <compile flags> <user args> [<link flags>]
  *
  *     compile flags  -I<prefix>/include [privatization flags]
- *     link flags     -Wl,--wrap=main -L<prefix>/lib -lampi_main -lampi
+ *     link flags     -Wl,-u,main -Wl,--wrap=main -L<prefix>/lib -lampi_main -lampi
  *                    -Wl,-rpath,<prefix>/lib -lpthread
  *
  * The runtime owns main: --wrap=main sends the C start-up code to
@@ -52,6 +52,7 @@
  */
 #define _GNU_SOURCE
 #include "run_compiler.h"
+#include "start/fortran_io_names.h"
 #include "wrapper_config.h"
 
 #include <errno.h>
@@ -487,6 +488,13 @@ static void add_fortran_wraps(strv_t *v, const settings_t *set)
     strv_push(v, "-Wl,--wrap=_FortranAProgramEndStatement");
     strv_push(v, "-Wl,--wrap=_FortranAStopStatement");
     strv_push(v, "-Wl,--wrap=_FortranAStopStatementText");
+    /* One I/O statement at a time (start/fortran_io.c). */
+#define WRAP_ONE(name) "-Wl,--wrap=" #name,
+    static const char *const io[] = {AMP_FORTRAN_IO_BEGINS(WRAP_ONE)};
+#undef WRAP_ONE
+    for (size_t i = 0; i < sizeof(io) / sizeof(io[0]); i++)
+        strv_push(v, io[i]);
+    strv_push(v, "-Wl,--wrap=_FortranAioEndIoStatement");
 #else
     (void)v;
     (void)set;
@@ -525,6 +533,10 @@ static void add_link_flags(strv_t *v, const paths_t *paths,
     if (program) {
         if (set->privatize == PRIVATIZE_PIE)
             add_pie_link_flags(v, set);
+        /* main may be in an archive (-lfoo, libfoo.a) named before
+         * libampi_main, which is the first to need it once main is
+         * wrapped: asked for from the start, it is taken from there. */
+        strv_push(v, "-Wl,-u,main");
         strv_push(v, "-Wl,--wrap=main");
         add_fortran_wraps(v, set);
         add_openmp_wraps(v, set);

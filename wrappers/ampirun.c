@@ -20,7 +20,11 @@
  *     srun --mpi=pmix -n N [ARG]... program [args...]
  *
  * --bind-to none because the runtime places its own worker threads on
- * cores.  The launcher is the one named (`srun` by its name is Slurm's,
+ * cores.  When Open MPI's launcher is to start more processes than this
+ * machine has cores (and no hosts are named with --launcher-arg), ampirun
+ * adds --oversubscribe, which that launcher needs to start them, and says
+ * so in one line: the runtime shares crowded cores itself (an idle PE
+ * yields).  The launcher is the one named (`srun` by its name is Slurm's,
  * anything else takes Open MPI's syntax), else, inside a Slurm allocation
  * (SLURM_JOB_ID), srun from PATH, else the first prterun, mpirun.openmpi
  * or mpirun in PATH (directory by directory, in that order within each)
@@ -53,6 +57,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -480,6 +485,62 @@ static void push(command_t *cmd, const char *arg)
     cmd->v[cmd->n++] = arg;
 }
 
+/* The cores ampirun may run on: distinct (package, core) pairs of the CPUs
+ * of its affinity mask, as Open MPI counts slots (the CPUs, where the
+ * topology cannot be read). */
+static long cores_available(void)
+{
+    cpu_set_t set;
+    long ids[CPU_SETSIZE], n = 0;
+
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        return sysconf(_SC_NPROCESSORS_ONLN);
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        char path[96];
+        long core = -1, pkg = 0;
+        FILE *f;
+
+        if (!CPU_ISSET(c, &set))
+            continue;
+        snprintf(path, sizeof(path),
+                 "/sys/devices/system/cpu/cpu%d/topology/core_id", c);
+        if ((f = fopen(path, "r")) != NULL) {
+            if (fscanf(f, "%ld", &core) != 1)
+                core = -1;
+            fclose(f);
+        }
+        snprintf(path, sizeof(path),
+                 "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+                 c);
+        if ((f = fopen(path, "r")) != NULL) {
+            if (fscanf(f, "%ld", &pkg) != 1)
+                pkg = 0;
+            fclose(f);
+        }
+        if (core < 0)
+            return CPU_COUNT(&set); /* no topology: the CPUs */
+        long id = pkg * 1000000 + core, k = 0;
+        while (k < n && ids[k] != id)
+            k++;
+        if (k == n)
+            ids[n++] = id;
+    }
+    return n > 0 ? n : 1;
+}
+
+/* Whether --launcher-arg names where to run (hosts, a host file) or
+ * already allows more processes than slots. */
+static bool placement_given(const options_t *opts)
+{
+    static const char *const words[] = {"host", "-H", "oversubscribe",
+                                        "machinefile", "map-by"};
+    for (int i = 0; i < opts->nlauncher_args; i++)
+        for (size_t w = 0; w < sizeof(words) / sizeof(*words); w++)
+            if (strstr(opts->launcher_args[i], words[w]) != NULL)
+                return true;
+    return false;
+}
+
 /* The launcher's command line that starts the program at argv[prog]. */
 static command_t launcher_command(const options_t *opts, const launcher_t *l,
                                   int argc, char **argv)
@@ -490,7 +551,7 @@ static command_t launcher_command(const options_t *opts, const launcher_t *l,
 
     cmd.n = 0;
     cmd.v =
-        xcalloc((size_t)(8 + 2 * opts->nexports + opts->nlauncher_args + argc),
+        xcalloc((size_t)(10 + 2 * opts->nexports + opts->nlauncher_args + argc),
                 sizeof(char *));
     if (asprintf(&count, "%ld", opts->nprocs) < 0)
         die("out of memory");
@@ -510,6 +571,17 @@ static command_t launcher_command(const options_t *opts, const launcher_t *l,
     }
     if (l->kind == LAUNCHER_OPENMPI && opts->allow_root)
         push(&cmd, "--allow-run-as-root");
+    if (l->kind == LAUNCHER_OPENMPI && !placement_given(opts)) {
+        long cores = cores_available();
+        if (opts->nprocs > cores) {
+            fprintf(stderr,
+                    "ampirun: %ld processes on %ld cores: the launcher is "
+                    "asked to start more processes than cores "
+                    "(--oversubscribe)\n",
+                    opts->nprocs, cores);
+            push(&cmd, "--oversubscribe");
+        }
+    }
     for (i = 0; i < opts->nlauncher_args; i++)
         push(&cmd, opts->launcher_args[i]);
     for (i = opts->prog; i < argc; i++)

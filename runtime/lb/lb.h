@@ -49,12 +49,17 @@ typedef enum amp_lb_kind {
     AMP_LB_REFINE,      /* RefineLB */
     AMP_LB_DISTRIBUTED, /* DistributedLB */
     AMP_LB_GREEDY_COMM, /* GreedyCommLB: load and bytes sent */
-    AMP_LB_HYBRID       /* HybridLB: processes, then PEs */
+    AMP_LB_HYBRID,      /* HybridLB: processes, then PEs */
+    AMP_LB_GREEDY_REFINE, /* GreedyRefineLB: GreedyLB that keeps ranks put */
+    AMP_LB_ROTATE,        /* RotateLB: every rank to the next PE */
+    AMP_LB_RANDOM         /* RandCentLB: every rank to a PE drawn at random */
 } amp_lb_kind_t;
 
-/* The strategy called name (GreedyLB, RefineLB, DistributedLB, or none),
- * or -1 when there is none by that name. */
+/* The strategy called name (case aside), or -1 when there is none by that
+ * name.  A name of Charm++'s that has no strategy of its own here gives
+ * the closest one, and *mapped (if not NULL) says why (else NULL). */
 int amp_lb_kind_of(const char *name);
+int amp_lb_kind_mapped(const char *name, const char **mapped);
 const char *amp_lb_kind_name(int kind);
 
 /* RefineLB moves ranks until no PE is more than this much above the
@@ -65,6 +70,17 @@ const char *amp_lb_kind_name(int kind);
  * the rank's current PE, then to the lowest id). */
 AMP_MUST_USE amp_status_t amp_lb_greedy(int n, const double *loads,
                                         const int *cur, int npes, int *out);
+/* GreedyLB that keeps a rank on its current PE while that PE stays within
+ * (1 + tol) times the larger of the average load and what the least loaded
+ * PE would carry with the rank: as even as GreedyLB's map, with few moves
+ * when the loads drift a little between steps. */
+AMP_MUST_USE amp_status_t amp_lb_greedy_refine(int n, const double *loads,
+                                               const int *cur, int npes,
+                                               double tol, int *out);
+/* RotateLB: rank r to PE cur[r] + 1 (the last to 0), to test moves. */
+void amp_lb_rotate(int n, const int *cur, int npes, int *out);
+/* RandCentLB: every rank to a PE drawn at random (seeded by seed). */
+void amp_lb_random(int n, int npes, unsigned long seed, int *out);
 /* Starting from cur: moves ranks off the most loaded PE while it is above
  * (1 + tol) times the average, to the least loaded PE, heaviest that fits
  * under that limit first; when none fits, swaps a rank there for a lighter

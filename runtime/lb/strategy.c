@@ -5,23 +5,66 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const kind_names[] = {"none",         "GreedyLB",
-                                         "RefineLB",     "DistributedLB",
-                                         "GreedyCommLB", "HybridLB"};
+static const char *const kind_names[] = {
+    "none",     "GreedyLB",       "RefineLB", "DistributedLB", "GreedyCommLB",
+    "HybridLB", "GreedyRefineLB", "RotateLB", "RandCentLB"};
 
-int amp_lb_kind_of(const char *name)
+/* Charm++'s balancers with no strategy of their own here: the closest. */
+static const struct {
+    const char *name;
+    int kind;
+    const char *why;
+} charm_names[] = {
+    {"TreeLB", AMP_LB_HYBRID, "processes, then PEs"},
+    {"HierarchicalLB", AMP_LB_HYBRID, "processes, then PEs"},
+    {"MetisLB", AMP_LB_GREEDY_COMM, "no graph partitioner: load and bytes"},
+    {"ScotchLB", AMP_LB_GREEDY_COMM, "no graph partitioner: load and bytes"},
+    {"RefineCommLB", AMP_LB_REFINE, "refinement by load only"},
+    {"RefineKLB", AMP_LB_REFINE, "refinement by load only"},
+    {"RefineSwapLB", AMP_LB_REFINE, "refinement by load only"},
+    {"GreedyAgentLB", AMP_LB_GREEDY, "greedy by load only"},
+    {"ComboCentLB", AMP_LB_GREEDY, "greedy by load only"},
+    {"NeighborLB", AMP_LB_DISTRIBUTED, "decided PE by PE"},
+    {"WSLB", AMP_LB_DISTRIBUTED, "decided PE by PE"},
+    {"DummyLB", AMP_LB_NONE, "no moves"},
+    {"NullLB", AMP_LB_NONE, "no moves"},
+};
+
+int amp_lb_kind_mapped(const char *name, const char **mapped)
 {
+    if (mapped)
+        *mapped = NULL;
     for (int k = 0; k < (int)(sizeof(kind_names) / sizeof(*kind_names)); k++)
         if (strcasecmp(name, kind_names[k]) == 0)
             return k;
+    for (size_t k = 0; k < sizeof(charm_names) / sizeof(*charm_names); k++)
+        if (strcasecmp(name, charm_names[k].name) == 0) {
+            if (mapped)
+                *mapped = charm_names[k].why;
+            return charm_names[k].kind;
+        }
     return -1;
+}
+
+int amp_lb_kind_of(const char *name)
+{
+    return amp_lb_kind_mapped(name, NULL);
 }
 
 const char *amp_lb_kind_name(int kind)
 {
-    if (kind < 0 || kind > AMP_LB_HYBRID)
+    if (kind < 0 || kind > AMP_LB_RANDOM)
         return "?";
     return kind_names[kind];
+}
+
+/* A small generator for the random draws (splitmix64). */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
 }
 
 /* The ranks by load, heaviest first, equal loads by rank.  Insertion
@@ -71,6 +114,49 @@ amp_status_t amp_lb_greedy(int n, const double *loads, const int *cur, int npes,
     free(order);
     free(pl);
     return AMP_OK;
+}
+
+amp_status_t amp_lb_greedy_refine(int n, const double *loads, const int *cur,
+                                  int npes, double tol, int *out)
+{
+    int *order = malloc((size_t)(n ? n : 1) * sizeof(int));
+    double *pl = calloc((size_t)npes, sizeof(double));
+    if (!order || !pl) {
+        free(order);
+        free(pl);
+        return AMP_ERR_NOMEM;
+    }
+    double total = 0;
+    for (int r = 0; r < n; r++)
+        total += loads[r];
+    order_by_load(n, loads, order);
+    for (int i = 0; i < n; i++) {
+        int r = order[i], best = cur[r];
+        for (int p = 0; p < npes; p++)
+            if (pl[p] < pl[best])
+                best = p;
+        double bound = pl[best] + loads[r];
+        if (bound < total / npes)
+            bound = total / npes;
+        out[r] = pl[cur[r]] + loads[r] <= bound * (1.0 + tol) ? cur[r] : best;
+        pl[out[r]] += loads[r];
+    }
+    free(order);
+    free(pl);
+    return AMP_OK;
+}
+
+void amp_lb_rotate(int n, const int *cur, int npes, int *out)
+{
+    for (int r = 0; r < n; r++)
+        out[r] = (cur[r] + 1) % npes;
+}
+
+void amp_lb_random(int n, int npes, unsigned long seed, int *out)
+{
+    uint64_t rng = seed;
+    for (int r = 0; r < n; r++)
+        out[r] = (int)(next_random(&rng) % (uint64_t)npes);
 }
 
 /* The least loaded PE. */
@@ -211,15 +297,6 @@ amp_status_t amp_lb_refine(int n, const double *loads, const int *cur, int npes,
     return AMP_OK;
 }
 
-/* A small generator for the random draws (splitmix64). */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
 #define DIST_ROUNDS 4
 #define DIST_SAMPLES 3
 
@@ -301,6 +378,11 @@ amp_status_t amp_lb_plan(int kind, int n, const double *loads, const int *cur,
     case AMP_LB_GREEDY: return amp_lb_greedy(n, loads, cur, npes, out);
     case AMP_LB_REFINE:
         return amp_lb_refine(n, loads, cur, npes, AMP_LB_REFINE_TOLERANCE, out);
+    case AMP_LB_GREEDY_REFINE:
+        return amp_lb_greedy_refine(n, loads, cur, npes,
+                                    AMP_LB_REFINE_TOLERANCE, out);
+    case AMP_LB_ROTATE: amp_lb_rotate(n, cur, npes, out); return AMP_OK;
+    case AMP_LB_RANDOM: amp_lb_random(n, npes, seed, out); return AMP_OK;
     case AMP_LB_DISTRIBUTED:
         return amp_lb_distributed(n, loads, cur, npes, seed, out);
     default: memcpy(out, cur, (size_t)n * sizeof(int)); return AMP_OK;

@@ -10,8 +10,12 @@
 #define SMALL_MAX 8192
 #define SMALL_SPAN ((size_t)256 << 10)
 #define COMMIT_STEP ((size_t)1 << 20)
-/* Free spans at least this large give their pages back to the system. */
-#define RELEASE_MIN ((size_t)1 << 20)
+/* Free pages kept for reuse (not given back to the system): at least
+ * KEEP_MIN bytes, twice the largest span freed so far, at most KEEP_MAX
+ * (glibc's trim threshold follows its largest freed mapping the same way,
+ * up to 64 MiB). */
+#define KEEP_MIN ((size_t)1 << 20)
+#define KEEP_MAX ((size_t)64 << 20)
 #define HEAP_MAGIC 0x616d702d68656170ULL /* "amp-heap" */
 
 /* What a block header describes; odd values, so that stray data is seldom
@@ -29,6 +33,8 @@ enum {
 /* In a span's flags: the span before it is free (its last word holds its
  * size).  Free spans never touch: freeing merges them. */
 #define PREV_FREE 1u
+/* In a free span's flags: its pages may be touched (counted in dirty). */
+#define DIRTY 2u
 
 typedef struct blk {
     /* small: its class's bytes; span: the span's bytes with this header;
@@ -56,6 +62,10 @@ struct amp_heap {
     char *small_cur, *small_end; /* the span small blocks are carved from */
     free_span_t *spans;          /* free spans, newest first */
     void *classes[NCLASSES];     /* free small blocks, per class */
+    /* Free pages kept for reuse: the DIRTY spans' bytes, and [top, high)
+     * above the top; given back once they pass keep (amp_heap_trim). */
+    size_t dirty, keep;
+    char *high;
     /* Blocks given back by other threads, linked through their first word:
      * pushed by any thread, taken all at once by the owner. */
     _Alignas(64) _Atomic(void *) remote;
@@ -101,9 +111,9 @@ static int commit_to(amp_heap_t *h, char *want)
 
 /* The pages of [start, end) go back to the system; they read as zero
  * when next touched. */
-static void release(amp_heap_t *h, char *start, char *end)
+static void release(char *start, char *end)
 {
-    if (end > start && (size_t)(end - start) >= RELEASE_MIN)
+    if (end > start)
         madvise(start, (size_t)(end - start), MADV_DONTNEED);
 }
 
@@ -126,14 +136,34 @@ static void span_link(amp_heap_t *h, free_span_t *f, size_t size)
     memcpy((char *)f + size - sizeof(size), &size, sizeof(size));
 }
 
+/* span_link for a span whose pages may be touched. */
+static void span_link_dirty(amp_heap_t *h, free_span_t *f, size_t size)
+{
+    span_link(h, f, size);
+    f->hdr.flags = DIRTY;
+    h->dirty += size;
+}
+
 static void span_unlink(amp_heap_t *h, free_span_t *f)
 {
+    if (f->hdr.flags & DIRTY)
+        h->dirty -= f->hdr.size;
     if (f->prev)
         f->prev->next = f->next;
     else
         h->spans = f->next;
     if (f->next)
         f->next->prev = f->prev;
+}
+
+/* The top goes up to to: kept pages above it are in use again. */
+static void raise_top(amp_heap_t *h, char *to)
+{
+    h->dirty -= (size_t)(h->high - h->top);
+    h->top = to;
+    if (h->high < to)
+        h->high = to;
+    h->dirty += (size_t)(h->high - h->top);
 }
 
 static blk_t *span_from_top(amp_heap_t *h, size_t need)
@@ -144,7 +174,7 @@ static blk_t *span_from_top(amp_heap_t *h, size_t need)
     s->size = need;
     s->kind = KIND_SPAN;
     s->flags = 0;
-    h->top += need;
+    raise_top(h, h->top + need);
     return s;
 }
 
@@ -155,11 +185,16 @@ static blk_t *span_take(amp_heap_t *h, size_t need)
     for (free_span_t *f = h->spans; f; f = f->next) {
         if (f->hdr.size < need)
             continue;
+        int dirty = f->hdr.flags & DIRTY;
         span_unlink(h, f);
         blk_t *s = &f->hdr;
         size_t rest = s->size - need;
         if (rest >= h->page) {
-            span_link(h, (free_span_t *)((char *)s + need), rest);
+            free_span_t *r = (free_span_t *)((char *)s + need);
+            if (dirty)
+                span_link_dirty(h, r, rest);
+            else
+                span_link(h, r, rest);
         } else {
             blk_t *next = span_after(h, s);
             if (next)
@@ -172,6 +207,27 @@ static blk_t *span_take(amp_heap_t *h, size_t need)
         return s;
     }
     return span_from_top(h, need);
+}
+
+/* A span of size bytes was freed: keep up to twice the largest. */
+static void keep_more(amp_heap_t *h, size_t size)
+{
+    size_t want = size < KEEP_MAX / 2 ? 2 * size : KEEP_MAX;
+    if (h->keep < want)
+        h->keep = want;
+}
+
+void amp_heap_trim(amp_heap_t *h)
+{
+    for (free_span_t *f = h->spans; f; f = f->next)
+        if (f->hdr.flags & DIRTY) {
+            /* The first page holds the links, the last word the size. */
+            release((char *)f + h->page, (char *)f + f->hdr.size - h->page);
+            f->hdr.flags &= ~DIRTY;
+        }
+    release((char *)AMP_ROUND_UP((uintptr_t)h->top, h->page), h->high);
+    h->high = h->top;
+    h->dirty = 0;
 }
 
 /* Gives span s back, merged with its free neighbours; at the top, it lowers
@@ -193,14 +249,16 @@ static void span_free(amp_heap_t *h, blk_t *s)
         size += next->size;
     }
     char *end = start + size;
+    keep_more(h, size);
     if (end == h->top) {
-        h->top = start;
-        release(h, start, end);
-        return;
+        h->top = start; /* high >= the old top: [start, high) is kept */
+        h->dirty += size;
+    } else {
+        span_link_dirty(h, (free_span_t *)start, size);
+        ((blk_t *)end)->flags |= PREV_FREE;
     }
-    span_link(h, (free_span_t *)start, size);
-    ((blk_t *)end)->flags |= PREV_FREE;
-    release(h, start + h->page, end - h->page);
+    if (h->dirty > h->keep)
+        amp_heap_trim(h);
 }
 
 static void *small_alloc(amp_heap_t *h, size_t n)
@@ -316,6 +374,8 @@ amp_heap_t *amp_heap_create(void *base, size_t size, size_t page_size)
     h->commit = h->first;
     h->end = (char *)base + size;
     h->page = page_size;
+    h->keep = KEEP_MIN;
+    h->high = h->top;
     atomic_init(&h->remote, NULL);
     return h;
 }
@@ -349,7 +409,7 @@ static int grow_at_top(amp_heap_t *h, blk_t *s, size_t n)
     size_t more = AMP_ROUND_UP(n + HDR, h->page) - s->size;
     if (more > (size_t)(h->end - h->top) || !commit_to(h, h->top + more))
         return 0;
-    h->top += more;
+    raise_top(h, h->top + more);
     s->size += more;
     return 1;
 }
@@ -447,7 +507,8 @@ amp_heap_t *amp_heap_restore_check(void *base, size_t size, size_t extent,
     char *b = base;
     if (extent < sizeof(*h) || h->magic != HEAP_MAGIC || h->end != b + size ||
         h->top != b + extent || h->commit != b + committed ||
-        h->first < b + sizeof(*h) || h->first > h->top || h->top > h->commit)
+        h->first < b + sizeof(*h) || h->first > h->top || h->top > h->commit ||
+        h->high < h->top || h->high > h->commit)
         return NULL;
     return h;
 }

@@ -15,8 +15,11 @@
  *   free list per class once freed;
  * - large blocks: spans of whole pages, taken first fit from the list of
  *   free spans or from the top; a freed span merges with free neighbours,
- *   and one that reaches the top lowers it; the pages of large free spans
- *   are given back to the system (they stay committed and read as zero);
+ *   and one that reaches the top lowers it; freed pages are kept for the
+ *   next allocations up to a budget that follows the largest span freed
+ *   (twice it, 1 to 64 MiB, as glibc's trim threshold follows its largest
+ *   freed mapping), and all are given back to the system once they pass
+ *   it, or at amp_heap_trim (they stay committed and read as zero);
  * - blocks aligned beyond 16 bytes: an ordinary block with room to spare,
  *   and a header before the aligned pointer saying how far back it starts.
  * The region's pages are committed (mprotect) as the top grows, 1 MiB at a
@@ -53,6 +56,10 @@ AMP_MUST_USE amp_status_t amp_heap_free(amp_heap_t *heap, void *p);
 /* Gives p back from a thread that is not the owner; AMP_ERR_ARG as
  * amp_heap_free (freeing twice is seen only by the owner, later). */
 AMP_MUST_USE amp_status_t amp_heap_free_remote(amp_heap_t *heap, void *p);
+
+/* Gives every free page the heap keeps for reuse back to the system
+ * (before the heap is copied or saved).  Owner only. */
+void amp_heap_trim(amp_heap_t *heap);
 
 /* Bytes of the live block p that the caller may use (0: not a block). */
 size_t amp_heap_usable_size(const void *p);

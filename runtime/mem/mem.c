@@ -3,8 +3,10 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -24,12 +26,19 @@
 /* Slots are aligned so that huge pages and later heap arenas line up. */
 #define AMP_MEM_SLOT_ALIGN (2u << 20)
 
-/* Slot sizes: the default, the range the default keeps under when there are
- * many slots, and the least heap a slot may have (asked for, by default). */
-#define AMP_MEM_DEFAULT_SLOT ((size_t)1 << 30)
+/* Slot sizes: by default the range (32 TiB, less under ulimit -v) shared out
+ * among the slots, at
+ * most 1 TiB a slot (a few ranks may each malloc hundreds of GiB, a
+ * million get 32 MiB each); the least heap a slot may have (asked for, by
+ * default). */
+#define AMP_MEM_DEFAULT_SLOT ((size_t)1 << 40)
 #define AMP_MEM_DEFAULT_RANGE ((size_t)1 << 45)
 #define AMP_MEM_MIN_HEAP ((size_t)1 << 20)
 #define AMP_MEM_DEFAULT_MIN_HEAP ((size_t)16 << 20)
+
+/* Kernel memory mappings a rank's slot takes: its stack and state, and its
+ * heap's accessible pages, each apart from the inaccessible rest. */
+#define AMP_MEM_MAPS_PER_SLOT 2
 
 static size_t max_size(size_t a, size_t b)
 {
@@ -52,8 +61,16 @@ static amp_status_t reserve(amp_mem_t *mem, int nslots, size_t align)
         p = mmap(NULL, size, PROT_NONE, flags, -1, 0);
     }
     if (p == MAP_FAILED) {
-        amp_log_error("cannot reserve %zu bytes for %d rank slots: %s", total,
-                      nslots, strerror(errno));
+        struct rlimit rl;
+        int limited = getrlimit(RLIMIT_AS, &rl) == 0 &&
+                      rl.rlim_cur != RLIM_INFINITY;
+        amp_log_error("cannot reserve %zu bytes of address space for %d rank "
+                      "slots of %zu bytes: %s%s%s",
+                      total, nslots, mem->slot_size, strerror(errno),
+                      limited ? "; the process's address space is limited "
+                                "(ulimit -v)"
+                              : "",
+                      "; set a smaller slot with +isomalloc_slot BYTES");
         return AMP_ERR_NOMEM;
     }
     mem->map_base = p;
@@ -87,11 +104,22 @@ size_t amp_mem_min_slot_size(const amp_mem_layout_t *layout)
     return AMP_ROUND_UP(mem.heap_offset + AMP_MEM_MIN_HEAP, slot_align(layout));
 }
 
+/* The address space the default slots may take: 32 TiB, or half the
+ * process's limit (ulimit -v) when that is lower. */
+static size_t default_range(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        rl.rlim_cur / 2 < AMP_MEM_DEFAULT_RANGE)
+        return (size_t)(rl.rlim_cur / 2);
+    return AMP_MEM_DEFAULT_RANGE;
+}
+
 /* The default slot size for nslots slots that need at least fixed bytes
  * before their heap. */
 static size_t default_slot_size(int nslots, size_t fixed)
 {
-    size_t size = AMP_MEM_DEFAULT_RANGE / (size_t)nslots;
+    size_t size = default_range() / (size_t)nslots;
     if (size > AMP_MEM_DEFAULT_SLOT)
         size = AMP_MEM_DEFAULT_SLOT;
     return max_size(size, fixed + AMP_MEM_DEFAULT_MIN_HEAP);
@@ -141,13 +169,62 @@ static char *slot_base(const amp_mem_t *mem, int i)
     return mem->base + (size_t)i * mem->slot_size;
 }
 
+/* The first number in file path, or -1. */
+static long read_number(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    long v = -1;
+    if (f) {
+        if (fscanf(f, "%ld", &v) != 1)
+            v = -1;
+        fclose(f);
+    }
+    return v;
+}
+
+/* The process's memory mappings (lines of /proc/self/maps), or -1. */
+static long count_mappings(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f)
+        return -1;
+    long lines = 0;
+    int c;
+    while ((c = getc(f)) != EOF)
+        lines += c == '\n';
+    fclose(f);
+    return lines;
+}
+
+/* Says why slot i's memory could not be made accessible (errno err): the
+ * kernel's limit on mappings, with how to raise it, or the error with what
+ * each rank takes. */
+static void explain_commit(const amp_mem_t *mem, int i, int err)
+{
+    long max = read_number("/proc/sys/vm/max_map_count");
+    long maps = count_mappings();
+    if (err == ENOMEM && max > 0 && maps >= max - 64) {
+        long want = maps + AMP_MEM_MAPS_PER_SLOT * (long)(mem->nslots - i);
+        amp_log_error("cannot set up rank slot %d: the process has %ld "
+                      "memory mappings, the kernel's limit vm.max_map_count "
+                      "is %ld, and each rank takes about %d; raise it (as "
+                      "root: sysctl -w vm.max_map_count=%ld) or run fewer "
+                      "ranks per process",
+                      i, maps, max, AMP_MEM_MAPS_PER_SLOT,
+                      (want + 65536) / 65536 * 65536);
+        return;
+    }
+    amp_log_error("cannot commit memory for rank slot %d (%zu bytes of stack "
+                  "with +stacksize, %zu of rank state): %s",
+                  i, mem->stack_size, mem->rank_area_size, strerror(err));
+}
+
 amp_status_t amp_mem_slot_commit(amp_mem_t *mem, int i)
 {
     char *start = slot_base(mem, i) + mem->page_size;
     size_t len = mem->stack_size + mem->rank_area_size;
     if (mprotect(start, len, PROT_READ | PROT_WRITE) != 0) {
-        amp_log_error("cannot commit memory for rank slot %d: %s", i,
-                      strerror(errno));
+        explain_commit(mem, i, errno);
         return AMP_ERR_NOMEM;
     }
     return AMP_OK;

@@ -41,10 +41,10 @@ typedef struct amp_mem_layout {
     size_t rank_area;   /* bytes for per-rank state */
     size_t image_size;  /* bytes for a program image copy, or 0 */
     size_t image_align; /* alignment of the image area (power of two) */
-    /* Bytes of the whole slot, or 0 for the default: 1 GiB, less when
-     * there are so many slots that the range would pass 32 TiB, never
-     * less than the minimum (the parts above and a 16 MiB heap).  Rounded
-     * up to an odd multiple of 2 MiB (or of image_align, if larger). */
+    /* Bytes of the whole slot, or 0 for the default: 32 TiB shared out
+     * among the slots, at most 1 TiB, never less than the minimum (the
+     * parts above and a 16 MiB heap).  Rounded up to an odd multiple of
+     * 2 MiB (or of image_align, if larger). */
     size_t slot_size;
 } amp_mem_layout_t;
 

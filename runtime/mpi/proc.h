@@ -109,6 +109,10 @@ typedef struct amp_proc {
     /* waits.c: the C library's pthread_cond_wait and _timedwait, looked
      * up at their first use. */
     _Atomic(void *) libc_cond_wait, libc_cond_timedwait;
+    /* start/fortran_io.c: who is in a Fortran I/O statement of flang's
+     * runtime (a rank's thread, or a kernel thread's id), and how deep. */
+    _Atomic(void *) fortran_io_owner;
+    int fortran_io_depth;
 } amp_proc_t;
 
 extern amp_proc_t amp_proc;
@@ -156,9 +160,11 @@ typedef struct amp_rank {
     int thread_level;
     int placed; /* AMPI_Migrate_to_pe put it on its PE (+pinmap) */
     /* rank/period.c: blocking collectives over MPI_COMM_WORLD so far, the
-     * one at which the job next asks whether a period is over, and the
-     * count between two such questions. */
-    unsigned long lbp_count, lbp_next, lbp_gap;
+     * one at which the job next asks whether a period is over, the count
+     * between the last two such questions, and the count and the time
+     * (CLOCK_MONOTONIC, ns) at the last one. */
+    unsigned long lbp_count, lbp_next, lbp_gap, lbp_asked_count;
+    long lbp_asked_ns;
     const char *call; /* the MPI call a blocked rank waits in */
     int next_ctx;     /* lowest context id this rank has not used */
     int idup_blocks;  /* comm.c: blocks of context ids taken for idups */

@@ -127,8 +127,9 @@ static void dev_matched_end(amp_pe_t *pe, amp_gpu_t *gpu, amp_p2p_req_t *r,
                             amp_p2p_req_t *sreq, amp_msg_t *m,
                             const dev_ack_t *ack)
 {
+    const amp_p2p_core_ops_t *core = amp_p2p_core(pe);
     if (m)
-        amp_p2p_msg_release(pe, m);
+        core->release(pe, m);
     if (ack) {
         amp_gpu_ipc_release(gpu, pe, ack->ipc_base);
         dev_ack(pe, ack->rank, ack->sreq);
@@ -136,9 +137,9 @@ static void dev_matched_end(amp_pe_t *pe, amp_gpu_t *gpu, amp_p2p_req_t *r,
     }
     if (sreq) {
         sreq->st_bytes = sreq->bytes;
-        amp_p2p_req_complete(sreq);
+        core->complete(sreq);
     }
-    amp_p2p_req_complete(r);
+    core->complete(r);
 }
 
 static void dev_copy_end(dev_copy_t *c)
@@ -383,13 +384,13 @@ static void send_to_rank(amp_pe_t *pe, int rank, const dev_hdr_t *h,
 {
     amp_p2p_world_t *w = world_of(pe);
     int proc = w->rank_proc[rank];
-    amp_p2p_am_send(pe, &(amp_p2p_am_out_t){.id = AMP_P2P_AM_GPU,
-                                            .proc = proc,
-                                            .pe = w->rank_pe[rank],
-                                            .hdr = h,
-                                            .hlen = hlen,
-                                            .done = sent_check,
-                                            .arg = (void *)(intptr_t)proc});
+    w->between->am_send(pe, &(amp_p2p_am_out_t){.id = AMP_P2P_AM_GPU,
+                                                .proc = proc,
+                                                .pe = w->rank_pe[rank],
+                                                .hdr = h,
+                                                .hlen = hlen,
+                                                .done = sent_check,
+                                                .arg = (void *)(intptr_t)proc});
 }
 
 int amp_p2p_dev_order(amp_pe_t *pe, int peer, int send)
@@ -467,6 +468,7 @@ struct dev_recv {
 
 static void recv_finish(dev_recv_t *rs)
 {
+    const amp_p2p_core_ops_t *core = amp_p2p_core(rs->pe);
     amp_p2p_req_t *r = rs->r;
     if (rs->st != AMP_OK && r->error == AMP_OK)
         r->error = rs->st;
@@ -476,7 +478,7 @@ static void recv_finish(dev_recv_t *rs)
     free(rs->host);
     free(rs);
     r->owner->dev_busy--;
-    amp_p2p_req_complete(r);
+    core->complete(r);
 }
 
 static void piece_landed(void *arg, amp_status_t st)
@@ -583,7 +585,8 @@ static void recv_chunk(amp_pe_t *pe, const dev_hdr_t *h, const amp_p2p_am_t *m)
         memcpy(at, m->data, k->len);
         piece_arrived(k, AMP_OK);
     } else {
-        amp_p2p_am_fetch(pe, m->desc, at, k->len, piece_fetched, k);
+        world_of(pe)->between->am_fetch(pe, m->desc, at, k->len, piece_fetched,
+                                        k);
     }
 }
 
@@ -624,7 +627,7 @@ static void dev_matched(amp_pe_t *pe, amp_p2p_req_t *r,
     r->st_tag = tag;
     if (n == 0) {
         dev_ack(pe, rts->from_rank, rts->sreq);
-        amp_p2p_req_complete(r);
+        amp_p2p_core(pe)->complete(r);
         return;
     }
     if (!recv_ipc(pe, r, rts, from_proc, n))
@@ -661,6 +664,7 @@ struct dev_send {
 
 static void send_finish(dev_send_t *s)
 {
+    const amp_p2p_core_ops_t *core = amp_p2p_core(s->pe);
     amp_p2p_req_t *sreq = s->sreq;
     if (s->cap)
         amp_gpu_host_put(s->gpu, s->pe, s->bounce, s->cap);
@@ -672,7 +676,7 @@ static void send_finish(dev_send_t *s)
     dev_live(s->pe, -1);
     free(s);
     sreq->st_bytes = sreq->bytes;
-    amp_p2p_req_complete(sreq);
+    core->complete(sreq);
 }
 
 static void chunk_copied(void *arg, amp_status_t st);
@@ -726,16 +730,16 @@ static void chunk_copied(void *arg, amp_status_t st)
                    .rstate = s->rstate,
                    .off = k->off,
                    .bytes = k->len};
-    amp_p2p_am_send(s->pe,
-                    &(amp_p2p_am_out_t){.id = AMP_P2P_AM_GPU,
-                                        .proc = s->to_proc,
-                                        .pe = s->to_pe,
-                                        .hdr = &h,
-                                        .hlen = offsetof(dev_hdr_t, rts),
-                                        .data = st == AMP_OK ? k->host : NULL,
-                                        .bytes = st == AMP_OK ? k->len : 0,
-                                        .done = chunk_sent,
-                                        .arg = k});
+    world_of(s->pe)->between->am_send(
+        s->pe, &(amp_p2p_am_out_t){.id = AMP_P2P_AM_GPU,
+                                   .proc = s->to_proc,
+                                   .pe = s->to_pe,
+                                   .hdr = &h,
+                                   .hlen = offsetof(dev_hdr_t, rts),
+                                   .data = st == AMP_OK ? k->host : NULL,
+                                   .bytes = st == AMP_OK ? k->len : 0,
+                                   .done = chunk_sent,
+                                   .arg = k});
 }
 
 /* The receiver matched and wants h->bytes in chunks. */
@@ -785,7 +789,8 @@ static void send_start(amp_pe_t *pe, const dev_hdr_t *h, const amp_p2p_am_t *m)
 static void dev_deliver(amp_pe_t *pe, int ctx, int src, int tag, int dst,
                         int from_proc, const amp_p2p_dev_rts_t *rts)
 {
-    amp_p2p_req_t *r = amp_p2p_tp_match(pe, dst, ctx, src, tag, from_proc);
+    const amp_p2p_core_ops_t *core = amp_p2p_core(pe);
+    amp_p2p_req_t *r = core->match(pe, dst, ctx, src, tag, from_proc);
     if (r) {
         dev_matched(pe, r, rts, from_proc, src, tag);
         return;
@@ -794,11 +799,11 @@ static void dev_deliver(amp_pe_t *pe, int ctx, int src, int tag, int dst,
     if (!copy)
         amp_fatal("out of memory holding a message from process %d", from_proc);
     *copy = *rts;
-    amp_msg_t *m = amp_p2p_tp_msg(pe, &amp_p2p_dev_tp, ctx, src, tag, dst,
-                                  (size_t)rts->bytes, from_proc);
+    amp_msg_t *m = core->msg(pe, &amp_p2p_dev_tp, ctx, src, tag, dst,
+                             (size_t)rts->bytes, from_proc);
     m->from_rank = rts->from_rank;
     m->data = copy;
-    amp_p2p_tp_queue(pe, m);
+    core->queue(pe, m);
 }
 
 void amp_p2p_dev_am(amp_pe_t *pe, const amp_p2p_am_t *m)
@@ -835,7 +840,7 @@ static void dev_tp_matched(amp_pe_t *pe, amp_msg_t *m, amp_p2p_req_t *r)
 {
     dev_matched(pe, r, m->data, m->from_proc, m->src, m->tag);
     free((void *)m->data);
-    amp_p2p_msg_release(pe, m);
+    amp_p2p_core(pe)->release(pe, m);
 }
 
 /* An announcement holds the sender's transfer open: it stays. */

@@ -16,7 +16,8 @@ static void counts_message(struct amp_net *net, const struct net_hdr *h,
 
 /* ---- sending --------------------------------------------------------- */
 
-net_op_t *amp_net_op_get(amp_net_pe_t *np)
+/* A send's record, from np's free list (its header to fill in). */
+static net_op_t *op_get(amp_net_pe_t *np)
 {
     net_op_t *op = np->free_ops;
     if (op)
@@ -51,10 +52,11 @@ static void op_finish(net_op_t *op, ucs_status_t status)
     if (status != UCS_OK)
         req->error = AMP_ERR_SYS;
     req->st_bytes = req->bytes;
-    amp_p2p_req_complete(req);
+    amp_p2p_core(op->np->pe)->complete(req);
 }
 
-void amp_net_op_finish(net_op_t *op, int ok)
+/* op is done (ok: it succeeded), as a ring says. */
+static void op_end(net_op_t *op, int ok)
 {
     op_finish(op, ok ? UCS_OK : UCS_ERR_IO_ERROR);
 }
@@ -113,13 +115,15 @@ static void op_post(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
         op_finish(op, UCS_PTR_STATUS(sp));
 }
 
-void amp_net_op_send(amp_net_pe_t *np, net_op_t *op, int proc, int rpe)
+/* op, a message without data, to PE rpe of process proc. */
+static void op_send(amp_net_pe_t *np, net_op_t *op, int proc, int rpe)
 {
     op_post(np, op, proc, rpe, NULL, 0, UCP_AM_SEND_FLAG_EAGER);
 }
 
-void amp_net_op_send_data(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
-                          const void *data, size_t bytes)
+/* The same with bytes of data, copied first. */
+static void op_send_data(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
+                         const void *data, size_t bytes)
 {
     if (!(op->temp = malloc(bytes)))
         amp_fatal("out of memory sending to process %d", proc);
@@ -127,9 +131,10 @@ void amp_net_op_send_data(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
     op_post(np, op, proc, rpe, op->temp, bytes, UCP_AM_SEND_FLAG_EAGER);
 }
 
-void amp_net_wake_ucx(amp_net_pe_t *np, int proc, int rpe)
+/* Through UCX: ends the sleep of PE rpe of process proc (AMP_NET_WAKE). */
+static void wake_ucx(amp_net_pe_t *np, int proc, int rpe)
 {
-    net_op_t *op = amp_net_op_get(np);
+    net_op_t *op = op_get(np);
     op->counted = 0;
     op->ucx = 1;
     op->wire.hdr = (net_hdr_t){.kind = AMP_NET_WAKE,
@@ -154,10 +159,10 @@ static void net_tp_send(amp_pe_t *pe, amp_p2p_req_t *req, int mode)
         /* Before a sequence number is taken: nothing goes out, and only
          * this send fails (MPI_ERR_NO_MEM where it is completed). */
         req->error = AMP_ERR_NOMEM;
-        amp_p2p_req_complete(req);
+        amp_p2p_core(pe)->complete(req);
         return;
     }
-    net_op_t *op = amp_net_op_get(np);
+    net_op_t *op = op_get(np);
     /* Device memory (only when UCX moves it: p2p/dev.h) is a rendezvous. */
     op->cuda = amp_p2p_on_device(req);
     int eager = bytes <= np->net->eager && !op->cuda;
@@ -206,7 +211,7 @@ static void to_sender(amp_pe_t *pe, int kind, int rank, uint64_t sreq, int flag)
     amp_net_pe_t *np = net_of(pe);
     amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
     int proc = w->rank_proc[rank], rpe = w->rank_pe[rank];
-    net_op_t *op = amp_net_op_get(np);
+    net_op_t *op = op_get(np);
     op->wire.hdr = (net_hdr_t){
         .kind = (uint8_t)kind,
         .flag = (uint8_t)flag,
@@ -230,7 +235,7 @@ void amp_net_cancel(amp_pe_t *pe, const amp_p2p_req_t *req)
     amp_net_pe_t *np = net_of(pe);
     amp_p2p_world_t *w = ((amp_p2p_pe_t *)pe->upper)->world;
     int proc = w->rank_proc[req->peer], rpe = w->rank_pe[req->peer];
-    net_op_t *op = amp_net_op_get(np);
+    net_op_t *op = op_get(np);
     op->wire.hdr = (net_hdr_t){
         .kind = AMP_NET_CANCEL,
         .from_pe = (uint16_t)pe->id,
@@ -250,7 +255,7 @@ void amp_net_cancel(amp_pe_t *pe, const amp_p2p_req_t *req)
 static void net_am_send(amp_pe_t *pe, const amp_p2p_am_out_t *am)
 {
     amp_net_pe_t *np = net_of(pe);
-    net_op_t *op = amp_net_op_get(np);
+    net_op_t *op = op_get(np);
     op->wire.hdr = (net_hdr_t){
         .kind = AMP_NET_UPPER,
         .am = am->id,
@@ -272,6 +277,7 @@ static void net_am_send(amp_pe_t *pe, const amp_p2p_am_out_t *am)
 
 static void fetch_finish(net_fetch_t *f, ucs_status_t status)
 {
+    const amp_p2p_core_ops_t *core = amp_p2p_core(f->np->pe);
     amp_p2p_req_t *r = f->r;
     bump(&f->np->busy, -1);
     bump(&f->np->fetching, -1);
@@ -285,18 +291,17 @@ static void fetch_finish(net_fetch_t *f, ucs_status_t status)
     if (f->temp &&
         amp_p2p_on_device(r)) { /* on to the device; r completes after */
         if (status == UCS_OK) {
-            amp_p2p_tp_copy(f->np->pe, r, f->temp, f->bytes, f->src, f->tag,
-                            NULL);
+            core->copy(f->np->pe, r, f->temp, f->bytes, f->src, f->tag, NULL);
         } else {
             r->error = AMP_ERR_SYS;
-            amp_p2p_req_complete(r);
+            core->complete(r);
         }
         free(f->temp);
         free(f);
         return;
     }
     if (f->temp) {
-        amp_p2p_copy_into(r, f->temp, f->bytes, f->src, f->tag);
+        core->copy_into(r, f->temp, f->bytes, f->src, f->tag);
         free(f->temp);
     } else {
         r->st_bytes = f->bytes;
@@ -306,7 +311,7 @@ static void fetch_finish(net_fetch_t *f, ucs_status_t status)
     if (status != UCS_OK)
         r->error = AMP_ERR_SYS;
     free(f);
-    amp_p2p_req_complete(r);
+    core->complete(r);
 }
 
 static void fetch_done(void *request, ucs_status_t status, size_t length,
@@ -343,7 +348,7 @@ static void fetch_no_memory(amp_net_pe_t *np, net_fetch_t *f)
     r->st_tag = f->tag;
     r->error = AMP_ERR_NOMEM;
     fetch_drop(np, f);
-    amp_p2p_req_complete(r);
+    amp_p2p_core(np->pe)->complete(r);
 }
 
 /* Straight into the receive buffer when it is plain and large enough (and
@@ -452,8 +457,9 @@ static void net_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
 static void net_deliver(amp_pe_t *pe, const net_hdr_t *h, const void *data,
                         void *desc)
 {
+    const amp_p2p_core_ops_t *core = amp_p2p_core(pe);
     amp_p2p_req_t *r =
-        amp_p2p_tp_match(pe, h->dst, h->ctx, h->src, h->tag, h->from_proc);
+        core->match(pe, h->dst, h->ctx, h->src, h->tag, h->from_proc);
     if (r && h->kind == AMP_NET_RNDV) {
         amp_net_fetch(pe, desc, (size_t)h->bytes, r, h->src, h->tag);
         return;
@@ -461,7 +467,7 @@ static void net_deliver(amp_pe_t *pe, const net_hdr_t *h, const void *data,
     if (r) {
         if (h->kind == AMP_NET_SYNC)
             amp_net_ack(pe, h->from_rank, h->sreq);
-        amp_p2p_tp_copy(pe, r, data, (size_t)h->bytes, h->src, h->tag, NULL);
+        core->copy(pe, r, data, (size_t)h->bytes, h->src, h->tag, NULL);
         return;
     }
     if (h->kind != AMP_NET_RNDV && h->bytes > amp_p2p_tp_payload(pe))
@@ -470,9 +476,9 @@ static void net_deliver(amp_pe_t *pe, const net_hdr_t *h, const void *data,
                   "+eager",
                   (size_t)h->bytes, (int)h->from_proc);
     /* A plain eager message owes nothing to its sender. */
-    amp_msg_t *m = amp_p2p_tp_msg(
-        pe, h->kind == AMP_NET_EAGER ? NULL : &amp_p2p_net_tp, h->ctx, h->src,
-        h->tag, h->dst, (size_t)h->bytes, h->from_proc);
+    amp_msg_t *m =
+        core->msg(pe, h->kind == AMP_NET_EAGER ? NULL : &amp_p2p_net_tp, h->ctx,
+                  h->src, h->tag, h->dst, (size_t)h->bytes, h->from_proc);
     m->tp_kind = h->kind;
     m->from_rank = h->from_rank;
     m->remote_sreq = h->sreq;
@@ -483,7 +489,7 @@ static void net_deliver(amp_pe_t *pe, const net_hdr_t *h, const void *data,
         memcpy(m->payload, data, (size_t)h->bytes);
         m->data = m->payload;
     }
-    amp_p2p_tp_queue(pe, m);
+    core->queue(pe, m);
 }
 
 /* A layer above's message (UPPER or CONTROL: header, then its own) for
@@ -513,21 +519,22 @@ static void arrive(amp_pe_t *pe, const net_wire_t *wire, size_t hlen,
 {
     const net_hdr_t *h = &wire->hdr;
     if (h->kind == AMP_NET_FIN) { /* a rendezvous through a ring is done */
-        amp_net_op_finish((net_op_t *)(uintptr_t)h->sreq, h->ctx);
+        op_end((net_op_t *)(uintptr_t)h->sreq, h->ctx);
         return;
     }
     amp_p2p_req_t *sreq = (amp_p2p_req_t *)(uintptr_t)h->sreq;
     if (h->kind == AMP_NET_ACK) { /* to the PE that runs the sender now */
         sreq->st_bytes = sreq->bytes;
-        amp_p2p_req_complete(sreq);
+        amp_p2p_core(pe)->complete(sreq);
         return;
     }
     if (h->kind == AMP_NET_CANCEL_ANSWER) { /* likewise */
-        amp_p2p_cancel_answer(sreq, h->flag);
+        amp_p2p_core(pe)->cancel_answer(sreq, h->flag);
         return;
     }
     if (h->kind == AMP_NET_CANCEL) {
-        int ok = amp_p2p_withdraw(pe, h->dst, h->ctx, h->src, h->tag, h->sid);
+        int ok = amp_p2p_core(pe)->withdraw(pe, h->dst, h->ctx, h->src, h->tag,
+                                            h->sid);
         to_sender(pe, AMP_NET_CANCEL_ANSWER, h->from_rank, h->sreq, ok);
         return;
     }
@@ -600,8 +607,10 @@ static size_t wire_in(net_wire_t *wire, const void *header, size_t hlen,
     return hlen;
 }
 
-void amp_net_receive(amp_pe_t *pe, const void *header, size_t hlen, void *data,
-                     size_t length, int rndv)
+/* A message for pe, through UCX or a ring (amp_net_node_ops_t): delivered
+ * now, or held until its turn. */
+static void receive(amp_pe_t *pe, const void *header, size_t hlen, void *data,
+                    size_t length, int rndv)
 {
     amp_net_pe_t *np = net_of(pe);
     net_wire_t wire;
@@ -644,7 +653,7 @@ static ucs_status_t on_message(void *arg, const void *header, size_t hlen,
     if (rndv && amp_net_node_desc(data))
         amp_fatal("UCX handed over a rendezvous descriptor at an odd "
                   "address, which this transport cannot tell from its own");
-    amp_net_receive(arg, header, hlen, data, length, rndv);
+    receive(arg, header, hlen, data, length, rndv);
     return rndv ? UCS_INPROGRESS : UCS_OK;
 }
 
@@ -677,7 +686,7 @@ unsigned amp_net_progress(amp_pe_t *pe)
 static void net_am_control(amp_pe_t *pe, const amp_p2p_am_out_t *am)
 {
     amp_net_pe_t *np = net_of(pe);
-    net_op_t *op = amp_net_op_get(np);
+    net_op_t *op = op_get(np);
     size_t bytes = am->bytes;
     op->counted = 0;
     op->wire.hdr = (net_hdr_t){
@@ -732,7 +741,7 @@ static void move_send(amp_net_t *net, int q, const net_hdr_t *h,
                       const void *data, size_t bytes)
 {
     amp_net_pe_t *np = net_of(amp_pe_self());
-    net_op_t *op = amp_net_op_get(np);
+    net_op_t *op = op_get(np);
     op->counted = 0;
     op->wire.hdr = *h;
     op->wire.hdr.from_pe = (uint16_t)np->pe->id;
@@ -881,11 +890,11 @@ static void net_matched(amp_pe_t *pe, amp_msg_t *m, amp_p2p_req_t *r)
 {
     if (m->tp_kind == AMP_NET_RNDV) {
         amp_net_fetch(pe, (void *)m->data, m->bytes, r, m->src, m->tag);
-        amp_p2p_msg_release(pe, m);
+        amp_p2p_core(pe)->release(pe, m);
         return;
     }
     amp_net_ack(pe, m->from_rank, m->remote_sreq);
-    amp_p2p_tp_copy(pe, r, m->data, m->bytes, m->src, m->tag, m);
+    amp_p2p_core(pe)->copy(pe, r, m->data, m->bytes, m->src, m->tag, m);
 }
 
 static int net_withdraw(amp_pe_t *pe, amp_msg_t *m)
@@ -1195,6 +1204,16 @@ static amp_status_t pe_tables(amp_net_t *net, amp_pe_t *pe)
     return np->eps && np->send_seq && np->recv_seq ? AMP_OK : AMP_ERR_NOMEM;
 }
 
+/* What the rings of the node (netnode.c) call of this file. */
+static const amp_net_node_ops_t node_ops = {
+    .op_get = op_get,
+    .op_finish = op_end,
+    .op_send = op_send,
+    .op_send_data = op_send_data,
+    .wake_ucx = wake_ucx,
+    .receive = receive,
+};
+
 /* The processes of this node (node/node.h), and the rings to them when
  * processes share memory (AMPI_NODE_SHM, on by default; off: each process
  * is a node of its own for that). */
@@ -1217,7 +1236,7 @@ static amp_status_t node_init(amp_p2p_world_t *w, amp_net_t *net,
     net->node = &w->node;
     if (st != AMP_OK || w->node.nprocs < 2)
         return st;
-    return amp_net_node_setup(w, net, sched);
+    return amp_net_node_setup(w, net, sched, &node_ops);
 }
 
 amp_status_t amp_net_init(amp_p2p_world_t *w, amp_sched_t *sched,

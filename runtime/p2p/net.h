@@ -73,7 +73,7 @@ void amp_net_fetch(amp_pe_t *pe, void *desc, size_t bytes, amp_p2p_req_t *r,
 void amp_net_ack(amp_pe_t *pe, int rank, uint64_t sreq);
 
 /* Asks the PE that runs req's receiver (in another process) to withdraw
- * req's message; the answer comes back as amp_p2p_cancel_answer. */
+ * req's message; the answer comes back as the core's cancel_answer. */
 void amp_net_cancel(amp_pe_t *pe, const amp_p2p_req_t *req);
 /* Drops the rendezvous message desc unfetched: its sender's send
  * completes as if the data had been taken. */

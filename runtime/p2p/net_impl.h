@@ -89,6 +89,7 @@ typedef struct amp_net {
     int fence_asym;     /* registered for asymmetric fences (shmring.h) */
     size_t split_min;   /* AMPI_NODE_SPLIT_COPY: shared copies from here */
     int all_local;      /* every process of the job is on this node */
+    const struct amp_net_node_ops *node_ops; /* net.c's, for netnode.c */
 } amp_net_t;
 
 /* What goes out as UCX's header: ours, then an upper layer's (kind
@@ -214,37 +215,44 @@ static inline unsigned chan(const amp_net_t *net, int proc, int pe)
     return (unsigned)(proc * net->maxpes + pe);
 }
 
-/* ---- net.c, for netnode.c --------------------------------------------- */
-
-/* A send's record (its wire header filled in), from the free list. */
-net_op_t *amp_net_op_get(amp_net_pe_t *np);
-/* The send is done (ok: it succeeded): its request, callback, record. */
-void amp_net_op_finish(net_op_t *op, int ok);
-/* Sends op, a message without data (its header filled in), to PE rpe of
- * process proc: through their ring, or UCX. */
-void amp_net_op_send(amp_net_pe_t *np, net_op_t *op, int proc, int rpe);
-/* The same with bytes of data (copied). */
-void amp_net_op_send_data(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
-                          const void *data, size_t bytes);
-/* An empty message through UCX to PE rpe of process proc, which ends its
- * sleep on its UCX worker (AMP_NET_WAKE). */
-void amp_net_wake_ucx(amp_net_pe_t *np, int proc, int rpe);
-/* A message from process from_proc's PE (as its header says), through
- * UCX or a ring: header of hlen bytes, then length bytes of data (a
- * rendezvous: data is the descriptor to fetch it with).  Delivered now or
- * held until its turn. */
-void amp_net_receive(amp_pe_t *pe, const void *header, size_t hlen, void *data,
-                     size_t length, int rndv);
+/* ---- net.c, for netnode.c ---------------------------------------------
+ * netnode.c is a carrier under net.c: it calls no function of net.c by
+ * name, only these, which net.c hands it at set-up (amp_net_node_setup)
+ * and which it keeps in amp_net_t's node_ops. */
+typedef struct amp_net_node_ops {
+    /* A send's record (its wire header filled in), from the free list. */
+    net_op_t *(*op_get)(amp_net_pe_t *np);
+    /* The send is done (ok: it succeeded): its request, callback,
+     * record. */
+    void (*op_finish)(net_op_t *op, int ok);
+    /* Sends op, a message without data (its header filled in), to PE rpe
+     * of process proc: through their ring, or UCX. */
+    void (*op_send)(amp_net_pe_t *np, net_op_t *op, int proc, int rpe);
+    /* The same with bytes of data (copied). */
+    void (*op_send_data)(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
+                         const void *data, size_t bytes);
+    /* An empty message through UCX to PE rpe of process proc, which ends
+     * its sleep on its UCX worker (AMP_NET_WAKE). */
+    void (*wake_ucx)(amp_net_pe_t *np, int proc, int rpe);
+    /* A message from process from_proc's PE (as its header says), through
+     * UCX or a ring: header of hlen bytes, then length bytes of data (a
+     * rendezvous: data is the descriptor to fetch it with).  Delivered now
+     * or held until its turn. */
+    void (*receive)(amp_pe_t *pe, const void *header, size_t hlen, void *data,
+                    size_t length, int rndv);
+} amp_net_node_ops_t;
 
 /* ---- netnode.c ------------------------------------------------------------
  */
 
 /* The rings between this process's PEs and those of the other processes of
  * its node (w->node), in memory the node's first process creates and the
- * others map.  Logs and fails when the memory cannot be had; then the
- * job runs over UCX alone (the caller decides). */
+ * others map; ops: net.c's functions the rings call.  Logs and fails when
+ * the memory cannot be had; then the job runs over UCX alone (the caller
+ * decides). */
 AMP_MUST_USE amp_status_t amp_net_node_setup(amp_p2p_world_t *w, amp_net_t *net,
-                                             amp_sched_t *sched);
+                                             amp_sched_t *sched,
+                                             const amp_net_node_ops_t *ops);
 void amp_net_node_cleanup(amp_net_t *net, amp_sched_t *sched);
 /* Sends op (header and data, as op_post) to PE rpe of process proc through
  * their ring: returns 0 when there is no ring to there or no room in it

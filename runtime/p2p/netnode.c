@@ -174,10 +174,12 @@ static amp_status_t pe_rings(amp_net_t *net, amp_net_pe_t *np, int a)
 }
 
 amp_status_t amp_net_node_setup(amp_p2p_world_t *w, amp_net_t *net,
-                                amp_sched_t *sched)
+                                amp_sched_t *sched,
+                                const amp_net_node_ops_t *ops)
 {
     const amp_node_t *node = &w->node;
     void *p = NULL;
+    net->node_ops = ops;
     layout(net);
     amp_status_t st =
         node->index == 0
@@ -237,7 +239,7 @@ static void notify(amp_net_pe_t *np, int proc, int rpe)
         atomic_load_explicit(fence_at(net, n), memory_order_relaxed) == 1);
     if (atomic_load_explicit(f, memory_order_relaxed) &&
         atomic_exchange_explicit(f, 0, memory_order_relaxed))
-        amp_net_wake_ucx(np, proc, rpe);
+        net->node_ops->wake_ucx(np, proc, rpe);
 }
 
 void amp_p2p_wake_node_pe(amp_pe_t *pe, int r)
@@ -272,20 +274,21 @@ int amp_net_node_post(amp_net_pe_t *np, net_op_t *op, int proc, int rpe,
     amp_shr_commit(tx, w, op->hlen, n, rndv ? AMP_SHR_RNDV : 0);
     notify(np, proc, rpe);
     if (!rndv)
-        amp_net_op_finish(op, 1);
+        net->node_ops->op_finish(op, 1);
     return 1;
 }
 
 /* ---- receiving ------------------------------------------------------- */
 
 /* The record at w of the ring from a PE of another process. */
-static void deliver(amp_pe_t *pe, const amp_shr_word_t *w)
+static void deliver(amp_pe_t *pe, const amp_net_node_ops_t *ops,
+                    const amp_shr_word_t *w)
 {
     amp_shr_word_t v = *w;
     char *hdr = amp_shr_hdr((amp_shr_word_t *)w);
     char *data = amp_shr_data((amp_shr_word_t *)w, v.hlen);
     if (!(v.flags & AMP_SHR_RNDV)) {
-        amp_net_receive(pe, hdr, v.hlen, data, v.bytes, 0);
+        ops->receive(pe, hdr, v.hlen, data, v.bytes, 0);
         return;
     }
     net_hdr_t h;
@@ -300,8 +303,8 @@ static void deliver(amp_pe_t *pe, const amp_shr_word_t *w)
     if (!c)
         amp_fatal("out of memory receiving from another process");
     *c = (net_cma_t){ref[0], ref[1], h.from_proc, h.from_pe};
-    amp_net_receive(pe, hdr, v.hlen, (void *)((uintptr_t)c | 1),
-                    (size_t)h.bytes, 1);
+    ops->receive(pe, hdr, v.hlen, (void *)((uintptr_t)c | 1), (size_t)h.bytes,
+                 1);
 }
 
 unsigned amp_net_node_progress(amp_pe_t *pe, amp_net_pe_t *np)
@@ -313,7 +316,7 @@ unsigned amp_net_node_progress(amp_pe_t *pe, amp_net_pe_t *np)
     for (int k = 0; k < np->nrx; k++) {
         amp_shr_word_t *w;
         while ((w = amp_shr_peek(&np->rx[k]))) {
-            deliver(pe, w);
+            deliver(pe, np->net->node_ops, w);
             amp_shr_release(&np->rx[k], w);
             n++;
         }
@@ -334,7 +337,8 @@ int amp_net_node_waiting(amp_net_pe_t *np)
  * copied (or could not be). */
 static void send_fin(amp_net_pe_t *np, const net_cma_t *c, int ok)
 {
-    net_op_t *op = amp_net_op_get(np);
+    const amp_net_node_ops_t *ops = np->net->node_ops;
+    net_op_t *op = ops->op_get(np);
     op->wire.hdr = (net_hdr_t){
         .kind = AMP_NET_FIN,
         .from_pe = (uint16_t)np->pe->id,
@@ -343,7 +347,7 @@ static void send_fin(amp_net_pe_t *np, const net_cma_t *c, int ok)
         .seq = seq_next(&np->send_seq[chan(np->net, c->proc, c->pe)]),
         .sreq = c->op,
     };
-    amp_net_op_send(np, op, c->proc, c->pe);
+    ops->op_send(np, op, c->proc, c->pe);
 }
 
 /* What AMP_NET_HELP carries (the episode is its ctx). */
@@ -404,13 +408,13 @@ static int split_copy(amp_net_pe_t *np, const net_cma_t *c, pid_t pid,
     help_t h = {c->addr, (uint64_t)(uintptr_t)into, bytes, chunk};
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
     atomic_store_explicit(&s->claim, (uint64_t)gen << 32, memory_order_release);
-    net_op_t *op = amp_net_op_get(np);
+    net_op_t *op = net->node_ops->op_get(np);
     op->counted = 0;
     op->wire.hdr = (net_hdr_t){.kind = AMP_NET_HELP,
                                .from_pe = (uint16_t)np->pe->id,
                                .from_proc = net->proc,
                                .ctx = (int32_t)gen};
-    amp_net_op_send_data(np, op, c->proc, c->pe, &h, sizeof(h));
+    net->node_ops->op_send_data(np, op, c->proc, c->pe, &h, sizeof(h));
     copy_chunks(s, gen, &h, pid, 1, into);
     while (atomic_load_explicit(&s->done, memory_order_acquire) < bytes)
         amp_sched_relax(); /* the sender finishes what it claimed */

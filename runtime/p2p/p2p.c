@@ -20,6 +20,8 @@ static amp_msg_pool_t *pool_of(amp_pe_t *pe)
     return &p2p_of(pe)->pool;
 }
 
+static const amp_p2p_core_ops_t core_ops;
+
 amp_status_t amp_p2p_pe_init(amp_pe_t *pe, size_t eager_limit,
                              amp_p2p_world_t *world)
 {
@@ -39,6 +41,7 @@ amp_status_t amp_p2p_pe_init(amp_pe_t *pe, size_t eager_limit,
         amp_ring_init(&me->in[i]);
     me->npes = npes;
     me->world = world;
+    me->core = &core_ops;
     pe->upper = me;
     return AMP_OK;
 }
@@ -376,8 +379,8 @@ static void copy_in(amp_p2p_req_t *r, const void *data, const amp_dt_t *sdt,
     r->st_tag = tag;
 }
 
-void amp_p2p_copy_into(amp_p2p_req_t *r, const void *data, size_t bytes,
-                       int src, int tag)
+static void copy_into(amp_p2p_req_t *r, const void *data, size_t bytes, int src,
+                      int tag)
 {
     copy_in(r, data, NULL, bytes, src, tag);
 }
@@ -405,7 +408,7 @@ static void finish_rndv(amp_pe_t *pe, amp_msg_t *m)
 
 /* A matched message's data has been copied: give its envelope back (or
  * complete its rendezvous sender). */
-void amp_p2p_msg_release(amp_pe_t *pe, amp_msg_t *m)
+static void msg_release(amp_pe_t *pe, amp_msg_t *m)
 {
     if (m->kind == AMP_MSG_HEAP)
         free((void *)m->data);
@@ -435,7 +438,7 @@ static void consume(amp_pe_t *pe, amp_p2p_req_t *r, amp_msg_t *m)
                                                 .m = m}))
         return;
     copy_in(r, m->data, sdt, m->bytes, m->src, m->tag);
-    amp_p2p_msg_release(pe, m);
+    msg_release(pe, m);
     amp_p2p_req_complete(r);
 }
 
@@ -816,8 +819,8 @@ static amp_msg_t *find_sent(amp_p2p_ep_t *to, int ctx, int src, int tag,
     return NULL;
 }
 
-int amp_p2p_withdraw(amp_pe_t *pe, int dst, int ctx, int src, int tag,
-                     uint32_t sid)
+static int withdraw(amp_pe_t *pe, int dst, int ctx, int src, int tag,
+                    uint32_t sid)
 {
     amp_p2p_ep_t *to = p2p_of(pe)->world->eps[dst];
     if (!sid || !to || to->thr->pe != pe) /* the receiver moved on */
@@ -833,11 +836,11 @@ int amp_p2p_withdraw(amp_pe_t *pe, int dst, int ctx, int src, int tag,
         return 1;
     }
     unexp_remove(to, m);
-    amp_p2p_msg_release(pe, m);
+    msg_release(pe, m);
     return 1;
 }
 
-void amp_p2p_cancel_answer(amp_p2p_req_t *req, int ok)
+static void cancel_answer(amp_p2p_req_t *req, int ok)
 {
     req->cancel_wait = 0;
     req->cancelled = (unsigned char)(ok != 0);
@@ -862,8 +865,8 @@ void amp_p2p_cancel(amp_p2p_ep_t *ep, amp_p2p_req_t *req)
     if (to && to->thr->pe == pe) { /* the answer is known now */
         /* Set first: withdrawing a rendezvous completes req. */
         req->cancelled = 1;
-        req->cancelled = (unsigned char)amp_p2p_withdraw(
-            pe, req->peer, req->ctx, req->src, req->tag, req->sid);
+        req->cancelled = (unsigned char)withdraw(pe, req->peer, req->ctx,
+                                                 req->src, req->tag, req->sid);
         return;
     }
     req->cancel_wait = 1;
@@ -889,8 +892,8 @@ void amp_p2p_cancel(amp_p2p_ep_t *ep, amp_p2p_req_t *req)
  * message if it is still unexpected, and answer either way. */
 static void handle_cancel(amp_pe_t *pe, amp_msg_t *ctl)
 {
-    ctl->ok = (unsigned char)amp_p2p_withdraw(pe, ctl->dst, ctl->ctx, ctl->src,
-                                              ctl->tag, ctl->sid);
+    ctl->ok = (unsigned char)withdraw(pe, ctl->dst, ctl->ctx, ctl->src,
+                                      ctl->tag, ctl->sid);
     amp_pe_t *sender_pe = ctl->sender->thr->pe;
     if (sender_pe != pe) {
         ctl->kind = AMP_MSG_CANCEL_DONE;
@@ -900,7 +903,7 @@ static void handle_cancel(amp_pe_t *pe, amp_msg_t *ctl)
     amp_p2p_req_t *sreq = ctl->sreq;
     int ok = ctl->ok;
     amp_msg_put(pool_of(pe), ctl);
-    amp_p2p_cancel_answer(sreq, ok);
+    cancel_answer(sreq, ok);
 }
 
 void amp_p2p_wake(amp_pe_t *pe, amp_thread_t *thr)
@@ -965,15 +968,14 @@ static amp_p2p_ep_t *arrival_ep(amp_pe_t *pe, int dst, int from_proc)
     return to;
 }
 
-amp_p2p_req_t *amp_p2p_tp_match(amp_pe_t *pe, int dst, int ctx, int src,
-                                int tag, int from_proc)
+static amp_p2p_req_t *tp_match(amp_pe_t *pe, int dst, int ctx, int src, int tag,
+                               int from_proc)
 {
     return match_posted(arrival_ep(pe, dst, from_proc), ctx, src, tag);
 }
 
-amp_msg_t *amp_p2p_tp_msg(amp_pe_t *pe, const amp_p2p_tp_t *tp, int ctx,
-                          int src, int tag, int dst, size_t bytes,
-                          int from_proc)
+static amp_msg_t *tp_msg(amp_pe_t *pe, const amp_p2p_tp_t *tp, int ctx, int src,
+                         int tag, int dst, size_t bytes, int from_proc)
 {
     amp_msg_t *m = amp_msg_get(pool_of(pe));
     m->kind = tp ? AMP_MSG_TP : AMP_MSG_EAGER;
@@ -990,13 +992,13 @@ amp_msg_t *amp_p2p_tp_msg(amp_pe_t *pe, const amp_p2p_tp_t *tp, int ctx,
     return m;
 }
 
-void amp_p2p_tp_queue(amp_pe_t *pe, amp_msg_t *m)
+static void tp_queue(amp_pe_t *pe, amp_msg_t *m)
 {
     unexp_append(arrival_ep(pe, m->dst, m->from_proc), m);
 }
 
-void amp_p2p_tp_copy(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
-                     size_t bytes, int src, int tag, amp_msg_t *m)
+static void tp_copy(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
+                    size_t bytes, int src, int tag, amp_msg_t *m)
 {
     if (amp_p2p_dev_moves(r, NULL) &&
         amp_p2p_dev_copy_in(
@@ -1006,14 +1008,22 @@ void amp_p2p_tp_copy(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
         return;
     copy_in(r, data, NULL, bytes, src, tag);
     if (m)
-        amp_p2p_msg_release(pe, m);
+        msg_release(pe, m);
     amp_p2p_req_complete(r);
 }
 
-size_t amp_p2p_tp_payload(amp_pe_t *pe)
-{
-    return pool_of(pe)->payload;
-}
+/* What the transports call of p2p (transport.h), given to every PE. */
+static const amp_p2p_core_ops_t core_ops = {
+    .match = tp_match,
+    .msg = tp_msg,
+    .queue = tp_queue,
+    .copy = tp_copy,
+    .release = msg_release,
+    .withdraw = withdraw,
+    .cancel_answer = cancel_answer,
+    .copy_into = copy_into,
+    .complete = amp_p2p_req_complete,
+};
 
 /* ---- before a rank moves (p2p.h) ------------------------------------- */
 
@@ -1159,7 +1169,7 @@ static void handle_msg(amp_pe_t *pe, amp_msg_t *m)
         int ok = m->ok;
         sreq = m->sreq;
         amp_msg_put(pool_of(pe), m);
-        amp_p2p_cancel_answer(sreq, ok);
+        cancel_answer(sreq, ok);
         break;
     }
     default: amp_assert(!"unknown envelope kind");

@@ -14,6 +14,8 @@ typedef struct amp_p2p_pe {
     amp_ring_t *in; /* by source PE: traffic to this PE */
     int npes;
     amp_p2p_world_t *world;
+    /* What the transports call of p2p.c (transport.h). */
+    const struct amp_p2p_core_ops *core;
     /* Each transport's state for this PE, by its slot (transport.h: enum
      * amp_p2p_tp_slot), its own to read; NULL: none. */
     void *tp[AMP_P2P_TP_SLOTS];

@@ -40,12 +40,14 @@
  * init, finish and choice in transport.c, and its file in the runtime's
  * CMakeLists.txt (and p2p.c's tp_route when it is chosen on something
  * other than the destination's process and the buffer's memory); no
- * struct of p2p.c changes.
+ * struct of p2p.c changes.  It calls p2p.c only through the table below
+ * (amp_p2p_core_ops_t), never by name.
  */
 #ifndef AMP_P2P_TRANSPORT_H
 #define AMP_P2P_TRANSPORT_H
 
 #include "p2p/msg.h"
+#include "p2p/pe.h"
 
 typedef struct amp_p2p_tp {
     const char *name;
@@ -69,7 +71,7 @@ typedef struct amp_p2p_tp {
     int (*take)(amp_pe_t *pe, amp_msg_t *m, amp_p2p_am_done_fn_t done,
                 void *arg);
     /* Asks the PE that runs send req's receiver to withdraw its message;
-     * the answer comes back as amp_p2p_cancel_answer. */
+     * the answer comes back as cancel_answer (amp_p2p_core_ops_t). */
     void (*cancel)(amp_pe_t *pe, const amp_p2p_req_t *req);
     /* Tells world rank rank, the sender of a message that awaits its
      * receiver's answer (its request: sreq), that the message matched and
@@ -116,42 +118,61 @@ enum amp_p2p_tp_slot {
 _Static_assert(AMP_P2P_TP_NSLOTS <= AMP_P2P_TP_SLOTS,
                "a slot for every transport's state");
 
-/* ---- p2p.c, for the transports ---------------------------------------- */
+/* ---- p2p.c, for the transports ----------------------------------------
+ * What a transport needs of p2p's matching and requests.  p2p.c gives it
+ * to every PE it sets up (amp_p2p_pe_init: amp_p2p_pe_t's core, pe.h), and
+ * the transports reach it only there (amp_p2p_core): none calls p2p.c by
+ * name, so p2p.c, which calls them through their tables, stays above
+ * them. */
+typedef struct amp_p2p_core_ops {
+    /* The receive posted by world rank dst (which pe must run) that the
+     * message (ctx, src, tag) from process from_proc matches, taken out of
+     * its queue; NULL when none does. */
+    amp_p2p_req_t *(*match)(amp_pe_t *pe, int dst, int ctx, int src, int tag,
+                            int from_proc);
+    /* An envelope of tp's (kind AMP_MSG_TP; tp NULL: a plain eager
+     * message, AMP_MSG_EAGER) for a message that matched no receive; the
+     * transport fills in data and what it needs, then queues it. */
+    amp_msg_t *(*msg)(amp_pe_t *pe, const amp_p2p_tp_t *tp, int ctx, int src,
+                      int tag, int dst, size_t bytes, int from_proc);
+    /* Queues m as an unexpected message of its receiver (m->dst, on pe). */
+    void (*queue)(amp_pe_t *pe, amp_msg_t *m);
+    /* bytes of plain data into matched receive r (by the GPU when r is
+     * device memory) and r completes; m, when given, holds data and is
+     * released after the copy; without m data is copied before the call
+     * returns. */
+    void (*copy)(amp_pe_t *pe, amp_p2p_req_t *r, const void *data, size_t bytes,
+                 int src, int tag, amp_msg_t *m);
+    /* A matched message's data has been copied: its envelope goes back
+     * (and an in-process rendezvous completes its sender). */
+    void (*release)(amp_pe_t *pe, amp_msg_t *m);
+    /* On pe, which runs (or ran) world rank dst: withdraws the message
+     * (ctx, src, tag, sid) to dst from its unexpected queues if it is
+     * there, and finishes its transport as a match would.  Returns whether
+     * it did. */
+    int (*withdraw)(amp_pe_t *pe, int dst, int ctx, int src, int tag,
+                    uint32_t sid);
+    /* The receiver's answer to a send's cancellation (amp_p2p_cancel), on
+     * the sender's PE: ok, the message was withdrawn. */
+    void (*cancel_answer)(amp_p2p_req_t *req, int ok);
+    /* Copies data (plain bytes) into receive r and records the status. */
+    void (*copy_into)(amp_p2p_req_t *r, const void *data, size_t bytes, int src,
+                      int tag);
+    /* r completes (p2p.h: amp_p2p_req_complete). */
+    void (*complete)(amp_p2p_req_t *r);
+} amp_p2p_core_ops_t;
 
-/* The receive posted by world rank dst (which pe must run) that the
- * message (ctx, src, tag) from process from_proc matches, taken out of
- * its queue; NULL when none does. */
-amp_p2p_req_t *amp_p2p_tp_match(amp_pe_t *pe, int dst, int ctx, int src,
-                                int tag, int from_proc);
-/* An envelope of tp's (kind AMP_MSG_TP; tp NULL: a plain eager message,
- * AMP_MSG_EAGER) for a message that matched no receive; the transport
- * fills in data and what it needs, then queues it (amp_p2p_tp_queue). */
-amp_msg_t *amp_p2p_tp_msg(amp_pe_t *pe, const amp_p2p_tp_t *tp, int ctx,
-                          int src, int tag, int dst, size_t bytes,
-                          int from_proc);
-/* Queues m as an unexpected message of its receiver (m->dst, on pe). */
-void amp_p2p_tp_queue(amp_pe_t *pe, amp_msg_t *m);
-/* bytes of plain data into matched receive r (by the GPU when r is device
- * memory) and r completes; m, when given, holds data and is released
- * after the copy; without m data is copied before the call returns. */
-void amp_p2p_tp_copy(amp_pe_t *pe, amp_p2p_req_t *r, const void *data,
-                     size_t bytes, int src, int tag, amp_msg_t *m);
-/* A matched message's data has been copied: its envelope goes back (and
- * an in-process rendezvous completes its sender). */
-void amp_p2p_msg_release(amp_pe_t *pe, amp_msg_t *m);
-/* On pe, which runs (or ran) world rank dst: withdraws the message (ctx,
- * src, tag, sid) to dst from its unexpected queues if it is there, and
- * finishes its transport as a match would.  Returns whether it did. */
-int amp_p2p_withdraw(amp_pe_t *pe, int dst, int ctx, int src, int tag,
-                     uint32_t sid);
-/* The receiver's answer to a send's cancellation (amp_p2p_cancel), on the
- * sender's PE: ok, the message was withdrawn. */
-void amp_p2p_cancel_answer(amp_p2p_req_t *req, int ok);
-/* Copies data (plain bytes) into receive r and records the status. */
-void amp_p2p_copy_into(amp_p2p_req_t *r, const void *data, size_t bytes,
-                       int src, int tag);
+/* p2p's functions for the transports on pe. */
+static inline const amp_p2p_core_ops_t *amp_p2p_core(amp_pe_t *pe)
+{
+    return ((const amp_p2p_pe_t *)pe->upper)->core;
+}
+
 /* The eager limit of pe's envelopes. */
-size_t amp_p2p_tp_payload(amp_pe_t *pe);
+static inline size_t amp_p2p_tp_payload(amp_pe_t *pe)
+{
+    return ((const amp_p2p_pe_t *)pe->upper)->pool.payload;
+}
 
 /* ---- dev.c, for the transports between processes ------------------------ */
 

@@ -66,6 +66,8 @@ typedef struct amp_ckpt_rank_hdr {
 /* What must be the same in the process that restarts. */
 typedef struct amp_ckpt_ident {
     char program[128]; /* "build-id HEX" or "size N mtime T" */
+    /* Addresses of the program's main, of a function of libampi
+     * (amp_ckpt_ident) and of the C library (strtol). */
     uint64_t addr_main, addr_libampi, addr_libc;
 } amp_ckpt_ident_t;
 

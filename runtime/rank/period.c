@@ -11,6 +11,16 @@ static long now_ns(void)
     return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
+/* The gap the calling rank proposes at a question asked at now. */
+static long next_gap(const amp_rank_t *rank, long now, long deadline)
+{
+    if (!rank->lbp_asked_ns)
+        return 1;
+    return amp_period_gap(rank->lbp_count - rank->lbp_asked_count,
+                          now - rank->lbp_asked_ns, deadline - now,
+                          rank->lbp_gap);
+}
+
 /* At each blocking collective over MPI_COMM_WORLD of the calling rank,
  * before it runs. */
 static void world_collective(void)
@@ -18,21 +28,28 @@ static void world_collective(void)
     amp_rank_t *rank = amp_rank_self();
     if (++rank->lbp_count < rank->lbp_next)
         return;
-    int due = now_ns() >= atomic_load(&amp_proc.lb_deadline), any = 0;
-    if (PMPI_Allreduce(&due, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) !=
+    long now = now_ns(), deadline = atomic_load(&amp_proc.lb_deadline);
+    /* Whether the period is over, and minus the gap the rank proposes:
+     * the largest of each is the job's answer and its shortest gap. */
+    int mine[2] = {now >= deadline, -(int)next_gap(rank, now, deadline)};
+    int job[2] = {0, -1};
+    if (PMPI_Allreduce(mine, job, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD) !=
         MPI_SUCCESS)
-        any = 0; /* every rank got the same error: nobody balances */
+        job[0] = 0; /* every rank got the same error: nobody balances */
     rank = amp_rank_self();
-    if (!any) {
-        unsigned long gap = rank->lbp_gap ? rank->lbp_gap * 2 : 1;
-        rank->lbp_gap = gap < AMP_PERIOD_GAP_MAX ? gap : AMP_PERIOD_GAP_MAX;
+    if (!job[0]) {
+        rank->lbp_gap = (unsigned long)-job[1];
         rank->lbp_next = rank->lbp_count + rank->lbp_gap;
+        rank->lbp_asked_count = rank->lbp_count;
+        rank->lbp_asked_ns = now;
         return;
     }
     amp_migrate_periodic();
     rank = amp_rank_self(); /* it may have changed process */
     rank->lbp_gap = 0;
     rank->lbp_next = rank->lbp_count + 1;
+    rank->lbp_asked_count = rank->lbp_count;
+    rank->lbp_asked_ns = now_ns();
     atomic_store(&amp_proc.lb_deadline, now_ns() + amp_proc.opts.lbperiod_ns);
 }
 

@@ -67,7 +67,8 @@ void amp_ckpt_ident(amp_ckpt_ident_t *id)
         snprintf(id->program, sizeof(id->program), "size %lld mtime %lld",
                  (long long)st.st_size, (long long)st.st_mtime);
     id->addr_main = (uintptr_t)amp_proc.main_fn;
-    id->addr_libampi = (uintptr_t)&AMPI_Migrate;
+    /* Where libampi's code lies: the address of this function. */
+    id->addr_libampi = (uintptr_t)&amp_ckpt_ident;
     id->addr_libc = (uintptr_t)&strtol;
 }
 
@@ -137,6 +138,7 @@ static void describe(const amp_rank_t *rank, void *sp, amp_slot_desc_t *d)
 {
     const amp_mem_t *mem = &amp_proc.mem;
     char *area = amp_mem_slot_rank_area(mem, rank->slot);
+    amp_heap_trim(rank->heap); /* its kept free pages go back first */
     *d = (amp_slot_desc_t){.sp = (uintptr_t)sp,
                            .stack_bytes = (uintptr_t)area - (uintptr_t)sp,
                            .area = (uintptr_t)area,
@@ -239,9 +241,7 @@ amp_rank_t *amp_slot_create(int r, amp_pe_t *pe, amp_move_map_fn_t map,
 {
     amp_mem_t *mem = &amp_proc.mem;
     if (amp_mem_slot_commit(mem, r) != AMP_OK)
-        amp_fatal("cannot set up rank %d; try fewer ranks (+vp) or a "
-                  "smaller +stacksize",
-                  r);
+        amp_fatal("cannot set up rank %d (the line above says why)", r);
     amp_rank_t *rank = amp_mem_slot_rank_area(mem, r);
     memset(rank, 0, sizeof(*rank));
     rank->heap = amp_heap_create(amp_mem_slot_heap(mem, r), mem->heap_size,

@@ -1,6 +1,7 @@
 /*
- * exit() and the exit handlers of a rank, as a process's under any other
- * MPI.
+ * A rank's end (amp_start_rank_exit: its main returned, or exit, Fortran's
+ * END or STOP), exit() and the exit handlers of a rank, as a process's
+ * under any other MPI.
  *
  * exit(status) in a rank that has called MPI_Finalize, or that never called
  * MPI_Init and exits with status 0, ends only that rank, as its process's
@@ -17,8 +18,11 @@
  * END or STOP), after the destructors of its thread_local objects and
  * before its program copy's finalizers (pie), the order of glibc's exit.
  * Registrations of shared libraries (their dso handle is not the
- * program's) and of code outside the ranks go to the C library and run
- * once, when the process exits.  A rank's stdio output is flushed when it
+ * program's), of code outside the ranks, for objects in the process's own
+ * data (static objects of code built without privatization: a static
+ * library's, flang's runtime's) and from inside a Fortran I/O statement
+ * (flang's runtime closing its units) go to the C library and run once,
+ * when the process exits.  A rank's stdio output is flushed when it
  * ends.
  */
 #define _GNU_SOURCE 1
@@ -27,6 +31,7 @@
 #include "mem/heap.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -68,10 +73,24 @@ __attribute__((visibility("default"))) int on_exit(void (*fn)(int, void *),
                                                    void *arg);
 __attribute__((visibility("default"))) _Noreturn void exit(int status);
 
+/* Whether a registration of the program's, made now by rank with object
+ * arg, is the rank's.  Not when it names an object of the process's own
+ * data (a static object of code built without privatization, such as a
+ * static library's or flang's runtime's: one for every rank, destroyed
+ * once), nor when it comes from inside a Fortran I/O statement (flang's
+ * runtime closing the process's units at exit). */
+static int rank_owns(const amp_rank_t *rank, const void *arg)
+{
+    uintptr_t a = (uintptr_t)arg;
+    if (a >= amp_proc.exe_lo && a < amp_proc.exe_hi && !rank->pie_base)
+        return 0;
+    return !amp_fortran_io_held();
+}
+
 int __cxa_atexit(void (*fn)(void *), void *arg, void *dso)
 {
     amp_rank_t *rank = amp_rank_self();
-    if (rank && program_dso(rank, dso))
+    if (rank && program_dso(rank, dso) && rank_owns(rank, arg))
         return push(rank, fn, NULL, arg);
     static _Atomic(void *) cache;
     cxa_atexit_fn_t next;
@@ -83,7 +102,7 @@ int __cxa_atexit(void (*fn)(void *), void *arg, void *dso)
 int on_exit(void (*fn)(int, void *), void *arg)
 {
     amp_rank_t *rank = amp_rank_self();
-    if (rank)
+    if (rank && rank_owns(rank, arg))
         return push(rank, NULL, fn, arg);
     static _Atomic(void *) cache;
     on_exit_fn_t next;
@@ -107,6 +126,27 @@ void amp_start_run_atexits(amp_rank_t *rank, int status)
                           "heap",
                           rank->world_rank);
     }
+}
+
+/* The calling rank's end, in glibc's order: thread_local destructors,
+ * exit handlers, program copy's finalizers, stdio; then its thread. */
+_Noreturn void amp_start_rank_exit(int status)
+{
+    amp_rank_t *rank = amp_rank_self();
+    if (!rank)
+        amp_fatal("the program ended a thread that is not an MPI rank");
+    amp_start_run_tls_dtors(rank);
+    amp_start_run_atexits(rank, status);
+    amp_start_pie_rank_exit(rank);
+    amp_libc_rank_end();
+    fflush(NULL); /* what the rank wrote, as its process's exit would */
+    free(rank->argv);
+    rank->argv = NULL;
+    if (status != 0) {
+        int zero = 0;
+        atomic_compare_exchange_strong(&amp_proc.exit_status, &zero, status);
+    }
+    amp_sched_exit();
 }
 
 /* Whether exit(status) from rank ends the rank alone, as the process's exit

@@ -12,6 +12,10 @@
  * are flushed when the process exits.
  *
  * The messages are the ones flang prints.
+ *
+ * Fortran I/O statements run one at a time in the process (their
+ * beginnings are wrapped in fortran_io.S, which takes the lock that the
+ * end of each statement, below, gives back: start/fortran_io.c).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,6 +33,18 @@ _Noreturn void __wrap__FortranAStopStatement(int code, bool error_stop,
                                              bool quiet);
 _Noreturn void __wrap__FortranAStopStatementText(const char *text, size_t len,
                                                  bool error_stop, bool quiet);
+
+void amp_fortran_io_unlock(void);
+int __real__FortranAioEndIoStatement(void *cookie);
+int __wrap__FortranAioEndIoStatement(void *cookie);
+
+/* The statement's end: its status (flang's enum Iostat), then the lock. */
+int __wrap__FortranAioEndIoStatement(void *cookie)
+{
+    int status = __real__FortranAioEndIoStatement(cookie);
+    amp_fortran_io_unlock();
+    return status;
+}
 
 void __wrap__FortranAProgramEndStatement(void)
 {

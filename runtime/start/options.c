@@ -287,11 +287,17 @@ static int parse_flag(const char *name, const char *value)
 /* +balancer NAME: one of the strategies of lb/lb.h. */
 static int parse_balancer(const char *name, const char *value)
 {
-    int kind = amp_lb_kind_of(value);
+    const char *mapped;
+    int kind = amp_lb_kind_mapped(value, &mapped);
     if (kind < 0)
         amp_fatal("%s: unknown load balancer '%s'; use GreedyLB, RefineLB, "
-                  "DistributedLB, GreedyCommLB, HybridLB or none",
+                  "DistributedLB, GreedyCommLB, HybridLB, GreedyRefineLB, "
+                  "RotateLB, RandCentLB or none",
                   name, value);
+    const char *proc = getenv("PMIX_RANK");
+    if (mapped && (!proc || strcmp(proc, "0") == 0))
+        fprintf(stderr, "ampi: %s %s: %s is used here (%s)\n", name, value,
+                amp_lb_kind_name(kind), mapped);
     return kind;
 }
 

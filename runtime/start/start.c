@@ -7,7 +7,6 @@
 #include "rank/slot.h"
 #include "mem/heap.h"
 #include "gpu/gpu.h"
-#include "libc/libc.h"
 #include "rma/rma.h"
 
 #include <link.h>
@@ -36,25 +35,6 @@ static char **copy_argv(amp_rank_t *rank, int argc, char **argv)
     }
     copy[argc] = NULL;
     return copy;
-}
-
-_Noreturn void amp_start_rank_exit(int status)
-{
-    amp_rank_t *rank = amp_rank_self();
-    if (!rank)
-        amp_fatal("the program ended a thread that is not an MPI rank");
-    amp_start_run_tls_dtors(rank);
-    amp_start_run_atexits(rank, status);
-    amp_start_pie_rank_exit(rank);
-    amp_libc_rank_end();
-    fflush(NULL); /* what the rank wrote, as its process's exit would */
-    free(rank->argv);
-    rank->argv = NULL;
-    if (status != 0) {
-        int zero = 0;
-        atomic_compare_exchange_strong(&amp_proc.exit_status, &zero, status);
-    }
-    amp_sched_exit();
 }
 
 /* The program's main may take three parameters, two or none: it is called

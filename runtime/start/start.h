@@ -18,6 +18,14 @@ amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn);
 __attribute__((visibility("default"))) _Noreturn void
 amp_start_rank_exit(int status);
 
+/* The process's Fortran I/O lock (fortran_io.c): the beginning and the end
+ * of every I/O statement of flang's runtime in a program ampif90 linked
+ * (fortran_io.S, fortran_main.c, in libampi_main.a). */
+__attribute__((visibility("default"))) void amp_fortran_io_lock(void);
+__attribute__((visibility("default"))) void amp_fortran_io_unlock(void);
+/* Whether the caller is inside a Fortran I/O statement. */
+int amp_fortran_io_held(void);
+
 /* Tells mem/sys_alloc.c how to find the calling rank (alloc.c), before the
  * PEs start. */
 void amp_start_alloc_init(void);

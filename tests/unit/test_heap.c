@@ -221,3 +221,57 @@ UNIT_TEST(heap_remote_frees_from_threads)
     }
     UNIT_TRUE(amp_heap_extent(h) <= extent + ((size_t)1 << 20));
 }
+
+/* Resident pages of [p, p + n) (mincore). */
+static size_t resident(const void *p, size_t n)
+{
+    size_t page = (size_t)getpagesize(), count = 0;
+    uintptr_t start = (uintptr_t)p & ~(uintptr_t)(page - 1);
+    size_t pages = ((uintptr_t)p + n - start + page - 1) / page;
+    unsigned char vec[4096];
+    UNIT_TRUE(pages <= sizeof(vec));
+    UNIT_EQ(mincore((void *)start, pages * page, vec), 0);
+    for (size_t i = 0; i < pages; i++)
+        count += vec[i] & 1;
+    return count;
+}
+
+/* A program that frees its large buffer and mallocs it again every step
+ * gets the same pages back still resident (no page faults), in the middle
+ * of the heap and at its top; past the budget (twice the largest span
+ * freed) and at amp_heap_trim the pages go back to the system. */
+UNIT_TEST(heap_keeps_freed_pages_for_reuse)
+{
+    amp_heap_t *h = new_heap(REGION);
+    size_t big = (size_t)4 << 20, page = (size_t)getpagesize();
+    for (int at_top = 0; at_top < 2; at_top++) {
+        unsigned char *p = amp_heap_alloc(h, big, 16);
+        void *guard = at_top ? NULL : amp_heap_alloc(h, 64 << 10, 16);
+        memset(p, 1, big);
+        UNIT_EQ(amp_heap_free(h, p), AMP_OK);
+        UNIT_TRUE(resident(p, big) >= big / page - 2);
+        unsigned char *q = amp_heap_alloc(h, big, 16);
+        UNIT_TRUE(q == p);
+        UNIT_TRUE(resident(q, big) >= big / page - 2);
+        UNIT_EQ(amp_heap_free(h, q), AMP_OK);
+        amp_heap_trim(h);
+        UNIT_TRUE(resident(q, big) <= 2);
+        if (guard)
+            UNIT_EQ(amp_heap_free(h, guard), AMP_OK);
+    }
+    /* Three 4 MiB spans kept apart by live blocks: 12 MiB free passes the
+     * budget of 8 MiB, and the heap gives them back by itself. */
+    unsigned char *a[3];
+    void *g[3];
+    for (int i = 0; i < 3; i++) {
+        a[i] = amp_heap_alloc(h, big, 16);
+        g[i] = amp_heap_alloc(h, 64 << 10, 16);
+        memset(a[i], 2, big);
+    }
+    for (int i = 0; i < 3; i++)
+        UNIT_EQ(amp_heap_free(h, a[i]), AMP_OK);
+    for (int i = 0; i < 3; i++)
+        UNIT_TRUE(resident(a[i], big) <= 2);
+    for (int i = 0; i < 3; i++)
+        UNIT_EQ(amp_heap_free(h, g[i]), AMP_OK);
+}

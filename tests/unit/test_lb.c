@@ -3,6 +3,7 @@
 #include "unit.h"
 
 #include "lb/lb.h"
+#include "rank/period.h"
 
 #include <string.h>
 
@@ -36,7 +37,7 @@ UNIT_TEST(lb_names)
     UNIT_EQ(amp_lb_kind_of("refinelb"), AMP_LB_REFINE);
     UNIT_EQ(amp_lb_kind_of("DistributedLB"), AMP_LB_DISTRIBUTED);
     UNIT_EQ(amp_lb_kind_of("none"), AMP_LB_NONE);
-    UNIT_EQ(amp_lb_kind_of("RotateLB"), -1);
+    UNIT_EQ(amp_lb_kind_of("NoSuchLB"), -1);
     UNIT_TRUE(strcmp(amp_lb_kind_name(AMP_LB_GREEDY), "GreedyLB") == 0);
 }
 
@@ -174,4 +175,90 @@ UNIT_TEST(lb_hybrid_two_levels)
     int again[R];
     UNIT_EQ(amp_lb_plan_input(AMP_LB_HYBRID, &in, again), AMP_OK);
     UNIT_EQ(memcmp(out, again, sizeof(out)), 0);
+}
+
+/* Loads that drift a little from a balanced map (16 ranks, 2 PEs, the
+ * clump moving by one rank; no two loads equal, as measured loads are):
+ * GreedyLB deals the ranks out afresh and moves many; GreedyRefineLB keeps
+ * all but a few where they are and is as even within its tolerance. */
+UNIT_TEST(lb_greedy_refine_moves_few)
+{
+    double loads[16];
+    int cur[16], greedy[16], refine[16];
+    for (int r = 0; r < 16; r++) {
+        loads[r] = (r >= 4 && r < 8 ? 5.0 : 1.0) + 0.01 * r; /* clump 4..7 */
+        cur[r] = 0;
+    }
+    UNIT_EQ(amp_lb_greedy(16, loads, cur, 2, cur), AMP_OK);
+    loads[4] = 1.04;
+    loads[8] = 5.08; /* the clump moved on by one rank */
+    double total = 0;
+    for (int r = 0; r < 16; r++)
+        total += loads[r];
+    UNIT_EQ(amp_lb_greedy(16, loads, cur, 2, greedy), AMP_OK);
+    UNIT_EQ(amp_lb_greedy_refine(16, loads, cur, 2, 0.05, refine), AMP_OK);
+    UNIT_TRUE(max_pe_load(loads, refine, 16, 2) <= total / 2 * 1.05);
+    UNIT_TRUE(moves(cur, refine, 16) <= 3);
+    UNIT_TRUE(moves(cur, refine, 16) < moves(cur, greedy, 16));
+    UNIT_EQ(amp_lb_kind_of("GreedyRefineLB"), AMP_LB_GREEDY_REFINE);
+    int planned[16];
+    UNIT_EQ(amp_lb_plan(AMP_LB_GREEDY_REFINE, 16, loads, cur, 2, 1, planned),
+            AMP_OK);
+    UNIT_EQ(memcmp(planned, refine, sizeof(planned)), 0);
+}
+
+/* +lbperiod's questions (rank/period.h): as many collectives apart as fit
+ * in what is left of the period, at the pace measured since the last
+ * question, a little short of it; never more than twice the last gap. */
+UNIT_TEST(lb_period_gap_follows_the_pace)
+{
+    /* 10 collectives in 10 ms, 20 ms left: 18 (0.9 of 20). */
+    UNIT_EQ(amp_period_gap(10, 10000000, 20000000, 16), 18);
+    /* The same pace after a gap of 4: 8 at most. */
+    UNIT_EQ(amp_period_gap(10, 10000000, 20000000, 4), 8);
+    /* A period as good as over, or nothing measured: the next one. */
+    UNIT_EQ(amp_period_gap(10, 10000000, 100, 16), 1);
+    UNIT_EQ(amp_period_gap(10, 10000000, 0, 16), 1);
+    UNIT_EQ(amp_period_gap(0, 10000000, 20000000, 16), 1);
+    /* Fast collectives: bounded by AMP_PERIOD_GAP_MAX. */
+    UNIT_EQ(amp_period_gap(1000, 1000, 1000000000, AMP_PERIOD_GAP_MAX),
+            AMP_PERIOD_GAP_MAX);
+}
+
+/* Charm++'s names: RotateLB and RandCentLB are strategies here; others
+ * give the closest strategy and say why; an unknown name is none. */
+UNIT_TEST(lb_charm_names)
+{
+    const char *why = "x";
+    UNIT_EQ(amp_lb_kind_mapped("RotateLB", &why), AMP_LB_ROTATE);
+    UNIT_TRUE(why == NULL);
+    UNIT_EQ(amp_lb_kind_mapped("randcentlb", &why), AMP_LB_RANDOM);
+    UNIT_EQ(amp_lb_kind_mapped("MetisLB", &why), AMP_LB_GREEDY_COMM);
+    UNIT_TRUE(why != NULL);
+    UNIT_EQ(amp_lb_kind_mapped("TreeLB", &why), AMP_LB_HYBRID);
+    UNIT_EQ(amp_lb_kind_mapped("RefineCommLB", &why), AMP_LB_REFINE);
+    UNIT_EQ(amp_lb_kind_mapped("NoSuchLB", &why), -1);
+    UNIT_TRUE(strcmp(amp_lb_kind_name(AMP_LB_RANDOM), "RandCentLB") == 0);
+}
+
+/* RotateLB moves every rank to the next PE; RandCentLB draws PEs in range,
+ * the same for the same seed. */
+UNIT_TEST(lb_rotate_and_random)
+{
+    int out[N], again[N];
+    UNIT_EQ(amp_lb_plan(AMP_LB_ROTATE, N, imbalanced, block, NPES, 1, out),
+            AMP_OK);
+    for (int r = 0; r < N; r++)
+        UNIT_EQ(out[r], (block[r] + 1) % NPES);
+    UNIT_EQ(amp_lb_plan(AMP_LB_RANDOM, N, imbalanced, block, 4, 7, out),
+            AMP_OK);
+    UNIT_EQ(amp_lb_plan(AMP_LB_RANDOM, N, imbalanced, block, 4, 7, again),
+            AMP_OK);
+    int differ = 0;
+    for (int r = 0; r < N; r++) {
+        UNIT_TRUE(out[r] >= 0 && out[r] < 4);
+        UNIT_EQ(out[r], again[r]);
+        differ += out[r] != out[0];
+    }
+    UNIT_TRUE(differ > 0);
 }
