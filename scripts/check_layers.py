@@ -13,12 +13,22 @@ include:
   - the API headers of the components outside the runtime (OUTSIDE).
 Anything else is reported, unless KNOWN lists it with its reason.
 
+A folder with subfolders (mpi/) draws them the same way in its own
+README.md, "./" standing for the folder's own files (check_parts): a file
+of a part (a subfolder, or ./) may include the headers of its own part and
+of the parts drawn under it, not those of a part drawn beside or above it.
+SUB_BESIDE lists the files beside that drawing, with the reason; a folder's
+header for the folders above it (SUB_OUTWARD) is included by no file of
+the folder.
+
 With --objects, the runtime's object files are checked the same way: a
 runtime name (amp_*, MPI_*, PMPI_*, AMPI_*) that an object of folder F uses
 must be defined in F or in a folder drawn under F's (mem/sys_alloc.c, beside
-the drawing, may be used by every folder).  The C library's names that the
-runtime defines for the whole process (malloc, free, strerror,
-pthread_create...) are calls of the C library's API and are not checked.
+the drawing, may be used by every folder), and one that an object of a
+part of F uses, in its part or a part drawn under it.  The C library's
+names that the runtime defines for the whole process (malloc, free,
+strerror, pthread_create...) are calls of the C library's API and are not
+checked.
 
 It also checks the style's "more than 8 parameters: pass a struct" (see
 check_params): no function of the runtime, nor of the components beside it
@@ -52,9 +62,23 @@ OUTSIDE = {"pie": {"pie.h"}, "tlsglobals": {"tls.h"}}
 KNOWN = {}
 
 # Objects of generated sources, outside the runtime's folders, and the
-# folder they belong to.
-GENERATED = {"mt_gen.c.o": "mpi", "fortran_gen.c.o": "mpi",
-             "large_gen.c.o": "mpi"}
+# folder (and the part of it) they belong to.
+GENERATED = {"mt_gen.c.o": "mpi/threads", "fortran_gen.c.o": "mpi/fortran",
+             "large_gen.c.o": "mpi/large"}
+
+# Files of a folder with parts that sit beside the drawing of its parts:
+# (folder, file) -> why.  Their includes and the names they use are not
+# checked, and every part may include them and use their names.  Keep it
+# short; a file that no longer exists must leave it.
+SUB_BESIDE = {
+    ("mpi", "gpu.c"): "CUDA device buffers of MPI calls, moving out of "
+                      "mpi/: it runs the blocking calls of pt2pt/ and "
+                      "coll/ on host copies, and they stage through it",
+    ("mpi", "stage.h"): "gpu.c's header, moving out of mpi/ with it",
+}
+# A folder's header for the folders above it, which includes its parts'
+# headers: (folder, file) -> what it is.  No file of the folder includes it.
+SUB_OUTWARD = {("mpi", "impl.h"): "the objects behind handles, for rank/"}
 # Beside the drawing: defined for every folder.
 EVERYWHERE = ("mem/sys_alloc.c.o",)
 RUNTIME_NAME = re.compile(r"^(amp_|MPI_|PMPI_|AMPI_)")
@@ -92,9 +116,20 @@ NOT_FUNCTION = {"__attribute__", "_Static_assert", "static_assert",
 
 def parse_readme(text, folders):
     """Returns ({folder: layer index, 0 = bottom}, {folder: API headers})."""
+    layer = parse_drawing(text, folders, "runtime/README.md")
+    api = {}
+    for m in re.finditer(r"^\| `([a-z0-9_]+)/` \| ([^|]*) \|", text, re.M):
+        public = re.sub(r"\([^)]*\)", "", m.group(2))
+        api[m.group(1)] = set(re.findall(r"`([^`]+)`", public))
+    return layer, api
+
+
+def parse_drawing(text, folders, where):
+    """{name: layer index, 0 = bottom} of the first fenced block of text (a
+    README, where), whose lines name folders side by side, top first."""
     block = re.search(r"^```\n(.*?)^```", text, re.M | re.S)
     if not block:
-        raise SystemExit("runtime/README.md: no drawing of the layers")
+        raise SystemExit(f"{where}: no drawing of the layers")
     rows = []
     for line in block.group(1).splitlines():
         names = []
@@ -108,13 +143,9 @@ def parse_readme(text, folders):
     for i, names in enumerate(reversed(rows)):
         for name in names:
             if name in layer:
-                raise SystemExit(f"runtime/README.md: {name} drawn twice")
+                raise SystemExit(f"{where}: {name} drawn twice")
             layer[name] = i
-    api = {}
-    for m in re.finditer(r"^\| `([a-z0-9_]+)/` \| ([^|]*) \|", text, re.M):
-        public = re.sub(r"\([^)]*\)", "", m.group(2))
-        api[m.group(1)] = set(re.findall(r"`([^`]+)`", public))
-    return layer, api
+    return layer
 
 
 def check(root):
@@ -149,7 +180,96 @@ def check(root):
         if not os.path.exists(path) or f'"{inc}"' not in open(path).read():
             problems.append(f'KNOWN lists runtime/{rel} including "{inc}" '
                             f"({reason}), which it no longer does: remove it")
+    for folder in folders:
+        if folder in layer:
+            problems += check_parts(rt, folder)
     return problems
+
+
+def subfolders(rt, folder):
+    """The subfolders of runtime/folder (its parts, with "./")."""
+    top = os.path.join(rt, folder)
+    return sorted(d for d in os.listdir(top)
+                  if os.path.isdir(os.path.join(top, d)))
+
+
+def part_layers(rt, folder):
+    """{part: layer index} of folder's drawing of its parts ({} when its
+    README.md has none), or None when it has no subfolders."""
+    subs = subfolders(rt, folder)
+    if not subs:
+        return None
+    path = os.path.join(rt, folder, "README.md")
+    text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+    if not re.search(r"^```\n", text, re.M):
+        return {}
+    return parse_drawing(text, set(subs) | {"./"},
+                         f"runtime/{folder}/README.md")
+
+
+def part_label(folder, part):
+    """How a message names a part of folder."""
+    return f"{folder}/'s own files" if part == "./" else f"{folder}/{part}/"
+
+
+def part_of(rel):
+    """The part of a path relative to its folder: its subfolder, or "./"
+    for the folder's own files."""
+    return rel.split("/", 1)[0] if "/" in rel else "./"
+
+
+def check_parts(rt, folder):
+    """The includes between the parts of folder that break its drawing
+    (SUB_BESIDE and SUB_OUTWARD aside)."""
+    layer = part_layers(rt, folder)
+    if layer is None:
+        return []
+    if not layer:
+        return [f"runtime/{folder}/: has subfolders, and its README.md "
+                "draws no order of them"]
+    problems = [f"runtime/{folder}/{sub}/: not in runtime/{folder}/"
+                "README.md's drawing of its parts"
+                for sub in subfolders(rt, folder) if sub not in layer]
+    for (owner, name), reason in SUB_BESIDE.items():
+        if owner == folder and not os.path.exists(os.path.join(rt, owner,
+                                                               name)):
+            problems.append(f"SUB_BESIDE lists runtime/{owner}/{name} "
+                            f"({reason}), which is gone: remove it")
+    for rel in sources(rt, folder):
+        inner = rel.split("/", 1)[1]
+        if (folder, inner) in SUB_BESIDE or (folder, inner) in SUB_OUTWARD:
+            continue
+        part = part_of(inner)
+        if part not in layer:
+            continue
+        with open(os.path.join(rt, rel), encoding="utf-8") as f:
+            text = f.read()
+        for inc in INCLUDE.findall(text):
+            why = part_verdict(folder, part, inc, layer)
+            if why:
+                problems.append(f'runtime/{rel}: #include "{inc}": {why}')
+    return problems
+
+
+def part_verdict(folder, part, inc, layer):
+    """None when a file of part of folder may include inc, else what is
+    wrong."""
+    if not inc.startswith(folder + "/"):
+        return None  # beside it (its own part) or another folder's
+    target = inc[len(folder) + 1:]
+    if (folder, target) in SUB_BESIDE:
+        return None
+    if (folder, target) in SUB_OUTWARD:
+        return (f"{folder}/{target} is for the folders above {folder}/ "
+                f"({SUB_OUTWARD[(folder, target)]})")
+    owner = part_of(target)
+    if owner == part or owner not in layer:
+        return None
+    if layer[owner] >= layer[part]:
+        where = "beside" if layer[owner] == layer[part] else "above"
+        return (f"{part_label(folder, owner)} is drawn {where} "
+                f"{part_label(folder, part)} in runtime/{folder}/README.md")
+    return None
 
 
 def sources(rt, folder):
@@ -250,17 +370,30 @@ def object_folder(path, layer):
     """The runtime folder (or component beside it) an object was built
     from, or None: the first of the directories above it that is one (an
     object of mpi/pt2pt/ is mpi/'s)."""
-    parts = os.path.normpath(path).split(os.sep)[:-1]
+    return object_place(path, layer)[0]
+
+
+def object_place(path, layer):
+    """(folder, path of the source in it) of an object, as object_folder
+    finds the folder; the path is the source's name alone when no
+    directory follows the folder's (an object built beside the source)."""
+    parts = os.path.normpath(path).split(os.sep)
+    source = parts[-1][:-2] if parts[-1].endswith(".o") else parts[-1]
+    parts = parts[:-1]
     for i in range(len(parts) - 1, -1, -1):
         if parts[i] in OUTSIDE and "runtime" not in parts[i:]:
-            return parts[i]
+            return parts[i], source
         if parts[i].endswith(".dir") and i + 1 < len(parts) and \
                 (parts[i + 1] in layer or parts[i + 1] in OUTSIDE):
-            return parts[i + 1]
+            return parts[i + 1], "/".join(parts[i + 2:] + [source])
     parent = parts[-1] if parts else ""
     if parent in layer or parent in OUTSIDE:
-        return parent
-    return GENERATED.get(os.path.basename(path))
+        return parent, source
+    gen = GENERATED.get(os.path.basename(path))
+    if gen is None:
+        return None, source
+    folder, _, part = gen.partition("/")
+    return folder, (part + "/" if part else "") + source
 
 
 def check_objects(root, objects):
@@ -302,6 +435,36 @@ def check_objects(root, objects):
                         f"{folder}/{os.path.basename(obj)} uses {name} of "
                         f"{owner}/{os.path.basename(where)}, which is not "
                         f"drawn under {folder}/")
+    return problems + check_part_objects(rt, layer, defined, used)
+
+
+def check_part_objects(rt, layer, defined, used):
+    """The runtime names an object of a part of a folder uses from a part
+    of that folder not drawn under its own (SUB_BESIDE aside)."""
+    parts, problems = {}, []
+    for obj in sorted(used):
+        folder, src = object_place(obj, layer)
+        if folder not in layer or (folder, src) in SUB_BESIDE:
+            continue
+        if folder not in parts:
+            parts[folder] = part_layers(rt, folder)
+        sub = parts[folder]
+        if not sub or part_of(src) not in sub:
+            continue
+        part = part_of(src)
+        for name in sorted(used[obj]):
+            for where in defined.get(name, []):
+                wfolder, wsrc = object_place(where, layer)
+                if wfolder != folder or (folder, wsrc) in SUB_BESIDE or \
+                        part_of(wsrc) not in sub:
+                    continue
+                owner = part_of(wsrc)
+                if owner != part and sub[owner] >= sub[part]:
+                    problems.append(
+                        f"{folder}/{src} uses {name} of {folder}/{wsrc}, "
+                        "which is not drawn under "
+                        f"{part_label(folder, part)} in "
+                        f"runtime/{folder}/README.md")
     return problems
 
 
@@ -310,7 +473,10 @@ def check_objects(root, objects):
 # files belong to one such folder; an entry whose folder has no cycle left
 # is reported.  Keep it short; remove an entry once its folder's files form
 # a DAG.
-KNOWN_CYCLES = {"mpi": "being split into a DAG"}
+KNOWN_CYCLES = {"mpi": "its parts form a DAG (mpi/README.md), but the files of "
+                        "comm/ and of file/ still use each other, and gpu.c "
+                        "(on its way out of mpi/) closes one through coll/ "
+                        "and pt2pt/"}
 
 
 def check_cycles(root, objects, known=None):
@@ -461,10 +627,22 @@ base       bottom
 | `side/` | `side.h` | s |
 | `top/` | `top.h` | t |
 """
+    # mid/ has parts: sub/ over low/ over its own files.
+    parts = """# mid
+```
+sub        upper part
+  |
+low        lower part
+  |
+./         mid's own files
+```
+"""
     good = {"base/base.h": "", "mid/mid.h": '#include "base/base.h"\n',
             "mid/priv.h": '#include "mid.h"\n', "side/side.h": "",
             "top/top.h": '#include "mid/mid.h"\n#include "mpi.h"\n',
-            "include/mpi.h": ""}
+            "include/mpi.h": "", "mid/README.md": parts,
+            "mid/low/low.h": '#include "mid/mid.h"\n',
+            "mid/sub/sub.h": '#include "mid/low/low.h"\n#include "mid/mid.h"\n'}
     faults = {
         "upward": ("mid/x.c", '#include "top/top.h"\n', "drawn above"),
         "upward from a subfolder": ("mid/sub/x.c", '#include "top/top.h"\n',
@@ -473,6 +651,12 @@ base       bottom
         "private": ("top/x.c", '#include "mid/priv.h"\n', "private header"),
         "unknown": ("top/x.c", '#include "nowhere.h"\n', "no such header"),
         "undrawn": ("extra/x.c", "", "not in runtime/README.md"),
+        "part upward": ("mid/low/x.c", '#include "mid/sub/sub.h"\n',
+                        "mid/sub/ is drawn above mid/low/"),
+        "part's own files upward": ("mid/x.c", '#include "mid/low/low.h"\n',
+                                    "mid/low/ is drawn above mid/'s own"),
+        "part undrawn": ("mid/other/x.c", "",
+                         "not in runtime/mid/README.md's drawing"),
     }
     failed = 0
     for label, fault in [("clean", None)] + list(faults.items()):
@@ -500,16 +684,23 @@ base       bottom
 
 
 def self_test_objects(readme, good):
-    """Objects of a lower folder calling up must be reported, calls down
-    not."""
+    """Objects of a lower folder, or of a lower part of a folder, calling
+    up must be reported, calls down not."""
     sources = {"base/b.c": "void amp_base_fn(void) {}\n",
                "top/t.c": "void amp_mid_fn(void);\n"
-                          "void amp_top_fn(void) { amp_mid_fn(); }\n"}
+                          "void amp_top_fn(void) { amp_mid_fn(); }\n",
+               "mid/o.c": "void amp_own_fn(void) {}\n"}
+    low = "void amp_own_fn(void);\nvoid amp_low_fn(void) { amp_own_fn(); }\n"
+    calls_low = "void amp_low_fn(void);\nvoid amp_base_fn(void);\n" \
+                "void amp_mid_fn(void) { amp_base_fn(); amp_low_fn(); }\n"
     failed = 0
-    for label, mid in [("objects clean", "void amp_base_fn(void);\n"
-                        "void amp_mid_fn(void) { amp_base_fn(); }\n"),
-                       ("objects upward", "void amp_top_fn(void);\n"
-                        "void amp_mid_fn(void) { amp_top_fn(); }\n")]:
+    for label, mid, low_c, name in [
+            ("objects clean", calls_low, low, None),
+            ("objects upward", "void amp_top_fn(void);\n"
+             "void amp_mid_fn(void) { amp_top_fn(); }\n", low, "amp_top_fn"),
+            ("objects part upward", calls_low,
+             "void amp_mid_fn(void);\n"
+             "void amp_low_fn(void) { amp_mid_fn(); }\n", "amp_mid_fn")]:
         tmp = tempfile.mkdtemp()
         try:
             for rel, body in good.items():
@@ -520,9 +711,11 @@ def self_test_objects(readme, good):
             with open(os.path.join(tmp, "runtime", "README.md"), "w") as f:
                 f.write(readme)
             objects = []
-            # The build's layout: objects under a target's directory, one
-            # of them in a subfolder of its folder (mid/sub/ is mid/).
-            for rel, body in dict(sources, **{"mid/sub/m.c": mid}).items():
+            # The build's layout: objects under a target's directory, some
+            # in a subfolder of their folder (mid/sub/ is mid/, one of its
+            # parts).
+            for rel, body in dict(sources, **{"mid/sub/m.c": mid,
+                                              "mid/low/l.c": low_c}).items():
                 src = os.path.join(tmp, "objs", "lib.dir", rel)
                 os.makedirs(os.path.dirname(src), exist_ok=True)
                 with open(src, "w") as f:
@@ -533,8 +726,8 @@ def self_test_objects(readme, good):
             problems = check_objects(tmp, objects)
         finally:
             shutil.rmtree(tmp)
-        ok = (not problems if "clean" in label else
-              len(problems) == 1 and "amp_top_fn" in problems[0])
+        ok = (not problems if name is None else
+              len(problems) == 1 and name in problems[0])
         print(f"self-test {label}: {'ok' if ok else 'FAILED'} {problems}")
         failed += not ok
     return failed
@@ -668,14 +861,15 @@ def main():
     for p in problems + params:
         print(p)
     if problems:
-        print(f"{len(problems)} include(s) break the layers of "
-              "runtime/README.md")
+        print(f"{len(problems)} include(s) or name(s) break the layers of "
+              "runtime/README.md or a folder's drawing of its parts")
     if params:
         print(f"{len(params)} declaration(s) take more than {MAX_PARAMS} "
               "parameters")
     if problems or params:
         sys.exit(1)
-    print("every include of runtime/ follows the layers of runtime/README.md" +
+    print("every include of runtime/ follows the layers of runtime/README.md"
+          " and the drawings of its folders' parts" +
           (f", and so do the names its {len(objects)} objects use"
            if objects else "") +
           f"; no function takes more than {MAX_PARAMS} parameters")

@@ -1,11 +1,10 @@
 /*
  * What every file of the MPI layer needs: the layers below, the MPI_
  * names as weak aliases of the PMPI_ ones, handles' kind and index, the
- * error handlers and operations behind handles, errors (errors.c) and the
- * argument checks every call makes (handles.c).  The process-wide and
- * per-rank structs are in proc.h; the layer's objects each have their
- * header (comm.h, request.h, win.h, attr.h, fileio.h, stage.h), impl.h
- * includes them all.
+ * error handlers and operations behind handles, and errors (errors.c).
+ * The process-wide and per-rank structs are in proc.h; the objects the
+ * chapters share, their lookups and the argument checks in handles.h,
+ * requests in request.h; each chapter has its own header beside.
  */
 #ifndef AMP_MPI_CALL_H
 #define AMP_MPI_CALL_H
@@ -56,7 +55,7 @@
 #define AMP_HANDLE_KIND(h) ((unsigned)(h) >> AMPI_HANDLE_SHIFT)
 #define AMP_HANDLE_INDEX(h) ((int)((unsigned)(h) & 0xffffffu))
 
-/* Which objects a user error handler is for (errors.c). */
+/* Which objects a user error handler is for (attr/errhandler.c). */
 enum amp_errh_kind {
     AMP_ERRH_COMM,
     AMP_ERRH_WIN,
@@ -89,42 +88,17 @@ int amp_mpi_class_of_code(amp_rank_t *rank, int code);
  * window's) to it; detail says what is wrong.  Returns the code. */
 int amp_mpi_error_win(amp_rank_t *rank, MPI_Errhandler eh, MPI_Win win,
                       int errclass, const char *call, const char *detail);
-/* Error handlers of objects whose calls live outside errors.c (sessions):
- * a new handler of kind (enum amp_errh_kind) calling fn; whether eh may be
- * the handler of such an object (the error through MPI_COMM_WORLD's
- * handler if not); and eh applied to an error of errclass (raw: the
- * program's error code as it is) of the object handle, detail saying what
- * is wrong.  The last two return an MPI code. */
-int amp_errh_create(int kind, void *fn, MPI_Errhandler *errhandler,
-                    const char *call);
-int amp_errh_check(amp_rank_t *rank, MPI_Errhandler eh, int kind,
-                   const char *call);
+/* Records an error of a call on file fh (MPI_FILE_NULL too) and applies
+ * handler eh (the file's) to it; msg says what is wrong (call included).
+ * Returns the code. */
+int amp_mpi_error_file(amp_rank_t *rank, MPI_Errhandler eh, MPI_File fh,
+                       int errclass, const char *msg);
+/* eh applied to an error of errclass (raw: the program's error code as it
+ * is) of the object handle (a session, a file...), detail saying what is
+ * wrong; returns the MPI code. */
 int amp_errh_apply(amp_rank_t *rank, MPI_Errhandler eh, int handle,
                    int errclass, int raw, const char *call, const char *detail);
 /* What MPI_LASTUSEDCODE points to. */
 const int *amp_mpi_lastusedcode(amp_rank_t *rank);
-
-/* ---- handles (handles.c) ---- */
-const amp_dt_t *amp_dt_lookup(amp_rank_t *rank, MPI_Datatype h);
-
-/* Argument checks shared by the calls; each returns MPI_SUCCESS or the
- * code from amp_mpi_error. */
-int amp_check_dt(amp_rank_t *rank, amp_comm_t *comm, MPI_Datatype h,
-                 const char *call, const char *arg, const amp_dt_t **dt);
-int amp_check_count(amp_rank_t *rank, amp_comm_t *comm, int count,
-                    const char *call, const char *arg);
-int amp_check_buf(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
-                  int count, const amp_dt_t *dt, const char *call,
-                  const char *arg);
-
-/* ---- datatypes (datatype.c) ---- */
-
-/* Keeps a derived type alive (MPI_Type_free only drops the user's handle)
- * while a pending operation uses it; no-ops on predefined types. */
-void amp_type_hold(const amp_dt_t *dt);
-void amp_type_drop(amp_rank_t *rank, const amp_dt_t *dt);
-
-/* ---- sessions (session.c) ---- */
-AMP_MUST_USE amp_status_t amp_session_rank_init(amp_rank_t *rank);
 
 #endif

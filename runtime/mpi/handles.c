@@ -1,37 +1,12 @@
 /*
- * Handle lookup and the argument checks every call shares.
+ * Handles (handles.h): the argument checks every call shares, the
+ * collective views of communicators, and the references that keep derived
+ * datatypes alive.
  */
-#include "mpi/comm/comm.h"
-#include "mpi/pt2pt/request.h"
-#include "mpi/attr/attr.h"
-#include "mpi/file/fileio.h"
+#include "mpi/handles.h"
 
 #include <stdio.h>
 #include <string.h>
-
-amp_comm_t *amp_comm_lookup(amp_rank_t *rank, MPI_Comm h)
-{
-    if (AMP_HANDLE_KIND(h) != AMPI_HANDLE_COMM)
-        return NULL;
-    return amp_table_lookup(&rank->comms, AMP_HANDLE_INDEX(h));
-}
-
-const amp_dt_t *amp_dt_lookup(amp_rank_t *rank, MPI_Datatype h)
-{
-    unsigned kind = AMP_HANDLE_KIND(h);
-    if (kind == AMPI_HANDLE_DATATYPE)
-        return amp_dt_predefined(AMP_HANDLE_INDEX(h));
-    if (kind == AMPI_HANDLE_DATATYPE_DERIVED)
-        return amp_table_lookup(&rank->dts, AMP_HANDLE_INDEX(h));
-    return NULL;
-}
-
-amp_req_t *amp_req_lookup(amp_rank_t *rank, MPI_Request h)
-{
-    if (AMP_HANDLE_KIND(h) != AMPI_HANDLE_REQUEST)
-        return NULL;
-    return amp_table_lookup(&rank->reqs, AMP_HANDLE_INDEX(h));
-}
 
 int amp_comm_world_rank(const amp_comm_t *comm, int r)
 {
@@ -46,9 +21,16 @@ void amp_coll_comm_of(amp_rank_t *rank, amp_comm_t *comm, amp_coll_comm_t *c)
     c->size = comm->size;
     c->world = comm->world;
     /* A persistent collective's starts all take the one it reserved. */
-    amp_pcoll_t *pc = amp_call_ctx()->pcoll;
-    c->seq = pc ? amp_pcoll_seq(pc) : comm->coll_seq++;
+    const amp_call_ctx_t *ctx = amp_call_ctx();
+    c->seq = ctx->pcoll ? ctx->pcoll_seq : comm->coll_seq++;
     c->nbc_pes = amp_proc.nbc_pes;
+}
+
+void amp_intercoll_view(amp_rank_t *rank, amp_comm_t *ic, amp_coll_inter_t *v)
+{
+    amp_coll_comm_of(rank, ic, &v->local);
+    v->remote_size = ic->remote_size;
+    v->remote_world = ic->remote_world;
 }
 
 const char *amp_comm_label(const amp_comm_t *comm, char *buf, size_t len)
@@ -86,57 +68,6 @@ void amp_rank_report_coll_waits(amp_rank_t *rank)
             amp_log_error("    waiting for the other members (%s)", comm);
         }
     }
-}
-
-static void comm_setup(amp_comm_t *c, int ctx, int rank, int size,
-                       const int *world, const char *name)
-{
-    c->ctx = ctx;
-    c->rank = rank;
-    c->size = size;
-    c->world = world;
-    c->errh = MPI_ERRORS_ARE_FATAL;
-    snprintf(c->name, sizeof(c->name), "%s", name);
-}
-
-amp_status_t amp_rank_objects_init(amp_rank_t *rank)
-{
-    amp_table_init(&rank->comms, sizeof(amp_comm_t), 2);
-    amp_table_init(&rank->dts, sizeof(amp_dt_t), 0);
-    amp_table_init(&rank->reqs, sizeof(amp_req_t), 1);
-    amp_table_init(&rank->msgs, sizeof(amp_msg_handle_t), 1);
-    amp_table_init(&rank->errhs, sizeof(amp_errh_t), 4);
-    amp_table_init(&rank->ops, sizeof(amp_op_obj_t), 1);
-    if (amp_group_init(rank) != AMP_OK)
-        return AMP_ERR_NOMEM;
-    if (amp_attr_rank_init(rank) != AMP_OK ||
-        amp_info_rank_init(rank) != AMP_OK ||
-        amp_win_rank_init(rank) != AMP_OK ||
-        amp_file_rank_init(rank) != AMP_OK ||
-        amp_session_rank_init(rank) != AMP_OK)
-        return AMP_ERR_NOMEM;
-    rank->file_errh = MPI_ERRORS_RETURN; /* the default for files */
-    amp_comm_t *world = amp_table_put(&rank->comms, 0);
-    amp_comm_t *self = amp_table_put(&rank->comms, 1);
-    if (!world || !self)
-        return AMP_ERR_NOMEM;
-    /* Context ids: MPI_COMM_WORLD uses 0 and 1, MPI_COMM_SELF 2 and 3. */
-    comm_setup(world, 0, rank->world_rank, amp_proc.nranks, NULL,
-               "MPI_COMM_WORLD");
-    comm_setup(self, 2, 0, 1, &rank->world_rank, "MPI_COMM_SELF");
-    /* MPI_COMM_SELF has nobody to share with: its shm stays NULL. */
-    if (amp_comm_members_local(amp_proc.nranks, NULL) &&
-        amp_coll_shm_attach(&amp_proc.coll_shm, amp_proc.rank_pe,
-                            amp_proc.sched.npes,
-                            &(amp_coll_shm_members_t){0, amp_proc.nranks, NULL,
-                                                      0, amp_proc.nranks},
-                            &world->shm) != AMP_OK)
-        return AMP_ERR_NOMEM;
-    if (amp_comm_hier_attach(world) != AMP_OK)
-        return AMP_ERR_NOMEM;
-    rank->next_ctx = 4;
-    rank->idup_blocks = 0;
-    return AMP_OK;
 }
 
 /* ---- checks ---- */
@@ -195,4 +126,47 @@ int amp_check_buf(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
         return MPI_SUCCESS;
     return amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
                          "NULL buffer with count %d (argument %s)", count, arg);
+}
+
+int amp_check_win(amp_rank_t *rank, MPI_Win h, const char *call,
+                  amp_win_t **win)
+{
+    *win = amp_win_lookup(rank, h);
+    if (*win)
+        return MPI_SUCCESS;
+    if (h == MPI_WIN_NULL)
+        return amp_mpi_error(rank, NULL, MPI_ERR_WIN, call,
+                             "MPI_WIN_NULL is not a valid window (argument "
+                             "win)");
+    return amp_mpi_error(rank, NULL, MPI_ERR_WIN, call,
+                         "invalid window handle %#x (argument win)",
+                         (unsigned)h);
+}
+
+/* ---- references to derived datatypes ---- */
+
+/* Drops one reference to dt; the last one frees it and its references. */
+static void type_release(amp_rank_t *rank, amp_dt_t *dt)
+{
+    if (--dt->refs > 0)
+        return;
+    for (int i = 0; i < dt->ntypes; i++) {
+        amp_dt_t *in = amp_dt_derived(rank, dt->types[i]);
+        if (in)
+            type_release(rank, in);
+    }
+    amp_dt_destroy(dt);
+    amp_table_free(&rank->dts, dt);
+}
+
+void amp_type_hold(const amp_dt_t *dt)
+{
+    if (!dt->predefined)
+        ((amp_dt_t *)dt)->refs++;
+}
+
+void amp_type_drop(amp_rank_t *rank, const amp_dt_t *dt)
+{
+    if (!dt->predefined)
+        type_release(rank, (amp_dt_t *)dt);
 }

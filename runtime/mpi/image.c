@@ -2,7 +2,7 @@
  * translated between it and the original that the program was loaded as
  * (error messages, debuggers, callbacks registered by one rank and called
  * in another).  Without pie every address is its own translation. */
-#include "mpi/impl.h"
+#include "mpi/proc.h"
 
 #include <stdint.h>
 

@@ -131,10 +131,12 @@ typedef struct amp_bsend {
  * the rank.  Reached through amp_call_ctx(). */
 typedef struct amp_call_ctx {
     /* Errors of call alias_of are reported as alias's (a "_c" call runs
-     * its int form: large.c). */
+     * its int form: large/large.c). */
     const char *alias_of, *alias;
     struct amp_pcoll *pcoll; /* pcoll.c: the persistent collective being
                                 set up or started, or NULL */
+    unsigned pcoll_seq;      /* ... the sequence number its collective
+                                takes (handles.c: amp_coll_comm_of) */
 } amp_call_ctx_t;
 
 #define AMP_ERRMSG_RING 16
@@ -174,15 +176,15 @@ typedef struct amp_rank {
     amp_table_t files;    /* file.c */
     amp_table_t sessions; /* session.c; index 0 is MPI_SESSION_NULL */
     int nsessions;        /* session.c: sessions open (MPI may be used) */
-    struct amp_datarep *datareps; /* datarep.c: MPI_Register_datarep's */
+    struct amp_datarep *datareps; /* datatype/datarep.c: the registered */
     struct amp_attr *dt_attrs[AMPI_DTID_COUNT]; /* attr.c: predefined types' */
     /* datatype.c: the names this rank gave predefined types (by id, in its
      * heap, so they move with it); NULL until it names one */
     char **dt_names;
     int attr_my_wth;                 /* attr.c: what AMPI_MY_WTH points to */
     struct amp_user_errs *user_errs; /* errors.c: added classes and codes */
-    MPI_Errhandler file_errh;        /* errors.c: MPI_FILE_NULL's handler */
-    int self_errh_set; /* errors.c: the program set MPI_COMM_SELF's handler */
+    MPI_Errhandler file_errh;        /* file/: MPI_FILE_NULL's handler */
+    int self_errh_set; /* attr/: the program set MPI_COMM_SELF's handler */
     amp_bsend_t bsend;
     unsigned errseq;
     int errcodes[AMP_ERRMSG_RING];
@@ -194,7 +196,7 @@ typedef struct amp_rank {
     /* gpu.c: device buffers staged for the collective being started, taken
      * by the next amp_coll_launch (NULL between calls) */
     struct amp_gpu_op *gpu_coll;
-    unsigned polls;         /* request.c: fruitless polls in a row */
+    unsigned polls;         /* request.h: fruitless polls in a row */
     unsigned long poll_act; /* ... since the activity was this */
     amp_call_ctx_t ctx;     /* its own thread's (thr.upper) */
     /* threads.c: kernel threads bound to it now (it stays on its PE while
@@ -212,6 +214,27 @@ static inline amp_rank_t *amp_rank_self(void)
     amp_pe_t *pe = amp_pe_self();
     return pe && pe->current ? (amp_rank_t *)pe->current->owner : NULL;
 }
+
+/* How a kernel thread is bound to a rank (threads/threads.h: a stack of
+ * them: an OpenMP region of a bound thread binds it again). */
+typedef struct amp_mt_bind {
+    amp_rank_t *rank;
+    void *own_tp; /* the kernel thread's own thread pointer */
+    int main;     /* it runs the rank's main thread's part (the master of
+                     a parallel region the rank's ULT started) */
+    int inherit;  /* threads it creates are bound to the rank too */
+    int counted;  /* counted in sched.outside (amp_sched_outside_begin) */
+    struct amp_mt_bind *prev;
+} amp_mt_bind_t;
+
+/* The calling kernel thread's binding, or NULL (the runtime's own thread
+ * pointer-relative TLS, never the rank's; proc.c, set by threads/). */
+extern __thread amp_mt_bind_t *amp_mt_bound
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+/* The rank the calling thread acts for: the running rank on a PE, the
+ * bound rank elsewhere, or NULL (proc.c). */
+amp_rank_t *amp_mt_rank(void);
 
 /* The calling thread's call state (a thread of a rank). */
 static inline amp_call_ctx_t *amp_call_ctx(void)
@@ -232,7 +255,7 @@ int amp_mpi_error(amp_rank_t *rank, amp_comm_t *comm, int errclass,
     __attribute__((format(printf, 5, 6)));
 
 /* A new rank's tables of MPI objects, with the predefined ones
- * (handles.c). */
+ * (init/rank_objects.c). */
 AMP_MUST_USE amp_status_t amp_rank_objects_init(amp_rank_t *rank);
 
 /* For the deadlock report (handles.c): the communicator of rank that p2p

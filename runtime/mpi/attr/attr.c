@@ -15,10 +15,9 @@
  * An object's attributes are a list, newest first: deleting all of them
  * (MPI_Comm_free, MPI_Type_free, MPI_Finalize on MPI_COMM_SELF) calls the
  * delete callbacks in the reverse order of setting, and MPI_Comm_dup /
- * MPI_Type_dup copy them in list order.  Windows (mpi/win/win.c) keep theirs
- * like communicators; the predefined MPI_WIN_* values come from win.c.
+ * MPI_Type_dup copy them in list order.  Windows keep theirs like
+ * communicators; the predefined MPI_WIN_* values are read from the window.
  */
-#include "mpi/comm/comm.h"
 #include "mpi/attr/attr.h"
 
 #include <stdlib.h>
@@ -464,7 +463,7 @@ void amp_attr_comm_clear(amp_rank_t *rank, amp_comm_t *comm)
 }
 
 /* MPI_WTIME_IS_GLOBAL: the clocks of the job's processes count from one
- * boot (MPI_Wtime, env.c) when they all run on one node. */
+ * boot (MPI_Wtime, init/env.c) when they all run on one node. */
 static const int *wtime_global(void)
 {
     static const int yes = 1, no = 0;
@@ -522,6 +521,24 @@ static amp_attr_t **type_attrs(amp_rank_t *rank, MPI_Datatype h,
                             "invalid datatype handle %#x (argument datatype)",
                             (unsigned)h);
     return NULL;
+}
+
+/* The predefined attributes of windows, MPI_WIN_BASE .. MPI_WIN_MODEL: 1
+ * (and the value through attribute_val, *flag 1) when keyval is one. */
+static int win_predefined(amp_win_t *w, int keyval, void *attribute_val,
+                          int *flag)
+{
+    static const int model = MPI_WIN_UNIFIED;
+    void **out = attribute_val;
+    *flag = 1;
+    switch (keyval) {
+    case MPI_WIN_BASE: *out = w->base; return 1;
+    case MPI_WIN_SIZE: *out = &w->bytes; return 1;
+    case MPI_WIN_DISP_UNIT: *out = &w->disp_unit; return 1;
+    case MPI_WIN_CREATE_FLAVOR: *out = &w->flavor; return 1;
+    case MPI_WIN_MODEL: *out = (void *)&model; return 1;
+    default: *flag = 0; return 0;
+    }
 }
 
 /* ---- setting, getting and deleting, on communicators and datatypes ---- */
@@ -609,8 +626,7 @@ static int get_attr(int kind, int obj, int keyval, void *value, int *flag,
         return MPI_SUCCESS;
     }
     if (kind == KIND_WIN &&
-        amp_win_predefined_attr(amp_win_lookup(ac.rank, obj), keyval, value,
-                                flag))
+        win_predefined(amp_win_lookup(ac.rank, obj), keyval, value, flag))
         return MPI_SUCCESS;
     rc = find_keyval(&ac, kind, keyval, 1);
     if (rc != MPI_SUCCESS)

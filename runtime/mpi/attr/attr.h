@@ -1,11 +1,12 @@
 /*
  * Attributes cached on communicators, datatypes and windows (attr.c, and
- * from Fortran fortran_attr.c), and info objects (info.c).
+ * from Fortran ../fortran/fortran_attr.c), info objects and window hints
+ * (info.c), and error handler objects (errhandler.c).
  */
 #ifndef AMP_MPI_ATTR_H
 #define AMP_MPI_ATTR_H
 
-#include "mpi/win/win.h"
+#include "mpi/handles.h"
 
 /* ---- attributes (attr.c) ---- */
 AMP_MUST_USE amp_status_t amp_attr_rank_init(amp_rank_t *rank);
@@ -45,6 +46,19 @@ int amp_attr_fortran_get(int kind, int obj, int keyval, MPI_Aint *value,
                          int *flag, const char *call);
 void amp_attr_keyval_fortran(int keyval, int is_int);
 
+/* ---- error handlers (errhandler.c) ----
+ * For objects whose calls live elsewhere (sessions, files): a new handler
+ * of kind (enum amp_errh_kind) calling fn; whether eh may be the handler
+ * of such an object (the error through MPI_COMM_WORLD's handler if not;
+ * returns an MPI code); and what is wrong with eh as the handler of an
+ * object of kind (-1: any), formatted into buf, or 0 when nothing is. */
+int amp_errh_create(int kind, void *fn, MPI_Errhandler *errhandler,
+                    const char *call);
+int amp_errh_check(amp_rank_t *rank, MPI_Errhandler eh, int kind,
+                   const char *call);
+int amp_errh_problem(amp_rank_t *rank, MPI_Errhandler eh, int kind, char *buf,
+                     size_t len);
+
 /* ---- info objects (info.c) ---- */
 AMP_MUST_USE amp_status_t amp_info_rank_init(amp_rank_t *rank);
 /* The hints behind info handle h, or NULL (MPI_INFO_NULL, invalid). */
@@ -61,5 +75,15 @@ AMP_MUST_USE amp_status_t amp_comm_info_apply(amp_rank_t *rank,
                                               amp_comm_t *comm,
                                               const struct amp_info *hints);
 void amp_info_destroy(struct amp_info *info);
+
+/* ---- window hints (info.c) ---- */
+/* A window's hints: amp_win_info_apply keeps in *set (created on first
+ * use) the standard's window hints found in hints, ignoring other keys;
+ * amp_win_info_get hands out a new info object with every window hint, its
+ * value from set or else its default (MPI_Win_get_info). */
+AMP_MUST_USE amp_status_t amp_win_info_apply(struct amp_info **set,
+                                             const struct amp_info *hints);
+int amp_win_info_get(amp_rank_t *rank, const struct amp_info *set,
+                     MPI_Info *info_used, const char *call);
 
 #endif

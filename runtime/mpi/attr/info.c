@@ -9,7 +9,6 @@
  * MPI_INFO_ENV (index 0 of the rank's info table) is filled the first time
  * it is used and cannot be changed or freed.
  */
-#include "mpi/comm/comm.h"
 #include "mpi/attr/attr.h"
 
 #include <stdio.h>

@@ -112,7 +112,7 @@ static int check_op(amp_rank_t *rank, amp_comm_t *comm, MPI_Op op,
     out->op_id = 0;
     out->unit = 1;
     out->unit_extent = dt->extent;
-    if (dt->large_of) { /* a large count's type (large.c) */
+    if (dt->large_of) { /* a large count's type (large/large.c) */
         out->dt_handle = dt->large_of;
         out->unit = dt->large_count;
         out->unit_extent = dt->large_extent;

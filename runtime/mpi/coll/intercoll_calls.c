@@ -11,13 +11,6 @@
 #include "coll/inter.h"
 #include "coll/nbc.h"
 
-void amp_intercoll_view(amp_rank_t *rank, amp_comm_t *ic, amp_coll_inter_t *v)
-{
-    amp_coll_comm_of(rank, ic, &v->local);
-    v->remote_size = ic->remote_size;
-    v->remote_world = ic->remote_world;
-}
-
 int amp_check_inter_root(amp_rank_t *rank, amp_comm_t *comm, int root,
                          const char *call)
 {

@@ -19,6 +19,7 @@
  */
 #include "coll/nbc.h"
 #include "mpi/comm/topology.h"
+#include "mpi/stage.h"
 
 #include <stdlib.h>
 

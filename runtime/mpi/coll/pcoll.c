@@ -200,6 +200,7 @@ static int run_as(amp_pcoll_t *p, int dry)
     amp_call_ctx_t *ctx = amp_call_ctx();
     amp_call_ctx_t saved = *ctx;
     ctx->pcoll = p;
+    ctx->pcoll_seq = p->seq;
     ctx->alias_of = kinds[p->kind].iname;
     ctx->alias = p->call;
     p->dry = dry;
@@ -299,14 +300,31 @@ static int own_types(amp_rank_t *rank, amp_pcoll_t *p)
     return rc;
 }
 
-void amp_pcoll_free(amp_rank_t *rank, amp_pcoll_t *p)
+static void pcoll_free(amp_pcoll_t *p)
 {
-    (void)rank;
     for (int i = 0; i < p->nowned; i++)
         PMPI_Type_free(&p->owned[i]);
     free(p->arrays);
     free(p);
 }
+
+static void pcoll_release(amp_rank_t *rank, amp_req_t *r)
+{
+    (void)rank;
+    pcoll_free(r->pcoll);
+    r->pcoll = NULL;
+}
+
+/* MPI_Start of persistent collective request r. */
+static int pcoll_start(amp_rank_t *rank, amp_req_t *r, const char *call)
+{
+    (void)rank;
+    (void)call; /* errors name the _init call, as the arguments are its */
+    return run_as(r->pcoll, 0);
+}
+
+static const amp_req_ops_t pcoll_ops = {.release = pcoll_release,
+                                        .start = pcoll_start};
 
 /* The _init call: checks, keeps the arguments, reserves the sequence
  * number, and runs the call dry. */
@@ -344,6 +362,7 @@ static int pcoll_init(int kind, const pc_args_t *args, MPI_Info info,
     }
     p->seq = comm->coll_seq++;
     r->pcoll = p; /* amp_req_release frees it */
+    r->ops = &pcoll_ops;
     rc = run_as(p, 1);
     /* The program may free its datatypes: p keeps duplicates. */
     if (rc == MPI_SUCCESS)
@@ -356,18 +375,6 @@ static int pcoll_init(int kind, const pc_args_t *args, MPI_Info info,
     r->persistent = 1;
     *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
     return MPI_SUCCESS;
-}
-
-int amp_pcoll_start(amp_rank_t *rank, amp_req_t *r, const char *call)
-{
-    (void)rank;
-    (void)call; /* errors name the _init call, as the arguments are its */
-    return run_as(r->pcoll, 0);
-}
-
-unsigned amp_pcoll_seq(const amp_pcoll_t *p)
-{
-    return p->seq;
 }
 
 /* Completion of a start: the schedule is gone. */

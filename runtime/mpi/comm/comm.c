@@ -1,6 +1,6 @@
 /* Communicator calls. */
 #include "mpi/comm/comm.h"
-#include "mpi/pt2pt/request.h"
+#include "mpi/request.h"
 #include "mpi/attr/attr.h"
 
 #include "coll/nbc.h"
@@ -218,6 +218,42 @@ void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm)
     if (comm->is_inter)
         amp_intercomm_cleanup(rank, comm);
     amp_table_free(&rank->comms, comm);
+}
+
+static void comm_setup(amp_comm_t *c, int ctx, int rank, int size,
+                       const int *world, const char *name)
+{
+    c->ctx = ctx;
+    c->rank = rank;
+    c->size = size;
+    c->world = world;
+    c->errh = MPI_ERRORS_ARE_FATAL;
+    snprintf(c->name, sizeof(c->name), "%s", name);
+}
+
+amp_status_t amp_comm_rank_init(amp_rank_t *rank)
+{
+    amp_comm_t *world = amp_table_put(&rank->comms, 0);
+    amp_comm_t *self = amp_table_put(&rank->comms, 1);
+    if (!world || !self)
+        return AMP_ERR_NOMEM;
+    /* Context ids: MPI_COMM_WORLD uses 0 and 1, MPI_COMM_SELF 2 and 3. */
+    comm_setup(world, 0, rank->world_rank, amp_proc.nranks, NULL,
+               "MPI_COMM_WORLD");
+    comm_setup(self, 2, 0, 1, &rank->world_rank, "MPI_COMM_SELF");
+    /* MPI_COMM_SELF has nobody to share with: its shm stays NULL. */
+    if (amp_comm_members_local(amp_proc.nranks, NULL) &&
+        amp_coll_shm_attach(&amp_proc.coll_shm, amp_proc.rank_pe,
+                            amp_proc.sched.npes,
+                            &(amp_coll_shm_members_t){0, amp_proc.nranks, NULL,
+                                                      0, amp_proc.nranks},
+                            &world->shm) != AMP_OK)
+        return AMP_ERR_NOMEM;
+    if (amp_comm_hier_attach(world) != AMP_OK)
+        return AMP_ERR_NOMEM;
+    rank->next_ctx = 4;
+    rank->idup_blocks = 0;
+    return AMP_OK;
 }
 
 void amp_comm_hold(amp_comm_t *comm)

@@ -1,50 +1,14 @@
 /*
- * Communicators (comm.c, handles.c), groups (group.c), inter-communicators
- * (intercomm.c, intercoll_calls.c), and what every collective call of the
- * layer shares (collective.c, coll_calls.c).
+ * Communicators' construction (comm.c), groups (group.c),
+ * inter-communicators (intercomm.c, and their collectives:
+ * ../coll/intercoll_calls.c), and what every collective call of the layer
+ * shares (../coll/).  The communicator object, its lookup and check are
+ * ../handles.h's.
  */
 #ifndef AMP_MPI_COMM_H
 #define AMP_MPI_COMM_H
 
-#include "mpi/call.h"
-
-typedef struct amp_comm {
-    amp_obj_t obj;
-    int ctx; /* p2p context; ctx + 1 is the collective one */
-    int rank, size;
-    const int *world; /* comm rank -> world rank; NULL: identity */
-    int *owned_world; /* world map to free with the communicator */
-    MPI_Errhandler errh;
-    char name[MPI_MAX_OBJECT_NAME];
-    /* Each of the following belongs to the file named; amp_comm_new zeroes
-     * them and amp_comm_destroy asks each owner to release its part. */
-    int is_inter;              /* intercomm.c: an inter-communicator */
-    int remote_size;           /* intercomm.c */
-    const int *remote_world;   /* intercomm.c: remote rank -> world rank */
-    int *owned_remote_world;   /* intercomm.c */
-    MPI_Comm local_comm;       /* intercomm.c: the local group's intra-comm */
-    struct amp_topology *topo; /* topology.c */
-    struct amp_attr *attrs;    /* attr.c: cached attributes */
-    struct amp_info *info;     /* info.c: hints set on the communicator */
-    /* comm_create.c: the hardware level MPI_COMM_TYPE_HW_UNGUIDED made it
-     * at, which MPI_Comm_get_info reports as "mpi_hw_resource_type" */
-    const char *hw_resource;
-    unsigned coll_seq;          /* coll: collectives started, for tags */
-    struct amp_coll_shm *shm;   /* coll/shm.c: state its members share */
-    unsigned asserts;           /* info.c: AMP_ASSERT_* from mpi_assert_* */
-    struct amp_coll_hier *hier; /* coll/hier.h: members in several processes */
-    int holds;                  /* comm.c: persistent requests that use it */
-    int freed; /* comm.c: MPI_Comm_free'd while held; the handle is invalid */
-} amp_comm_t;
-
-/* Bits of amp_comm_t.asserts: the MPI-4 assertions set to "true" in the
- * communicator's info hints (info.c). */
-enum {
-    AMP_ASSERT_NO_ANY_TAG = 1u << 0,      /* mpi_assert_no_any_tag */
-    AMP_ASSERT_NO_ANY_SOURCE = 1u << 1,   /* mpi_assert_no_any_source */
-    AMP_ASSERT_EXACT_LENGTH = 1u << 2,    /* mpi_assert_exact_length */
-    AMP_ASSERT_ALLOW_OVERTAKING = 1u << 3 /* mpi_assert_allow_overtaking */
-};
+#include "mpi/handles.h"
 
 /* A group: an ordered list of world ranks (group.c). */
 typedef struct amp_group {
@@ -53,19 +17,6 @@ typedef struct amp_group {
     int *world; /* group rank -> world rank; NULL when empty */
 } amp_group_t;
 
-/* ---- handles (handles.c) ---- */
-amp_comm_t *amp_comm_lookup(amp_rank_t *rank, MPI_Comm h);
-int amp_comm_world_rank(const amp_comm_t *comm, int r);
-const char *amp_comm_label(const amp_comm_t *comm, char *buf, size_t len);
-/* The collective view of comm for one collective call: takes the call's
- * sequence number (comm->coll_seq++), so call it once per call, on every
- * member, whatever the algorithm. */
-void amp_coll_comm_of(amp_rank_t *rank, amp_comm_t *comm, amp_coll_comm_t *c);
-
-/* Argument checks shared by the calls; each returns MPI_SUCCESS or the
- * code from amp_mpi_error. */
-int amp_check_comm(amp_rank_t *rank, MPI_Comm h, const char *call,
-                   amp_comm_t **comm);
 /* collective.c: root is a rank of comm; op (a valid handle) is defined on
  * dt (handle dtype) and resolved into *out. */
 int amp_check_root(amp_rank_t *rank, amp_comm_t *comm, int root,
@@ -91,6 +42,14 @@ int amp_coll_launch(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
                     amp_status_t st, struct amp_nbc *s, MPI_Request *request,
                     const char *call);
 
+/* ---- persistent collectives (pcoll.c) ---- */
+typedef struct amp_pcoll amp_pcoll_t;
+/* amp_coll_launch of a persistent collective being set up (schedule s
+ * dropped) or started (s completes its request); g: its device buffers. */
+AMP_MUST_USE amp_status_t amp_pcoll_launch(amp_rank_t *rank, amp_pcoll_t *p,
+                                           struct amp_nbc *s,
+                                           struct amp_gpu_op *g);
+
 /* ---- process topologies (topology.c) ---- */
 
 /* A copy of t for MPI_Comm_dup (*copy NULL when t is NULL). */
@@ -99,6 +58,10 @@ AMP_MUST_USE amp_status_t amp_topology_dup(const struct amp_topology *t,
 void amp_topology_free(struct amp_topology *t);
 
 /* ---- communicators (comm.c) ---- */
+
+/* A new rank's MPI_COMM_WORLD and MPI_COMM_SELF (in its table of
+ * communicators, made empty). */
+AMP_MUST_USE amp_status_t amp_comm_rank_init(amp_rank_t *rank);
 
 /* Whether the size ranks of world (comm rank -> world rank, NULL: the
  * identity) all run in this process: only then do collectives go through
@@ -159,21 +122,6 @@ AMP_MUST_USE amp_status_t amp_comm_agree_ctx_among(amp_rank_t *rank,
                                                    const int *members, int n,
                                                    int me, int tag, int *ctx);
 
-/* World rank of rank r of the group comm's messages go to: the remote
- * group of an inter-communicator, comm's own group otherwise. */
-static inline int amp_comm_peer_world(const amp_comm_t *comm, int r)
-{
-    if (comm->is_inter)
-        return comm->remote_world[r];
-    return comm->world ? comm->world[r] : r;
-}
-
-/* Size of that group: the valid destinations and sources on comm. */
-static inline int amp_comm_peer_size(const amp_comm_t *comm)
-{
-    return comm->is_inter ? comm->remote_size : comm->size;
-}
-
 /* ---- groups (group.c) ---- */
 amp_group_t *amp_group_lookup(amp_rank_t *rank, MPI_Group h);
 /* Looks up h, answering MPI_ERR_GROUP (through comm's handler) if it is
@@ -210,10 +158,6 @@ int amp_intercomm_split(amp_rank_t *rank, MPI_Comm comm_h, int color, int key,
                         MPI_Comm *newcomm, const char *call);
 /* Releases what an inter-communicator holds beside the intra part. */
 void amp_intercomm_cleanup(amp_rank_t *rank, amp_comm_t *comm);
-/* The view of inter-communicator ic for one collective call, for the
- * schedules of coll/inter.h: takes the call's sequence number
- * (amp_coll_comm_of), so call it once per call (intercoll_calls.c). */
-void amp_intercoll_view(amp_rank_t *rank, amp_comm_t *ic, amp_coll_inter_t *v);
 /* Collectives on an inter-communicator (intercoll_calls.c): each checks its
  * own arguments beyond comm (reduce_scatter's are checked), then runs the
  * call to the end or, when request is not NULL, hands it out as *request

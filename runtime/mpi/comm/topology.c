@@ -8,6 +8,7 @@
  * the old one (ranks are threads that the load balancer moves anyway).
  */
 #include "mpi/comm/topology.h"
+#include "mpi/attr/attr.h"
 
 #include <limits.h>
 #include <stdlib.h>

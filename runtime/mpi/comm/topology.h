@@ -7,7 +7,7 @@
 #ifndef AMP_MPI_TOPOLOGY_H
 #define AMP_MPI_TOPOLOGY_H
 
-#include "mpi/impl.h"
+#include "mpi/comm/comm.h"
 
 #include <stddef.h>
 

@@ -7,15 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The derived type behind handle h, user-freed or not; NULL for a
- * predefined or invalid handle. */
-static amp_dt_t *derived_of(amp_rank_t *rank, MPI_Datatype h)
-{
-    if (AMP_HANDLE_KIND(h) != AMPI_HANDLE_DATATYPE_DERIVED)
-        return NULL;
-    return amp_table_lookup(&rank->dts, AMP_HANDLE_INDEX(h));
-}
-
 static int lookup_any(amp_rank_t *rank, MPI_Datatype h, const char *call,
                       const char *arg, const amp_dt_t **dt)
 {
@@ -126,7 +117,7 @@ static int type_publish(amp_rank_t *rank, amp_dt_t *dt, int combiner,
                         MPI_Datatype *newtype)
 {
     for (int i = 0; i < dt->ntypes; i++) {
-        amp_dt_t *in = derived_of(rank, dt->types[i]);
+        amp_dt_t *in = amp_dt_derived(rank, dt->types[i]);
         if (in)
             in->refs++;
     }
@@ -135,32 +126,6 @@ static int type_publish(amp_rank_t *rank, amp_dt_t *dt, int combiner,
     dt->user_refs = 1;
     *newtype = AMPI_HANDLE(AMPI_HANDLE_DATATYPE_DERIVED, dt->obj.idx);
     return MPI_SUCCESS;
-}
-
-/* Drops one reference to dt; the last one frees it and its references. */
-static void type_release(amp_rank_t *rank, amp_dt_t *dt)
-{
-    if (--dt->refs > 0)
-        return;
-    for (int i = 0; i < dt->ntypes; i++) {
-        amp_dt_t *in = derived_of(rank, dt->types[i]);
-        if (in)
-            type_release(rank, in);
-    }
-    amp_dt_destroy(dt);
-    amp_table_free(&rank->dts, dt);
-}
-
-void amp_type_hold(const amp_dt_t *dt)
-{
-    if (!dt->predefined)
-        ((amp_dt_t *)dt)->refs++;
-}
-
-void amp_type_drop(amp_rank_t *rank, const amp_dt_t *dt)
-{
-    if (!dt->predefined)
-        type_release(rank, (amp_dt_t *)dt);
 }
 
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
@@ -798,9 +763,8 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     rc = amp_attr_type_delete_all(rank, *datatype, "MPI_Type_free");
     if (rc != MPI_SUCCESS)
         return rc;
-    amp_dt_t *d = (amp_dt_t *)dt;
-    d->user_refs--;
-    type_release(rank, d);
+    ((amp_dt_t *)dt)->user_refs--;
+    amp_type_drop(rank, dt);
     *datatype = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
 }
@@ -1011,7 +975,7 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers,
                (size_t)dt->naddrs * sizeof(MPI_Aint));
     for (int i = 0; i < dt->ntypes; i++) {
         /* A derived type comes back as a handle the caller must free. */
-        amp_dt_t *in = derived_of(rank, dt->types[i]);
+        amp_dt_t *in = amp_dt_derived(rank, dt->types[i]);
         if (in) {
             in->refs++;
             in->user_refs++;

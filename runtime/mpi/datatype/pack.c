@@ -1,7 +1,7 @@
 /* MPI_Pack, MPI_Unpack, MPI_Pack_size and addresses.  The packed format
  * is the data bytes in type-map order, with no header. */
-#include "mpi/comm/comm.h"
-#include "mpi/file/fileio.h"
+#include "mpi/handles.h"
+#include "mpi/datatype/datarep.h"
 #include "mpi/stage.h"
 
 #include <limits.h>

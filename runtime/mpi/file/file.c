@@ -27,6 +27,7 @@
 amp_status_t amp_file_rank_init(amp_rank_t *rank)
 {
     amp_table_init(&rank->files, sizeof(amp_file_t), 0);
+    rank->file_errh = MPI_ERRORS_RETURN; /* the default for files */
     return AMP_OK;
 }
 

@@ -9,18 +9,22 @@
  * (leaders).  The file itself, one descriptor per process, is io/'s
  * (amp_io_file_t), shared by the process's members.
  *
- *   file.c         handles, errors, open/close/delete, size, info, hints,
- *                  atomicity, sync
- *   file_view.c    views, data representations, positions
- *   file_rw.c      independent reads and writes, blocking and not
- *   file_coll.c    collective reads and writes, split collectives
- *   file_shared.c  the shared file pointer, ordered reads and writes
- *   datarep.c      MPI_Register_datarep's registry (shared with pack.c)
+ *   file.c             handles, errors, open/close/delete, size, info,
+ *                      hints, atomicity, sync
+ *   file_view.c        views, data representations, positions
+ *   file_rw.c          independent reads and writes, blocking and not
+ *   file_coll.c        collective reads and writes, split collectives
+ *   file_shared.c      the shared file pointer, ordered reads and writes
+ *   file_errhandler.c  the files' error handlers
+ *   datarep.c          MPI_Register_datarep (the registry: ../datatype/)
  */
 #ifndef AMP_MPI_FILE_H
 #define AMP_MPI_FILE_H
 
-#include "mpi/impl.h"
+#include "mpi/file/fileio.h"
+#include "mpi/comm/comm.h"
+#include "mpi/pt2pt/request.h"
+#include "mpi/attr/attr.h"
 
 /* Data representations of a view. */
 enum amp_file_rep {

@@ -11,6 +11,7 @@
  * other ranks meanwhile.
  */
 #include "mpi/file/file.h"
+#include "mpi/stage.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -228,7 +229,7 @@ void amp_file_wait_pending(amp_rank_t *rank, amp_file_t *f, const char *call)
         amp_mpi_poll(rank, call);
 }
 
-void amp_file_op_release(amp_rank_t *rank, struct amp_file_op *op)
+static void op_release(amp_rank_t *rank, struct amp_file_op *op)
 {
     for (int i = 0; i < 3; i++)
         if (op->held[i])
@@ -317,6 +318,31 @@ static int run_blocking(amp_rank_t *rank, amp_file_t *f, struct amp_file_op *op,
     return rc;
 }
 
+/* Wait and Test found the file request of op failed: its error through
+ * the file's handler. */
+static int op_req_error(amp_rank_t *rank, struct amp_file_op *op,
+                        const char *call)
+{
+    amp_file_t *f = amp_table_lookup(&rank->files, AMP_HANDLE_INDEX(op->fh));
+    if (f && amp_file_handle(f) != op->fh)
+        f = NULL;
+    return op_error(rank, f, op->job.status, op->job.err, op->write, call);
+}
+
+static void req_release(amp_rank_t *rank, amp_req_t *r)
+{
+    op_release(rank, r->fop);
+    r->fop = NULL;
+}
+
+static int req_fail(amp_rank_t *rank, const amp_req_t *r, const char *call)
+{
+    return op_req_error(rank, r->fop, call);
+}
+
+static const amp_req_ops_t file_op_ops = {.release = req_release,
+                                          .fail = req_fail};
+
 /* A request for op, made pending, or (done set) complete at once. */
 static int op_request(amp_rank_t *rank, amp_file_t *f, struct amp_file_op *op,
                       int done, MPI_Request *request, const char *call)
@@ -329,6 +355,7 @@ static int op_request(amp_rank_t *rank, amp_file_t *f, struct amp_file_op *op,
     r->active = 1;
     r->comm = MPI_COMM_WORLD;
     r->fop = op;
+    r->ops = &file_op_ops;
     op->r = r;
     op->owns_mem = 1;
     op->req = &r->p2p;
@@ -382,16 +409,6 @@ int amp_file_independent(amp_rank_t *rank, amp_file_t *f,
         op_free(op);
     }
     return rc;
-}
-
-/* Wait/Test found a failed file request (request.c). */
-int amp_file_req_error(amp_rank_t *rank, struct amp_file_op *op,
-                       const char *call)
-{
-    amp_file_t *f = amp_table_lookup(&rank->files, AMP_HANDLE_INDEX(op->fh));
-    if (f && amp_file_handle(f) != op->fh)
-        f = NULL;
-    return op_error(rank, f, op->job.status, op->job.err, op->write, call);
 }
 
 /* ---- the calls ---- */

@@ -22,6 +22,7 @@
  * to the original's), so an address is first moved back to the original.
  */
 #include "mpi/fortran/fortran.h"
+#include "mpi/file/fileio.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -601,7 +602,8 @@ AMPI_API void pmpi_grequest_start_(void *query_fn, void *free_fn,
 AMP_FORTRAN_ALIAS(grequest_start)
 
 /* ---- MPI_REGISTER_DATAREP: the registry calls the Fortran functions by
- * reference (datarep.c); MPI_CONVERSION_FN_NULL is this procedure ---- */
+ * reference (datatype/datarep.c); MPI_CONVERSION_FN_NULL is this
+ * procedure ---- */
 
 AMPI_API void mpi_conversion_fn_null_(void *userbuf, MPI_Fint *datatype,
                                       MPI_Fint *count, void *filebuf,

@@ -6,7 +6,7 @@
 #ifndef AMP_MPI_FORTRAN_H
 #define AMP_MPI_FORTRAN_H
 
-#include "mpi/impl.h"
+#include "mpi/handles.h"
 
 #include <stddef.h>
 

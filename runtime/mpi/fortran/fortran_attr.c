@@ -14,6 +14,7 @@
  * pointer, so the generated wrappers pass it on.
  */
 #include "mpi/fortran/fortran.h"
+#include "mpi/attr/attr.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,7 +14,6 @@
  * dimensions (extent and byte stride), at the same offsets in both.
  */
 #include "mpi/fortran/fortran.h"
-#include "mpi/threads/threads.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -3,8 +3,6 @@
 #include "mpi/attr/attr.h"
 #include "mpi/file/fileio.h"
 
-#include "mpi/threads/threads.h"
-
 #include "mem/heap.h"
 
 #include <stdio.h>
@@ -12,9 +10,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-/* The one process-wide struct (proc.h). */
-amp_proc_t amp_proc;
 
 #define AMP_LIBRARY_VERSION                                                    \
     "libampi 0.1.0 (MPI 4.0 subset; ranks are user-level threads)"

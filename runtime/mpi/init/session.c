@@ -16,6 +16,7 @@
  */
 #include "mpi/comm/comm.h"
 #include "mpi/attr/attr.h"
+#include "mpi/init/session.h"
 
 #include <stdio.h>
 #include <stdlib.h>

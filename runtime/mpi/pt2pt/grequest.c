@@ -74,6 +74,16 @@ static void greq_done(amp_p2p_req_t *p)
     amp_req_release(rank, r);
 }
 
+/* A generalized request that never finished keeps its callbacks. */
+static void greq_release(amp_rank_t *rank, amp_req_t *r)
+{
+    (void)rank;
+    free(r->greq);
+    r->greq = NULL;
+}
+
+static const amp_req_ops_t greq_ops = {.release = greq_release};
+
 int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
                         MPI_Grequest_free_function *free_fn,
                         MPI_Grequest_cancel_function *cancel_fn,
@@ -100,6 +110,7 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
     }
     *g = (amp_greq_t){query_fn, free_fn, cancel_fn, extra_state};
     r->greq = g;
+    r->ops = &greq_ops;
     r->comm = MPI_COMM_WORLD;
     r->active = 1;
     r->finish_fn = greq_finish;

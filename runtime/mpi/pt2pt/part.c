@@ -82,12 +82,22 @@ static int part_src(int r, int size, int seq)
     return -3 - (seq * size + r);
 }
 
-void amp_part_free(amp_part_t *part)
+static void part_free(amp_part_t *part)
 {
     if (part)
         free(part->ready);
     free(part);
 }
+
+static void part_release(amp_rank_t *rank, amp_req_t *r)
+{
+    (void)rank;
+    part_free(r->part);
+    r->part = NULL;
+}
+
+/* MPI_Start is point-to-point's own (amp_part_start). */
+static const amp_req_ops_t part_ops = {.release = part_release};
 
 /* The inner operation completed: so does the partitioned request. */
 static void inner_done(amp_p2p_req_t *in)
@@ -191,7 +201,7 @@ static int part_init(const part_args_t *a, MPI_Request *request,
     if (part && !recv)
         part->ready = calloc((size_t)partitions, 1);
     if (!part || (!recv && !part->ready)) {
-        amp_part_free(part);
+        part_free(part);
         if (r)
             amp_req_release(rank, r);
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
@@ -203,7 +213,7 @@ static int part_init(const part_args_t *a, MPI_Request *request,
                     : part_next_seq(rank, comm->ctx, peer, tag, recv,
                                     part_seq_mod(senders));
     if (part->seq < 0) {
-        amp_part_free(part);
+        part_free(part);
         amp_req_release(rank, r);
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
                              "out of memory for a request");
@@ -212,6 +222,7 @@ static int part_init(const part_args_t *a, MPI_Request *request,
     part->count = (int)a->count;
     part->outer = r;
     r->part = part;
+    r->ops = &part_ops;
     r->buf = (void *)a->buf;
     r->count = total;
     r->dtype = a->dtype;

@@ -16,26 +16,6 @@ static int p2p_tag(int tag)
     return tag == MPI_ANY_TAG ? AMP_P2P_ANY : tag;
 }
 
-void amp_status_set(MPI_Status *st, int source, int tag, size_t bytes,
-                    int cancelled)
-{
-    if (st == MPI_STATUS_IGNORE)
-        return;
-    st->MPI_SOURCE = source;
-    st->MPI_TAG = tag;
-    st->amp_bytes = (long long)bytes;
-    st->amp_cancelled = cancelled;
-}
-
-/* The standard's empty status (MPI-3.1 3.7.3) has error MPI_SUCCESS too:
- * the one status a single-completion call writes MPI_ERROR of. */
-void amp_status_empty(MPI_Status *st)
-{
-    amp_status_set(st, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0);
-    if (st != MPI_STATUS_IGNORE)
-        st->MPI_ERROR = MPI_SUCCESS;
-}
-
 /* The status of a receive or probe from MPI_PROC_NULL. */
 static void status_proc_null(MPI_Status *st)
 {
@@ -293,6 +273,15 @@ AMP_WEAK_ALIAS(Recv)
 
 /* ---- nonblocking and persistent ---- */
 
+/* A persistent send or receive holds its communicator (and its type,
+ * which amp_req_release drops) until it is freed. */
+static void persistent_release(amp_rank_t *rank, amp_req_t *r)
+{
+    amp_comm_drop(rank, amp_comm_lookup(rank, r->comm));
+}
+
+static const amp_req_ops_t persistent_ops = {.release = persistent_release};
+
 /* A request of kind (AMP_REQ_SEND or _RECV) for the call x, started
  * unless persistent. */
 static int new_xfer_req(amp_xfer_t x, int kind, int persistent,
@@ -327,7 +316,7 @@ static int new_xfer_req(amp_xfer_t x, int kind, int persistent,
         amp_type_hold(dt);
         r->dt_held = 1;
         amp_comm_hold(comm);
-        r->comm_held = 1;
+        r->ops = &persistent_ops;
         return MPI_SUCCESS;
     }
     return amp_req_start(rank, r, call);

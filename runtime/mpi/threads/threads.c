@@ -29,9 +29,6 @@
 #include <time.h>
 #include <unistd.h>
 
-__thread amp_mt_bind_t *amp_mt_bound
-    __attribute__((tls_model("initial-exec"), visibility("hidden")));
-
 /* A call of a bound thread, on the thread's stack until done. */
 typedef struct amp_mt_call {
     amp_sched_task_t task; /* posted to the rank's PE */
@@ -98,14 +95,6 @@ amp_status_t amp_mt_init(int npes)
     memset(amp_proc.mt->pes, 0, (size_t)npes * sizeof(amp_mt_pe_t));
     pthread_mutex_init(&amp_proc.mt->lock, NULL);
     return AMP_OK;
-}
-
-amp_rank_t *amp_mt_rank(void)
-{
-    amp_rank_t *rank = amp_rank_self();
-    if (rank)
-        return rank;
-    return amp_mt_bound ? amp_mt_bound->rank : NULL;
 }
 
 void amp_mt_bind(amp_mt_bind_t *b, amp_rank_t *rank, int main, int inherit,

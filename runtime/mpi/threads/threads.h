@@ -19,24 +19,10 @@
 #ifndef AMP_MPI_THREADS_H
 #define AMP_MPI_THREADS_H
 
-#include "mpi/impl.h"
+#include "mpi/call.h"
 
-/* How a kernel thread is bound to a rank (a stack of them: an OpenMP
- * region of a bound thread binds it again). */
-typedef struct amp_mt_bind {
-    amp_rank_t *rank;
-    void *own_tp; /* the kernel thread's own thread pointer */
-    int main;     /* it runs the rank's main thread's part (the master of
-                     a parallel region the rank's ULT started) */
-    int inherit;  /* threads it creates are bound to the rank too */
-    int counted;  /* counted in sched.outside (amp_sched_outside_begin) */
-    struct amp_mt_bind *prev;
-} amp_mt_bind_t;
-
-/* The calling kernel thread's binding, or NULL (the runtime's own thread
- * pointer-relative TLS, never the rank's). */
-extern __thread amp_mt_bind_t *amp_mt_bound
-    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+/* amp_mt_bind_t and amp_mt_bound, the binding of the calling kernel
+ * thread, are proc.h's. */
 
 /* Binds the calling kernel thread to rank (b on its stack or heap until
  * amp_mt_unbind(b)); counted: b's thread is counted in sched.outside
@@ -49,10 +35,7 @@ void amp_mt_unbind(amp_mt_bind_t *b);
  * ULT of the rank, and returns when it has returned. */
 void amp_mt_forward(void (*fn)(void *), void *arg);
 
-/* The rank the calling thread acts for: the running rank on a PE, the
- * bound rank elsewhere, or NULL. */
-amp_rank_t *amp_mt_rank(void);
-
-/* amp_mt_init, the per-PE part made before the PEs start, is in proc.h. */
+/* amp_mt_init, the per-PE part made before the PEs start, and amp_mt_rank,
+ * the rank a thread acts for, are in proc.h. */
 
 #endif

@@ -14,6 +14,7 @@
  * window, and makes every member agree on the outcome.
  */
 #include "mpi/comm/comm.h"
+#include "mpi/win/win.h"
 #include "mpi/attr/attr.h"
 #include "mpi/stage.h"
 #include "rma/rma.h"
@@ -27,28 +28,6 @@ amp_status_t amp_win_rank_init(amp_rank_t *rank)
 {
     amp_table_init(&rank->wins, sizeof(amp_win_t), 1);
     return AMP_OK;
-}
-
-amp_win_t *amp_win_lookup(amp_rank_t *rank, MPI_Win h)
-{
-    if (AMP_HANDLE_KIND(h) != AMPI_HANDLE_WIN)
-        return NULL;
-    return amp_table_lookup(&rank->wins, AMP_HANDLE_INDEX(h));
-}
-
-int amp_check_win(amp_rank_t *rank, MPI_Win h, const char *call,
-                  amp_win_t **win)
-{
-    *win = amp_win_lookup(rank, h);
-    if (*win)
-        return MPI_SUCCESS;
-    if (h == MPI_WIN_NULL)
-        return amp_mpi_error(rank, NULL, MPI_ERR_WIN, call,
-                             "MPI_WIN_NULL is not a valid window (argument "
-                             "win)");
-    return amp_mpi_error(rank, NULL, MPI_ERR_WIN, call,
-                         "invalid window handle %#x (argument win)",
-                         (unsigned)h);
 }
 
 static MPI_Win handle_of(const amp_win_t *w)
@@ -619,21 +598,3 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
     return rc;
 }
 AMP_WEAK_ALIAS(Win_get_info)
-
-/* ---- predefined attributes (attr.c asks) -------------------------------- */
-
-int amp_win_predefined_attr(amp_win_t *w, int keyval, void *attribute_val,
-                            int *flag)
-{
-    static const int model = MPI_WIN_UNIFIED;
-    void **out = attribute_val;
-    *flag = 1;
-    switch (keyval) {
-    case MPI_WIN_BASE: *out = w->base; return 1;
-    case MPI_WIN_SIZE: *out = &w->bytes; return 1;
-    case MPI_WIN_DISP_UNIT: *out = &w->disp_unit; return 1;
-    case MPI_WIN_CREATE_FLAVOR: *out = &w->flavor; return 1;
-    case MPI_WIN_MODEL: *out = (void *)&model; return 1;
-    default: *flag = 0; return 0;
-    }
-}

@@ -3,7 +3,8 @@
  * (large_gen.c) use, and the calls whose results differ in type from their
  * int forms', written here.
  */
-#include "mpi/large.h"
+#include "mpi/large/large.h"
+#include "mpi/pt2pt/request.h"
 
 #include <limits.h>
 #include <stdio.h>

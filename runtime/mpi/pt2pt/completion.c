@@ -1,72 +1,14 @@
 /*
- * Requests: completion (the Wait and Test families), persistent starts,
- * cancellation and freeing.
+ * The completion of requests of every kind (the Wait and Test families),
+ * persistent starts, cancellation and freeing; the counts of a status.
+ * What a request's chapter does with it goes through its ops
+ * (../request.h): a file operation's error, a persistent collective's
+ * start.
  */
 #include "mpi/comm/comm.h"
 #include "mpi/pt2pt/request.h"
-#include "mpi/file/fileio.h"
 
 #include <stdlib.h>
-
-void amp_mpi_poll(amp_rank_t *rank, const char *call)
-{
-    unsigned long act = amp_sched_activity_sum(&amp_proc.sched);
-    if (act != rank->poll_act) { /* something happened since: start over */
-        rank->poll_act = act;
-        rank->polls = 0;
-    }
-    rank->call = call;
-    amp_sched_poll_wait(++rank->polls);
-}
-
-amp_req_t *amp_req_new(amp_rank_t *rank, int kind)
-{
-    amp_req_t *r = amp_table_alloc(&rank->reqs);
-    if (r)
-        r->kind = (unsigned char)kind;
-    return r;
-}
-
-void amp_req_release(amp_rank_t *rank, amp_req_t *req)
-{
-    if (req->pcoll)
-        amp_pcoll_free(rank, req->pcoll);
-    req->pcoll = NULL;
-    amp_part_free(req->part);
-    req->part = NULL;
-    free(req->pack);
-    req->pack = NULL;
-    if (req->fop)
-        amp_file_op_release(rank, req->fop);
-    req->fop = NULL;
-    free(req->greq); /* a generalized request never finished */
-    req->greq = NULL;
-    if (req->dt_held)
-        amp_type_drop(rank, req->dt);
-    req->dt_held = 0;
-    if (req->comm_held)
-        amp_comm_drop(rank, amp_comm_lookup(rank, req->comm));
-    req->comm_held = 0;
-    amp_table_free(&rank->reqs, req);
-}
-
-void amp_req_status(const amp_req_t *r, MPI_Status *status)
-{
-    if (status == MPI_STATUS_IGNORE)
-        return;
-    if (r->kind == AMP_REQ_IO) { /* a file operation: bytes moved */
-        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, r->p2p.st_bytes, 0);
-        return;
-    }
-    if (r->kind == AMP_REQ_COLL) { /* a collective: an empty status */
-        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0);
-        return;
-    }
-    status->MPI_SOURCE = r->p2p.st_source;
-    status->MPI_TAG = r->p2p.st_tag;
-    status->amp_bytes = (long long)r->p2p.st_bytes;
-    status->amp_cancelled = r->p2p.cancelled;
-}
 
 /* Looks up *h; *r is NULL for MPI_REQUEST_NULL and inactive persistent
  * requests (which complete at once with an empty status). */
@@ -120,8 +62,8 @@ static int report(amp_rank_t *rank, MPI_Comm comm_h, int errclass,
                   const amp_req_t *r, const char *call)
 {
     amp_comm_t *comm = amp_comm_lookup(rank, comm_h);
-    if (r->kind == AMP_REQ_IO) /* through the file's handler */
-        return amp_file_req_error(rank, r->fop, call);
+    if (r->ops && r->ops->fail) /* a file operation: the file's handler */
+        return r->ops->fail(rank, r, call);
     if (r->errclass && r->kind == AMP_REQ_GREQ)
         return amp_mpi_error(rank, comm, errclass, call,
                              "the query or free function of the generalized "
@@ -544,8 +486,8 @@ static int start_one(amp_rank_t *rank, MPI_Request *h, const char *call)
     if (r->active)
         return amp_mpi_error(rank, NULL, MPI_ERR_REQUEST, call,
                              "the persistent request is already active");
-    if (r->pcoll)
-        return amp_pcoll_start(rank, r, call);
+    if (r->ops && r->ops->start) /* a persistent collective */
+        return r->ops->start(rank, r, call);
     if (r->part)
         return amp_part_start(rank, r, call);
     return amp_req_start(rank, r, call);

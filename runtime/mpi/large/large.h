@@ -18,7 +18,7 @@
 #ifndef AMP_MPI_LARGE_H
 #define AMP_MPI_LARGE_H
 
-#include "mpi/impl.h"
+#include "mpi/comm/comm.h"
 
 #define AMP_LARGE_MAX_BIG 4
 #define AMP_LARGE_MAX_MEM 8

@@ -1,5 +1,7 @@
 /*
- * Error classes, error codes and error handlers.
+ * Errors: classes and codes, the message recorded under each code, and the
+ * error handler of the object a call failed on applied to it
+ * (amp_mpi_error; the handlers' own calls are in attr/errhandler.c).
  *
  * An error code is its class in the low 8 bits plus, above them, a serial
  * number that finds the detailed message ("MPI_Send: invalid rank 7 ...")
@@ -9,12 +11,9 @@
  * Classes and codes the program adds (MPI_Add_error_class/code) lie above
  * MPI_ERR_LASTCODE: bit 30 (DYN) set, then either a class number k in the
  * low 12 bits, or a code number j above them (its class kept in the
- * rank's table).  Error handlers of windows and files are objects like
- * those of communicators, told apart by kind.
+ * rank's table).
  */
-#include "mpi/comm/comm.h"
-#include "mpi/win/win.h"
-#include "mpi/file/fileio.h"
+#include "mpi/handles.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -243,7 +242,7 @@ static int comm_handle(const amp_comm_t *comm)
 }
 
 /* The call an error is reported for: a "_c" call's int form is reported
- * as the _c call it runs for (large.h). */
+ * as the _c call it runs for (large/large.h). */
 static const char *reported_call(const char *call)
 {
     amp_pe_t *pe = amp_pe_self();
@@ -463,91 +462,7 @@ int PMPI_Add_error_string(int errorcode, const char *string)
 }
 AMP_WEAK_ALIAS(Add_error_string)
 
-/* ---- error handlers ---- */
-
-static const char *const errh_kind_name[] = {
-    [AMP_ERRH_COMM] = "communicator",
-    [AMP_ERRH_WIN] = "window",
-    [AMP_ERRH_FILE] = "file",
-    [AMP_ERRH_SESSION] = "session",
-};
-
-static int is_predefined_errh(MPI_Errhandler eh)
-{
-    return eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN ||
-           eh == MPI_ERRORS_ABORT;
-}
-
-/* The user handler behind eh, or NULL. */
-static amp_errh_t *errh_lookup(amp_rank_t *rank, MPI_Errhandler eh)
-{
-    if (AMP_HANDLE_KIND(eh) != AMPI_HANDLE_ERRHANDLER)
-        return NULL;
-    return amp_table_lookup(&rank->errhs, AMP_HANDLE_INDEX(eh));
-}
-
-/* Formats what is wrong with eh as the handler of an object of kind (-1:
- * any) into buf, or returns 0 when nothing is. */
-static int errh_problem(amp_rank_t *rank, MPI_Errhandler eh, int kind,
-                        char *buf, size_t len)
-{
-    amp_errh_t *user = errh_lookup(rank, eh);
-    if (is_predefined_errh(eh) || (user && (kind < 0 || user->kind == kind)))
-        return 0;
-    if (user)
-        snprintf(buf, len,
-                 "error handler %#x was created for a %s, not a %s "
-                 "(argument errhandler)",
-                 (unsigned)eh, errh_kind_name[user->kind],
-                 errh_kind_name[kind]);
-    else
-        snprintf(buf, len, "invalid error handler %#x (argument errhandler)",
-                 (unsigned)eh);
-    return 1;
-}
-
-static int check_errh(amp_rank_t *rank, amp_comm_t *comm, MPI_Errhandler eh,
-                      int kind, const char *call)
-{
-    char why[128];
-    if (!errh_problem(rank, eh, kind, why, sizeof(why)))
-        return MPI_SUCCESS;
-    return amp_mpi_error(rank, comm, MPI_ERR_ARG, call, "%s", why);
-}
-
-static int create_errhandler(int kind, MPI_Comm_errhandler_function *fn,
-                             MPI_Errhandler *errhandler, const char *call)
-{
-    amp_rank_t *rank;
-    int rc = amp_mpi_enter(&rank, call);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!fn || !errhandler)
-        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
-                             "NULL pointer (argument %s)",
-                             fn ? "errhandler" : "function");
-    amp_errh_t *e = amp_table_alloc(&rank->errhs);
-    if (!e)
-        return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
-    e->fn = fn;
-    e->kind = kind;
-    *errhandler = AMPI_HANDLE(AMPI_HANDLE_ERRHANDLER, e->obj.idx);
-    return MPI_SUCCESS;
-}
-
-/* For the objects whose calls live elsewhere (sessions: session.c). */
-int amp_errh_create(int kind, void *fn, MPI_Errhandler *errhandler,
-                    const char *call)
-{
-    return create_errhandler(kind, (MPI_Comm_errhandler_function *)fn,
-                             errhandler, call);
-}
-
-int amp_errh_check(amp_rank_t *rank, MPI_Errhandler eh, int kind,
-                   const char *call)
-{
-    return check_errh(rank, NULL, eh, kind, call);
-}
+/* ---- applying the handler of an object that is not a communicator ---- */
 
 int amp_errh_apply(amp_rank_t *rank, MPI_Errhandler eh, int handle,
                    int errclass, int raw, const char *call, const char *detail)
@@ -558,140 +473,8 @@ int amp_errh_apply(amp_rank_t *rank, MPI_Errhandler eh, int handle,
     return apply_handler(rank, eh, handle, code, msg);
 }
 
-/* Enters call and finds the communicator that holds the handler of obj:
- * a communicator (kind AMP_ERRH_COMM) or a window, whose handler lives in
- * its private communicator (AMP_ERRH_WIN). */
-static int obj_enter(int kind, int obj, const char *call, amp_rank_t **rank,
-                     amp_comm_t **c)
-{
-    amp_win_t *w;
-    int rc = amp_mpi_enter(rank, call);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (kind == AMP_ERRH_COMM)
-        return amp_check_comm(*rank, obj, call, c);
-    rc = amp_check_win(*rank, obj, call, &w);
-    if (rc == MPI_SUCCESS)
-        *c = amp_comm_lookup(*rank, w->comm);
-    return rc;
-}
-
-static int set_errhandler(int kind, int obj, MPI_Errhandler errhandler,
-                          const char *call)
-{
-    amp_rank_t *rank;
-    amp_comm_t *c;
-    int rc = obj_enter(kind, obj, call, &rank, &c);
-    if (rc == MPI_SUCCESS)
-        rc = check_errh(rank, c, errhandler, kind, call);
-    if (rc == MPI_SUCCESS)
-        c->errh = errhandler;
-    if (rc == MPI_SUCCESS && kind == AMP_ERRH_COMM && obj == MPI_COMM_SELF)
-        rank->self_errh_set = 1;
-    return rc;
-}
-
-static int get_errhandler(int kind, int obj, MPI_Errhandler *errhandler,
-                          const char *call)
-{
-    amp_rank_t *rank;
-    amp_comm_t *c;
-    int rc = obj_enter(kind, obj, call, &rank, &c);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!errhandler)
-        return amp_mpi_error(rank, c, MPI_ERR_ARG, call,
-                             "NULL pointer (argument errhandler)");
-    *errhandler = c->errh;
-    return MPI_SUCCESS;
-}
-
-/* The handler of obj gets the program's code as it is. */
-static int call_errhandler(int kind, int obj, int errorcode, const char *call)
-{
-    amp_rank_t *rank;
-    amp_comm_t *c;
-    char msg[AMP_ERRMSG_LEN];
-    int rc = obj_enter(kind, obj, call, &rank, &c);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    snprintf(msg, sizeof(msg), "%s: error code %d raised by the program", call,
-             errorcode);
-    apply_handler(rank, c->errh, obj, errorcode, msg);
-    return MPI_SUCCESS;
-}
-
-int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
-{
-    return set_errhandler(AMP_ERRH_COMM, comm, errhandler,
-                          "MPI_Comm_set_errhandler");
-}
-AMP_WEAK_ALIAS(Comm_set_errhandler)
-
-int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
-{
-    return get_errhandler(AMP_ERRH_COMM, comm, errhandler,
-                          "MPI_Comm_get_errhandler");
-}
-AMP_WEAK_ALIAS(Comm_get_errhandler)
-
-int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
-                                MPI_Errhandler *errhandler)
-{
-    return create_errhandler(AMP_ERRH_COMM, fn, errhandler,
-                             "MPI_Comm_create_errhandler");
-}
-AMP_WEAK_ALIAS(Comm_create_errhandler)
-
-int PMPI_Errhandler_create(MPI_Handler_function *function,
-                           MPI_Errhandler *errhandler)
-{
-    return create_errhandler(AMP_ERRH_COMM, function, errhandler,
-                             "MPI_Errhandler_create");
-}
-AMP_WEAK_ALIAS(Errhandler_create)
-
-int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
-{
-    return set_errhandler(AMP_ERRH_COMM, comm, errhandler,
-                          "MPI_Errhandler_set");
-}
-AMP_WEAK_ALIAS(Errhandler_set)
-
-int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
-{
-    return get_errhandler(AMP_ERRH_COMM, comm, errhandler,
-                          "MPI_Errhandler_get");
-}
-AMP_WEAK_ALIAS(Errhandler_get)
-
-int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
-{
-    amp_rank_t *rank;
-    int rc = enter_ptr(errhandler, "errhandler", "MPI_Errhandler_free", &rank);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = check_errh(rank, NULL, *errhandler, -1, "MPI_Errhandler_free");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    /* Predefined handlers are never freed; a user handler may still be set
-     * on a communicator, which keeps calling the function it names, so the
-     * object is only dropped from the handle's point of view. */
-    *errhandler = MPI_ERRHANDLER_NULL;
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(Errhandler_free)
-
-int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
-{
-    return call_errhandler(AMP_ERRH_COMM, comm, errorcode,
-                           "MPI_Comm_call_errhandler");
-}
-AMP_WEAK_ALIAS(Comm_call_errhandler)
-
-/* ---- windows (mpi/win/win.c); a window's handler lives in its private
- * communicator's errh ---- */
-
+/* Windows: a window's handler lives in its private communicator's errh
+ * (win/win.c passes it). */
 int amp_mpi_error_win(amp_rank_t *rank, MPI_Errhandler eh, MPI_Win win,
                       int errclass, const char *call, const char *detail)
 {
@@ -701,123 +484,11 @@ int amp_mpi_error_win(amp_rank_t *rank, MPI_Errhandler eh, MPI_Win win,
     return apply_handler(rank, eh, win, code, msg);
 }
 
-int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
-                               MPI_Errhandler *errhandler)
-{
-    return create_errhandler(AMP_ERRH_WIN, win_errhandler_fn, errhandler,
-                             "MPI_Win_create_errhandler");
-}
-AMP_WEAK_ALIAS(Win_create_errhandler)
-
-int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
-{
-    return set_errhandler(AMP_ERRH_WIN, win, errhandler,
-                          "MPI_Win_set_errhandler");
-}
-AMP_WEAK_ALIAS(Win_set_errhandler)
-
-int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
-{
-    return get_errhandler(AMP_ERRH_WIN, win, errhandler,
-                          "MPI_Win_get_errhandler");
-}
-AMP_WEAK_ALIAS(Win_get_errhandler)
-
-int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
-{
-    return call_errhandler(AMP_ERRH_WIN, win, errorcode,
-                           "MPI_Win_call_errhandler");
-}
-AMP_WEAK_ALIAS(Win_call_errhandler)
-
-/* ---- files (mpi/file/file.c): each file keeps its handler, and
- * MPI_FILE_NULL's (the rank's file_errh, MPI_ERRORS_RETURN at first) takes
- * the errors of calls without a file and is the one new files start
- * with ---- */
-
+/* Files: each file keeps its handler, and MPI_FILE_NULL's (the rank's
+ * file_errh) takes the errors of calls without a file (file/). */
 int amp_mpi_error_file(amp_rank_t *rank, MPI_Errhandler eh, MPI_File fh,
                        int errclass, const char *msg)
 {
     int code = errclass & DYN ? errclass : record(rank, errclass, msg);
     return apply_handler(rank, eh, fh, code, msg);
 }
-
-/* Enters call on file handle file (MPI_FILE_NULL allowed): *slot is
- * where its handler lives. */
-static int enter_file(MPI_File file, const char *call, amp_rank_t **rank,
-                      MPI_Errhandler **slot)
-{
-    char msg[AMP_ERRMSG_LEN];
-    int rc = amp_mpi_enter(rank, call);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    *slot = amp_file_errh_slot(*rank, file);
-    if (*slot)
-        return MPI_SUCCESS;
-    snprintf(msg, sizeof(msg), "%s: invalid file handle %#x (argument file)",
-             call, (unsigned)file);
-    return amp_mpi_error_file(*rank, (*rank)->file_errh, MPI_FILE_NULL,
-                              MPI_ERR_FILE, msg);
-}
-
-int PMPI_File_create_errhandler(
-    MPI_File_errhandler_function *file_errhandler_fn,
-    MPI_Errhandler *errhandler)
-{
-    return create_errhandler(AMP_ERRH_FILE, file_errhandler_fn, errhandler,
-                             "MPI_File_create_errhandler");
-}
-AMP_WEAK_ALIAS(File_create_errhandler)
-
-int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
-{
-    const char *call = "MPI_File_set_errhandler";
-    amp_rank_t *rank;
-    MPI_Errhandler *slot;
-    char why[128], msg[AMP_ERRMSG_LEN];
-    int rc = enter_file(file, call, &rank, &slot);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (errh_problem(rank, errhandler, AMP_ERRH_FILE, why, sizeof(why))) {
-        snprintf(msg, sizeof(msg), "%s: %s", call, why);
-        return amp_mpi_error_file(rank, *slot, file, MPI_ERR_ARG, msg);
-    }
-    *slot = errhandler;
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(File_set_errhandler)
-
-int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
-{
-    const char *call = "MPI_File_get_errhandler";
-    amp_rank_t *rank;
-    MPI_Errhandler *slot;
-    char msg[AMP_ERRMSG_LEN];
-    int rc = enter_file(file, call, &rank, &slot);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!errhandler) {
-        snprintf(msg, sizeof(msg), "%s: NULL pointer (argument errhandler)",
-                 call);
-        return amp_mpi_error_file(rank, *slot, file, MPI_ERR_ARG, msg);
-    }
-    *errhandler = *slot;
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(File_get_errhandler)
-
-int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
-{
-    const char *call = "MPI_File_call_errhandler";
-    amp_rank_t *rank;
-    MPI_Errhandler *slot;
-    char msg[AMP_ERRMSG_LEN];
-    int rc = enter_file(fh, call, &rank, &slot);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    snprintf(msg, sizeof(msg), "%s: error code %d raised by the program", call,
-             errorcode);
-    apply_handler(rank, *slot, fh, errorcode, msg);
-    return MPI_SUCCESS;
-}
-AMP_WEAK_ALIAS(File_call_errhandler)

@@ -1,0 +1,31 @@
+/*
+ * A new rank's MPI objects (proc.h: amp_rank_objects_init): the tables
+ * behind its handles and what each chapter keeps per rank, with the
+ * predefined objects (MPI_COMM_WORLD, MPI_COMM_SELF, MPI_GROUP_EMPTY,
+ * MPI_INFO_ENV...).
+ */
+#include "mpi/comm/comm.h"
+#include "mpi/pt2pt/request.h"
+#include "mpi/win/win.h"
+#include "mpi/attr/attr.h"
+#include "mpi/file/fileio.h"
+#include "mpi/init/session.h"
+
+amp_status_t amp_rank_objects_init(amp_rank_t *rank)
+{
+    amp_table_init(&rank->comms, sizeof(amp_comm_t), 2);
+    amp_table_init(&rank->dts, sizeof(amp_dt_t), 0);
+    amp_table_init(&rank->reqs, sizeof(amp_req_t), 1);
+    amp_table_init(&rank->msgs, sizeof(amp_msg_handle_t), 1);
+    amp_table_init(&rank->errhs, sizeof(amp_errh_t), 4);
+    amp_table_init(&rank->ops, sizeof(amp_op_obj_t), 1);
+    if (amp_group_init(rank) != AMP_OK)
+        return AMP_ERR_NOMEM;
+    if (amp_attr_rank_init(rank) != AMP_OK ||
+        amp_info_rank_init(rank) != AMP_OK ||
+        amp_win_rank_init(rank) != AMP_OK ||
+        amp_file_rank_init(rank) != AMP_OK ||
+        amp_session_rank_init(rank) != AMP_OK)
+        return AMP_ERR_NOMEM;
+    return amp_comm_rank_init(rank);
+}

@@ -1,0 +1,20 @@
+/*
+ * The layer's state beside the per-rank struct (proc.h): the one
+ * process-wide struct, and the thread-local binding of a kernel thread to
+ * the rank it acts for (set by threads/).
+ */
+#include "mpi/proc.h"
+
+/* The one process-wide struct. */
+amp_proc_t amp_proc;
+
+__thread amp_mt_bind_t *amp_mt_bound
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+amp_rank_t *amp_mt_rank(void)
+{
+    amp_rank_t *rank = amp_rank_self();
+    if (rank)
+        return rank;
+    return amp_mt_bound ? amp_mt_bound->rank : NULL;
+}

@@ -1,0 +1,45 @@
+/*
+ * Requests (request.h): made, looked up, released, and their statuses.
+ */
+#include "mpi/request.h"
+
+#include <stdlib.h>
+
+amp_req_t *amp_req_new(amp_rank_t *rank, int kind)
+{
+    amp_req_t *r = amp_table_alloc(&rank->reqs);
+    if (r)
+        r->kind = (unsigned char)kind;
+    return r;
+}
+
+void amp_req_release(amp_rank_t *rank, amp_req_t *req)
+{
+    if (req->ops)
+        req->ops->release(rank, req);
+    req->ops = NULL;
+    free(req->pack);
+    req->pack = NULL;
+    if (req->dt_held)
+        amp_type_drop(rank, req->dt);
+    req->dt_held = 0;
+    amp_table_free(&rank->reqs, req);
+}
+
+void amp_req_status(const amp_req_t *r, MPI_Status *status)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    if (r->kind == AMP_REQ_IO) { /* a file operation: bytes moved */
+        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, r->p2p.st_bytes, 0);
+        return;
+    }
+    if (r->kind == AMP_REQ_COLL) { /* a collective: an empty status */
+        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0);
+        return;
+    }
+    status->MPI_SOURCE = r->p2p.st_source;
+    status->MPI_TAG = r->p2p.st_tag;
+    status->amp_bytes = (long long)r->p2p.st_bytes;
+    status->amp_cancelled = r->p2p.cancelled;
+}
