@@ -13,8 +13,8 @@
 #   - ours, one rank per core: +vp 2 +p 2;
 #   - ours, 8 and 32 ranks per core (+vp 16, +vp 64; +p 2), each without
 #     balancing (+nosteal), with the default (idle PEs steal ranks) and
-#     with stealing and periodic balancing (+balancer GreedyRefineLB
-#     +lbperiod 0.2, BENCH_BALANCER and BENCH_LBPERIOD), in one process;
+#     with stealing and periodic balancing (+balancer GreedyLB +lbperiod
+#     0.2, BENCH_BALANCER and BENCH_LBPERIOD), in one process;
 #   - the same across 2 processes of one PE each: BUILD_DIR/bin/ampirun
 #     -n 2 prog +vp N +p 1 ... (N = 2, 16, 64).
 # A configuration whose runtime options the build rejects (a short run
@@ -38,8 +38,8 @@
 #                   sizes; "-s" runs the test size)
 #   BENCH_PROGRAMS  programs to run (default "pic hotspot refine balanced")
 #   BENCH_VPS       rank counts of the many-ranks rows (default "16 64")
-#   BENCH_BALANCER  the strategy of the balanced rows (default
-#                   GreedyRefineLB); BENCH_LBPERIOD its period (default 0.2)
+#   BENCH_BALANCER  the strategy of the balanced rows (default GreedyLB);
+#                   BENCH_LBPERIOD its period (default 0.2)
 #   BENCH_TIMEOUT   seconds allowed per run (default 300)
 #   MPIRUN, MPICC   Open MPI's (default mpirun.openmpi / mpicc.openmpi,
 #                   else mpirun / mpicc)
@@ -101,7 +101,7 @@ add() {
     names+=("$1") nps+=("$2") cvps+=("$3") cps+=("$4") flags+=("$5")
     labels+=("$6")
 }
-balancer=${BENCH_BALANCER:-GreedyRefineLB}
+balancer=${BENCH_BALANCER:-GreedyLB}
 period=${BENCH_LBPERIOD:-0.2}
 balance_modes=("nosteal|+nosteal|no balancing (+nosteal)"
     "steal||default (stealing)"
