@@ -10,10 +10,13 @@ renames each such function's implementation PMPI_xxx to amp_impl_PMPI_xxx
 and keeps AMP_WEAK_ALIAS from making MPI_xxx there.  OUT.c defines the
 exported PMPI_xxx (and its weak alias MPI_xxx): on a rank's own thread it
 calls the implementation at once; on a bound kernel thread it packs the
-arguments and hands the implementation to amp_mt_forward.  Around the
-call it tells the scheduler (amp_sched_call_enter/leave: a rank lent to
-another PE goes home first, and may be lent when it leaves); a blocking
-collective over MPI_COMM_WORLD first gives +lbperiod its chance.  The build
+arguments and hands the implementation to amp_mt_forward (f_xxx).  In a
+process that may lend ranks to idle PEs, the call goes through l_xxx,
+which tells the scheduler around it (amp_sched_call_enter/leave: a rank
+lent to another PE goes home first, and may be lent when it leaves); a
+blocking collective over MPI_COMM_WORLD there first gives +lbperiod its
+chance.  Both are out of line, so the common path (no binding, no lending)
+is two tests and a tail call, with no frame of its own.  The build
 runs it; the output is not checked in.
 
 Left out (they run on the calling thread, with no rank state to guard, or
@@ -100,17 +103,21 @@ def entry(name, params):
         name, ", ".join("a->" + p.name for p in params)))
     lines.append("}")
     lines.append("")
-    lines.append("int PMPI_%s(%s)" % (name, decls))
+    # The forwarding from a bound kernel thread, out of line: the entry
+    # point itself then needs no frame before its tail call.
+    lines.append("static __attribute__((noinline, cold)) int f_%s(%s)" % (
+        name, decls))
     lines.append("{")
-    lines.append("    if (__builtin_expect(amp_mt_bound != NULL, 0)) {")
-    lines.append("        struct a_%s a = {%s};" % (
+    lines.append("    struct a_%s a = {%s};" % (
         name, ", ".join([p.name for p in params] + ["0"])))
-    lines.append("        amp_mt_forward(t_%s, &a);" % name)
-    lines.append("        return a.ret;")
-    lines.append("    }")
-    if name in AWAY_OK:
-        lines.append("    return amp_impl_PMPI_%s(%s);" % (name, names))
-    else:
+    lines.append("    amp_mt_forward(t_%s, &a);" % name)
+    lines.append("    return a.ret;")
+    lines.append("}")
+    lines.append("")
+    if name not in AWAY_OK:
+        lines.append("static __attribute__((noinline)) int l_%s(%s)" % (
+            name, decls))
+        lines.append("{")
         lines.append("    amp_thread_t *self = amp_sched_call_enter();")
         if world_coll(name, params):
             lines.append("    if (__builtin_expect(amp_proc.lb_periodic != "
@@ -119,6 +126,22 @@ def entry(name, params):
         lines.append("    int ret = amp_impl_PMPI_%s(%s);" % (name, names))
         lines.append("    amp_sched_call_leave(self);")
         lines.append("    return ret;")
+        lines.append("}")
+        lines.append("")
+    lines.append("int PMPI_%s(%s)" % (name, decls))
+    lines.append("{")
+    lines.append("    if (__builtin_expect(amp_mt_bound != NULL, 0))")
+    lines.append("        return f_%s(%s);" % (name, names))
+    if name in AWAY_OK:
+        lines.append("    return amp_impl_PMPI_%s(%s);" % (name, names))
+    else:
+        # In a process that may lend, the call is made where the rank is
+        # at home (l_NAME); otherwise straight on, a tail call.
+        lines.append("    if (__builtin_expect(amp_sched_lending, 0)%s)" % (
+            " || __builtin_expect(amp_proc.lb_periodic != NULL, 0)"
+            if world_coll(name, params) else ""))
+        lines.append("        return l_%s(%s);" % (name, names))
+        lines.append("    return amp_impl_PMPI_%s(%s);" % (name, names))
     lines.append("}")
     lines.append("AMP_MT_ALIAS(%s)" % name)
     return "\n".join(lines) + "\n"
