@@ -9,6 +9,8 @@
 # the buffer sizes (default 262144 1048576 4194304 16777216 67108864).
 # Timings are not pass/fail.
 set -uo pipefail
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 build_dir=${1:-build}
 bench_dir=$build_dir/bench
@@ -38,7 +40,7 @@ done
 median() {
     for r in $(seq "$rounds"); do
         sed -n "s/.* $3=\([0-9.]*\).*/\1/p" "$out/$1.$2.$r"
-    done | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'
+    done | median_lines
 }
 
 echo "| buffer | glibc, a process (µs/step, faults) | a rank, +vp 1 | ratio | rank 0 of +vp 16 +p 1 | ratio |"
