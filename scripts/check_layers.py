@@ -70,12 +70,7 @@ GENERATED = {"mt_gen.c.o": "mpi/threads", "fortran_gen.c.o": "mpi/fortran",
 # (folder, file) -> why.  Their includes and the names they use are not
 # checked, and every part may include them and use their names.  Keep it
 # short; a file that no longer exists must leave it.
-SUB_BESIDE = {
-    ("mpi", "gpu.c"): "CUDA device buffers of MPI calls, moving out of "
-                      "mpi/: it runs the blocking calls of pt2pt/ and "
-                      "coll/ on host copies, and they stage through it",
-    ("mpi", "stage.h"): "gpu.c's header, moving out of mpi/ with it",
-}
+SUB_BESIDE = {}
 # A folder's header for the folders above it, which includes its parts'
 # headers: (folder, file) -> what it is.  No file of the folder includes it.
 SUB_OUTWARD = {("mpi", "impl.h"): "the objects behind handles, for rank/"}
@@ -474,9 +469,10 @@ def check_part_objects(rt, layer, defined, used):
 # is reported.  Keep it short; remove an entry once its folder's files form
 # a DAG.
 KNOWN_CYCLES = {"mpi": "its parts form a DAG (mpi/README.md), but the files of "
-                        "comm/ and of file/ still use each other, and gpu.c "
-                        "(on its way out of mpi/) closes one through coll/ "
-                        "and pt2pt/"}
+                        "comm/, coll/ and file/ still use each other, and "
+                        "pt2pt/device.c and coll/device.c run their "
+                        "chapter's call again on host copies (a call "
+                        "through itself)"}
 
 
 def check_cycles(root, objects, known=None):

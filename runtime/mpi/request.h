@@ -34,7 +34,7 @@ typedef struct amp_req {
     void *pack;          /* packed copy of non-contiguous data */
     struct amp_nbc *nbc; /* AMP_REQ_COLL: its schedule until it is done */
     int dt_held;         /* dt is held (amp_type_hold) until release */
-    /* A device buffer staged (mpi/gpu.c, made by p2p/stage.c): the
+    /* A device buffer staged (pt2pt/device.c, made by p2p/stage.c): the
      * request that moves the host copy, which MPI_Cancel cancels; NULL
      * otherwise. */
     amp_p2p_req_t *staged;

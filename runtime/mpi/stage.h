@@ -1,68 +1,51 @@
 /*
- * CUDA device buffers of MPI calls (gpu.c): staged through pinned host
- * memory, or handed to p2p, which moves them itself.
+ * CUDA device buffers of MPI calls (stage.c): p2p/stage.h's staging with
+ * the calls' errors.  Each caller holds an amp_gpu_op_t * or an
+ * amp_gpu_stage_t that stays unused (and costs one lookup) while its
+ * buffers are host memory; nothing here runs while the process is
+ * host-only (amp_proc.gpu NULL).
  */
 #ifndef AMP_MPI_STAGE_H
 #define AMP_MPI_STAGE_H
 
-#include "mpi/comm/comm.h"
-#include "mpi/pt2pt/request.h"
+#include "mpi/call.h"
+#include "mpi/request.h"
 
-#include "gpu/stage.h"
+#include "p2p/stage.h"
 
-/* ---- CUDA device buffers (gpu.c; only when amp_proc.gpu is set) ----
- * The mechanism is gpu/'s (gpu/stage.h: host copies, the staging
- * descriptor, the buffers of one operation); here, what needs MPI. */
+/* A buffer of a call and, for a point-to-point buffer (d.p2p), the world
+ * rank of its peer (-1: any source; AMP_P2P_STAGE_NO_PEER: none). */
+typedef struct amp_stage_buf {
+    amp_gpu_stage_desc_t d;
+    int peer;
+} amp_stage_buf_t;
 
-/* The staging descriptor of a point-to-point buffer: count elements of dt
- * at buf, a send in mode to peer (send) or a receive from peer (ranks of
- * comm, MPI_ANY_SOURCE or MPI_PROC_NULL): one that p2p moves itself (the
- * direct path, amp_gpu_path_choose) is not staged. */
-amp_gpu_stage_desc_t amp_stage_p2p_desc(const amp_comm_t *comm, const void *buf,
-                                        int count, const amp_dt_t *dt, int send,
-                                        int mode, int peer);
-/* amp_req_start of a send or receive: *view is the buffer to move and *p
- * the p2p request to start (r's own, or, when r's buffer is staged device
- * memory, one that completes r once the data is back on the device);
- * dev->gpu set (dev->gpu NULL on entry): device memory that p2p moves
- * itself (amp_p2p_isend_dev / amp_p2p_irecv_dev, the peer in this
- * process). */
-int amp_gpu_req_stage(amp_rank_t *rank, amp_comm_t *comm, amp_req_t *r,
-                      const char *call, void **view, amp_p2p_req_t **p,
-                      amp_p2p_dev_t *dev);
-/* Blocking calls whose buffers may be device memory: each returns 0 when
- * none is staged (the caller goes on, with p2p moving the device memory
- * itself when dev->gpu is set, as for amp_gpu_req_stage), else 1 with
- * *rc, the call made again on host copies. */
-int amp_gpu_send(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
-                 const char *call, amp_p2p_dev_t *dev, int *rc);
-int amp_gpu_recv(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
-                 MPI_Status *status, amp_p2p_dev_t *dev, int *rc);
-/* MPI_Bcast: x->peer is the root. */
-int amp_gpu_bcast(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
-                  int *rc);
-int amp_gpu_reduce(amp_rank_t *rank, amp_comm_t *comm,
-                   const amp_reduce_args_t *a, const amp_dt_t *dt,
-                   MPI_Comm comm_h, int *rc);
+/* One buffer of a blocking call: stages b's buffer into *s (s->host NULL:
+ * not staged) and sets *view to where the call finds the data; a
+ * point-to-point buffer that p2p moves itself is not staged: *dev says its
+ * device instead (dev NULL: not point-to-point).  NULL and MPI_IN_PLACE
+ * are left alone. */
+int amp_stage_begin(amp_rank_t *rank, amp_comm_t *comm,
+                    const amp_stage_buf_t *b, amp_gpu_stage_t *s, void **view,
+                    amp_p2p_dev_t *dev, const char *call);
+/* Copies bytes of s back to the device (0: none) and gives the host copy
+ * back; nothing when s is not staged. */
+int amp_stage_end(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_stage_t *s,
+                  size_t bytes, const char *call);
 
 /* The buffers of one operation staged together (up to AMP_GPU_OP_BUFS,
- * gpu/stage.h), with what to copy back to the device when it is done.
- * Each caller holds an amp_gpu_op_t * that stays NULL (and costs nothing)
- * while no buffer is device memory. */
+ * gpu/stage.h), with what to copy back to the device when it is done. */
 
-/* When d's buffer is device memory, stages it into *op (made on the first
- * device buffer) and sets *view to the buffer's place in the host copy;
- * otherwise *view = the buffer.  An operation copies back the bytes
+/* amp_stage_begin for one buffer of an operation, staged into *op (made
+ * on the first device buffer): an operation copies back the bytes
  * received (d.elem does not count).  On an error *op is released and
  * NULL. */
+int amp_stage_op_add(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
+                     const amp_stage_buf_t *b, void **view, amp_p2p_dev_t *dev,
+                     const char *call);
+/* amp_stage_op_add of a buffer that is not point-to-point. */
 int amp_gpu_op_stage(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
                      amp_gpu_stage_desc_t d, void **view, const char *call);
-/* The same for a point-to-point half of a send-receive (d from
- * amp_stage_p2p_desc): a device buffer that p2p moves itself is not
- * staged but *dev says its device, and *view = the buffer. */
-int amp_gpu_op_stage_p2p(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
-                         amp_gpu_stage_desc_t d, void **view,
-                         amp_p2p_dev_t *dev, const char *call);
 /* Asynchronous end: outer is made pending and the returned request (op's
  * own) is the one to hand to the operation; when it completes, what was
  * received is copied back (by_status: the bytes its status counts, else

@@ -190,7 +190,7 @@ typedef struct amp_p2p_ep {
     amp_p2p_mq_t unexp_b[AMP_P2P_BUCKETS];
     /* Device transfers under way whose end completes a request of this
      * rank on its PE (GPU events, chunks between processes: p2p/dev.c,
-     * mpi/gpu.c): the rank must not change PE before they are done. */
+     * p2p/stage.c): the rank must not change PE before they are done. */
     int dev_busy;
     amp_p2p_prober_t *probers; /* threads blocked in a probe */
     /* What the rank's own thread waits for, for the deadlock report. */
@@ -390,7 +390,7 @@ void amp_p2p_irecv_dev(amp_p2p_ep_t *ep, void *buf, size_t capacity,
  * from another process.  The runtime's own streams follow the legacy
  * default stream (gpu/gpu.h) and need nothing; such a buffer does: the
  * MPI call first waits until the GPU has done the program's earlier work
- * (mpi/gpu.c).  pe: the caller's. */
+ * (amp_p2p_stage_begin, stage.h).  pe: the caller's. */
 int amp_p2p_dev_order(amp_pe_t *pe, int peer, int send);
 
 /* ---- device buffers staged through host copies (gpu/stage.h) --------

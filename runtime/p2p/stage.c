@@ -1,12 +1,11 @@
 /*
- * Device buffers staged through host copies (gpu/stage.h) whose copies
- * back chain on requests: a request whose buffer is a host copy, and the
- * buffers of one operation, completed when the data is back on the device
- * (p2p.h).
+ * Device buffers staged through host copies (gpu/stage.h): a call's
+ * buffer looked up once and staged when it must be (stage.h), and the
+ * copies back chained on requests: a request whose buffer is a host copy,
+ * and the buffers of one operation, completed when the data is back on
+ * the device (p2p.h).
  */
-#include "p2p/p2p.h"
-
-#include "gpu/stage.h"
+#include "p2p/stage.h"
 
 #include <stdlib.h>
 
@@ -150,4 +149,94 @@ amp_p2p_req_t *amp_p2p_stage_op_start(amp_p2p_ep_t *ep, struct amp_gpu_op *op,
     so->inner.on_done = op_done;
     amp_p2p_req_init_pending(ep, &so->inner);
     return &so->inner;
+}
+
+/* ---- a buffer of a call: host, direct or a host copy ---- */
+
+amp_gpu_stage_desc_t amp_p2p_stage_desc(const amp_p2p_ep_t *ep,
+                                        const void *buf, int count,
+                                        const amp_dt_t *dt, int use)
+{
+    amp_gpu_stage_desc_t d = amp_gpu_stage_dt(
+        buf, count, dt, use == AMP_P2P_STAGE_RECV ? AMP_GPU_RECV : AMP_GPU_SEND);
+    size_t bytes = count > 0 ? dt->size * (size_t)count : 0;
+    d.p2p = 1;
+    d.peer.eager = use == AMP_P2P_STAGE_BSEND ||
+                   (use == AMP_P2P_STAGE_SEND &&
+                    bytes <= ep->world->eager_limit);
+    d.peer.order = 0;
+    return d;
+}
+
+/* Whether d's buffer is device memory: the one question a host buffer is
+ * asked (the allocation in *range when it is). */
+static int on_device(amp_gpu_t *g, const amp_gpu_stage_desc_t *d,
+                     amp_gpu_range_t *range)
+{
+    if (!d->buf || d->span.bytes == 0)
+        return 0;
+    return amp_gpu_is_device(g, amp_pe_self(),
+                             (const char *)d->buf + d->span.lo, range);
+}
+
+amp_status_t amp_p2p_stage_begin(amp_p2p_ep_t *ep,
+                                 const amp_gpu_stage_desc_t *d, int peer,
+                                 amp_gpu_stage_t *s, amp_gpu_staged_t *out,
+                                 amp_p2p_dev_t *dev)
+{
+    amp_gpu_t *g = ep->world->gpu;
+    s->host = NULL;
+    out->view = (void *)d->buf;
+    out->direct = 0;
+    out->device = -1;
+    if (!on_device(g, d, &out->range))
+        return AMP_OK; /* host memory: straight on */
+    amp_gpu_stage_desc_t e = *d;
+    if (e.p2p && peer != AMP_P2P_STAGE_NO_PEER)
+        e.peer.order =
+            amp_p2p_dev_order(amp_pe_self(), peer, e.role == AMP_GPU_SEND);
+    amp_status_t st = amp_gpu_stage_begin(g, &e, s, out);
+    if (st == AMP_OK && out->direct) {
+        dev->gpu = g;
+        dev->device = out->device;
+    }
+    return st;
+}
+
+/* Keeps s, staged for role, in *op (made when NULL); on an error s's host
+ * copy goes back and out->failed says why. */
+static amp_status_t op_keep(amp_p2p_ep_t *ep, amp_gpu_op_t **op,
+                            const amp_gpu_stage_t *s, int role,
+                            amp_gpu_staged_t *out)
+{
+    amp_gpu_t *g = ep->world->gpu;
+    if (!*op && !(*op = amp_p2p_stage_op_new(g))) {
+        out->failed = AMP_P2P_STAGE_OP_MEM;
+        amp_gpu_stage_release(g, s);
+        return AMP_ERR_NOMEM;
+    }
+    if (amp_gpu_op_add(*op, s, role) != AMP_OK) {
+        out->failed = AMP_P2P_STAGE_OP_FULL;
+        amp_gpu_stage_release(g, s);
+        return AMP_ERR_INTERN;
+    }
+    return AMP_OK;
+}
+
+amp_status_t amp_p2p_stage_op_add(amp_p2p_ep_t *ep, amp_gpu_op_t **op,
+                                  const amp_gpu_stage_desc_t *d, int peer,
+                                  amp_gpu_staged_t *out, amp_p2p_dev_t *dev)
+{
+    amp_gpu_stage_t s;
+    amp_gpu_stage_desc_t e = *d;
+    e.elem = 1;
+    amp_status_t st = amp_p2p_stage_begin(ep, &e, peer, &s, out, dev);
+    if (st == AMP_OK && s.host)
+        st = op_keep(ep, op, &s, d->role, out);
+    if (st != AMP_OK) {
+        amp_p2p_stage_op_free(*op);
+        *op = NULL;
+        out->view = (void *)d->buf;
+    }
+    return st;
 }

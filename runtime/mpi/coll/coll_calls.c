@@ -5,6 +5,7 @@
  * (blocking) or hands it out as a request of kind AMP_REQ_COLL.
  */
 #include "mpi/comm/comm.h"
+#include "mpi/pt2pt/request.h"
 #include "mpi/stage.h"
 
 #include "coll/nbc.h"
@@ -23,7 +24,7 @@ static int status_error(amp_rank_t *rank, amp_comm_t *comm, amp_status_t st,
                          amp_status_str(st));
 }
 
-/* ---- device buffers (gpu.c): staged into rank->gpu_coll, which the next
+/* ---- device buffers (../stage.h): staged into rank->gpu_coll, which the next
  * amp_coll_launch takes; only called when amp_proc.gpu is set ---- */
 
 /* buf (span sp) for role: its host copy when it is device memory, else
@@ -61,7 +62,7 @@ int amp_coll_launch(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
                     amp_status_t st, amp_nbc_t *s, MPI_Request *request,
                     const char *call)
 {
-    amp_gpu_op_t *g = NULL; /* device buffers staged for the call (gpu.c) */
+    amp_gpu_op_t *g = NULL; /* device buffers staged for the call (../stage.h) */
     if (amp_proc.gpu) {
         g = rank->gpu_coll;
         rank->gpu_coll = NULL;

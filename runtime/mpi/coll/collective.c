@@ -1,6 +1,5 @@
 /* Collective calls and user-defined reduction operations. */
-#include "mpi/comm/comm.h"
-#include "mpi/stage.h"
+#include "mpi/coll/device.h"
 
 static int check_root(amp_rank_t *rank, amp_comm_t *comm, int root,
                       const char *call)
@@ -83,7 +82,7 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
                                                     .peer = root,
                                                     .comm_h = comm_h},
                                       &rc))
-        return rc; /* device memory: on host copies (gpu.c) */
+        return rc; /* device memory: on host copies (device.c) */
     amp_coll_comm_of(rank, comm, &c);
     rank->call = call;
     if (!comm->is_inter && (comm->shm || comm->size == 1)) /* coll/shm.c */
@@ -197,7 +196,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
     if (rc != MPI_SUCCESS)
         return rc;
     if (amp_proc.gpu && amp_gpu_reduce(rank, comm, &a, dt, comm_h, &rc))
-        return rc; /* device memory: on host copies (gpu.c) */
+        return rc; /* device memory: on host copies (device.c) */
     if (sendbuf == MPI_IN_PLACE)
         sendbuf = recvbuf;
     amp_coll_comm_of(rank, comm, &c);
@@ -248,7 +247,7 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
     if (rc != MPI_SUCCESS)
         return rc;
     if (amp_proc.gpu && amp_gpu_reduce(rank, comm, &a, dt, comm_h, &rc))
-        return rc; /* device memory: on host copies (gpu.c) */
+        return rc; /* device memory: on host copies (device.c) */
     if (sendbuf == MPI_IN_PLACE)
         sendbuf = recvbuf;
     amp_coll_comm_of(rank, comm, &c);

@@ -6,6 +6,7 @@
  * calls on inter-communicators here.
  */
 #include "mpi/comm/comm.h"
+#include "mpi/pt2pt/request.h"
 #include "mpi/stage.h"
 
 #include "coll/inter.h"
@@ -60,7 +61,7 @@ int amp_intercoll_bcast(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
     if (rc == MPI_SUCCESS && root != MPI_PROC_NULL)
         rc = amp_check_buf(rank, comm, buffer, count, dt, call, "buffer");
     if (rc == MPI_SUCCESS && amp_proc.gpu && root != MPI_PROC_NULL) {
-        void *v; /* device memory: a host copy for amp_coll_launch (gpu.c) */
+        void *v; /* device memory: a host copy for amp_coll_launch (../stage.h) */
         rc = amp_gpu_op_stage(
             rank, comm, &rank->gpu_coll,
             amp_gpu_stage_dt(buffer, count, dt,
@@ -107,7 +108,7 @@ int amp_intercoll_reduce(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
         rc = amp_check_buf(rank, comm, recvbuf, count, dt, call, "recvbuf");
     if (rc == MPI_SUCCESS && amp_proc.gpu) {
         void *sv = (void *)sendbuf, *rv = recvbuf; /* device memory: host
-                                                      copies (gpu.c) */
+                                                      copies (../stage.h) */
         if (sends)
             rc = amp_gpu_op_stage(
                 rank, comm, &rank->gpu_coll,

@@ -273,7 +273,7 @@ static int nb_check_w(const nb_call_t *nc, nb_side_t *side, int n,
 
 /* Builds the exchange and starts it: as the request of a nonblocking call,
  * or to completion for a blocking one. */
-/* Device memory (gpu.c): side's n blocks on a host copy for amp_coll_launch,
+/* Device memory (../stage.h): side's n blocks on a host copy for amp_coll_launch,
  * in role (receive blocks of MPI_PROC_NULL neighbors keep their values,
  * so received data is fetched first). */
 static int nb_stage(const nb_call_t *nc, nb_side_t *side, int n, int role)

@@ -68,7 +68,7 @@ static int check_pack(amp_rank_t *rank, MPI_Comm comm_h, const pack_req_t *r,
     return MPI_SUCCESS;
 }
 
-/* Device memory (gpu.c): the typed buffer (td: its elements, read when
+/* Device memory (../stage.h): the typed buffer (td: its elements, read when
  * packing, else written) and the packed bytes at the position (span sp,
  * the reverse), each replaced by a host copy in *g. */
 static int pack_stage(amp_rank_t *rank, amp_comm_t *comm,

@@ -5,6 +5,7 @@
  * A segment goes back to the free space when its send completes.
  */
 #include "mpi/comm/comm.h"
+#include "mpi/pt2pt/request.h"
 #include "mpi/stage.h"
 
 #include <stdint.h>
@@ -64,7 +65,7 @@ int amp_bsend_start(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
     amp_bseg_t **link;
     amp_gpu_op_t *g = NULL;
     void *v = (void *)buf;
-    if (amp_proc.gpu) { /* device memory: packed from a host copy (gpu.c) */
+    if (amp_proc.gpu) { /* device memory: packed from a host copy (../stage.h) */
         int rc = amp_gpu_op_stage(
             rank, comm, &g, amp_gpu_stage_dt(buf, count, dt, AMP_GPU_SEND), &v,
             call);

@@ -3,8 +3,7 @@
  * their p2p request on the stack; nonblocking ones take a request object
  * from the rank's table.
  */
-#include "mpi/comm/comm.h"
-#include "mpi/stage.h"
+#include "mpi/pt2pt/device.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -89,7 +88,7 @@ static int check_xfer(amp_rank_t *rank, amp_xfer_t *x, int recv,
  * already set).  Data of a non-contiguous type is not packed: p2p copies
  * it from its layout (x->dt must stay valid until p completes).  dev (NULL
  * or dev->gpu NULL: host memory): device memory of a contiguous type that
- * p2p moves (gpu.c). */
+ * p2p moves (device.c). */
 static void start_send(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
                        const amp_p2p_dev_t *dev, amp_p2p_req_t *p)
 {
@@ -187,7 +186,7 @@ static int send_common(const void *buf, int count, MPI_Datatype dtype, int dest,
         return rc;
     amp_p2p_dev_t dev = {NULL, -1};
     if (amp_proc.gpu && amp_gpu_send(rank, comm, &x, call, &dev, &rc))
-        return rc; /* device memory: sent from a host copy (gpu.c) */
+        return rc; /* device memory: sent from a host copy (device.c) */
     if (mode == AMP_SEND_BUFFERED)
         return amp_bsend_start(rank, comm, &x, call, NULL);
     amp_p2p_req_t p;
@@ -252,7 +251,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     const amp_dt_t *dt = x.dt;
     amp_p2p_dev_t dev = {NULL, -1};
     if (amp_proc.gpu && amp_gpu_recv(rank, comm, &x, status, &dev, &rc))
-        return rc; /* device memory: received into a host copy (gpu.c) */
+        return rc; /* device memory: received into a host copy (device.c) */
     amp_p2p_req_t p;
     size_t cap = dt->size * (size_t)count;
     p.on_done = NULL;
@@ -409,7 +408,7 @@ int amp_req_start(amp_rank_t *rank, amp_req_t *r, const char *call)
     void *buf = r->buf;
     amp_p2p_req_t *p = &r->p2p;
     amp_p2p_dev_t dev = {NULL, -1};
-    if (amp_proc.gpu) { /* device memory: direct or a host copy (gpu.c) */
+    if (amp_proc.gpu) { /* device memory: direct or a host copy (device.c) */
         int rc = amp_gpu_req_stage(rank, comm, r, call, &buf, &p, &dev);
         if (rc != MPI_SUCCESS) {
             amp_p2p_req_init_done(&rank->ep, &r->p2p, r->peer, r->tag);
@@ -490,7 +489,17 @@ static int pack_copy(amp_rank_t *rank, amp_comm_t *comm,
     return MPI_SUCCESS;
 }
 
-/* Device memory (gpu.c): each half on the direct path when it can take it
+/* One half of a send-receive on device memory (send: the sending one),
+ * staged into *op unless p2p moves it itself (*dev set). */
+static int stage_half(amp_rank_t *rank, amp_comm_t *comm, amp_gpu_op_t **op,
+                      const amp_xfer_t *x, int send, void **view,
+                      amp_p2p_dev_t *dev, const char *call)
+{
+    amp_stage_buf_t b = amp_stage_p2p_desc(rank, comm, x, send);
+    return amp_stage_op_add(rank, comm, op, &b, view, dev, call);
+}
+
+/* Device memory (device.c): each half on the direct path when it can take it
  * (a->sdev, a->rdev), else a host copy in place of its buffer, in *op; the
  * replace forms' one buffer is fetched, packed and received into. */
 static int halves_stage(amp_rank_t *rank, amp_comm_t *comm, sendrecv_args_t *a,
@@ -504,19 +513,23 @@ static int halves_stage(amp_rank_t *rank, amp_comm_t *comm, sendrecv_args_t *a,
             amp_gpu_stage_dt(a->rbuf, a->rcount, a->rdt, AMP_GPU_INOUT), &v,
             call);
     else if (a->source != MPI_PROC_NULL)
-        rc = amp_gpu_op_stage_p2p(rank, comm, op,
-                                  amp_stage_p2p_desc(comm, a->rbuf, a->rcount,
-                                                     a->rdt, 0, 0, a->source),
-                                  &v, &a->rdev, call);
+        rc = stage_half(rank, comm, op,
+                        &(amp_xfer_t){.buf = a->rbuf,
+                                      .count = a->rcount,
+                                      .dt = a->rdt,
+                                      .peer = a->source},
+                        0, &v, &a->rdev, call);
     a->rbuf = v;
     if (replace)
         a->sbuf = v;
     else if (rc == MPI_SUCCESS && a->dest != MPI_PROC_NULL) {
-        rc = amp_gpu_op_stage_p2p(
-            rank, comm, op,
-            amp_stage_p2p_desc(comm, a->sbuf, a->scount, a->sdt, 1,
-                               AMP_SEND_STANDARD, a->dest),
-            &v, &a->sdev, call);
+        rc = stage_half(rank, comm, op,
+                        &(amp_xfer_t){.buf = a->sbuf,
+                                      .count = a->scount,
+                                      .dt = a->sdt,
+                                      .peer = a->dest,
+                                      .mode = AMP_SEND_STANDARD},
+                        1, &v, &a->sdev, call);
         a->sbuf = v;
     }
     return rc;

@@ -20,7 +20,7 @@ enum amp_send_mode {
  * at buf (dt: its descriptor, once checked), to or from peer (a rank of
  * the communicator comm_h, MPI_ANY_SOURCE or MPI_PROC_NULL) with tag; a
  * send's mode (enum amp_send_mode).  Also MPI_Bcast's on device memory
- * (gpu.c), peer being the root. */
+ * (coll/device.c), peer being the root. */
 typedef struct amp_xfer {
     const void *buf;
     int count;

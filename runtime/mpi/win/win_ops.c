@@ -300,7 +300,7 @@ static int goes_remote(const amp_win_t *w, const rma_args_t *a)
     return a->target >= 0 && a->target < w->size && far(w, a->target);
 }
 
-/* run_op with origin and result buffers in device memory (gpu.c): on a
+/* run_op with origin and result buffers in device memory (../stage.h): on a
  * target of this process the operation runs on host copies, done when
  * this returns; a target of another process reads and writes them later,
  * so device buffers are refused there. */
@@ -546,7 +546,7 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
 }
 AMP_WEAK_ALIAS(Fetch_and_op)
 
-/* Compare-and-swap with device buffers (gpu.c): on host copies for a
+/* Compare-and-swap with device buffers (../stage.h): on host copies for a
  * target of this process, refused for one of another process. */
 static int cas_gpu(amp_rank_t *rank, amp_win_t *w, const rma_args_t *a,
                    char *taddr, const void *origin, const void *compare,
