@@ -5,6 +5,10 @@
 #ifndef AMPI_AMPI_H
 #define AMPI_AMPI_H
 
+/* A program may include this header first: mpi.h has the types (and
+ * includes this one, which its guard then skips). */
+#include "mpi.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

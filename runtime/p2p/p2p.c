@@ -554,6 +554,9 @@ static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
 {
     amp_p2p_ep_t *to = ep->world->eps[env.dst];
     amp_pe_t *pe = ep->thr->pe;
+    amp_p2p_pe_t *me = p2p_of(pe);
+    me->sends++;
+    me->sent_bytes += bytes;
     req_init(req, ep, 1, (void *)buf, bytes, env.ctx, env.dst, env.tag);
     req->dt = dt;
     req->src = env.src;
@@ -591,6 +594,13 @@ static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
         send_remote(pe, ep, to, buf, bytes, env, mode, req);
     else
         tp->send(pe, req, mode);
+}
+
+void amp_p2p_pe_sends(const amp_pe_t *pe, uint64_t *sends, uint64_t *bytes)
+{
+    const amp_p2p_pe_t *me = pe->upper;
+    *sends = me ? me->sends : 0;
+    *bytes = me ? me->sent_bytes : 0;
 }
 
 void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,

@@ -256,6 +256,10 @@ void amp_p2p_net_wake(amp_pe_t *pe);
  * process's PEs have sent to and received from other processes so far;
  * answers whether one of its PEs has a transfer under way (any thread). */
 int amp_p2p_net_traffic(amp_p2p_world_t *w, uint64_t *sent, uint64_t *recv);
+/* The sends the program started on pe so far and their bytes (+stats):
+ * point-to-point and the collectives' own messages, in the process or
+ * out of it. */
+void amp_p2p_pe_sends(const amp_pe_t *pe, uint64_t *sends, uint64_t *bytes);
 /* Takes what arrived from other processes for pe: by pe, or by one thread
  * once the PEs have stopped; returns how many events. */
 unsigned amp_p2p_net_progress(amp_pe_t *pe);

@@ -11,6 +11,9 @@
 
 typedef struct amp_p2p_pe {
     amp_msg_pool_t pool;
+    /* The program's sends started on this PE and their bytes (+stats;
+     * written by this PE only, beside the pool it writes anyway). */
+    uint64_t sends, sent_bytes;
     amp_ring_t *in; /* by source PE: traffic to this PE */
     int npes;
     amp_p2p_world_t *world;

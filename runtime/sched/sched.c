@@ -162,6 +162,8 @@ static void take_arrivals(amp_pe_t *pe)
     while (item) {
         amp_inbox_item_t *next = item->next;
         amp_thread_t *thr = AMP_CONTAINER_OF(item, amp_thread_t, arrival);
+        pe->moved_in += thr->moved;
+        thr->moved = 0;
         if (thr->returning) {
             thr->returning = 0;
             runq_push_front(pe, thr);
@@ -225,6 +227,7 @@ static void switch_away(amp_pe_t *pe, amp_thread_t *thr)
     /* Charge thr for its stretch; the next thread's starts now. */
     uint64_t now = amp_sched_cycles();
     thr->busy += now - pe->run_start;
+    pe->busy += now - pe->run_start;
     pe->run_start = now;
     amp_sched_poll(pe);
     amp_thread_t *next = runq_pop(pe);
@@ -267,6 +270,7 @@ static void leave_for(amp_pe_t *pe, amp_thread_t *thr, amp_pe_t *to, int home)
 {
     uint64_t now = amp_sched_cycles();
     thr->busy += now - pe->run_start;
+    pe->busy += now - pe->run_start;
     pe->run_start = now;
     thr->state = AMP_THREAD_MIGRATING;
     pe->leaving = thr;
@@ -471,6 +475,7 @@ void amp_sched_exit(void)
 void amp_sched_vanish(void)
 {
     amp_pe_t *pe = amp_pe_self();
+    pe->moved_out++;
     pe->aside = NULL;
     pe->vanished = (amp_thread_t){.pe = pe, .state = AMP_THREAD_RUNNING};
     pe->current = &pe->vanished;
@@ -696,8 +701,11 @@ static void hand_off(amp_pe_t *pe)
     amp_thread_t *thr = pe->leaving;
     amp_pe_t *to = pe->leaving_to;
     pe->leaving = NULL;
-    if (pe->leaving_home)
+    if (pe->leaving_home) {
         thr->pe = to;
+        thr->moved = 1;
+        pe->moved_out++;
+    }
     thr->state = AMP_THREAD_READY;
     amp_inbox_push(&to->arrivals, &thr->arrival);
     pe_wake(to);
@@ -711,6 +719,7 @@ void amp_sched_expect(amp_sched_t *sched, int n)
 void amp_sched_spawn_expected(amp_thread_t *thr)
 {
     thr->state = AMP_THREAD_READY;
+    thr->moved = 1;
     amp_pe_t *pe = thr->pe; /* once pushed, thr may run, move or end */
     amp_inbox_push(&pe->arrivals, &thr->arrival);
     pe_wake(pe);
@@ -754,6 +763,7 @@ void amp_sched_run(amp_pe_t *pe)
 {
     amp_pe_set_self(pe);
     pe->kernel_tls = amp_tls_get();
+    pe->run_from = amp_sched_cycles();
     for (;;) {
         amp_sched_poll(pe);
         amp_thread_t *next = runq_pop(pe);
@@ -765,8 +775,10 @@ void amp_sched_run(amp_pe_t *pe)
                 hand_off(pe);
             continue;
         }
-        if (atomic_load(&pe->sched->done))
+        if (atomic_load(&pe->sched->done)) {
+            pe->run_until = amp_sched_cycles();
             break;
+        }
         if (pe->pollers && (next = poll_round(pe))) {
             pe->run_start = amp_sched_cycles();
             switch_to(pe, &pe->sched_ctx, next);

@@ -83,6 +83,7 @@ typedef struct amp_thread {
     int returning;                /* on its way home from a lend */
     amp_inbox_item_t arrival;     /* in its new PE's arrivals while migrating */
     unsigned long lent; /* times it ran as a guest (+lbdebug, +stats) */
+    int moved;          /* arriving at a new home (a PE's moved_in) */
     /* Read by other PEs for every message to the thread (where it lives),
      * written only when it moves: after what the thread writes at each
      * switch and call, on the next cache line. */
@@ -151,6 +152,12 @@ struct amp_pe {
     long asked_at;           /* when (CLOCK_MONOTONIC ns) */
     unsigned long lent_out;  /* threads it lent (+lbdebug) */
     unsigned long guests;    /* guests it ran */
+    /* +stats: threads whose home became this PE and stopped being it
+     * (amp_sched_migrate, amp_sched_spawn_expected, amp_sched_vanish),
+     * the cycle counter ticks its threads ran (idle time is nobody's),
+     * and amp_sched_run's first and last tick. */
+    unsigned long moved_in, moved_out;
+    uint64_t busy, run_from, run_until;
     /* Lending: written by other PEs now and then, read by this one at
      * every outermost call's end and by idle PEs choosing whom to ask. */
     _Alignas(64) _Atomic int thief; /* id + 1 of a PE asking, or 0 */

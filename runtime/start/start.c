@@ -403,20 +403,6 @@ static int program_range(struct dl_phdr_info *info, size_t size, void *arg)
     return 1;
 }
 
-/* +stats: how often each rank was switched to, for tuning and tests. */
-static void print_stats(void)
-{
-    for (int r = 0; r < amp_proc.nranks; r++) {
-        amp_rank_t *rank = amp_proc.ranks[r];
-        if (!rank)
-            continue; /* in another process */
-        fprintf(stderr,
-                "ampi: stats: rank %d on PE %d resumed %lu times, lent %lu "
-                "times\n",
-                r, rank->thr.pe->id, rank->thr.resumes, rank->thr.lent);
-    }
-}
-
 /* +lbdebug: what each PE lent to idle PEs and ran for them (sched.h,
  * "Lending"), once the ranks are done. */
 static void print_lending(void)
@@ -477,7 +463,7 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
     amp_p2p_net_finish(&amp_proc.world, &amp_proc.sched, &amp_proc.boot);
     amp_detect_cleanup();
     if (amp_proc.opts.stats)
-        print_stats();
+        amp_start_stats_print();
     if (amp_proc.opts.lbdebug && amp_proc.sched.steal)
         print_lending();
     amp_boot_cleanup(&amp_proc.boot);

@@ -30,6 +30,10 @@ int amp_fortran_io_held(void);
  * PEs start. */
 void amp_start_alloc_init(void);
 
+/* +stats (stats.c): this process's table of PEs and each rank's switches,
+ * on stderr, once the PEs have stopped. */
+void amp_start_stats_print(void);
+
 /* Reads the options from the environment, then from argv, and removes the
  * runtime's own "+" options from argv.  Exits with a one-line message on a
  * bad option. */
