@@ -29,6 +29,13 @@ extern "C" {
 #define AMPI_MY_PROCESS 15
 #define AMPI_NUM_PROCESSES 16
 
+/* The entry of a program written for Charm++'s AMPI, instead of main: each
+ * rank calls it (start/main_wrap.c).  A Fortran program has subroutine
+ * MPI_Main instead of a main program.  With main also defined, MPI_Main
+ * (then AMPI_Main) is the one that runs (docs/user-guide.md). */
+int MPI_Main(int argc, char **argv);
+int AMPI_Main(int argc, char **argv);
+
 /* Lets the other ranks of this worker thread run before the caller
  * continues. */
 __attribute__((visibility("default"))) int AMPI_Yield(void);
@@ -73,7 +80,7 @@ AMPI_GPU_Iinvoke(struct CUstream_st *stream, MPI_Request *request);
 __attribute__((visibility("default"))) int AMPI_Migrate(MPI_Info info);
 /* Collective over MPI_COMM_WORLD, unlike the call of the same name in
  * Charm++'s AMPI: every rank names the PE (of its process) to move to;
- * -1 stays. */
+ * -1 stays.  Charm++'s +ampiEnableMigrateToPe is accepted (no effect). */
 __attribute__((visibility("default"))) int AMPI_Migrate_to_pe(int pe);
 /* fn runs in the rank that registered it, before it leaves its PE (fn must
  * not communicate) and after it arrived on another (when every rank is in
