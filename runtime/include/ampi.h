@@ -36,6 +36,28 @@ extern "C" {
 int MPI_Main(int argc, char **argv);
 int AMPI_Main(int argc, char **argv);
 
+/* ---- split gets (Charm++'s AMPI; docs/rma.md) ---- */
+
+/* Starts a get of targcnt elements of targtype at targdisp of rank's part
+ * of win into memory the library allocates, laid out as orgcnt elements of
+ * orgtype (orgdisp is not used: there is no origin buffer).  Inside any
+ * access epoch the caller has to rank, or else under a shared lock of its
+ * own.  AMPI_Iget_wait blocks until the data is there and names it in
+ * *status (MPI_SOURCE: rank; MPI_LENGTH: its bytes; MPI_TAG: the get);
+ * AMPI_Iget_data copies it into data, an origin buffer of orgcnt elements
+ * of orgtype; AMPI_Iget_free frees the request and the memory (status and
+ * win are not used). */
+__attribute__((visibility("default"))) int
+AMPI_Iget(MPI_Aint orgdisp, int orgcnt, MPI_Datatype orgtype, int rank,
+          MPI_Aint targdisp, int targcnt, MPI_Datatype targtype, MPI_Win win,
+          MPI_Request *request);
+__attribute__((visibility("default"))) int
+AMPI_Iget_wait(MPI_Request *request, MPI_Status *status, MPI_Win win);
+__attribute__((visibility("default"))) int AMPI_Iget_data(void *data,
+                                                          MPI_Status status);
+__attribute__((visibility("default"))) int
+AMPI_Iget_free(MPI_Request *request, MPI_Status *status, MPI_Win win);
+
 /* Lets the other ranks of this worker thread run before the caller
  * continues. */
 __attribute__((visibility("default"))) int AMPI_Yield(void);

@@ -25,6 +25,7 @@ typedef struct amp_req {
     amp_obj_t obj;
     amp_p2p_req_t p2p;
     unsigned char kind, persistent, active, freed;
+    unsigned char iget; /* AMPI_Iget's (win/iget.c): pack holds its data */
     int mode; /* send mode (MPI_Send, Ssend, Rsend, Bsend) */
     MPI_Comm comm;
     /* Arguments, kept for persistent requests and unpacking. */
