@@ -4,7 +4,8 @@
 // RUN: %ampicc %s -o %t
 // RUN: %t +vp 2 | FileCheck %s --implicit-check-not=main
 // RUN: %ampicc -DWITH_MPI_MAIN %s -o %t.both
-// RUN: %t.both +vp 2 | FileCheck %s --check-prefix=MPIMAIN --implicit-check-not=main
+// RUN: %t.both +vp 2 | FileCheck %s --check-prefix=MPIMAIN
+// --implicit-check-not=main
 
 #include <mpi.h>
 #include <stdio.h>

@@ -30,17 +30,17 @@
 
 #define FTN_NAME(caps, nocaps) nocaps##_
 
-#define FORTRAN_AS_C(CAPITALNAME, Cname, lowername, routine_args, c_args)     \
-    FLINKAGE void FTN_NAME(CAPITALNAME, lowername) routine_args               \
-    {                                                                         \
-        Cname c_args;                                                         \
+#define FORTRAN_AS_C(CAPITALNAME, Cname, lowername, routine_args, c_args)      \
+    FLINKAGE void FTN_NAME(CAPITALNAME, lowername) routine_args                \
+    {                                                                          \
+        Cname c_args;                                                          \
     }
 
-#define FORTRAN_AS_C_RETURN(returnType, CAPITALNAME, Cname, lowername,        \
-                            routine_args, c_args)                             \
-    FLINKAGE returnType FTN_NAME(CAPITALNAME, lowername) routine_args         \
-    {                                                                         \
-        return Cname c_args;                                                  \
+#define FORTRAN_AS_C_RETURN(returnType, CAPITALNAME, Cname, lowername,         \
+                            routine_args, c_args)                              \
+    FLINKAGE returnType FTN_NAME(CAPITALNAME, lowername) routine_args          \
+    {                                                                          \
+        return Cname c_args;                                                   \
     }
 
 #endif

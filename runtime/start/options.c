@@ -427,8 +427,9 @@ static void unknown_note(const char *arg)
 {
     const char *proc = getenv("PMIX_RANK");
     if (!proc || strcmp(proc, "0") == 0)
-        fprintf(stderr, "ampi: warning: unknown runtime option '%s' ignored; %s\n",
-                arg, usage);
+        fprintf(stderr,
+                "ampi: warning: unknown runtime option '%s' ignored; %s\n", arg,
+                usage);
 }
 
 /* Handles argv[*i] if it is a runtime option (advancing *i past its value);

@@ -26,8 +26,7 @@ FORTRAN_AS_C_RETURN(int, TEST_VALUE, ampi_test_value, test_value,
 
 /* count ints from an Iget of target's window, starting at disp with
  * stride (1: contiguous), checked against what target holds. */
-static void iget_check(MPI_Win win, int target, int disp, int count,
-                       int stride)
+static void iget_check(MPI_Win win, int target, int disp, int count, int stride)
 {
     MPI_Datatype ttype = MPI_INT;
     if (stride > 1) {
@@ -46,8 +45,8 @@ static void iget_check(MPI_Win win, int target, int disp, int count,
     MT_CHECK_MPI(AMPI_Iget_data(got, st));
     for (int i = 0; i < count; i++) {
         int at = disp + i * stride;
-        if (!MT_CHECK_INT_EQ(got[i], FTN_NAME(TEST_VALUE, test_value)(
-                                         &target, &at)))
+        if (!MT_CHECK_INT_EQ(got[i],
+                             FTN_NAME(TEST_VALUE, test_value)(&target, &at)))
             break;
     }
     free(got);

@@ -18,8 +18,7 @@
 
 #define N 37 /* doubles per message */
 
-static void check_msg(const MPI_Status *st, MPI_Comm comm, int source,
-                      int tag)
+static void check_msg(const MPI_Status *st, MPI_Comm comm, int source, int tag)
 {
     MT_CHECK_INT_EQ(st->MPI_SOURCE, source);
     MT_CHECK_INT_EQ(st->MPI_TAG, tag);
@@ -45,7 +44,8 @@ static void blocking(MPI_Comm comm, int left, int right, double *buf)
     MT_CHECK_MPI(MPI_Probe(left, 2, comm, &st));
     check_msg(&st, comm, left, 2);
     scribble(&st, 1);
-    MT_CHECK_MPI(MPI_Recv(buf + N, N, MPI_DOUBLE, MPI_ANY_SOURCE, 2, comm, &st));
+    MT_CHECK_MPI(
+        MPI_Recv(buf + N, N, MPI_DOUBLE, MPI_ANY_SOURCE, 2, comm, &st));
     check_msg(&st, comm, left, 2);
     scribble(&st, 1);
     MT_CHECK_MPI(MPI_Recv(buf, N, MPI_DOUBLE, MPI_PROC_NULL, 3, comm, &st));
@@ -123,8 +123,8 @@ static void file_io(int me, const double *buf)
     MPI_Status st;
     io_name(MPI_COMM_WORLD, "charm_status", name, sizeof(name));
     MT_CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, name,
-                               MPI_MODE_CREATE | MPI_MODE_RDWR,
-                               MPI_INFO_NULL, &fh));
+                               MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL,
+                               &fh));
     MPI_Offset at = (MPI_Offset)me * N * (MPI_Offset)sizeof(double);
     scribble(&st, 1);
     MT_CHECK_MPI(MPI_File_write_at(fh, at, buf, N, MPI_DOUBLE, &st));

@@ -702,8 +702,7 @@ static int done_request(MPI_Win win, const char *call, MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-int amp_win_get_start(const amp_win_get_t *g, MPI_Win win,
-                      MPI_Request *request)
+int amp_win_get_start(const amp_win_get_t *g, MPI_Win win, MPI_Request *request)
 {
     rma_args_t a = {.kind = OP_GET,
                     .otype = MPI_DATATYPE_NULL,
