@@ -14,7 +14,7 @@
 ! CHECK-DAG: @_QMcountersECmaxhits = constant i32 10
 ! CHECK-DAG: @_QFbumpEcalls = internal thread_local(initialexec) global i32 0
 ! CHECK-DAG: @_QFbumpElast = internal thread_local(initialexec) global i32 -1
-! CHECK-DAG: @mpi_fortran_status_ignore_ = common global [24 x i8]
+! CHECK-DAG: @mpi_fortran_status_ignore_ = common global [32 x i8]
 ! CHECK-DAG: @_QQclX{{[0-9A-F]+}} = linkonce constant
 ! CHECK-DAG: @ampi.COMMON.blk_.size_differs_between_files = hidden constant i8 0, comdat($ampi.COMMON.blk_.12)
 ! CHECK-LABEL: define void @bump_(

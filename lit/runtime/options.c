@@ -1,5 +1,6 @@
 // Runtime options: what the program sees of argv, the environment
-// equivalents, and one-line errors naming the option.
+// equivalents, one-line errors naming the option for bad values, and a
+// one-line warning for an unknown option (Charm++'s runtime has many).
 // REQUIRES: ampi-runtime
 // RUN: %ampicc %s -o %t
 // RUN: %t +vp 3 +p 2 alpha +stacksize 2M beta +mapping rr | FileCheck %s --check-prefix=ARGS
@@ -8,7 +9,8 @@
 // RUN: env AMPI_VP=5 %t +vp 2 | FileCheck %s --check-prefix=OVERRIDE
 // RUN: not %t +vp abc 2>&1 | FileCheck %s --check-prefix=BADVP --implicit-check-not={{.}}
 // RUN: not %t +vp 2>&1 | FileCheck %s --check-prefix=NOVAL --implicit-check-not={{.}}
-// RUN: not %t +pv 4 2>&1 | FileCheck %s --check-prefix=UNKNOWN --implicit-check-not={{.}}
+// RUN: %t +pv 4 2>&1 | FileCheck %s --check-prefix=UNKNOWN --implicit-check-not={{.}}
+// RUN: %t +ampiEnableMigrateToPe +vp 2 2>&1 | FileCheck %s --check-prefix=CHARM --implicit-check-not={{.}}
 // RUN: not %t +mapping diagonal 2>&1 | FileCheck %s --check-prefix=MAPPING --implicit-check-not={{.}}
 // RUN: %t +vp 4 +p 2 +mapping random:5 delta | FileCheck %s --check-prefix=RANDOM
 // RUN: env AMPI_MAPPING=list:1,0 %t +vp 3 +p 2 | FileCheck %s --check-prefix=LIST
@@ -45,7 +47,10 @@ int main(int argc, char **argv)
 // OVERRIDE: size=2 argc=1
 // BADVP: ampi: +vp: expected a positive integer, got 'abc'
 // NOVAL: ampi: +vp: missing value
-// UNKNOWN: ampi: unknown runtime option '+pv'; runtime options: +vp N, +p N, {{.*}} (see docs/runtime-options.md)
+// UNKNOWN: ampi: warning: unknown runtime option '+pv' ignored; runtime options: +vp N, +p N, {{.*}} (see docs/runtime-options.md)
+// UNKNOWN-NEXT: size=1 argc=2 [4]
+// CHARM: ampi: +ampiEnableMigrateToPe has no effect here: AMPI_Migrate_to_pe is always allowed, and collective
+// CHARM-NEXT: size=2 argc=1
 // MAPPING: ampi: +mapping: expected block, rr, random[:SEED] or list:PE,PE,..., got 'diagonal'
 // RANDOM: size=4 argc=2 [delta]
 // LIST: size=3 argc=1

@@ -33,6 +33,35 @@ extern "C" {
 #define AMPI_MY_PROCESS 15
 #define AMPI_NUM_PROCESSES 16
 
+/* The entry of a program written for Charm++'s AMPI, instead of main: each
+ * rank calls it (start/main_wrap.c).  A Fortran program has subroutine
+ * MPI_Main instead of a main program.  With main also defined, MPI_Main
+ * (then AMPI_Main) is the one that runs (docs/user-guide.md). */
+int MPI_Main(int argc, char **argv);
+int AMPI_Main(int argc, char **argv);
+
+/* ---- split gets (Charm++'s AMPI; docs/rma.md) ---- */
+
+/* Starts a get of targcnt elements of targtype at targdisp of rank's part
+ * of win into memory the library allocates, laid out as orgcnt elements of
+ * orgtype (orgdisp is not used: there is no origin buffer).  Inside any
+ * access epoch the caller has to rank, or else under a shared lock of its
+ * own.  AMPI_Iget_wait blocks until the data is there and names it in
+ * *status (MPI_SOURCE: rank; MPI_LENGTH: its bytes; MPI_TAG: the get);
+ * AMPI_Iget_data copies it into data, an origin buffer of orgcnt elements
+ * of orgtype; AMPI_Iget_free frees the request and the memory (status and
+ * win are not used). */
+__attribute__((visibility("default"))) int
+AMPI_Iget(MPI_Aint orgdisp, int orgcnt, MPI_Datatype orgtype, int rank,
+          MPI_Aint targdisp, int targcnt, MPI_Datatype targtype, MPI_Win win,
+          MPI_Request *request);
+__attribute__((visibility("default"))) int
+AMPI_Iget_wait(MPI_Request *request, MPI_Status *status, MPI_Win win);
+__attribute__((visibility("default"))) int AMPI_Iget_data(void *data,
+                                                          MPI_Status status);
+__attribute__((visibility("default"))) int
+AMPI_Iget_free(MPI_Request *request, MPI_Status *status, MPI_Win win);
+
 /* Lets the other ranks of this worker thread run before the caller
  * continues. */
 __attribute__((visibility("default"))) int AMPI_Yield(void);
@@ -77,7 +106,7 @@ AMPI_GPU_Iinvoke(struct CUstream_st *stream, MPI_Request *request);
 __attribute__((visibility("default"))) int AMPI_Migrate(MPI_Info info);
 /* Collective over MPI_COMM_WORLD, unlike the call of the same name in
  * Charm++'s AMPI: every rank names the PE (of its process) to move to;
- * -1 stays. */
+ * -1 stays.  Charm++'s +ampiEnableMigrateToPe is accepted (no effect). */
 __attribute__((visibility("default"))) int AMPI_Migrate_to_pe(int pe);
 /* fn runs in the rank that registered it, before it leaves its PE (fn must
  * not communicate) and after it arrived on another (when every rank is in

@@ -38,12 +38,20 @@ typedef long long MPI_Offset;
 typedef long long MPI_Count;
 typedef int MPI_Fint;
 
+/* The standard's fields, then the library's, then two that programs
+ * written for Charm++'s AMPI read (#ifdef AMPI): MPI_COMM, the
+ * communicator of the message (MPI_COMM_NULL when there is none: an empty
+ * status, a file operation), and MPI_LENGTH, its size in bytes (INT_MAX
+ * when larger).  Every call that fills a status sets them.  The size is
+ * MPI_STATUS_SIZE integers (mpif.h). */
 typedef struct MPI_Status {
     int MPI_SOURCE;
     int MPI_TAG;
     int MPI_ERROR;
     int amp_cancelled;
     long long amp_bytes;
+    MPI_Comm MPI_COMM;
+    int MPI_LENGTH;
 } MPI_Status;
 
 /* Handle kinds (top six bits).  Internal, but fixed: they are ABI. */

@@ -35,7 +35,7 @@ typedef struct MPI_F08_status {
     MPI_Fint MPI_SOURCE;
     MPI_Fint MPI_TAG;
     MPI_Fint MPI_ERROR;
-    MPI_Fint amp_internal[3];
+    MPI_Fint amp_internal[5];
 } MPI_F08_status;
 
 /* ---- Constants ---- */

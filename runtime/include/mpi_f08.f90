@@ -19,7 +19,7 @@ module mpi_f08
 
   type, bind(C) :: MPI_Status
     integer :: MPI_SOURCE, MPI_TAG, MPI_ERROR
-    integer :: amp_internal(3)
+    integer :: amp_internal(5)
   end type MPI_Status
 
 !@CONSTANTS@
@@ -181,6 +181,8 @@ contains
     f08_status%amp_internal(1) = f_status(4)
     f08_status%amp_internal(2) = f_status(5)
     f08_status%amp_internal(3) = f_status(6)
+    f08_status%amp_internal(4) = f_status(7)
+    f08_status%amp_internal(5) = f_status(8)
     if (present(ierror)) ierror = MPI_SUCCESS
   end subroutine MPI_Status_f2f08_f08
 
@@ -194,6 +196,8 @@ contains
     f_status(4) = f08_status%amp_internal(1)
     f_status(5) = f08_status%amp_internal(2)
     f_status(6) = f08_status%amp_internal(3)
+    f_status(7) = f08_status%amp_internal(4)
+    f_status(8) = f08_status%amp_internal(5)
     if (present(ierror)) ierror = MPI_SUCCESS
   end subroutine MPI_Status_f082f_f08
 

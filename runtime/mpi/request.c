@@ -31,15 +31,15 @@ void amp_req_status(const amp_req_t *r, MPI_Status *status)
     if (status == MPI_STATUS_IGNORE)
         return;
     if (r->kind == AMP_REQ_IO) { /* a file operation: bytes moved */
-        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, r->p2p.st_bytes, 0);
+        amp_status_set(status, MPI_COMM_NULL, MPI_ANY_SOURCE, MPI_ANY_TAG,
+                       r->p2p.st_bytes, 0);
         return;
     }
     if (r->kind == AMP_REQ_COLL) { /* a collective: an empty status */
-        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0);
+        amp_status_set(status, MPI_COMM_NULL, MPI_ANY_SOURCE, MPI_ANY_TAG, 0,
+                       0);
         return;
     }
-    status->MPI_SOURCE = r->p2p.st_source;
-    status->MPI_TAG = r->p2p.st_tag;
-    status->amp_bytes = (long long)r->p2p.st_bytes;
-    status->amp_cancelled = r->p2p.cancelled;
+    amp_status_set(status, r->comm, r->p2p.st_source, r->p2p.st_tag,
+                   r->p2p.st_bytes, r->p2p.cancelled);
 }

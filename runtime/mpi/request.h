@@ -10,6 +10,8 @@
 
 #include "mpi/handles.h"
 
+#include <limits.h>
+
 enum amp_req_kind {
     AMP_REQ_SEND,
     AMP_REQ_RECV,
@@ -23,6 +25,7 @@ typedef struct amp_req {
     amp_obj_t obj;
     amp_p2p_req_t p2p;
     unsigned char kind, persistent, active, freed;
+    unsigned char iget; /* AMPI_Iget's (win/iget.c): pack holds its data */
     int mode; /* send mode (MPI_Send, Ssend, Rsend, Bsend) */
     MPI_Comm comm;
     /* Arguments, kept for persistent requests and unpacking. */
@@ -101,9 +104,11 @@ static inline void amp_mpi_poll(amp_rank_t *rank, const char *call)
 }
 
 /* Fills a status (nothing for MPI_STATUS_IGNORE), leaving MPI_ERROR
- * alone: only the calls that return several statuses set it. */
-static inline void amp_status_set(MPI_Status *st, int source, int tag,
-                                  size_t bytes, int cancelled)
+ * alone: only the calls that return several statuses set it.  comm is the
+ * message's communicator (MPI_COMM_NULL: none), which with the length
+ * (MPI_LENGTH) programs written for Charm++'s AMPI read (mpi.h). */
+static inline void amp_status_set(MPI_Status *st, MPI_Comm comm, int source,
+                                  int tag, size_t bytes, int cancelled)
 {
     if (st == MPI_STATUS_IGNORE)
         return;
@@ -111,13 +116,15 @@ static inline void amp_status_set(MPI_Status *st, int source, int tag,
     st->MPI_TAG = tag;
     st->amp_bytes = (long long)bytes;
     st->amp_cancelled = cancelled;
+    st->MPI_COMM = comm;
+    st->MPI_LENGTH = bytes > (size_t)INT_MAX ? INT_MAX : (int)bytes;
 }
 
 /* The standard's empty status (MPI-3.1 3.7.3) has error MPI_SUCCESS too:
  * the one status a single-completion call writes MPI_ERROR of. */
 static inline void amp_status_empty(MPI_Status *st)
 {
-    amp_status_set(st, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0);
+    amp_status_set(st, MPI_COMM_NULL, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, 0);
     if (st != MPI_STATUS_IGNORE)
         st->MPI_ERROR = MPI_SUCCESS;
 }

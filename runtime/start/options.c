@@ -380,6 +380,8 @@ static const charm_option_t charm_options[] = {
     {"+commap", 1, NULL, "there is no communication thread"},
     {"+tcharm_nomig", 0, NULL,
      "ranks change PE for good only in AMPI_Migrate and +lbperiod"},
+    {"+ampiEnableMigrateToPe", 0, NULL,
+     "AMPI_Migrate_to_pe is always allowed, and collective"},
 };
 
 /* Only the job's first process speaks, so a note comes once. */
@@ -416,6 +418,18 @@ static int take_charm_option(amp_opts_t *o, int argc, char **argv, int *i)
         return 1;
     }
     return 0;
+}
+
+/* Charm++'s runtime has many more options (its own, its balancers',
+ * tracing's): an unknown one is taken out of argv with one line on stderr,
+ * and the job goes on.  Its value, if it takes one, stays the program's. */
+static void unknown_note(const char *arg)
+{
+    const char *proc = getenv("PMIX_RANK");
+    if (!proc || strcmp(proc, "0") == 0)
+        fprintf(stderr,
+                "ampi: warning: unknown runtime option '%s' ignored; %s\n", arg,
+                usage);
 }
 
 /* Handles argv[*i] if it is a runtime option (advancing *i past its value);
@@ -487,7 +501,8 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
     }
     if (take_charm_option(o, argc, argv, i))
         return 1;
-    amp_fatal("unknown runtime option '%s'; %s", arg, usage);
+    unknown_note(arg);
+    return 1;
 }
 
 void amp_opts_parse(amp_opts_t *o, int *argc, char **argv)

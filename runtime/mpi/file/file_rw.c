@@ -49,7 +49,8 @@ int amp_file_check_mode(amp_rank_t *rank, amp_file_t *f, int write,
 void amp_file_status(MPI_Status *status, size_t bytes)
 {
     if (status != MPI_STATUS_IGNORE)
-        amp_status_set(status, MPI_ANY_SOURCE, MPI_ANY_TAG, bytes, 0);
+        amp_status_set(status, MPI_COMM_NULL, MPI_ANY_SOURCE, MPI_ANY_TAG,
+                       bytes, 0);
 }
 
 /* ---- the memory side ---- */

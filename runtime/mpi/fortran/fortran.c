@@ -37,8 +37,9 @@ _Static_assert(sizeof(MPI_Status) == AMP_F_STATUS_SIZE * sizeof(MPI_Fint),
 #define F_COMMON _Alignas(16) AMPI_API
 F_COMMON MPI_Fint mpi_fortran_bottom_;
 F_COMMON MPI_Fint mpi_fortran_in_place_;
-F_COMMON MPI_Fint mpi_fortran_status_ignore_[AMP_F_STATUS_SIZE];
-F_COMMON MPI_Fint mpi_fortran_statuses_ignore_[AMP_F_STATUS_SIZE];
+/* gfortran aligns a COMMON block of 32 bytes or more (a status) to 32. */
+_Alignas(32) AMPI_API MPI_Fint mpi_fortran_status_ignore_[AMP_F_STATUS_SIZE];
+_Alignas(32) AMPI_API MPI_Fint mpi_fortran_statuses_ignore_[AMP_F_STATUS_SIZE];
 F_COMMON MPI_Fint mpi_fortran_errcodes_ignore_;
 F_COMMON MPI_Fint mpi_fortran_unweighted_;
 F_COMMON MPI_Fint mpi_fortran_weights_empty_;

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 /* INTEGER STATUS(MPI_STATUS_SIZE) is an MPI_Status. */
-#define AMP_F_STATUS_SIZE 6
+#define AMP_F_STATUS_SIZE 8
 
 /* Declares mpi_name_, exported, as a weak alias of pmpi_name_ (defined
  * just before). */

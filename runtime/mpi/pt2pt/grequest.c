@@ -31,7 +31,7 @@ static int class_of(amp_rank_t *rank, int rc)
 /* query_fn into st; its code. */
 static int call_query(amp_rank_t *rank, const amp_greq_t *g, MPI_Status *st)
 {
-    amp_status_set(st, MPI_UNDEFINED, MPI_UNDEFINED, 0, 0);
+    amp_status_set(st, MPI_COMM_NULL, MPI_UNDEFINED, MPI_UNDEFINED, 0, 0);
     MPI_Grequest_query_function *fn = amp_pie_to_rank(rank, (void *)g->query);
     return fn(g->extra_state, st);
 }
@@ -164,8 +164,8 @@ int amp_greq_query(amp_rank_t *rank, amp_req_t *r, MPI_Status *status,
     MPI_Status st;
     int rc = call_query(rank, r->greq, &st);
     if (status != MPI_STATUS_IGNORE) {
-        amp_status_set(status, st.MPI_SOURCE, st.MPI_TAG, (size_t)st.amp_bytes,
-                       st.amp_cancelled);
+        amp_status_set(status, st.MPI_COMM, st.MPI_SOURCE, st.MPI_TAG,
+                       (size_t)st.amp_bytes, st.amp_cancelled);
     }
     if (rc == MPI_SUCCESS)
         return MPI_SUCCESS;
@@ -193,7 +193,9 @@ static int set_elements(MPI_Status *status, MPI_Datatype datatype,
     if (count < 0)
         return amp_mpi_error(rank, NULL, MPI_ERR_COUNT, call,
                              "negative count %lld (argument count)", count);
-    status->amp_bytes = amp_dt_elements_bytes(dt, count);
+    long long bytes = amp_dt_elements_bytes(dt, count);
+    status->amp_bytes = bytes;
+    status->MPI_LENGTH = bytes > INT_MAX ? INT_MAX : (int)bytes;
     return MPI_SUCCESS;
 }
 

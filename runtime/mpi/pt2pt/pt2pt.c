@@ -16,9 +16,9 @@ static int p2p_tag(int tag)
 }
 
 /* The status of a receive or probe from MPI_PROC_NULL. */
-static void status_proc_null(MPI_Status *st)
+static void status_proc_null(MPI_Status *st, MPI_Comm comm)
 {
-    amp_status_set(st, MPI_PROC_NULL, MPI_ANY_TAG, 0, 0);
+    amp_status_set(st, comm, MPI_PROC_NULL, MPI_ANY_TAG, 0, 0);
 }
 
 static int check_tag(amp_rank_t *rank, amp_comm_t *comm, int tag, int any_ok,
@@ -245,7 +245,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     if (rc != MPI_SUCCESS)
         return rc;
     if (source == MPI_PROC_NULL) {
-        status_proc_null(status);
+        status_proc_null(status, comm_h);
         return MPI_SUCCESS;
     }
     const amp_dt_t *dt = x.dt;
@@ -257,7 +257,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     p.on_done = NULL;
     start_recv(rank, comm, &x, &dev, &p);
     wait_one(rank, &p, "MPI_Recv");
-    amp_status_set(status, p.st_source, p.st_tag, p.st_bytes, 0);
+    amp_status_set(status, comm_h, p.st_source, p.st_tag, p.st_bytes, 0);
     if (p.error == AMP_ERR_TRUNCATE)
         return amp_truncate_error(rank, comm, "MPI_Recv", p.st_source, p.st_tag,
                                   cap);
@@ -597,7 +597,7 @@ static int sendrecv(MPI_Comm comm_h, sendrecv_args_t *a, int replace,
     rank->call = call;
     amp_p2p_wait_all(&rank->ep, reqs, 2);
     free(copy);
-    amp_status_set(status, rp.st_source, rp.st_tag, rp.st_bytes, 0);
+    amp_status_set(status, comm_h, rp.st_source, rp.st_tag, rp.st_bytes, 0);
     if (g) /* the received data back to the device */
         rc = amp_gpu_op_finish(rank, comm, g, &rp.st_bytes, call);
     if (rp.error == AMP_ERR_TRUNCATE)
@@ -783,9 +783,10 @@ static int probe_enter(MPI_Comm comm_h, int source, int tag, const char *call,
     return rc;
 }
 
-static void probe_status(MPI_Status *status, const amp_p2p_probe_info_t *info)
+static void probe_status(MPI_Status *status, MPI_Comm comm,
+                         const amp_p2p_probe_info_t *info)
 {
-    amp_status_set(status, info->source, info->tag, info->bytes, 0);
+    amp_status_set(status, comm, info->source, info->tag, info->bytes, 0);
 }
 
 int PMPI_Probe(int source, int tag, MPI_Comm comm_h, MPI_Status *status)
@@ -796,13 +797,13 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm_h, MPI_Status *status)
     if (rc != MPI_SUCCESS)
         return rc;
     if (source == MPI_PROC_NULL) {
-        status_proc_null(status);
+        status_proc_null(status, comm_h);
         return MPI_SUCCESS;
     }
     amp_p2p_probe_info_t info;
     rank->call = "MPI_Probe";
     amp_p2p_probe(&rank->ep, comm->ctx, source, p2p_tag(tag), &info);
-    probe_status(status, &info);
+    probe_status(status, comm_h, &info);
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Probe)
@@ -820,7 +821,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm_h, int *flag,
                              "NULL pointer (argument flag)");
     if (source == MPI_PROC_NULL) {
         *flag = 1;
-        status_proc_null(status);
+        status_proc_null(status, comm_h);
         return MPI_SUCCESS;
     }
     amp_p2p_probe_info_t info;
@@ -834,17 +835,19 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm_h, int *flag,
             amp_p2p_iprobe(&rank->ep, comm->ctx, source, p2p_tag(tag), &info);
     }
     if (*flag)
-        probe_status(status, &info);
+        probe_status(status, comm_h, &info);
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Iprobe)
 
-static MPI_Message new_message(amp_rank_t *rank, struct amp_msg *m)
+static MPI_Message new_message(amp_rank_t *rank, struct amp_msg *m,
+                               MPI_Comm comm)
 {
     amp_msg_handle_t *h = amp_table_alloc(&rank->msgs);
     if (!h)
         amp_fatal("out of memory for a message handle");
     h->msg = m;
+    h->comm = comm;
     return AMPI_HANDLE(AMPI_HANDLE_MESSAGE, h->obj.idx);
 }
 
@@ -864,7 +867,7 @@ static int mprobe_common(int source, int tag, MPI_Comm comm_h, int *flag,
         if (flag)
             *flag = 1;
         *message = MPI_MESSAGE_NO_PROC;
-        status_proc_null(status);
+        status_proc_null(status, comm_h);
         return MPI_SUCCESS;
     }
     amp_p2p_probe_info_t info;
@@ -884,8 +887,8 @@ static int mprobe_common(int source, int tag, MPI_Comm comm_h, int *flag,
         rank->call = call;
         m = amp_p2p_mprobe(&rank->ep, comm->ctx, source, p2p_tag(tag), &info);
     }
-    *message = new_message(rank, m);
-    probe_status(status, &info);
+    *message = new_message(rank, m, comm_h);
+    probe_status(status, comm_h, &info);
     return MPI_SUCCESS;
 }
 
@@ -911,8 +914,9 @@ AMP_WEAK_ALIAS(Improbe)
 
 /* Takes the message out of its handle; NULL for MPI_MESSAGE_NO_PROC. */
 static int take_message(amp_rank_t *rank, MPI_Message *message,
-                        const char *call, struct amp_msg **m)
+                        const char *call, struct amp_msg **m, MPI_Comm *comm)
 {
+    *comm = MPI_COMM_NULL;
     if (!message)
         return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
                              "NULL pointer (argument message)");
@@ -929,6 +933,7 @@ static int take_message(amp_rank_t *rank, MPI_Message *message,
                              "invalid message handle %#x (argument message)",
                              (unsigned)*message);
     *m = h->msg;
+    *comm = h->comm;
     amp_table_free(&rank->msgs, h);
     *message = MPI_MESSAGE_NULL;
     return MPI_SUCCESS;
@@ -952,6 +957,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
     amp_rank_t *rank;
     const amp_dt_t *dt;
     struct amp_msg *m;
+    MPI_Comm comm = MPI_COMM_NULL;
     amp_gpu_op_t *g = NULL;
     void *v = buf;
     int rc = amp_mpi_enter(&rank, "MPI_Mrecv");
@@ -962,12 +968,12 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
                               amp_gpu_stage_dt(buf, count, dt, AMP_GPU_RECV),
                               &v, "MPI_Mrecv");
     if (rc == MPI_SUCCESS)
-        rc = take_message(rank, message, "MPI_Mrecv", &m);
+        rc = take_message(rank, message, "MPI_Mrecv", &m, &comm);
     if (rc != MPI_SUCCESS || !m) {
         if (g)
             amp_gpu_op_drop(g);
         if (rc == MPI_SUCCESS)
-            status_proc_null(status);
+            status_proc_null(status, comm);
         return rc;
     }
     amp_p2p_req_t p;
@@ -977,7 +983,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
     /* A rendezvous (from another process, say) is still under way. */
     wait_one(rank, &p, "MPI_Mrecv");
     rank = amp_rank_self();
-    amp_status_set(status, p.st_source, p.st_tag, p.st_bytes, 0);
+    amp_status_set(status, comm, p.st_source, p.st_tag, p.st_bytes, 0);
     if (g) /* the received data back to the device */
         rc = amp_gpu_op_finish(rank, NULL, g, &p.st_bytes, "MPI_Mrecv");
     if (p.error == AMP_ERR_TRUNCATE)
@@ -993,6 +999,7 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype,
     amp_rank_t *rank;
     const amp_dt_t *dt;
     struct amp_msg *m;
+    MPI_Comm comm = MPI_COMM_NULL;
     amp_gpu_op_t *g = NULL;
     void *v = buf;
     int rc = amp_mpi_enter(&rank, "MPI_Imrecv");
@@ -1006,7 +1013,7 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype,
                               amp_gpu_stage_dt(buf, count, dt, AMP_GPU_RECV),
                               &v, "MPI_Imrecv");
     if (rc == MPI_SUCCESS)
-        rc = take_message(rank, message, "MPI_Imrecv", &m);
+        rc = take_message(rank, message, "MPI_Imrecv", &m, &comm);
     amp_req_t *r = rc == MPI_SUCCESS ? amp_req_new(rank, AMP_REQ_RECV) : NULL;
     if (rc == MPI_SUCCESS && !r)
         rc = amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, "MPI_Imrecv",
@@ -1021,7 +1028,7 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype,
     r->count = count;
     r->dtype = datatype;
     r->dt = dt;
-    r->comm = MPI_COMM_WORLD;
+    r->comm = comm;
     r->active = 1;
     r->p2p.on_done = req_done;
     *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);

@@ -34,6 +34,7 @@ typedef struct amp_xfer {
 typedef struct amp_msg_handle {
     amp_obj_t obj;
     struct amp_msg *msg;
+    MPI_Comm comm; /* where it was probed (a status's MPI_COMM) */
 } amp_msg_handle_t;
 
 /* ---- partitioned communication (part.c) ---- */

@@ -42,4 +42,24 @@ int amp_win_error(amp_rank_t *rank, amp_win_t *win, int errclass,
                   const char *call, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* ---- AMPI_Iget's get (win_ops.c, for iget.c) ---- */
+/* count elements of type into buf from tcount elements of ttype at disp
+ * of target's window, for call. */
+typedef struct amp_win_get {
+    void *buf;
+    int count;
+    MPI_Datatype type;
+    int target;
+    MPI_Aint disp;
+    int tcount;
+    MPI_Datatype ttype;
+    const char *call;
+} amp_win_get_t;
+/* Starts g on window win: inside any access epoch the caller has to the
+ * target (fence, PSCW, lock, lock_all), or, with none, under a shared lock
+ * taken and given back at once.  *request completes when buf holds the
+ * data. */
+int amp_win_get_start(const amp_win_get_t *g, MPI_Win win,
+                      MPI_Request *request);
+
 #endif

@@ -34,6 +34,7 @@ typedef struct rma_args {
     MPI_Datatype ttype;
     MPI_Op op;
     const char *call;
+    int any_epoch; /* request-based, in any access epoch (AMPI_Iget) */
 } rma_args_t;
 
 /* count elements of type h (arguments named cname, tname); c is the
@@ -407,8 +408,9 @@ static int rma_call(const rma_args_t *a, MPI_Win win, MPI_Request *request)
         rc = amp_check_win(rank, win, a->call, &w);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (request && a->target != MPI_PROC_NULL && a->target >= 0 &&
-        a->target < w->size && !w->lock_all && !w->locks[a->target])
+    if (request && !a->any_epoch && a->target != MPI_PROC_NULL &&
+        a->target >= 0 && a->target < w->size && !w->lock_all &&
+        !w->locks[a->target])
         return amp_win_error(rank, w, MPI_ERR_RMA_SYNC, a->call,
                              "request-based operations need a passive "
                              "target epoch (MPI_Win_lock or "
@@ -678,6 +680,60 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
     return rma_call(&a, win, request);
 }
 AMP_WEAK_ALIAS(Rget)
+
+/* A complete request for a get done under a lock of its own. */
+static int done_request(MPI_Win win, const char *call, MPI_Request *request)
+{
+    amp_rank_t *rank;
+    amp_win_t *w;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_win(rank, win, call, &w);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    amp_req_t *r = amp_req_new(rank, AMP_REQ_DONE);
+    if (!r)
+        return amp_win_error(rank, w, MPI_ERR_NO_MEM, call,
+                             "out of memory for the request");
+    r->comm = w->comm;
+    r->active = 1;
+    amp_p2p_req_init_done(&rank->ep, &r->p2p, MPI_ANY_SOURCE, MPI_ANY_TAG);
+    *request = AMPI_HANDLE(AMPI_HANDLE_REQUEST, r->obj.idx);
+    return MPI_SUCCESS;
+}
+
+int amp_win_get_start(const amp_win_get_t *g, MPI_Win win, MPI_Request *request)
+{
+    rma_args_t a = {.kind = OP_GET,
+                    .otype = MPI_DATATYPE_NULL,
+                    .raddr = g->buf,
+                    .rcount = g->count,
+                    .rtype = g->type,
+                    .target = g->target,
+                    .disp = g->disp,
+                    .tcount = g->tcount,
+                    .ttype = g->ttype,
+                    .op = MPI_OP_NULL,
+                    .call = g->call,
+                    .any_epoch = 1};
+    amp_rank_t *rank;
+    amp_win_t *w;
+    int rc = amp_mpi_enter(&rank, g->call);
+    if (rc == MPI_SUCCESS)
+        rc = amp_check_win(rank, win, g->call, &w);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (g->target < 0 || g->target >= w->size || in_epoch(w, g->target))
+        return rma_call(&a, win, request); /* its checks name the errors */
+    rc = PMPI_Win_lock(MPI_LOCK_SHARED, g->target, 0, win);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = rma_call(&a, win, NULL);
+    int unlocked = PMPI_Win_unlock(g->target, win);
+    if (rc == MPI_SUCCESS)
+        rc = unlocked;
+    return rc == MPI_SUCCESS ? done_request(win, g->call, request) : rc;
+}
 
 int PMPI_Raccumulate(const void *origin_addr, int origin_count,
                      MPI_Datatype origin_datatype, int target_rank,
