@@ -113,8 +113,7 @@ static void errors(MPI_Session s)
 
 int main(void)
 {
-    /* A first session (no info: info objects need MPI in use), which
-     * lets the second be asked for a thread level. */
+    /* A first session without info; the second asks for a thread level. */
     MPI_Session first, s;
     MPI_Info info;
     MT_CHECK_MPI(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &first));
