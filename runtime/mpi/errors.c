@@ -278,7 +278,7 @@ int amp_mpi_error(amp_rank_t *rank, amp_comm_t *comm, int errclass,
     return apply_handler(rank, comm->errh, comm_handle(comm), code, msg);
 }
 
-int amp_mpi_enter(amp_rank_t **out, const char *call)
+int amp_mpi_enter_any(amp_rank_t **out, const char *call)
 {
     amp_rank_t *rank = amp_rank_self();
     if (!rank)
@@ -288,6 +288,14 @@ int amp_mpi_enter(amp_rank_t **out, const char *call)
                   call);
     *out = rank;
     rank->call = call; /* for the reports (start/report.c) */
+    return MPI_SUCCESS;
+}
+
+int amp_mpi_enter(amp_rank_t **out, const char *call)
+{
+    amp_rank_t *rank;
+    amp_mpi_enter_any(&rank, call);
+    *out = rank;
     /* Between MPI_Init and MPI_Finalize, or while a session is open. */
     if (rank->state == AMP_MPI_ACTIVE || rank->nsessions > 0)
         return MPI_SUCCESS;
@@ -345,12 +353,13 @@ AMP_WEAK_ALIAS(Error_string)
 
 /* ---- classes, codes and strings the program adds ---- */
 
-/* Enters call and checks that the pointer argument ptr (named arg) is not
- * NULL. */
+/* Enters call, one of those allowed at any time (MPI-4.1 section 12.4.1,
+ * Table 9: the added error classes, codes and strings), and checks that
+ * the pointer argument ptr (named arg) is not NULL. */
 static int enter_ptr(const void *ptr, const char *arg, const char *call,
                      amp_rank_t **rank)
 {
-    int rc = amp_mpi_enter(rank, call);
+    int rc = amp_mpi_enter_any(rank, call);
     if (rc == MPI_SUCCESS && !ptr)
         rc = amp_mpi_error(*rank, NULL, MPI_ERR_ARG, call,
                            "NULL pointer (argument %s)", arg);

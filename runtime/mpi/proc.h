@@ -247,6 +247,12 @@ typedef struct amp_comm amp_comm_t;
 /* Checks that MPI is initialized and not finalized for the caller
  * (errors.c). */
 int amp_mpi_enter(amp_rank_t **rank, const char *call);
+/* Enters one of the calls the standard allows at any time, before MPI is
+ * initialized and after it is finalized (MPI-4.0 section 11.4.1, Table
+ * 11.1; MPI-4.1 adds MPI_Add_error_class, _code and _string), and the
+ * session calls, which need no MPI_Init: the caller need only be a rank,
+ * whose main has begun (errors.c). */
+int amp_mpi_enter_any(amp_rank_t **rank, const char *call);
 /* Records the error message for the calling rank, applies the error
  * handler of comm (MPI_COMM_WORLD's when comm is NULL) and returns the
  * error code for the caller to return (errors.c). */

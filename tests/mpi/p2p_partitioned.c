@@ -5,7 +5,8 @@
  * sides partition the same buffer size differently; MPI_Parrived says
  * false before the data can have come and true once it has; a wildcard
  * receive of ordinary messages posted meanwhile never gets a partitioned
- * message; MPI_PROC_NULL; the errors of MPI_Pready and MPI_Parrived.
+ * message; MPI_PROC_NULL; the errors of MPI_Pready and MPI_Parrived, and
+ * MPI_Parrived on an inactive request and on MPI_REQUEST_NULL (true).
  * Requests of one peer and tag pair in the order of their _init calls,
  * whatever order they are started in (MPICH's part/multipart).
  */
@@ -136,6 +137,14 @@ static void errors(int rank)
     MT_CHECK_ERR_CLASS(MPI_Cancel(&r), MPI_ERR_REQUEST);
     MT_CHECK_MPI(MPI_Wait(&s, MPI_STATUS_IGNORE));
     MT_CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    /* MPI-4.0 4.2.2: a null or inactive request has arrived. */
+    flag = 0;
+    MT_CHECK_MPI(MPI_Parrived(r, 1, &flag));
+    MT_CHECK_INT_EQ(flag, 1);
+    flag = 0;
+    MT_CHECK_MPI(MPI_Parrived(MPI_REQUEST_NULL, 0, &flag));
+    MT_CHECK_INT_EQ(flag, 1);
+    MT_CHECK_ERR_CLASS(MPI_Parrived(MPI_REQUEST_NULL, 0, NULL), MPI_ERR_ARG);
     MT_CHECK_MPI(MPI_Request_free(&s));
     MT_CHECK_MPI(MPI_Request_free(&r));
     MT_CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));

@@ -10,12 +10,13 @@
 
 #include <stdio.h>
 
-/* Enters call and checks that the pointer argument ptr (named arg) is not
+/* Enters call, one allowed at any time (MPI_Errhandler_free, MPI-4.0
+ * Table 11.1), and checks that the pointer argument ptr (named arg) is not
  * NULL. */
 static int enter_ptr(const void *ptr, const char *arg, const char *call,
                      amp_rank_t **rank)
 {
-    int rc = amp_mpi_enter(rank, call);
+    int rc = amp_mpi_enter_any(rank, call);
     if (rc == MPI_SUCCESS && !ptr)
         rc = amp_mpi_error(*rank, NULL, MPI_ERR_ARG, call,
                            "NULL pointer (argument %s)", arg);
@@ -70,11 +71,14 @@ static int check_errh(amp_rank_t *rank, amp_comm_t *comm, MPI_Errhandler eh,
     return amp_mpi_error(rank, comm, MPI_ERR_ARG, call, "%s", why);
 }
 
+/* A session's handler may be made at any time (MPI-4.0 Table 11.1), the
+ * others between MPI_Init and MPI_Finalize or while a session is open. */
 static int create_errhandler(int kind, MPI_Comm_errhandler_function *fn,
                              MPI_Errhandler *errhandler, const char *call)
 {
     amp_rank_t *rank;
-    int rc = amp_mpi_enter(&rank, call);
+    int rc = kind == AMP_ERRH_SESSION ? amp_mpi_enter_any(&rank, call)
+                                      : amp_mpi_enter(&rank, call);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!fn || !errhandler)

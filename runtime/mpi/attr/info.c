@@ -240,23 +240,11 @@ int amp_check_info(amp_rank_t *rank, amp_comm_t *comm, MPI_Info h,
                          (unsigned)h);
 }
 
-/* Enters one of the info calls, which MPI-4 allows before MPI_Init and
- * after MPI_Finalize too: the caller need only be a rank. */
-static int enter_any(amp_rank_t **rank, const char *call)
-{
-    *rank = amp_rank_self();
-    if (!*rank)
-        amp_fatal("%s was called from a thread that is not an MPI rank; "
-                  "only the rank's own thread may call MPI",
-                  call);
-    return MPI_SUCCESS;
-}
-
 /* Enters call and finds info h (not MPI_INFO_NULL). */
 static int enter_info(MPI_Info h, const char *call, amp_rank_t **rank,
                       info_obj_t **o)
 {
-    int rc = enter_any(rank, call);
+    int rc = amp_mpi_enter_any(rank, call);
     if (rc != MPI_SUCCESS)
         return rc;
     *o = info_obj_lookup(*rank, h);
@@ -341,7 +329,7 @@ int PMPI_Info_create(MPI_Info *info)
 {
     amp_rank_t *rank;
     info_obj_t *o;
-    int rc = enter_any(&rank, "MPI_Info_create");
+    int rc = amp_mpi_enter_any(&rank, "MPI_Info_create");
     if (rc == MPI_SUCCESS && !info)
         rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Info_create",
                            "NULL pointer (argument info)");
@@ -534,7 +522,7 @@ int PMPI_Info_free(MPI_Info *info)
     const char *call = "MPI_Info_free";
     amp_rank_t *rank;
     info_obj_t *o;
-    int rc = enter_any(&rank, call);
+    int rc = amp_mpi_enter_any(&rank, call);
     if (rc == MPI_SUCCESS && !info)
         rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
                            "NULL pointer (argument info)");
@@ -555,7 +543,7 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
     const char *call = "MPI_Info_create_env";
     amp_rank_t *rank;
     info_obj_t *o;
-    enter_any(&rank, call);
+    amp_mpi_enter_any(&rank, call);
     if (!info)
         return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
                              "NULL pointer (argument info)");

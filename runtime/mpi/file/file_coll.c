@@ -845,11 +845,12 @@ static int coll_access(const amp_file_access_t *a)
     if (rc != MPI_SUCCESS)
         return rc;
     int64_t start = amp_file_stream_pos(f, at ? offset : f->fp);
-    size_t moved;
+    size_t moved, bytes = m.bytes;
     rc =
         amp_file_collective(rank, f, write, start, &m, &moved, a->status, call);
+    /* Past the data asked for, as an independent access (file_rw.c). */
     if (rc == MPI_SUCCESS && !at)
-        f->fp += (int64_t)moved / (int64_t)f->etype->size;
+        f->fp += (int64_t)bytes / (int64_t)f->etype->size;
     return rc;
 }
 

@@ -452,10 +452,11 @@ static int independent(const amp_file_access_t *a)
     int64_t start = amp_file_stream_pos(f, a->at ? a->offset : f->fp);
     size_t bytes = m.bytes;
     rc = amp_file_independent(rank, f, a, start, &m, &moved);
-    /* The individual pointer moves past the data asked for, or (blocking
-     * reads that meet the end of the file) past the data read. */
+    /* The individual pointer moves past the data asked for, even when a
+     * read meets the end of the file (MPI-4.0 14.4.1: by count, set by the
+     * call that starts the access; MPI_Get_count says what was read). */
     if (rc == MPI_SUCCESS && !a->at)
-        f->fp += (int64_t)(a->nonblocking ? bytes : moved) / esize;
+        f->fp += (int64_t)bytes / esize;
     return rc;
 }
 

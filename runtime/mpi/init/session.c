@@ -42,15 +42,6 @@ amp_status_t amp_session_rank_init(amp_rank_t *rank)
     return AMP_OK;
 }
 
-/* Enters call, which may come before MPI_Init (a session call). */
-static int enter(amp_rank_t **rank, const char *call)
-{
-    *rank = amp_rank_self();
-    if (!*rank)
-        amp_fatal("%s was called from a thread that is not an MPI rank", call);
-    return MPI_SUCCESS;
-}
-
 /* Looks up session h; an invalid one is an error of class MPI_ERR_SESSION
  * of no object (errors.c: MPI_COMM_SELF's or MPI_COMM_WORLD's handler). */
 static int lookup(amp_rank_t *rank, MPI_Session h, const char *call,
@@ -80,7 +71,7 @@ static int session_enter(MPI_Session h, const void *out, const char *outarg,
                          const char *call, amp_rank_t **rank, amp_session_t **s)
 {
     char why[80];
-    enter(rank, call);
+    amp_mpi_enter_any(rank, call);
     int rc = lookup(*rank, h, call, s);
     if (rc != MPI_SUCCESS || !outarg || out)
         return rc;
@@ -110,7 +101,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
 {
     const char *call = "MPI_Session_init";
     amp_rank_t *rank;
-    enter(&rank, call);
+    amp_mpi_enter_any(&rank, call);
     /* Its errors go to errhandler, when that is one. */
     int rc = amp_errh_check(rank, errhandler, AMP_ERRH_SESSION, call);
     if (rc == MPI_SUCCESS && info != MPI_INFO_NULL &&
@@ -139,7 +130,7 @@ int PMPI_Session_finalize(MPI_Session *session)
     const char *call = "MPI_Session_finalize";
     amp_rank_t *rank;
     amp_session_t *s;
-    enter(&rank, call);
+    amp_mpi_enter_any(&rank, call);
     if (!session)
         return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
                              "NULL pointer (argument session)");

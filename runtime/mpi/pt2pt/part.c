@@ -406,12 +406,25 @@ int PMPI_Pready_list(int length, const int array_of_partitions[],
 }
 AMP_WEAK_ALIAS(Pready_list)
 
+/* MPI-4.0 4.2.2: MPI_Parrived on a null request, as on an inactive one,
+ * says true (whatever the partition: a null request has none). */
+static int parrived_null(amp_rank_t *rank, int *flag, const char *call)
+{
+    if (!flag)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "NULL pointer (argument flag)");
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
 int PMPI_Parrived(MPI_Request request, int partition, int *flag)
 {
     const char *call = "MPI_Parrived";
     amp_rank_t *rank;
     amp_req_t *r;
     int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS && request == MPI_REQUEST_NULL)
+        return parrived_null(rank, flag, call);
     if (rc == MPI_SUCCESS)
         rc = lookup(rank, request, 0, call, &r);
     if (rc != MPI_SUCCESS)
