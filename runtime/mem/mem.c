@@ -37,29 +37,91 @@
 #define AMP_MEM_DEFAULT_MIN_HEAP ((size_t)16 << 20)
 
 /* Kernel memory mappings a rank's slot takes: its stack and state, and its
- * heap's accessible pages, each apart from the inaccessible rest. */
+ * heap's accessible pages, each apart from the inaccessible rest; and the
+ * mappings left to the program and the libraries beside the slots. */
 #define AMP_MEM_MAPS_PER_SLOT 2
+#define AMP_MEM_MAPS_SPARE 4096
 
 static size_t max_size(size_t a, size_t b)
 {
     return a > b ? a : b;
 }
 
-/* Reserves nslots slots aligned to align: at the hint where the kernel lets
- * us (it is aligned), anywhere otherwise, then trimmed to the alignment. */
-static amp_status_t reserve(amp_mem_t *mem, int nslots, size_t align)
+/* The first number in file path, or -1. */
+static long read_number(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    long v = -1;
+    if (f) {
+        if (fscanf(f, "%ld", &v) != 1)
+            v = -1;
+        fclose(f);
+    }
+    return v;
+}
+
+/* The process's memory mappings (lines of /proc/self/maps), or -1. */
+static long count_mappings(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f)
+        return -1;
+    long lines = 0;
+    int c;
+    while ((c = getc(f)) != EOF)
+        lines += c == '\n';
+    fclose(f);
+    return lines;
+}
+
+/* Whether nslots slots with a guard page each would take more mappings
+ * than the kernel allows a process (vm.max_map_count), with what the
+ * process has already. */
+static int beyond_map_count(int nslots)
+{
+    long max = read_number("/proc/sys/vm/max_map_count");
+    long maps = count_mappings();
+    return max > 0 && maps >= 0 &&
+           (long)nslots * AMP_MEM_MAPS_PER_SLOT + maps + AMP_MEM_MAPS_SPARE >
+               max;
+}
+
+/* The range as one mapping, nslots slots aligned to align, at the hint
+ * where the kernel lets us (it is aligned), anywhere otherwise (then
+ * trimmed to the alignment); MAP_FAILED when the kernel refuses. */
+static void *map_range(amp_mem_t *mem, int nslots, size_t align, int prot)
 {
     size_t total = mem->slot_size * (size_t)nslots;
     int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
-    void *p = mmap(AMP_MEM_HINT, total, PROT_NONE, flags | MAP_FIXED_NOREPLACE,
+    void *p = mmap(AMP_MEM_HINT, total, prot, flags | MAP_FIXED_NOREPLACE,
                    -1, 0);
-    size_t size = total;
+    mem->map_size = total;
     if (p == MAP_FAILED || (uintptr_t)p % align != 0) {
         if (p != MAP_FAILED)
             munmap(p, total);
-        size = total + align;
-        p = mmap(NULL, size, PROT_NONE, flags, -1, 0);
+        mem->map_size = total + align;
+        p = mmap(NULL, mem->map_size, prot, flags, -1, 0);
     }
+    return p;
+}
+
+/* Reserves nslots slots aligned to align: inaccessible, each slot's pages
+ * made accessible as its rank needs them.  When that would take more
+ * mappings than the kernel allows, the whole range is accessible at once
+ * (flat: one mapping, pages backed only when touched, no guard pages),
+ * unless guard asks for them or the kernel refuses so much memory not
+ * backed by swap (strict overcommit). */
+static amp_status_t reserve(amp_mem_t *mem, int nslots, size_t align,
+                            int guard)
+{
+    size_t total = mem->slot_size * (size_t)nslots;
+    void *p = MAP_FAILED;
+    if (!guard && beyond_map_count(nslots)) {
+        p = map_range(mem, nslots, align, PROT_READ | PROT_WRITE);
+        mem->flat = p != MAP_FAILED;
+    }
+    if (p == MAP_FAILED)
+        p = map_range(mem, nslots, align, PROT_NONE);
     if (p == MAP_FAILED) {
         struct rlimit rl;
         int limited = getrlimit(RLIMIT_AS, &rl) == 0 &&
@@ -74,7 +136,6 @@ static amp_status_t reserve(amp_mem_t *mem, int nslots, size_t align)
         return AMP_ERR_NOMEM;
     }
     mem->map_base = p;
-    mem->map_size = size;
     mem->base = (char *)AMP_ROUND_UP((uintptr_t)p, align);
     return AMP_OK;
 }
@@ -150,7 +211,7 @@ amp_status_t amp_mem_init(amp_mem_t *mem, int nslots,
     }
     mem->heap_size = mem->slot_size - mem->heap_offset;
     /* nslots stays 0 until the range exists: no address is in a slot. */
-    amp_status_t status = reserve(mem, nslots, align);
+    amp_status_t status = reserve(mem, nslots, align, layout->guard);
     if (status == AMP_OK)
         mem->nslots = nslots;
     return status;
@@ -169,33 +230,6 @@ static char *slot_base(const amp_mem_t *mem, int i)
     return mem->base + (size_t)i * mem->slot_size;
 }
 
-/* The first number in file path, or -1. */
-static long read_number(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    long v = -1;
-    if (f) {
-        if (fscanf(f, "%ld", &v) != 1)
-            v = -1;
-        fclose(f);
-    }
-    return v;
-}
-
-/* The process's memory mappings (lines of /proc/self/maps), or -1. */
-static long count_mappings(void)
-{
-    FILE *f = fopen("/proc/self/maps", "r");
-    if (!f)
-        return -1;
-    long lines = 0;
-    int c;
-    while ((c = getc(f)) != EOF)
-        lines += c == '\n';
-    fclose(f);
-    return lines;
-}
-
 /* Says why slot i's memory could not be made accessible (errno err): the
  * kernel's limit on mappings, with how to raise it, or the error with what
  * each rank takes. */
@@ -207,7 +241,9 @@ static void explain_commit(const amp_mem_t *mem, int i, int err)
         long want = maps + AMP_MEM_MAPS_PER_SLOT * (long)(mem->nslots - i);
         amp_log_error("cannot set up rank slot %d: the process has %ld "
                       "memory mappings, the kernel's limit vm.max_map_count "
-                      "is %ld, and each rank takes about %d; raise it (as "
+                      "is %ld, and each rank takes about %d with guard "
+                      "pages (AMPI_ISOMALLOC_GUARD=1, or the kernel's strict "
+                      "overcommit, vm.overcommit_memory=2); raise it (as "
                       "root: sysctl -w vm.max_map_count=%ld) or run fewer "
                       "ranks per process",
                       i, maps, max, AMP_MEM_MAPS_PER_SLOT,
@@ -234,10 +270,13 @@ amp_status_t amp_mem_slot_release(amp_mem_t *mem, int i)
 {
     char *start = slot_base(mem, i) + mem->page_size;
     size_t len = mem->slot_size - mem->page_size;
-    void *p =
-        mmap(start, len, PROT_NONE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-    if (p == MAP_FAILED) {
+    /* Flat: one mapping stays one; the pages go, not the access. */
+    int failed = mem->flat ? madvise(start, len, MADV_DONTNEED) != 0
+                           : mmap(start, len, PROT_NONE,
+                                  MAP_PRIVATE | MAP_ANONYMOUS |
+                                      MAP_NORESERVE | MAP_FIXED,
+                                  -1, 0) == MAP_FAILED;
+    if (failed) {
         amp_log_error("cannot release the memory of rank slot %d: %s", i,
                       strerror(errno));
         return AMP_ERR_NOMEM;

@@ -33,6 +33,10 @@ typedef struct amp_mem {
     void *map_base;        /* the reservation, as mmap returned it */
     size_t map_size;
     int nslots;
+    /* The whole range accessible as one mapping, without guard pages:
+     * more slots than the kernel's vm.max_map_count allows otherwise
+     * (docs/isomalloc.md, "How many ranks fit"). */
+    int flat;
 } amp_mem_t;
 
 /* What each slot holds besides its guard page. */
@@ -46,6 +50,9 @@ typedef struct amp_mem_layout {
      * parts above and a 16 MiB heap).  Rounded up to an odd multiple of
      * 2 MiB (or of image_align, if larger). */
     size_t slot_size;
+    /* Keep each slot's guard page even where the kernel's limit on
+     * mappings then limits the slots (never flat). */
+    int guard;
 } amp_mem_layout_t;
 
 /* The least slot size that holds the parts of layout and a 1 MiB heap. */

@@ -34,6 +34,7 @@ typedef struct amp_opts {
     int p;                  /* PEs (0: one per core, at most vp) */
     size_t stacksize;       /* bytes of stack per rank */
     size_t isomalloc_slot;  /* bytes of a rank's slot (0: the default) */
+    int isomalloc_guard;    /* AMPI_ISOMALLOC_GUARD: guard pages always */
     int mapping;            /* enum amp_mapping */
     unsigned long map_seed; /* random: the permutation's seed */
     int *map_list;          /* list: PE of rank i (repeated cyclically) */

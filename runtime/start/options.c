@@ -320,6 +320,8 @@ static void from_env(amp_opts_t *o)
         o->pin = parse_flag("AMPI_PIN", v);
     if ((v = getenv("AMPI_STATS")))
         o->stats = parse_flag("AMPI_STATS", v);
+    if ((v = getenv("AMPI_ISOMALLOC_GUARD")))
+        o->isomalloc_guard = parse_flag("AMPI_ISOMALLOC_GUARD", v);
     if ((v = getenv("AMPI_POLL_DEADLOCK")))
         o->poll_deadlock_ns = parse_seconds("AMPI_POLL_DEADLOCK", v);
     if ((v = getenv("AMPI_SHOWMAP")))

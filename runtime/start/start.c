@@ -194,6 +194,7 @@ static void setup_memory(void)
         .image_size = amp_pie_copy_size(&amp_proc.pie),
         .image_align = amp_pie_copy_align(&amp_proc.pie),
         .slot_size = o->isomalloc_slot,
+        .guard = o->isomalloc_guard,
     };
     /* A slot for every rank of the job, the same in every process. */
     amp_status_t status = amp_mem_init(&amp_proc.mem, o->vp, &layout);
