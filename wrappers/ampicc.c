@@ -139,7 +139,7 @@ typedef struct {
     int clang_major;    /* the compiler is Clang of this version, or 0 */
     bool plugin_ok;     /* the compiler can load our privatization plugin */
     bool auto_pie;      /* pie chosen because it cannot */
-    bool strict_c;      /* keep Clang's errors for old C (-ampi-strict-c) */
+    bool strict;        /* Clang's own errors and warnings (-ampi-strict) */
     bool werror;        /* the user asked for -Werror */
     bool openmp;        /* the user asked for OpenMP (-fopenmp...) */
     strv_t plugin_args; /* for the C/C++ plugin: report, warning groups */
@@ -392,13 +392,13 @@ static void add_privatize_flags(strv_t *v, const paths_t *paths,
  * C, Clang 16 and later reject: calls to undeclared functions, implicit
  * int, integer/pointer conversions, incompatible (function) pointers.  They
  * stay warnings, as with mpicc, unless the user asks for -Werror or for
- * Clang's errors (-ampi-strict-c, AMPI_STRICT_C=1).
+ * Clang's errors (-ampi-strict, AMPI_STRICT_C=1).
  */
 static void add_old_c_flags(strv_t *v, const settings_t *set)
 {
 #if !defined(AMPI_WRAPPER_FORTRAN) && !defined(AMPI_WRAPPER_CXX)
     /* Only GCC and Clang are known to take these flags. */
-    if (set->strict_c || set->werror || (!set->gnu && !set->clang_major))
+    if (set->strict || set->werror || (!set->gnu && !set->clang_major))
         return;
     strv_push(v, "-Wno-error=implicit-function-declaration");
     strv_push(v, "-Wno-error=implicit-int");
@@ -406,6 +406,68 @@ static void add_old_c_flags(strv_t *v, const settings_t *set)
     strv_push(v, "-Wno-error=incompatible-pointer-types");
     if (set->clang_major >= 16)
         strv_push(v, "-Wno-error=incompatible-function-pointer-types");
+#else
+    (void)v;
+    (void)set;
+#endif
+}
+
+/*
+ * C and C++ with Clang: the warnings Clang gives by default and GCC 12
+ * (what mpicc and mpicxx drive on most systems) gives only with -Wall or
+ * -Wextra, or not at all, which old code prints by the hundred.  Placed
+ * before the user's arguments, so that -Wall, -Wextra or -Wfoo there turn
+ * them on again; -ampi-strict or AMPI_STRICT_C=1 keeps Clang's defaults.
+ * Checked against Clang 19's tables: no group here holds a diagnostic that
+ * is an error by default but return-type's return-mismatch, which stays
+ * one.  Not for older Clangs, whose groups held other errors.
+ */
+#if !defined(AMPI_WRAPPER_FORTRAN)
+static const char *const quiet_warnings[] = {
+    "-Wno-absolute-value",
+    "-Wno-array-bounds",
+    "-Wno-comment",
+    "-Wno-constant-logical-operand",
+    "-Wno-empty-body",
+    "-Wno-format", /* format-security, format-extra-args... */
+    "-Wno-header-guard",
+    "-Wno-implicit-const-int-float-conversion",
+    "-Wno-literal-conversion",
+    "-Wno-parentheses", /* dangling-else, parentheses-equality... */
+    "-Wno-pointer-bool-conversion",
+    "-Wno-shift-negative-value",
+    "-Wno-single-bit-bitfield-constant-conversion",
+    "-Wno-sizeof-array-div",
+    "-Wno-sizeof-pointer-memaccess",
+    "-Wno-string-plus-int",
+    "-Wno-switch",
+    "-Wno-tautological-compare",
+    "-Wno-uninitialized",
+    "-Wno-unsequenced",
+    "-Wno-unused-command-line-argument", /* -lm with -c... */
+    "-Wno-unused-value",
+#if defined(AMPI_WRAPPER_CXX)
+    "-Wno-dynamic-class-memaccess",
+    "-Wno-inconsistent-missing-override",
+    "-Wno-mismatched-new-delete",
+#else
+    "-Wno-deprecated-non-prototype",
+    "-Wno-main-return-type",
+    "-Wno-pointer-sign",
+    "-Wno-return-type", /* g++ has it by default: C only */
+    "-Werror=return-mismatch",
+#endif
+};
+#endif
+
+static void add_quiet_flags(strv_t *v, const settings_t *set)
+{
+#if !defined(AMPI_WRAPPER_FORTRAN)
+    if (set->strict || set->clang_major < 19)
+        return;
+    for (size_t i = 0; i < sizeof(quiet_warnings) / sizeof(quiet_warnings[0]);
+         i++)
+        strv_push(v, quiet_warnings[i]);
 #else
     (void)v;
     (void)set;
@@ -447,6 +509,7 @@ static void add_compile_flags(strv_t *v, const paths_t *paths,
         strv_push(v, "-fallow-argument-mismatch");
 #endif
     add_old_c_flags(v, set);
+    add_quiet_flags(v, set);
     add_privatize_flags(v, paths, set);
 #if !defined(AMPI_WRAPPER_FORTRAN)
     push_words(v, AMPI_SANITIZE_CFLAGS);
@@ -913,7 +976,7 @@ static void parse_args(int argc, char **argv, strv_t *user, settings_t *set)
 
     set->mode = MODE_RUN;
     set->auto_pie = false;
-    set->strict_c = env_flag("AMPI_STRICT_C");
+    set->strict = env_flag("AMPI_STRICT_C");
     set->werror = false;
     set->openmp = false;
     set->plugin_args = (strv_t){0};
@@ -922,8 +985,9 @@ static void parse_args(int argc, char **argv, strv_t *user, settings_t *set)
         if (take_plugin_option(argv[i], &set->plugin_args) ||
             take_charm_option(argc, argv, &i, &flag))
             continue;
-        if (strcmp(argv[i], "-ampi-strict-c") == 0)
-            set->strict_c = true;
+        if (strcmp(argv[i], "-ampi-strict") == 0 ||
+            strcmp(argv[i], "-ampi-strict-c") == 0)
+            set->strict = true;
         else if (strncmp(argv[i], "-privatize=", 11) == 0)
             flag = argv[i];
         else if (strcmp(argv[i], "-privatize") == 0)
@@ -1004,11 +1068,16 @@ static void usage(void)
            "own copy of the program image\n                      (any "
            "compiler; the default with gfortran);\n                      "
            "none: build the program as it is"
+           "\n  -ampi-strict        keep Clang's own errors and warnings "
+           "(by default old C's\n                      errors are warnings and "
+           "warnings GCC gives only with\n                      -Wall or "
+           "-Wextra are off, as with mpicc)"
            "\n\nEnvironment:\n"
            "  " COMPILER_ENV "  the " LANGUAGE_NAME " compiler to run (default "
            "%s)\n"
            "  AMPI_PRIVATIZE  the privatization mode when -privatize= is not "
-           "given\n",
+           "given\n"
+           "  AMPI_STRICT_C   1: as -ampi-strict\n",
            DEFAULT_COMPILER);
 }
 

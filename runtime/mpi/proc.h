@@ -64,6 +64,29 @@ typedef struct amp_opts {
 
 typedef int (*amp_main_fn_t)(int argc, char **argv, char **envp);
 
+/* The C library's waits that a rank's own thread makes through
+ * mpi/threads/ (waits.c, syncs.c), which calls on them. */
+typedef enum {
+    AMP_MT_LIBC_COND_WAIT,
+    AMP_MT_LIBC_COND_TIMEDWAIT,
+    AMP_MT_LIBC_COND_CLOCKWAIT,
+    AMP_MT_LIBC_SEM_WAIT,
+    AMP_MT_LIBC_SEM_TIMEDWAIT,
+    AMP_MT_LIBC_SEM_CLOCKWAIT,
+    AMP_MT_LIBC_SEM_TRYWAIT,
+    AMP_MT_LIBC_RWLOCK_RDLOCK,
+    AMP_MT_LIBC_RWLOCK_WRLOCK,
+    AMP_MT_LIBC_RWLOCK_TIMEDRDLOCK,
+    AMP_MT_LIBC_RWLOCK_TIMEDWRLOCK,
+    AMP_MT_LIBC_RWLOCK_CLOCKRDLOCK,
+    AMP_MT_LIBC_RWLOCK_CLOCKWRLOCK,
+    AMP_MT_LIBC_RWLOCK_TRYRDLOCK,
+    AMP_MT_LIBC_RWLOCK_TRYWRLOCK,
+    AMP_MT_LIBC_RWLOCK_UNLOCK,
+    AMP_MT_LIBC_BARRIER_WAIT,
+    AMP_MT_LIBC_COUNT
+} amp_mt_libc_t;
+
 /* The one process-wide struct: written at startup, read afterwards. */
 typedef struct amp_proc {
     amp_opts_t opts;
@@ -107,9 +130,9 @@ typedef struct amp_proc {
     /* +restart: the checkpoint's manifest (rank/checkpoint.h), else NULL */
     struct amp_ckpt_manifest *restart;
     struct amp_mt *mt; /* threads.c: helpers and runners, made at startup */
-    /* waits.c: the C library's pthread_cond_wait and _timedwait, looked
-     * up at their first use. */
-    _Atomic(void *) libc_cond_wait, libc_cond_timedwait;
+    /* mpi/threads/: the C library's own waits that waits.c and syncs.c
+     * interpose, by amp_mt_libc_t, looked up at their first use. */
+    _Atomic(void *) libc_waits[AMP_MT_LIBC_COUNT];
     /* start/fortran_io.c: who is in a Fortran I/O statement of flang's
      * runtime (a rank's thread, or a kernel thread's id), and how deep. */
     _Atomic(void *) fortran_io_owner;

@@ -2,8 +2,8 @@
  * MPI_THREAD_MULTIPLE (threads.h): kernel threads bound to ranks, their
  * calls run by helper ULTs on the rank's PE, and the ways a rank's thread
  * waits for its kernel threads without blocking its PE: pthread_join, and
- * OpenMP parallel regions run by a runner thread (start/omp.c) while the
- * rank's ULT waits in the scheduler.
+ * OpenMP parallel regions (start/omp.c) and barrier waits (syncs.c) run by
+ * a runner thread while the rank's ULT waits in the scheduler.
  *
  * Counting for deadlock detection (sched.outside): a bound thread
  * that runs the program's code may still send to the ranks that wait, so
@@ -487,9 +487,8 @@ AMPI_API int amp_omp_on_rank_ult(void)
     return amp_rank_self() != NULL;
 }
 
-/* Runs fn(arg) on a runner thread bound to the calling ULT's rank (as its
- * main thread), the ULT waiting in the scheduler meanwhile. */
-AMPI_API void amp_omp_run(void (*fn)(void *), void *arg)
+/* fn(arg) on a runner thread bound to the calling ULT's rank (threads.h). */
+void amp_mt_run_aside(void (*fn)(void *), void *arg)
 {
     amp_pe_t *pe = amp_pe_self();
     struct omp_job job = {.fn = fn,
@@ -504,6 +503,12 @@ AMPI_API void amp_omp_run(void (*fn)(void *), void *arg)
     futex_wake(&r->go);
     while (!job.done)
         amp_sched_block();
+}
+
+/* Runs an OpenMP region of the calling ULT's rank (start/omp_fork.c). */
+AMPI_API void amp_omp_run(void (*fn)(void *), void *arg)
+{
+    amp_mt_run_aside(fn, arg);
 }
 
 /* Binds an OpenMP thread of a region of rank's (the rank of the region's

@@ -21,6 +21,8 @@
 
 #include "mpi/call.h"
 
+#include <time.h>
+
 /* amp_mt_bind_t and amp_mt_bound, the binding of the calling kernel
  * thread, are proc.h's. */
 
@@ -34,6 +36,26 @@ void amp_mt_unbind(amp_mt_bind_t *b);
 /* Runs fn(arg) for the calling bound thread on its rank's PE, in a helper
  * ULT of the rank, and returns when it has returned. */
 void amp_mt_forward(void (*fn)(void *), void *arg);
+
+/* Runs fn(arg) on a kernel thread bound to the rank of the calling ULT
+ * (the rank's own, as its main thread), the ULT waiting in the scheduler
+ * meanwhile: OpenMP regions (start/omp_fork.c) and waits with no way to
+ * try them (syncs.c). */
+void amp_mt_run_aside(void (*fn)(void *), void *arg);
+
+/* waits.c: the rank whose own ULT makes this call from the program
+ * (caller: the call's return address) while its other threads may need
+ * its PE: while calls of theirs are under way (busy 0: for a wait that
+ * cannot block the caller), or while it has threads at all (busy 1);
+ * else NULL.  Such a wait lets the PE run the others between its tries. */
+amp_rank_t *amp_mt_waiting_rank(const void *caller, int busy);
+
+/* The C library's own function (waits.c), found at the first call. */
+void *amp_mt_libc(amp_mt_libc_t fn);
+
+/* Whether clock says until has come (a timed wait's end); EINVAL for a
+ * time POSIX rejects, else 0 or ETIMEDOUT. */
+int amp_mt_expired(clockid_t clock, const struct timespec *until);
 
 /* amp_mt_init, the per-PE part made before the PEs start, and amp_mt_rank,
  * the rank a thread acts for, are in proc.h. */
