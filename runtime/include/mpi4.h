@@ -55,6 +55,11 @@ typedef struct MPI_F08_status {
 #define MPI_COMM_TYPE_HW_GUIDED 5
 #define MPI_COMM_TYPE_HW_UNGUIDED 6
 
+/* MPI-4.1: attached as a buffer of buffered sends (MPI_Buffer_attach,
+ * MPI_Comm_attach_buffer, MPI_Session_attach_buffer), MPI provides the
+ * room each message needs; the size is ignored. */
+#define MPI_BUFFER_AUTOMATIC ((void *)-1)
+
 /* ---- Functions ---- */
 
 /* mpi.h undefines its declaration macro before including this file. */
@@ -98,6 +103,19 @@ AMPI_DECLARE(int, Parrived, (MPI_Request request, int partition, int *flag))
 
 /* Communicators (chapter 7). */
 AMPI_DECLARE(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request))
+
+/* Buffers of buffered sends (chapter 3, MPI-4.1): flushing the process's,
+ * and those of communicators and sessions. */
+AMPI_DECLARE(int, Buffer_flush, (void))
+AMPI_DECLARE(int, Buffer_iflush, (MPI_Request *request))
+AMPI_DECLARE(int, Comm_attach_buffer, (MPI_Comm comm, void *buffer, int size))
+AMPI_DECLARE(int, Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr, int *size))
+AMPI_DECLARE(int, Comm_flush_buffer, (MPI_Comm comm))
+AMPI_DECLARE(int, Comm_iflush_buffer, (MPI_Comm comm, MPI_Request *request))
+AMPI_DECLARE(int, Session_attach_buffer, (MPI_Session session, void *buffer, int size))
+AMPI_DECLARE(int, Session_detach_buffer, (MPI_Session session, void *buffer_addr, int *size))
+AMPI_DECLARE(int, Session_flush_buffer, (MPI_Session session))
+AMPI_DECLARE(int, Session_iflush_buffer, (MPI_Session session, MPI_Request *request))
 
 /* Sessions (chapter 11), communicators from groups (chapter 7) and the
  * error handlers of sessions (chapter 9). */
@@ -148,6 +166,10 @@ AMPI_DECLARE(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, M
 AMPI_DECLARE(int, Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request))
 AMPI_DECLARE(int, Buffer_attach_c, (void *buffer, MPI_Count size))
 AMPI_DECLARE(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size))
+AMPI_DECLARE(int, Comm_attach_buffer_c, (MPI_Comm comm, void *buffer, MPI_Count size))
+AMPI_DECLARE(int, Comm_detach_buffer_c, (MPI_Comm comm, void *buffer_addr, MPI_Count *size))
+AMPI_DECLARE(int, Session_attach_buffer_c, (MPI_Session session, void *buffer, MPI_Count size))
+AMPI_DECLARE(int, Session_detach_buffer_c, (MPI_Session session, void *buffer_addr, MPI_Count *size))
 AMPI_DECLARE(int, Get_count_c, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
 AMPI_DECLARE(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
 AMPI_DECLARE(int, Status_set_elements_c, (MPI_Status *status, MPI_Datatype datatype, MPI_Count count))

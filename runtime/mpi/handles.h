@@ -38,6 +38,9 @@ typedef struct amp_comm {
     struct amp_coll_hier *hier; /* coll/hier.h: members in several processes */
     int holds;                  /* comm.c: persistent requests that use it */
     int freed; /* comm.c: MPI_Comm_free'd while held; the handle is invalid */
+    /* pt2pt/bsend.c: the buffer attached to it (MPI_Comm_attach_buffer),
+     * and that of the session it derives from (init/session.c), or NULL */
+    struct amp_bsend *bsend, *session_bsend;
 } amp_comm_t;
 
 /* Bits of amp_comm_t.asserts: the MPI-4 assertions set to "true" in the

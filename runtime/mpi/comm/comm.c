@@ -215,6 +215,7 @@ void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm)
     amp_coll_hier_free(comm->hier);
     comm->hier = NULL;
     amp_topology_free(comm->topo);
+    free(comm->bsend); /* MPI_Comm_free drained it */
     if (comm->is_inter)
         amp_intercomm_cleanup(rank, comm);
     amp_table_free(&rank->comms, comm);
@@ -312,6 +313,7 @@ static int dup_decorate(amp_rank_t *rank, amp_comm_t *comm, amp_comm_t *c,
                         const char *call)
 {
     c->errh = comm->errh;
+    c->session_bsend = comm->session_bsend; /* of the same session */
     if (amp_topology_dup(comm->topo, &c->topo) != AMP_OK ||
         amp_comm_info_apply(rank, c, with_hints ? hints : comm->info) !=
             AMP_OK) {
@@ -563,6 +565,11 @@ static int free_comm(amp_rank_t *rank, MPI_Comm *comm_h, amp_comm_t *comm,
     int rc = amp_attr_comm_delete_all(rank, comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (comm->bsend) { /* its buffer detached: the messages sent first */
+        rank = amp_bsend_drain(rank, comm->bsend, call);
+        free(comm->bsend);
+        comm->bsend = NULL;
+    }
     if (comm->holds) /* persistent requests still use it */
         comm->freed = 1;
     else

@@ -219,6 +219,50 @@ AMPI_API void pmpi_buffer_detach_(void *buffer_addr, MPI_Fint *size,
 }
 AMP_FORTRAN_ALIAS(buffer_detach)
 
+/* The same of a communicator's and a session's buffer (MPI-4.1). */
+AMPI_API void pmpi_comm_detach_buffer_(const MPI_Fint *comm, void *buffer_addr,
+                                       MPI_Fint *size, MPI_Fint *ierror)
+{
+    void *c_addr = NULL;
+    int c_size = 0;
+    (void)buffer_addr;
+    *ierror = PMPI_Comm_detach_buffer(*comm, &c_addr, &c_size);
+    *size = c_size;
+}
+AMP_FORTRAN_ALIAS(comm_detach_buffer)
+
+AMPI_API void pmpi_comm_detach_buffer_c_(const MPI_Fint *comm,
+                                         void *buffer_addr, MPI_Count *size,
+                                         MPI_Fint *ierror)
+{
+    void *c_addr = NULL;
+    (void)buffer_addr;
+    *ierror = PMPI_Comm_detach_buffer_c(*comm, &c_addr, size);
+}
+AMP_FORTRAN_ALIAS(comm_detach_buffer_c)
+
+AMPI_API void pmpi_session_detach_buffer_(const MPI_Fint *session,
+                                          void *buffer_addr, MPI_Fint *size,
+                                          MPI_Fint *ierror)
+{
+    void *c_addr = NULL;
+    int c_size = 0;
+    (void)buffer_addr;
+    *ierror = PMPI_Session_detach_buffer(*session, &c_addr, &c_size);
+    *size = c_size;
+}
+AMP_FORTRAN_ALIAS(session_detach_buffer)
+
+AMPI_API void pmpi_session_detach_buffer_c_(const MPI_Fint *session,
+                                            void *buffer_addr, MPI_Count *size,
+                                            MPI_Fint *ierror)
+{
+    void *c_addr = NULL;
+    (void)buffer_addr;
+    *ierror = PMPI_Session_detach_buffer_c(*session, &c_addr, size);
+}
+AMP_FORTRAN_ALIAS(session_detach_buffer_c)
+
 /* ---- info ---- */
 
 AMPI_API void pmpi_info_create_env_(MPI_Fint *info, MPI_Fint *ierror)

@@ -362,6 +362,43 @@ int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
 }
 AMP_WEAK_ALIAS(Buffer_detach_c)
 
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
+{
+    amp_large_t L;
+    int n = 0;
+    amp_large_begin(&L, "MPI_Comm_detach_buffer_c", comm);
+    if (L.rc != MPI_SUCCESS)
+        return L.rc;
+    if (!size)
+        return amp_mpi_error(L.rank, NULL, MPI_ERR_ARG, L.call,
+                             "NULL pointer (argument size)");
+    amp_large_run(&L);
+    int rc = PMPI_Comm_detach_buffer(comm, buffer_addr, &n);
+    if (rc == MPI_SUCCESS)
+        *size = n;
+    return amp_large_end(&L, rc);
+}
+AMP_WEAK_ALIAS(Comm_detach_buffer_c)
+
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr,
+                                 MPI_Count *size)
+{
+    amp_large_t L;
+    int n = 0;
+    amp_large_begin(&L, "MPI_Session_detach_buffer_c", MPI_COMM_NULL);
+    if (L.rc != MPI_SUCCESS)
+        return L.rc;
+    if (!size)
+        return amp_mpi_error(L.rank, NULL, MPI_ERR_ARG, L.call,
+                             "NULL pointer (argument size)");
+    amp_large_run(&L);
+    int rc = PMPI_Session_detach_buffer(session, buffer_addr, &n);
+    if (rc == MPI_SUCCESS)
+        *size = n;
+    return amp_large_end(&L, rc);
+}
+AMP_WEAK_ALIAS(Session_detach_buffer_c)
+
 /* ---- packing: positions in and out ---- */
 
 /* An output argument (arg) must not be NULL: L fails otherwise. */

@@ -561,7 +561,8 @@ int PMPI_Cancel(MPI_Request *request)
     if (r->kind == AMP_REQ_GREQ)
         return amp_greq_cancel(rank, r);
     /* A file operation under way is not cancelled: it completes. */
-    if (r->active && r->kind != AMP_REQ_DONE && r->kind != AMP_REQ_IO)
+    if (r->active && r->kind != AMP_REQ_DONE && r->kind != AMP_REQ_IO &&
+        r->kind != AMP_REQ_FLUSH) /* a flush is not cancelled either */
         amp_p2p_cancel(&rank->ep, r->staged ? r->staged : &r->p2p);
     return MPI_SUCCESS;
 }
