@@ -385,6 +385,8 @@ int PMPI_Comm_detach_buffer(MPI_Comm comm_h, void *buffer_addr, int *size)
     amp_bsend_t none = {0};
     amp_bsend_detach(rank, comm->bsend ? comm->bsend : &none, buffer_addr, size,
                      call);
+    free(comm->bsend); /* the communicator's object does not move */
+    comm->bsend = NULL;
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Comm_detach_buffer)
