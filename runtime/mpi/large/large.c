@@ -399,6 +399,64 @@ int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr,
 }
 AMP_WEAK_ALIAS(Session_detach_buffer_c)
 
+/* ---- vectors whose blocks or strides an int does not hold ---- */
+
+/* MPI_Type_vector_c (in_bytes 0: stride in extents of oldtype) and
+ * MPI_Type_create_hvector_c (in_bytes 1: stride in bytes).  The int form
+ * when every value fits; otherwise a block of more than INT_MAX elements is
+ * one element of a type holding them (amp_large_count_dt: still one data
+ * block, however long), and the stride goes in bytes, through
+ * MPI_Type_create_hvector. */
+static int vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                    int in_bytes, MPI_Datatype oldtype, MPI_Datatype *newtype,
+                    const char *call)
+{
+    amp_large_t L;
+    int count_i, len_i;
+    const amp_dt_t *old;
+    amp_large_begin(&L, call, MPI_COMM_NULL);
+    amp_large_int(&L, count, &count_i, "count");
+    if (L.rc == MPI_SUCCESS && !in_bytes && blocklength <= INT_MAX &&
+        stride >= INT_MIN && stride <= INT_MAX) {
+        amp_large_run(&L);
+        return amp_large_end(&L,
+                             PMPI_Type_vector(count_i, (int)blocklength,
+                                              (int)stride, oldtype, newtype));
+    }
+    MPI_Aint bytes = (MPI_Aint)stride;
+    if (L.rc == MPI_SUCCESS && !in_bytes)
+        L.rc = amp_check_dt(L.rank, NULL, oldtype, call, "oldtype", &old);
+    if (L.rc == MPI_SUCCESS && !in_bytes &&
+        __builtin_mul_overflow(stride, old->extent, &bytes))
+        L.rc = amp_mpi_error(L.rank, NULL, MPI_ERR_ARG, call,
+                             "stride %lld times the extent %td of oldtype "
+                             "is beyond an address (argument stride)",
+                             (long long)stride, old->extent);
+    amp_large_count_dt(&L, blocklength, &len_i, &oldtype, "blocklength");
+    if (L.rc != MPI_SUCCESS)
+        return amp_large_end(&L, L.rc);
+    run_as(&L, "MPI_Type_create_hvector");
+    return amp_large_end(
+        &L, PMPI_Type_create_hvector(count_i, len_i, bytes, oldtype, newtype));
+}
+
+int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                       MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return vector_c(count, blocklength, stride, 0, oldtype, newtype,
+                    "MPI_Type_vector_c");
+}
+AMP_WEAK_ALIAS(Type_vector_c)
+
+int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength,
+                               MPI_Count stride, MPI_Datatype oldtype,
+                               MPI_Datatype *newtype)
+{
+    return vector_c(count, blocklength, stride, 1, oldtype, newtype,
+                    "MPI_Type_create_hvector_c");
+}
+AMP_WEAK_ALIAS(Type_create_hvector_c)
+
 /* ---- packing: positions in and out ---- */
 
 /* An output argument (arg) must not be NULL: L fails otherwise. */
