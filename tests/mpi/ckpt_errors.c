@@ -82,8 +82,13 @@ int main(int argc, char **argv)
     MT_CHECK_ERR_CLASS(migrate_with(value), rank == 0
                                                 ? MPI_ERR_UNSUPPORTED_OPERATION
                                                 : MPI_ERR_OTHER);
-    if (rank == 0)
+    if (rank == 0) {
         MT_CHECK_MPI(MPI_Comm_detach_buffer(MPI_COMM_SELF, &back, &bsize));
+        /* A failed attach attaches nothing. */
+        MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+        MT_CHECK_ERR_CLASS(MPI_Comm_attach_buffer(MPI_COMM_SELF, bbuf, -1),
+                           MPI_ERR_ARG);
+    }
 
     /* Now nothing is pending: it is written, and the run goes on. */
     MT_CHECK_MPI(migrate_with(value));

@@ -364,9 +364,13 @@ int PMPI_Comm_attach_buffer(MPI_Comm comm_h, void *buffer, int size)
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call, "out of memory");
     comm->bsend = b;
     rc = amp_bsend_attach(b, buffer, size, &why);
-    if (rc != MPI_SUCCESS)
-        return amp_mpi_error(rank, comm, rc, call, "%s", why);
-    return MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    if (!attached(b)) { /* made for this call: none is attached */
+        free(b);
+        comm->bsend = NULL;
+    }
+    return amp_mpi_error(rank, comm, rc, call, "%s", why);
 }
 AMP_WEAK_ALIAS(Comm_attach_buffer)
 
