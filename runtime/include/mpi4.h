@@ -117,6 +117,18 @@ AMPI_DECLARE(int, Session_detach_buffer, (MPI_Session session, void *buffer_addr
 AMPI_DECLARE(int, Session_flush_buffer, (MPI_Session session))
 AMPI_DECLARE(int, Session_iflush_buffer, (MPI_Session session, MPI_Request *request))
 
+/* Statuses' fields and the status of several requests, none freed
+ * (chapter 3, MPI-4.1). */
+AMPI_DECLARE(int, Status_get_source, (const MPI_Status *status, int *source))
+AMPI_DECLARE(int, Status_get_tag, (const MPI_Status *status, int *tag))
+AMPI_DECLARE(int, Status_get_error, (const MPI_Status *status, int *error))
+AMPI_DECLARE(int, Status_set_source, (MPI_Status *status, int source))
+AMPI_DECLARE(int, Status_set_tag, (MPI_Status *status, int tag))
+AMPI_DECLARE(int, Status_set_error, (MPI_Status *status, int error))
+AMPI_DECLARE(int, Request_get_status_any, (int count, const MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status))
+AMPI_DECLARE(int, Request_get_status_all, (int count, const MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]))
+AMPI_DECLARE(int, Request_get_status_some, (int incount, const MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]))
+
 /* Sessions (chapter 11), communicators from groups (chapter 7) and the
  * error handlers of sessions (chapter 9). */
 AMPI_DECLARE(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session))
