@@ -726,12 +726,13 @@ int PMPI_Comm_set_name(MPI_Comm comm_h, const char *name)
 }
 AMP_WEAK_ALIAS(Comm_set_name)
 
+/* MPI_COMM_NULL's name is "MPI_COMM_NULL" (MPI-4.1). */
 int PMPI_Comm_get_name(MPI_Comm comm_h, char *name, int *resultlen)
 {
     amp_rank_t *rank;
-    amp_comm_t *comm;
+    amp_comm_t *comm = NULL;
     int rc = amp_mpi_enter(&rank, "MPI_Comm_get_name");
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS && comm_h != MPI_COMM_NULL)
         rc = amp_check_comm(rank, comm_h, "MPI_Comm_get_name", &comm);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -739,7 +740,8 @@ int PMPI_Comm_get_name(MPI_Comm comm_h, char *name, int *resultlen)
         return amp_mpi_error(rank, comm, MPI_ERR_ARG, "MPI_Comm_get_name",
                              "NULL pointer (argument %s)",
                              name ? "resultlen" : "comm_name");
-    *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", comm->name);
+    *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "%s",
+                          comm ? comm->name : "MPI_COMM_NULL");
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Comm_get_name)

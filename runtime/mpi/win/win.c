@@ -557,10 +557,27 @@ int PMPI_Win_set_name(MPI_Win win, const char *win_name)
 }
 AMP_WEAK_ALIAS(Win_set_name)
 
+/* MPI_WIN_NULL's name is "MPI_WIN_NULL" (MPI-4.1). */
+static int null_win_name(char *win_name, int *resultlen)
+{
+    amp_rank_t *rank;
+    const char *call = "MPI_Win_get_name";
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS && (!win_name || !resultlen))
+        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                           "NULL pointer (argument %s)",
+                           win_name ? "resultlen" : "win_name");
+    if (rc == MPI_SUCCESS)
+        *resultlen = snprintf(win_name, MPI_MAX_OBJECT_NAME, "MPI_WIN_NULL");
+    return rc;
+}
+
 int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
     amp_rank_t *rank;
     amp_win_t *w;
+    if (win == MPI_WIN_NULL)
+        return null_win_name(win_name, resultlen);
     int rc =
         enter_win(win, win_name, "win_name", "MPI_Win_get_name", &rank, &w);
     if (rc == MPI_SUCCESS && !resultlen)
