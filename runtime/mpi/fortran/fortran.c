@@ -44,6 +44,7 @@ F_COMMON MPI_Fint mpi_fortran_unweighted_;
 F_COMMON MPI_Fint mpi_fortran_weights_empty_;
 F_COMMON char mpi_fortran_argv_null_;
 F_COMMON char mpi_fortran_argvs_null_;
+F_COMMON MPI_Fint mpi_fortran_buffer_automatic_;
 
 static bool is_special(const void *f, const void *special)
 {
@@ -58,6 +59,8 @@ void *amp_f_buf(const void *buf)
         return MPI_BOTTOM;
     if (is_special(buf, &mpi_fortran_in_place_))
         return MPI_IN_PLACE;
+    if (is_special(buf, &mpi_fortran_buffer_automatic_))
+        return MPI_BUFFER_AUTOMATIC;
     return (void *)buf;
 }
 
