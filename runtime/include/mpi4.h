@@ -44,6 +44,8 @@ typedef struct MPI_F08_status {
 #define MPI_ERR_PROC_ABORTED 58
 #define MPI_ERR_SESSION 59
 #define MPI_ERR_VALUE_TOO_LARGE 60
+/* Added by MPI-4.1: an invalid error handler. */
+#define MPI_ERR_ERRHANDLER 61
 
 /* Sessions: longest process set name, longest string tag of
  * MPI_Comm_create_from_group (NUL included). */

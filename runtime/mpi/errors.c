@@ -97,6 +97,7 @@ static const char *const class_text[] = {
     [MPI_ERR_PROC_ABORTED] = "a process aborted",
     [MPI_ERR_SESSION] = "invalid session",
     [MPI_ERR_VALUE_TOO_LARGE] = "value too large to store",
+    [MPI_ERR_ERRHANDLER] = "invalid error handler",
 };
 
 #define NCLASSES ((int)(sizeof(class_text) / sizeof(class_text[0])))
