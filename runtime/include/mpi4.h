@@ -131,6 +131,12 @@ AMPI_DECLARE(int, Request_get_status_any, (int count, const MPI_Request array_of
 AMPI_DECLARE(int, Request_get_status_all, (int count, const MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]))
 AMPI_DECLARE(int, Request_get_status_some, (int incount, const MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]))
 
+/* Removing the error classes, codes and strings the program added
+ * (chapter 9, MPI-4.1). */
+AMPI_DECLARE(int, Remove_error_class, (int errorclass))
+AMPI_DECLARE(int, Remove_error_code, (int errorcode))
+AMPI_DECLARE(int, Remove_error_string, (int errorcode))
+
 /* The value-index pair type of MPI_MINLOC and MPI_MAXLOC (chapter 6,
  * MPI-4.1). */
 AMPI_DECLARE(int, Type_get_value_index, (MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type))
