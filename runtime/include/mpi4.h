@@ -5,8 +5,12 @@
  * partitioned communication, sessions, MPI_Comm_idup_with_info, the
  * MPI-4.0 error classes, the Fortran 2008 status conversions and the
  * large-count "_c" forms of the calls that have one (counts as MPI_Count,
- * displacements as MPI_Aint).  The _c forms of the I/O calls are not
- * declared.  docs/mpi-support.md says what each does.
+ * displacements as MPI_Aint); and what MPI-4.1 adds but
+ * MPI_Get_hw_resource_info: buffers of buffered sends per communicator and
+ * session, the status accessors, MPI_Request_get_status_any/_all/_some,
+ * MPI_Type_get_value_index, MPI_Remove_error_*, MPI_ERR_ERRHANDLER.  The
+ * _c forms of the I/O calls are not declared.  docs/mpi-support.md says
+ * what each does.
  *
  * Include mpi.h, not this file.
  */
