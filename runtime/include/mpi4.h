@@ -5,8 +5,12 @@
  * partitioned communication, sessions, MPI_Comm_idup_with_info, the
  * MPI-4.0 error classes, the Fortran 2008 status conversions and the
  * large-count "_c" forms of the calls that have one (counts as MPI_Count,
- * displacements as MPI_Aint).  The _c forms of the I/O calls are not
- * declared.  docs/mpi-support.md says what each does.
+ * displacements as MPI_Aint); and what MPI-4.1 adds but
+ * MPI_Get_hw_resource_info: buffers of buffered sends per communicator and
+ * session, the status accessors, MPI_Request_get_status_any/_all/_some,
+ * MPI_Type_get_value_index, MPI_Remove_error_*, MPI_ERR_ERRHANDLER.  The
+ * _c forms of the I/O calls are not declared.  docs/mpi-support.md says
+ * what each does.
  *
  * Include mpi.h, not this file.
  */
@@ -44,6 +48,8 @@ typedef struct MPI_F08_status {
 #define MPI_ERR_PROC_ABORTED 58
 #define MPI_ERR_SESSION 59
 #define MPI_ERR_VALUE_TOO_LARGE 60
+/* Added by MPI-4.1: an invalid error handler. */
+#define MPI_ERR_ERRHANDLER 61
 
 /* Sessions: longest process set name, longest string tag of
  * MPI_Comm_create_from_group (NUL included). */
@@ -54,6 +60,11 @@ typedef struct MPI_F08_status {
  * AMPI_COMM_TYPE_HOST .. _WTH of ampi.h). */
 #define MPI_COMM_TYPE_HW_GUIDED 5
 #define MPI_COMM_TYPE_HW_UNGUIDED 6
+
+/* MPI-4.1: attached as a buffer of buffered sends (MPI_Buffer_attach,
+ * MPI_Comm_attach_buffer, MPI_Session_attach_buffer), MPI provides the
+ * room each message needs; the size is ignored. */
+#define MPI_BUFFER_AUTOMATIC ((void *)-1)
 
 /* ---- Functions ---- */
 
@@ -98,6 +109,41 @@ AMPI_DECLARE(int, Parrived, (MPI_Request request, int partition, int *flag))
 
 /* Communicators (chapter 7). */
 AMPI_DECLARE(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request))
+
+/* Buffers of buffered sends (chapter 3, MPI-4.1): flushing the process's,
+ * and those of communicators and sessions. */
+AMPI_DECLARE(int, Buffer_flush, (void))
+AMPI_DECLARE(int, Buffer_iflush, (MPI_Request *request))
+AMPI_DECLARE(int, Comm_attach_buffer, (MPI_Comm comm, void *buffer, int size))
+AMPI_DECLARE(int, Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr, int *size))
+AMPI_DECLARE(int, Comm_flush_buffer, (MPI_Comm comm))
+AMPI_DECLARE(int, Comm_iflush_buffer, (MPI_Comm comm, MPI_Request *request))
+AMPI_DECLARE(int, Session_attach_buffer, (MPI_Session session, void *buffer, int size))
+AMPI_DECLARE(int, Session_detach_buffer, (MPI_Session session, void *buffer_addr, int *size))
+AMPI_DECLARE(int, Session_flush_buffer, (MPI_Session session))
+AMPI_DECLARE(int, Session_iflush_buffer, (MPI_Session session, MPI_Request *request))
+
+/* Statuses' fields and the status of several requests, none freed
+ * (chapter 3, MPI-4.1). */
+AMPI_DECLARE(int, Status_get_source, (const MPI_Status *status, int *source))
+AMPI_DECLARE(int, Status_get_tag, (const MPI_Status *status, int *tag))
+AMPI_DECLARE(int, Status_get_error, (const MPI_Status *status, int *error))
+AMPI_DECLARE(int, Status_set_source, (MPI_Status *status, int source))
+AMPI_DECLARE(int, Status_set_tag, (MPI_Status *status, int tag))
+AMPI_DECLARE(int, Status_set_error, (MPI_Status *status, int error))
+AMPI_DECLARE(int, Request_get_status_any, (int count, const MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status))
+AMPI_DECLARE(int, Request_get_status_all, (int count, const MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]))
+AMPI_DECLARE(int, Request_get_status_some, (int incount, const MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]))
+
+/* Removing the error classes, codes and strings the program added
+ * (chapter 9, MPI-4.1). */
+AMPI_DECLARE(int, Remove_error_class, (int errorclass))
+AMPI_DECLARE(int, Remove_error_code, (int errorcode))
+AMPI_DECLARE(int, Remove_error_string, (int errorcode))
+
+/* The value-index pair type of MPI_MINLOC and MPI_MAXLOC (chapter 6,
+ * MPI-4.1). */
+AMPI_DECLARE(int, Type_get_value_index, (MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type))
 
 /* Sessions (chapter 11), communicators from groups (chapter 7) and the
  * error handlers of sessions (chapter 9). */
@@ -148,6 +194,10 @@ AMPI_DECLARE(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, M
 AMPI_DECLARE(int, Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request))
 AMPI_DECLARE(int, Buffer_attach_c, (void *buffer, MPI_Count size))
 AMPI_DECLARE(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size))
+AMPI_DECLARE(int, Comm_attach_buffer_c, (MPI_Comm comm, void *buffer, MPI_Count size))
+AMPI_DECLARE(int, Comm_detach_buffer_c, (MPI_Comm comm, void *buffer_addr, MPI_Count *size))
+AMPI_DECLARE(int, Session_attach_buffer_c, (MPI_Session session, void *buffer, MPI_Count size))
+AMPI_DECLARE(int, Session_detach_buffer_c, (MPI_Session session, void *buffer_addr, MPI_Count *size))
 AMPI_DECLARE(int, Get_count_c, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
 AMPI_DECLARE(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
 AMPI_DECLARE(int, Status_set_elements_c, (MPI_Status *status, MPI_Datatype datatype, MPI_Count count))

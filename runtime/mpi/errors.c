@@ -29,10 +29,11 @@
 /* The error classes and codes the program added, per rank. */
 typedef struct amp_user_errs {
     int nclasses, ncodes;
-    int lastused;      /* MPI_LASTUSEDCODE's value */
-    int *code_class;   /* class of code j at [j - 1] */
-    char **class_text; /* MPI_Add_error_string's, at [k - 1] or NULL */
-    char **code_text;  /* at [j - 1] */
+    int lastused;              /* MPI_LASTUSEDCODE's value */
+    int *code_class;           /* class of code j at [j - 1]; 0: removed */
+    char **class_text;         /* MPI_Add_error_string's, at [k - 1] or NULL */
+    char **code_text;          /* at [j - 1] */
+    unsigned char *class_gone; /* [k - 1]: MPI_Remove_error_class'ed */
 } amp_user_errs_t;
 
 static const char *const class_text[] = {
@@ -97,6 +98,7 @@ static const char *const class_text[] = {
     [MPI_ERR_PROC_ABORTED] = "a process aborted",
     [MPI_ERR_SESSION] = "invalid session",
     [MPI_ERR_VALUE_TOO_LARGE] = "value too large to store",
+    [MPI_ERR_ERRHANDLER] = "invalid error handler",
 };
 
 #define NCLASSES ((int)(sizeof(class_text) / sizeof(class_text[0])))
@@ -161,9 +163,9 @@ static char **added_text(amp_rank_t *rank, int code)
     if (!u || code <= 0 || !(code & DYN))
         return NULL;
     int k = code & DYN_CLASS_MASK, j = (code & ~DYN) >> DYN_CODE_SHIFT;
-    if (j == 0 && k >= 1 && k <= u->nclasses)
+    if (j == 0 && k >= 1 && k <= u->nclasses && !u->class_gone[k - 1])
         return &u->class_text[k - 1];
-    if (k == 0 && j >= 1 && j <= u->ncodes)
+    if (k == 0 && j >= 1 && j <= u->ncodes && u->code_class[j - 1])
         return &u->code_text[j - 1];
     return NULL;
 }
@@ -406,8 +408,13 @@ int PMPI_Add_error_class(int *errorclass)
                              "all %d error classes a program may add are "
                              "taken",
                              DYN_CLASS_MASK);
-    if (!u || !grow(u->nclasses, &u->class_text, NULL))
+    unsigned char *gone =
+        u ? realloc(u->class_gone, (size_t)u->nclasses + 1) : NULL;
+    if (gone)
+        u->class_gone = gone;
+    if (!gone || !grow(u->nclasses, &u->class_text, NULL))
         return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
+    gone[u->nclasses] = 0;
     int cls = DYN | ++u->nclasses;
     if (cls > u->lastused)
         u->lastused = cls;
@@ -470,6 +477,83 @@ int PMPI_Add_error_string(int errorcode, const char *string)
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Add_error_string)
+
+/* ---- MPI-4.1: removing them ---- */
+
+/* Enters call on errorcode, a class (want 1), code (want 0) or either
+ * (want -1) the program added and has not removed: its text slot in
+ * *text. */
+static int removable(int errorcode, int want, const char *call,
+                     amp_rank_t **rank, char ***text)
+{
+    int rc = amp_mpi_enter(rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *text = added_text(*rank, errorcode);
+    int is_class = *text && (errorcode & DYN_CLASS_MASK);
+    if (*text && (want < 0 || is_class == want))
+        return MPI_SUCCESS;
+    const char *what = want < 0 ? "class or code" : want ? "class" : "code";
+    return amp_mpi_error(*rank, NULL, MPI_ERR_ARG, call,
+                         "%d is no error %s the program added and has not "
+                         "removed (argument %s)",
+                         errorcode, what,
+                         want == 1 ? "errorclass" : "errorcode");
+}
+
+int PMPI_Remove_error_class(int errorclass)
+{
+    const char *call = "MPI_Remove_error_class";
+    amp_rank_t *rank;
+    char **text;
+    int rc = removable(errorclass, 1, call, &rank, &text);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    amp_user_errs_t *u = rank->user_errs;
+    for (int j = 0; j < u->ncodes; j++)
+        if (u->code_class[j] == errorclass)
+            return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                                 "error code %d of class %d is still there; "
+                                 "remove it first (MPI_Remove_error_code)",
+                                 DYN | ((j + 1) << DYN_CODE_SHIFT), errorclass);
+    free(*text);
+    *text = NULL;
+    u->class_gone[(errorclass & DYN_CLASS_MASK) - 1] = 1;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Remove_error_class)
+
+int PMPI_Remove_error_code(int errorcode)
+{
+    amp_rank_t *rank;
+    char **text;
+    int rc = removable(errorcode, 0, "MPI_Remove_error_code", &rank, &text);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    free(*text);
+    *text = NULL;
+    rank->user_errs->code_class[((errorcode & ~DYN) >> DYN_CODE_SHIFT) - 1] = 0;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Remove_error_code)
+
+int PMPI_Remove_error_string(int errorcode)
+{
+    const char *call = "MPI_Remove_error_string";
+    amp_rank_t *rank;
+    char **text;
+    int rc = removable(errorcode, -1, call, &rank, &text);
+    if (rc == MPI_SUCCESS && !*text)
+        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                           "error %d has no string (argument errorcode)",
+                           errorcode);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    free(*text);
+    *text = NULL;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Remove_error_string)
 
 /* ---- applying the handler of an object that is not a communicator ---- */
 

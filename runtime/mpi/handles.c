@@ -109,6 +109,16 @@ int amp_check_dt(amp_rank_t *rank, amp_comm_t *comm, MPI_Datatype h,
                          (unsigned)h, arg);
 }
 
+int amp_check_dt_count(amp_rank_t *rank, amp_comm_t *comm, MPI_Datatype h,
+                       long long count, const char *call, const char *arg,
+                       const amp_dt_t **dt)
+{
+    if (count != 0 || h != MPI_DATATYPE_NULL)
+        return amp_check_dt(rank, comm, h, call, arg, dt);
+    *dt = amp_dt_predefined(AMPI_DTID_MPI_BYTE);
+    return MPI_SUCCESS;
+}
+
 int amp_check_count(amp_rank_t *rank, amp_comm_t *comm, int count,
                     const char *call, const char *arg)
 {

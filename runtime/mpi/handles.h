@@ -38,6 +38,9 @@ typedef struct amp_comm {
     struct amp_coll_hier *hier; /* coll/hier.h: members in several processes */
     int holds;                  /* comm.c: persistent requests that use it */
     int freed; /* comm.c: MPI_Comm_free'd while held; the handle is invalid */
+    /* pt2pt/bsend.c: the buffer attached to it (MPI_Comm_attach_buffer),
+     * and that of the session it derives from (init/session.c), or NULL */
+    struct amp_bsend *bsend, *session_bsend;
 } amp_comm_t;
 
 /* Bits of amp_comm_t.asserts: the MPI-4 assertions set to "true" in the
@@ -119,6 +122,12 @@ int amp_check_comm(amp_rank_t *rank, MPI_Comm h, const char *call,
                    amp_comm_t **comm);
 int amp_check_dt(amp_rank_t *rank, amp_comm_t *comm, MPI_Datatype h,
                  const char *call, const char *arg, const amp_dt_t **dt);
+/* amp_check_dt of the type of count elements: with count 0,
+ * MPI_DATATYPE_NULL passes too (a buffer of no elements needs no type, as
+ * MPI-4.1 lets point-to-point calls and MPI_Alltoallw say), as MPI_BYTE. */
+int amp_check_dt_count(amp_rank_t *rank, amp_comm_t *comm, MPI_Datatype h,
+                       long long count, const char *call, const char *arg,
+                       const amp_dt_t **dt);
 int amp_check_count(amp_rank_t *rank, amp_comm_t *comm, int count,
                     const char *call, const char *arg);
 int amp_check_buf(amp_rank_t *rank, amp_comm_t *comm, const void *buf,

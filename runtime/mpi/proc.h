@@ -143,12 +143,29 @@ extern amp_proc_t amp_proc;
 
 enum amp_mpi_state { AMP_MPI_NOT_INIT, AMP_MPI_ACTIVE, AMP_MPI_FINALIZED };
 
-/* MPI_Buffer_attach state; see bsend.c. */
+/* A buffer of buffered sends (pt2pt/bsend.c): the process's
+ * (MPI_Buffer_attach; each rank has its own), a communicator's or a
+ * session's (MPI-4.1). */
 typedef struct amp_bsend {
-    char *buf;
+    char *buf; /* NULL: none attached (but automatic) */
     size_t size;
-    struct amp_bseg *segs; /* live segments, by address */
+    int automatic; /* MPI_BUFFER_AUTOMATIC: a segment of the heap each */
+    struct amp_bseg *segs;      /* live segments, by address in buf */
+    struct amp_bseg *spent;     /* automatic: segments sent, to free */
+    unsigned long seq;          /* segments made so far */
+    struct amp_bflush *flushes; /* nonblocking flushes waiting */
 } amp_bsend_t;
+
+/* A message being sent from a buffer of buffered sends: its header, before
+ * the packed data, in the buffer (or, automatic, in a block of the heap).
+ * It holds the p2p request of the send (pt2pt/bsend.c). */
+typedef struct amp_bseg {
+    struct amp_bseg *next;
+    size_t len; /* bytes of the buffer it covers, header included */
+    amp_bsend_t *owner;
+    unsigned long seq; /* its number among owner's segments */
+    amp_p2p_req_t req;
+} amp_bseg_t;
 
 /* State of one thread while it runs an MPI call for a rank: the rank's own
  * thread (amp_rank_t.ctx), or a helper running a call of another thread of

@@ -26,6 +26,27 @@ void amp_req_release(amp_rank_t *rank, amp_req_t *req)
     amp_table_free(&rank->reqs, req);
 }
 
+amp_rank_t *amp_bsend_drain(amp_rank_t *rank, amp_bsend_t *b, const char *call)
+{
+    while (b->segs) {
+        amp_p2p_req_t *p = &b->segs->req;
+        rank->call = call;
+        amp_p2p_wait_all(&rank->ep, &p, 1);
+        rank = amp_rank_self();
+    }
+    amp_bsend_reclaim(b);
+    return rank;
+}
+
+void amp_bsend_reclaim(amp_bsend_t *b)
+{
+    while (b->spent) {
+        amp_bseg_t *s = b->spent;
+        b->spent = s->next;
+        free(s);
+    }
+}
+
 void amp_req_status(const amp_req_t *r, MPI_Status *status)
 {
     if (status == MPI_STATUS_IGNORE)
@@ -35,7 +56,7 @@ void amp_req_status(const amp_req_t *r, MPI_Status *status)
                        r->p2p.st_bytes, 0);
         return;
     }
-    if (r->kind == AMP_REQ_COLL) { /* a collective: an empty status */
+    if (r->kind == AMP_REQ_COLL || r->kind == AMP_REQ_FLUSH) { /* empty */
         amp_status_set(status, MPI_COMM_NULL, MPI_ANY_SOURCE, MPI_ANY_TAG, 0,
                        0);
         return;

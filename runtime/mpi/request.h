@@ -15,10 +15,11 @@
 enum amp_req_kind {
     AMP_REQ_SEND,
     AMP_REQ_RECV,
-    AMP_REQ_DONE, /* complete at creation: MPI_PROC_NULL, Ibsend */
-    AMP_REQ_COLL, /* nonblocking collective: p2p completes with it */
-    AMP_REQ_IO,   /* file operation (file/file_rw.c): io/ completes it */
-    AMP_REQ_GREQ, /* generalized request (pt2pt/grequest.c) */
+    AMP_REQ_DONE,  /* complete at creation: MPI_PROC_NULL, Ibsend */
+    AMP_REQ_COLL,  /* nonblocking collective: p2p completes with it */
+    AMP_REQ_IO,    /* file operation (file/file_rw.c): io/ completes it */
+    AMP_REQ_GREQ,  /* generalized request (pt2pt/grequest.c) */
+    AMP_REQ_FLUSH, /* MPI_Buffer_iflush and the like (pt2pt/bsend.c) */
 };
 
 typedef struct amp_req {
@@ -102,6 +103,14 @@ static inline void amp_mpi_poll(amp_rank_t *rank, const char *call)
     rank->call = call;
     amp_sched_poll_wait(++rank->polls);
 }
+
+/* Waits until every message sent from buffer b (rank's, or of one of its
+ * communicators or sessions) is sent, and frees the blocks of an automatic
+ * one; returns the rank re-read.  MPI_Buffer_detach and the like, and the
+ * freeing of a communicator or session with a buffer attached. */
+amp_rank_t *amp_bsend_drain(amp_rank_t *rank, amp_bsend_t *b, const char *call);
+/* Frees the blocks of automatic buffer b whose messages are sent. */
+void amp_bsend_reclaim(amp_bsend_t *b);
 
 /* Fills a status (nothing for MPI_STATUS_IGNORE), leaving MPI_ERROR
  * alone: only the calls that return several statuses set it.  comm is the

@@ -58,7 +58,6 @@ UNSUPPORTED(Unpublish_name,
             (const char *service_name, MPI_Info info, const char *port_name))
 UNSUPPORTED(Lookup_name,
             (const char *service_name, MPI_Info info, char *port_name))
-UNSUPPORTED(Comm_disconnect, (MPI_Comm * comm))
 UNSUPPORTED(Comm_join, (int fd, MPI_Comm *intercomm))
 
 

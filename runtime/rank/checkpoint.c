@@ -117,6 +117,7 @@ static int check_comms(amp_rank_t *rank, why_t *w)
                            : c->topo   ? "has a process topology"
                            : c->attrs  ? "has attributes"
                            : c->info   ? "has info hints"
+                           : c->bsend  ? "has a buffer of buffered sends"
                                        : NULL;
         if (what)
             return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,

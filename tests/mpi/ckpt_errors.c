@@ -3,8 +3,9 @@
  * MPI_ERRORS_RETURN: a bad "ampi_checkpoint" value, in-memory checkpoints
  * (not supported), a directory that cannot be created, and a request still
  * pending on one rank and a message not yet received by another (that
- * rank: MPI_ERR_REQUEST, the others MPI_ERR_OTHER).  After them a
- * checkpoint succeeds and the run goes on, in one process or several.
+ * rank: MPI_ERR_REQUEST, the others MPI_ERR_OTHER), and a buffer attached
+ * to a communicator (not saved yet: MPI_ERR_UNSUPPORTED_OPERATION).  After them
+ * a checkpoint succeeds and the run goes on, in one process or several.
  */
 #include "ckpt_util.h"
 
@@ -70,6 +71,23 @@ int main(int argc, char **argv)
         MT_CHECK_MPI(MPI_Recv(&buf, 1, MPI_INT, 0, 98, MPI_COMM_WORLD,
                               MPI_STATUS_IGNORE));
         MT_CHECK_INT_EQ(buf, 0);
+    }
+
+    /* A buffer attached to a communicator (MPI-4.1), on rank 0 only. */
+    static char bbuf[1024];
+    void *back = NULL;
+    int bsize = 0;
+    if (rank == 0)
+        MT_CHECK_MPI(MPI_Comm_attach_buffer(MPI_COMM_SELF, bbuf, 1024));
+    MT_CHECK_ERR_CLASS(migrate_with(value), rank == 0
+                                                ? MPI_ERR_UNSUPPORTED_OPERATION
+                                                : MPI_ERR_OTHER);
+    if (rank == 0) {
+        MT_CHECK_MPI(MPI_Comm_detach_buffer(MPI_COMM_SELF, &back, &bsize));
+        /* A failed attach attaches nothing. */
+        MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+        MT_CHECK_ERR_CLASS(MPI_Comm_attach_buffer(MPI_COMM_SELF, bbuf, -1),
+                           MPI_ERR_ARG);
     }
 
     /* Now nothing is pending: it is written, and the run goes on. */

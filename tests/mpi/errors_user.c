@@ -11,6 +11,7 @@
  *     a file handler can be set and is called; other file handles are
  *     MPI_ERR_FILE; a file handler is refused on a communicator;
  *   - window error handlers exist, every window call is MPI_ERR_WIN;
+ *   - a handle that is no error handler is MPI_ERR_ERRHANDLER (MPI-4.1);
  *   - MPI_Alloc_mem / MPI_Free_mem.
  */
 #include "mpitest.h"
@@ -190,6 +191,13 @@ static void windows(void)
     MT_CHECK_ERR_CLASS(MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh),
                        MPI_ERR_ARG);
     MT_CHECK_ERR_CLASS(MPI_Win_set_errhandler(MPI_WIN_NULL, eh), MPI_ERR_WIN);
+    /* Not an error handler at all: MPI-4.1's MPI_ERR_ERRHANDLER. */
+    MPI_Errhandler bogus = (MPI_Errhandler)12345;
+    MT_CHECK_ERR_CLASS(MPI_Comm_set_errhandler(MPI_COMM_WORLD, bogus),
+                       MPI_ERR_ERRHANDLER);
+    MT_CHECK_ERR_CLASS(MPI_Errhandler_free(&bogus), MPI_ERR_ERRHANDLER);
+    MT_CHECK_ERR_CLASS(MPI_File_set_errhandler(MPI_FILE_NULL, bogus),
+                       MPI_ERR_ERRHANDLER);
     MT_CHECK_ERR_CLASS(MPI_Win_get_errhandler(MPI_WIN_NULL, &got), MPI_ERR_WIN);
     MT_CHECK_ERR_CLASS(MPI_Win_call_errhandler(MPI_WIN_NULL, MPI_ERR_OTHER),
                        MPI_ERR_WIN);

@@ -35,9 +35,6 @@ int main(int argc, char **argv)
     MT_CHECK_ERR_CLASS(MPI_Win_lock(MPI_LOCK_SHARED, 0, MPI_MODE_NOPUT, win),
                        MPI_ERR_ASSERT);
     MT_CHECK_ERR_CLASS(MPI_Win_fence(12345678, win), MPI_ERR_ASSERT);
-    MT_CHECK_ERR_CLASS(
-        MPI_Win_shared_query(win, 0, &(MPI_Aint){0}, &len, &(void *){0}),
-        MPI_ERR_RMA_FLAVOR);
     MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
     MT_CHECK_ERR_CLASS(MPI_Put(&v, 1, MPI_INT, 0, 4, 1, MPI_INT, win),
                        MPI_ERR_RMA_RANGE);

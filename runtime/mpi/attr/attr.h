@@ -51,7 +51,9 @@ void amp_attr_keyval_fortran(int keyval, int is_int);
  * of kind (enum amp_errh_kind) calling fn; whether eh may be the handler
  * of such an object (the error through MPI_COMM_WORLD's handler if not;
  * returns an MPI code); and what is wrong with eh as the handler of an
- * object of kind (-1: any), formatted into buf, or 0 when nothing is. */
+ * object of kind (-1: any), formatted into buf, and its error class
+ * (MPI_ERR_ERRHANDLER: no error handler; MPI_ERR_ARG: one made for another
+ * kind of object), or 0 when nothing is. */
 int amp_errh_create(int kind, void *fn, MPI_Errhandler *errhandler,
                     const char *call);
 int amp_errh_check(amp_rank_t *rank, MPI_Errhandler eh, int kind,

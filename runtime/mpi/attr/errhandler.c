@@ -50,25 +50,26 @@ int amp_errh_problem(amp_rank_t *rank, MPI_Errhandler eh, int kind, char *buf,
     amp_errh_t *user = errh_lookup(rank, eh);
     if (is_predefined_errh(eh) || (user && (kind < 0 || user->kind == kind)))
         return 0;
-    if (user)
-        snprintf(buf, len,
-                 "error handler %#x was created for a %s, not a %s "
-                 "(argument errhandler)",
-                 (unsigned)eh, errh_kind_name[user->kind],
-                 errh_kind_name[kind]);
-    else
+    if (!user) {
         snprintf(buf, len, "invalid error handler %#x (argument errhandler)",
                  (unsigned)eh);
-    return 1;
+        return MPI_ERR_ERRHANDLER;
+    }
+    snprintf(buf, len,
+             "error handler %#x was created for a %s, not a %s "
+             "(argument errhandler)",
+             (unsigned)eh, errh_kind_name[user->kind], errh_kind_name[kind]);
+    return MPI_ERR_ARG;
 }
 
 static int check_errh(amp_rank_t *rank, amp_comm_t *comm, MPI_Errhandler eh,
                       int kind, const char *call)
 {
     char why[128];
-    if (!amp_errh_problem(rank, eh, kind, why, sizeof(why)))
+    int errclass = amp_errh_problem(rank, eh, kind, why, sizeof(why));
+    if (!errclass)
         return MPI_SUCCESS;
-    return amp_mpi_error(rank, comm, MPI_ERR_ARG, call, "%s", why);
+    return amp_mpi_error(rank, comm, errclass, call, "%s", why);
 }
 
 /* A session's handler may be made at any time (MPI-4.0 Table 11.1), the

@@ -62,7 +62,8 @@ int amp_coll_launch(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
                     amp_status_t st, amp_nbc_t *s, MPI_Request *request,
                     const char *call)
 {
-    amp_gpu_op_t *g = NULL; /* device buffers staged for the call (../stage.h) */
+    amp_gpu_op_t *g =
+        NULL; /* device buffers staged for the call (../stage.h) */
     if (amp_proc.gpu) {
         g = rank->gpu_coll;
         rank->gpu_coll = NULL;
@@ -180,8 +181,9 @@ static int check_count_at(amp_rank_t *rank, amp_comm_t *comm, int count,
     return amp_check_count(rank, comm, count, call, arg);
 }
 
+/* The type of count elements at index i of the array name. */
 static int check_dt_at(amp_rank_t *rank, amp_comm_t *comm, MPI_Datatype h,
-                       const char *call, const char *name, int i,
+                       int count, const char *call, const char *name, int i,
                        const amp_dt_t **dt)
 {
     char arg[64];
@@ -189,7 +191,7 @@ static int check_dt_at(amp_rank_t *rank, amp_comm_t *comm, MPI_Datatype h,
     if (*dt && (*dt)->committed)
         return MPI_SUCCESS;
     snprintf(arg, sizeof(arg), "%ss[%d]", name, i);
-    return amp_check_dt(rank, comm, h, call, arg, dt);
+    return amp_check_dt_count(rank, comm, h, count, call, arg, dt);
 }
 
 static int check_counts(amp_rank_t *rank, amp_comm_t *comm,
@@ -855,7 +857,8 @@ static int a2a_side(amp_rank_t *rank, amp_comm_t *comm, int form,
                            "NULL pointer (argument %ss)", nm->type);
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
         if (form == A2AW) {
-            rc = check_dt_at(rank, comm, a->types[i], call, nm->type, i, &dt);
+            rc = check_dt_at(rank, comm, a->types[i], a->counts[i], call,
+                             nm->type, i, &dt);
             if (rc != MPI_SUCCESS)
                 break;
         }

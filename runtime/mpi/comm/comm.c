@@ -215,6 +215,7 @@ void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm)
     amp_coll_hier_free(comm->hier);
     comm->hier = NULL;
     amp_topology_free(comm->topo);
+    free(comm->bsend); /* MPI_Comm_free drained it */
     if (comm->is_inter)
         amp_intercomm_cleanup(rank, comm);
     amp_table_free(&rank->comms, comm);
@@ -312,6 +313,7 @@ static int dup_decorate(amp_rank_t *rank, amp_comm_t *comm, amp_comm_t *c,
                         const char *call)
 {
     c->errh = comm->errh;
+    c->session_bsend = comm->session_bsend; /* of the same session */
     if (amp_topology_dup(comm->topo, &c->topo) != AMP_OK ||
         amp_comm_info_apply(rank, c, with_hints ? hints : comm->info) !=
             AMP_OK) {
@@ -537,24 +539,37 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm_h, MPI_Info info, MPI_Comm *newcomm)
 }
 AMP_WEAK_ALIAS(Comm_dup_with_info)
 
-int PMPI_Comm_free(MPI_Comm *comm_h)
+/* The checks of MPI_Comm_free and MPI_Comm_disconnect: *comm_h is a
+ * communicator the program may free. */
+static int check_freeable(amp_rank_t *rank, MPI_Comm *comm_h, const char *call,
+                          amp_comm_t **comm)
 {
-    amp_rank_t *rank;
-    amp_comm_t *comm;
-    int rc = amp_mpi_enter(&rank, "MPI_Comm_free");
-    if (rc == MPI_SUCCESS && !comm_h)
-        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, "MPI_Comm_free",
-                           "NULL pointer (argument comm)");
-    if (rc == MPI_SUCCESS)
-        rc = amp_check_comm(rank, *comm_h, "MPI_Comm_free", &comm);
+    if (!comm_h)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "NULL pointer (argument comm)");
+    int rc = amp_check_comm(rank, *comm_h, call, comm);
     if (rc != MPI_SUCCESS)
         return rc;
     if (*comm_h == MPI_COMM_WORLD || *comm_h == MPI_COMM_SELF)
-        return amp_mpi_error(rank, comm, MPI_ERR_COMM, "MPI_Comm_free",
-                             "%s cannot be freed (argument comm)", comm->name);
-    rc = amp_attr_comm_delete_all(rank, comm, "MPI_Comm_free");
+        return amp_mpi_error(rank, *comm, MPI_ERR_COMM, call,
+                             "%s cannot be freed (argument comm)",
+                             (*comm)->name);
+    return MPI_SUCCESS;
+}
+
+/* Deletes comm's attributes and frees it (once the persistent requests
+ * that hold it are freed); *comm_h becomes MPI_COMM_NULL. */
+static int free_comm(amp_rank_t *rank, MPI_Comm *comm_h, amp_comm_t *comm,
+                     const char *call)
+{
+    int rc = amp_attr_comm_delete_all(rank, comm, call);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (comm->bsend) { /* its buffer detached: the messages sent first */
+        rank = amp_bsend_drain(rank, comm->bsend, call);
+        free(comm->bsend);
+        comm->bsend = NULL;
+    }
     if (comm->holds) /* persistent requests still use it */
         comm->freed = 1;
     else
@@ -562,7 +577,85 @@ int PMPI_Comm_free(MPI_Comm *comm_h)
     *comm_h = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
+
+int PMPI_Comm_free(MPI_Comm *comm_h)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    int rc = amp_mpi_enter(&rank, "MPI_Comm_free");
+    if (rc == MPI_SUCCESS)
+        rc = check_freeable(rank, comm_h, "MPI_Comm_free", &comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return free_comm(rank, comm_h, comm, "MPI_Comm_free");
+}
 AMP_WEAK_ALIAS(Comm_free)
+
+/* Waits until every active request of this rank on comm_h (sends,
+ * receives, nonblocking and started persistent collectives, those freed
+ * with MPI_Request_free too) is complete; their handles stay for the
+ * program to complete or free as usual.  Returns the rank re-read. */
+static amp_rank_t *wait_pending(amp_rank_t *rank, MPI_Comm comm_h)
+{
+    for (int i = 0; i < rank->reqs.nchunks * AMP_TABLE_CHUNK; i++) {
+        amp_req_t *r = amp_table_lookup(&rank->reqs, i);
+        if (!r || !r->active || r->comm != comm_h || r->p2p.done)
+            continue;
+        amp_p2p_req_t *p = &r->p2p;
+        rank->call = "MPI_Comm_disconnect";
+        amp_p2p_wait_all(&rank->ep, &p, 1);
+        rank = amp_rank_self();
+    }
+    return rank;
+}
+
+/* A barrier over comm's members (both groups of an inter-communicator). */
+static amp_status_t comm_barrier(amp_rank_t *rank, amp_comm_t *comm)
+{
+    if (!comm->is_inter) {
+        amp_coll_comm_t c;
+        amp_coll_comm_of(rank, comm, &c);
+        return amp_coll_barrier(&c);
+    }
+    amp_coll_inter_t ic;
+    amp_nbc_t *s = NULL;
+    amp_intercoll_view(rank, comm, &ic);
+    amp_status_t st = amp_coll_inter_barrier(&ic, &s);
+    amp_p2p_req_t done = {.on_done = NULL};
+    if (st == AMP_OK)
+        st = amp_nbc_start(s, &done);
+    if (st != AMP_OK)
+        return st;
+    if (!done.done) {
+        amp_p2p_req_t *p = &done;
+        rank->call = "MPI_Comm_disconnect";
+        amp_p2p_wait_all(&rank->ep, &p, 1);
+    }
+    return done.error;
+}
+
+/* MPI_Comm_free once this rank's pending communication on the
+ * communicator is complete and every member has got as far. */
+int PMPI_Comm_disconnect(MPI_Comm *comm_h)
+{
+    amp_rank_t *rank;
+    amp_comm_t *comm;
+    int rc = amp_mpi_enter(&rank, "MPI_Comm_disconnect");
+    if (rc == MPI_SUCCESS)
+        rc = check_freeable(rank, comm_h, "MPI_Comm_disconnect", &comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rank = wait_pending(rank, *comm_h);
+    comm = amp_comm_lookup(rank, *comm_h);
+    amp_status_t st = comm_barrier(rank, comm);
+    rank = amp_rank_self();
+    if (st != AMP_OK)
+        return amp_mpi_error(
+            rank, comm, amp_mpi_class_of(st), "MPI_Comm_disconnect",
+            "synchronizing the members failed: %s", amp_status_str(st));
+    return free_comm(rank, comm_h, comm, "MPI_Comm_disconnect");
+}
+AMP_WEAK_ALIAS(Comm_disconnect)
 
 /* MPI_CONGRUENT if the groups a and b (na and nb ranks, comm rank -> world
  * rank, NULL: the identity) have the same members in the same order,
@@ -633,12 +726,13 @@ int PMPI_Comm_set_name(MPI_Comm comm_h, const char *name)
 }
 AMP_WEAK_ALIAS(Comm_set_name)
 
+/* MPI_COMM_NULL's name is "MPI_COMM_NULL" (MPI-4.1). */
 int PMPI_Comm_get_name(MPI_Comm comm_h, char *name, int *resultlen)
 {
     amp_rank_t *rank;
-    amp_comm_t *comm;
+    amp_comm_t *comm = NULL;
     int rc = amp_mpi_enter(&rank, "MPI_Comm_get_name");
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS && comm_h != MPI_COMM_NULL)
         rc = amp_check_comm(rank, comm_h, "MPI_Comm_get_name", &comm);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -646,7 +740,8 @@ int PMPI_Comm_get_name(MPI_Comm comm_h, char *name, int *resultlen)
         return amp_mpi_error(rank, comm, MPI_ERR_ARG, "MPI_Comm_get_name",
                              "NULL pointer (argument %s)",
                              name ? "resultlen" : "comm_name");
-    *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", comm->name);
+    *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "%s",
+                          comm ? comm->name : "MPI_COMM_NULL");
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Comm_get_name)

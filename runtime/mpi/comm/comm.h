@@ -15,6 +15,9 @@ typedef struct amp_group {
     amp_obj_t obj;
     int size;
     int *world; /* group rank -> world rank; NULL when empty */
+    /* ../init/session.c: the buffer of buffered sends of the session it
+     * comes from (MPI_Group_from_session_pset), or NULL */
+    struct amp_bsend *session_bsend;
 } amp_group_t;
 
 /* collective.c: root is a rank of comm; op (a valid handle) is defined on

@@ -1050,17 +1050,21 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 }
 AMP_WEAK_ALIAS(Type_set_name)
 
+/* MPI_DATATYPE_NULL's name is "MPI_DATATYPE_NULL" (MPI-4.1). */
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
     amp_rank_t *rank;
-    const amp_dt_t *dt;
+    const amp_dt_t *dt = NULL;
     const char *call = "MPI_Type_get_name";
-    int rc = type_enter(datatype, call, &rank, &dt);
+    int null = datatype == MPI_DATATYPE_NULL;
+    int rc = null ? amp_mpi_enter(&rank, call)
+                  : type_enter(datatype, call, &rank, &dt);
     if (rc == MPI_SUCCESS && (!type_name || !resultlen))
         rc = null_arg(rank, call, type_name ? "resultlen" : "type_name");
     if (rc != MPI_SUCCESS)
         return rc;
-    const char *name = predefined_name(rank, datatype);
+    const char *name =
+        null ? "MPI_DATATYPE_NULL" : predefined_name(rank, datatype);
     if (!name)
         name = dt->name ? dt->name : "";
     size_t len = strnlen(name, MPI_MAX_OBJECT_NAME - 1);

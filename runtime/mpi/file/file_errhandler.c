@@ -47,9 +47,11 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
     int rc = enter_file(file, call, &rank, &slot);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (amp_errh_problem(rank, errhandler, AMP_ERRH_FILE, why, sizeof(why))) {
+    int errclass =
+        amp_errh_problem(rank, errhandler, AMP_ERRH_FILE, why, sizeof(why));
+    if (errclass) {
         snprintf(msg, sizeof(msg), "%s: %s", call, why);
-        return amp_mpi_error_file(rank, *slot, file, MPI_ERR_ARG, msg);
+        return amp_mpi_error_file(rank, *slot, file, errclass, msg);
     }
     *slot = errhandler;
     return MPI_SUCCESS;

@@ -45,6 +45,7 @@ F_COMMON MPI_Fint mpi_fortran_unweighted_;
 F_COMMON MPI_Fint mpi_fortran_weights_empty_;
 F_COMMON char mpi_fortran_argv_null_;
 F_COMMON char mpi_fortran_argvs_null_;
+F_COMMON MPI_Fint mpi_fortran_buffer_automatic_;
 
 static bool is_special(const void *f, const void *special)
 {
@@ -59,6 +60,8 @@ void *amp_f_buf(const void *buf)
         return MPI_BOTTOM;
     if (is_special(buf, &mpi_fortran_in_place_))
         return MPI_IN_PLACE;
+    if (is_special(buf, &mpi_fortran_buffer_automatic_))
+        return MPI_BUFFER_AUTOMATIC;
     return (void *)buf;
 }
 
@@ -219,6 +222,50 @@ AMPI_API void pmpi_buffer_detach_(void *buffer_addr, MPI_Fint *size,
     *size = c_size;
 }
 AMP_FORTRAN_ALIAS(buffer_detach)
+
+/* The same of a communicator's and a session's buffer (MPI-4.1). */
+AMPI_API void pmpi_comm_detach_buffer_(const MPI_Fint *comm, void *buffer_addr,
+                                       MPI_Fint *size, MPI_Fint *ierror)
+{
+    void *c_addr = NULL;
+    int c_size = 0;
+    (void)buffer_addr;
+    *ierror = PMPI_Comm_detach_buffer(*comm, &c_addr, &c_size);
+    *size = c_size;
+}
+AMP_FORTRAN_ALIAS(comm_detach_buffer)
+
+AMPI_API void pmpi_comm_detach_buffer_c_(const MPI_Fint *comm,
+                                         void *buffer_addr, MPI_Count *size,
+                                         MPI_Fint *ierror)
+{
+    void *c_addr = NULL;
+    (void)buffer_addr;
+    *ierror = PMPI_Comm_detach_buffer_c(*comm, &c_addr, size);
+}
+AMP_FORTRAN_ALIAS(comm_detach_buffer_c)
+
+AMPI_API void pmpi_session_detach_buffer_(const MPI_Fint *session,
+                                          void *buffer_addr, MPI_Fint *size,
+                                          MPI_Fint *ierror)
+{
+    void *c_addr = NULL;
+    int c_size = 0;
+    (void)buffer_addr;
+    *ierror = PMPI_Session_detach_buffer(*session, &c_addr, &c_size);
+    *size = c_size;
+}
+AMP_FORTRAN_ALIAS(session_detach_buffer)
+
+AMPI_API void pmpi_session_detach_buffer_c_(const MPI_Fint *session,
+                                            void *buffer_addr, MPI_Count *size,
+                                            MPI_Fint *ierror)
+{
+    void *c_addr = NULL;
+    (void)buffer_addr;
+    *ierror = PMPI_Session_detach_buffer_c(*session, &c_addr, size);
+}
+AMP_FORTRAN_ALIAS(session_detach_buffer_c)
 
 /* ---- info ---- */
 

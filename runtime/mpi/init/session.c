@@ -17,17 +17,12 @@
 #include "mpi/comm/comm.h"
 #include "mpi/attr/attr.h"
 #include "mpi/init/session.h"
+#include "mpi/request.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-typedef struct amp_session {
-    amp_obj_t obj;
-    MPI_Errhandler errh;
-    int thread_level;
-} amp_session_t;
 
 static const char *const psets[] = {"mpi://WORLD", "mpi://SELF"};
 enum { NPSETS = 2 };
@@ -137,6 +132,7 @@ int PMPI_Session_finalize(MPI_Session *session)
     int rc = lookup(rank, *session, call, &s);
     if (rc != MPI_SUCCESS)
         return rc;
+    rank = amp_bsend_drain(rank, &s->bsend, call); /* its buffer detached */
     amp_table_free(&rank->sessions, s);
     rank->nsessions--;
     *session = MPI_SESSION_NULL;
@@ -277,6 +273,7 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
     int *members = pset_members(rank, pset_name, &n);
     if (!members || amp_group_new(rank, members, n, newgroup) != AMP_OK)
         return session_error(rank, s, MPI_ERR_NO_MEM, call, "out of memory");
+    amp_group_lookup(rank, *newgroup)->session_bsend = &s->bsend;
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Group_from_session_pset)
@@ -319,6 +316,14 @@ static int from_group_checks(amp_rank_t *rank, MPI_Group group,
     return rc;
 }
 
+/* Communicator comm_h, made from group, sends buffered messages through
+ * the buffer of the group's session when it has none of its own. */
+static void inherit_buffer(amp_rank_t *rank, MPI_Group group, MPI_Comm comm_h)
+{
+    amp_comm_t *comm = amp_comm_lookup(rank, comm_h);
+    comm->session_bsend = amp_group_lookup(rank, group)->session_bsend;
+}
+
 /* The new communicator gets errhandler (MPI_ERRHANDLER_NULL: the default,
  * MPI_ERRORS_ARE_FATAL) and the hints of info. */
 static int finish_new(MPI_Comm comm, MPI_Info info, MPI_Errhandler errhandler)
@@ -357,8 +362,10 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag,
                                newcomm, call);
     if (rc == MPI_SUCCESS)
         rc = create_from(rank, group, tag_of(stringtag, 0), newcomm, call);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
+        inherit_buffer(amp_rank_self(), group, *newcomm);
         rc = finish_new(*newcomm, info, errhandler);
+    }
     return rc;
 }
 AMP_WEAK_ALIAS(Comm_create_from_group)
@@ -406,8 +413,10 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
                               tag_of(stringtag, 2), newintercomm);
     *amp_call_ctx() = saved;
     PMPI_Comm_free(&local);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
+        inherit_buffer(amp_rank_self(), local_group, *newintercomm);
         rc = finish_new(*newintercomm, info, errhandler);
+    }
     return rc;
 }
 AMP_WEAK_ALIAS(Intercomm_create_from_groups)
@@ -465,3 +474,15 @@ int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Session_call_errhandler)
+
+int amp_session_enter(MPI_Session h, const char *call, amp_rank_t **rank,
+                      amp_session_t **s)
+{
+    return session_enter(h, NULL, NULL, call, rank, s);
+}
+
+int amp_session_error(amp_rank_t *rank, amp_session_t *s, int errclass,
+                      const char *call, const char *detail)
+{
+    return session_error(rank, s, errclass, call, detail);
+}

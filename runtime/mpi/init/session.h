@@ -6,6 +6,22 @@
 
 #include "mpi/call.h"
 
+/* A session of a rank (session.c). */
+typedef struct amp_session {
+    amp_obj_t obj;
+    MPI_Errhandler errh;
+    int thread_level;
+    amp_bsend_t bsend; /* session_buffer.c: its buffer of buffered sends */
+} amp_session_t;
+
+/* Enters call on session h (session.c); an invalid one is an error of no
+ * object, of class MPI_ERR_SESSION. */
+int amp_session_enter(MPI_Session h, const char *call, amp_rank_t **rank,
+                      amp_session_t **s);
+/* An error of class errclass of a call on s, through s's handler. */
+int amp_session_error(amp_rank_t *rank, amp_session_t *s, int errclass,
+                      const char *call, const char *detail);
+
 /* A new rank's table of sessions, with MPI_SESSION_NULL. */
 AMP_MUST_USE amp_status_t amp_session_rank_init(amp_rank_t *rank);
 

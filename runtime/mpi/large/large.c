@@ -362,6 +362,251 @@ int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
 }
 AMP_WEAK_ALIAS(Buffer_detach_c)
 
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
+{
+    amp_large_t L;
+    int n = 0;
+    amp_large_begin(&L, "MPI_Comm_detach_buffer_c", comm);
+    if (L.rc != MPI_SUCCESS)
+        return L.rc;
+    if (!size)
+        return amp_mpi_error(L.rank, NULL, MPI_ERR_ARG, L.call,
+                             "NULL pointer (argument size)");
+    amp_large_run(&L);
+    int rc = PMPI_Comm_detach_buffer(comm, buffer_addr, &n);
+    if (rc == MPI_SUCCESS)
+        *size = n;
+    return amp_large_end(&L, rc);
+}
+AMP_WEAK_ALIAS(Comm_detach_buffer_c)
+
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr,
+                                 MPI_Count *size)
+{
+    amp_large_t L;
+    int n = 0;
+    amp_large_begin(&L, "MPI_Session_detach_buffer_c", MPI_COMM_NULL);
+    if (L.rc != MPI_SUCCESS)
+        return L.rc;
+    if (!size)
+        return amp_mpi_error(L.rank, NULL, MPI_ERR_ARG, L.call,
+                             "NULL pointer (argument size)");
+    amp_large_run(&L);
+    int rc = PMPI_Session_detach_buffer(session, buffer_addr, &n);
+    if (rc == MPI_SUCCESS)
+        *size = n;
+    return amp_large_end(&L, rc);
+}
+AMP_WEAK_ALIAS(Session_detach_buffer_c)
+
+/* ---- vectors whose blocks or strides an int does not hold ---- */
+
+/* MPI_Type_vector_c (in_bytes 0: stride in extents of oldtype) and
+ * MPI_Type_create_hvector_c (in_bytes 1: stride in bytes).  The int form
+ * when every value fits; otherwise a block of more than INT_MAX elements is
+ * one element of a type holding them (amp_large_count_dt: still one data
+ * block, however long), and the stride goes in bytes, through
+ * MPI_Type_create_hvector. */
+static int vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                    int in_bytes, MPI_Datatype oldtype, MPI_Datatype *newtype,
+                    const char *call)
+{
+    amp_large_t L;
+    int count_i, len_i;
+    const amp_dt_t *old;
+    amp_large_begin(&L, call, MPI_COMM_NULL);
+    amp_large_int(&L, count, &count_i, "count");
+    if (L.rc == MPI_SUCCESS && !in_bytes && blocklength <= INT_MAX &&
+        stride >= INT_MIN && stride <= INT_MAX) {
+        amp_large_run(&L);
+        return amp_large_end(&L,
+                             PMPI_Type_vector(count_i, (int)blocklength,
+                                              (int)stride, oldtype, newtype));
+    }
+    MPI_Aint bytes = (MPI_Aint)stride;
+    if (L.rc == MPI_SUCCESS && !in_bytes)
+        L.rc = amp_check_dt(L.rank, NULL, oldtype, call, "oldtype", &old);
+    if (L.rc == MPI_SUCCESS && !in_bytes &&
+        __builtin_mul_overflow(stride, old->extent, &bytes))
+        L.rc = amp_mpi_error(L.rank, NULL, MPI_ERR_ARG, call,
+                             "stride %lld times the extent %td of oldtype "
+                             "is beyond an address (argument stride)",
+                             (long long)stride, old->extent);
+    amp_large_count_dt(&L, blocklength, &len_i, &oldtype, "blocklength");
+    if (L.rc != MPI_SUCCESS)
+        return amp_large_end(&L, L.rc);
+    run_as(&L, "MPI_Type_create_hvector");
+    return amp_large_end(
+        &L, PMPI_Type_create_hvector(count_i, len_i, bytes, oldtype, newtype));
+}
+
+int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                       MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return vector_c(count, blocklength, stride, 0, oldtype, newtype,
+                    "MPI_Type_vector_c");
+}
+AMP_WEAK_ALIAS(Type_vector_c)
+
+int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength,
+                               MPI_Count stride, MPI_Datatype oldtype,
+                               MPI_Datatype *newtype)
+{
+    return vector_c(count, blocklength, stride, 1, oldtype, newtype,
+                    "MPI_Type_create_hvector_c");
+}
+AMP_WEAK_ALIAS(Type_create_hvector_c)
+
+/* Whether one of the n values at a is outside an int. */
+static int beyond_int(const MPI_Count *a, long long n)
+{
+    for (long long i = 0; a && i < n; i++)
+        if (a[i] < INT_MIN || a[i] > INT_MAX)
+            return 1;
+    return 0;
+}
+
+/* MPI_Type_create_indexed_block_c (in_bytes 0: displacements in extents
+ * of oldtype) and MPI_Type_create_hindexed_block_c (in bytes).  The int
+ * form when the values fit; otherwise a block of more than INT_MAX
+ * elements is one element of a type holding them, and the displacements
+ * go in bytes, through MPI_Type_create_hindexed_block. */
+static int block_c(MPI_Count count, MPI_Count blocklength,
+                   const MPI_Count *disps, int in_bytes, MPI_Datatype oldtype,
+                   MPI_Datatype *newtype, const char *call)
+{
+    amp_large_t L;
+    int count_i, len_i;
+    const amp_dt_t *old;
+    amp_large_begin(&L, call, MPI_COMM_NULL);
+    amp_large_int(&L, count, &count_i, "count");
+    if (L.rc == MPI_SUCCESS && !in_bytes && blocklength <= INT_MAX &&
+        !beyond_int(disps, count_i)) {
+        const int *d =
+            amp_large_counts_int(&L, disps, count_i, "array_of_displacements");
+        amp_large_int(&L, blocklength, &len_i, "blocklength");
+        amp_large_run(&L);
+        return amp_large_end(
+            &L, L.rc != MPI_SUCCESS ? L.rc
+                                    : PMPI_Type_create_indexed_block(
+                                          count_i, len_i, d, oldtype, newtype));
+    }
+    MPI_Aint *bytes = NULL;
+    if (L.rc == MPI_SUCCESS && !in_bytes)
+        L.rc = amp_check_dt(L.rank, NULL, oldtype, call, "oldtype", &old);
+    if (L.rc == MPI_SUCCESS && count_i > 0 && disps) {
+        bytes = malloc((size_t)count_i * sizeof(*bytes));
+        if (!keep(&L, bytes))
+            return amp_large_end(&L, L.rc);
+    }
+    for (int i = 0; bytes && i < count_i && L.rc == MPI_SUCCESS; i++) {
+        bytes[i] = (MPI_Aint)disps[i];
+        if (!in_bytes &&
+            __builtin_mul_overflow(disps[i], old->extent, &bytes[i]))
+            L.rc = amp_mpi_error(L.rank, NULL, MPI_ERR_ARG, call,
+                                 "displacement %lld times the extent %td of "
+                                 "oldtype is beyond an address (argument "
+                                 "array_of_displacements[%d])",
+                                 (long long)disps[i], old->extent, i);
+    }
+    amp_large_count_dt(&L, blocklength, &len_i, &oldtype, "blocklength");
+    if (L.rc != MPI_SUCCESS)
+        return amp_large_end(&L, L.rc);
+    run_as(&L, "MPI_Type_create_hindexed_block");
+    return amp_large_end(&L, PMPI_Type_create_hindexed_block(
+                                 count_i, len_i,
+                                 bytes ? bytes : (const MPI_Aint *)disps,
+                                 oldtype, newtype));
+}
+
+int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                     const MPI_Count array_of_displacements[],
+                                     MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype)
+{
+    return block_c(count, blocklength, array_of_displacements, 0, oldtype,
+                   newtype, "MPI_Type_create_indexed_block_c");
+}
+AMP_WEAK_ALIAS(Type_create_indexed_block_c)
+
+int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                      const MPI_Count array_of_displacements[],
+                                      MPI_Datatype oldtype,
+                                      MPI_Datatype *newtype)
+{
+    return block_c(count, blocklength, array_of_displacements, 1, oldtype,
+                   newtype, "MPI_Type_create_hindexed_block_c");
+}
+AMP_WEAK_ALIAS(Type_create_hindexed_block_c)
+
+/* The types of the entries of MPI_Type_create_struct_c: an entry of more
+ * than INT_MAX elements becomes one element of a type holding them (into
+ * made[i], which the caller frees); lens[i] is then 1. */
+static void struct_entries(amp_large_t *L, int n, const MPI_Count *lens_c,
+                           const MPI_Datatype *types_c, int *lens,
+                           MPI_Datatype *types, MPI_Datatype *made)
+{
+    for (int i = 0; i < n && L->rc == MPI_SUCCESS; i++) {
+        char arg[64];
+        snprintf(arg, sizeof(arg), "array_of_blocklengths[%d]", i);
+        types[i] = types_c[i];
+        if (lens_c[i] <= INT_MAX) {
+            amp_large_int(L, lens_c[i], &lens[i], arg);
+            continue;
+        }
+        const amp_dt_t *t;
+        snprintf(arg, sizeof(arg), "array_of_types[%d]", i);
+        L->rc = amp_check_dt(L->rank, NULL, types_c[i], L->call, arg, &t);
+        if (L->rc == MPI_SUCCESS)
+            L->rc = big_type(L, lens_c[i], types_c[i], &made[i]);
+        types[i] = made[i];
+        lens[i] = 1;
+    }
+}
+
+int PMPI_Type_create_struct_c(MPI_Count count,
+                              const MPI_Count array_of_blocklengths[],
+                              const MPI_Count array_of_displacements[],
+                              const MPI_Datatype array_of_types[],
+                              MPI_Datatype *newtype)
+{
+    amp_large_t L;
+    int n;
+    amp_large_begin(&L, "MPI_Type_create_struct_c", MPI_COMM_NULL);
+    amp_large_int(&L, count, &n, "count");
+    const MPI_Aint *disps = amp_large_counts_aint(&L, array_of_displacements, n,
+                                                  "array_of_displacements");
+    const int *lens_i = NULL;
+    MPI_Datatype *types = NULL, *made = NULL; /* made: MPI_DATATYPE_NULL */
+    if (L.rc == MPI_SUCCESS && n > 0 && array_of_blocklengths &&
+        array_of_types) {
+        int *lens = malloc((size_t)n * sizeof(*lens));
+        types = malloc((size_t)n * sizeof(*types));
+        made = calloc((size_t)n, sizeof(*made));
+        int ok = keep(&L, lens);
+        ok = keep(&L, types) && ok;
+        ok = keep(&L, made) && ok;
+        if (ok)
+            struct_entries(&L, n, array_of_blocklengths, array_of_types, lens,
+                           types, made);
+        lens_i = lens;
+    } else { /* nothing to convert but what the int form refuses */
+        lens_i = amp_large_counts_int(&L, array_of_blocklengths, n,
+                                      "array_of_blocklengths");
+    }
+    int rc = L.rc;
+    if (rc == MPI_SUCCESS) {
+        amp_large_run(&L);
+        rc = PMPI_Type_create_struct(n, lens_i, disps,
+                                     types ? types : array_of_types, newtype);
+    }
+    for (int i = 0; made && i < n; i++)
+        if (made[i] != MPI_DATATYPE_NULL)
+            PMPI_Type_free(&made[i]);
+    return amp_large_end(&L, rc);
+}
+AMP_WEAK_ALIAS(Type_create_struct_c)
+
 /* ---- packing: positions in and out ---- */
 
 /* An output argument (arg) must not be NULL: L fails otherwise. */

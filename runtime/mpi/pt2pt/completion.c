@@ -475,6 +475,142 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 }
 AMP_WEAK_ALIAS(Request_get_status)
 
+/* ---- MPI-4.1: the status of several requests, none freed ---- */
+
+/* The status of completed request r, as MPI_Request_get_status gives it. */
+static int peek_status(amp_rank_t *rank, amp_req_t *r, MPI_Status *st,
+                       const char *call)
+{
+    if (r->kind == AMP_REQ_GREQ && r->greq)
+        return amp_greq_query(rank, r, st, call);
+    amp_req_status(r, st);
+    return MPI_SUCCESS;
+}
+
+/* The requests of reqs into a (NULL: null or inactive), *active of them;
+ * polled once when none is complete.  On failure a is freed. */
+static int peek(amp_rank_t **rank, int count, const MPI_Request *reqs,
+                req_arrays_t *a, int *active, const char *call)
+{
+    int rc = MPI_SUCCESS;
+    if (!arrays_init(a, count)) {
+        arrays_free(a);
+        return amp_mpi_error(*rank, NULL, MPI_ERR_NO_MEM, call,
+                             "out of memory");
+    }
+    *active = collect(*rank, count, (MPI_Request *)reqs, a->r, a->p, call, &rc);
+    if (*active < 0) {
+        arrays_free(a);
+        return rc;
+    }
+    if (*active > 0 && first_done(count, a->p) < 0) {
+        amp_mpi_poll(*rank, call);
+        *rank = amp_rank_self();
+    }
+    return MPI_SUCCESS;
+}
+
+/* Enters call on the array of count requests reqs, with out (argument
+ * arg) not NULL. */
+static int peek_enter(amp_rank_t **rank, int count, const MPI_Request *reqs,
+                      const void *out, const char *arg, const char *call)
+{
+    int rc = amp_mpi_enter(rank, call);
+    if (rc == MPI_SUCCESS)
+        rc = check_array(*rank, count, reqs, call);
+    if (rc == MPI_SUCCESS && !out)
+        rc = amp_mpi_error(*rank, NULL, MPI_ERR_ARG, call,
+                           "NULL pointer (argument %s)", arg);
+    return rc;
+}
+
+int PMPI_Request_get_status_any(int count, const MPI_Request reqs[], int *index,
+                                int *flag, MPI_Status *status)
+{
+    const char *call = "MPI_Request_get_status_any";
+    amp_rank_t *rank;
+    req_arrays_t a;
+    int active;
+    int rc = peek_enter(&rank, count, reqs, index, "index", call);
+    if (rc == MPI_SUCCESS && !flag)
+        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                           "NULL pointer (argument flag)");
+    if (rc == MPI_SUCCESS)
+        rc = peek(&rank, count, reqs, &a, &active, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int i = first_done(count, a.p);
+    *flag = active == 0 || i >= 0;
+    *index = i >= 0 ? i : MPI_UNDEFINED;
+    if (active == 0)
+        amp_status_empty(status);
+    else if (i >= 0)
+        rc = peek_status(rank, a.r[i], status, call);
+    arrays_free(&a);
+    return rc;
+}
+AMP_WEAK_ALIAS(Request_get_status_any)
+
+int PMPI_Request_get_status_all(int count, const MPI_Request reqs[], int *flag,
+                                MPI_Status statuses[])
+{
+    const char *call = "MPI_Request_get_status_all";
+    amp_rank_t *rank;
+    req_arrays_t a;
+    int active;
+    int rc = peek_enter(&rank, count, reqs, flag, "flag", call);
+    if (rc == MPI_SUCCESS)
+        rc = peek(&rank, count, reqs, &a, &active, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *flag = 1;
+    for (int i = 0; i < count; i++)
+        if (a.p[i] && !a.p[i]->done)
+            *flag = 0;
+    for (int i = 0; *flag && i < count && rc == MPI_SUCCESS; i++) {
+        MPI_Status *st =
+            statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+        if (a.r[i])
+            rc = peek_status(rank, a.r[i], st, call);
+        else
+            amp_status_empty(st);
+    }
+    arrays_free(&a);
+    return rc;
+}
+AMP_WEAK_ALIAS(Request_get_status_all)
+
+int PMPI_Request_get_status_some(int incount, const MPI_Request reqs[],
+                                 int *outcount, int indices[],
+                                 MPI_Status statuses[])
+{
+    const char *call = "MPI_Request_get_status_some";
+    amp_rank_t *rank;
+    req_arrays_t a;
+    int active;
+    int rc = peek_enter(&rank, incount, reqs, outcount, "outcount", call);
+    if (rc == MPI_SUCCESS && incount > 0 && !indices)
+        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                           "NULL pointer (argument array_of_indices)");
+    if (rc == MPI_SUCCESS)
+        rc = peek(&rank, incount, reqs, &a, &active, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int n = 0;
+    for (int i = 0; i < incount && rc == MPI_SUCCESS; i++) {
+        if (!a.p[i] || !a.p[i]->done)
+            continue;
+        MPI_Status *st =
+            statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
+        rc = peek_status(rank, a.r[i], st, call);
+        indices[n++] = i;
+    }
+    *outcount = active == 0 ? MPI_UNDEFINED : n;
+    arrays_free(&a);
+    return rc;
+}
+AMP_WEAK_ALIAS(Request_get_status_some)
+
 /* ---- persistent requests, cancel, free ---- */
 
 static int start_one(amp_rank_t *rank, MPI_Request *h, const char *call)
@@ -561,7 +697,8 @@ int PMPI_Cancel(MPI_Request *request)
     if (r->kind == AMP_REQ_GREQ)
         return amp_greq_cancel(rank, r);
     /* A file operation under way is not cancelled: it completes. */
-    if (r->active && r->kind != AMP_REQ_DONE && r->kind != AMP_REQ_IO)
+    if (r->active && r->kind != AMP_REQ_DONE && r->kind != AMP_REQ_IO &&
+        r->kind != AMP_REQ_FLUSH) /* a flush is not cancelled either */
         amp_p2p_cancel(&rank->ep, r->staged ? r->staged : &r->p2p);
     return MPI_SUCCESS;
 }

@@ -227,3 +227,45 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Status_set_cancelled)
+
+/* ---- MPI-4.1: the fields of a status ---- */
+
+/* Enters call with status (not MPI_STATUS_IGNORE) and out, the place of
+ * the value (argument arg). */
+static int status_enter(const MPI_Status *status, const int *out,
+                        const char *arg, const char *call)
+{
+    amp_rank_t *rank;
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS && (!status || status == MPI_STATUS_IGNORE || !out))
+        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                           "NULL pointer (argument %s)", out ? "status" : arg);
+    return rc;
+}
+
+#define STATUS_GET(name, field)                                                \
+    int PMPI_Status_get_##name(const MPI_Status *status, int *name)            \
+    {                                                                          \
+        int rc = status_enter(status, name, #name, "MPI_Status_get_" #name);   \
+        if (rc == MPI_SUCCESS)                                                 \
+            *name = status->field;                                             \
+        return rc;                                                             \
+    }                                                                          \
+    AMP_WEAK_ALIAS(Status_get_##name)
+
+#define STATUS_SET(name, field)                                                \
+    int PMPI_Status_set_##name(MPI_Status *status, int name)                   \
+    {                                                                          \
+        int rc = status_enter(status, &name, #name, "MPI_Status_set_" #name);  \
+        if (rc == MPI_SUCCESS)                                                 \
+            status->field = name;                                              \
+        return rc;                                                             \
+    }                                                                          \
+    AMP_WEAK_ALIAS(Status_set_##name)
+
+STATUS_GET(source, MPI_SOURCE)
+STATUS_GET(tag, MPI_TAG)
+STATUS_GET(error, MPI_ERROR)
+STATUS_SET(source, MPI_SOURCE)
+STATUS_SET(tag, MPI_TAG)
+STATUS_SET(error, MPI_ERROR)

@@ -71,7 +71,8 @@ static int check_xfer(amp_rank_t *rank, amp_xfer_t *x, int recv,
     if (rc == MPI_SUCCESS)
         rc = amp_check_count(rank, *comm, x->count, call, "count");
     if (rc == MPI_SUCCESS)
-        rc = amp_check_dt(rank, *comm, x->dtype, call, "datatype", &x->dt);
+        rc = amp_check_dt_count(rank, *comm, x->dtype, x->count, call,
+                                "datatype", &x->dt);
     if (rc == MPI_SUCCESS)
         rc = check_peer(rank, *comm, x->peer, recv, call,
                         recv ? "source" : "dest");
@@ -945,7 +946,8 @@ static int check_mrecv(amp_rank_t *rank, void *buf, int count,
 {
     int rc = amp_check_count(rank, NULL, count, call, "count");
     if (rc == MPI_SUCCESS)
-        rc = amp_check_dt(rank, NULL, datatype, call, "datatype", dt);
+        rc = amp_check_dt_count(rank, NULL, datatype, count, call, "datatype",
+                                dt);
     if (rc == MPI_SUCCESS)
         rc = amp_check_buf(rank, NULL, buf, count, *dt, call, "buf");
     return rc;

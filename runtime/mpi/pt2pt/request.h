@@ -67,4 +67,20 @@ int amp_truncate_error(amp_rank_t *rank, amp_comm_t *comm, const char *call,
 int amp_bsend_start(amp_rank_t *rank, amp_comm_t *comm, const amp_xfer_t *x,
                     const char *call, amp_p2p_req_t *stand_in);
 
+/* ---- buffers of buffered sends (bsend.c), of every kind ---- */
+/* Attaches buffer (size bytes, or MPI_BUFFER_AUTOMATIC) to b: MPI_SUCCESS,
+ * or an error class with *why saying what is wrong. */
+int amp_bsend_attach(amp_bsend_t *b, void *buffer, long long size,
+                     const char **why);
+/* Waits for b's messages, then detaches it: what was attached goes to
+ * *(void **)buffer_addr and *size (none: NULL and 0).  Returns the rank
+ * re-read. */
+amp_rank_t *amp_bsend_detach(amp_rank_t *rank, amp_bsend_t *b,
+                             void *buffer_addr, int *size, const char *call);
+/* Waits for the messages in b now (MPI_Buffer_flush and the like). */
+amp_rank_t *amp_bsend_flush(amp_rank_t *rank, amp_bsend_t *b, const char *call);
+/* A request, *request, that completes when they are sent: MPI_SUCCESS or
+ * MPI_ERR_NO_MEM. */
+int amp_bsend_iflush(amp_rank_t *rank, amp_bsend_t *b, MPI_Request *request);
+
 #endif

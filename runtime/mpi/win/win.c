@@ -439,6 +439,23 @@ AMP_WEAK_ALIAS(Win_free)
 
 /* ---- shared and dynamic windows ---------------------------------------- */
 
+/* Member r's segment as this rank may load and store it (MPI-4.1: of a
+ * window of any flavor but dynamic): every member's memory in this
+ * process, and a member's in another process of the node when it is node
+ * memory mapped here (MPI_Win_allocate_shared's, and MPI_Win_allocate's
+ * over several processes: win_node.c); otherwise size 0 and a NULL base.
+ * Returns whether it has bytes. */
+static int shared_seg(const amp_win_t *w, int r, MPI_Aint *size, void *baseptr)
+{
+    const amp_rma_seg_t *seg = amp_rma_seg(w->shared, r);
+    char *base = seg->base;
+    if (w->flavor != MPI_WIN_FLAVOR_SHARED && amp_rma_is_remote(w->shared, r))
+        base = seg->size ? amp_rma_direct(w->shared, r, seg->base) : NULL;
+    *size = base ? (MPI_Aint)seg->size : 0;
+    *(void **)baseptr = base;
+    return *size > 0;
+}
+
 int PMPI_Win_shared_query(MPI_Win win, int r, MPI_Aint *size, int *disp_unit,
                           void *baseptr)
 {
@@ -452,24 +469,22 @@ int PMPI_Win_shared_query(MPI_Win win, int r, MPI_Aint *size, int *disp_unit,
         return amp_win_error(rank, w, MPI_ERR_ARG, call,
                              "NULL pointer (argument %s)",
                              disp_unit ? "baseptr" : "disp_unit");
-    if (w->flavor != MPI_WIN_FLAVOR_SHARED)
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
         return amp_win_error(rank, w, MPI_ERR_RMA_FLAVOR, call,
-                             "the window was not made by "
-                             "MPI_Win_allocate_shared");
+                             "the window was made by MPI_Win_create_dynamic, "
+                             "which has no segment to query");
     if (r != MPI_PROC_NULL && (r < 0 || r >= w->size))
         return amp_win_error(rank, w, MPI_ERR_RANK, call,
                              "rank %d is not in the window's group of %d "
                              "(argument rank)",
                              r, w->size);
-    if (r == MPI_PROC_NULL) { /* the first member with memory */
+    if (r == MPI_PROC_NULL) { /* the first member with memory here */
         r = 0;
-        while (r < w->size - 1 && amp_rma_seg(w->shared, r)->size == 0)
+        while (r < w->size - 1 && !shared_seg(w, r, size, baseptr))
             r++;
     }
-    const amp_rma_seg_t *seg = amp_rma_seg(w->shared, r);
-    *size = (MPI_Aint)seg->size;
-    *disp_unit = seg->disp_unit;
-    *(void **)baseptr = seg->base;
+    shared_seg(w, r, size, baseptr);
+    *disp_unit = amp_rma_seg(w->shared, r)->disp_unit;
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Win_shared_query)
@@ -542,10 +557,27 @@ int PMPI_Win_set_name(MPI_Win win, const char *win_name)
 }
 AMP_WEAK_ALIAS(Win_set_name)
 
+/* MPI_WIN_NULL's name is "MPI_WIN_NULL" (MPI-4.1). */
+static int null_win_name(char *win_name, int *resultlen)
+{
+    amp_rank_t *rank;
+    const char *call = "MPI_Win_get_name";
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc == MPI_SUCCESS && (!win_name || !resultlen))
+        rc = amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                           "NULL pointer (argument %s)",
+                           win_name ? "resultlen" : "win_name");
+    if (rc == MPI_SUCCESS)
+        *resultlen = snprintf(win_name, MPI_MAX_OBJECT_NAME, "MPI_WIN_NULL");
+    return rc;
+}
+
 int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
     amp_rank_t *rank;
     amp_win_t *w;
+    if (win == MPI_WIN_NULL)
+        return null_win_name(win_name, resultlen);
     int rc =
         enter_win(win, win_name, "win_name", "MPI_Win_get_name", &rank, &w);
     if (rc == MPI_SUCCESS && !resultlen)
