@@ -9,7 +9,10 @@
 // RUN: %term_after spinning %t +vp 2 +p 2 | FileCheck %s --check-prefix=ONE
 // RUN: %term_after spinning env AMPI_TERM_REPORT=0 %t +vp 2 +p 2 \
 // RUN:   | FileCheck %s --check-prefix=OFF
-// RUN: %term_after spinning %mpirun -np 2 %t +vp 2 \
+// mpirun follows its SIGTERM with SIGKILL after odls_base_sigkill_timeout
+// (1 s by default): on a loaded machine a process could lose its report to
+// it, so the test gives it 10 s.
+// RUN: %term_after spinning %mpirun --mca odls_base_sigkill_timeout 10 -np 2 %t +vp 2 \
 // RUN:   | grep "ampi:" | grep -v "PMIx" | env LC_ALL=C sort | FileCheck %s --check-prefix=TWO
 
 #include <mpi.h>
