@@ -11,9 +11,6 @@
 
 typedef struct amp_p2p_pe {
     amp_msg_pool_t pool;
-    /* The program's sends started on this PE and their bytes (+stats;
-     * written by this PE only, beside the pool it writes anyway). */
-    uint64_t sends, sent_bytes;
     amp_ring_t *in; /* by source PE: traffic to this PE */
     int npes;
     amp_p2p_world_t *world;
@@ -22,6 +19,10 @@ typedef struct amp_p2p_pe {
     /* Each transport's state for this PE, by its slot (transport.h: enum
      * amp_p2p_tp_slot), its own to read; NULL: none. */
     void *tp[AMP_P2P_TP_SLOTS];
+    /* The program's sends started on this PE and their bytes (+stats):
+     * written by this PE only, on a line of their own (other PEs read
+     * the fields above, in, for every message they send here). */
+    _Alignas(64) uint64_t sends, sent_bytes;
 } amp_p2p_pe_t;
 
 #endif
