@@ -7,6 +7,7 @@
  */
 #include "rank/checkpoint.h"
 #include "mpi/impl.h"
+#include "rank/ckpt_dir.h"
 #include "rank/slot.h"
 
 #include "mem/heap.h"
@@ -820,12 +821,31 @@ static int agree_stamp(amp_rank_t *rank, uint64_t *id, int *cls, why_t *w)
     return MPI_SUCCESS;
 }
 
+/* Rank 0's last step: the manifest into the staging directory, then the
+ * staging directory in DIR's place (ckpt_dir.h). */
+static int finish(const char *dir, const char *stage, uint64_t id, why_t *w)
+{
+    amp_sys_alloc_enter();
+    int cls = write_manifest(stage, id, w);
+    if (cls == MPI_SUCCESS)
+        cls = amp_ckpt_dir_commit(dir, w->text, sizeof(w->text));
+    amp_sys_alloc_leave();
+    return cls;
+}
+
 int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call)
 {
     why_t w = {{0}};
     blob_t blob = {0};
     uint64_t id;
     int cls = MPI_SUCCESS;
+    char stage[PATH_MAX - 64]; /* room for a file's name after it */
+    amp_ckpt_dir_staging(dir, stage, sizeof(stage));
+    if (rank->world_rank == 0) { /* before any rank learns the id */
+        amp_sys_alloc_enter();
+        cls = amp_ckpt_dir_prepare(dir, w.text, sizeof(w.text));
+        amp_sys_alloc_leave();
+    }
     int rc = agree_stamp(rank, &id, &cls, &w);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -840,7 +860,7 @@ int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call)
         cls = describe(rank, &blob, &w);
     if (cls == MPI_SUCCESS) {
         int restarted = 0;
-        cls = snapshot(rank, dir, id, &restarted, &w);
+        cls = snapshot(rank, stage, id, &restarted, &w);
         if (restarted)
             return rebuild(amp_rank_self(), &blob, call);
     }
@@ -856,11 +876,8 @@ int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call)
         return rc;
     int manifest = MPI_SUCCESS;
     rank = amp_rank_self();
-    if (!any && rank->world_rank == 0) {
-        amp_sys_alloc_enter();
-        manifest = write_manifest(dir, id, &w);
-        amp_sys_alloc_leave();
-    }
+    if (!any && rank->world_rank == 0)
+        manifest = finish(dir, stage, id, &w);
     rc = PMPI_Bcast(&manifest, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rc != MPI_SUCCESS)
         return rc;
