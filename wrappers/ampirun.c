@@ -43,8 +43,10 @@
  *
  * --show prints the command, on one line that a shell can run, instead of
  * running it.  ampirun execs, so its exit status is the program's or the
- * launcher's.  Misuse gets one line on stderr naming the option at fault,
- * and status 1.
+ * launcher's; except with --restart-on-failure[=N], where it stays the
+ * parent of the job and starts it again from its last complete checkpoint
+ * when it fails, at most N times (restart_on_failure.c).  Misuse gets one line
+ * on stderr naming the option at fault, and status 1.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -62,12 +64,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "restart_on_failure.h"
+
 #define USAGE "usage: ampirun [options] [--] program [args...]"
 
 #define NO_LAUNCHER_FOUND                                                      \
     "needs a PMIx launcher (Open MPI's mpirun or prterun, or srun inside a "   \
     "Slurm allocation) and none was found in PATH; name one with "             \
     "--launcher or AMPIRUN_LAUNCHER"
+
+/* --restart-on-failure without a value: restarts allowed. */
+#define DEFAULT_RESTARTS 3
 
 /* How long a candidate launcher may take to answer --version. */
 #define VERSION_TIMEOUT_MS 10000
@@ -93,6 +100,7 @@ typedef struct {
     int nlauncher_args;
     bool show;
     bool allow_root; /* --allow-run-as-root */
+    long restarts;   /* --restart-on-failure's count, 0 without it */
     int prog;        /* index of the program in argv */
 } options_t;
 
@@ -158,6 +166,10 @@ static void usage(void)
          "  --launcher-arg ARG    pass ARG to the launcher, before the "
          "program\n"
          "  --allow-run-as-root   let Open MPI's launcher run as root\n"
+         "  --restart-on-failure[=N]  when the job fails after a complete\n"
+         "                        checkpoint to files, start it again from\n"
+         "                        the last one (+restart DIR), at most N\n"
+         "                        times (default 3)\n"
          "  --show, --dry-run     print the command instead of running it\n"
          "  --                    end of ampirun's options\n"
          "  -h, --help            print this help");
@@ -240,6 +252,20 @@ static bool parse_valued(options_t *opts, int argc, char **argv, int i)
     return true;
 }
 
+/* --restart-on-failure or --restart-on-failure=N. */
+static void parse_restarts(options_t *opts, const char *arg)
+{
+    if (arg[20] == '\0') {
+        opts->restarts = DEFAULT_RESTARTS;
+        return;
+    }
+    opts->restarts = ampirun_restarts_parse(arg + 21);
+    if (opts->restarts < 0)
+        die("invalid count '%s' for option '--restart-on-failure' (expected "
+            "a positive integer: --restart-on-failure=N)",
+            arg + 21);
+}
+
 /* Reads ampirun's own options into opts, up to the program. */
 static void parse_options(options_t *opts, int argc, char **argv)
 {
@@ -265,6 +291,11 @@ static void parse_options(options_t *opts, int argc, char **argv)
         }
         if (strcmp(arg, "--allow-run-as-root") == 0) {
             opts->allow_root = true;
+            continue;
+        }
+        if (strncmp(arg, "--restart-on-failure", 20) == 0 &&
+            (arg[20] == '\0' || arg[20] == '=')) {
+            parse_restarts(opts, arg);
             continue;
         }
         if (parse_valued(opts, argc, argv, i)) {
@@ -648,6 +679,58 @@ static void show_command(const options_t *opts, const char *const *cmd)
     putchar('\n');
 }
 
+/* What --restart-on-failure needs to make the job's command again. */
+typedef struct {
+    const options_t *opts;
+    const launcher_t *launcher; /* NULL: the program runs itself */
+    int argc;
+    char **argv;
+} job_t;
+
+/* The program's arguments with +restart dir first (any +restart given
+ * dropped), in argv's place from job->opts->prog on. */
+static char **restart_args(const job_t *job, const char *dir, int *argc)
+{
+    char **v = xcalloc((size_t)job->argc + 3, sizeof(char *));
+    int n = 0, i, prog = job->opts->prog;
+
+    for (i = 0; i <= prog; i++)
+        v[n++] = job->argv[i];
+    v[n++] = "+restart";
+    v[n++] = (char *)dir;
+    for (i = prog + 1; i < job->argc; i++) {
+        if (strcmp(job->argv[i], "+restart") == 0) {
+            i++;
+            continue;
+        }
+        v[n++] = job->argv[i];
+    }
+    *argc = n;
+    return v;
+}
+
+static const char *const *job_command(void *ctx, const char *dir)
+{
+    const job_t *job = ctx;
+    int argc = job->argc;
+    char **argv = dir ? restart_args(job, dir, &argc) : job->argv;
+
+    if (job->launcher == NULL)
+        return (const char *const *)&argv[job->opts->prog];
+    return launcher_command(job->opts, job->launcher, argc, argv).v;
+}
+
+/* --restart-on-failure: the job run by a parent that restarts it. */
+static int supervise(options_t *opts, launcher_t *l, bool use_launcher,
+                     int argc, char **argv)
+{
+    job_t job = {opts, use_launcher ? l : NULL, argc, argv};
+    char *note = ampirun_note_create();
+
+    opts->exports[opts->nexports++] = "AMPI_CHECKPOINT_NOTE";
+    return ampirun_supervise(note, opts->restarts, job_command, &job);
+}
+
 int main(int argc, char **argv)
 {
     options_t opts = {0};
@@ -676,6 +759,8 @@ int main(int argc, char **argv)
         die("running as root, which Open MPI's launcher refuses: add "
             "--allow-run-as-root (or set OMPI_ALLOW_RUN_AS_ROOT=1 and "
             "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)");
+    if (opts.restarts > 0)
+        return supervise(&opts, &launcher, use_launcher, argc, argv);
     execvp(cmd[0], (char *const *)cmd);
     err = errno;
     fprintf(stderr, "ampirun: cannot run %s'%s': %s\n",

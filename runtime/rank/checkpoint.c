@@ -878,6 +878,11 @@ int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call)
     rank = amp_rank_self();
     if (!any && rank->world_rank == 0)
         manifest = finish(dir, stage, id, &w);
+    if ((any || manifest != MPI_SUCCESS) && rank->world_rank == 0) {
+        amp_sys_alloc_enter();
+        amp_ckpt_dir_abandon(dir);
+        amp_sys_alloc_leave();
+    }
     rc = PMPI_Bcast(&manifest, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rc != MPI_SUCCESS)
         return rc;

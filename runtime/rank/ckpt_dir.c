@@ -136,3 +136,13 @@ int amp_ckpt_dir_commit(const char *dir, char *why, size_t len)
                       stage, strerror(err));
     return note(dir, why, len);
 }
+
+void amp_ckpt_dir_abandon(const char *dir)
+{
+    char stage[PATH_MAX];
+    amp_ckpt_dir_staging(dir, stage, sizeof(stage));
+    int err = clear(stage, 1);
+    if (err)
+        amp_log_error("cannot remove the unfinished checkpoint in %s: %s",
+                      stage, strerror(err));
+}

@@ -24,4 +24,8 @@ int amp_ckpt_dir_prepare(const char *dir, char *why, size_t len);
  * previous checkpoint is removed, the note written.  An MPI class. */
 int amp_ckpt_dir_commit(const char *dir, char *why, size_t len);
 
+/* Rank 0, after a checkpoint failed: DIR.next and what it holds removed
+ * (DIR keeps the previous checkpoint). */
+void amp_ckpt_dir_abandon(const char *dir);
+
 #endif

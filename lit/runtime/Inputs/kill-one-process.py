@@ -1,0 +1,121 @@
+"""kill-one-process.py [options] -- COMMAND...: runs COMMAND (ampirun
+starting a job that checkpoints into DIR) and, once DIR holds a complete
+checkpoint, kills one process of the job with SIGKILL: the process and the
+moment are drawn from --seed.  With --during-checkpoint the moment is
+instead the first one after that at which a checkpoint is being written
+(DIR.next holds a file).  The processes of the job are those below
+COMMAND whose program is --program.  Exits with COMMAND's status, 3 when
+nothing was killed, 124 when COMMAND outlives --timeout (then killed with
+all its processes).  What it did goes to stderr."""
+import argparse
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+
+def children_of():
+    """Every process's parent, from /proc."""
+    parent = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % name) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        parent[int(name)] = int(fields[1])
+    return parent
+
+
+def descendants(root):
+    parent = children_of()
+    found, todo = [], [root]
+    while todo:
+        p = todo.pop()
+        kids = [c for c, pp in parent.items() if pp == p]
+        found += kids
+        todo += kids
+    return found
+
+
+def runs(pid, program):
+    try:
+        return os.path.realpath("/proc/%d/exe" % pid) == program
+    except OSError:
+        return False
+
+
+def wait_for(cond, job, deadline, poll):
+    while not cond():
+        if job.poll() is not None or time.monotonic() > deadline:
+            return False
+        time.sleep(poll)
+    return True
+
+
+def staging_busy(stage):
+    try:
+        return len(os.listdir(stage)) > 0
+    except OSError:
+        return False
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--max-delay", type=float, default=1.0)
+    ap.add_argument("--during-checkpoint", action="store_true")
+    ap.add_argument("--timeout", type=float, default=120.0)
+    ap.add_argument("command", nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
+    program = os.path.realpath(a.program)
+    rng = random.Random(a.seed)
+    deadline = time.monotonic() + a.timeout
+    job = subprocess.Popen(cmd, start_new_session=True)
+    manifest = os.path.join(a.dir, "manifest")
+    killed = None
+    if wait_for(lambda: os.path.exists(manifest), job, deadline, 0.005):
+        if a.during_checkpoint:
+            stage = a.dir.rstrip("/") + ".next"
+            ready = wait_for(lambda: staging_busy(stage), job, deadline,
+                             0.0005)
+        else:
+            time.sleep(0.05 + rng.uniform(0, a.max_delay))
+            ready = job.poll() is None
+        procs = sorted(p for p in descendants(job.pid) if runs(p, program))
+        if ready and procs:
+            victim = procs[rng.randrange(len(procs))]
+            os.kill(victim, signal.SIGKILL)
+            killed = (procs.index(victim), len(procs))
+            if a.during_checkpoint:
+                try:
+                    held = sorted(os.listdir(stage))
+                except OSError:
+                    held = "nothing any more"
+                print("kill-one-process: killed while %s held %s" %
+                      (os.path.basename(stage), held), file=sys.stderr)
+    try:
+        status = job.wait(timeout=max(1.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        os.killpg(job.pid, signal.SIGKILL)
+        job.wait()
+        print("kill-one-process: the job outlived %gs" % a.timeout,
+              file=sys.stderr)
+        return 124
+    if killed is None:
+        print("kill-one-process: nothing was killed", file=sys.stderr)
+        return 3
+    print("kill-one-process: killed process %d of %d" % killed,
+          file=sys.stderr)
+    return status
+
+
+sys.exit(main())
