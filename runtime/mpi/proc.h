@@ -60,6 +60,8 @@ typedef struct amp_opts {
     int pinmap;            /* +pinmap: placed ranks are never lent */
     int mapped;            /* +mapping or AMPI_MAPPING was given */
     long lbperiod_ns;      /* +lbperiod: balance so often (0: never) */
+    long ckptperiod_ns;    /* +ckptperiod: checkpoint so often (0: never) */
+    const char *ckptdir;   /* +ckptdir DIR: where +ckptperiod writes */
 } amp_opts_t;
 
 typedef int (*amp_main_fn_t)(int argc, char **argv, char **envp);
@@ -116,10 +118,12 @@ typedef struct amp_proc {
     int pin_base;
     struct amp_nbc_pe *nbc_pes; /* coll/nbc.c: by PE id */
     amp_lb_t lb;                /* lb/: moving ranks between PEs */
-    /* rank/period.c: +lbperiod's check at a blocking collective over
-     * MPI_COMM_WORLD, or NULL; when the next period ends (ns). */
+    /* rank/period.c: +lbperiod's and +ckptperiod's check at a blocking
+     * collective over MPI_COMM_WORLD, or NULL; when their next periods
+     * end (ns; LONG_MAX: never). */
     void (*lb_periodic)(void);
     _Atomic long lb_deadline;
+    _Atomic long ckpt_deadline;
     struct amp_move *move; /* move.c: ranks between processes, or NULL */
     /* move_exchange.c: loads and places around moves, or NULL */
     struct amp_move_exchange *move_exchange;

@@ -134,6 +134,25 @@ void amp_migrate_periodic(void)
     (void)lb_step(rank, want, "+lbperiod");
 }
 
+void amp_checkpoint_periodic(void)
+{
+    static const char call[] = "+ckptperiod";
+    amp_rank_t *rank = amp_rank_self();
+    amp_sys_alloc_enter();
+    int aslr_off = amp_ckpt_aslr_off();
+    amp_sys_alloc_leave();
+    if (!aslr_off) {
+        (void)amp_mpi_error(rank, NULL, MPI_ERR_OTHER, call,
+                            "address-space randomization is on "
+                            "(AMPI_NO_REEXEC set?), so a checkpoint could "
+                            "not be restarted; unset AMPI_NO_REEXEC");
+        return;
+    }
+    /* The ranks of the process meet first, which leaves it quiet. */
+    if (lb_step(rank, amp_pe_self()->id, call) == MPI_SUCCESS)
+        (void)amp_ckpt_write(amp_rank_self(), amp_proc.opts.ckptdir, call);
+}
+
 /* The value of key in info (MPI_INFO_NULL: none) into value; 1 if set. */
 static int info_value(MPI_Info info, const char *key, char *value, int len)
 {

@@ -1,5 +1,6 @@
 /*
- * Periodic load balancing without AMPI_Migrate (+lbperiod SECONDS).
+ * Periodic load balancing and checkpoints without AMPI_Migrate
+ * (+lbperiod SECONDS; +ckptperiod SECONDS with +ckptdir DIR).
  *
  * The job balances at the first blocking collective over MPI_COMM_WORLD
  * (barrier, allreduce, bcast, ...) after each period, as if every rank had
@@ -15,13 +16,20 @@
  * as many as the last time and AMP_PERIOD_GAP_MAX.  A rank that cannot move at that point (a nonblocking
  * collective under way, kernel threads bound to its PE) stays where it is
  * (AMP_LB_STAY) and +lbdebug counts it.
+ *
+ * +ckptperiod asks the same question about its own period, at the same
+ * collectives (the job's answer says which of the two are due): a
+ * checkpoint is AMPI_Migrate with "ampi_checkpoint" = "to_file=DIR" just
+ * before the collective, and a restarted rank resumes there, then runs
+ * the collective.
  */
 #ifndef AMP_RANK_PERIOD_H
 #define AMP_RANK_PERIOD_H
 
 #define AMP_PERIOD_GAP_MAX 65536
 
-/* From start-up, when +lbperiod was given: sets amp_proc.lb_periodic,
+/* From start-up, when +lbperiod or +ckptperiod was given: sets
+ * amp_proc.lb_periodic,
  * which the blocking collectives' entry points call (scripts/
  * gen_threads.py), and the first period's end. */
 void amp_period_init(void);
@@ -47,5 +55,9 @@ static inline long amp_period_gap(unsigned long made, long spent_ns,
 /* The balancing step itself, collective over the job's ranks (migrate.c):
  * AMPI_Migrate(AMPI_INFO_LB_SYNC), but a rank that cannot move stays. */
 void amp_migrate_periodic(void);
+/* The checkpoint step, collective over the job's ranks (migrate.c): into
+ * +ckptdir, as AMPI_Migrate would; its errors go through MPI_COMM_WORLD's
+ * handler. */
+void amp_checkpoint_periodic(void);
 
 #endif

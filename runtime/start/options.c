@@ -17,7 +17,7 @@ static const char usage[] =
     "+mapping KIND, "
     "+eager BYTES, +nopin, +stats, +showmap, +balancer NAME, +lbdebug, "
     "+lbperiod SECONDS, +nosteal, +pinmap, +gpumap MAP, +restart DIR, "
-    "+iothreads N (see "
+    "+ckptperiod SECONDS, +ckptdir DIR, +iothreads N (see "
     "docs/runtime-options.md)";
 
 _Noreturn static void bad_value(const char *name, const char *what,
@@ -346,6 +346,10 @@ static void from_env(amp_opts_t *o)
         o->node_membarrier = parse_flag("AMPI_NODE_MEMBARRIER", v);
     if ((v = getenv("AMPI_LBPERIOD")))
         o->lbperiod_ns = parse_seconds("AMPI_LBPERIOD", v);
+    if ((v = getenv("AMPI_CKPTPERIOD")))
+        o->ckptperiod_ns = parse_seconds("AMPI_CKPTPERIOD", v);
+    if ((v = getenv("AMPI_CKPTDIR")) && *v)
+        o->ckptdir = v;
     if ((v = getenv("AMPI_STEAL")))
         o->steal = parse_flag("AMPI_STEAL", v);
     if ((v = getenv("AMPI_STEAL_IDLE")))
@@ -442,9 +446,9 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
     if (arg[0] != '+' || !isalpha((unsigned char)arg[1]))
         return 0;
     static const char *const with_value[] = {
-        "+vp",      "+p",         "+stacksize", "+mapping",
-        "+eager",   "+balancer",  "+gpumap",    "+isomalloc_slot",
-        "+restart", "+iothreads", "+lbperiod"};
+        "+vp",       "+p",          "+stacksize",      "+mapping", "+eager",
+        "+balancer", "+gpumap",     "+isomalloc_slot", "+restart", "+iothreads",
+        "+lbperiod", "+ckptperiod", "+ckptdir"};
     static const char *const flags[] = {"+nopin",   "+stats",   "+showmap",
                                         "+lbdebug", "+nosteal", "+steal",
                                         "+pinmap"};
@@ -498,6 +502,8 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
         case 8: o->restart = value; break; /* checked by start/restart.c */
         case 9: o->iothreads = parse_count("+iothreads", value); break;
         case 10: o->lbperiod_ns = parse_seconds("+lbperiod", value); break;
+        case 11: o->ckptperiod_ns = parse_seconds("+ckptperiod", value); break;
+        case 12: o->ckptdir = value; break; /* checked at the checkpoint */
         }
         return 1;
     }
@@ -540,6 +546,9 @@ void amp_opts_parse(amp_opts_t *o, int *argc, char **argv)
     if (o->lbperiod_ns > 0 && o->balancer == AMP_LB_NONE)
         amp_fatal("+lbperiod: periodic balancing needs a strategy; add "
                   "+balancer GreedyLB (or another strategy)");
+    if (o->ckptperiod_ns > 0 && !o->ckptdir)
+        amp_fatal("+ckptperiod: periodic checkpoints need a directory; add "
+                  "+ckptdir DIR (or AMPI_CKPTDIR)");
     if (o->eager > (64u << 20))
         amp_fatal("+eager: %zu bytes is above the 64 MiB limit", o->eager);
 }
