@@ -4,7 +4,8 @@ checkpoint, kills one process of the job with SIGKILL: the process and the
 moment are drawn from --seed.  With --during-checkpoint the moment is
 instead the first one after that at which a checkpoint is being written
 (DIR.next holds a file).  The processes of the job are those below
-COMMAND whose program is --program.  Exits with COMMAND's status, 3 when
+COMMAND whose program is --program.  With --stop-command, COMMAND itself
+(ampirun) is sent SIGTERM at that moment instead.  Exits with COMMAND's status, 3 when
 nothing was killed, 124 when COMMAND outlives --timeout (then killed with
 all its processes).  What it did goes to stderr."""
 import argparse
@@ -72,6 +73,7 @@ def main():
     ap.add_argument("--program", required=True)
     ap.add_argument("--max-delay", type=float, default=1.0)
     ap.add_argument("--during-checkpoint", action="store_true")
+    ap.add_argument("--stop-command", action="store_true")
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("command", nargs=argparse.REMAINDER)
     a = ap.parse_args()
@@ -91,7 +93,10 @@ def main():
             time.sleep(0.05 + rng.uniform(0, a.max_delay))
             ready = job.poll() is None
         procs = sorted(p for p in descendants(job.pid) if runs(p, program))
-        if ready and procs:
+        if ready and procs and a.stop_command:
+            os.kill(job.pid, signal.SIGTERM)
+            killed = ("the command with SIGTERM",)
+        elif ready and procs:
             victim = procs[rng.randrange(len(procs))]
             os.kill(victim, signal.SIGKILL)
             killed = (procs.index(victim), len(procs))
@@ -113,8 +118,11 @@ def main():
     if killed is None:
         print("kill-one-process: nothing was killed", file=sys.stderr)
         return 3
-    print("kill-one-process: killed process %d of %d" % killed,
-          file=sys.stderr)
+    if len(killed) == 1:
+        print("kill-one-process: stopped %s" % killed, file=sys.stderr)
+    else:
+        print("kill-one-process: killed process %d of %d" % killed,
+              file=sys.stderr)
     return status
 
 
