@@ -43,7 +43,7 @@ static void world_collective(void)
         job[0] = job[1] = 0; /* every rank got the same error: no step */
     rank = amp_rank_self();
     if (!job[0] && !job[1]) {
-        rank->lbp_gap = (unsigned long)-job[1];
+        rank->lbp_gap = (unsigned long)-job[2];
         rank->lbp_next = rank->lbp_count + rank->lbp_gap;
         rank->lbp_asked_count = rank->lbp_count;
         rank->lbp_asked_ns = now;
