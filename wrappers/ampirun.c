@@ -688,18 +688,22 @@ typedef struct {
 } job_t;
 
 /* The program's arguments with +restart dir first (any +restart given
- * dropped), in argv's place from job->opts->prog on. */
+ * dropped, up to "++", after which the arguments are the program's), in
+ * argv's place from job->opts->prog on. */
 static char **restart_args(const job_t *job, const char *dir, int *argc)
 {
     char **v = xcalloc((size_t)job->argc + 3, sizeof(char *));
     int n = 0, i, prog = job->opts->prog;
+    bool runtime = true;
 
     for (i = 0; i <= prog; i++)
         v[n++] = job->argv[i];
     v[n++] = "+restart";
     v[n++] = (char *)dir;
     for (i = prog + 1; i < job->argc; i++) {
-        if (strcmp(job->argv[i], "+restart") == 0) {
+        if (strcmp(job->argv[i], "++") == 0)
+            runtime = false;
+        if (runtime && strcmp(job->argv[i], "+restart") == 0) {
             i++;
             continue;
         }
@@ -720,12 +724,27 @@ static const char *const *job_command(void *ctx, const char *dir)
     return launcher_command(job->opts, job->launcher, argc, argv).v;
 }
 
+/* The checkpoint the job is started from: +restart DIR among the runtime's
+ * arguments, else AMPI_RESTART; NULL: none. */
+static const char *given_restart(const options_t *opts, int argc, char **argv)
+{
+    const char *env = getenv("AMPI_RESTART");
+
+    for (int i = opts->prog + 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "++") == 0)
+            break;
+        if (strcmp(argv[i], "+restart") == 0)
+            return argv[i + 1];
+    }
+    return env != NULL && env[0] != '\0' ? env : NULL;
+}
+
 /* --restart-on-failure: the job run by a parent that restarts it. */
 static int supervise(options_t *opts, launcher_t *l, bool use_launcher,
                      int argc, char **argv)
 {
     job_t job = {opts, use_launcher ? l : NULL, argc, argv};
-    char *note = ampirun_note_create();
+    char *note = ampirun_note_create(given_restart(opts, argc, argv));
 
     opts->exports[opts->nexports++] = "AMPI_CHECKPOINT_NOTE";
     return ampirun_supervise(note, opts->restarts, job_command, &job);

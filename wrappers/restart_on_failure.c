@@ -44,10 +44,10 @@ long ampirun_restarts_parse(const char *text)
     return n;
 }
 
-char *ampirun_note_create(void)
+char *ampirun_note_create(const char *first)
 {
     const char *tmp = getenv("TMPDIR");
-    char *path;
+    char *path, abs[PATH_MAX];
     int fd;
 
     if (asprintf(&path, "%s/ampirun-note-XXXXXX",
@@ -56,6 +56,8 @@ char *ampirun_note_create(void)
         exit(1);
     }
     fd = mkstemp(path);
+    if (fd >= 0 && first != NULL && realpath(first, abs) != NULL)
+        dprintf(fd, "%s\n", abs);
     if (fd < 0 || close(fd) != 0 || setenv(NOTE_VAR, path, 1) != 0) {
         fprintf(stderr,
                 "ampirun: --restart-on-failure: cannot create %s (set "
@@ -177,8 +179,8 @@ int ampirun_supervise(const char *note, long max_restarts,
         if (restarts == max_restarts) {
             fprintf(stderr,
                     "ampirun: --restart-on-failure=%ld: the job failed (%s) "
-                    "after %ld restarts; not restarted again\n",
-                    max_restarts, how, restarts);
+                    "after %ld restart%s; not restarted again\n",
+                    max_restarts, how, restarts, restarts == 1 ? "" : "s");
             break;
         }
         restarts++;

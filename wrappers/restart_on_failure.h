@@ -19,8 +19,10 @@ typedef const char *const *(*ampirun_command_fn_t)(void *ctx, const char *dir);
  * not a positive count. */
 long ampirun_restarts_parse(const char *text);
 /* Creates the note file and sets AMPI_CHECKPOINT_NOTE to its path
- * (returned, malloc'd); exits with one line when it cannot. */
-char *ampirun_note_create(void);
+ * (returned, malloc'd); exits with one line when it cannot.  first, if not
+ * NULL, is the checkpoint the job starts from (+restart DIR): the one to
+ * restart from until the job writes another. */
+char *ampirun_note_create(const char *first);
 /* Runs the job, restarting it up to max_restarts times; removes the note;
  * returns the exit status of its last run (128 + the signal that ended
  * it). */
