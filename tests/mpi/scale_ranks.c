@@ -5,10 +5,8 @@
  * neighbours, MPI_Comm_split into up to 1,000 colours (rank % colours,
  * keyed by rank), MPI_Comm_dup of the result, a sum over it, and each
  * rank's own global.  Run with 100,000 ranks in CI (more than the
- * kernel's limit on mappings allows with guard pages), there without the
- * split ("nosplit"): MPI_Comm_split gathers every rank's color and key
- * into each rank, memory that grows with the square of the ranks of a
- * process (docs/isomalloc.md).
+ * kernel's limit on mappings allows with guard pages).  "nosplit" leaves
+ * the split out (to time the rest alone).
  */
 #include "mpitest.h"
 

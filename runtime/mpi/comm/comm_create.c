@@ -82,27 +82,6 @@ amp_status_t amp_comm_agree_ctx_among(amp_rank_t *rank, amp_comm_t *comm,
     }
 }
 
-/* Collective over the intra-communicator comm: all[k * i + j] = mine[j] of
- * member i, for j < k.  One allreduce (sum) of rows that are zero but for
- * each member's own. */
-static amp_status_t allgather_ints(amp_rank_t *rank, amp_comm_t *comm,
-                                   const int *mine, int k, int *all)
-{
-    size_t n = (size_t)comm->size * (size_t)k;
-    int *rows = calloc(n, sizeof(int));
-    if (!rows)
-        return AMP_ERR_NOMEM;
-    memcpy(rows + (size_t)comm->rank * (size_t)k, mine,
-           (size_t)k * sizeof(int));
-    amp_coll_comm_t c;
-    amp_coll_op_t sum = {.op_id = AMP_HANDLE_INDEX(MPI_SUM)};
-    amp_coll_comm_of(rank, comm, &c);
-    amp_status_t st = amp_coll_allreduce(
-        &c, rows, all, (int)n, amp_dt_predefined(AMPI_DTID_MPI_INT), &sum);
-    free(rows);
-    return st;
-}
-
 /* Makes the communicator (ctx, position me of n, world taken over) that
  * parent's constructor call returns in *out; it inherits parent's error
  * handler. */
@@ -147,113 +126,195 @@ static int check_new(amp_rank_t **rank, MPI_Comm comm_h, MPI_Comm *newcomm,
 
 /* ---- split ---- */
 
+/* Tag on the parent's collective context of the messages of a split:
+ * below every AMONG_TAG. */
+#define SPLIT_TAG INT_MIN
+
+/* What each member tells the root. */
 typedef struct member {
-    int key, rank;
+    int color, key, rank, world; /* rank in the parent, world rank */
 } member_t;
 
-static int by_key_then_rank(const void *a, const void *b)
+static int by_color_key_rank(const void *a, const void *b)
 {
     const member_t *x = a, *y = b;
+    if (x->color != y->color)
+        return x->color < y->color ? -1 : 1;
     if (x->key != y->key)
         return x->key < y->key ? -1 : 1;
     return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
-/* The members of color, ordered by key and then parent rank, as world
- * ranks in *world (n of them); *me is the caller's position. */
-static amp_status_t split_members(const amp_comm_t *comm, const int *all,
-                                  int color, int **world, int *n, int *me)
+/* One message of a split on the parent's collective context cctx, from
+ * this rank (position me in the parent) to world rank to. */
+static void split_send(const void *buf, size_t bytes, int cctx, int me, int to)
 {
-    member_t *m = malloc(((size_t)comm->size + 1) * sizeof(member_t));
-    if (!m)
-        return AMP_ERR_NOMEM;
-    int k = 0;
-    for (int i = 0; i < comm->size; i++)
-        if (all[4 * i] == color)
-            m[k++] = (member_t){.key = all[4 * i + 1], .rank = i};
-    qsort(m, (size_t)k, sizeof(member_t), by_key_then_rank);
-    *world = malloc((size_t)k * sizeof(int));
-    if (!*world) {
+    amp_p2p_req_t req;
+    amp_p2p_req_t *reqs[1] = {&req};
+    req.on_done = NULL;
+    amp_p2p_ep_t *ep = &amp_rank_self()->ep;
+    amp_p2p_isend(
+        ep, buf, bytes,
+        (amp_p2p_env_t){.ctx = cctx, .src = me, .dst = to, .tag = SPLIT_TAG},
+        AMP_P2P_STANDARD, &req);
+    amp_p2p_wait_all(ep, reqs, 1);
+}
+
+/* The message of a split from position from of the parent (AMP_P2P_ANY:
+ * whichever came first) into buf. */
+static void split_recv(void *buf, size_t capacity, int cctx, int from)
+{
+    amp_p2p_req_t req;
+    amp_p2p_req_t *reqs[1] = {&req};
+    req.on_done = NULL;
+    amp_p2p_ep_t *ep = &amp_rank_self()->ep;
+    amp_p2p_irecv(ep, buf, capacity,
+                  (amp_p2p_env_t){.ctx = cctx, .src = from, .tag = SPLIT_TAG},
+                  &req);
+    amp_p2p_wait_all(ep, reqs, 1);
+}
+
+/* What a split needs of the parent, taken before anything blocks. */
+typedef struct split {
+    int size, me, cctx;
+    int my_world, root_world;
+} split_t;
+
+/* The root could not make the table: every member that takes part hears
+ * -1 for its count (its call fails with AMP_ERR_NOMEM). */
+static void split_refuse_all(const split_t *s)
+{
+    static const int refused = -1;
+    for (int i = 1; i < s->size; i++) {
+        member_t x;
+        split_recv(&x, sizeof(x), s->cctx, AMP_P2P_ANY);
+        if (x.color != MPI_UNDEFINED)
+            split_send(&refused, sizeof(refused), s->cctx, 0, x.world);
+    }
+}
+
+/* Root: each color's members, in order, sent to each of them (count, then
+ * world ranks); its own in *world. */
+static void split_reply(const split_t *s, const member_t *m, const int *list,
+                        int **world, int *n, int *me)
+{
+    for (int a = 0, b; a < s->size; a = b) {
+        for (b = a + 1; b < s->size && m[b].color == m[a].color; b++)
+            ;
+        if (m[a].color == MPI_UNDEFINED)
+            continue;
+        int g = b - a;
+        for (int j = a; j < b; j++) {
+            if (m[j].rank == 0) {
+                *n = g;
+                *me = j - a;
+                memcpy(*world, list + a, (size_t)g * sizeof(int));
+                continue;
+            }
+            split_send(&g, sizeof(g), s->cctx, 0, list[j]);
+            split_send(list + a, (size_t)g * sizeof(int), s->cctx, 0, list[j]);
+        }
+    }
+}
+
+/* Root (position 0 of the parent): every member's (color, key), sorted
+ * once, O(size log size) here and O(size) in all messages. */
+static amp_status_t split_root(const split_t *s, int color, int key,
+                               int **world, int *n, int *me)
+{
+    member_t *m = malloc((size_t)s->size * sizeof(member_t));
+    int *list = malloc((size_t)s->size * sizeof(int));
+    *world = malloc((size_t)s->size * sizeof(int));
+    if (!m || !list || !*world) {
         free(m);
+        free(list);
+        free(*world);
+        *world = NULL;
+        split_refuse_all(s);
         return AMP_ERR_NOMEM;
     }
-    for (int i = 0; i < k; i++) {
-        (*world)[i] = amp_comm_world_rank(comm, m[i].rank);
-        if (m[i].rank == comm->rank)
-            *me = i;
-    }
-    *n = k;
+    m[0] = (member_t){color, key, 0, s->my_world};
+    for (int i = 1; i < s->size; i++) /* in the order they came */
+        split_recv(&m[i], sizeof(m[i]), s->cctx, AMP_P2P_ANY);
+    qsort(m, (size_t)s->size, sizeof(member_t), by_color_key_rank);
+    for (int i = 0; i < s->size; i++)
+        list[i] = m[i].world;
+    split_reply(s, m, list, world, n, me);
     free(m);
+    free(list);
+    int *fit = *n > 0 && *n < s->size
+                   ? realloc(*world, (size_t)*n * sizeof(int))
+                   : NULL;
+    if (fit)
+        *world = fit;
     return AMP_OK;
 }
 
-/* Every member's (color, key, proposed context id, threads) into all
- * (allgather_ints), the ids agreed as amp_comm_agree_ctx does: *ctx, the
- * largest proposal, taken. */
-static amp_status_t split_gather(MPI_Comm comm_h, int color, int key, int *all,
-                                 int *ctx)
+/* A member other than the root: its (color, key) to the root, then its
+ * color's members (none for MPI_UNDEFINED). */
+static amp_status_t split_member(const split_t *s, int color, int key,
+                                 int **world, int *n, int *me)
 {
-    amp_rank_t *rank = amp_rank_self();
-    for (unsigned tries = 0;;) {
-        int p = amp_comm_ctx_propose(rank, 2);
-        int mine[4] = {color, key, p, amp_comm_ctx_threads(rank)};
-        amp_comm_t *comm = amp_comm_lookup(rank, comm_h);
-        amp_status_t st = allgather_ints(rank, comm, mine, 4, all);
-        rank = amp_rank_self();
-        comm = amp_comm_lookup(rank, comm_h);
-        if (st != AMP_OK)
-            return st;
-        int max = 0, threads = 0, bad = 0;
-        for (int i = 0; i < comm->size; i++) {
-            max = all[4 * i + 2] > max ? all[4 * i + 2] : max;
-            threads |= all[4 * i + 3];
-        }
-        int no = !amp_comm_ctx_take(rank, p, max, 2);
-        if (threads) {
-            amp_coll_comm_t c;
-            amp_coll_op_t op = {.op_id = 1};
-            amp_coll_comm_of(rank, comm, &c);
-            st = amp_coll_allreduce(&c, &no, &bad, 1,
-                                    amp_dt_predefined(AMPI_DTID_MPI_INT), &op);
-            rank = amp_rank_self();
-            if (st != AMP_OK)
-                return st;
-        }
-        if (!bad) {
-            *ctx = max;
-            return AMP_OK;
-        }
-        amp_comm_ctx_backoff(&tries);
+    member_t x = {color, key, s->me, s->my_world};
+    int g = 0;
+    split_send(&x, sizeof(x), s->cctx, s->me, s->root_world);
+    if (color == MPI_UNDEFINED)
+        return AMP_OK;
+    split_recv(&g, sizeof(g), s->cctx, 0);
+    if (g < 0)
+        return AMP_ERR_NOMEM;
+    *world = malloc((size_t)g * sizeof(int));
+    if (!*world) {
+        split_recv(NULL, 0, s->cctx, 0); /* taken, truncated */
+        return AMP_ERR_NOMEM;
     }
+    split_recv(*world, (size_t)g * sizeof(int), s->cctx, 0);
+    *n = g;
+    for (int i = 0; i < g; i++)
+        if ((*world)[i] == s->my_world)
+            *me = i;
+    return AMP_OK;
 }
 
-/* Collective part of MPI_Comm_split: every member's (color, key, next
- * context id) to every member. */
+/* The members of color, ordered by key and then parent rank, as world
+ * ranks in *world (n of them); *me is the caller's position.  Position 0
+ * of the parent gathers, sorts and answers. */
+static amp_status_t split_members(amp_comm_t *comm, int color, int key,
+                                  int **world, int *n, int *me)
+{
+    split_t s = {comm->size, comm->rank, comm->ctx + 1,
+                 amp_comm_world_rank(comm, comm->rank),
+                 amp_comm_world_rank(comm, 0)};
+    *world = NULL;
+    if (s.me != 0)
+        return split_member(&s, color, key, world, n, me);
+    return split_root(&s, color, key, world, n, me);
+}
+
+/* Collective part of MPI_Comm_split: a new context id agreed over the
+ * parent, then the members of each color. */
 static int split_common(amp_rank_t *rank, MPI_Comm comm_h, int color, int key,
                         MPI_Comm *newcomm, const char *call)
 {
     amp_comm_t *comm = amp_comm_lookup(rank, comm_h);
-    int *all = malloc((size_t)comm->size * 4 * sizeof(int));
-    if (!all)
-        return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call, "out of memory");
     rank->call = call;
     int ctx = 0;
-    amp_status_t st = split_gather(comm_h, color, key, all, &ctx);
+    amp_status_t st = amp_comm_agree_ctx(rank, comm, &ctx);
     rank = amp_rank_self();
     comm = amp_comm_lookup(rank, comm_h);
-    if (st != AMP_OK) {
-        free(all);
-        return status_error(rank, comm, st, call);
-    }
-    *newcomm = MPI_COMM_NULL;
-    int *world = NULL, n = 0, me = 0;
-    if (color != MPI_UNDEFINED)
-        st = split_members(comm, all, color, &world, &n, &me);
-    free(all);
     if (st != AMP_OK)
         return status_error(rank, comm, st, call);
-    if (color == MPI_UNDEFINED)
+    *newcomm = MPI_COMM_NULL;
+    int *world = NULL, n = 0, me = 0;
+    st = split_members(comm, color, key, &world, &n, &me);
+    rank = amp_rank_self();
+    comm = amp_comm_lookup(rank, comm_h);
+    if (st != AMP_OK)
+        return status_error(rank, comm, st, call);
+    if (color == MPI_UNDEFINED) {
+        free(world); /* the root's table, unused */
         return MPI_SUCCESS;
+    }
     return new_handle(rank, comm, ctx, me, n, world, newcomm, call);
 }
 
