@@ -20,27 +20,24 @@ void amp_table_cleanup(amp_table_t *t)
     t->free_head = -1;
 }
 
-static amp_obj_t *slot(amp_table_t *t, int idx)
-{
-    return (amp_obj_t *)(t->chunks[idx / AMP_TABLE_CHUNK] +
-                         (size_t)(idx % AMP_TABLE_CHUNK) * t->elem_size);
-}
-
-/* Adds one chunk; its slots at or above t->first go on the free list. */
+/* Adds one chunk, twice the last; its slots at or above t->first go on
+ * the free list. */
 static amp_status_t grow(amp_table_t *t)
 {
+    if (t->nchunks == AMP_TABLE_MAX_CHUNKS)
+        return AMP_ERR_NOMEM;
+    int base = amp_table_capacity(t), n = AMP_TABLE_FIRST << t->nchunks;
     char **chunks =
         realloc(t->chunks, (size_t)(t->nchunks + 1) * sizeof(*chunks));
     if (!chunks)
         return AMP_ERR_NOMEM;
     t->chunks = chunks;
-    char *chunk = calloc(AMP_TABLE_CHUNK, t->elem_size);
+    char *chunk = calloc((size_t)n, t->elem_size);
     if (!chunk)
         return AMP_ERR_NOMEM;
     t->chunks[t->nchunks++] = chunk;
-    int base = (t->nchunks - 1) * AMP_TABLE_CHUNK;
-    for (int i = AMP_TABLE_CHUNK - 1; i >= 0; i--) {
-        amp_obj_t *o = slot(t, base + i);
+    for (int i = n - 1; i >= 0; i--) {
+        amp_obj_t *o = amp_table_slot(t, base + i);
         o->idx = base + i;
         if (base + i < t->first)
             continue;
@@ -55,7 +52,7 @@ void *amp_table_alloc(amp_table_t *t)
     while (t->free_head < 0)
         if (grow(t) != AMP_OK)
             return NULL;
-    amp_obj_t *o = slot(t, t->free_head);
+    amp_obj_t *o = amp_table_slot(t, t->free_head);
     int idx = o->idx;
     t->free_head = o->next_free;
     memset(o, 0, t->elem_size);
@@ -67,10 +64,10 @@ void *amp_table_alloc(amp_table_t *t)
 
 void *amp_table_put(amp_table_t *t, int idx)
 {
-    while (idx >= t->nchunks * AMP_TABLE_CHUNK)
+    while (idx >= amp_table_capacity(t))
         if (grow(t) != AMP_OK)
             return NULL;
-    amp_obj_t *o = slot(t, idx);
+    amp_obj_t *o = amp_table_slot(t, idx);
     memset(o, 0, t->elem_size);
     o->idx = idx;
     o->live = 1;

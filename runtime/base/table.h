@@ -16,7 +16,12 @@ typedef struct amp_obj {
     int next_free;
 } amp_obj_t;
 
-#define AMP_TABLE_CHUNK 64
+/* Chunk k holds AMP_TABLE_FIRST << k objects: a rank that makes few
+ * objects of a kind (most ranks, of most kinds) keeps a few slots of each
+ * table, not a fixed chunk of 64; a million ranks pay for that. */
+#define AMP_TABLE_FIRST_LG 2
+#define AMP_TABLE_FIRST (1 << AMP_TABLE_FIRST_LG)
+#define AMP_TABLE_MAX_CHUNKS (31 - AMP_TABLE_FIRST_LG)
 
 typedef struct amp_table {
     char **chunks;
@@ -38,13 +43,27 @@ void *amp_table_alloc(amp_table_t *t);
 void *amp_table_put(amp_table_t *t, int idx);
 void amp_table_free(amp_table_t *t, void *obj);
 
+/* The number of indices the table's chunks hold. */
+static inline int amp_table_capacity(const amp_table_t *t)
+{
+    return AMP_TABLE_FIRST * ((1 << t->nchunks) - 1);
+}
+
+/* Where index idx (below the capacity) lies: chunk k starts at
+ * AMP_TABLE_FIRST * (2^k - 1). */
+static inline amp_obj_t *amp_table_slot(const amp_table_t *t, int idx)
+{
+    unsigned u = (unsigned)idx + AMP_TABLE_FIRST;
+    int k = 31 - __builtin_clz(u) - AMP_TABLE_FIRST_LG;
+    return (amp_obj_t *)(t->chunks[k] +
+                         (size_t)(u - (AMP_TABLE_FIRST << k)) * t->elem_size);
+}
+
 static inline void *amp_table_lookup(const amp_table_t *t, int idx)
 {
-    if (idx < 0 || idx >= t->nchunks * AMP_TABLE_CHUNK)
+    if (idx < 0 || idx >= amp_table_capacity(t))
         return NULL;
-    amp_obj_t *o =
-        (amp_obj_t *)(t->chunks[idx / AMP_TABLE_CHUNK] +
-                      (size_t)(idx % AMP_TABLE_CHUNK) * t->elem_size);
+    amp_obj_t *o = amp_table_slot(t, idx);
     return o->live ? o : NULL;
 }
 

@@ -45,7 +45,7 @@ const char *amp_comm_label(const amp_comm_t *comm, char *buf, size_t len)
 void amp_rank_ctx_label(amp_rank_t *rank, int ctx, char *buf, size_t len)
 {
     int base = ctx & ~1;
-    for (int i = 0; i < rank->comms.nchunks * AMP_TABLE_CHUNK; i++) {
+    for (int i = 0; i < amp_table_capacity(&rank->comms); i++) {
         amp_comm_t *c = amp_table_lookup(&rank->comms, i);
         if (c && c->ctx == base) {
             char name[MPI_MAX_OBJECT_NAME + 32];
@@ -60,7 +60,7 @@ void amp_rank_ctx_label(amp_rank_t *rank, int ctx, char *buf, size_t len)
 /* Shared-memory collectives (coll/shm.c) wait without requests. */
 void amp_rank_report_coll_waits(amp_rank_t *rank)
 {
-    for (int i = 0; i < rank->comms.nchunks * AMP_TABLE_CHUNK; i++) {
+    for (int i = 0; i < amp_table_capacity(&rank->comms); i++) {
         amp_comm_t *c = amp_table_lookup(&rank->comms, i);
         if (c && amp_coll_shm_waiting(c->shm, c->rank)) {
             char comm[MPI_MAX_OBJECT_NAME + 64];

@@ -57,7 +57,7 @@ static int refuse(why_t *w, int cls, const char *fmt, ...)
 /* The first live index of t from its first one, or -1. */
 static int first_live(const amp_table_t *t)
 {
-    for (int i = t->first; i < t->nchunks * AMP_TABLE_CHUNK; i++)
+    for (int i = t->first; i < amp_table_capacity(t); i++)
         if (amp_table_lookup(t, i))
             return i;
     return -1;
@@ -94,7 +94,7 @@ static int message_waiting(amp_rank_t *rank)
     amp_comm_t *world = amp_comm_lookup(rank, MPI_COMM_WORLD);
     amp_table_t *t = &rank->comms;
     amp_p2p_probe_info_t info;
-    for (int i = 0; i < t->nchunks * AMP_TABLE_CHUNK; i++) {
+    for (int i = 0; i < amp_table_capacity(t); i++) {
         amp_comm_t *c = amp_table_lookup(t, i);
         if (!c)
             continue;
@@ -110,7 +110,7 @@ static int message_waiting(amp_rank_t *rank)
 static int check_comms(amp_rank_t *rank, why_t *w)
 {
     amp_table_t *t = &rank->comms;
-    for (int i = 0; i < t->nchunks * AMP_TABLE_CHUNK; i++) {
+    for (int i = 0; i < amp_table_capacity(t); i++) {
         amp_comm_t *c = amp_table_lookup(t, i);
         if (!c)
             continue;
@@ -137,7 +137,7 @@ static int check_dts(amp_rank_t *rank, why_t *w)
                           "a predefined datatype has attributes, which a "
                           "checkpoint cannot hold yet (docs/checkpoint.md)");
     amp_table_t *t = &rank->dts;
-    for (int i = 0; i < t->nchunks * AMP_TABLE_CHUNK; i++) {
+    for (int i = 0; i < amp_table_capacity(t); i++) {
         amp_dt_t *d = amp_table_lookup(t, i);
         if (d && d->attrs)
             return refuse(
@@ -275,21 +275,21 @@ static void put(amp_rank_t *rank, blob_t *b, int kind, int idx, int nparts,
 
 static void describe_simple(amp_rank_t *rank, blob_t *b)
 {
-    for (int i = 0; i < rank->errhs.nchunks * AMP_TABLE_CHUNK; i++) {
+    for (int i = 0; i < amp_table_capacity(&rank->errhs); i++) {
         amp_errh_t *e =
             i >= rank->errhs.first ? amp_table_lookup(&rank->errhs, i) : NULL;
         if (e)
             put(rank, b, REC_ERRH, i, 1, (const void *[]){e},
                 (size_t[]){sizeof(*e)});
     }
-    for (int i = 0; i < rank->ops.nchunks * AMP_TABLE_CHUNK; i++) {
+    for (int i = 0; i < amp_table_capacity(&rank->ops); i++) {
         amp_op_obj_t *o =
             i >= rank->ops.first ? amp_table_lookup(&rank->ops, i) : NULL;
         if (o)
             put(rank, b, REC_OP, i, 1, (const void *[]){o},
                 (size_t[]){sizeof(*o)});
     }
-    for (int i = 1; i < rank->groups.nchunks * AMP_TABLE_CHUNK; i++) {
+    for (int i = 1; i < amp_table_capacity(&rank->groups); i++) {
         amp_group_t *g = amp_table_lookup(&rank->groups, i);
         if (g)
             put(rank, b, REC_GROUP, i, 2, (const void *[]){g, g->world},
@@ -363,16 +363,15 @@ static void describe_comm(amp_rank_t *rank, blob_t *b, int i,
 static int describe(amp_rank_t *rank, blob_t *b, why_t *w)
 {
     describe_simple(rank, b);
-    for (int i = rank->infos.first; i < rank->infos.nchunks * AMP_TABLE_CHUNK;
-         i++)
+    for (int i = rank->infos.first; i < amp_table_capacity(&rank->infos); i++)
         if (amp_table_lookup(&rank->infos, i))
             describe_info(rank, b, i);
-    for (int i = 0; i < rank->dts.nchunks * AMP_TABLE_CHUNK; i++) {
+    for (int i = 0; i < amp_table_capacity(&rank->dts); i++) {
         const amp_dt_t *d = amp_table_lookup(&rank->dts, i);
         if (d)
             describe_dt(rank, b, i, d);
     }
-    for (int i = 0; i < rank->comms.nchunks * AMP_TABLE_CHUNK; i++) {
+    for (int i = 0; i < amp_table_capacity(&rank->comms); i++) {
         const amp_comm_t *c = amp_table_lookup(&rank->comms, i);
         if (c)
             describe_comm(rank, b, i, c);
@@ -403,9 +402,8 @@ static amp_status_t skip_to(fillers_t *f, int idx)
          * from t->first on come out in ascending order. */
         int next = t->free_head;
         if (next < 0)
-            next = t->nchunks * AMP_TABLE_CHUNK > t->first
-                       ? t->nchunks * AMP_TABLE_CHUNK
-                       : t->first;
+            next = amp_table_capacity(t) > t->first ? amp_table_capacity(t)
+                                                    : t->first;
         if (next == idx)
             return AMP_OK;
         if (next > idx)

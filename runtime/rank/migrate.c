@@ -46,7 +46,7 @@ static void load_reset(amp_rank_t *rank)
 static int pending_coll(amp_rank_t *rank)
 {
     amp_table_t *t = &rank->reqs;
-    for (int i = t->first; i < t->nchunks * AMP_TABLE_CHUNK; i++) {
+    for (int i = t->first; i < amp_table_capacity(t); i++) {
         amp_req_t *r = amp_table_lookup(t, i);
         if (!r || !r->active || r->p2p.done || r->kind == AMP_REQ_SEND ||
             r->kind == AMP_REQ_RECV || r->kind == AMP_REQ_DONE)

@@ -98,7 +98,7 @@ void amp_move_rank_ready(amp_rank_t *rank)
 static void each_comm(amp_rank_t *rank, int attach)
 {
     amp_table_t *t = &rank->comms;
-    for (int i = 0; i < t->nchunks * AMP_TABLE_CHUNK; i++) {
+    for (int i = 0; i < amp_table_capacity(t); i++) {
         amp_comm_t *c = amp_table_lookup(t, i);
         if (!c || c->is_inter)
             continue;
@@ -309,7 +309,7 @@ static void prepare(void *arg)
     (void)arg;
     amp_rank_t *rank = amp_rank_self();
     amp_table_t *t = &rank->msgs;
-    int cap = t->nchunks * AMP_TABLE_CHUNK, n = 0;
+    int cap = amp_table_capacity(t), n = 0;
     amp_sys_alloc_enter();
     struct amp_msg **taken = malloc((size_t)(cap ? cap : 1) * sizeof(*taken));
     if (!taken)

@@ -140,3 +140,33 @@ UNIT_TEST(table_hands_out_stable_reusable_indices)
     UNIT_EQ(t.nlive, 301);
     amp_table_cleanup(&t);
 }
+
+/* A table starts small and doubles: a rank that makes a few objects of a
+ * kind pays for a few slots; indices stay dense across chunk edges. */
+UNIT_TEST(table_grows_by_doubling_from_a_small_first_chunk)
+{
+    amp_table_t t;
+    amp_table_init(&t, sizeof(obj_t), 1);
+    obj_t *first = amp_table_alloc(&t);
+    UNIT_EQ(first->obj.idx, 1);
+    UNIT_EQ(t.nchunks, 1);
+    UNIT_EQ(amp_table_capacity(&t), AMP_TABLE_FIRST);
+    for (int i = 2; i < 1000; i++) {
+        obj_t *o = amp_table_alloc(&t);
+        UNIT_EQ(o->obj.idx, i); /* ascending, none skipped */
+        o->payload = i;
+    }
+    /* 4 + 8 + ... + 512 + 1024 >= 1000 > 4 + ... + 512 */
+    UNIT_EQ(t.nchunks, 8);
+    UNIT_EQ(amp_table_capacity(&t), AMP_TABLE_FIRST * 255);
+    for (int i = 2; i < 1000; i++) {
+        obj_t *o = amp_table_lookup(&t, i);
+        UNIT_TRUE(o != NULL);
+        UNIT_EQ(o->payload, i);
+    }
+    UNIT_TRUE(amp_table_lookup(&t, 1000) == NULL); /* not handed out */
+    UNIT_TRUE(amp_table_lookup(&t, amp_table_capacity(&t)) == NULL);
+    obj_t *far = amp_table_put(&t, 5000); /* grows to hold it */
+    UNIT_TRUE(far != NULL && amp_table_lookup(&t, 5000) == far);
+    amp_table_cleanup(&t);
+}

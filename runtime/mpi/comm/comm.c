@@ -597,7 +597,7 @@ AMP_WEAK_ALIAS(Comm_free)
  * program to complete or free as usual.  Returns the rank re-read. */
 static amp_rank_t *wait_pending(amp_rank_t *rank, MPI_Comm comm_h)
 {
-    for (int i = 0; i < rank->reqs.nchunks * AMP_TABLE_CHUNK; i++) {
+    for (int i = 0; i < amp_table_capacity(&rank->reqs); i++) {
         amp_req_t *r = amp_table_lookup(&rank->reqs, i);
         if (!r || !r->active || r->comm != comm_h || r->p2p.done)
             continue;

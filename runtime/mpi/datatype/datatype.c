@@ -1129,7 +1129,7 @@ static int f90_type(amp_rank_t *rank, int combiner, int p, int r, int id,
                     MPI_Datatype *newtype, const char *call)
 {
     int nints = combiner == MPI_COMBINER_F90_INTEGER ? 1 : 2;
-    for (int i = 0; i < rank->dts.nchunks * AMP_TABLE_CHUNK; i++) {
+    for (int i = 0; i < amp_table_capacity(&rank->dts); i++) {
         amp_dt_t *dt = amp_table_lookup(&rank->dts, i);
         if (dt && dt->f90 && dt->combiner == combiner && dt->ints[0] == p &&
             (nints == 1 || dt->ints[1] == r)) {

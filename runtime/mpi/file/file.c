@@ -54,7 +54,7 @@ MPI_Errhandler *amp_file_errh_slot(amp_rank_t *rank, MPI_File fh)
 MPI_File amp_file_first_open(amp_rank_t *rank, const char **path)
 {
     amp_table_t *t = &rank->files;
-    for (int i = 0; i < t->nchunks * AMP_TABLE_CHUNK; i++) {
+    for (int i = 0; i < amp_table_capacity(t); i++) {
         amp_file_t *f = amp_table_lookup(t, i);
         if (f) {
             *path = f->io->path;
