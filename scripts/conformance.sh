@@ -48,7 +48,7 @@ EOF
 # their io subdirectories). threads, f08 and part join once their results
 # have been gone through (docs/conformance.md).
 default_dirs=(pt2pt coll datatype comm group topo attr info errhan init rma
-    io f77 f90)
+    io mpi_t f77 f90)
 mpich_version=4.0.2
 
 repo=$(cd "$(dirname "$0")/.." && pwd)

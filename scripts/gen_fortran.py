@@ -29,9 +29,9 @@ import sys
 import mpi_headers
 
 # Functions without a Fortran binding: the C-only conversions (handles,
-# statuses, Fortran 2008 statuses).
+# statuses, Fortran 2008 statuses) and the tool interface (mpi_t.h).
 C_ONLY = re.compile(r"^(\w+_c2f|\w+_f2c|Status_c2f08|Status_f082c|"
-                    r"Status_f082f|Status_f2f08)$")
+                    r"Status_f082f|Status_f2f08|T_\w+)$")
 # The large-count "_c" forms: Fortran reaches them through use mpi_f08
 # only (gen_fortran_f08.py), so they get wrappers (pmpi_xxx_c_) but no
 # mpif.h / use mpi binding.

@@ -8,7 +8,7 @@ one per line; mpi.h first, then the headers it includes, in HEADERS order.
 import os
 import re
 
-HEADERS = ("mpi.h", "mpi_more.h", "mpi4.h")
+HEADERS = ("mpi.h", "mpi_more.h", "mpi4.h", "mpi_t.h")
 
 DECL = re.compile(r"^AMPI_DECLARE\(\s*([^,]+?)\s*,\s*(\w+)\s*,\s*\((.*)\)\)\s*$")
 

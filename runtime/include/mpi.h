@@ -434,6 +434,7 @@ AMPI_DECLARE(int, Op_commutative, (MPI_Op op, int *commute))
 
 #include "mpi_more.h"
 #include "mpi4.h"
+#include "mpi_t.h"
 #include "ampi.h"
 #include "pup_c.h"
 

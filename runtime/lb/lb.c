@@ -253,6 +253,7 @@ static void plan(amp_lb_t *lb, void *argp)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     lb->plan_s = (double)(t1.tv_sec - t0.tv_sec) +
                  (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    lb->plan_total_s += lb->plan_s;
     lb->rounds++;
     if (lb->debug)
         report(lb);

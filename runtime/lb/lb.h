@@ -202,6 +202,7 @@ typedef struct amp_lb {
     int cross;       /* some rank of the job changes process this step */
     unsigned long rounds;
     double plan_s; /* the last step's decision time (+lbdebug) */
+    double plan_total_s; /* every step's decision time so far (MPI_T) */
     _Atomic int arrived;
     _Atomic unsigned long gen;
     uint64_t cycles0; /* cycle counter and clock at startup: the rate */

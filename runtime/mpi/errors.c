@@ -99,6 +99,27 @@ static const char *const class_text[] = {
     [MPI_ERR_SESSION] = "invalid session",
     [MPI_ERR_VALUE_TOO_LARGE] = "value too large to store",
     [MPI_ERR_ERRHANDLER] = "invalid error handler",
+    [MPI_T_ERR_MEMORY] = "out of memory (tool interface)",
+    [MPI_T_ERR_NOT_INITIALIZED] = "the tool interface is not initialized",
+    [MPI_T_ERR_CANNOT_INIT] = "the tool interface cannot be initialized",
+    [MPI_T_ERR_INVALID_INDEX] = "invalid index (tool interface)",
+    [MPI_T_ERR_INVALID_ITEM] = "invalid enumeration item",
+    [MPI_T_ERR_INVALID_HANDLE] = "invalid handle (tool interface)",
+    [MPI_T_ERR_OUT_OF_HANDLES] = "no more handles (tool interface)",
+    [MPI_T_ERR_OUT_OF_SESSIONS] = "no more performance variable sessions",
+    [MPI_T_ERR_INVALID_SESSION] = "invalid performance variable session",
+    [MPI_T_ERR_CVAR_SET_NOT_NOW] = "control variable cannot be set now",
+    [MPI_T_ERR_CVAR_SET_NEVER] = "control variable can never be set",
+    [MPI_T_ERR_PVAR_NO_STARTSTOP] =
+        "performance variable cannot be started or stopped",
+    [MPI_T_ERR_PVAR_NO_WRITE] =
+        "performance variable cannot be written or reset",
+    [MPI_T_ERR_PVAR_NO_ATOMIC] =
+        "performance variable cannot be read and reset atomically",
+    [MPI_T_ERR_INVALID_NAME] = "no variable or category of that name",
+    [MPI_T_ERR_INVALID] = "invalid use of the tool interface",
+    [MPI_T_ERR_NOT_ACCESSIBLE] = "not accessible (tool interface)",
+    [MPI_T_ERR_NOT_SUPPORTED] = "not supported (tool interface)",
 };
 
 #define NCLASSES ((int)(sizeof(class_text) / sizeof(class_text[0])))

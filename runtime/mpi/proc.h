@@ -244,6 +244,7 @@ typedef struct amp_rank {
     unsigned polls;         /* request.h: fruitless polls in a row */
     unsigned long poll_act; /* ... since the activity was this */
     amp_call_ctx_t ctx;     /* its own thread's (thr.upper) */
+    struct amp_tool *tool;  /* tool/: MPI_T's handles and sessions, or NULL */
     /* threads.c: kernel threads bound to it now (it stays on its PE while
      * there are any), and its OpenMP settings (amp_omp_state). */
     _Atomic int mt_threads;

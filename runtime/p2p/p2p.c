@@ -175,17 +175,27 @@ static void posted_remove(amp_p2p_ep_t *ep, amp_p2p_req_t *r)
     r->posted = 0;
 }
 
+/* Counts n queue entries compared by the matching of ep's PE. */
+static void count_tries(const amp_p2p_ep_t *ep, uint64_t n)
+{
+    p2p_of(ep->thr->pe)->match_tries += n;
+}
+
 static amp_p2p_req_t *match_posted(amp_p2p_ep_t *ep, int ctx, int src, int tag)
 {
     amp_p2p_rq_t *q = &ep->posted;
     if (ep->nexact && is_exact(ep, ctx))
         q = &ep->posted_b[bucket_of(ctx, src, tag)];
+    uint64_t tries = 0;
     for (amp_p2p_req_t *r = q->head; r; r = r->next) {
+        tries++;
         if (matches(ctx, src, tag, r->ctx, r->peer, r->tag)) {
+            count_tries(ep, tries);
             posted_remove(ep, r);
             return r;
         }
     }
+    count_tries(ep, tries);
     return NULL;
 }
 
@@ -195,6 +205,7 @@ static void unexp_append(amp_p2p_ep_t *ep, amp_msg_t *m)
     m->seq = ep->seq++;
     mq_push(unexp_q(ep, m), m);
     m->queued = 1;
+    p2p_of(ep->thr->pe)->unexp_in++;
     for (amp_p2p_prober_t *p = ep->probers; p; p = p->next)
         amp_sched_wake(p->thr);
 }
@@ -203,6 +214,7 @@ static void unexp_remove(amp_p2p_ep_t *ep, amp_msg_t *m)
 {
     mq_unlink(unexp_q(ep, m), m);
     m->queued = 0;
+    p2p_of(ep->thr->pe)->unexp_out++;
 }
 
 /* The earliest message in the buckets that matches (a wildcard on an
@@ -228,9 +240,15 @@ static amp_msg_t *find_unexpected(amp_p2p_ep_t *ep, int ctx, int src, int tag)
             return find_in_buckets(ep, ctx, src, tag);
         q = &ep->unexp_b[bucket_of(ctx, src, tag)];
     }
-    for (amp_msg_t *m = q->head; m; m = m->next)
-        if (matches(m->ctx, m->src, m->tag, ctx, src, tag))
+    uint64_t tries = 0;
+    for (amp_msg_t *m = q->head; m; m = m->next) {
+        tries++;
+        if (matches(m->ctx, m->src, m->tag, ctx, src, tag)) {
+            count_tries(ep, tries);
             return m;
+        }
+    }
+    count_tries(ep, tries);
     return NULL;
 }
 
@@ -555,8 +573,6 @@ static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
     amp_p2p_ep_t *to = ep->world->eps[env.dst];
     amp_pe_t *pe = ep->thr->pe;
     amp_p2p_pe_t *me = p2p_of(pe);
-    me->sends++;
-    me->sent_bytes += bytes;
     req_init(req, ep, 1, (void *)buf, bytes, env.ctx, env.dst, env.tag);
     req->dt = dt;
     req->src = env.src;
@@ -565,6 +581,8 @@ static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
         req->mem = (amp_p2p_mem_t){AMP_P2P_MEM_DEVICE, dev->device};
     }
     if (to && to->thr->pe == pe) {
+        me->sends[AMP_P2P_ROUTE_SELF]++;
+        me->sent_bytes[AMP_P2P_ROUTE_SELF] += bytes;
         amp_p2p_req_t *r = match_posted(to, env.ctx, env.src, env.tag);
         if (r) {
             if (amp_p2p_dev_moves(r, req) &&
@@ -590,7 +608,11 @@ static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
         return;
     }
     const amp_p2p_tp_t *tp = tp_route(ep->world, to, req);
-    if (tp == &amp_p2p_ring_tp) /* by name: the in-process path */
+    amp_p2p_route_t route =
+        tp == &amp_p2p_ring_tp ? AMP_P2P_ROUTE_RING : AMP_P2P_ROUTE_NET;
+    me->sends[route]++;
+    me->sent_bytes[route] += bytes;
+    if (route == AMP_P2P_ROUTE_RING) /* by name: the in-process path */
         send_remote(pe, ep, to, buf, bytes, env, mode, req);
     else
         tp->send(pe, req, mode);
@@ -598,9 +620,28 @@ static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
 
 void amp_p2p_pe_sends(const amp_pe_t *pe, uint64_t *sends, uint64_t *bytes)
 {
+    amp_p2p_counts_t c;
+    amp_p2p_pe_counts(pe, &c);
+    *sends = *bytes = 0;
+    for (int r = 0; r < AMP_P2P_NROUTES; r++) {
+        *sends += c.sends[r];
+        *bytes += c.bytes[r];
+    }
+}
+
+void amp_p2p_pe_counts(const amp_pe_t *pe, amp_p2p_counts_t *out)
+{
     const amp_p2p_pe_t *me = pe->upper;
-    *sends = me ? me->sends : 0;
-    *bytes = me ? me->sent_bytes : 0;
+    *out = (amp_p2p_counts_t){0};
+    if (!me)
+        return;
+    for (int r = 0; r < AMP_P2P_NROUTES; r++) {
+        out->sends[r] = me->sends[r];
+        out->bytes[r] = me->sent_bytes[r];
+    }
+    out->unexp_in = me->unexp_in;
+    out->unexp_out = me->unexp_out;
+    out->match_tries = me->match_tries;
 }
 
 void amp_p2p_isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,

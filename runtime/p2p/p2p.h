@@ -260,6 +260,25 @@ int amp_p2p_net_traffic(amp_p2p_world_t *w, uint64_t *sent, uint64_t *recv);
  * point-to-point and the collectives' own messages, in the process or
  * out of it. */
 void amp_p2p_pe_sends(const amp_pe_t *pe, uint64_t *sends, uint64_t *bytes);
+
+/* How a send went: to a rank on the same PE, to another PE of the
+ * process (the rings), or to another process (its transport). */
+typedef enum amp_p2p_route {
+    AMP_P2P_ROUTE_SELF,
+    AMP_P2P_ROUTE_RING,
+    AMP_P2P_ROUTE_NET,
+    AMP_P2P_NROUTES
+} amp_p2p_route_t;
+
+/* pe's counters so far (MPI_T's performance variables): sends and bytes
+ * by route, messages into and out of the unexpected queues of the ranks
+ * it ran, queue entries compared while matching.  Read by any thread
+ * while pe writes them: each value is one that was true lately. */
+typedef struct amp_p2p_counts {
+    uint64_t sends[AMP_P2P_NROUTES], bytes[AMP_P2P_NROUTES];
+    uint64_t unexp_in, unexp_out, match_tries;
+} amp_p2p_counts_t;
+void amp_p2p_pe_counts(const amp_pe_t *pe, amp_p2p_counts_t *out);
 /* Takes what arrived from other processes for pe: by pe, or by one thread
  * once the PEs have stopped; returns how many events. */
 unsigned amp_p2p_net_progress(amp_pe_t *pe);

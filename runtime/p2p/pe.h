@@ -19,10 +19,14 @@ typedef struct amp_p2p_pe {
     /* Each transport's state for this PE, by its slot (transport.h: enum
      * amp_p2p_tp_slot), its own to read; NULL: none. */
     void *tp[AMP_P2P_TP_SLOTS];
-    /* The program's sends started on this PE and their bytes (+stats):
-     * written by this PE only, on a line of their own (other PEs read
-     * the fields above, in, for every message they send here). */
-    _Alignas(64) uint64_t sends, sent_bytes;
+    /* The program's sends started on this PE and their bytes, by route
+     * (amp_p2p_route_t), the messages put in and taken out of the
+     * unexpected queues of the ranks it runs, and the queue entries its
+     * matching compared (+stats, MPI_T): written by this PE only, on lines
+     * of their own (other PEs read the fields above, in, for every message
+     * they send here). */
+    _Alignas(64) uint64_t sends[AMP_P2P_NROUTES], sent_bytes[AMP_P2P_NROUTES];
+    uint64_t unexp_in, unexp_out, match_tries;
 } amp_p2p_pe_t;
 
 #endif

@@ -189,6 +189,11 @@ static int check_state_for(amp_rank_t *rank, int for_file, why_t *w)
                       "(docs/checkpoint.md)",
                       rank->nsessions ? "open sessions"
                                       : "kernel threads of its own");
+    if (rank->tool)
+        return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,
+                      "the rank has the tool interface initialized "
+                      "(MPI_T_init_thread without its MPI_T_finalize), "
+                      "which a checkpoint cannot hold (docs/tools.md)");
     if (first_live(&rank->keyvals) >= 0 || rank->user_errs || rank->tls_dtors)
         return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,
                       "the rank holds %s, which a checkpoint cannot hold "

@@ -212,6 +212,7 @@ static void switch_to(amp_pe_t *pe, amp_ult_ctx_t *from, amp_thread_t *next)
 {
     next->state = AMP_THREAD_RUNNING;
     next->resumes++;
+    pe->switches++;
     pe->current = next;
     amp_tls_set(next->tls ? next->tls : pe->kernel_tls);
     amp_ult_switch(from, &next->ctx);

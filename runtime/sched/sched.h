@@ -155,8 +155,10 @@ struct amp_pe {
     /* +stats: threads whose home became this PE and stopped being it
      * (amp_sched_migrate, amp_sched_spawn_expected, amp_sched_vanish),
      * the cycle counter ticks its threads ran (idle time is nobody's),
-     * and amp_sched_run's first and last tick. */
-    unsigned long moved_in, moved_out;
+     * and amp_sched_run's first and last tick; MPI_T: the switches from
+     * one context to a thread (a thread that goes on after a yield with
+     * nobody else ready is not switched to). */
+    unsigned long moved_in, moved_out, switches;
     uint64_t busy, run_from, run_until;
     /* Lending: written by other PEs now and then, read by this one at
      * every outermost call's end and by idle PEs choosing whom to ask. */
