@@ -284,7 +284,7 @@ static void phandle_free(amp_tool_t *t, amp_tool_phandle_t *h)
 
 void amp_tool_session_drop(amp_tool_t *t, int s)
 {
-    for (int i = 1; i < t->phandles.nchunks * AMP_TABLE_CHUNK; i++) {
+    for (int i = 1; i < amp_table_capacity(&t->phandles); i++) {
         amp_tool_phandle_t *h = amp_table_lookup(&t->phandles, i);
         if (h && h->session == s)
             phandle_free(t, h);
@@ -459,7 +459,7 @@ static int start_stop_call(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
         return MPI_SUCCESS;
     }
     int s = AMP_HANDLE_INDEX(session);
-    for (int i = 1; i < t->phandles.nchunks * AMP_TABLE_CHUNK; i++) {
+    for (int i = 1; i < amp_table_capacity(&t->phandles); i++) {
         amp_tool_phandle_t *x = amp_table_lookup(&t->phandles, i);
         if (x && x->session == s && !amp_tool_pvars[x->pvar].continuous)
             start_stop(x, on);

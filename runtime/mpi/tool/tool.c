@@ -65,7 +65,7 @@ int PMPI_T_finalize(void)
         return rc;
     if (--t->inits > 0)
         return MPI_SUCCESS;
-    for (int s = 1; s < t->sessions.nchunks * AMP_TABLE_CHUNK; s++)
+    for (int s = 1; s < amp_table_capacity(&t->sessions); s++)
         if (amp_table_lookup(&t->sessions, s))
             amp_tool_session_drop(t, s);
     amp_table_cleanup(&t->cvars);
