@@ -13,7 +13,8 @@ calls the implementation at once; on a bound kernel thread it packs the
 arguments and hands the implementation to amp_mt_forward (f_xxx).  In a
 process that may lend ranks to idle PEs, the call goes through l_xxx,
 which tells the scheduler around it (amp_sched_call_enter/leave: a rank
-lent to another PE goes home first, and may be lent when it leaves); a
+lent to another PE goes home first, and may be lent when it leaves; with
++trace, amp_sched_trace_call records its entry and exit); a
 blocking collective over MPI_COMM_WORLD there first gives +lbperiod its
 chance.  Both are out of line, so the common path (no binding, no lending)
 is two tests and a tail call, with no frame of its own.  The build
@@ -123,7 +124,16 @@ def entry(name, params):
             lines.append("    if (__builtin_expect(amp_proc.lb_periodic != "
                          "NULL, 0) && comm == MPI_COMM_WORLD)")
             lines.append("        amp_proc.lb_periodic();")
+        # +trace records the call on the rank's location (sched.h).
+        traced = ("    if (__builtin_expect(amp_sched_lending & "
+                  "AMP_SCHED_TRACED, 0))")
+        lines.append(traced)
+        lines.append("        amp_sched_trace_call(self, \"MPI_%s\", 0);"
+                     % name)
         lines.append("    int ret = amp_impl_PMPI_%s(%s);" % (name, names))
+        lines.append(traced)
+        lines.append("        amp_sched_trace_call(self, \"MPI_%s\", 1);"
+                     % name)
         lines.append("    amp_sched_call_leave(self);")
         lines.append("    return ret;")
         lines.append("}")
