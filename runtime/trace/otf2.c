@@ -53,6 +53,9 @@ typedef struct conv {
     int *rank_proc; /* the process a rank was first seen in */
 } conv_t;
 
+/* OTF2's smallest chunk (bytes). */
+#define CHUNK (256 * 1024)
+
 /* Locations: the PEs, then the ranks.  Regions: */
 enum { REG_IDLE, REG_LB, REG_RANK0 };
 /* Attributes. */
@@ -223,6 +226,7 @@ typedef struct out {
     int *rank_call;     /* rank -> the call region open, or -1 */
     OTF2_AttributeList *attrs;
     uint32_t stop_str[4], via_str[4];
+    uint32_t *call_str; /* global name -> its string */
 } out_t;
 
 static OTF2_FlushType pre_flush(void *data, OTF2_FileType type,
@@ -305,8 +309,7 @@ static void on_stop(out_t *o, const ev_t *e)
     int waits =
         e->r.x == AMP_TRACE_STOP_BLOCK || e->r.x == AMP_TRACE_STOP_YIELD;
     if (g >= 0 && waits)
-        OTF2_AttributeList_AddStringRef(o->attrs, ATTR_CALL,
-                                        str_ref(o->cv, o->cv->names[g]));
+        OTF2_AttributeList_AddStringRef(o->attrs, ATTR_CALL, o->call_str[g]);
     OTF2_AttributeList_AddStringRef(o->attrs, ATTR_STOP,
                                     o->stop_str[e->r.x & 3]);
     region(o, e->loc, e->ns, (uint32_t)(REG_RANK0 + r), 0);
@@ -677,9 +680,12 @@ static amp_status_t out_init(out_t *o, conv_t *cv)
     o->pe_lb = calloc((size_t)cv->npes_all + 1, 1);
     o->rank_call = malloc((size_t)(cv->nranks + 1) * sizeof(int));
     o->attrs = OTF2_AttributeList_New();
+    o->call_str = malloc((size_t)(cv->nnames + 1) * sizeof(uint32_t));
     if (!o->w || !o->count || !o->pe_rank || !o->pe_idle || !o->pe_lb ||
-        !o->rank_call || !o->attrs)
+        !o->rank_call || !o->attrs || !o->call_str)
         return AMP_ERR_NOMEM;
+    for (int g = 0; g < cv->nnames; g++)
+        o->call_str[g] = str_ref(cv, cv->names[g]);
     for (int i = 0; i < cv->npes_all; i++)
         o->pe_rank[i] = -1;
     for (int r = 0; r < cv->nranks; r++)
@@ -701,6 +707,7 @@ static void out_cleanup(out_t *o)
     free(o->pe_idle);
     free(o->pe_lb);
     free(o->rank_call);
+    free(o->call_str);
     if (o->attrs)
         OTF2_AttributeList_Delete(o->attrs);
 }
@@ -730,9 +737,9 @@ static amp_status_t write_archive(const char *dir, conv_t *cv)
     if (st != AMP_OK)
         goto out;
     remove_old(dir);
-    ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
-                           4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
-                           OTF2_COMPRESSION_NONE);
+    /* The smallest chunks OTF2 takes: each location's writer holds one. */
+    ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, CHUNK, CHUNK,
+                           OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!ar) {
         st = AMP_ERR_SYS;
         goto out;
@@ -750,6 +757,7 @@ static amp_status_t write_archive(const char *dir, conv_t *cv)
         if (o.w[loc])
             OTF2_Archive_CloseEvtWriter(ar, o.w[loc]);
     OTF2_Archive_CloseEvtFiles(ar);
+    /* Readers expect a (here empty) local definition file per location. */
     OTF2_Archive_OpenDefFiles(ar);
     for (int loc = 0; loc < nloc; loc++) {
         OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(ar, (uint64_t)loc);
