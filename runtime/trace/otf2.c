@@ -50,7 +50,8 @@ typedef struct conv {
     uint32_t nstrs, strcap;
     int64_t tmin, tmax;
     uint64_t dropped;
-    int *rank_proc; /* the process a rank was first seen in */
+    int *rank_proc;   /* the process a rank was first seen in */
+    int *stream_proc; /* a PE's stream -> its process */
 } conv_t;
 
 /* OTF2's smallest chunk (bytes). */
@@ -197,8 +198,12 @@ static amp_status_t read_all(conv_t *cv, const char *dir)
     if (st == AMP_OK) {
         cv->npes_all = cv->pe_base[cv->nprocs];
         cv->streams = calloc((size_t)cv->npes_all, sizeof(*cv->streams));
-        if (!cv->streams)
+        cv->stream_proc = calloc((size_t)cv->npes_all, sizeof(int));
+        if (!cv->streams || !cv->stream_proc)
             st = AMP_ERR_NOMEM;
+        for (int p = 0; st == AMP_OK && p < cv->nprocs; p++)
+            for (int i = cv->pe_base[p]; i < cv->pe_base[p + 1]; i++)
+                cv->stream_proc[i] = p;
     }
     for (int p = 0; st == AMP_OK && p < cv->nprocs; p++)
         for (int i = 0; st == AMP_OK && i < npes[p]; i++)
@@ -342,15 +347,16 @@ static void on_lb_rank(out_t *o, const ev_t *e)
     int r = e->r.a - 1;
     double load;
     memcpy(&load, &e->r.d, sizeof(load));
-    OTF2_Type types[4] = {OTF2_TYPE_DOUBLE, OTF2_TYPE_INT64, OTF2_TYPE_INT64,
-                          OTF2_TYPE_INT64};
-    OTF2_MetricValue v[4];
+    OTF2_Type types[5] = {OTF2_TYPE_DOUBLE, OTF2_TYPE_INT64, OTF2_TYPE_INT64,
+                          OTF2_TYPE_INT64, OTF2_TYPE_INT64};
+    OTF2_MetricValue v[5];
     v[0].floating_point = load;
     v[1].signed_int = e->r.b;
     v[2].signed_int = e->r.c;
-    v[3].signed_int = e->r.x;
+    v[3].signed_int = o->cv->stream_proc[e->stream]; /* where it was */
+    v[4].signed_int = e->r.x;
     OTF2_EvtWriter_Metric(writer(o, rank_loc(o, r)), NULL,
-                          (OTF2_TimeStamp)e->ns, 0, 4, types, v);
+                          (OTF2_TimeStamp)e->ns, 0, 5, types, v);
 }
 
 static void on_pe_event(out_t *o, const ev_t *e)
@@ -380,6 +386,15 @@ static void on_pe_event(out_t *o, const ev_t *e)
             o->pe_lb[loc] = 1;
         }
         break;
+    case AMP_TRACE_LB_SHIP: {
+        OTF2_Type types[2] = {OTF2_TYPE_INT64, OTF2_TYPE_UINT64};
+        OTF2_MetricValue v[2];
+        v[0].signed_int = e->r.a;
+        v[1].unsigned_int = e->r.d;
+        OTF2_EvtWriter_Metric(writer(o, loc), NULL, (OTF2_TimeStamp)e->ns, 1, 2,
+                              types, v);
+        break;
+    }
     case AMP_TRACE_LB_END:
         if (o->pe_lb[loc]) {
             region(o, loc, e->ns, REG_LB, 0);
@@ -563,28 +578,36 @@ static amp_status_t def_comm(out_t *o, OTF2_GlobalDefWriter *d)
     return AMP_OK;
 }
 
-/* Metric 0: a rank's row of a balancing step. */
+/* Metric 0: a rank's row of a balancing step; 1: what a process shipped
+ * to others at a step (on the location of the PE that recorded it). */
 static void def_metric(out_t *o, OTF2_GlobalDefWriter *d)
 {
     conv_t *cv = o->cv;
-    static const char *const names[4] = {"lb load", "lb PE before",
-                                         "lb PE after", "lb process after"};
-    static const char *const units[4] = {"s", "", "", ""};
-    OTF2_MetricMemberRef members[4];
-    for (int k = 0; k < 4; k++) {
+    static const char *const names[7] = {
+        "lb load",           "lb PE before",     "lb PE after",
+        "lb process before", "lb process after", "lb ranks sent",
+        "lb bytes sent"};
+    static const char *const units[7] = {"s", "", "", "", "", "", "bytes"};
+    static const OTF2_Type types[7] = {
+        OTF2_TYPE_DOUBLE, OTF2_TYPE_INT64, OTF2_TYPE_INT64, OTF2_TYPE_INT64,
+        OTF2_TYPE_INT64,  OTF2_TYPE_INT64, OTF2_TYPE_UINT64};
+    OTF2_MetricMemberRef members[7];
+    for (int k = 0; k < 7; k++) {
         uint32_t n = str_ref(cv, names[k]), u = str_ref(cv, units[k]);
         members[k] = (OTF2_MetricMemberRef)k;
         if (d)
             OTF2_GlobalDefWriter_WriteMetricMember(
                 d, members[k], n, n, OTF2_METRIC_TYPE_USER,
-                OTF2_METRIC_ABSOLUTE_POINT,
-                k ? OTF2_TYPE_INT64 : OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0,
-                u);
+                OTF2_METRIC_ABSOLUTE_POINT, types[k], OTF2_BASE_DECIMAL, 0, u);
     }
-    if (d)
-        OTF2_GlobalDefWriter_WriteMetricClass(d, 0, 4, members,
-                                              OTF2_METRIC_ASYNCHRONOUS,
-                                              OTF2_RECORDER_KIND_ABSTRACT);
+    if (!d)
+        return;
+    OTF2_GlobalDefWriter_WriteMetricClass(d, 0, 5, members,
+                                          OTF2_METRIC_ASYNCHRONOUS,
+                                          OTF2_RECORDER_KIND_ABSTRACT);
+    OTF2_GlobalDefWriter_WriteMetricClass(d, 1, 2, members + 5,
+                                          OTF2_METRIC_ASYNCHRONOUS,
+                                          OTF2_RECORDER_KIND_ABSTRACT);
 }
 
 /* The definitions into d; with d NULL, only the strings they use are
@@ -726,6 +749,7 @@ static void conv_cleanup(conv_t *cv)
     free(cv->strs);
     free(cv->pe_base);
     free(cv->rank_proc);
+    free(cv->stream_proc);
 }
 
 /* The archive: events location by location, then the definitions. */

@@ -47,7 +47,9 @@ typedef enum amp_trace_kind {
     AMP_TRACE_LB_BEGIN, /* balancing step c (of this process) begins */
     AMP_TRACE_LB_RANK,  /* rank a, load d (a double, seconds), PE b ->
                            PE c of process x */
-    AMP_TRACE_LB_END    /* the step is decided */
+    AMP_TRACE_LB_END,   /* the step is decided */
+    AMP_TRACE_LB_SHIP   /* step c: this process sent a ranks to others,
+                           d bytes of their memory */
 } amp_trace_kind_t;
 
 typedef enum amp_trace_stop {
