@@ -13,16 +13,19 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
-/* How long the flusher sleeps between looks at the PEs' halves. */
-#define FLUSH_NAP_NS 2000000L
+/* How long the flusher sleeps at most between looks at the PEs' halves
+ * (a PE that fills one wakes it at once). */
+#define FLUSH_NAP_NS 20000000L
 
 int64_t amp_trace_realtime(void)
 {
@@ -62,6 +65,16 @@ static void pe_write(amp_trace_pe_t *tp, int h, size_t n)
         tp->dropped += n; /* the PE has moved on: counted at the end */
 }
 
+/* Whether a PE has handed over a half not yet written. */
+static int any_full(amp_trace_t *t)
+{
+    for (int i = 0; i < t->npes; i++)
+        if (atomic_load(&t->pes[i]->full[0]) ||
+            atomic_load(&t->pes[i]->full[1]))
+            return 1;
+    return 0;
+}
+
 /* The flusher: writes every half a PE handed over, until told to stop. */
 static void *flusher_main(void *arg)
 {
@@ -81,8 +94,12 @@ static void *flusher_main(void *arg)
         }
         if (stop)
             return NULL;
-        struct timespec nap = {0, FLUSH_NAP_NS};
-        nanosleep(&nap, NULL);
+        int seen = atomic_load(&t->kick);
+        if (!any_full(t)) {
+            struct timespec nap = {0, FLUSH_NAP_NS};
+            syscall(SYS_futex, &t->kick, FUTEX_WAIT_PRIVATE, seen, &nap, NULL,
+                    0);
+        }
     }
 }
 
@@ -95,6 +112,9 @@ amp_trace_rec_t *amp_trace_swap(amp_trace_pe_t *tp)
     }
     atomic_store_explicit(&tp->full[tp->filling], AMP_TRACE_HALF_RECS,
                           memory_order_release);
+    amp_trace_t *t = tp->trace; /* wake the flusher: once per half */
+    atomic_fetch_add(&t->kick, 1);
+    syscall(SYS_futex, &t->kick, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
     tp->filling = other;
     tp->cur = tp->half[other];
     tp->end = tp->cur + AMP_TRACE_HALF_RECS;
@@ -247,6 +267,8 @@ static amp_status_t write_clock(const amp_trace_t *t)
 static amp_status_t close_raw(amp_trace_t *t)
 {
     atomic_store(&t->stop, 1);
+    atomic_fetch_add(&t->kick, 1);
+    syscall(SYS_futex, &t->kick, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
     if (t->flusher_on)
         pthread_join((pthread_t)t->flusher, NULL);
     t->flusher_on = 0;

@@ -7,9 +7,10 @@
  * sent a message, a load-balancing step decided where ranks go.  Nothing
  * on that path locks, allocates or makes a system call: a record is a
  * time stamp (the cycle counter) and a few stores.  The buffer has two
- * halves; a full half is handed to the process's flusher thread, which
- * writes it to the PE's raw file under DIR/raw/ while the PE fills the
- * other.  When the flusher has not caught up, records are dropped and
+ * halves; a full half is handed to the process's flusher thread (woken
+ * through a futex, once per half: the only system call of a traced PE),
+ * which writes it to the PE's raw file under DIR/raw/ while the PE fills
+ * the other.  When the flusher has not caught up, records are dropped and
  * counted (memory stays bounded: two halves per PE).
  *
  * At the end (amp_trace_finish) every process closes its raw files; after
@@ -103,6 +104,7 @@ struct amp_trace {
     uint64_t c0; /* cycle counter and CLOCK_REALTIME (ns) at start */
     int64_t ns0;
     _Atomic int stop;
+    _Atomic int kick; /* futex word: bumped when a half is full */
     int flusher_on;
     unsigned long flusher; /* pthread_t */
 };

@@ -1,15 +1,15 @@
-/* What the +trace tests run: every rank sends ROUNDS messages of BYTES
- * bytes with tag 7 to the next rank (a ring) and receives as many from the
- * previous one; rank 0 then works about WORK units alone (the others wait
+/* What the +trace tests run: every rank sends ROUNDS messages (argv[1],
+ * default 5) of BYTES bytes with tag 7 to the next rank (a ring) and
+ * receives as many from the previous one; rank 0 then works about WORK units alone (the others wait
  * in MPI_Allreduce meanwhile); one MPI_Allreduce; " No Errors" on rank 0.
  * So a trace of it holds exactly, per rank, ROUNDS MPI_Send and MPI_Recv
  * calls and one MPI_Allreduce, and ROUNDS sends of BYTES bytes from each
  * rank to the next. */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define ROUNDS 5
 #define BYTES 100
 
 static volatile unsigned long sink;
@@ -27,10 +27,11 @@ int main(int argc, char **argv)
     int rank, size, errs = 0;
     char out[BYTES], in[BYTES];
     MPI_Init(&argc, &argv);
+    int rounds = argc > 1 ? atoi(argv[1]) : 5;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int next = (rank + 1) % size, prev = (rank + size - 1) % size;
-    for (int k = 0; k < ROUNDS; k++) {
+    for (int k = 0; k < rounds; k++) {
         memset(out, rank + k, sizeof(out));
         if (rank % 2 == 0) {
             MPI_Send(out, BYTES, MPI_CHAR, next, 7, MPI_COMM_WORLD);
