@@ -1,10 +1,10 @@
 /* What the +trace tests run: every rank sends ROUNDS messages (argv[1],
  * default 5) of BYTES bytes with tag 7 to the next rank (a ring) and
- * receives as many from the previous one; rank 0 then works about WORK units alone (the others wait
- * in MPI_Allreduce meanwhile); one MPI_Allreduce; " No Errors" on rank 0.
- * So a trace of it holds exactly, per rank, ROUNDS MPI_Send and MPI_Recv
- * calls and one MPI_Allreduce, and ROUNDS sends of BYTES bytes from each
- * rank to the next. */
+ * receives as many from the previous one; rank 0 then works about WORK units
+ * alone (the others wait in MPI_Allreduce meanwhile); one MPI_Allreduce; " No
+ * Errors" on rank 0. So a trace of it holds exactly, per rank, ROUNDS MPI_Send
+ * and MPI_Recv calls and one MPI_Allreduce, and ROUNDS sends of BYTES bytes
+ * from each rank to the next. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
