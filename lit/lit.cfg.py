@@ -174,6 +174,19 @@ def is_open_mpi(mpicc):
     return "Open MPI" in out
 
 
+# +trace's readers: otf2-print (Debian's otf2-tools) and ampitrace, which
+# needs python3-otf2 and python3-matplotlib for the system's python3.
+config.substitutions.append(("%ampitrace", tool("ampitrace")))
+otf2_print = shutil.which("otf2-print", path=config.environment["PATH"])
+if otf2_print:
+    config.available_features.add("otf2-print")
+    config.substitutions.append(("%otf2_print", otf2_print))
+if subprocess.call(["/usr/bin/python3", "-c", "import otf2, matplotlib"],
+                   stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL) == 0:
+    config.available_features.add("ampitrace")
+
+
 # Open MPI's mpicc, for tests that compare our wrapper with it.
 mpicc = shutil.which("mpicc", path=config.environment["PATH"])
 if mpicc and is_open_mpi(mpicc):

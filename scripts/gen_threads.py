@@ -13,7 +13,8 @@ calls the implementation at once; on a bound kernel thread it packs the
 arguments and hands the implementation to amp_mt_forward (f_xxx).  In a
 process that may lend ranks to idle PEs, the call goes through l_xxx,
 which tells the scheduler around it (amp_sched_call_enter/leave: a rank
-lent to another PE goes home first, and may be lent when it leaves); a
+lent to another PE goes home first, and may be lent when it leaves; with
++trace, r_xxx instead, which also records its entry and exit); a
 blocking collective over MPI_COMM_WORLD there first gives +lbperiod its
 chance.  Both are out of line, so the common path (no binding, no lending)
 is two tests and a tail call, with no frame of its own.  The build
@@ -50,6 +51,16 @@ WORLD_COLLS = {"Barrier", "Bcast", "Reduce", "Allreduce", "Gather",
                "Gatherv", "Scatter", "Scatterv", "Allgather", "Allgatherv",
                "Alltoall", "Alltoallv", "Alltoallw", "Reduce_scatter",
                "Reduce_scatter_block", "Scan", "Exscan"}
+
+
+def periodic(name, params):
+    """The lines that give +lbperiod its chance before a blocking
+    collective over MPI_COMM_WORLD (none for other calls)."""
+    if not world_coll(name, params):
+        return []
+    return ["    if (__builtin_expect(amp_proc.lb_periodic != NULL, 0) && "
+            "comm == MPI_COMM_WORLD)",
+            "        amp_proc.lb_periodic();"]
 
 
 def world_coll(name, params):
@@ -115,14 +126,29 @@ def entry(name, params):
     lines.append("}")
     lines.append("")
     if name not in AWAY_OK:
+        # With +trace, the call goes through r_NAME, which records its
+        # entry and exit on the rank's location (sched.h); l_NAME pays one
+        # test for it.
+        lines.append("static __attribute__((noinline, cold)) int r_%s(%s)"
+                     % (name, decls))
+        lines.append("{")
+        lines.append("    amp_thread_t *self = amp_sched_call_enter();")
+        lines.append("    amp_sched_trace_call(self, \"MPI_%s\", 0);" % name)
+        lines.extend(periodic(name, params))
+        lines.append("    int ret = amp_impl_PMPI_%s(%s);" % (name, names))
+        lines.append("    amp_sched_trace_call(self, \"MPI_%s\", 1);" % name)
+        lines.append("    amp_sched_call_leave(self);")
+        lines.append("    return ret;")
+        lines.append("}")
+        lines.append("")
         lines.append("static __attribute__((noinline)) int l_%s(%s)" % (
             name, decls))
         lines.append("{")
+        lines.append("    if (__builtin_expect(amp_sched_lending & "
+                     "AMP_SCHED_TRACED, 0))")
+        lines.append("        return r_%s(%s);" % (name, names))
         lines.append("    amp_thread_t *self = amp_sched_call_enter();")
-        if world_coll(name, params):
-            lines.append("    if (__builtin_expect(amp_proc.lb_periodic != "
-                         "NULL, 0) && comm == MPI_COMM_WORLD)")
-            lines.append("        amp_proc.lb_periodic();")
+        lines.extend(periodic(name, params))
         lines.append("    int ret = amp_impl_PMPI_%s(%s);" % (name, names))
         lines.append("    amp_sched_call_leave(self);")
         lines.append("    return ret;")

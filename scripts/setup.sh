@@ -13,6 +13,8 @@ packages=(
     libhwloc-dev hwloc
     libpmix-dev libucx-dev
     openmpi-bin libopenmpi-dev
+    libopen-trace-format2-dev otf2-tools # +trace: OTF2 (headers, pkg-config), otf2-print
+    python3-otf2 python3-matplotlib # ampitrace
     dpkg-dev xz-utils       # apt-get source (scripts/conformance.sh)
 )
 

@@ -239,10 +239,29 @@ static void plan_process(amp_lb_t *lb)
     free(loads);
 }
 
+/* +trace: the step decided, each rank of the process with its load, its
+ * PE and where it goes (before rank_pe is updated). */
+static __attribute__((noinline)) void trace_step(const amp_lb_t *lb,
+                                                 amp_trace_pe_t *tp)
+{
+    for (int r = 0; r < lb->nranks; r++) {
+        if (!amp_lb_is_local(lb, r))
+            continue;
+        uint64_t load;
+        memcpy(&load, &lb->loads[r], sizeof(load));
+        amp_trace_put(tp, AMP_TRACE_LB_RANK, lb->map_proc[r], r + 1,
+                      lb->rank_pe[r], lb->map[r], load);
+    }
+    amp_trace_put(tp, AMP_TRACE_LB_END, 0, 0, 0, (int)lb->rounds, 0);
+}
+
 /* The last rank in: deliver what is in flight, decide the map. */
 static void plan(amp_lb_t *lb, void *argp)
 {
     const amp_lb_hooks_t *h = argp;
+    amp_trace_pe_t *tp = amp_pe_self()->trace;
+    if (__builtin_expect(tp != NULL, 0))
+        amp_trace_put(tp, AMP_TRACE_LB_BEGIN, 0, 0, 0, (int)lb->rounds + 1, 0);
     if (h && h->quiesce)
         h->quiesce(lb, h->arg);
     drain(lb);
@@ -257,6 +276,9 @@ static void plan(amp_lb_t *lb, void *argp)
     lb->rounds++;
     if (lb->debug)
         report(lb);
+    tp = amp_pe_self()->trace; /* the hooks may have switched */
+    if (__builtin_expect(tp != NULL, 0))
+        trace_step(lb, tp);
     if (lb->cross) {
         /* Every process made the same map of the whole job. */
         for (int r = 0; r < lb->nranks; r++) {

@@ -60,6 +60,7 @@ typedef struct amp_opts {
     int pinmap;            /* +pinmap: placed ranks are never lent */
     int mapped;            /* +mapping or AMPI_MAPPING was given */
     long lbperiod_ns;      /* +lbperiod: balance so often (0: never) */
+    const char *trace;     /* +trace DIR: write an OTF2 trace there */
     long ckptperiod_ns;    /* +ckptperiod: checkpoint so often (0: never) */
     const char *ckptdir;   /* +ckptdir DIR: where +ckptperiod writes */
 } amp_opts_t;
@@ -118,6 +119,7 @@ typedef struct amp_proc {
     int pin_base;
     struct amp_nbc_pe *nbc_pes; /* coll/nbc.c: by PE id */
     amp_lb_t lb;                /* lb/: moving ranks between PEs */
+    amp_trace_t trace;          /* trace/: +trace's buffers */
     /* rank/period.c: +lbperiod's and +ckptperiod's check at a blocking
      * collective over MPI_COMM_WORLD, or NULL; when their next periods
      * end (ns; LONG_MAX: never). */

@@ -564,6 +564,22 @@ static uint32_t next_sid(amp_p2p_ep_t *ep)
     return ep->last_sid;
 }
 
+/* +trace: ep's rank sends req (bytes to world rank env.dst) to the rank
+ * of endpoint to (NULL: in another process). */
+static __attribute__((noinline)) void
+trace_send(amp_pe_t *pe, const amp_p2p_ep_t *ep, const amp_p2p_ep_t *to,
+           const amp_p2p_req_t *req, amp_p2p_env_t env)
+{
+    if (amp_pe_self() != pe)
+        return; /* not from the PE whose buffer it is */
+    int via =
+        to ? (to->thr->pe == pe ? AMP_TRACE_VIA_PE : AMP_TRACE_VIA_PROCESS)
+           : (amp_p2p_on_device(req) ? AMP_TRACE_VIA_DEVICE
+                                     : AMP_TRACE_VIA_NET);
+    amp_trace_put(pe->trace, AMP_TRACE_SEND, via, ep->world_rank + 1, env.dst,
+                  env.tag, req->bytes);
+}
+
 /* Starts a send of bytes of data at buf in layout dt (NULL: plain; dev:
  * device memory, or NULL) with envelope env. */
 static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
@@ -580,6 +596,8 @@ static void isend(amp_p2p_ep_t *ep, const void *buf, size_t bytes,
     if (dev) {
         req->mem = (amp_p2p_mem_t){AMP_P2P_MEM_DEVICE, dev->device};
     }
+    if (__builtin_expect(pe->trace != NULL, 0))
+        trace_send(pe, ep, to, req, env);
     if (to && to->thr->pe == pe) {
         me->sends[AMP_P2P_ROUTE_SELF]++;
         me->sent_bytes[AMP_P2P_ROUTE_SELF] += bytes;

@@ -385,6 +385,10 @@ static void placed(amp_lb_t *lb, void *arg)
         pthread_mutex_unlock(&m->lock);
     }
     uint64_t shipped = atomic_exchange(&m->shipped, 0);
+    amp_trace_pe_t *tp = amp_pe_self()->trace;
+    if (__builtin_expect(tp != NULL, 0))
+        amp_trace_put(tp, AMP_TRACE_LB_SHIP, 0, m->leaving, 0, (int)lb->rounds,
+                      shipped);
     if (lb->debug)
         fprintf(stderr,
                 "ampi: lb: step %lu: process %d sent %d ranks, %llu bytes "

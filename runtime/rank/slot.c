@@ -231,6 +231,8 @@ static void attach(amp_rank_t *rank)
     int r = rank->world_rank;
     rank->thr.owner = rank;
     rank->thr.upper = &rank->ctx;
+    rank->thr.trace_id = r + 1; /* +trace: its location */
+    rank->thr.trace_why = &rank->call;
     amp_p2p_ep_init(&rank->ep, &amp_proc.world, r, &rank->thr);
     amp_p2p_ep_attach(&rank->ep);
     amp_proc.ranks[r] = rank;

@@ -207,9 +207,31 @@ void amp_sched_poll(amp_pe_t *pe)
     }
 }
 
+/* +trace: thr begins running on pe (kind AMP_TRACE_RUN) or stops
+ * (AMP_TRACE_STOP, how: amp_trace_stop_t, with the call it is in). */
+static __attribute__((noinline)) void
+trace_switch(amp_pe_t *pe, amp_thread_t *thr, int kind, int how)
+{
+    int why = 0;
+    if (kind == AMP_TRACE_STOP && thr->trace_why)
+        why = amp_trace_name_id(pe->trace, *thr->trace_why);
+    amp_trace_put(pe->trace, kind, how, thr->trace_id, why, 0, 0);
+}
+
+/* Why thr, in state, stops: amp_trace_stop_t. */
+static int stop_how(amp_thread_state_t state)
+{
+    return state == AMP_THREAD_BLOCKED ? AMP_TRACE_STOP_BLOCK
+           : state == AMP_THREAD_READY ? AMP_TRACE_STOP_YIELD
+           : state == AMP_THREAD_DONE  ? AMP_TRACE_STOP_DONE
+                                       : AMP_TRACE_STOP_MOVE;
+}
+
 /* Switches from the context in from to thread next, with next's TLS. */
 static void switch_to(amp_pe_t *pe, amp_ult_ctx_t *from, amp_thread_t *next)
 {
+    if (__builtin_expect(pe->trace != NULL, 0))
+        trace_switch(pe, next, AMP_TRACE_RUN, 0);
     next->state = AMP_THREAD_RUNNING;
     next->resumes++;
     pe->switches++;
@@ -230,6 +252,8 @@ static void switch_away(amp_pe_t *pe, amp_thread_t *thr)
     thr->busy += now - pe->run_start;
     pe->busy += now - pe->run_start;
     pe->run_start = now;
+    if (__builtin_expect(pe->trace != NULL, 0))
+        trace_switch(pe, thr, AMP_TRACE_STOP, stop_how(thr->state));
     amp_sched_poll(pe);
     amp_thread_t *next = runq_pop(pe);
     if (!next && pe->pollers)
@@ -251,6 +275,8 @@ static void switch_away(amp_pe_t *pe, amp_thread_t *thr)
         pe->run_start = amp_sched_cycles(); /* idle time is nobody's */
     }
     if (next == thr) {
+        if (__builtin_expect(pe->trace != NULL, 0))
+            trace_switch(pe, thr, AMP_TRACE_RUN, 0);
         thr->state = AMP_THREAD_RUNNING;
         thr->resumes++;
         return;
@@ -273,6 +299,8 @@ static void leave_for(amp_pe_t *pe, amp_thread_t *thr, amp_pe_t *to, int home)
     thr->busy += now - pe->run_start;
     pe->busy += now - pe->run_start;
     pe->run_start = now;
+    if (__builtin_expect(pe->trace != NULL, 0))
+        trace_switch(pe, thr, AMP_TRACE_STOP, AMP_TRACE_STOP_MOVE);
     thr->state = AMP_THREAD_MIGRATING;
     pe->leaving = thr;
     pe->leaving_to = to;
@@ -587,7 +615,8 @@ int amp_sched_lending;
 void amp_sched_set_steal(amp_sched_t *sched, int on, long idle_ns)
 {
     sched->steal = on && sched->npes > 1;
-    amp_sched_lending = sched->steal;
+    amp_sched_lending = (sched->steal ? AMP_SCHED_LENDS : 0) |
+                        (amp_sched_lending & AMP_SCHED_TRACED);
     sched->steal_idle_ns = idle_ns > 0 ? idle_ns : STEAL_IDLE_NS;
 }
 
@@ -658,6 +687,8 @@ void amp_sched_lend(amp_thread_t *thr)
 
 static void idle(amp_pe_t *pe, long sleep_ns)
 {
+    if (__builtin_expect(pe->trace != NULL, 0))
+        amp_trace_put(pe->trace, AMP_TRACE_IDLE, 0, 0, 0, 0, 0);
     long start = now_ns(), spun = 0;
     int crowded =
         atomic_load_explicit(&pe->sched->crowded, memory_order_relaxed);
@@ -679,6 +710,24 @@ static void idle(amp_pe_t *pe, long sleep_ns)
 out:
     steal_withdraw(pe);
     atomic_store_explicit(&pe->idling, 0, memory_order_relaxed);
+    if (__builtin_expect(pe->trace != NULL, 0))
+        amp_trace_put(pe->trace, AMP_TRACE_BUSY, 0, 0, 0, 0, 0);
+}
+
+void amp_sched_set_traced(amp_sched_t *sched, amp_trace_t *t)
+{
+    for (int i = 0; i < sched->npes; i++)
+        sched->pes[i]->trace = t->pes[i];
+    amp_sched_lending |= AMP_SCHED_TRACED;
+}
+
+void amp_sched_trace_call(amp_thread_t *thr, const char *name, int leave)
+{
+    amp_pe_t *pe = amp_pe_self();
+    if (!thr || !pe || !pe->trace)
+        return;
+    amp_trace_put(pe->trace, leave ? AMP_TRACE_LEAVE : AMP_TRACE_ENTER, 0,
+                  thr->trace_id, amp_trace_name_id(pe->trace, name), 0, 0);
 }
 
 void amp_sched_set_crowded(amp_sched_t *sched, int crowded)

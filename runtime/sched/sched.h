@@ -54,6 +54,7 @@
 #include "base/base.h"
 #include "sched/inbox.h"
 #include "tlsglobals/tls.h"
+#include "trace/trace.h"
 #include "ult/ult.h"
 
 #include <pthread.h>
@@ -91,6 +92,10 @@ typedef struct amp_thread {
     void *owner; /* the layer above's object the thread runs for (a rank) */
     void *upper; /* the layer above's state of this thread */
     void *tls;   /* its thread pointer (%fs:0), or NULL */
+    /* +trace: its id in the records (world rank + 1; 0: not a rank), and
+     * where the layer above keeps the name of the call it is in. */
+    int trace_id;
+    const char *const *trace_why;
 } amp_thread_t;
 
 typedef struct amp_sched amp_sched_t;
@@ -142,6 +147,7 @@ struct amp_pe {
     int id;
     pthread_t thread;
     void *upper;             /* state of the layers above, per PE */
+    amp_trace_pe_t *trace;   /* +trace: its buffer; NULL: not traced */
     amp_thread_t *pollers;   /* parked pollers (amp_sched_poll_wait) */
     unsigned long poll_seen; /* the job's activity at its last poll round */
     unsigned poll_skips;     /* polls skipped in a row (amp_sched_poll_skip) */
@@ -302,6 +308,10 @@ extern __thread amp_pe_t *amp_sched_self_pe
 /* Whether the process lends at all (stealing on, more than one PE): set
  * once before the PEs start; without it the calls skip enter and leave. */
 extern int amp_sched_lending __attribute__((visibility("hidden")));
+/* Bits of amp_sched_lending: the process lends; it traces (+trace: the
+ * calls go through the same detour, which records them). */
+#define AMP_SCHED_LENDS 1
+#define AMP_SCHED_TRACED 2
 void amp_sched_call_home(amp_pe_t *pe, amp_thread_t *thr);
 void amp_sched_lend(amp_thread_t *thr);
 /* Inline: the entry points of every MPI call run it.  The thread pointer
@@ -406,6 +416,13 @@ static inline uint64_t amp_sched_cycles(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 #endif
 }
+/* +trace: PE i of sched records into t->pes[i] from now on (before the
+ * PEs start), and the calls into the layer above are recorded
+ * (amp_sched_trace_call). */
+void amp_sched_set_traced(amp_sched_t *sched, amp_trace_t *t);
+/* +trace: thr enters (leave 0) or leaves the call named name (a string
+ * that lives on); nothing when the calling PE does not trace. */
+void amp_sched_trace_call(amp_thread_t *thr, const char *name, int leave);
 /* Ticks the calling thread has run so far, the current stretch included. */
 uint64_t amp_sched_self_busy(void);
 

@@ -1,5 +1,5 @@
 /* Runtime options: +vp, +p, +stacksize, +isomalloc_slot, +mapping, +eager,
- * +nopin, +stats, +showmap, the load balancing's and their environment
+ * +nopin, +stats, +showmap, +trace, the load balancing's and their environment
  * variables; the placement report. */
 #include "start/start.h"
 
@@ -17,13 +17,21 @@ static const char usage[] =
     "+mapping KIND, "
     "+eager BYTES, +nopin, +stats, +showmap, +balancer NAME, +lbdebug, "
     "+lbperiod SECONDS, +nosteal, +pinmap, +gpumap MAP, +restart DIR, "
-    "+ckptperiod SECONDS, +ckptdir DIR, +iothreads N (see "
+    "+ckptperiod SECONDS, +ckptdir DIR, +trace DIR, +iothreads N (see "
     "docs/runtime-options.md)";
 
 _Noreturn static void bad_value(const char *name, const char *what,
                                 const char *value)
 {
     amp_fatal("%s: expected %s, got '%s'", name, what, value ? value : "");
+}
+
+/* A directory to write into (made later if missing): not empty. */
+static const char *parse_dir(const char *name, const char *value)
+{
+    if (!*value)
+        bad_value(name, "a directory", value);
+    return value;
 }
 
 static int parse_count(const char *name, const char *value)
@@ -332,6 +340,8 @@ static void from_env(amp_opts_t *o)
         o->lbdebug = parse_flag("AMPI_LBDEBUG", v);
     if ((v = getenv("AMPI_GPUMAP")))
         o->gpumap = v; /* checked by gpu/gpu.c */
+    if ((v = getenv("AMPI_TRACE")))
+        o->trace = parse_dir("AMPI_TRACE", v);
     if ((v = getenv("AMPI_RESTART")) && *v)
         o->restart = v; /* checked by start/restart.c */
     if ((v = getenv("AMPI_IO_THREADS")))
@@ -448,7 +458,7 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
     static const char *const with_value[] = {
         "+vp",       "+p",          "+stacksize",      "+mapping", "+eager",
         "+balancer", "+gpumap",     "+isomalloc_slot", "+restart", "+iothreads",
-        "+lbperiod", "+ckptperiod", "+ckptdir"};
+        "+lbperiod", "+ckptperiod", "+ckptdir",        "+trace"};
     static const char *const flags[] = {"+nopin",   "+stats",   "+showmap",
                                         "+lbdebug", "+nosteal", "+steal",
                                         "+pinmap"};
@@ -504,6 +514,7 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
         case 10: o->lbperiod_ns = parse_seconds("+lbperiod", value); break;
         case 11: o->ckptperiod_ns = parse_seconds("+ckptperiod", value); break;
         case 12: o->ckptdir = value; break; /* checked at the checkpoint */
+        case 13: o->trace = parse_dir("+trace", value); break;
         }
         return 1;
     }

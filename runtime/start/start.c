@@ -320,6 +320,14 @@ static void setup(int npes, int first, int nlocal, int *local_pe)
     amp_sched_set_crowded(&amp_proc.sched,
                           o->yield_idle < 0 ? crowded(npes) : o->yield_idle);
     amp_sched_set_steal(&amp_proc.sched, o->steal, o->steal_idle_ns);
+    if (o->trace) {
+        if (amp_trace_init(&amp_proc.trace, o->trace, amp_proc.boot.index,
+                           npes) != AMP_OK)
+            amp_fatal("+trace (AMPI_TRACE) %s: cannot write a trace there "
+                      "(the line above says why)",
+                      o->trace);
+        amp_sched_set_traced(&amp_proc.sched, &amp_proc.trace);
+    }
     amp_proc.nranks = o->vp;
     amp_proc.ranks = calloc((size_t)o->vp, sizeof(*amp_proc.ranks));
     if (!amp_proc.ranks ||
@@ -463,6 +471,12 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
     amp_detect_finish(&amp_proc.sched);
     amp_p2p_net_finish(&amp_proc.world, &amp_proc.sched, &amp_proc.boot);
     amp_detect_cleanup();
+    /* Its own line says what went wrong; the program's status stands. */
+    if (amp_proc.opts.trace) {
+        amp_status_t traced =
+            amp_trace_finish(&amp_proc.trace, &amp_proc.boot, amp_proc.nranks);
+        (void)traced;
+    }
     if (amp_proc.opts.stats)
         amp_start_stats_print();
     if (amp_proc.opts.lbdebug && amp_proc.sched.steal)

@@ -1,0 +1,166 @@
+/*
+ * trace: +trace DIR, a record of what every PE did, written as OTF2.
+ *
+ * Each PE appends fixed-size records (amp_trace_rec_t, 32 bytes) to a
+ * buffer of its own: a thread began or stopped running on it (and the MPI
+ * call it stopped in), the PE idled, a rank entered or left an MPI call,
+ * sent a message, a load-balancing step decided where ranks go.  Nothing
+ * on that path locks, allocates or makes a system call: a record is a
+ * time stamp (the cycle counter) and a few stores.  The buffer has two
+ * halves; a full half is handed to the process's flusher thread (woken
+ * through a futex, once per half: the only system call of a traced PE),
+ * which writes it to the PE's raw file under DIR/raw/ while the PE fills
+ * the other.  When the flusher has not caught up, records are dropped and
+ * counted (memory stays bounded: two halves per PE).
+ *
+ * At the end (amp_trace_finish) every process closes its raw files; after
+ * a fence of the job's processes (boot/), process 0 reads them all, sorts
+ * them by time and writes one OTF2 archive, DIR/traces.otf2: a location per
+ * PE (what ran on it, idle, balancing) and one per rank (its MPI calls,
+ * its sends, its loads at each balancing step).  docs/tracing.md describes
+ * what the archive holds.  The raw files are removed once it is written.
+ *
+ * When tracing is off a PE's trace pointer is NULL: every hook is one
+ * test of that pointer.
+ */
+#ifndef AMP_TRACE_H
+#define AMP_TRACE_H
+
+#include "base/base.h"
+#include "boot/boot.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/* What a record says; a..d as listed. */
+typedef enum amp_trace_kind {
+    AMP_TRACE_RUN = 1,  /* a thread began running: a = id */
+    AMP_TRACE_STOP,     /* ... stopped: a = id, b = name of the call it
+                           is in (0: none), x = amp_trace_stop_t */
+    AMP_TRACE_IDLE,     /* the PE began idling */
+    AMP_TRACE_BUSY,     /* ... and stopped */
+    AMP_TRACE_ENTER,    /* rank a entered the call named b */
+    AMP_TRACE_LEAVE,    /* ... and left it */
+    AMP_TRACE_SEND,     /* rank a sent d bytes to rank b, tag c; x:
+                           amp_trace_via_t */
+    AMP_TRACE_LB_BEGIN, /* balancing step c (of this process) begins */
+    AMP_TRACE_LB_RANK,  /* rank a, load d (a double, seconds), PE b ->
+                           PE c of process x */
+    AMP_TRACE_LB_END,   /* the step is decided */
+    AMP_TRACE_LB_SHIP   /* step c: this process sent a ranks to others,
+                           d bytes of their memory */
+} amp_trace_kind_t;
+
+typedef enum amp_trace_stop {
+    AMP_TRACE_STOP_BLOCK, /* waits for something (a message, a peer) */
+    AMP_TRACE_STOP_YIELD, /* let others run, stays ready */
+    AMP_TRACE_STOP_MOVE,  /* leaves the PE (a move, a lend, going home) */
+    AMP_TRACE_STOP_DONE   /* ended */
+} amp_trace_stop_t;
+
+typedef enum amp_trace_via {
+    AMP_TRACE_VIA_PE,      /* to a rank of the same PE */
+    AMP_TRACE_VIA_PROCESS, /* to another PE of the process */
+    AMP_TRACE_VIA_NET,     /* to another process */
+    AMP_TRACE_VIA_DEVICE   /* a device buffer to another process */
+} amp_trace_via_t;
+
+/* Ids: a thread's id is its world rank + 1 (0: not a rank, not traced
+ * as one). */
+typedef struct amp_trace_rec {
+    uint64_t t; /* cycle counter */
+    uint16_t kind, x;
+    int32_t a, b, c;
+    uint64_t d;
+} amp_trace_rec_t;
+
+/* Records in a half of a PE's buffer (1 MiB). */
+#define AMP_TRACE_HALF_RECS 32768
+/* Distinct names (MPI calls) a PE can tell apart; more read as "other". */
+#define AMP_TRACE_NAMES 512
+
+typedef struct amp_trace amp_trace_t;
+
+typedef struct amp_trace_pe {
+    amp_trace_rec_t *cur, *end; /* the half being filled */
+    amp_trace_rec_t *half[2];
+    int filling;            /* the half cur is in */
+    _Atomic size_t full[2]; /* records of a half handed to the
+                               flusher, 0: free */
+    uint64_t dropped;       /* records the flusher had no room for */
+    const char *names[AMP_TRACE_NAMES]; /* id i + 1 */
+    int nnames;
+    int fd, id;
+    amp_trace_t *trace;
+} amp_trace_pe_t;
+
+struct amp_trace {
+    char *dir; /* +trace DIR */
+    int proc;  /* this process's index in the job */
+    int npes;
+    amp_trace_pe_t **pes;
+    uint64_t c0; /* cycle counter and CLOCK_REALTIME (ns) at start */
+    int64_t ns0;
+    _Atomic int stop;
+    _Atomic int kick; /* futex word: bumped when a half is full */
+    int flusher_on;
+    unsigned long flusher; /* pthread_t */
+};
+
+/* Sets tracing up for npes PEs of process proc: DIR (made if missing) and
+ * DIR/raw, a buffer and a raw file per PE, the flusher thread.  Logs the
+ * cause and returns an error when DIR cannot be used. */
+AMP_MUST_USE amp_status_t amp_trace_init(amp_trace_t *t, const char *dir,
+                                         int proc, int npes);
+/* Ends the recording (the PEs have stopped), writes what the buffers
+ * hold, and, after boot's fence, has process 0 write the OTF2 archive of
+ * the job's nranks ranks.  Frees everything. */
+AMP_MUST_USE amp_status_t amp_trace_finish(amp_trace_t *t, amp_boot_t *boot,
+                                           int nranks);
+
+/* The cycle counter the records are stamped with (sched's). */
+static inline uint64_t amp_trace_now(void)
+{
+#if defined(__x86_64__)
+    return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+    uint64_t v;
+    __asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
+    return v;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+
+/* The next free record, or NULL when the flusher is behind (counted):
+ * the current half is full. */
+amp_trace_rec_t *amp_trace_swap(amp_trace_pe_t *tp);
+
+/* Appends a record of kind with x, a, b, c, d to PE tp's buffer; only
+ * tp's PE calls it. */
+static inline void amp_trace_put(amp_trace_pe_t *tp, int kind, int x, int a,
+                                 int b, int c, uint64_t d)
+{
+    amp_trace_rec_t *r = tp->cur;
+    if (__builtin_expect(r == tp->end, 0) && !(r = amp_trace_swap(tp)))
+        return;
+    tp->cur = r + 1;
+    r->t = amp_trace_now();
+    r->kind = (uint16_t)kind;
+    r->x = (uint16_t)x;
+    r->a = a;
+    r->b = b;
+    r->c = c;
+    r->d = d;
+}
+
+/* The id of name on PE tp (1, 2, ...; 0 for NULL; the last id for
+ * names beyond AMP_TRACE_NAMES); name must live until amp_trace_finish
+ * (a string literal). */
+int amp_trace_name_id(amp_trace_pe_t *tp, const char *name);
+
+#endif
