@@ -11,6 +11,7 @@ packages=(
     libomp-19-dev
     libclang-rt-19-dev      # the sanitizer build (scripts/sanitize.sh)
     libhwloc-dev hwloc
+    iproute2                # the cluster of namespaces (scripts/cluster.sh, tests/cluster)
     libpmix-dev libucx-dev
     openmpi-bin libopenmpi-dev
     dpkg-dev xz-utils       # apt-get source (scripts/conformance.sh)

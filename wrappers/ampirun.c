@@ -682,10 +682,9 @@ static command_t launcher_command(const options_t *opts, const launcher_t *l,
     int i;
 
     cmd.n = 0;
-    cmd.v =
-        xcalloc((size_t)(16 + 2 * opts->nexports + 2 * HOSTFILE_EXPORTS +
-                         opts->nlauncher_args + argc),
-                sizeof(char *));
+    cmd.v = xcalloc((size_t)(16 + 2 * opts->nexports + 2 * HOSTFILE_EXPORTS +
+                             opts->nlauncher_args + argc),
+                    sizeof(char *));
     if (asprintf(&count, "%ld", opts->nprocs) < 0)
         die("out of memory");
     push(&cmd, l->path);
