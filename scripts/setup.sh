@@ -12,6 +12,7 @@ packages=(
     libclang-rt-19-dev      # the sanitizer build (scripts/sanitize.sh)
     libhwloc-dev hwloc
     iproute2                # the cluster of namespaces (scripts/cluster.sh, tests/cluster)
+    slurmctld slurmd slurm-client   # Slurm on that cluster (tests/cluster/slurm.sh)
     libpmix-dev libucx-dev
     openmpi-bin libopenmpi-dev
     dpkg-dev xz-utils       # apt-get source (scripts/conformance.sh)
