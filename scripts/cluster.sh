@@ -6,6 +6,12 @@
 #                                  path of their host file
 #   scripts/cluster.sh down        remove every node, link, the bridge, and
 #                                  every process still running in a node
+#   scripts/cluster.sh with N CMD...
+#                                  up N, run CMD with AMPIRUN_HOSTFILE set to
+#                                  the host file and Open MPI's processes
+#                                  spread over the nodes in turn
+#                                  (OMPI_MCA_rmaps_base_mapping_policy=node),
+#                                  then down; exits with CMD's status
 #   scripts/cluster.sh status      list the nodes (exit 1 when there are none)
 #   scripts/cluster.sh hostfile    print the host file's path (exit 1: none)
 #   scripts/cluster.sh exec HOST CMD...
@@ -97,6 +103,8 @@ cmd_up() {
     [ -z "$why" ] || die "$why"
     [ ! -e "$STATE/nodes" ] || die "up: a cluster is up already ($STATE/nodes); run 'cluster.sh down' first"
     check_subnet_free
+    # A node that cannot be made takes the others down with it.
+    trap 'echo "cluster.sh: up failed; taking down what was made" >&2; cmd_down' ERR
     mkdir -p "$STATE/uts"
     : > "$STATE/nodes"
 
@@ -139,24 +147,19 @@ cmd_up() {
             echo "$(node_addr "$i") slots=$slots"
         done
     } > "$STATE/hosts"
-    # Every node answers on its address before we say it is up.
     for ((i = 1; i <= n; i++)); do
-        wait_reachable "$(node_addr "$i")" || die "up: node $i does not answer on $(node_addr "$i")"
+        wait_link_up "$i" || { cmd_down; die "up: the link of node $i did not come up"; }
     done
     echo "$STATE/hosts"
 }
 
-wait_reachable() {
+# Waits (5 s at most) for node $1's link to be up at both ends.
+wait_link_up() {
     local t
     for ((t = 0; t < 50; t++)); do
-        if ip netns exec "$(node_name 1)" ping -c1 -W1 "$1" >/dev/null 2>&1 ||
-           ping -c1 -W1 "$1" >/dev/null 2>&1; then
-            return 0
-        fi
+        ip -n "$(node_name "$1")" -o link show eth0 | grep -q 'LOWER_UP' && return 0
         sleep 0.1
     done
-    # No ping on this machine: the link being up is what we can check.
-    command -v ping >/dev/null || return 0
     return 1
 }
 
@@ -218,6 +221,18 @@ cmd_down() {
     rm -rf "$STATE"
 }
 
+cmd_with() {
+    local n=${1:-} hosts status
+    shift || true
+    [ "${1:-}" != "--" ] || shift
+    [ $# -ge 1 ] || die "with: usage: cluster.sh with N COMMAND..."
+    hosts=$(bash "$0" up "$n" | tail -1) || exit 1
+    trap cmd_down EXIT
+    AMPIRUN_HOSTFILE=$hosts OMPI_MCA_rmaps_base_mapping_policy=node "$@"
+    status=$?
+    return $status
+}
+
 cmd_hostfile() {
     [ -e "$STATE/hosts" ] || { echo "cluster.sh: no cluster is up" >&2; exit 1; }
     echo "$STATE/hosts"
@@ -235,6 +250,7 @@ down) cmd_down ;;
 exec) shift; cmd_exec "$@" ;;
 status) cmd_status ;;
 hostfile) cmd_hostfile ;;
+with) shift; set +e; cmd_with "$@"; exit $? ;;
 check) cmd_check ;;
-*) die "usage: cluster.sh up N | down | status | hostfile | exec HOST CMD... | check" ;;
+*) die "usage: cluster.sh up N | down | with N CMD... | status | hostfile | exec HOST CMD... | check" ;;
 esac
