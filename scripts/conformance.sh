@@ -510,7 +510,7 @@ for mode in "${modes[@]}"; do
     : >"$results/$mode/times.tsv"
     case $mode in
     np1) echo "conformance: one process (./prog +vp N +p 2)$times_note" ;;
-    np2) echo "conformance: $procs processes${cluster:+ on the cluster's nodes} (ampirun -n $procs ./prog +vp N +p 1)$times_note" ;;
+    np2) echo "conformance: $procs processes${cluster:+ on the nodes of the cluster} (ampirun -n $procs ./prog +vp N +p 1)$times_note" ;;
     esac
     for d in "${dirs[@]}"; do
         if [ "$mode" = np2 ] && [ ${#np2_dirs[@]} -gt 0 ] &&
