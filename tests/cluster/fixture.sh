@@ -10,13 +10,13 @@ state=${AMPI_CLUSTER_STATE:-/run/ampi-cluster}
 
 case "${1:-}" in
 up)
-    if hosts=$(bash "$cluster" hostfile 2>/dev/null); then
-        echo "fixture: using the cluster that is up ($hosts)"
-        exit 0
-    fi
     if ! bash "$cluster" check; then
         echo "fixture: skipped: this machine cannot make the cluster's nodes"
         exit 77
+    fi
+    if hosts=$(bash "$cluster" hostfile 2>/dev/null); then
+        echo "fixture: using the cluster that is up ($hosts)"
+        exit 0
     fi
     bash "$cluster" up 2
     touch "$state/made-by-ctest"

@@ -22,11 +22,11 @@ while [ $# -gt 0 ]; do
     *) echo "run.sh: unknown option '$1'" >&2; exit 2 ;;
     esac
 done
+if ! bash "$cluster" check; then
+    echo "run.sh: skipped: this machine cannot make the cluster's nodes"
+    exit 77
+fi
 if ! hosts=$(bash "$cluster" hostfile 2>/dev/null); then
-    if ! bash "$cluster" check; then
-        echo "run.sh: skipped: this machine cannot make the cluster's nodes"
-        exit 77
-    fi
     echo "run.sh: no cluster is up (the fixture test cluster.up makes one)" >&2
     exit 1
 fi

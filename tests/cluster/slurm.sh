@@ -26,8 +26,8 @@ done
 plugins=$(dirname "$(dpkg -L slurm-wlm-basic-plugins 2>/dev/null |
                      grep '/mpi_pmix.so$' | head -1)")
 [ -e "$plugins/mpi_pmix.so" ] || skip "no Slurm PMIx plugin (mpi_pmix.so)"
-hosts=$(bash "$cluster" hostfile 2>/dev/null) ||
-    { bash "$cluster" check || skip "this machine cannot make nodes"; echo "slurm.sh: no cluster is up" >&2; exit 1; }
+bash "$cluster" check || skip "this machine cannot make nodes"
+bash "$cluster" hostfile >/dev/null 2>&1 || { echo "slurm.sh: no cluster is up" >&2; exit 1; }
 mapfile -t nodes < <(awk '{ print $1 }' "$state/nodes")
 mapfile -t addrs < <(awk '{ print $2 }' "$state/nodes")
 [ "${#nodes[@]}" -ge 2 ] || { echo "slurm.sh: the cluster has fewer than 2 nodes" >&2; exit 1; }
