@@ -4,7 +4,8 @@
 # and runs every entry of their test lists, each with a timeout, in one
 # process (./prog +vp N +p 2) or, with --np2, across 2 processes
 # (ampirun -n 2 ./prog +vp N +p 1; entries of one rank still run in one
-# process). Prints the failures and a count per directory, and ends with
+# process), or with --cluster across 2 processes on 2 nodes of
+# scripts/cluster.sh. Prints the failures and a count per directory, and ends with
 #   conformance: P passed, F failed
 # where F counts unexpected results only (failures not listed in
 # scripts/conformance-xfail.txt, and listed ones that passed).
@@ -16,10 +17,14 @@ usage() {
 usage: scripts/conformance.sh [--build-dir DIR] [--np2] [--both]
                               [--also-np2 DIR,...] [--procs N] [--repeat N]
                               [--only PATTERN] [--no-dtp] [--timeout S]
-                              [--f08] [SUBDIR...]
+                              [--f08] [--cluster] [SUBDIR...]
   --build-dir DIR  the build whose bin/ampicc etc. are tested (default: build)
   --np2            run across 2 processes (ampirun -n 2 ... +vp N +p 1)
   --both           run in one process, then across 2 processes
+  --cluster        run across 2 processes (--procs N: N) on the nodes of
+                   scripts/cluster.sh, spread over them (--map-by node):
+                   the cluster that is up, else one of 2 nodes brought up
+                   for the run and taken down after (root only)
   --also-np2 LIST  run in one process, then the directories of LIST (comma-
                    separated, among SUBDIR) across 2 processes
   --procs N        across N processes instead of 2 (--np2, --both,
@@ -61,6 +66,7 @@ only='*'
 lists=(testlist testlist.dtp)
 default_timeout=180
 f08=
+cluster=
 dirs=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -75,6 +81,7 @@ while [ $# -gt 0 ]; do
     --no-dtp) lists=(testlist); shift ;;
     --timeout) default_timeout=$2; shift 2 ;;
     --f08) f08=1; shift ;;
+    --cluster) cluster=1; modes=(np2); shift ;;
     -h | --help) usage; exit 0 ;;
     -*) echo "conformance.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     *) dirs+=("$1"); shift ;;
@@ -294,6 +301,19 @@ mem_total_gb=$(awk '/^MemTotal:/ { printf "%.1f", $2 / 1048576 }' /proc/meminfo)
 launcher_args=(--launcher-arg --oversubscribe)
 [ "$(id -u)" -ne 0 ] || launcher_args+=(--launcher-arg --allow-run-as-root)
 
+# --cluster: the processes of an entry go to the nodes in turn.
+use_cluster() {
+    local hosts
+    if ! hosts=$(bash "$repo/scripts/cluster.sh" hostfile 2>/dev/null); then
+        hosts=$(bash "$repo/scripts/cluster.sh" up 2 | tail -1) ||
+            die "--cluster: cannot bring up the cluster (scripts/cluster.sh up 2)"
+        trap 'bash "$repo/scripts/cluster.sh" down' EXIT
+    fi
+    export AMPIRUN_HOSTFILE=$hosts
+    launcher_args+=(--launcher-arg --map-by --launcher-arg node)
+    echo "conformance: on the nodes of $hosts"
+}
+
 # Judges an output file and exit status the way MPICH's runner does:
 # default: status 0, a " No Errors" line and no other output;
 # TestStatus: a non-zero status and no output; TestErrFatal: non-zero status.
@@ -469,6 +489,7 @@ run_dir() {
 fetch_source
 configure_suite
 load_xfails
+[ -z "$cluster" ] || use_cluster
 for d in ${np2_dirs[@]+"${np2_dirs[@]}"}; do
     [[ " ${dirs[*]} " == *" $d "* ]] || die "--also-np2: $d is not among the directories to run"
 done
@@ -489,7 +510,7 @@ for mode in "${modes[@]}"; do
     : >"$results/$mode/times.tsv"
     case $mode in
     np1) echo "conformance: one process (./prog +vp N +p 2)$times_note" ;;
-    np2) echo "conformance: $procs processes (ampirun -n $procs ./prog +vp N +p 1)$times_note" ;;
+    np2) echo "conformance: $procs processes${cluster:+ on the nodes of the cluster} (ampirun -n $procs ./prog +vp N +p 1)$times_note" ;;
     esac
     for d in "${dirs[@]}"; do
         if [ "$mode" = np2 ] && [ ${#np2_dirs[@]} -gt 0 ] &&

@@ -11,6 +11,8 @@ packages=(
     libomp-19-dev
     libclang-rt-19-dev      # the sanitizer build (scripts/sanitize.sh)
     libhwloc-dev hwloc
+    iproute2                # the cluster of namespaces (scripts/cluster.sh, tests/cluster)
+    slurmctld slurmd slurm-client   # Slurm on that cluster (tests/cluster/slurm.sh)
     libpmix-dev libucx-dev
     openmpi-bin libopenmpi-dev
     libopen-trace-format2-dev otf2-tools # +trace: OTF2 (headers, pkg-config), otf2-print

@@ -3,8 +3,8 @@
  * launcher.
  *
  *     ampirun [-n N] [-x VAR[=value]]... [--launcher L]
- *             [--launcher-arg ARG]... [--allow-run-as-root] [--show]
- *             [--] program [args...]
+ *             [--launcher-arg ARG]... [--hostfile FILE]
+ *             [--allow-run-as-root] [--show] [--] program [args...]
  *
  * A job runs `+vp V` virtual ranks (for the whole job) on `+p T` worker
  * threads per process.  Runtime options follow the program and pass through
@@ -41,6 +41,20 @@
  * OMPI_ALLOW_RUN_AS_ROOT_CONFIRM), ampirun says so in one line instead of
  * the launcher's screen of text.
  *
+ * --hostfile FILE (or AMPIRUN_HOSTFILE) names the hosts for Open MPI's
+ * launcher (`--hostfile FILE`; slots as the file says, so no automatic
+ * --oversubscribe).  Comment lines of the file
+ *
+ *     # ampirun launch-agent: COMMAND
+ *     # ampirun export: VAR=value
+ *
+ * make the launcher enter the hosts with COMMAND instead of ssh
+ * (`--mca plm_rsh_agent COMMAND`, unless --launcher-arg names an agent),
+ * and set VAR (unless the environment has it already) and export it to
+ * every process (`-x VAR`): scripts/cluster.sh writes such a file for its
+ * nodes.  srun takes its
+ * nodes from the Slurm allocation and refuses --hostfile.
+ *
  * --show prints the command, on one line that a shell can run, instead of
  * running it.  ampirun execs, so its exit status is the program's or the
  * launcher's; except with --restart-on-failure[=N], where it stays the
@@ -76,6 +90,9 @@
 /* --restart-on-failure without a value: restarts allowed. */
 #define DEFAULT_RESTARTS 3
 
+/* The most '# ampirun export:' lines a host file may have. */
+#define HOSTFILE_EXPORTS 64
+
 /* How long a candidate launcher may take to answer --version. */
 #define VERSION_TIMEOUT_MS 10000
 
@@ -98,6 +115,11 @@ typedef struct {
     int nexports;
     const char **launcher_args; /* --launcher-arg values */
     int nlauncher_args;
+    const char *hostfile; /* --hostfile or AMPIRUN_HOSTFILE, or NULL */
+    const char *hostfile_source;
+    char *agent;               /* the host file's launch agent, or NULL */
+    const char **host_exports; /* the host file's exported variables */
+    int nhost_exports;
     bool show;
     bool allow_root; /* --allow-run-as-root */
     long restarts;   /* --restart-on-failure's count, 0 without it */
@@ -165,6 +187,10 @@ static void usage(void)
          "                        other takes Open MPI's mpirun syntax\n"
          "  --launcher-arg ARG    pass ARG to the launcher, before the "
          "program\n"
+         "  --hostfile FILE       run on the hosts FILE lists (Open MPI's\n"
+         "                        launcher; also AMPIRUN_HOSTFILE); a line\n"
+         "                        '# ampirun launch-agent: CMD' enters them\n"
+         "                        with CMD instead of ssh\n"
          "  --allow-run-as-root   let Open MPI's launcher run as root\n"
          "  --restart-on-failure[=N]  when the job fails after a complete\n"
          "                        checkpoint to files, start it again from\n"
@@ -247,7 +273,11 @@ static bool parse_valued(options_t *opts, int argc, char **argv, int i)
         opts->launcher_args[opts->nlauncher_args++] = nonempty(
             arg, option_value(argc, argv, i, "an argument for the launcher"),
             "launcher argument");
-    else
+    else if (strcmp(arg, "--hostfile") == 0) {
+        opts->hostfile = nonempty(
+            arg, option_value(argc, argv, i, "a host file"), "host file");
+        opts->hostfile_source = "--hostfile";
+    } else
         return false;
     return true;
 }
@@ -502,12 +532,15 @@ static bool choose_launcher(const options_t *opts, launcher_t *l)
         named_launcher(l, env, "AMPIRUN_LAUNCHER");
         return true;
     }
-    if (opts->nprocs == 1 && opts->nlauncher_args == 0)
+    if (opts->nprocs == 1 && opts->nlauncher_args == 0 &&
+        opts->hostfile == NULL)
         return false;
     if (detect_launcher(l))
         return true;
     if (opts->nprocs > 1)
         die("%s %s " NO_LAUNCHER_FOUND, opts->nprocs_flag, opts->nprocs_text);
+    if (opts->hostfile != NULL)
+        die("%s " NO_LAUNCHER_FOUND, opts->hostfile_source);
     die("--launcher-arg " NO_LAUNCHER_FOUND);
 }
 
@@ -565,11 +598,110 @@ static bool placement_given(const options_t *opts)
 {
     static const char *const words[] = {"host", "-H", "oversubscribe",
                                         "machinefile", "map-by"};
+    if (opts->hostfile != NULL)
+        return true;
     for (int i = 0; i < opts->nlauncher_args; i++)
         for (size_t w = 0; w < sizeof(words) / sizeof(*words); w++)
             if (strstr(opts->launcher_args[i], words[w]) != NULL)
                 return true;
     return false;
+}
+
+/* The value of a comment line '# ampirun KEY: VALUE' (malloc'd, blanks
+ * around it dropped), or NULL when line is no such line. */
+static char *directive(const char *line, const char *key)
+{
+    const char *p = line + strspn(line, " \t");
+    size_t len;
+
+    if (*p != '#')
+        return NULL;
+    p += 1 + strspn(p + 1, " \t");
+    if (strncmp(p, "ampirun ", 8) != 0)
+        return NULL;
+    p += 8;
+    len = strlen(key);
+    if (strncmp(p, key, len) != 0 || p[len] != ':')
+        return NULL;
+    p += len + 1;
+    p += strspn(p, " \t");
+    len = strcspn(p, "\r\n");
+    while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+        len--;
+    return xstrndup(p, len);
+}
+
+/* An 'export: VAR=value' line: sets VAR unless the environment has it
+ * already (-x and the caller's environment win), and exports it. */
+static void hostfile_export(options_t *opts, char *x)
+{
+    char *eq = strchr(x, '=');
+
+    if (eq == NULL || eq == x)
+        die("option '%s': the host file '%s' has '# ampirun export: %s' "
+            "(expected VAR=value)",
+            opts->hostfile_source, opts->hostfile, x);
+    *eq = '\0';
+    if (getenv(x) == NULL && setenv(x, eq + 1, 1) != 0)
+        die("option '%s': cannot set %s: %s", opts->hostfile_source, x,
+            strerror(errno));
+    opts->host_exports[opts->nhost_exports++] = x;
+}
+
+/* Reads the host file's directives: '# ampirun launch-agent: COMMAND' and
+ * '# ampirun export: VAR=value' lines (at most HOSTFILE_EXPORTS). */
+static void read_hostfile(options_t *opts)
+{
+    FILE *f = fopen(opts->hostfile, "r");
+    char line[4096], *v;
+
+    if (f == NULL)
+        die("option '%s': cannot read the host file '%s': %s",
+            opts->hostfile_source, opts->hostfile, strerror(errno));
+    opts->host_exports = xcalloc(HOSTFILE_EXPORTS, sizeof(char *));
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if ((v = directive(line, "launch-agent")) != NULL) {
+            if (v[0] == '\0')
+                die("option '%s': the host file '%s' names an empty launch "
+                    "agent",
+                    opts->hostfile_source, opts->hostfile);
+            free(opts->agent);
+            opts->agent = v;
+        } else if ((v = directive(line, "export")) != NULL) {
+            if (opts->nhost_exports == HOSTFILE_EXPORTS)
+                die("option '%s': the host file '%s' has more than %d export "
+                    "lines",
+                    opts->hostfile_source, opts->hostfile, HOSTFILE_EXPORTS);
+            hostfile_export(opts, v);
+        }
+    }
+    fclose(f);
+}
+
+/* Whether --launcher-arg already names how to enter the hosts. */
+static bool agent_given(const options_t *opts)
+{
+    for (int i = 0; i < opts->nlauncher_args; i++)
+        if (strstr(opts->launcher_args[i], "rsh_agent") != NULL ||
+            strstr(opts->launcher_args[i], "launch-agent") != NULL)
+            return true;
+    return false;
+}
+
+/* --hostfile FILE for Open MPI's launcher, and the file's launch agent. */
+static void push_hostfile(command_t *cmd, const options_t *opts)
+{
+    push(cmd, "--hostfile");
+    push(cmd, opts->hostfile);
+    if (opts->agent != NULL && !agent_given(opts)) {
+        push(cmd, "--mca");
+        push(cmd, "plm_rsh_agent");
+        push(cmd, opts->agent);
+    }
+    for (int i = 0; i < opts->nhost_exports; i++) {
+        push(cmd, "-x");
+        push(cmd, opts->host_exports[i]);
+    }
 }
 
 /* The launcher's command line that starts the program at argv[prog]. */
@@ -581,9 +713,9 @@ static command_t launcher_command(const options_t *opts, const launcher_t *l,
     int i;
 
     cmd.n = 0;
-    cmd.v =
-        xcalloc((size_t)(10 + 2 * opts->nexports + opts->nlauncher_args + argc),
-                sizeof(char *));
+    cmd.v = xcalloc((size_t)(16 + 2 * opts->nexports + 2 * HOSTFILE_EXPORTS +
+                             opts->nlauncher_args + argc),
+                    sizeof(char *));
     if (asprintf(&count, "%ld", opts->nprocs) < 0)
         die("out of memory");
     push(&cmd, l->path);
@@ -602,6 +734,8 @@ static command_t launcher_command(const options_t *opts, const launcher_t *l,
     }
     if (l->kind == LAUNCHER_OPENMPI && opts->allow_root)
         push(&cmd, "--allow-run-as-root");
+    if (opts->hostfile != NULL)
+        push_hostfile(&cmd, opts);
     if (l->kind == LAUNCHER_OPENMPI && !placement_given(opts)) {
         long cores = cores_available();
         if (opts->nprocs > cores) {
@@ -670,6 +804,11 @@ static void show_command(const options_t *opts, const char *const *cmd)
             print_quoted(eq + 1);
             putchar(' ');
         }
+    }
+    for (i = 0; i < opts->nhost_exports; i++) {
+        printf("%s=", opts->host_exports[i]);
+        print_quoted(getenv(opts->host_exports[i]));
+        putchar(' ');
     }
     for (i = 0; cmd[i] != NULL; i++) {
         if (i > 0)
@@ -766,7 +905,19 @@ int main(int argc, char **argv)
             "(ampirun program %s ...)",
             argv[opts.prog], argv[opts.prog]);
     apply_exports(&opts);
+    if (opts.hostfile == NULL && getenv("AMPIRUN_HOSTFILE") != NULL &&
+        getenv("AMPIRUN_HOSTFILE")[0] != '\0') {
+        opts.hostfile = getenv("AMPIRUN_HOSTFILE");
+        opts.hostfile_source = "AMPIRUN_HOSTFILE";
+    }
     use_launcher = choose_launcher(&opts, &launcher);
+    if (use_launcher && launcher.kind == LAUNCHER_SLURM &&
+        opts.hostfile != NULL)
+        die("option '%s': srun takes its nodes from the Slurm allocation, "
+            "not from a host file",
+            opts.hostfile_source);
+    if (use_launcher && opts.hostfile != NULL)
+        read_hostfile(&opts);
     cmd = use_launcher ? launcher_command(&opts, &launcher, argc, argv).v
                        : (const char *const *)&argv[opts.prog];
     if (opts.show) {

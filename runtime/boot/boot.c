@@ -1,6 +1,7 @@
 #include "boot/boot.h"
 
 #include <pmix.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -209,6 +210,40 @@ amp_status_t amp_boot_fence(amp_boot_t *boot)
     PMIX_INFO_DESTRUCT(&info);
     if (rc != PMIX_SUCCESS)
         return pmix_error("PMIx_Fence", "", rc);
+    return AMP_OK;
+}
+
+/* What the fence's callback tells the waiting thread. */
+typedef struct {
+    atomic_int done;
+    pmix_status_t status;
+} fence_wait_t;
+
+static void fence_done(pmix_status_t status, void *cbdata)
+{
+    fence_wait_t *fw = cbdata;
+    fw->status = status;
+    atomic_store_explicit(&fw->done, 1, memory_order_release);
+}
+
+amp_status_t amp_boot_fence_progress(amp_boot_t *boot, void (*progress)(void *),
+                                     void *arg)
+{
+    if (!boot->pmix)
+        return AMP_OK;
+    pmix_proc_t job;
+    load_proc(boot, &job, PMIX_RANK_WILDCARD);
+    fence_wait_t fw = {.status = PMIX_SUCCESS};
+    atomic_init(&fw.done, 0);
+    pmix_status_t rc = PMIx_Fence_nb(&job, 1, NULL, 0, fence_done, &fw);
+    if (rc == PMIX_OPERATION_SUCCEEDED)
+        return AMP_OK; /* done at once: no callback comes */
+    if (rc != PMIX_SUCCESS)
+        return pmix_error("PMIx_Fence_nb", "", rc);
+    while (!atomic_load_explicit(&fw.done, memory_order_acquire))
+        progress(arg);
+    if (fw.status != PMIX_SUCCESS)
+        return pmix_error("PMIx_Fence_nb", "", fw.status);
     return AMP_OK;
 }
 

@@ -62,6 +62,14 @@ AMP_MUST_USE amp_status_t amp_boot_commit(amp_boot_t *boot);
  * one-process job started alone. */
 AMP_MUST_USE amp_status_t amp_boot_fence(amp_boot_t *boot);
 
+/* The same fence, collecting nothing, during which this thread keeps
+ * calling progress(arg) until every process has entered it: for a
+ * transport whose pending operations complete only while the other
+ * processes progress it (UCX over TCP between nodes, at the job's end). */
+AMP_MUST_USE amp_status_t amp_boot_fence_progress(amp_boot_t *boot,
+                                                  void (*progress)(void *),
+                                                  void *arg);
+
 /* Reads what process proc published under key after the fence: a malloc'd
  * copy in *data (free it) of *size bytes, from this process's store or
  * else from the server.  AMP_ERR_ARG for a proc outside the job or a key

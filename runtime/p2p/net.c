@@ -1298,10 +1298,29 @@ static void wait_request(ucp_worker_h worker, ucs_status_ptr_t sp)
     ucp_request_free(sp);
 }
 
-static void worker_flush(amp_net_pe_t *np)
+/* Progresses every PE's worker of this process once. */
+static void progress_workers(void *arg)
+{
+    amp_sched_t *sched = arg;
+    for (int i = 0; i < sched->npes; i++)
+        ucp_worker_progress(net_of(sched->pes[i])->worker);
+}
+
+/* Flushes every PE's worker, progressing all of them meanwhile: a flush
+ * over TCP may wait on a connection or an acknowledgment that another of
+ * this process's workers has to handle for a peer. */
+static void flush_workers(amp_sched_t *sched)
 {
     ucp_request_param_t p = {.op_attr_mask = 0};
-    wait_request(np->worker, ucp_worker_flush_nbx(np->worker, &p));
+    for (int i = 0; i < sched->npes; i++) {
+        ucp_worker_h worker = net_of(sched->pes[i])->worker;
+        ucs_status_ptr_t sp = ucp_worker_flush_nbx(worker, &p);
+        if (sp == NULL || UCS_PTR_IS_ERR(sp))
+            continue;
+        while (ucp_request_check_status(sp) == UCS_INPROGRESS)
+            progress_workers(sched);
+        ucp_request_free(sp);
+    }
 }
 
 static void worker_close(amp_net_pe_t *np)
@@ -1329,11 +1348,13 @@ void amp_net_finish(amp_p2p_world_t *w, amp_sched_t *sched, amp_boot_t *boot)
     amp_net_t *net = net_world(w);
     if (!net)
         return;
-    for (int i = 0; i < sched->npes; i++)
-        worker_flush(net_of(sched->pes[i]));
-    /* Nobody closes a connection another process still uses.  A failed
-     * fence is logged by boot; the job is ending, so close anyway. */
-    amp_status_ignore(amp_boot_fence(boot));
+    flush_workers(sched);
+    /* Nobody closes a connection another process still uses, and every
+     * process keeps progressing its workers until all have flushed theirs:
+     * between nodes a flush may need the peer's progress (a process that
+     * sat in a plain fence hung another's flush there).  A failed fence is
+     * logged by boot; the job is ending, so close anyway. */
+    amp_status_ignore(amp_boot_fence_progress(boot, progress_workers, sched));
     amp_net_node_cleanup(net, sched);
     for (int i = 0; i < sched->npes; i++) {
         worker_close(net_of(sched->pes[i]));
