@@ -12,8 +12,8 @@
  *     <compiler> <compile flags> <user args> [<link flags>]
  *
  *     compile flags  -I<prefix>/include [privatization flags]
- *     link flags     -Wl,-u,main -Wl,--wrap=main -L<prefix>/lib -lampi_main -lampi
- *                    -Wl,-rpath,<prefix>/lib -lpthread
+ *     link flags     -Wl,-u,main -Wl,--wrap=main -L<prefix>/lib -lampi_main
+ * -lampi -Wl,-rpath,<prefix>/lib -lpthread
  *
  * The runtime owns main: --wrap=main sends the C start-up code to
  * __wrap_main in libampi_main.a, which starts the ranks and has each of them
@@ -546,11 +546,14 @@ static void add_fortran_wraps(strv_t *v, const settings_t *set)
     if (set->gnu) {
         strv_push(v, "-Wl,--wrap=_gfortran_stop_numeric");
         strv_push(v, "-Wl,--wrap=_gfortran_stop_string");
+        /* The command line of a subroutine MPI_Main (main_wrap.c). */
+        strv_push(v, "-Wl,--undefined=amp_gfortran_args");
         return;
     }
     strv_push(v, "-Wl,--wrap=_FortranAProgramEndStatement");
     strv_push(v, "-Wl,--wrap=_FortranAStopStatement");
     strv_push(v, "-Wl,--wrap=_FortranAStopStatementText");
+    strv_push(v, "-Wl,--undefined=amp_flang_args");
     /* One I/O statement at a time (start/fortran_io.c). */
 #define WRAP_ONE(name) "-Wl,--wrap=" #name,
     static const char *const io[] = {AMP_FORTRAN_IO_BEGINS(WRAP_ONE)};

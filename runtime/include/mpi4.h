@@ -5,9 +5,9 @@
  * partitioned communication, sessions, MPI_Comm_idup_with_info, the
  * MPI-4.0 error classes, the Fortran 2008 status conversions and the
  * large-count "_c" forms of the calls that have one (counts as MPI_Count,
- * displacements as MPI_Aint); and what MPI-4.1 adds but
- * MPI_Get_hw_resource_info: buffers of buffered sends per communicator and
- * session, the status accessors, MPI_Request_get_status_any/_all/_some,
+ * displacements as MPI_Aint); and what MPI-4.1 adds: buffers of
+ * buffered sends per communicator and session, MPI_Get_hw_resource_info,
+ * the status accessors, MPI_Request_get_status_any/_all/_some,
  * MPI_Type_get_value_index, MPI_Remove_error_*, MPI_ERR_ERRHANDLER.  The
  * _c forms of the I/O calls are not declared.  docs/mpi-support.md says
  * what each does.
@@ -144,6 +144,9 @@ AMPI_DECLARE(int, Remove_error_string, (int errorcode))
 /* The value-index pair type of MPI_MINLOC and MPI_MAXLOC (chapter 6,
  * MPI-4.1). */
 AMPI_DECLARE(int, Type_get_value_index, (MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type))
+
+/* Hardware resource information (chapter 11, MPI-4.1). */
+AMPI_DECLARE(int, Get_hw_resource_info, (MPI_Info *hw_info))
 
 /* Sessions (chapter 11), communicators from groups (chapter 7) and the
  * error handlers of sessions (chapter 9). */

@@ -23,6 +23,21 @@
 
 _Noreturn void amp_start_rank_exit(int status);
 
+struct EnvironmentDefaultList;
+void _FortranAProgramStart(int argc, const char *argv[], const char *envp[],
+                           const struct EnvironmentDefaultList *defaults);
+void amp_flang_args(int argc, char **argv, char **envp);
+
+/* A program whose entry is a subroutine MPI_Main has no main program, whose
+ * start would have handed flang's runtime the command line: each rank does
+ * it before entering MPI_Main (start/main_wrap.c), with the arguments the
+ * runtime options left, as a main program's start does per rank.  The
+ * wrappers make the linker take it (-Wl,--undefined=amp_flang_args). */
+void amp_flang_args(int argc, char **argv, char **envp)
+{
+    _FortranAProgramStart(argc, (const char **)argv, (const char **)envp, NULL);
+}
+
 _Noreturn void __real__FortranAStopStatement(int code, bool error_stop,
                                              bool quiet);
 _Noreturn void __real__FortranAStopStatementText(const char *text, size_t len,

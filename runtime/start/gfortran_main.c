@@ -18,6 +18,20 @@
 
 _Noreturn void amp_start_rank_exit(int status);
 
+void _gfortran_set_args(int argc, char **argv);
+void amp_gfortran_args(int argc, char **argv, char **envp);
+
+/* A program whose entry is a subroutine MPI_Main has no main program, whose
+ * start would have handed gfortran's runtime the command line: each rank
+ * does it before entering MPI_Main (start/main_wrap.c), with the arguments
+ * the runtime options left.  The wrappers make the linker take it
+ * (-Wl,--undefined=amp_gfortran_args). */
+void amp_gfortran_args(int argc, char **argv, char **envp)
+{
+    (void)envp;
+    _gfortran_set_args(argc, argv);
+}
+
 _Noreturn void __wrap__gfortran_stop_numeric(int code, bool quiet);
 _Noreturn void __wrap__gfortran_stop_string(const char *text, size_t len,
                                             bool quiet);

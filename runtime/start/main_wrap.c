@@ -26,6 +26,11 @@ int main(int argc, char **argv, char **envp);
 int MPI_Main(int argc, char **argv) __attribute__((weak));
 int AMPI_Main(int argc, char **argv) __attribute__((weak));
 void mpi_main_(void) __attribute__((weak));
+/* The command line into the Fortran runtime (start/fortran_main.c,
+ * gfortran_main.c): the one of the compiler that linked the program. */
+void amp_flang_args(int argc, char **argv, char **envp) __attribute__((weak));
+void amp_gfortran_args(int argc, char **argv, char **envp)
+    __attribute__((weak));
 
 #include "base/sanitize.h"
 #ifdef AMP_ASAN
@@ -48,12 +53,15 @@ __attribute__((weak)) int main(int argc, char **argv, char **envp)
 }
 
 /* A Fortran subroutine returns nothing: each rank's status is 0, or
- * STOP's (start/fortran_main.c, gfortran_main.c). */
+ * STOP's (start/fortran_main.c, gfortran_main.c).  Without a main program
+ * nothing else tells the Fortran runtime the command line
+ * (get_command_argument). */
 static int fortran_entry(int argc, char **argv, char **envp)
 {
-    (void)argc;
-    (void)argv;
-    (void)envp;
+    if (amp_flang_args)
+        amp_flang_args(argc, argv, envp);
+    else if (amp_gfortran_args)
+        amp_gfortran_args(argc, argv, envp);
     mpi_main_();
     return 0;
 }

@@ -6,7 +6,11 @@
  * MPI_COMM_TYPE_HW_UNGUIDED gives a strict subset of the communicator (the
  * members of the widest level that divides it), or MPI_COMM_NULL when
  * nothing smaller is known (all on one PE); its info names that level
- * ("mpi_hw_resource_type"), which HW_GUIDED takes.
+ * ("mpi_hw_resource_type"), which HW_GUIDED takes.  MPI-4.1's
+ * MPI_Get_hw_resource_info names the levels (its keys), among them
+ * "mpi_shared_memory" and "core": HW_GUIDED at each gives a communicator
+ * of the caller, and those levels nest from the widest (the order of the
+ * keys).
  */
 #include "mpitest.h"
 
@@ -16,6 +20,57 @@ static int size_of(MPI_Comm c)
     if (c != MPI_COMM_NULL)
         MPI_Comm_size(c, &n);
     return n;
+}
+
+/* The levels of MPI_Get_hw_resource_info, widest first, into names
+ * (at most max); their number. */
+static int hw_levels(char names[][MPI_MAX_INFO_KEY + 1], int max)
+{
+    MPI_Info hw = MPI_INFO_NULL;
+    int n = 0;
+    MT_CHECK_MPI(MPI_Get_hw_resource_info(&hw));
+    MT_CHECK(hw != MPI_INFO_NULL);
+    MT_CHECK_MPI(MPI_Info_get_nkeys(hw, &n));
+    MT_CHECK(n >= 2 && n <= max);
+    for (int i = 0; i < n && i < max; i++) {
+        char value[16];
+        int len = sizeof(value), flag = 0;
+        MT_CHECK_MPI(MPI_Info_get_nthkey(hw, i, names[i]));
+        MT_CHECK_MPI(MPI_Info_get_string(hw, names[i], &len, value, &flag));
+        MT_CHECK(flag && strcmp(value, "true") == 0);
+    }
+    MT_CHECK_MPI(MPI_Info_free(&hw));
+    /* An error of no object goes to MPI_COMM_SELF's handler. */
+    MT_CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+    MT_CHECK_ERR_CLASS(MPI_Get_hw_resource_info(NULL), MPI_ERR_ARG);
+    MT_CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL));
+    return n < max ? n : max;
+}
+
+/* HW_GUIDED at every level MPI_Get_hw_resource_info names: a
+ * communicator of the caller, no larger than the wider level's. */
+static void check_hw_levels(void)
+{
+    char names[8][MPI_MAX_INFO_KEY + 1];
+    int n = hw_levels(names, 8), wider = -1, shm = 0, core = 0;
+    for (int i = 0; i < n; i++) {
+        MPI_Info info;
+        MPI_Comm c;
+        shm |= strcmp(names[i], "mpi_shared_memory") == 0;
+        core |= strcmp(names[i], "core") == 0;
+        MT_CHECK_MPI(MPI_Info_create(&info));
+        MT_CHECK_MPI(MPI_Info_set(info, "mpi_hw_resource_type", names[i]));
+        MT_CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD,
+                                         MPI_COMM_TYPE_HW_GUIDED, 0, info, &c));
+        MT_CHECK(c != MPI_COMM_NULL);
+        int sz = size_of(c);
+        MT_CHECK(sz >= 1 && (wider < 0 || sz <= wider));
+        wider = sz;
+        if (c != MPI_COMM_NULL)
+            MT_CHECK_MPI(MPI_Comm_free(&c));
+        MT_CHECK_MPI(MPI_Info_free(&info));
+    }
+    MT_CHECK(shm && core);
 }
 
 static int my_pe(void)
@@ -93,5 +148,6 @@ int main(int argc, char **argv)
     for (int i = 0; i < 5; i++)
         if (*all[i] != MPI_COMM_NULL)
             MT_CHECK_MPI(MPI_Comm_free(all[i]));
+    check_hw_levels();
     return mt_finish_and_finalize();
 }

@@ -3,9 +3,12 @@
  * MPI_Type_vector_c and MPI_Type_create_hvector_c (a stride beyond INT_MAX
  * elements, a block of more than INT_MAX elements, both),
  * MPI_Type_create_indexed_block_c and _hindexed_block_c (such a block, such
- * displacements), MPI_Type_create_struct_c (such an entry); the type's size
- * and extent are the standard's, and types of small values still move
- * data.  Values that describe more than an address holds are MPI_ERR_ARG.
+ * displacements), MPI_Type_create_struct_c (such an entry),
+ * MPI_Type_indexed_c and _create_hindexed_c (blocks of 2^31 and more
+ * bytes beside small ones: size, extent, envelope and contents); the
+ * type's size and extent are the standard's, and types of small values
+ * still move data.  Values that describe more than an address holds are
+ * MPI_ERR_ARG.
  */
 #include "mpitest.h"
 
@@ -24,6 +27,65 @@ static void check_type(MPI_Datatype t, MPI_Count size, MPI_Count extent)
     MT_CHECK_INT_EQ(lb, 0);
     MT_CHECK_INT_EQ(e, extent);
     MPI_Type_free(&t);
+}
+
+/* t (committed) has the combiner it says and the datatypes the envelope
+ * counts: MPI_Type_get_contents_c returns them. */
+static void check_described(MPI_Datatype t)
+{
+    MPI_Count ni = -1, na = -1, nl = -1, nd = -1;
+    int combiner = -1;
+    MT_CHECK_MPI(MPI_Type_get_envelope_c(t, &ni, &na, &nl, &nd, &combiner));
+    MT_CHECK(combiner == MPI_COMBINER_STRUCT ||
+             combiner == MPI_COMBINER_RESIZED);
+    MT_CHECK(ni >= 0 && ni <= 8 && na >= 0 && na <= 8 && nd >= 1 && nd <= 8);
+    int ints[8];
+    MPI_Aint addrs[8];
+    MPI_Count larges[8];
+    MPI_Datatype dts[8];
+    MT_CHECK_MPI(
+        MPI_Type_get_contents_c(t, ni, na, nl, nd, ints, addrs, larges, dts));
+    for (MPI_Count i = 0; i < nd; i++) {
+        int ni2, na2, nd2, c2;
+        MT_CHECK_MPI(MPI_Type_get_envelope(dts[i], &ni2, &na2, &nd2, &c2));
+        if (c2 != MPI_COMBINER_NAMED)
+            MPI_Type_free(&dts[i]);
+    }
+}
+
+/* Blocks of more than INT_MAX bytes beside small ones (nothing of that
+ * size is allocated: the types are only described). */
+static void check_indexed_big(void)
+{
+    const MPI_Count big = ((MPI_Count)1 << 31) + 3;
+    MPI_Datatype t;
+    /* hindexed: 5 bytes at 0, big bytes at 16, 7 bytes after them. */
+    MPI_Count lens[3] = {5, big, 7}, hd[3] = {0, 16, 16 + big + 1};
+    MT_CHECK_MPI(MPI_Type_create_hindexed_c(3, lens, hd, MPI_BYTE, &t));
+    MT_CHECK_MPI(MPI_Type_commit(&t));
+    check_described(t);
+    check_type(t, 5 + big + 7, 16 + big + 1 + 7);
+    /* indexed, in extents of a derived type not committed (two shorts,
+     * contiguous): the constructors do not want it committed. */
+    MPI_Datatype s2;
+    MT_CHECK_MPI(MPI_Type_contiguous(2, MPI_SHORT, &s2));
+    MPI_Count l2[2] = {big, 1}, d2[2] = {2, 0};
+    MT_CHECK_MPI(MPI_Type_indexed_c(2, l2, d2, s2, &t));
+    MT_CHECK_MPI(MPI_Type_commit(&t));
+    check_described(t);
+    check_type(t, 4 * big + 4, 4 * (big + 2));
+    /* A double of every block: no padding of a struct (8 * big + 8 + 4
+     * would pad to 8 * big + 16). */
+    MPI_Count l3[2] = {big, 1}, d3[2] = {0, 8 * big + 4};
+    MT_CHECK_MPI(MPI_Type_create_hindexed_c(2, l3, d3, MPI_DOUBLE, &t));
+    check_type(t, 8 * big + 8, 8 * big + 12);
+    MPI_Type_free(&s2);
+    /* Displacements beyond an int, blocks that fit: as hindexed. */
+    MPI_Count l4[2] = {1, 1}, d4[2] = {0, BIG};
+    MT_CHECK_MPI(MPI_Type_indexed_c(2, l4, d4, MPI_INT, &t));
+    check_type(t, 8, (BIG + 1) * 4);
+    MPI_Count l5[2] = {-1, big};
+    MT_CHECK_ERR_CLASS(MPI_Type_indexed_c(2, l5, d4, MPI_INT, &t), MPI_ERR_ARG);
 }
 
 int main(int argc, char **argv)
@@ -96,5 +158,6 @@ int main(int argc, char **argv)
         MPI_Type_vector_c(2, 1, (MPI_Count)1 << 62, MPI_DOUBLE, &t),
         MPI_ERR_ARG);
     MT_CHECK_ERR_CLASS(MPI_Type_vector_c(2, -1, BIG, MPI_INT, &t), MPI_ERR_ARG);
+    check_indexed_big();
     return mt_finish_and_finalize();
 }

@@ -456,6 +456,33 @@ int PMPI_Comm_split_type(MPI_Comm comm_h, int split_type, int key,
 }
 AMP_WEAK_ALIAS(Comm_split_type)
 
+/* MPI-4.1's MPI_Get_hw_resource_info: a new info whose keys are the
+ * levels above (hw_names), each a value of "mpi_hw_resource_type" that
+ * MPI_COMM_TYPE_HW_GUIDED splits at; the value of each is "true".  Every
+ * level holds every rank, so each is there for every caller. */
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
+{
+    amp_rank_t *rank;
+    const char *call = "MPI_Get_hw_resource_info";
+    int rc = amp_mpi_enter(&rank, call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!hw_info)
+        return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
+                             "NULL pointer (argument hw_info)");
+    MPI_Info info = MPI_INFO_NULL;
+    rc = PMPI_Info_create(&info);
+    for (int level = 0; rc == MPI_SUCCESS && level < HW_LEVELS; level++)
+        rc = PMPI_Info_set(info, hw_names[level], "true");
+    if (rc != MPI_SUCCESS && info != MPI_INFO_NULL)
+        PMPI_Info_free(&info);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *hw_info = info;
+    return MPI_SUCCESS;
+}
+AMP_WEAK_ALIAS(Get_hw_resource_info)
+
 /* ---- from a group ---- */
 
 /* members[i] = the rank in comm of member i of g, answering MPI_ERR_GROUP

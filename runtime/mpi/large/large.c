@@ -539,6 +539,20 @@ int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
 }
 AMP_WEAK_ALIAS(Type_create_hindexed_block_c)
 
+/* The type h a constructor builds on, into *dt: predefined or a live
+ * handle, committed or not (MPI_ERR_TYPE names arg otherwise). */
+static int ctor_dt(amp_large_t *L, MPI_Datatype h, const char *arg,
+                   const amp_dt_t **dt)
+{
+    *dt = amp_dt_lookup(L->rank, h);
+    if (*dt && ((*dt)->predefined || (*dt)->user_refs > 0))
+        return MPI_SUCCESS;
+    *dt = NULL;
+    return amp_mpi_error(L->rank, NULL, MPI_ERR_TYPE, L->call,
+                         "invalid datatype handle %#x (argument %s)",
+                         (unsigned)h, arg);
+}
+
 /* The types of the entries of MPI_Type_create_struct_c: an entry of more
  * than INT_MAX elements becomes one element of a type holding them (into
  * made[i], which the caller frees); lens[i] is then 1. */
@@ -556,7 +570,7 @@ static void struct_entries(amp_large_t *L, int n, const MPI_Count *lens_c,
         }
         const amp_dt_t *t;
         snprintf(arg, sizeof(arg), "array_of_types[%d]", i);
-        L->rc = amp_check_dt(L->rank, NULL, types_c[i], L->call, arg, &t);
+        L->rc = ctor_dt(L, types_c[i], arg, &t);
         if (L->rc == MPI_SUCCESS)
             L->rc = big_type(L, lens_c[i], types_c[i], &made[i]);
         types[i] = made[i];
@@ -606,6 +620,165 @@ int PMPI_Type_create_struct_c(MPI_Count count,
     return amp_large_end(&L, rc);
 }
 AMP_WEAK_ALIAS(Type_create_struct_c)
+
+/* ---- indexed types whose blocks an int does not hold ---- */
+
+/* The bounds the hindexed type of the n blocks (lens, bytes) of old
+ * would have: its lb into *lb and its extent into *extent; 0 if they are
+ * beyond an address. */
+static int hindexed_bounds(int n, const MPI_Count *lens, const MPI_Aint *bytes,
+                           const amp_dt_t *old, MPI_Aint *lb, MPI_Aint *extent)
+{
+    MPI_Aint lo = 0, hi = 0, reach;
+    int any = 0;
+    for (int i = 0; i < n; i++) {
+        if (lens[i] <= 0)
+            continue;
+        if (__builtin_mul_overflow(lens[i] - 1, old->extent, &reach))
+            return 0;
+        MPI_Aint first = bytes[i] + old->lb + (reach < 0 ? reach : 0);
+        MPI_Aint last =
+            bytes[i] + old->lb + old->extent + (reach > 0 ? reach : 0);
+        lo = any && lo < first ? lo : first;
+        hi = any && hi > last ? hi : last;
+        any = 1;
+    }
+    *lb = lo;
+    *extent = hi - lo;
+    return 1;
+}
+
+/* The struct of the n blocks (lens, bytes) of old: a block of more than
+ * INT_MAX elements is one element of a type holding them, and the extent
+ * is the hindexed type's (a struct's would be padded to old's alignment;
+ * MPI_Type_create_resized undoes that). */
+static int indexed_struct(amp_large_t *L, int n, const MPI_Count *lens_c,
+                          const MPI_Aint *bytes, MPI_Datatype oldtype,
+                          const amp_dt_t *old, MPI_Datatype *newtype)
+{
+    int *lens = malloc((size_t)n * sizeof(*lens));
+    MPI_Datatype *olds = malloc((size_t)n * sizeof(*olds));
+    MPI_Datatype *types = malloc((size_t)n * sizeof(*types));
+    MPI_Datatype *made = calloc((size_t)n, sizeof(*made));
+    int ok = keep(L, lens);
+    ok = keep(L, olds) && ok;
+    ok = keep(L, types) && ok;
+    ok = keep(L, made) && ok;
+    MPI_Aint lb = 0, extent = 0, slb, sextent;
+    if (ok && !hindexed_bounds(n, lens_c, bytes, old, &lb, &extent))
+        L->rc = amp_mpi_error(L->rank, NULL, MPI_ERR_ARG, L->call,
+                              "the blocks reach beyond an address "
+                              "(argument array_of_blocklengths)");
+    for (int i = 0; ok && i < n; i++)
+        olds[i] = oldtype;
+    if (ok)
+        struct_entries(L, n, lens_c, olds, lens, types, made);
+    MPI_Datatype s = MPI_DATATYPE_NULL;
+    int rc = L->rc;
+    if (rc == MPI_SUCCESS) {
+        run_as(L, "MPI_Type_create_struct");
+        rc = PMPI_Type_create_struct(n, lens, bytes, types, &s);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Type_get_extent(s, &slb, &sextent);
+    if (rc == MPI_SUCCESS && (slb != lb || sextent != extent)) {
+        rc = PMPI_Type_create_resized(s, lb, extent, newtype);
+        PMPI_Type_free(&s);
+    } else if (rc == MPI_SUCCESS) {
+        *newtype = s;
+    }
+    for (int i = 0; ok && i < n; i++)
+        if (made[i] != MPI_DATATYPE_NULL)
+            PMPI_Type_free(&made[i]);
+    return rc;
+}
+
+/* MPI_Type_indexed_c (in_bytes 0: displacements in extents of oldtype)
+ * and MPI_Type_create_hindexed_c (in bytes).  The int form when every
+ * value fits; else the displacements go in bytes, through
+ * MPI_Type_create_hindexed when the block lengths fit an int, and through
+ * a struct of one type per block when one does not (indexed_struct). */
+static int indexed_c(MPI_Count count, const MPI_Count *lens,
+                     const MPI_Count *disps, int in_bytes, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype, const char *call)
+{
+    amp_large_t L;
+    int n;
+    const amp_dt_t *old = NULL;
+    amp_large_begin(&L, call, MPI_COMM_NULL);
+    amp_large_int(&L, count, &n, "count");
+    int big_lens = L.rc == MPI_SUCCESS && beyond_int(lens, n);
+    if (L.rc == MPI_SUCCESS && !big_lens &&
+        (in_bytes || !beyond_int(disps, n))) {
+        const int *l =
+            amp_large_counts_int(&L, lens, n, "array_of_blocklengths");
+        const int *di =
+            in_bytes
+                ? NULL
+                : amp_large_counts_int(&L, disps, n, "array_of_displacements");
+        const MPI_Aint *da =
+            in_bytes
+                ? amp_large_counts_aint(&L, disps, n, "array_of_displacements")
+                : NULL;
+        if (L.rc != MPI_SUCCESS)
+            return amp_large_end(&L, L.rc);
+        amp_large_run(&L);
+        return amp_large_end(
+            &L, in_bytes ? PMPI_Type_create_hindexed(n, l, da, oldtype, newtype)
+                         : PMPI_Type_indexed(n, l, di, oldtype, newtype));
+    }
+    if (L.rc == MPI_SUCCESS)
+        L.rc = ctor_dt(&L, oldtype, "oldtype", &old);
+    if (L.rc == MPI_SUCCESS && n > 0 && (!lens || !disps))
+        L.rc = amp_mpi_error(
+            L.rank, NULL, MPI_ERR_ARG, call, "NULL pointer (argument %s)",
+            lens ? "array_of_displacements" : "array_of_blocklengths");
+    MPI_Aint *bytes = NULL;
+    if (L.rc == MPI_SUCCESS && n > 0) {
+        bytes = malloc((size_t)n * sizeof(*bytes));
+        if (!keep(&L, bytes))
+            return amp_large_end(&L, L.rc);
+    }
+    for (int i = 0; bytes && i < n && L.rc == MPI_SUCCESS; i++) {
+        bytes[i] = (MPI_Aint)disps[i];
+        if (!in_bytes &&
+            __builtin_mul_overflow(disps[i], old->extent, &bytes[i]))
+            L.rc = amp_mpi_error(L.rank, NULL, MPI_ERR_ARG, call,
+                                 "displacement %lld times the extent %td of "
+                                 "oldtype is beyond an address (argument "
+                                 "array_of_displacements[%d])",
+                                 (long long)disps[i], old->extent, i);
+    }
+    if (L.rc != MPI_SUCCESS)
+        return amp_large_end(&L, L.rc);
+    if (big_lens)
+        return amp_large_end(
+            &L, indexed_struct(&L, n, lens, bytes, oldtype, old, newtype));
+    const int *l = amp_large_counts_int(&L, lens, n, "array_of_blocklengths");
+    run_as(&L, "MPI_Type_create_hindexed");
+    return amp_large_end(
+        &L, PMPI_Type_create_hindexed(n, l, bytes, oldtype, newtype));
+}
+
+int PMPI_Type_indexed_c(MPI_Count count,
+                        const MPI_Count array_of_blocklengths[],
+                        const MPI_Count array_of_displacements[],
+                        MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return indexed_c(count, array_of_blocklengths, array_of_displacements, 0,
+                     oldtype, newtype, "MPI_Type_indexed_c");
+}
+AMP_WEAK_ALIAS(Type_indexed_c)
+
+int PMPI_Type_create_hindexed_c(MPI_Count count,
+                                const MPI_Count array_of_blocklengths[],
+                                const MPI_Count array_of_displacements[],
+                                MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return indexed_c(count, array_of_blocklengths, array_of_displacements, 1,
+                     oldtype, newtype, "MPI_Type_create_hindexed_c");
+}
+AMP_WEAK_ALIAS(Type_create_hindexed_c)
 
 /* ---- packing: positions in and out ---- */
 
