@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Very large jobs (bench/scale.c): start-up, resident memory per rank,
 # barrier, allreduce, ring exchange, comm_split, comm_dup, a balancing
-# step and exit, for each rank count, in one process and in several, and
+# step (GreedyLB in one process, RefineLB across processes) and exit,
+# for each rank count, in one process and in several, and
 # Open MPI beside it with one process per rank where it can run that many
 # on this machine.  A Markdown table on stdout (docs/bench.md) and a
 # log-log picture of time and memory against ranks.
@@ -47,7 +48,7 @@ py=/usr/bin/python3
 run() {
     local impl=$1 n=$2 p=$3
     shift 3
-    "$py" - "$impl" "$n" "$p" "$@" >>"$work/results" <<'PY' || return 1
+    "$py" - "$impl" "$n" "$p" "$@" >>"$work/results" <<'PY' || failed=1
 import os, resource, subprocess, sys, time
 impl, n, p, cmd = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 env = dict(os.environ, SCALE_T0="%.6f" % time.time())
@@ -59,6 +60,7 @@ if r.returncode != 0 or not line:
     sys.stderr.write("scale.sh: %s failed (%d):\n%s%s" %
                      (" ".join(cmd), r.returncode, r.stdout[-2000:],
                       r.stderr[-2000:]))
+    print(impl, n, p, "%.3f" % wall, "failed=%d" % r.returncode)
     sys.exit(1)
 kv = dict(x.split("=") for x in line[0].split()[1:])
 exit_s = t + wall - float(kv["end"])
@@ -66,23 +68,24 @@ print(impl, n, p, "%.3f" % wall, "exit=%.3f" % exit_s, *line[0].split()[1:])
 PY
 }
 
+failed=0
 for n in $ranks; do
     for p in $procs; do
         [ "$n" -ge "$p" ] || continue
         if [ "$p" -eq 1 ]; then
             run ours "$n" 1 "$work/scale-ampi" +vp "$n" +p 2 \
-                +stacksize 64K +balancer GreedyLB || exit 1
+                +stacksize 64K +balancer GreedyLB
         else
             run ours "$n" "$p" "$ampirun" "${root[@]}" -n "$p" \
                 "$work/scale-ampi" \
-                +vp "$n" +p 1 +stacksize 64K +balancer GreedyLB || exit 1
+                +vp "$n" +p 1 +stacksize 64K +balancer RefineLB
         fi
     done
 done
 if [ "$have_ompi" -eq 1 ]; then
     for n in $ompi_ranks; do
         run openmpi "$n" "$n" mpirun "${root[@]}" --oversubscribe \
-            -n "$n" "$work/scale-ompi" || exit 1
+            -n "$n" "$work/scale-ompi"
     done
 fi
 
@@ -101,6 +104,10 @@ print("| MPI | ranks | processes | wall (s) | start-up (s) | start-up per rank (
 print("|" + " --- |" * 14)
 for impl, n, p, wall, kv in rows:
     ranks_in_proc0 = n // p
+    if "failed" in kv:
+        print("| %s | %d | %d | %.2f | failed (status %s) |" % (impl, n, p, wall, kv["failed"])
+              + " |" * 9)
+        continue
     start = float(kv["start"])
     print("| %s | %d | %d | %.2f | %.2f | %.1f | %.1f | %.1f | %.1f | %.1f "
           "| %.1f | %.1f | %s | %.2f |" %
@@ -119,7 +126,8 @@ except ImportError:
     sys.exit(0)
 fig, (a, b) = plt.subplots(1, 2, figsize=(10, 4))
 for impl, p in sorted({(r[0], r[2] if r[0] == "ours" else 0) for r in rows}):
-    sel = [r for r in rows if r[0] == impl and (impl != "ours" or r[2] == p)]
+    sel = [r for r in rows if r[0] == impl and (impl != "ours" or r[2] == p)
+           and "failed" not in r[4]]
     label = "ours, %d process%s" % (p, "es" if p > 1 else "") \
         if impl == "ours" else "Open MPI (a process per rank)"
     xs = [r[1] for r in sel]
@@ -138,3 +146,4 @@ fig.tight_layout()
 fig.savefig(sys.argv[2], dpi=80)
 sys.stderr.write("scale.sh: picture in %s\n" % sys.argv[2])
 PY
+exit "$failed"
