@@ -17,6 +17,7 @@
 
 #include "coll/tree.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 struct amp_coll_hier {
@@ -29,6 +30,12 @@ struct amp_coll_hier {
     amp_coll_shm_t *shm; /* among the local members */
     amp_coll_shm_registry_t *reg; /* where shm was attached */
     amp_coll_nlevel_t *nl;        /* the leaders in node memory (NULL: p2p) */
+    /* A layout of the identity map is shared by this process's members
+     * (on reg->hiers, found by ctx, size and placement); refs counts
+     * them.  Nothing above changes once it is made. */
+    int ctx, size, refs, shared;
+    unsigned long placed;
+    struct amp_coll_hier *next;
 };
 
 static int world_of(const amp_coll_where_t *w, int r)
@@ -57,9 +64,49 @@ static int count_blocks(const amp_coll_where_t *w)
     return n;
 }
 
+static void hiers_lock(amp_coll_shm_registry_t *reg)
+{
+    while (atomic_exchange_explicit(&reg->hier_lock, 1, memory_order_acquire))
+        ;
+}
+
+static void hiers_unlock(amp_coll_shm_registry_t *reg)
+{
+    atomic_store_explicit(&reg->hier_lock, 0, memory_order_release);
+}
+
+/* The shared layout for w, with one more reference, or NULL.  Called
+ * with the lock held. */
+static amp_coll_hier_t *hiers_find(const amp_coll_where_t *w)
+{
+    for (amp_coll_hier_t *h = w->reg->hiers; h; h = h->next)
+        if (h->ctx == w->ctx && h->size == w->size && h->placed == w->placed) {
+            h->refs++;
+            return h;
+        }
+    return NULL;
+}
+
+/* Whether h was shared and others still hold it (one reference fewer). */
+static int hiers_release(amp_coll_hier_t *h)
+{
+    if (!h->shared)
+        return 0;
+    hiers_lock(h->reg);
+    int held = --h->refs > 0;
+    if (!held) {
+        amp_coll_hier_t **p = &h->reg->hiers;
+        while (*p != h)
+            p = &(*p)->next;
+        *p = h->next;
+    }
+    hiers_unlock(h->reg);
+    return held;
+}
+
 void amp_coll_hier_free(amp_coll_hier_t *h)
 {
-    if (!h)
+    if (!h || hiers_release(h))
         return;
     amp_coll_shm_detach(h->reg, h->shm);
     amp_coll_nlevel_free(h->nl);
@@ -117,7 +164,8 @@ static amp_status_t fill_blocks(amp_coll_hier_t *h, const amp_coll_where_t *w)
                                &h->shm);
 }
 
-amp_status_t amp_coll_hier_new(const amp_coll_where_t *w, amp_coll_hier_t **out)
+/* Makes the layout for w (not shared). */
+static amp_status_t hier_make(const amp_coll_where_t *w, amp_coll_hier_t **out)
 {
     *out = NULL;
     int nblocks = count_blocks(w);
@@ -181,7 +229,8 @@ amp_status_t amp_coll_hier_bcast(const amp_coll_hier_t *h,
         st =
             amp_coll_shm_bcast(h->shm, &local, buf, count, dt, root - h->first);
     size_t bytes = (size_t)count * dt->size;
-    if (st == AMP_OK && local.rank == 0 && amp_coll_nlevel_bcast_ok(h->nl, bytes))
+    if (st == AMP_OK && local.rank == 0 &&
+        amp_coll_nlevel_bcast_ok(h->nl, bytes))
         st = amp_coll_nlevel_bcast(h->nl, buf, dt, bytes, rb);
     else if (st == AMP_OK && local.rank == 0)
         st = amp_coll_bcast(&leaders, buf, count, dt, rb);
@@ -237,4 +286,39 @@ void amp_coll_hier_levels(const amp_coll_hier_t *h, amp_coll_levels_t *out)
     *out = (amp_coll_levels_t){h->first,       h->nlocal,      h->block,
                                h->nblocks,     h->local_world, h->leader_world,
                                h->block_first, h->shm};
+}
+
+/* The identity map's layout is the same for every member in this
+ * process: made by the first, shared by the others (a million ranks in a
+ * few processes would otherwise each scan every rank and keep a list of
+ * every member of their process). */
+amp_status_t amp_coll_hier_new(const amp_coll_where_t *w, amp_coll_hier_t **out)
+{
+    if (w->world)
+        return hier_make(w, out);
+    hiers_lock(w->reg);
+    *out = hiers_find(w);
+    hiers_unlock(w->reg);
+    if (*out)
+        return AMP_OK;
+    amp_coll_hier_t *h;
+    amp_status_t st = hier_make(w, &h);
+    if (st != AMP_OK || !h)
+        return st;
+    hiers_lock(w->reg);
+    *out = hiers_find(w); /* another member made it meanwhile */
+    if (!*out) {
+        h->ctx = w->ctx;
+        h->size = w->size;
+        h->placed = w->placed;
+        h->refs = 1;
+        h->shared = 1;
+        h->next = w->reg->hiers;
+        w->reg->hiers = h;
+        *out = h;
+        h = NULL;
+    }
+    hiers_unlock(w->reg);
+    amp_coll_hier_free(h);
+    return AMP_OK;
 }

@@ -32,6 +32,10 @@ typedef struct amp_coll_where {
      * meet in when every process of the communicator is on this node;
      * NULL: they meet over point-to-point. */
     const amp_node_t *node;
+    /* The placement rank_proc describes (amp_p2p_world_t.placed): the
+     * layout of a communicator with the identity map is computed once per
+     * process and placement, and shared by its members there. */
+    unsigned long placed;
 } amp_coll_where_t;
 
 /* The layout of a communicator whose members run in several processes
@@ -81,8 +85,8 @@ AMP_MUST_USE amp_status_t amp_coll_nlevel_barrier(amp_coll_nlevel_t *l);
 int amp_coll_nlevel_bcast_ok(const amp_coll_nlevel_t *l, size_t bytes);
 /* bytes of data (type signature) from block root's leader's buf to every
  * leader's buf, each in its own layout dt. */
-AMP_MUST_USE amp_status_t amp_coll_nlevel_bcast(amp_coll_nlevel_t *l,
-                                                void *buf, const amp_dt_t *dt,
+AMP_MUST_USE amp_status_t amp_coll_nlevel_bcast(amp_coll_nlevel_t *l, void *buf,
+                                                const amp_dt_t *dt,
                                                 size_t bytes, int root);
 /* amp_coll_tree_reduce_blocks through the node: parts holds this block's
  * ncover cover values; every leader gets the root's value in result. */

@@ -55,6 +55,10 @@ typedef struct amp_coll_shm amp_coll_shm_t;
 typedef struct amp_coll_shm_registry {
     _Atomic int lock;
     amp_coll_shm_t *head;
+    /* The layouts over several processes that this process's members
+     * share (coll/hier.c), under their own lock. */
+    _Atomic int hier_lock;
+    struct amp_coll_hier *hiers;
     int npes;
     char **scratch; /* per PE: working space for reductions */
 } amp_coll_shm_registry_t;

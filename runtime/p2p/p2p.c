@@ -1288,6 +1288,8 @@ void amp_p2p_net_settle(amp_p2p_world_t *w)
 
 void amp_p2p_net_place(amp_p2p_world_t *w, int rank, int proc, int pe)
 {
+    if (w->rank_proc[rank] != proc)
+        atomic_fetch_add_explicit(&w->placed, 1, memory_order_relaxed);
     w->rank_proc[rank] = proc;
     w->rank_pe[rank] = pe;
 }

@@ -215,7 +215,11 @@ struct amp_p2p_world {
     int nprocs, proc; /* processes in the job, this one's index */
     int *rank_proc;   /* world rank -> its process */
     int *rank_pe;     /* world rank -> its PE in that process */
-    int *proc_node;   /* process -> node (first process on it) */
+    /* Changes each time a rank is placed in another process
+     * (amp_p2p_net_place): layouts computed from rank_proc before are
+     * stale. */
+    _Atomic unsigned long placed;
+    int *proc_node; /* process -> node (first process on it) */
     /* The processes of this node that share memory (node/node.h): every
      * process on it, or this one alone with node_shm off. */
     amp_node_t node;

@@ -2,6 +2,8 @@
  * it in pieces gives the same operands in the same order. */
 #include "unit.h"
 
+#include "coll/hier.h"
+#include "coll/shm.h"
 #include "coll/tree.h"
 #include "mpi.h"
 
@@ -175,4 +177,33 @@ UNIT_TEST(tree_in_pieces)
     }
     free(top);
     free(whole);
+}
+
+/* The layout of a communicator over several processes with the identity
+ * map (MPI_COMM_WORLD) is made once per process and placement and shared
+ * by the members there; one with a member list is each member's own. */
+UNIT_TEST(tree_hier_layout_of_the_identity_map_is_shared_in_a_process)
+{
+    static const int rank_proc[6] = {0, 0, 0, 1, 1, 1};
+    static const int rank_pe[6] = {0, 0, 0, 0, 0, 0};
+    static const int listed[6] = {0, 1, 2, 3, 4, 5};
+    amp_coll_shm_registry_t reg;
+    memset(&reg, 0, sizeof(reg));
+    amp_coll_where_t w = {6, NULL, rank_proc, 0, 5, &reg, rank_pe, 1, NULL, 0};
+    amp_coll_hier_t *a = NULL, *b = NULL, *moved = NULL, *own = NULL;
+    UNIT_EQ(amp_coll_hier_new(&w, &a), AMP_OK);
+    UNIT_EQ(amp_coll_hier_new(&w, &b), AMP_OK);
+    UNIT_TRUE(a != NULL && a == b);
+    w.placed = 1; /* ranks changed process since: a new layout */
+    UNIT_EQ(amp_coll_hier_new(&w, &moved), AMP_OK);
+    UNIT_TRUE(moved != NULL && moved != a);
+    w.world = listed;
+    UNIT_EQ(amp_coll_hier_new(&w, &own), AMP_OK);
+    UNIT_TRUE(own != NULL && own != a && own != moved);
+    amp_coll_hier_free(a);
+    UNIT_TRUE(reg.hiers != NULL); /* b still holds it */
+    amp_coll_hier_free(b);
+    amp_coll_hier_free(moved);
+    amp_coll_hier_free(own);
+    UNIT_TRUE(reg.hiers == NULL);
 }

@@ -129,8 +129,15 @@ int amp_comm_members_local(int size, const int *world)
     const int *proc = amp_proc.world.rank_proc;
     if (!proc)
         return 1;
+    /* The ends first: a communicator over several processes nearly always
+     * has one of them elsewhere (each member of MPI_COMM_WORLD asks, and
+     * would otherwise scan the members of its process). */
+    int me = amp_proc.world.proc;
+    if (size > 0 && (proc[world ? world[0] : 0] != me ||
+                     proc[world ? world[size - 1] : size - 1] != me))
+        return 0;
     for (int i = 0; i < size; i++)
-        if (proc[world ? world[i] : i] != amp_proc.world.proc)
+        if (proc[world ? world[i] : i] != me)
             return 0;
     return 1;
 }
@@ -168,16 +175,17 @@ amp_status_t amp_comm_hier_attach(amp_comm_t *comm)
 {
     if (comm->is_inter || amp_comm_members_local(comm->size, comm->world))
         return AMP_OK;
-    amp_coll_where_t w = {comm->size,
-                          comm->world,
-                          amp_proc.world.rank_proc,
-                          amp_proc.world.proc,
-                          comm->ctx,
-                          &amp_proc.coll_shm,
-                          amp_proc.rank_pe,
-                          amp_proc.sched.npes,
-                          amp_proc.world.node_shm ? &amp_proc.world.node
-                                                  : NULL};
+    amp_coll_where_t w = {
+        comm->size,
+        comm->world,
+        amp_proc.world.rank_proc,
+        amp_proc.world.proc,
+        comm->ctx,
+        &amp_proc.coll_shm,
+        amp_proc.rank_pe,
+        amp_proc.sched.npes,
+        amp_proc.world.node_shm ? &amp_proc.world.node : NULL,
+        atomic_load_explicit(&amp_proc.world.placed, memory_order_relaxed)};
     return amp_coll_hier_new(&w, &comm->hier);
 }
 
