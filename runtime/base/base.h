@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 /* X(name, value, description).  One list: the enum and the strings come
  * from it. */
@@ -84,5 +85,22 @@ _Noreturn void amp_assert_fail(const char *expr, const char *file, int line);
     ((type *)((char *)(ptr) - offsetof(type, member)))
 
 #define AMP_ROUND_UP(x, align) (((x) + (align) - 1) / (align) * (align))
+
+/* A cheap, monotonic tick count: the time stamp counter where there is
+ * one (the scheduler's load measurement and +trace's time stamps). */
+static inline uint64_t amp_cycles(void)
+{
+#if defined(__x86_64__)
+    return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+    uint64_t v;
+    __asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
+    return v;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
 
 #endif

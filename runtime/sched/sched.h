@@ -404,17 +404,7 @@ int amp_sched_quiet(amp_sched_t *sched);
  * x86-64, the virtual counter on aarch64, else nanoseconds). */
 static inline uint64_t amp_sched_cycles(void)
 {
-#if defined(__x86_64__)
-    return __builtin_ia32_rdtsc();
-#elif defined(__aarch64__)
-    uint64_t v;
-    __asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
-    return v;
-#else
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-#endif
+    return amp_cycles();
 }
 /* +trace: PE i of sched records into t->pes[i] from now on (before the
  * PEs start), and the calls into the layer above are recorded
