@@ -562,9 +562,9 @@ static int has_work(amp_pe_t *pe)
  * the PEs, and no PE woke up meanwhile: nothing can make progress any more.  (A
  * PE leaves the idle count before it bumps the epoch and before it drains its
  * inbox.) */
-static int deadlocked(amp_sched_t *sched)
+static int deadlocked(amp_sched_t *sched, long *seen)
 {
-    long epoch = atomic_load(&sched->epoch);
+    long epoch = *seen = atomic_load(&sched->epoch);
     if (atomic_load(&sched->idle) != sched->npes ||
         atomic_load(&sched->outside) > 0)
         return 0;
@@ -583,18 +583,48 @@ static int deadlocked(amp_sched_t *sched)
            atomic_load(&sched->outside) == 0;
 }
 
+/* The deadlock that deadlocked() found at epoch holds still once the
+ * other PEs are stopped: no PE woke meanwhile (one that wakes from now on
+ * stops, see sleep_until_posted).  Else they go on. */
+static int halt_if_unchanged(amp_sched_t *sched, long epoch)
+{
+    int none = 0;
+    if (!atomic_compare_exchange_strong(&sched->halted, &none, 1))
+        return 0; /* another PE reports */
+    if (atomic_load(&sched->idle) == sched->npes &&
+        atomic_load(&sched->epoch) == epoch)
+        return 1;
+    atomic_store(&sched->halted, 0);
+    return 0;
+}
+
+/* pe, awake, waits while the PEs are halted. */
+static void stop_while_halted(amp_pe_t *pe)
+{
+    atomic_store(&pe->still, 1);
+    while (atomic_load(&pe->sched->halted)) {
+        struct timespec ts = {0, 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    atomic_store(&pe->still, 0);
+}
+
 static void sleep_until_posted(amp_pe_t *pe, long sleep_ns)
 {
     amp_sched_t *sched = pe->sched;
+    atomic_store(&pe->still, 1);
     atomic_store(&pe->sleep_state, PE_ASLEEP);
     int nidle = atomic_fetch_add(&sched->idle, 1) + 1;
     if (!has_work(pe)) {
+        long epoch;
         if ((sched->on_deadlock || sched->on_quiet) && nidle == sched->npes &&
-            deadlocked(sched) && polls_hopeless(sched)) {
-            if (sched->on_deadlock)
-                sched->on_deadlock(sched);
-            else
+            deadlocked(sched, &epoch) && polls_hopeless(sched)) {
+            if (!sched->on_deadlock) {
                 sched->on_quiet(sched);
+            } else if (halt_if_unchanged(sched, epoch)) {
+                sched->on_deadlock(sched); /* the report: the PEs stand */
+                amp_sched_resume(sched);
+            }
         }
         struct timespec ts = {sleep_ns / 1000000000L, sleep_ns % 1000000000L};
         if (sched->on_sleep)
@@ -604,8 +634,34 @@ static void sleep_until_posted(amp_pe_t *pe, long sleep_ns)
                     &ts, NULL, 0);
     }
     atomic_store(&pe->sleep_state, PE_AWAKE);
+    /* Leaves the idle count, then looks for a halt: a halter that set it
+     * after this PE looked sees this PE gone from the count. */
     atomic_fetch_sub(&sched->idle, 1);
+    atomic_store(&pe->still, 0);
+    if (atomic_load(&sched->halted))
+        stop_while_halted(pe);
     atomic_fetch_add(&sched->epoch, 1);
+}
+
+int amp_sched_halt(amp_sched_t *sched)
+{
+    int none = 0;
+    int own = atomic_compare_exchange_strong(&sched->halted, &none, 1);
+    amp_pe_t *self = amp_pe_self();
+    long until = now_ns() + 1000000000L;
+    for (int i = 0; i < sched->npes; i++) {
+        amp_pe_t *pe = sched->pes[i];
+        while (pe != self && !atomic_load(&pe->still) && now_ns() < until) {
+            struct timespec ts = {0, 100000L};
+            nanosleep(&ts, NULL);
+        }
+    }
+    return own;
+}
+
+void amp_sched_resume(amp_sched_t *sched)
+{
+    atomic_store(&sched->halted, 0);
 }
 
 /* ---- lending (see sched.h) ------------------------------------------ */
@@ -827,6 +883,7 @@ void amp_sched_run(amp_pe_t *pe)
         }
         if (atomic_load(&pe->sched->done)) {
             pe->run_until = amp_sched_cycles();
+            atomic_store(&pe->still, 1);
             break;
         }
         if (pe->pollers && (next = poll_round(pe))) {

@@ -133,6 +133,7 @@ struct amp_pe {
     /* Touched by other PEs: keep on its own cache line. */
     _Alignas(64) amp_inbox_t inbox;
     _Atomic int sleep_state; /* futex word: AWAKE or ASLEEP */
+    _Atomic int still; /* asleep, stopped or ended: runs no thread now */
     amp_inbox_t arrivals;    /* threads migrating to this PE */
     amp_inbox_t tasks;       /* amp_sched_post_task's */
     /* Owned by this PE. */
@@ -183,6 +184,7 @@ struct amp_sched {
     _Atomic long epoch;             /* bumped on every wake from sleep */
     _Atomic int done;               /* every thread has finished */
     _Atomic int npollers;           /* threads parked as pollers */
+    _Atomic int halted;             /* amp_sched_halt: PEs stop on waking */
     long poll_deadlock_ns;          /* see the top; 0: the default */
     _Atomic unsigned long poll_act; /* activity when last seen to change */
     _Atomic long poll_since;        /* ... and when (CLOCK_MONOTONIC ns) */
@@ -268,6 +270,14 @@ static inline int amp_sched_is_polling(const amp_thread_t *thr)
 {
     return thr->polling;
 }
+/* Stops the PEs of sched other than the caller's where they are, so that
+ * a report reads threads that stand still: each PE stops when it next
+ * goes to sleep or wakes (at once if asleep), and stays stopped until
+ * amp_sched_resume.  Waits at most about a second for the busy ones.
+ * Returns whether this call stopped them (0: they were stopped already, by
+ * the scheduler when it found a deadlock, or by another caller). */
+int amp_sched_halt(amp_sched_t *sched);
+void amp_sched_resume(amp_sched_t *sched);
 /* Records something done on the calling PE that may end another thread's
  * polling: a request completed, window memory or state changed. */
 static inline void amp_sched_activity(amp_pe_t *pe)

@@ -82,6 +82,9 @@ void amp_report_deadlock(amp_sched_t *sched)
 void amp_report_blocked(void)
 {
     int finished = 0;
+    /* The ranks stand still while they are described (a poller's PE would
+     * poll it again on waking). */
+    int halted = amp_sched_halt(&amp_proc.sched);
     amp_report_no_term();
     fflush(stdout);
     if (amp_proc.boot.nprocs > 1)
@@ -103,6 +106,8 @@ void amp_report_blocked(void)
     if (finished)
         amp_log_error("  %d rank%s already finished", finished,
                       finished == 1 ? " has" : "s have");
+    if (halted)
+        amp_sched_resume(&amp_proc.sched);
 }
 
 /* At most this many ranks are described when the process is ended by a

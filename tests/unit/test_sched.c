@@ -572,6 +572,38 @@ UNIT_TEST(sched_deadlock_detected_with_a_poller)
     UNIT_TRUE(!"the PEs returned although a thread polls forever");
 }
 
+/* The report takes its time (a loaded machine): meanwhile the other PE's
+ * poll sleep ends, and were it to poll its thread again, the report would
+ * see a thread neither parked nor running. */
+static void deadlock_of_pollers_seen_still(amp_sched_t *s)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do { /* 100 ms: 100 of the PEs' poll sleeps */
+        UNIT_EQ(atomic_load(&s->npollers), 2);
+        UNIT_TRUE(amp_sched_is_polling(&thr[0]));
+        UNIT_TRUE(amp_sched_is_polling(&thr[1]));
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while ((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec <
+             100000000L);
+    UNIT_EQ(thr[0].state, AMP_THREAD_BLOCKED);
+    UNIT_EQ(thr[1].state, AMP_THREAD_BLOCKED);
+    _exit(0);
+}
+
+/* Once a deadlock is found the other PEs stop where they are until the
+ * report is done: pollers on both PEs are still parked as such however
+ * long the report takes. */
+UNIT_TEST(sched_deadlock_report_sees_pollers_stand_still)
+{
+    start(2, deadlock_of_pollers_seen_still);
+    sched.poll_deadlock_ns = 50000000L;
+    spawn(0, 0, poll_forever);
+    spawn(1, 1, poll_forever);
+    run();
+    UNIT_TRUE(!"the PEs returned although two threads poll forever");
+}
+
 static atomic_int poll_go, poll_done;
 
 /* Polls for poll_go, as a rank in an MPI_Iprobe loop does. */
