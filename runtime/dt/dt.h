@@ -18,6 +18,7 @@
 
 #include "base/base.h"
 #include "base/table.h"
+#include "mpi.h" /* AMPI_DTID_COUNT */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -126,8 +127,18 @@ enum {
     AMP_DT_PAIR = 1 << 5,
 };
 
-/* The predefined type with id (1 .. AMPI_DTID_COUNT-1), or NULL. */
-const amp_dt_t *amp_dt_predefined(int id);
+/* The predefined types by id (predefined.c); entries without a name are
+ * ids no type has. */
+extern const amp_dt_t amp_dt_predefined_table[AMPI_DTID_COUNT];
+
+/* The predefined type with id (1 .. AMPI_DTID_COUNT-1), or NULL.  Inline:
+ * every send and receive of a predefined type looks its type up. */
+static inline const amp_dt_t *amp_dt_predefined(int id)
+{
+    if (id <= 0 || id >= AMPI_DTID_COUNT || !amp_dt_predefined_table[id].name)
+        return NULL;
+    return &amp_dt_predefined_table[id];
+}
 
 /* Fills new as count copies of old, back to back. */
 AMP_MUST_USE amp_status_t amp_dt_make_contiguous(amp_dt_t *newdt, int count,

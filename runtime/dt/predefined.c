@@ -89,7 +89,7 @@ enum {
 };
 
 /* clang-format off */
-static const amp_dt_t table[AMPI_DTID_COUNT] = {
+const amp_dt_t amp_dt_predefined_table[AMPI_DTID_COUNT] = {
     BASIC(MPI_CHAR, char, K_INT),
     BASIC(MPI_SIGNED_CHAR, signed char, K_INT),
     BASIC(MPI_UNSIGNED_CHAR, unsigned char, K_INT),
@@ -166,9 +166,3 @@ static const amp_dt_t table[AMPI_DTID_COUNT] = {
 };
 /* clang-format on */
 
-const amp_dt_t *amp_dt_predefined(int id)
-{
-    if (id <= 0 || id >= AMPI_DTID_COUNT || !table[id].name)
-        return NULL;
-    return &table[id];
-}

@@ -72,13 +72,8 @@ void amp_rank_report_coll_waits(amp_rank_t *rank)
 
 /* ---- checks ---- */
 
-int amp_check_comm(amp_rank_t *rank, MPI_Comm h, const char *call,
-                   amp_comm_t **comm)
+int amp_check_comm_fail(amp_rank_t *rank, MPI_Comm h, const char *call)
 {
-    *comm = amp_comm_lookup(rank, h);
-    if (*comm && !(*comm)->freed)
-        return MPI_SUCCESS;
-    *comm = NULL;
     if (h == MPI_COMM_NULL)
         return amp_mpi_error(rank, NULL, MPI_ERR_COMM, call,
                              "MPI_COMM_NULL is not a valid communicator "
@@ -88,13 +83,10 @@ int amp_check_comm(amp_rank_t *rank, MPI_Comm h, const char *call,
                          (unsigned)h);
 }
 
-int amp_check_dt(amp_rank_t *rank, amp_comm_t *comm, MPI_Datatype h,
-                 const char *call, const char *arg, const amp_dt_t **dt)
+int amp_check_dt_fail(amp_rank_t *rank, amp_comm_t *comm, MPI_Datatype h,
+                      const amp_dt_t *dt, const char *call, const char *arg)
 {
-    *dt = amp_dt_lookup(rank, h);
-    if (*dt && (*dt)->committed)
-        return MPI_SUCCESS;
-    if (*dt)
+    if (dt)
         return amp_mpi_error(rank, comm, MPI_ERR_TYPE, call,
                              "datatype not committed (argument %s); call "
                              "MPI_Type_commit first",
@@ -109,31 +101,16 @@ int amp_check_dt(amp_rank_t *rank, amp_comm_t *comm, MPI_Datatype h,
                          (unsigned)h, arg);
 }
 
-int amp_check_dt_count(amp_rank_t *rank, amp_comm_t *comm, MPI_Datatype h,
-                       long long count, const char *call, const char *arg,
-                       const amp_dt_t **dt)
+int amp_check_count_fail(amp_rank_t *rank, amp_comm_t *comm, int count,
+                         const char *call, const char *arg)
 {
-    if (count != 0 || h != MPI_DATATYPE_NULL)
-        return amp_check_dt(rank, comm, h, call, arg, dt);
-    *dt = amp_dt_predefined(AMPI_DTID_MPI_BYTE);
-    return MPI_SUCCESS;
-}
-
-int amp_check_count(amp_rank_t *rank, amp_comm_t *comm, int count,
-                    const char *call, const char *arg)
-{
-    if (count >= 0)
-        return MPI_SUCCESS;
     return amp_mpi_error(rank, comm, MPI_ERR_COUNT, call,
                          "negative count %d (argument %s)", count, arg);
 }
 
-int amp_check_buf(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
-                  int count, const amp_dt_t *dt, const char *call,
-                  const char *arg)
+int amp_check_buf_fail(amp_rank_t *rank, amp_comm_t *comm, int count,
+                       const char *call, const char *arg)
 {
-    if (buf || count == 0 || dt->size == 0 || dt->true_lb != 0)
-        return MPI_SUCCESS;
     return amp_mpi_error(rank, comm, MPI_ERR_BUFFER, call,
                          "NULL buffer with count %d (argument %s)", count, arg);
 }

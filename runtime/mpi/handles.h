@@ -118,21 +118,67 @@ static inline amp_win_t *amp_win_lookup(amp_rank_t *rank, MPI_Win h)
 
 /* ---- argument checks: each returns MPI_SUCCESS or the code from
  * amp_mpi_error ---- */
-int amp_check_comm(amp_rank_t *rank, MPI_Comm h, const char *call,
-                   amp_comm_t **comm);
-int amp_check_dt(amp_rank_t *rank, amp_comm_t *comm, MPI_Datatype h,
-                 const char *call, const char *arg, const amp_dt_t **dt);
+/* The checks pass inline (every send and receive makes five of them);
+ * the reports of the failures are out of line (handles.c). */
+int amp_check_comm_fail(amp_rank_t *rank, MPI_Comm h, const char *call);
+int amp_check_dt_fail(amp_rank_t *rank, amp_comm_t *comm, MPI_Datatype h,
+                      const amp_dt_t *dt, const char *call, const char *arg);
+int amp_check_count_fail(amp_rank_t *rank, amp_comm_t *comm, int count,
+                         const char *call, const char *arg);
+int amp_check_buf_fail(amp_rank_t *rank, amp_comm_t *comm, int count,
+                       const char *call, const char *arg);
+
+static inline int amp_check_comm(amp_rank_t *rank, MPI_Comm h,
+                                 const char *call, amp_comm_t **comm)
+{
+    amp_comm_t *c = amp_comm_lookup(rank, h);
+    *comm = c && !c->freed ? c : NULL;
+    if (__builtin_expect(*comm != NULL, 1))
+        return MPI_SUCCESS;
+    return amp_check_comm_fail(rank, h, call);
+}
+
+static inline int amp_check_dt(amp_rank_t *rank, amp_comm_t *comm,
+                               MPI_Datatype h, const char *call,
+                               const char *arg, const amp_dt_t **dt)
+{
+    *dt = amp_dt_lookup(rank, h);
+    if (__builtin_expect(*dt && (*dt)->committed, 1))
+        return MPI_SUCCESS;
+    return amp_check_dt_fail(rank, comm, h, *dt, call, arg);
+}
+
 /* amp_check_dt of the type of count elements: with count 0,
  * MPI_DATATYPE_NULL passes too (a buffer of no elements needs no type, as
  * MPI-4.1 lets point-to-point calls and MPI_Alltoallw say), as MPI_BYTE. */
-int amp_check_dt_count(amp_rank_t *rank, amp_comm_t *comm, MPI_Datatype h,
-                       long long count, const char *call, const char *arg,
-                       const amp_dt_t **dt);
-int amp_check_count(amp_rank_t *rank, amp_comm_t *comm, int count,
-                    const char *call, const char *arg);
-int amp_check_buf(amp_rank_t *rank, amp_comm_t *comm, const void *buf,
-                  int count, const amp_dt_t *dt, const char *call,
-                  const char *arg);
+static inline int amp_check_dt_count(amp_rank_t *rank, amp_comm_t *comm,
+                                     MPI_Datatype h, long long count,
+                                     const char *call, const char *arg,
+                                     const amp_dt_t **dt)
+{
+    if (count != 0 || h != MPI_DATATYPE_NULL)
+        return amp_check_dt(rank, comm, h, call, arg, dt);
+    *dt = amp_dt_predefined(AMPI_DTID_MPI_BYTE);
+    return MPI_SUCCESS;
+}
+
+static inline int amp_check_count(amp_rank_t *rank, amp_comm_t *comm,
+                                  int count, const char *call, const char *arg)
+{
+    if (__builtin_expect(count >= 0, 1))
+        return MPI_SUCCESS;
+    return amp_check_count_fail(rank, comm, count, call, arg);
+}
+
+static inline int amp_check_buf(amp_rank_t *rank, amp_comm_t *comm,
+                                const void *buf, int count, const amp_dt_t *dt,
+                                const char *call, const char *arg)
+{
+    if (__builtin_expect(buf || count == 0 || dt->size == 0 || dt->true_lb != 0,
+                         1))
+        return MPI_SUCCESS;
+    return amp_check_buf_fail(rank, comm, count, call, arg);
+}
 /* h must be a window: MPI_ERR_WIN through MPI_COMM_WORLD's handler if
  * not. */
 int amp_check_win(amp_rank_t *rank, MPI_Win h, const char *call,

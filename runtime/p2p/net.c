@@ -669,7 +669,9 @@ unsigned amp_net_progress(amp_pe_t *pe)
     unsigned n = np->rx ? amp_net_node_progress(pe, np) : 0;
     if (!np->net->all_local || (np->ticks++ & (NET_UCX_EVERY - 1)) == 0) {
         np->in_progress = 1;
+        amp_sys_alloc_enter(); /* UCX's, even on a rank's stack */
         n += ucp_worker_progress(np->worker);
+        amp_sys_alloc_leave();
         np->in_progress = 0;
     }
     while (np->fetches) {

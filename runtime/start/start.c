@@ -155,16 +155,22 @@ static void item_hook(amp_pe_t *pe, amp_inbox_item_t *item)
     leave_on(rank);
 }
 
-/* pending may be asked of another PE: the caller's rank is marked. */
-static int pending_hook(amp_pe_t *pe)
+/* The idle loop's look, many times a microsecond: only the GPU's query
+ * may allocate (UCX's progress, in amp_p2p_pending, marks itself).  pe
+ * may be another PE: the caller's rank is marked. */
+static int gpu_pending(amp_pe_t *pe)
 {
     amp_sys_alloc_enter();
-    int pending = amp_p2p_pending(pe) ||
-                  amp_nbc_pending(amp_proc.nbc_pes, pe) ||
-                  (amp_proc.gpu && amp_gpu_pending(amp_proc.gpu, pe)) ||
-                  amp_io_pending(amp_proc.io, pe);
+    int pending = amp_gpu_pending(amp_proc.gpu, pe);
     amp_sys_alloc_leave();
     return pending;
+}
+
+static int pending_hook(amp_pe_t *pe)
+{
+    return amp_p2p_pending(pe) || amp_nbc_pending(amp_proc.nbc_pes, pe) ||
+           amp_io_pending(amp_proc.io, pe) ||
+           (amp_proc.gpu && gpu_pending(pe));
 }
 
 static void sleep_hook(amp_pe_t *pe, long ns)

@@ -87,7 +87,7 @@ int amp_intercoll_reduce(amp_rank_t *rank, amp_comm_t *comm, MPI_Comm comm_h,
     int count = a->count, root = a->root, all = a->all;
     MPI_Datatype datatype = a->dtype;
     MPI_Op op = a->op;
-    const amp_dt_t *dt;
+    const amp_dt_t *dt = NULL;
     amp_coll_op_t cop;
     int rc = amp_check_count(rank, comm, count, call, "count");
     if (rc == MPI_SUCCESS)

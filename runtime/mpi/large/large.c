@@ -413,7 +413,7 @@ static int vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
 {
     amp_large_t L;
     int count_i, len_i;
-    const amp_dt_t *old;
+    const amp_dt_t *old = NULL;
     amp_large_begin(&L, call, MPI_COMM_NULL);
     amp_large_int(&L, count, &count_i, "count");
     if (L.rc == MPI_SUCCESS && !in_bytes && blocklength <= INT_MAX &&
@@ -477,7 +477,7 @@ static int block_c(MPI_Count count, MPI_Count blocklength,
 {
     amp_large_t L;
     int count_i, len_i;
-    const amp_dt_t *old;
+    const amp_dt_t *old = NULL;
     amp_large_begin(&L, call, MPI_COMM_NULL);
     amp_large_int(&L, count, &count_i, "count");
     if (L.rc == MPI_SUCCESS && !in_bytes && blocklength <= INT_MAX &&
