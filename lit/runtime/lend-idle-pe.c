@@ -13,6 +13,8 @@
 // RUN: env AMPI_STEAL=0 %t +vp 8 +p 2 +lbdebug 2>&1 | FileCheck %s --check-prefix=OFF --implicit-check-not=lent
 // RUN: %t +vp 8 +p 2 +pinmap +mapping block +lbdebug 2>&1 | FileCheck %s --check-prefix=PINNED
 // RUN: %t +vp 8 +p 2 +nosteal +steal +lbdebug 2>&1 | FileCheck %s --check-prefix=LEND
+// With as many ranks as PEs there is nothing to steal: stealing stays off.
+// RUN: %t +vp 2 +p 2 +lbdebug 2>&1 | FileCheck %s --check-prefix=ONEAPE --implicit-check-not=lent
 // RUN: not %t +nosteal=1 2>&1 | FileCheck %s --check-prefix=BADFLAG --implicit-check-not={{.}}
 
 // LEND-DAG: result 1600000 ok
@@ -23,6 +25,7 @@
 // PINNED: result 1600000 ok
 // PINNED: ampi: lb: process 0 PE 0 lent ranks 0 times, ran others' ranks 0 times
 // PINNED: ampi: lb: process 0 PE 1 lent ranks 0 times, ran others' ranks 0 times
+// ONEAPE: result 400000 ok
 // BADFLAG: ampi: +nosteal: takes no value, got '+nosteal=1'
 
 #include <mpi.h>

@@ -104,6 +104,7 @@ typedef struct amp_proc {
     int *rank_pe;                     /* world rank -> PE it was placed on */
     amp_coll_shm_registry_t coll_shm; /* coll/shm.c: shared collectives */
     int nranks;
+    int nhere; /* ranks in this process now (rank/slot.c) */
     amp_main_fn_t main_fn;
     int argc;
     char **argv;

@@ -220,6 +220,17 @@ void amp_slot_gone(int r)
 {
     amp_p2p_ep_detach(&amp_proc.world, r);
     amp_proc.ranks[r] = NULL;
+    amp_proc.nhere--;
+}
+
+/* Idle PEs run other PEs' ranks (stealing, unless +nosteal) once the
+ * process holds more ranks than PEs; with one rank a PE there is nothing
+ * to take, and the calls skip stealing's bookkeeping. */
+static void steal_when_crowded(void)
+{
+    amp_sched_t *sched = &amp_proc.sched;
+    if (amp_proc.opts.steal && !sched->steal && amp_proc.nhere > sched->npes)
+        amp_sched_set_steal(sched, 1, amp_proc.opts.steal_idle_ns);
 }
 
 /* ---- creating and reviving ---- */
@@ -236,6 +247,8 @@ static void attach(amp_rank_t *rank)
     amp_p2p_ep_init(&rank->ep, &amp_proc.world, r, &rank->thr);
     amp_p2p_ep_attach(&rank->ep);
     amp_proc.ranks[r] = rank;
+    amp_proc.nhere++;
+    steal_when_crowded();
 }
 
 amp_rank_t *amp_slot_create(int r, amp_pe_t *pe, amp_move_map_fn_t map,

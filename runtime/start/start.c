@@ -325,7 +325,8 @@ static void setup(int npes, int first, int nlocal, int *local_pe)
     setup_pes(npes);
     amp_sched_set_crowded(&amp_proc.sched,
                           o->yield_idle < 0 ? crowded(npes) : o->yield_idle);
-    amp_sched_set_steal(&amp_proc.sched, o->steal, o->steal_idle_ns);
+    /* On as the ranks arrive, once they outnumber the PEs (rank/slot.c). */
+    amp_sched_set_steal(&amp_proc.sched, 0, o->steal_idle_ns);
     if (o->trace) {
         if (amp_trace_init(&amp_proc.trace, o->trace, amp_proc.boot.index,
                            npes) != AMP_OK)
