@@ -95,6 +95,14 @@ AMP_MUST_USE amp_status_t amp_lb_refine(int n, const double *loads,
 AMP_MUST_USE amp_status_t amp_lb_distributed(int n, const double *loads,
                                              const int *cur, int npes,
                                              unsigned long seed, int *out);
+/* +lbpredict: the load of a rank over the coming period, of the length
+ * cur_len of the one just measured, from its load cur then and prev over
+ * the period before, of length prev_len (0: none; cur is returned): the
+ * rate of work extrapolated by one period, kept between half and twice
+ * the last rate (a load that drifts, as particles or a hot spot moving
+ * through the ranks' parts, is met where it will be). */
+double amp_lb_predict(double prev, double prev_len, double cur, double cur_len);
+
 /* ---- strategies that see more than loads (strategy.c) ---- */
 
 /* The bytes n ranks sent each other: rank i sent bytes[k] to rank peer[k]
@@ -176,6 +184,10 @@ typedef struct amp_lb_rank {
     int stopped;   /* AMPI_Load_stop_measure is in effect */
     int has_value; /* AMPI_Load_set_value gave the load */
     double value;
+    /* +lbpredict: the cycle count when the measured period began, and the
+     * last period's load and length (prev_len 0: none yet). */
+    uint64_t since;
+    double prev, prev_len;
     amp_lb_sends_t sends;
 } amp_lb_rank_t;
 

@@ -541,3 +541,16 @@ amp_status_t amp_lb_hybrid(int n, const double *loads, const int *cur, int npes,
     free(rq);
     return st;
 }
+
+double amp_lb_predict(double prev, double prev_len, double cur, double cur_len)
+{
+    if (prev_len <= 0 || cur_len <= 0)
+        return cur;
+    double rate = cur / cur_len, before = prev / prev_len;
+    double next = 2 * rate - before;
+    if (next < rate / 2)
+        next = rate / 2;
+    if (next > 2 * rate)
+        next = 2 * rate;
+    return next * cur_len;
+}

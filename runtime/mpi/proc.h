@@ -60,6 +60,7 @@ typedef struct amp_opts {
     int pinmap;            /* +pinmap: placed ranks are never lent */
     int mapped;            /* +mapping or AMPI_MAPPING was given */
     long lbperiod_ns;      /* +lbperiod: balance so often (0: never) */
+    int lbpredict;         /* +lbpredict: balance the loads to come */
     const char *trace;     /* +trace DIR: write an OTF2 trace there */
     long ckptperiod_ns;    /* +ckptperiod: checkpoint so often (0: never) */
     const char *ckptdir;   /* +ckptdir DIR: where +ckptperiod writes */

@@ -33,6 +33,7 @@ static double rank_load(const amp_rank_t *rank)
 
 static void load_reset(amp_rank_t *rank)
 {
+    rank->lb.since = amp_sched_cycles();
     rank->lb.mark = amp_sched_self_busy();
     rank->lb.acc = 0;
     rank->lb.has_value = 0;
@@ -101,22 +102,27 @@ static int lb_step(amp_rank_t *rank, int want, const char *call)
         want = AMP_LB_STAY;
     const char *saved = rank->call;
     rank->call = call;
+    double load = rank_load(rank), plan = load;
+    double len = (double)(amp_sched_cycles() - rank->lb.since);
+    if (amp_proc.opts.lbpredict && !rank->lb.has_value)
+        plan = amp_lb_predict(rank->lb.prev, rank->lb.prev_len, load, len);
     static const amp_lb_hooks_t one = {.remap = amp_move_remap};
     if (want < 0 && amp_proc.lb.kind == AMP_LB_NONE) {
         rc = PMPI_Barrier(MPI_COMM_WORLD);
     } else if (several_processes()) {
         /* Ranks may change process (move.h). */
         amp_move_rank_ready(rank);
-        int how =
-            amp_lb_exchange(&amp_proc.lb, rank->world_rank, rank_load(rank),
-                            want, &rank->lb, &amp_move_hooks);
+        int how = amp_lb_exchange(&amp_proc.lb, rank->world_rank, plan, want,
+                                  &rank->lb, &amp_move_hooks);
         amp_move_rank_done(amp_rank_self(), how);
     } else {
-        amp_lb_exchange(&amp_proc.lb, rank->world_rank, rank_load(rank), want,
-                        &rank->lb, &one);
+        amp_lb_exchange(&amp_proc.lb, rank->world_rank, plan, want, &rank->lb,
+                        &one);
     }
     rank = amp_rank_self();
     rank->call = saved;
+    rank->lb.prev = load;
+    rank->lb.prev_len = len;
     load_reset(rank);
     return rc;
 }

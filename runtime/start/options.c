@@ -16,7 +16,7 @@ static const char usage[] =
     "runtime options: +vp N, +p N, +stacksize BYTES, +isomalloc_slot BYTES, "
     "+mapping KIND, "
     "+eager BYTES, +nopin, +stats, +showmap, +balancer NAME, +lbdebug, "
-    "+lbperiod SECONDS, +nosteal, +pinmap, +gpumap MAP, +restart DIR, "
+    "+lbperiod SECONDS, +lbpredict, +nosteal, +pinmap, +gpumap MAP, +restart DIR, "
     "+ckptperiod SECONDS, +ckptdir DIR, +trace DIR, +iothreads N (see "
     "docs/runtime-options.md)";
 
@@ -360,6 +360,8 @@ static void from_env(amp_opts_t *o)
         o->ckptperiod_ns = parse_seconds("AMPI_CKPTPERIOD", v);
     if ((v = getenv("AMPI_CKPTDIR")) && *v)
         o->ckptdir = v;
+    if ((v = getenv("AMPI_LBPREDICT")))
+        o->lbpredict = parse_flag("AMPI_LBPREDICT", v);
     if ((v = getenv("AMPI_STEAL")))
         o->steal = parse_flag("AMPI_STEAL", v);
     if ((v = getenv("AMPI_STEAL_IDLE")))
@@ -386,6 +388,7 @@ static const charm_option_t charm_options[] = {
     {"+tcharm_stacksize", 1, "+stacksize", NULL},
     {"+LBDebug", 1, "+lbdebug", NULL},
     {"+LBPeriod", 1, "+lbperiod", NULL},
+    {"+LBPredictor", 0, "+lbpredict", NULL},
     {"+LBOff", 0, NULL,
      "ranks are balanced only by AMPI_Migrate and +lbperiod"},
     {"+LBCommOff", 0, NULL, "the balancers do not weigh communication"},
@@ -428,6 +431,8 @@ static int take_charm_option(amp_opts_t *o, int argc, char **argv, int *i)
             o->stacksize = parse_bytes(c->name, value, MIN_STACK);
         else if (c->same_as && strcmp(c->same_as, "+lbperiod") == 0)
             o->lbperiod_ns = parse_seconds(c->name, value);
+        else if (c->same_as && strcmp(c->same_as, "+lbpredict") == 0)
+            o->lbpredict = 1;
         else if (c->same_as && strcmp(c->same_as, "+lbdebug") == 0)
             o->lbdebug =
                 strcmp(value, "0") != 0 && parse_count(c->name, value) > 0;
@@ -461,7 +466,7 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
         "+lbperiod", "+ckptperiod", "+ckptdir",        "+trace"};
     static const char *const flags[] = {"+nopin",   "+stats",   "+showmap",
                                         "+lbdebug", "+nosteal", "+steal",
-                                        "+pinmap"};
+                                        "+pinmap",  "+lbpredict"};
     for (size_t k = 0; k < sizeof(flags) / sizeof(*flags); k++) {
         size_t n = strlen(flags[k]);
         if (strncmp(arg, flags[k], n) != 0 || (arg[n] && arg[n] != '='))
@@ -478,6 +483,8 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
             o->lbdebug = 1;
         else if (k == 6)
             o->pinmap = 1;
+        else if (k == 7)
+            o->lbpredict = 1;
         else
             o->steal = k == 5;
         return 1;

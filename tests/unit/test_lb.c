@@ -262,3 +262,21 @@ UNIT_TEST(lb_rotate_and_random)
     }
     UNIT_TRUE(differ > 0);
 }
+
+/* +lbpredict: a rate that rose from 1 to 2 per unit of time is met at 3;
+ * one that fell from 2 to 1 at the floor of half the last rate; a load
+ * without a period before it is taken as it is; periods of other lengths
+ * compare as rates. */
+UNIT_TEST(lb_predict_extrapolates_the_rate)
+{
+    UNIT_TRUE(amp_lb_predict(1.0, 1.0, 2.0, 1.0) == 3.0);
+    UNIT_TRUE(amp_lb_predict(2.0, 1.0, 1.0, 1.0) == 0.5);
+    UNIT_TRUE(amp_lb_predict(0.0, 0.0, 5.0, 1.0) == 5.0);
+    UNIT_TRUE(amp_lb_predict(1.0, 2.0, 2.0, 2.0) == 3.0); /* 0.5 -> 1 -> 1.5 */
+    UNIT_TRUE(amp_lb_predict(0.0, 1.0, 1.0, 1.0) == 2.0); /* capped at 2x */
+    /* A drifting load: rank 0's work moves to rank 1 at one rank a period;
+     * the prediction already puts more on rank 1 than rank 0. */
+    double r0 = amp_lb_predict(4.0, 1.0, 3.0, 1.0);
+    double r1 = amp_lb_predict(1.0, 1.0, 2.0, 1.0);
+    UNIT_TRUE(r1 > r0);
+}

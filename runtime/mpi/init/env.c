@@ -33,6 +33,7 @@ static int init_common(int required, int *provided, const char *call)
     rank->state = AMP_MPI_ACTIVE;
     /* The load AMPI_Migrate sees counts from here (lb/). */
     rank->lb.mark = amp_sched_self_busy();
+    rank->lb.since = amp_sched_cycles();
     return MPI_SUCCESS;
 }
 
