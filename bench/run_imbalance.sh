@@ -40,6 +40,7 @@
 #   BENCH_VPS       rank counts of the many-ranks rows (default "16 64")
 #   BENCH_BALANCER  the strategy of the balanced rows (default GreedyLB);
 #                   BENCH_LBPERIOD its period (default 0.2)
+#   BENCH_LBPREDICT non-empty: also the balanced rows with +lbpredict
 #   BENCH_TIMEOUT   seconds allowed per run (default 300)
 #   MPIRUN, MPICC   Open MPI's (default mpirun.openmpi / mpicc.openmpi,
 #                   else mpirun / mpicc)
@@ -106,6 +107,8 @@ period=${BENCH_LBPERIOD:-0.2}
 balance_modes=("nosteal|+nosteal|no balancing (+nosteal)"
     "steal||default (stealing)"
     "lb|+balancer $balancer +lbperiod $period|stealing, $balancer every $period s")
+[ -z "${BENCH_LBPREDICT:-}" ] || balance_modes+=(
+    "lbp|+balancer $balancer +lbperiod $period +lbpredict|stealing, $balancer every $period s, +lbpredict")
 add ompi 0 2 2 "" "Open MPI, 2 ranks (mpirun -n 2 --bind-to core)"
 add vp2 1 2 2 "" "ours, +vp 2 +p 2"
 for np in 1 2; do
