@@ -5,6 +5,7 @@
 
 #include <poll.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -1008,8 +1009,8 @@ static amp_status_t worker_init(amp_net_t *net, amp_pe_t *pe)
     return s == UCS_OK ? AMP_OK : ucx_error("ucp_worker_get_efd", s);
 }
 
-/* What a process publishes: its ranks, their PEs, its host and the
- * address of each of its PEs' workers. */
+/* What a process publishes: its ranks, their PEs, its host, its kernel
+ * and the address of each of its PEs' workers. */
 typedef struct net_blob_head {
     uint32_t magic;
     int32_t npes, first, nlocal;
@@ -1018,7 +1019,14 @@ typedef struct net_blob_head {
     uint64_t nonce; /* names its node's shared memory, if it is the first */
     uint64_t probe; /* where it holds AMP_NODE_PROBE (node/node.h) */
     char host[NET_HOST_MAX];
+    char boot[NET_BOOT_MAX]; /* the kernel's boot id ("": not known) */
 } net_blob_head_t;
+
+/* Where each process runs: its host (the node) and its kernel. */
+typedef struct net_where {
+    char host[NET_HOST_MAX];
+    char boot[NET_BOOT_MAX];
+} net_where_t;
 
 /* What read_all learns of each process for the node (node/node.h). */
 typedef struct net_peers {
@@ -1035,6 +1043,20 @@ static void blob_add(char **buf, size_t *len, const void *src, size_t n)
     memcpy(b + *len, src, n);
     *buf = b;
     *len += n;
+}
+
+/* The running kernel's boot id into id (NET_BOOT_MAX bytes), empty where
+ * the system does not say. */
+static void boot_id(char *id)
+{
+    memset(id, 0, NET_BOOT_MAX);
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (!f)
+        return;
+    if (!fgets(id, NET_BOOT_MAX, f))
+        id[0] = '\0';
+    fclose(f);
+    id[strcspn(id, "\n")] = '\0';
 }
 
 static amp_status_t publish(amp_sched_t *sched, amp_boot_t *boot, int first,
@@ -1056,6 +1078,7 @@ static amp_status_t publish(amp_sched_t *sched, amp_boot_t *boot, int first,
         .probe = (uint64_t)(uintptr_t)&net->probe,
     };
     gethostname(head.host, sizeof(head.host) - 1);
+    boot_id(head.boot);
     char *blob = NULL;
     size_t len = 0;
     blob_add(&blob, &len, &head, sizeof(head));
@@ -1100,7 +1123,7 @@ static const net_blob_head_t *blob_check(const void *blob, size_t len, int q,
 
 /* Reads process q's ranks and worker addresses into w and net. */
 static void read_proc(amp_p2p_world_t *w, amp_net_t *net, int q,
-                      const char *blob, size_t len, char hosts[][NET_HOST_MAX],
+                      const char *blob, size_t len, net_where_t *where,
                       net_peers_t *peers)
 {
     const net_blob_head_t *h = blob_check(blob, len, q, w->nranks);
@@ -1115,9 +1138,11 @@ static void read_proc(amp_p2p_world_t *w, amp_net_t *net, int q,
         w->rank_proc[h->first + i] = q;
         w->rank_pe[h->first + i] = pe;
     }
-    memcpy(hosts[q], h->host, NET_HOST_MAX);
+    memcpy(where[q].host, h->host, NET_HOST_MAX);
+    memcpy(where[q].boot, h->boot, NET_BOOT_MAX);
     net->proc_cuda[q] = h->cuda != 0;
-    hosts[q][NET_HOST_MAX - 1] = '\0';
+    where[q].host[NET_HOST_MAX - 1] = '\0';
+    where[q].boot[NET_BOOT_MAX - 1] = '\0';
     for (int i = 0; i < h->npes; i++) {
         uint64_t n;
         if ((size_t)(p - blob) + sizeof(n) > len)
@@ -1155,18 +1180,42 @@ static int max_pes(amp_boot_t *boot, int nranks)
     return maxpes;
 }
 
+/* Whether processes a and b share a kernel: the same boot id, or, where
+ * either does not know its own, the same host. */
+static int same_machine(const net_where_t *a, const net_where_t *b)
+{
+    if (!a->boot[0] || !b->boot[0])
+        return strcmp(a->host, b->host) == 0;
+    return strcmp(a->boot, b->boot) == 0;
+}
+
+/* This process's place among those that share its kernel, host names
+ * aside: nodes of one machine (containers, network namespaces) share its
+ * cores, and the runtime divides them as among a node's processes. */
+static void find_machine(amp_p2p_world_t *w, const net_where_t *where)
+{
+    w->machine_index = w->machine_size = 0;
+    for (int q = 0; q < w->nprocs; q++) {
+        if (!same_machine(&where[q], &where[w->proc]))
+            continue;
+        if (q < w->proc)
+            w->machine_index++;
+        w->machine_size++;
+    }
+}
+
 static void read_all(amp_p2p_world_t *w, amp_net_t *net, amp_boot_t *boot,
                      net_peers_t *peers)
 {
-    char(*hosts)[NET_HOST_MAX] = calloc((size_t)w->nprocs, NET_HOST_MAX);
-    if (!hosts)
+    net_where_t *where = calloc((size_t)w->nprocs, sizeof(*where));
+    if (!where)
         amp_fatal("out of memory reading the job's addresses");
     for (int r = 0; r < w->nranks; r++)
         w->rank_proc[r] = -1;
     for (int q = 0; q < w->nprocs; q++) {
         size_t len;
         void *blob = blob_of(boot, q, &len);
-        read_proc(w, net, q, blob, len, hosts, peers);
+        read_proc(w, net, q, blob, len, where, peers);
         free(blob);
     }
     for (int r = 0; r < w->nranks; r++)
@@ -1176,11 +1225,12 @@ static void read_all(amp_p2p_world_t *w, amp_net_t *net, amp_boot_t *boot,
                       r);
     for (int q = 0; q < w->nprocs; q++) {
         int k = 0;
-        while (strcmp(hosts[k], hosts[q]) != 0)
+        while (strcmp(where[k].host, where[q].host) != 0)
             k++;
         w->proc_node[q] = k;
     }
-    free(hosts);
+    find_machine(w, where);
+    free(where);
 }
 
 static amp_status_t move_init(amp_net_t *net, int nranks)

@@ -25,7 +25,8 @@
 #define NET_AM_ID 17          /* our one active-message handler */
 #define NET_KEY "ampi.net"    /* what each process publishes (boot) */
 #define NET_HOST_MAX 64       /* bytes of host name compared for nodes */
-#define NET_MAGIC 0x414d4e35u /* "AMN5": a blob of this version */
+#define NET_BOOT_MAX 40       /* bytes of the kernel's boot id */
+#define NET_MAGIC 0x414d4e36u /* "AMN6": a blob of this version */
 /* With every process on this node, UCX is progressed every so many polls
  * (a power of two). */
 #define NET_UCX_EVERY 16

@@ -220,6 +220,10 @@ struct amp_p2p_world {
      * stale. */
     _Atomic unsigned long placed;
     int *proc_node; /* process -> node (first process on it) */
+    /* This process among the job's processes that share its kernel (the
+     * same boot id), whatever their host names: they share the machine's
+     * cores (containers, network namespaces).  0 before amp_p2p_net_init. */
+    int machine_index, machine_size;
     /* The processes of this node that share memory (node/node.h): every
      * process on it, or this one alone with node_shm off. */
     amp_node_t node;

@@ -464,6 +464,113 @@ static void fetch_op(amp_pe_t *pe, const rma_msg_t *m, const amp_p2p_am_t *am)
     amp_p2p_am_fetch(pe, am->desc, into, am->bytes, incoming_done, in);
 }
 
+/* ---- accumulates in order ------------------------------------------------ */
+
+/* An accumulate held in its member's queue (target_t.held_head) until the
+ * accumulates that came before it are applied.  The ones that come while
+ * the data of an earlier one (sent as rendezvous) is still being fetched
+ * wait behind it: applied at once, a small accumulate would overtake a
+ * large one issued before it (MPICH's large_small_acc). */
+typedef struct held_op {
+    struct held_op *next;
+    rma_msg_t m;
+    int proc, pe; /* where the answer goes */
+    char *buf;    /* blocks and values */
+    int ready;    /* under oq: 0 being fetched, 1 in, 2 the fetch failed */
+} held_op_t;
+
+static int is_accumulate(int kind)
+{
+    return kind == AMP_RMA_ACC || kind == AMP_RMA_GET_ACC ||
+           kind == AMP_RMA_CAS;
+}
+
+static target_t *target_of(const rma_msg_t *m)
+{
+    amp_rma_win_t *w = (amp_rma_win_t *)(uintptr_t)m->win;
+    return &w->targets[m->target];
+}
+
+static void apply_held(held_op_t *h)
+{
+    if (h->ready == 2)
+        answer(&h->m, h->proc, h->pe, M_ACK, AMP_ERR_SYS, NULL, 0, NULL);
+    else
+        serve_op(&h->m, h->proc, h->pe, h->buf);
+    free(h->buf);
+    free(h);
+}
+
+/* Applies the accumulates at the head of t's queue whose data is in, in
+ * order; one PE at a time (the others leave them to it). */
+static void drain(target_t *t)
+{
+    spin_lock(&t->oq);
+    if (t->draining) {
+        spin_unlock(&t->oq);
+        return;
+    }
+    t->draining = 1;
+    for (held_op_t *h; (h = t->held_head) && h->ready;) {
+        t->held_head = h->next;
+        if (!t->held_head)
+            t->held_tail = NULL;
+        spin_unlock(&t->oq);
+        apply_held(h);
+        spin_lock(&t->oq);
+    }
+    t->draining = 0;
+    spin_unlock(&t->oq);
+}
+
+static void held_fetched(void *arg, int ok)
+{
+    held_op_t *h = arg;
+    target_t *t = target_of(&h->m);
+    spin_lock(&t->oq);
+    h->ready = ok ? 1 : 2;
+    spin_unlock(&t->oq);
+    drain(t);
+}
+
+/* An accumulate: applied now when nothing waits before it and its data is
+ * here, else queued (its data copied, or fetched) behind the others. */
+static void accumulate_op(amp_pe_t *pe, const rma_msg_t *m,
+                          const amp_p2p_am_t *am)
+{
+    target_t *t = target_of(m);
+    int here = am->data || !am->bytes;
+    spin_lock(&t->oq);
+    int alone = !t->held_head;
+    spin_unlock(&t->oq);
+    if (alone && here) {
+        serve_op(m, am->from_proc, am->from_pe, am->data);
+        return;
+    }
+    held_op_t *h = malloc(sizeof(*h));
+    char *buf = malloc(am->bytes ? am->bytes : 1);
+    if (!h || !buf)
+        amp_fatal("out of memory holding a one-sided accumulate");
+    *h = (held_op_t){.m = *m,
+                     .proc = am->from_proc,
+                     .pe = am->from_pe,
+                     .buf = buf,
+                     .ready = here};
+    if (here && am->bytes)
+        memcpy(buf, am->data, am->bytes);
+    spin_lock(&t->oq);
+    if (t->held_tail)
+        t->held_tail->next = h;
+    else
+        t->held_head = h;
+    t->held_tail = h;
+    spin_unlock(&t->oq);
+    if (here)
+        drain(t);
+    else
+        amp_p2p_am_fetch(pe, am->desc, buf, am->bytes, held_fetched, h);
+}
+
 /* ---- locks, posts, completes -------------------------------------------- */
 
 /* The grant of lock request q of another process's origin. */
@@ -527,7 +634,9 @@ static void on_message(amp_pe_t *pe, const amp_p2p_am_t *am)
     case M_POST:
     case M_COMPLETE: sync_message(&m); return;
     default:
-        if (am->data || !am->bytes)
+        if (is_accumulate(m.kind))
+            accumulate_op(pe, &m, am);
+        else if (am->data || !am->bytes)
             serve_op(&m, am->from_proc, am->from_pe, am->data);
         else
             fetch_op(pe, &m, am);

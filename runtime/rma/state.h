@@ -42,6 +42,13 @@ typedef struct target {
      * cross-memory attach from process cma_pid (0: not). */
     char *direct;
     int cma_pid;
+    /* Accumulates of other processes on this member, held in the order they
+     * came while the data of an earlier one is still being fetched
+     * (remote.c): MPI orders the accumulates of an origin on a target.
+     * Under oq; one PE at a time applies them (draining). */
+    _Atomic int oq;
+    int draining;
+    struct held_op *held_head, *held_tail;
 } target_t;
 
 /* A request for a member's passive-target lock that waits its turn in the

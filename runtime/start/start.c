@@ -91,19 +91,37 @@ static void share_ranks(const amp_boot_t *boot, int vp, int *first, int *nlocal)
     *nlocal = (int)((p + 1) * vp / n) - *first;
 }
 
-/* Processes of one node that were all left free to use every core of the
- * machine (mpirun --bind-to none, as ampirun starts them) share the cores
- * out: process k of the node pins from core slot k * share on, and +p
- * defaults to its share. */
-static int core_share(void)
+/* This process's index among the job's processes that share its cores,
+ * and their count: those of its node (PMIx), or, once the processes have
+ * met (amp_p2p_net_init), every one on its kernel, host names aside: the
+ * "nodes" of one machine (containers, network namespaces) each count only
+ * their own processes, and each of them would otherwise pin its PEs from
+ * the machine's first core on, where they take turns with the others'. */
+static int core_sharers(int *index)
 {
     const amp_boot_t *b = &amp_proc.boot;
+    const amp_p2p_world_t *w = &amp_proc.world;
+    if (w->nprocs > 1 && w->machine_size > b->local_size) {
+        *index = w->machine_index;
+        return w->machine_size;
+    }
+    *index = b->local_index;
+    return b->local_size > 1 ? b->local_size : 1;
+}
+
+/* Processes of one machine that were all left free to use every core of
+ * it (mpirun --bind-to none, as ampirun starts them) share the cores out:
+ * process k pins from core slot k * share on, and +p defaults to its
+ * share (of its node's: the others are known only after +p is chosen). */
+static int core_share(void)
+{
     const amp_topo_t *t = &amp_proc.topo;
-    if (b->local_size < 2 || t->ncores != t->machine_cores)
+    int index, sharers = core_sharers(&index);
+    if (sharers < 2 || t->ncores != t->machine_cores)
         return t->ncores;
-    int share = t->ncores / b->local_size;
+    int share = t->ncores / sharers;
     share = share > 0 ? share : 1;
-    amp_proc.pin_base = b->local_index * share;
+    amp_proc.pin_base = index * share;
     return share;
 }
 
@@ -313,9 +331,19 @@ static void place_ranks(int npes, int first, int nlocal, int *local_pe)
 static int crowded(int npes)
 {
     const amp_topo_t *t = &amp_proc.topo;
-    int local = amp_proc.boot.local_size > 1 ? amp_proc.boot.local_size : 1;
+    int index, local = core_sharers(&index);
     int pus = t->machine_pus > 0 ? t->machine_pus : t->ncores;
     return npes > t->ncores || (long)local * npes > pus;
+}
+
+/* Where the PEs pin (pin_base) and whether they yield when idle, among the
+ * processes known to share this one's cores (core_sharers). */
+static void share_cores(int npes)
+{
+    const amp_opts_t *o = &amp_proc.opts;
+    core_share();
+    amp_sched_set_crowded(&amp_proc.sched,
+                          o->yield_idle < 0 ? crowded(npes) : o->yield_idle);
 }
 
 static void setup(int npes, int first, int nlocal, int *local_pe)
@@ -323,8 +351,7 @@ static void setup(int npes, int first, int nlocal, int *local_pe)
     amp_opts_t *o = &amp_proc.opts;
     setup_memory();
     setup_pes(npes);
-    amp_sched_set_crowded(&amp_proc.sched,
-                          o->yield_idle < 0 ? crowded(npes) : o->yield_idle);
+    share_cores(npes);
     /* On as the ranks arrive, once they outnumber the PEs (rank/slot.c). */
     amp_sched_set_steal(&amp_proc.sched, 0, o->steal_idle_ns);
     if (o->trace) {
@@ -341,6 +368,8 @@ static void setup(int npes, int first, int nlocal, int *local_pe)
         amp_p2p_world_eps_init(&amp_proc.world, o->vp) != AMP_OK)
         amp_fatal("out of memory for %d ranks", o->vp);
     place_ranks(npes, first, nlocal, local_pe);
+    /* The PEs start after this: pinned among every process of this kernel. */
+    share_cores(npes);
     amp_p2p_world_t *w = &amp_proc.world;
     if (amp_lb_init(&amp_proc.lb, &amp_proc.sched, o->vp, w->proc,
                     amp_proc.rank_pe,
