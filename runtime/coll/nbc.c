@@ -60,7 +60,7 @@ amp_nbc_pe_t *amp_nbc_pes_create(int npes)
     if (!pes)
         return NULL;
     for (int i = 0; i < npes; i++) {
-        pes[i].head = pes[i].tail = NULL;
+        pes[i].head = pes[i].tail = pes[i].later = NULL;
         atomic_init(&pes[i].nready, 0);
         pes[i].draining = 0;
     }
@@ -73,6 +73,7 @@ void amp_nbc_pes_destroy(amp_nbc_pe_t *pes)
 }
 
 static void run(amp_nbc_t *s);
+static void ready_push(amp_nbc_t *s);
 
 void amp_nbc_poll(amp_nbc_pe_t *pes, amp_pe_t *pe)
 {
@@ -89,6 +90,11 @@ void amp_nbc_poll(amp_nbc_pe_t *pes, amp_pe_t *pe)
             me->tail = NULL;
         atomic_fetch_sub_explicit(&me->nready, 1, memory_order_relaxed);
         run(s);
+    }
+    while (me->later) { /* tried again at the next drain */
+        amp_nbc_t *s = me->later;
+        me->later = s->next;
+        ready_push(s);
     }
     me->draining = 0;
 }
@@ -410,17 +416,19 @@ static void copy_step(amp_nbc_t *s, amp_nbc_step_t *st)
 }
 
 /* Steps run wherever the schedule progresses: in the owner's thread, in
- * another rank's, or in the scheduler's.  A user function runs with its
- * owner's thread pointer, so that it sees that rank's privatized globals. */
+ * another rank's, or in the scheduler's.  A user function runs as its
+ * owner: with that rank's privatized globals, and the MPI calls it makes
+ * (MPI_Type_get_extent of its datatype argument) act for that rank. */
 static void reduce_step(amp_nbc_t *s, amp_nbc_step_t *st)
 {
-    void *tls = st->op.user ? s->c.ep->thr->tls : NULL;
-    void *saved = tls ? amp_tls_get() : NULL;
-    if (tls)
-        amp_tls_set(tls);
+    if (!st->op.user) {
+        amp_coll_apply(&st->op, st->dt, st->count, st->src, st->buf);
+        return;
+    }
+    amp_sched_act_t saved;
+    amp_sched_act_begin(s->c.ep->thr, &saved);
     amp_coll_apply(&st->op, st->dt, st->count, st->src, st->buf);
-    if (tls)
-        amp_tls_set(saved);
+    amp_sched_act_end(&saved);
 }
 
 /* Starts one step; returns 1 when it is a request still pending. */
@@ -507,6 +515,26 @@ static void finish(amp_nbc_t *s)
     amp_p2p_req_complete(done);
 }
 
+/* The next round applies a user function, and its owner runs elsewhere
+ * now (lent to another PE): that round waits for it. */
+static int owner_away(const amp_nbc_t *s)
+{
+    if (!s->c.nbc_pes)
+        return 0;
+    int round = s->steps[s->begin].round;
+    for (int i = s->begin; i < s->nsteps && s->steps[i].round == round; i++)
+        if (s->steps[i].kind == STEP_REDUCE && s->steps[i].op.user)
+            return !amp_sched_may_act(s->c.ep->thr);
+    return 0;
+}
+
+static void later_push(amp_nbc_t *s)
+{
+    amp_nbc_pe_t *me = &s->c.nbc_pes[s->c.ep->thr->pe->id];
+    s->next = me->later;
+    me->later = s;
+}
+
 /* Runs rounds until one waits for a request, or the schedule is done. */
 static void run(amp_nbc_t *s)
 {
@@ -515,6 +543,10 @@ static void run(amp_nbc_t *s)
             finish_round(s);
         if (s->begin >= s->nsteps) {
             finish(s);
+            return;
+        }
+        if (owner_away(s)) {
+            later_push(s);
             return;
         }
         s->pending = 1; /* a completion inside start_round must not queue s */

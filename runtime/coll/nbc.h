@@ -48,8 +48,10 @@
  * loop).  So p2p matching is never re-entered from inside a completion,
  * and stacks do not grow with chains of completions.  A drained schedule
  * runs on the owner's PE but not necessarily on the owner's stack:
- * callbacks and user reduction functions must not block, and must not
- * use amp_rank_self() (it is whichever thread the PE runs).
+ * callbacks and user reduction functions must not block.  A user
+ * reduction function runs as the owner (amp_sched_act_begin: its globals,
+ * and its rank for the MPI calls the function makes); while the owner
+ * runs as another PE's guest, its schedule waits until it is back.
  *
  * When the last round is done, the schedule frees itself and completes
  * the request done (amp_p2p_req_complete on the owner's PE, done->error:
@@ -70,6 +72,9 @@ typedef struct amp_nbc amp_nbc_t;
  * before the PEs start; touched only by its PE (pending by any). */
 typedef struct amp_nbc_pe {
     _Alignas(64) amp_nbc_t *head, *tail;
+    /* Schedules whose next round applies a user function while their owner
+     * runs as another PE's guest: ready again after this drain. */
+    amp_nbc_t *later;
     _Atomic int nready;
     int draining;
 } amp_nbc_pe_t;

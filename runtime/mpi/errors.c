@@ -303,14 +303,18 @@ int amp_mpi_error(amp_rank_t *rank, amp_comm_t *comm, int errclass,
 
 int amp_mpi_enter_any(amp_rank_t **out, const char *call)
 {
-    amp_rank_t *rank = amp_rank_self();
+    amp_pe_t *pe = amp_pe_self();
+    amp_rank_t *rank = pe && pe->current ? pe->current->owner : NULL;
     if (!rank)
         amp_fatal("%s was called from a thread that is not an MPI rank; "
                   "only a rank's thread and the threads it creates (and "
                   "their OpenMP teams) may call MPI",
                   call);
     *out = rank;
-    rank->call = call; /* for the reports (start/report.c) */
+    /* For the reports (start/report.c); not the calls of a user function
+     * run for the rank while it waits in its own (amp_sched_act_begin). */
+    if (!pe->acting)
+        rank->call = call;
     return MPI_SUCCESS;
 }
 

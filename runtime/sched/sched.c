@@ -164,6 +164,7 @@ static void take_arrivals(amp_pe_t *pe)
         amp_thread_t *thr = AMP_CONTAINER_OF(item, amp_thread_t, arrival);
         pe->moved_in += thr->moved;
         thr->moved = 0;
+        thr->away = thr->pe != pe;
         if (thr->returning) {
             thr->returning = 0;
             runq_push_front(pe, thr);
@@ -368,6 +369,50 @@ void amp_sched_wake(amp_thread_t *thr)
     amp_sched_activity(thr->pe);
     thr->state = AMP_THREAD_READY;
     runq_push(thr->pe, thr);
+}
+
+/* thr, of this PE, runs nowhere else now (it cannot leave meanwhile: a
+ * thread leaves a PE only by itself, and the caller runs instead). */
+static int here(const amp_pe_t *pe, const amp_thread_t *thr)
+{
+    return thr->pe == pe && !thr->away &&
+           (thr->state == AMP_THREAD_READY || thr->state == AMP_THREAD_BLOCKED);
+}
+
+int amp_sched_may_act(const amp_thread_t *thr)
+{
+    amp_pe_t *pe = amp_pe_self();
+    return pe && (thr == pe->current || here(pe, thr));
+}
+
+void amp_sched_act_begin(amp_thread_t *thr, amp_sched_act_t *saved)
+{
+    amp_pe_t *pe = amp_pe_self();
+    saved->current = pe->current;
+    saved->acting = pe->acting;
+    saved->tls = amp_tls_get();
+    void *tls = thr->tls ? thr->tls : pe->kernel_tls;
+    if (tls != saved->tls)
+        amp_tls_set(tls);
+    if (thr == pe->current || !here(pe, thr))
+        return;
+    pe->current = thr;
+    pe->acting = 1;
+    /* Calls made meanwhile are nested ones: none of them ends by lending
+     * thr (amp_sched_call_leave). */
+    thr->depth++;
+}
+
+void amp_sched_act_end(const amp_sched_act_t *saved)
+{
+    amp_pe_t *pe = amp_pe_self();
+    if (pe->current != saved->current) {
+        pe->current->depth--;
+        pe->current = saved->current;
+        pe->acting = saved->acting;
+    }
+    if (amp_tls_get() != saved->tls)
+        amp_tls_set(saved->tls);
 }
 
 /* ---- polling ---------------------------------------------------------- */
@@ -737,6 +782,7 @@ void amp_sched_lend(amp_thread_t *thr)
     if (!atomic_load(&to->idling))
         return; /* it found work meanwhile */
     thr->lent++;
+    thr->away = 1;
     pe->lent_out++;
     leave_for(pe, thr, to, 0);
 }

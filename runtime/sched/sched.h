@@ -82,6 +82,7 @@ typedef struct amp_thread {
     uint64_t busy;                /* cycle counter ticks spent running */
     unsigned depth;               /* calls into the layer above under way */
     int returning;                /* on its way home from a lend */
+    int away;                     /* lent: runs or waits as a guest */
     amp_inbox_item_t arrival;     /* in its new PE's arrivals while migrating */
     unsigned long lent; /* times it ran as a guest (+lbdebug, +stats) */
     int moved;          /* arriving at a new home (a PE's moved_in) */
@@ -155,6 +156,8 @@ struct amp_pe {
     amp_thread_t vanished;   /* amp_sched_vanish's stand-in */
     amp_ult_ctx_t *aside;    /* amp_sched_aside's context, while it runs */
     int leaving_home;        /* leaving_to becomes the thread's home too */
+    int acting;              /* current stands for a thread that does not
+                                run (amp_sched_act_begin) */
     struct amp_pe *asked;    /* the PE this one asked for work, or NULL */
     long asked_at;           /* when (CLOCK_MONOTONIC ns) */
     unsigned long lent_out;  /* threads it lent (+lbdebug) */
@@ -359,6 +362,24 @@ void amp_sched_go_home(void);
 
 /* Makes a blocked thread ready.  Must run on thr's PE. */
 void amp_sched_wake(amp_thread_t *thr);
+
+/* Acting for another thread: what the PE ran before. */
+typedef struct amp_sched_act {
+    amp_thread_t *current;
+    void *tls;
+    int acting;
+} amp_sched_act_t;
+/* Runs what follows, up to amp_sched_act_end, as thr: a thread at home on
+ * this PE that waits or is ready here (the owner of a collective schedule
+ * that another thread or the scheduler progresses, coll/nbc.c).  The PE's
+ * current thread and the thread pointer become thr's, so that a user
+ * function called meanwhile sees its rank (amp_rank_self) and its
+ * privatized globals.  What runs meanwhile must not block or yield.
+ * Where thr is not here (lent, moving), only its thread pointer is taken. */
+void amp_sched_act_begin(amp_thread_t *thr, amp_sched_act_t *saved);
+/* Whether the caller can act for thr now (it runs it, or thr is here). */
+int amp_sched_may_act(const amp_thread_t *thr);
+void amp_sched_act_end(const amp_sched_act_t *saved);
 /* Ends the calling thread. */
 _Noreturn void amp_sched_exit(void);
 /* Leaves this PE for good: ends the calling thread without touching its

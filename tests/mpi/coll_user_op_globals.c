@@ -4,17 +4,32 @@
  * while that rank waits elsewhere (here: in MPI_Barrier and MPI_Recv).
  * Built with ampicc's default privatization, so `calls` is per rank; each
  * call is also counted in `all_calls`, which the ranks share.
+ *
+ * The function also calls MPI, as user functions may (MPICH's
+ * coll/nonblocking2 asks its datatype's extent): those calls act for the
+ * rank that started the collective.  The ranks number their datatypes
+ * differently (each makes rank % 3 others first), so that a call made as
+ * another rank finds another type, or none, and one made as the scheduler
+ * is refused.
  */
 #include "mpitest.h"
 
 #include <stdatomic.h>
 
 static int calls;
+static int me;
+static MPI_Datatype one_int;
 static atomic_int all_calls __attribute__((annotate("ampi_shared")));
 
 static void add(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
-    (void)dt;
+    MT_CHECK_INT_EQ(*dt, one_int);
+    MPI_Aint lb, extent;
+    MT_CHECK_MPI(MPI_Type_get_extent(*dt, &lb, &extent));
+    MT_CHECK_INT_EQ((int)extent, (int)sizeof(int));
+    int who = -1;
+    MT_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &who));
+    MT_CHECK_INT_EQ(who, me);
     calls++;
     atomic_fetch_add(&all_calls, 1);
     for (int i = 0; i < *len; i++)
@@ -27,15 +42,21 @@ int main(int argc, char **argv)
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    me = rank;
     MPI_Op op;
     MPI_Op_create(add, 1, &op);
+    MPI_Datatype others[2];
+    for (int i = 0; i < rank % 3; i++)
+        MPI_Type_contiguous(i + 2, MPI_INT, &others[i]);
+    MPI_Type_contiguous(1, MPI_INT, &one_int);
+    MPI_Type_commit(&one_int);
 
     enum { ROUNDS = 20 };
     int in[ROUNDS], out[ROUNDS];
     MPI_Request reqs[ROUNDS];
     for (int i = 0; i < ROUNDS; i++) {
         in[i] = rank + i;
-        MPI_Iallreduce(&in[i], &out[i], 1, MPI_INT, op, MPI_COMM_WORLD,
+        MPI_Iallreduce(&in[i], &out[i], 1, one_int, op, MPI_COMM_WORLD,
                        &reqs[i]);
         /* Wait somewhere else while the reductions progress. */
         if (i % 2)
@@ -67,6 +88,9 @@ int main(int argc, char **argv)
     MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, shared);
     MT_CHECK_INT_EQ(sum, atomic_load(&all_calls));
     MPI_Comm_free(&shared);
+    for (int i = 0; i < rank % 3; i++)
+        MPI_Type_free(&others[i]);
+    MPI_Type_free(&one_int);
     MPI_Op_free(&op);
     return mt_finish_and_finalize();
 }
