@@ -12,6 +12,7 @@
 // RUN: %mpirun -np 2 %t +vp 8 +p 1 +balancer GreedyLB +lbperiod 0.005 +lbdebug 2>&1 | FileCheck %s --check-prefix=TWO
 // RUN: %t +vp 8 +p 2 | FileCheck %s --check-prefix=NONE --implicit-check-not=lb:
 // RUN: not %t +vp 2 +balancer GreedyLB +lbperiod soon 2>&1 | FileCheck %s --check-prefix=BAD --implicit-check-not={{.}}
+// RUN: not %t +vp 2 +balancer GreedyLB +lbmingain 1 2>&1 | FileCheck %s --check-prefix=BADGAIN --implicit-check-not={{.}}
 
 // ONE: ampi: lb: step 1, GreedyLB, {{[0-9]+}} of 8 ranks move, 0 cannot move now; decided in {{[0-9.]+}} ms
 // ONE: result 4800000 ok
@@ -21,6 +22,7 @@
 // TWO-DAG: result 4800000 ok
 // NONE: result 4800000 ok
 // BAD: ampi: +lbperiod: expected a positive number of seconds, got 'soon'
+// BADGAIN: ampi: +lbmingain: expected a fraction from 0 to below 1, got '1'
 
 #include <mpi.h>
 #include <stdio.h>

@@ -217,7 +217,8 @@ static void plan_process(amp_lb_t *lb)
                          .loads = loads,
                          .cur = cur,
                          .graph = have_graph ? &g : NULL,
-                         .seed = lb->rounds + 1};
+                         .seed = lb->rounds + 1,
+                         .min_gain = lb->min_gain};
     amp_status_t st = amp_lb_plan_input(kind, &in, out);
     if (have_graph)
         graph_free(&g);
@@ -262,6 +263,7 @@ static void plan(amp_lb_t *lb, void *argp)
     amp_trace_pe_t *tp = amp_pe_self()->trace;
     if (__builtin_expect(tp != NULL, 0))
         amp_trace_put(tp, AMP_TRACE_LB_BEGIN, 0, 0, 0, (int)lb->rounds + 1, 0);
+    lb->step_from_ns = now_ns();
     if (h && h->quiesce)
         h->quiesce(lb, h->arg);
     drain(lb);
@@ -315,7 +317,13 @@ static void accept(amp_lb_t *lb, void *argp)
 static void placed(amp_lb_t *lb, void *argp)
 {
     const amp_lb_hooks_t *h = argp;
-    h->placed(lb, h->arg);
+    if (h && h->placed)
+        h->placed(lb, h->arg);
+    if (lb->debug)
+        fprintf(stderr,
+                "ampi: lb: step %lu: every rank of process %d in place %.3f "
+                "ms after the last one came in\n",
+                lb->rounds, lb->proc, (now_ns() - lb->step_from_ns) * 1e-6);
 }
 
 int amp_lb_exchange(amp_lb_t *lb, int me, double load, int want,
@@ -344,7 +352,8 @@ int amp_lb_exchange(amp_lb_t *lb, int me, double load, int want,
         amp_sched_migrate(lb->sched->pes[to]);
         how = AMP_LB_MOVED;
     }
-    barrier(lb, me, hooks && hooks->placed ? placed : NULL, (void *)hooks);
+    barrier(lb, me, (hooks && hooks->placed) || lb->debug ? placed : NULL,
+            (void *)hooks);
     if (how != AMP_LB_STAYED && rl->just_migrated)
         rl->just_migrated();
     return how;

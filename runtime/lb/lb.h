@@ -141,6 +141,9 @@ typedef struct amp_lb_input {
     const int *pe_proc;
     const amp_lb_graph_t *graph;
     unsigned long seed;
+    /* A strategy that balances load keeps cur unless its plan lowers the
+     * most loaded PE's load by at least this fraction (+lbmingain). */
+    double min_gain;
 } amp_lb_input_t;
 AMP_MUST_USE amp_status_t amp_lb_plan_input(int kind, const amp_lb_input_t *in,
                                             int *out);
@@ -214,6 +217,8 @@ typedef struct amp_lb {
     int cross;       /* some rank of the job changes process this step */
     unsigned long rounds;
     double plan_s; /* the last step's decision time (+lbdebug) */
+    double min_gain; /* +lbmingain (amp_lb_input_t) */
+    long step_from_ns; /* when the last rank came into the step */
     double plan_total_s; /* every step's decision time so far (MPI_T) */
     _Atomic int arrived;
     _Atomic unsigned long gen;

@@ -350,7 +350,32 @@ amp_status_t amp_lb_distributed(int n, const double *loads, const int *cur,
     return AMP_OK;
 }
 
-amp_status_t amp_lb_plan_input(int kind, const amp_lb_input_t *in, int *out)
+static double max_pe_load(const amp_lb_input_t *in, const int *map)
+{
+    double *pl = pe_loads(in->n, in->loads, map, in->npes);
+    if (!pl)
+        return 0;
+    double max = 0;
+    for (int p = 0; p < in->npes; p++)
+        max = pl[p] > max ? pl[p] : max;
+    free(pl);
+    return max;
+}
+
+/* The strategies that place by load alone (not RotateLB, RandomLB, nor
+ * GreedyCommLB, which also weighs bytes) keep the ranks where they are
+ * unless the plan gains at least in->min_gain. */
+static void keep_unless_gain(int kind, const amp_lb_input_t *in, int *out)
+{
+    if (in->min_gain <= 0 || kind == AMP_LB_ROTATE || kind == AMP_LB_RANDOM ||
+        kind == AMP_LB_GREEDY_COMM || kind == AMP_LB_NONE)
+        return;
+    double now = max_pe_load(in, in->cur), then = max_pe_load(in, out);
+    if (then > now * (1 - in->min_gain))
+        memcpy(out, in->cur, (size_t)in->n * sizeof(int));
+}
+
+static amp_status_t plan_input(int kind, const amp_lb_input_t *in, int *out)
 {
     switch (kind) {
     case AMP_LB_GREEDY_COMM:
@@ -367,6 +392,14 @@ amp_status_t amp_lb_plan_input(int kind, const amp_lb_input_t *in, int *out)
         return amp_lb_plan(kind, in->n, in->loads, in->cur, in->npes, in->seed,
                            out);
     }
+}
+
+amp_status_t amp_lb_plan_input(int kind, const amp_lb_input_t *in, int *out)
+{
+    amp_status_t st = plan_input(kind, in, out);
+    if (st == AMP_OK)
+        keep_unless_gain(kind, in, out);
+    return st;
 }
 
 amp_status_t amp_lb_plan(int kind, int n, const double *loads, const int *cur,

@@ -61,6 +61,7 @@ typedef struct amp_opts {
     int mapped;            /* +mapping or AMPI_MAPPING was given */
     long lbperiod_ns;      /* +lbperiod: balance so often (0: never) */
     int lbpredict;         /* +lbpredict: balance the loads to come */
+    double lbmingain;      /* +lbmingain: the least gain a step moves for */
     const char *trace;     /* +trace DIR: write an OTF2 trace there */
     long ckptperiod_ns;    /* +ckptperiod: checkpoint so often (0: never) */
     const char *ckptdir;   /* +ckptdir DIR: where +ckptperiod writes */

@@ -250,7 +250,8 @@ static int plan_job(amp_lb_t *lb, void *arg)
                          .loads = loads,
                          .cur = cur,
                          .pe_proc = pe_proc,
-                         .seed = lb->rounds + 1};
+                         .seed = lb->rounds + 1,
+                         .min_gain = lb->min_gain};
     if (amp_lb_plan_input(lb->kind, &in, out) != AMP_OK)
         amp_fatal("out of memory planning the load balancing");
     free(pe_proc);

@@ -16,7 +16,7 @@ static const char usage[] =
     "runtime options: +vp N, +p N, +stacksize BYTES, +isomalloc_slot BYTES, "
     "+mapping KIND, "
     "+eager BYTES, +nopin, +stats, +showmap, +balancer NAME, +lbdebug, "
-    "+lbperiod SECONDS, +lbpredict, +nosteal, +pinmap, +gpumap MAP, +restart DIR, "
+    "+lbperiod SECONDS, +lbpredict, +lbmingain FRACTION, +nosteal, +pinmap, +gpumap MAP, +restart DIR, "
     "+ckptperiod SECONDS, +ckptdir DIR, +trace DIR, +iothreads N (see "
     "docs/runtime-options.md)";
 
@@ -53,6 +53,17 @@ static long parse_seconds(const char *name, const char *value)
     if (!value || !*value || *end || errno || !(v > 0) || v > 1e6)
         bad_value(name, "a positive number of seconds", value);
     return (long)(v * 1e9);
+}
+
+/* A fraction from 0 (inclusive) to 1 (exclusive). */
+static double parse_fraction(const char *name, const char *value)
+{
+    char *end;
+    errno = 0;
+    double v = value ? strtod(value, &end) : -1;
+    if (!value || !*value || *end || errno || !(v >= 0 && v < 1))
+        bad_value(name, "a fraction from 0 to below 1", value);
+    return v;
 }
 
 /* Bytes with an optional K, M or G suffix (powers of 1024). */
@@ -360,6 +371,8 @@ static void from_env(amp_opts_t *o)
         o->ckptperiod_ns = parse_seconds("AMPI_CKPTPERIOD", v);
     if ((v = getenv("AMPI_CKPTDIR")) && *v)
         o->ckptdir = v;
+    if ((v = getenv("AMPI_LBMINGAIN")))
+        o->lbmingain = parse_fraction("AMPI_LBMINGAIN", v);
     if ((v = getenv("AMPI_LBPREDICT")))
         o->lbpredict = parse_flag("AMPI_LBPREDICT", v);
     if ((v = getenv("AMPI_STEAL")))
@@ -463,7 +476,8 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
     static const char *const with_value[] = {
         "+vp",       "+p",          "+stacksize",      "+mapping", "+eager",
         "+balancer", "+gpumap",     "+isomalloc_slot", "+restart", "+iothreads",
-        "+lbperiod", "+ckptperiod", "+ckptdir",        "+trace"};
+        "+lbperiod", "+ckptperiod", "+ckptdir",        "+trace",
+        "+lbmingain"};
     static const char *const flags[] = {"+nopin",   "+stats",   "+showmap",
                                         "+lbdebug", "+nosteal", "+steal",
                                         "+pinmap",  "+lbpredict"};
@@ -522,6 +536,7 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
         case 11: o->ckptperiod_ns = parse_seconds("+ckptperiod", value); break;
         case 12: o->ckptdir = value; break; /* checked at the checkpoint */
         case 13: o->trace = parse_dir("+trace", value); break;
+        case 14: o->lbmingain = parse_fraction("+lbmingain", value); break;
         }
         return 1;
     }
@@ -547,6 +562,7 @@ void amp_opts_parse(amp_opts_t *o, int *argc, char **argv)
     o->node_split = 256u << 10;
     o->yield_idle = -1;
     o->steal = 1;
+    o->lbmingain = 0.05;
     from_env(o);
     int out = 1;
     for (int i = 1; i < *argc; i++) {

@@ -377,6 +377,7 @@ static void setup(int npes, int first, int nlocal, int *local_pe)
         amp_fatal("out of memory for %d ranks", nlocal);
     amp_proc.lb.kind = o->balancer;
     amp_proc.lb.debug = o->lbdebug;
+    amp_proc.lb.min_gain = o->lbmingain;
     amp_proc.lb.comm = o->balancer == AMP_LB_GREEDY_COMM;
     amp_period_init();
     if (w->nprocs > 1)

@@ -9,6 +9,10 @@
  * work than before, and with "setvalue exact" (GreedyLB, RefineLB) the
  * most loaded PE is within 5% of the average or one light rank above the
  * least loaded, when each PE has at least four ranks.
+ *
+ * With "setvalue even" every rank gives the same load: a step gains nothing
+ * and, under the default +lbmingain, moves no rank ("even stay"); with
+ * +lbmingain 0, GreedyLB's fresh deal moves some ("even").
  */
 #include "mpitest.h"
 
@@ -27,8 +31,12 @@ static uint64_t work(int rank, int iter, long units)
     return x;
 }
 
+static int even;
+
 static long units_of(int rank)
 {
+    if (even)
+        return 1;
     int p = mt_process_of(rank), first = mt_first_rank_of(p);
     return rank - first < (mt_first_rank_of(p + 1) - first) / 2 ? 4 : 1;
 }
@@ -63,8 +71,13 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_get_attr(MPI_COMM_WORLD, AMPI_NUM_WTHS, &npes_attr, &flag);
     int npes = *npes_attr;
-    int setvalue = argc > 1 && strcmp(argv[1], "setvalue") == 0;
-    int exact = setvalue && argc > 2 && strcmp(argv[2], "exact") == 0;
+    int setvalue = 0, exact = 0, stay = 0;
+    for (int i = 1; i < argc; i++) {
+        setvalue |= strcmp(argv[i], "setvalue") == 0;
+        exact |= strcmp(argv[i], "exact") == 0;
+        even |= strcmp(argv[i], "even") == 0;
+        stay |= strcmp(argv[i], "stay") == 0;
+    }
     long units = units_of(rank), lo0 = 0, hi0 = 0, lo, hi, total;
     if (npes <= 64)
         pe_spread(units, npes, &lo0, &hi0, &total);
@@ -101,9 +114,11 @@ int main(int argc, char **argv)
     /* Every process has more ranks than PEs. */
     int can_move = npes > 1 && size / mt_nprocs() > npes;
     MT_CHECK(my_pe() >= 0 && my_pe() < npes);
-    if (can_move) {
+    if (can_move && stay)
+        MT_CHECK(!moved_any);
+    if (can_move && !stay) {
         MT_CHECK(moved_any);
-        if (setvalue && npes <= 64) {
+        if (setvalue && !even && npes <= 64) {
             pe_spread(units, npes, &lo, &hi, &total);
             MT_CHECK(hi < hi0);
             /* Within RefineLB's tolerance (5%) of the average, or one

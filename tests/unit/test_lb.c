@@ -280,3 +280,28 @@ UNIT_TEST(lb_predict_extrapolates_the_rate)
     double r1 = amp_lb_predict(1.0, 1.0, 2.0, 1.0);
     UNIT_TRUE(r1 > r0);
 }
+
+/* +lbmingain: a load strategy keeps the ranks where they are unless its
+ * plan lowers the most loaded PE by the fraction asked; RotateLB moves. */
+UNIT_TEST(lb_min_gain_keeps_an_even_placement)
+{
+    double even[8] = {1.0, 1.02, 0.99, 1.0, 1.01, 1.0, 0.98, 1.0};
+    int cur[8] = {0, 0, 0, 0, 1, 1, 1, 1}, out[8];
+    amp_lb_input_t in = {.n = 8, .npes = 2, .loads = even, .cur = cur,
+                         .min_gain = 0.05};
+    UNIT_TRUE(amp_lb_plan_input(AMP_LB_GREEDY, &in, out) == AMP_OK);
+    UNIT_TRUE(memcmp(out, cur, sizeof(cur)) == 0);
+    /* Without the threshold GreedyLB deals afresh and moves some. */
+    in.min_gain = 0;
+    UNIT_TRUE(amp_lb_plan_input(AMP_LB_GREEDY, &in, out) == AMP_OK);
+    UNIT_TRUE(memcmp(out, cur, sizeof(cur)) != 0);
+    /* An uneven load moves under the threshold too. */
+    double uneven[8] = {4, 4, 4, 4, 1, 1, 1, 1};
+    in.loads = uneven;
+    in.min_gain = 0.05;
+    UNIT_TRUE(amp_lb_plan_input(AMP_LB_GREEDY, &in, out) == AMP_OK);
+    UNIT_TRUE(memcmp(out, cur, sizeof(cur)) != 0);
+    in.loads = even;
+    UNIT_TRUE(amp_lb_plan_input(AMP_LB_ROTATE, &in, out) == AMP_OK);
+    UNIT_TRUE(out[0] == 1 && out[4] == 0);
+}
