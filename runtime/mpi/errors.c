@@ -217,7 +217,7 @@ static const char *class_name(amp_rank_t *rank, int errclass)
 /* The rank's stored message for code, or NULL. */
 static const char *message_of(amp_rank_t *rank, int code)
 {
-    if (!rank || code <= 0xff)
+    if (!rank || code <= 0xff || !rank->errmsgs)
         return NULL;
     for (int i = 0; i < AMP_ERRMSG_RING; i++)
         if (rank->errcodes[i] == code)
@@ -230,8 +230,13 @@ static int record(amp_rank_t *rank, int errclass, const char *msg)
     unsigned seq = ++rank->errseq;
     int code = errclass | (int)(((seq % 0xfffffu) + 1u) << 8);
     int slot = (int)(seq % AMP_ERRMSG_RING);
-    rank->errcodes[slot] = code;
-    snprintf(rank->errmsgs[slot], AMP_ERRMSG_LEN, "%s", msg);
+    if (!rank->errmsgs) /* without room, the code keeps its class's text */
+        rank->errmsgs = amp_rank_alloc(rank, sizeof(*rank->errmsgs) *
+                                                 AMP_ERRMSG_RING);
+    if (rank->errmsgs) {
+        rank->errcodes[slot] = code;
+        snprintf(rank->errmsgs[slot], AMP_ERRMSG_LEN, "%s", msg);
+    }
     return code;
 }
 

@@ -5,6 +5,10 @@
  */
 #include "mpi/proc.h"
 
+#include "mem/heap.h"
+
+#include <stdlib.h>
+
 /* The one process-wide struct. */
 amp_proc_t amp_proc;
 
@@ -17,4 +21,12 @@ amp_rank_t *amp_mt_rank(void)
     if (rank)
         return rank;
     return amp_mt_bound ? amp_mt_bound->rank : NULL;
+}
+
+void *amp_rank_alloc(amp_rank_t *rank, size_t n)
+{
+    void *p = NULL;
+    if (rank->heap)
+        return amp_heap_alloc(rank->heap, n, 16);
+    return posix_memalign(&p, 16, n) == 0 ? p : NULL;
 }

@@ -238,7 +238,9 @@ typedef struct amp_rank {
     amp_bsend_t bsend;
     unsigned errseq;
     int errcodes[AMP_ERRMSG_RING];
-    char errmsgs[AMP_ERRMSG_RING][AMP_ERRMSG_LEN];
+    /* errors.c: the messages of the last errors, in its heap from the
+     * first error on (4 KiB that a rank without errors never touches) */
+    char (*errmsgs)[AMP_ERRMSG_LEN];
     amp_lb_rank_t lb;   /* migrate.c: load and migration callbacks */
     uintptr_t pie_base; /* base of the rank's program copy (pie), or 0 */
     /* libgcc's record of the copy's unwind tables (pie) */
@@ -282,6 +284,11 @@ typedef struct amp_mt_bind {
  * pointer-relative TLS, never the rank's; proc.c, set by threads/). */
 extern __thread amp_mt_bind_t *amp_mt_bound
     __attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+/* n bytes in the rank's heap, so that they move with it (the C library's
+ * where it has none: sanitizer builds), or NULL; free() gives them back
+ * (proc.c). */
+void *amp_rank_alloc(amp_rank_t *rank, size_t n);
 
 /* The rank the calling thread acts for: the running rank on a PE, the
  * bound rank elsewhere, or NULL (proc.c). */

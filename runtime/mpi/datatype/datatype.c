@@ -1,6 +1,5 @@
 /* Datatype calls: constructors, commit and free, bounds, envelopes and
  * names.  The layouts themselves are built in dt/. */
-#include "mem/heap.h"
 #include "mpi/attr/attr.h"
 
 #include <limits.h>
@@ -986,16 +985,6 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers,
 }
 AMP_WEAK_ALIAS(Type_get_contents)
 
-/* n bytes in the rank's heap (the C library's without one: sanitizer
- * builds); free() gives them back. */
-static void *rank_alloc(amp_rank_t *rank, size_t n)
-{
-    void *p = NULL;
-    if (rank->heap)
-        return amp_heap_alloc(rank->heap, n, 16);
-    return posix_memalign(&p, 16, n) == 0 ? p : NULL;
-}
-
 /* A predefined type's name as this rank set it, or NULL. */
 static const char *predefined_name(const amp_rank_t *rank, MPI_Datatype h)
 {
@@ -1010,11 +999,11 @@ static int name_predefined(amp_rank_t *rank, MPI_Datatype h, const char *text,
                            size_t len, const char *call)
 {
     if (!rank->dt_names) {
-        rank->dt_names = rank_alloc(rank, AMPI_DTID_COUNT * sizeof(char *));
+        rank->dt_names = amp_rank_alloc(rank, AMPI_DTID_COUNT * sizeof(char *));
         if (rank->dt_names)
             memset(rank->dt_names, 0, AMPI_DTID_COUNT * sizeof(char *));
     }
-    char *name = rank->dt_names ? rank_alloc(rank, len + 1) : NULL;
+    char *name = rank->dt_names ? amp_rank_alloc(rank, len + 1) : NULL;
     if (!name)
         return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
     memcpy(name, text, len);
