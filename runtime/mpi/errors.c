@@ -214,14 +214,20 @@ static const char *class_name(amp_rank_t *rank, int errclass)
     return text && *text ? *text : "error class added by the program";
 }
 
+typedef struct amp_errs_seen amp_errs_seen_t;
+struct amp_errs_seen {
+    int codes[AMP_ERRMSG_RING];
+    char msgs[AMP_ERRMSG_RING][AMP_ERRMSG_LEN];
+};
+
 /* The rank's stored message for code, or NULL. */
 static const char *message_of(amp_rank_t *rank, int code)
 {
-    if (!rank || code <= 0xff || !rank->errmsgs)
+    if (!rank || code <= 0xff || !rank->errs_seen)
         return NULL;
     for (int i = 0; i < AMP_ERRMSG_RING; i++)
-        if (rank->errcodes[i] == code)
-            return rank->errmsgs[i];
+        if (rank->errs_seen->codes[i] == code)
+            return rank->errs_seen->msgs[i];
     return NULL;
 }
 
@@ -230,12 +236,15 @@ static int record(amp_rank_t *rank, int errclass, const char *msg)
     unsigned seq = ++rank->errseq;
     int code = errclass | (int)(((seq % 0xfffffu) + 1u) << 8);
     int slot = (int)(seq % AMP_ERRMSG_RING);
-    if (!rank->errmsgs) /* without room, the code keeps its class's text */
-        rank->errmsgs = amp_rank_alloc(rank, sizeof(*rank->errmsgs) *
-                                                 AMP_ERRMSG_RING);
-    if (rank->errmsgs) {
-        rank->errcodes[slot] = code;
-        snprintf(rank->errmsgs[slot], AMP_ERRMSG_LEN, "%s", msg);
+    amp_errs_seen_t *seen = rank->errs_seen;
+    if (!seen) { /* without room, the code keeps its class's text */
+        seen = rank->errs_seen = amp_rank_alloc(rank, sizeof(*seen));
+        if (seen)
+            memset(seen->codes, 0, sizeof(seen->codes));
+    }
+    if (seen) {
+        seen->codes[slot] = code;
+        snprintf(seen->msgs[slot], AMP_ERRMSG_LEN, "%s", msg);
     }
     return code;
 }

@@ -227,7 +227,9 @@ typedef struct amp_rank {
     amp_table_t sessions; /* session.c; index 0 is MPI_SESSION_NULL */
     int nsessions;        /* session.c: sessions open (MPI may be used) */
     struct amp_datarep *datareps; /* datatype/datarep.c: the registered */
-    struct amp_attr *dt_attrs[AMPI_DTID_COUNT]; /* attr.c: predefined types' */
+    /* attr.c: the predefined types' attribute lists, by id, in its heap
+     * from the first use on (NULL until then) */
+    struct amp_attr **dt_attrs;
     /* datatype.c: the names this rank gave predefined types (by id, in its
      * heap, so they move with it); NULL until it names one */
     char **dt_names;
@@ -237,10 +239,10 @@ typedef struct amp_rank {
     int self_errh_set; /* attr/: the program set MPI_COMM_SELF's handler */
     amp_bsend_t bsend;
     unsigned errseq;
-    int errcodes[AMP_ERRMSG_RING];
-    /* errors.c: the messages of the last errors, in its heap from the
-     * first error on (4 KiB that a rank without errors never touches) */
-    char (*errmsgs)[AMP_ERRMSG_LEN];
+    /* errors.c: the codes and messages of its last errors, in its heap
+     * from the first error on (4 KiB that a rank without errors never
+     * touches: its state and its thread-local storage share a page) */
+    struct amp_errs_seen *errs_seen;
     amp_lb_rank_t lb;   /* migrate.c: load and migration callbacks */
     uintptr_t pie_base; /* base of the rank's program copy (pie), or 0 */
     /* libgcc's record of the copy's unwind tables (pie) */

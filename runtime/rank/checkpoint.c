@@ -131,7 +131,7 @@ static int check_comms(amp_rank_t *rank, why_t *w)
 
 static int check_dts(amp_rank_t *rank, why_t *w)
 {
-    for (int i = 0; i < AMPI_DTID_COUNT; i++)
+    for (int i = 0; rank->dt_attrs && i < AMPI_DTID_COUNT; i++)
         if (rank->dt_attrs[i])
             return refuse(w, MPI_ERR_UNSUPPORTED_OPERATION,
                           "a predefined datatype has attributes, which a "

@@ -21,6 +21,7 @@
 #include "mpi/attr/attr.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define KEYVAL_TAG 0x4b /* keyval = KEYVAL_TAG << 24 | table index */
 
@@ -505,8 +506,15 @@ static amp_attr_t **type_attrs(amp_rank_t *rank, MPI_Datatype h,
 {
     unsigned kind = AMP_HANDLE_KIND(h);
     int idx = AMP_HANDLE_INDEX(h);
-    if (kind == AMPI_HANDLE_DATATYPE && amp_dt_predefined(idx))
-        return &rank->dt_attrs[idx];
+    if (kind == AMPI_HANDLE_DATATYPE && amp_dt_predefined(idx)) {
+        size_t bytes = AMPI_DTID_COUNT * sizeof(*rank->dt_attrs);
+        if (!rank->dt_attrs && (rank->dt_attrs = amp_rank_alloc(rank, bytes)))
+            memset(rank->dt_attrs, 0, bytes);
+        if (rank->dt_attrs)
+            return &rank->dt_attrs[idx];
+        *rc = amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call, "out of memory");
+        return NULL;
+    }
     if (kind == AMPI_HANDLE_DATATYPE_DERIVED) {
         amp_dt_t *dt = amp_table_lookup(&rank->dts, idx);
         if (dt && dt->user_refs > 0)
