@@ -54,6 +54,8 @@ typedef struct free_span {
 
 struct amp_heap {
     uint64_t magic;
+    char *lo;     /* the lowest block: small blocks fill the rest of the
+                     header's page before the first span's */
     char *first;  /* first span */
     char *top;    /* end of the spans */
     char *commit; /* end of the accessible pages */
@@ -313,7 +315,7 @@ static size_t plain_usable_size(const blk_t *b)
 static int below_top(const amp_heap_t *h, const void *p)
 {
     const char *c = p;
-    return c >= h->first + HDR && c < h->top;
+    return c >= h->lo + HDR && c < h->top;
 }
 
 static amp_status_t free_block(amp_heap_t *h, void *p)
@@ -370,6 +372,10 @@ amp_heap_t *amp_heap_create(void *base, size_t size, size_t page_size)
     memset(h, 0, sizeof(*h));
     h->magic = HEAP_MAGIC;
     h->first = (char *)base + hdr;
+    /* A rank that allocates a little touches one page, not two. */
+    h->lo = (char *)base + AMP_ROUND_UP(sizeof(*h), 64);
+    h->small_cur = h->lo;
+    h->small_end = h->first;
     h->top = h->first;
     h->commit = h->first;
     h->end = (char *)base + size;
@@ -480,7 +486,7 @@ size_t amp_heap_usable_size(const void *p)
 int amp_heap_contains(const amp_heap_t *h, const void *p)
 {
     const char *c = p;
-    return c >= h->first + HDR && c < h->end;
+    return c >= h->lo + HDR && c < h->end;
 }
 
 size_t amp_heap_extent(const amp_heap_t *h)
@@ -507,7 +513,8 @@ amp_heap_t *amp_heap_restore_check(void *base, size_t size, size_t extent,
     char *b = base;
     if (extent < sizeof(*h) || h->magic != HEAP_MAGIC || h->end != b + size ||
         h->top != b + extent || h->commit != b + committed ||
-        h->first < b + sizeof(*h) || h->first > h->top || h->top > h->commit ||
+        h->lo < b + sizeof(*h) || h->lo > h->first || h->first > h->top ||
+        h->top > h->commit ||
         h->high < h->top || h->high > h->commit)
         return NULL;
     return h;

@@ -101,6 +101,29 @@ UNIT_TEST(heap_small_blocks_are_reused)
     UNIT_TRUE(amp_heap_extent(h) <= extent + ((size_t)1 << 20));
 }
 
+/* The first small blocks fill the header's page: a heap that holds a few
+ * small objects touches one page (a rank's memory at scale). */
+UNIT_TEST(heap_first_small_blocks_share_the_header_page)
+{
+    amp_heap_t *h = new_heap(REGION);
+    uintptr_t page = (uintptr_t)getpagesize();
+    void *a = amp_heap_alloc(h, 40, 16), *b = amp_heap_alloc(h, 200, 16);
+    UNIT_TRUE(a != NULL && b != NULL);
+    UNIT_EQ((uintptr_t)a / page, (uintptr_t)h / page);
+    UNIT_EQ((uintptr_t)b / page, (uintptr_t)h / page);
+    UNIT_EQ(amp_heap_extent(h), (size_t)page); /* no span taken yet */
+    UNIT_TRUE(amp_heap_contains(h, a) && amp_heap_contains(h, b));
+    memset(a, 1, 40);
+    memset(b, 2, 200);
+    UNIT_EQ(amp_heap_free(h, a), AMP_OK);
+    UNIT_TRUE(amp_heap_alloc(h, 40, 16) == a); /* reused from its class */
+    void *c = amp_heap_realloc(h, b, 5000); /* grows into a span */
+    UNIT_TRUE(c != NULL && (uintptr_t)c / page != (uintptr_t)h / page);
+    UNIT_EQ(((unsigned char *)c)[199], 2);
+    UNIT_EQ(amp_heap_free(h, c), AMP_OK);
+    UNIT_TRUE(amp_heap_free(h, (char *)h + 8) != AMP_OK); /* the header */
+}
+
 UNIT_TEST(heap_aligned_blocks)
 {
     amp_heap_t *h = new_heap(REGION);
