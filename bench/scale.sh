@@ -10,7 +10,10 @@
 #   bench/scale.sh [BUILD_DIR]
 #
 # BENCH_SCALE_RANKS  rank counts (default 16 64 1000 10000 100000; add 1000000
-#                    where the memory allows it: about 30 KB a rank)
+#                    where the memory allows it: 14 KiB a rank and the
+#                    kernel's page tables; counts from 1,000,000 run
+#                    "basic", without split, dup and balancing, whose
+#                    member lists add about 12 KiB a rank)
 # BENCH_SCALE_PROCS  process counts for ours (default 1 4)
 # BENCH_OMPI_RANKS   rank counts for Open MPI, a process per rank on the
 #                    machine's cores (default 16 64: it goes no further on
@@ -72,12 +75,14 @@ failed=0
 for n in $ranks; do
     for p in $procs; do
         [ "$n" -ge "$p" ] || continue
+        basic=()
+        [ "$n" -ge 1000000 ] && basic=(basic)
         if [ "$p" -eq 1 ]; then
-            run ours "$n" 1 "$work/scale-ampi" +vp "$n" +p 2 \
+            run ours "$n" 1 "$work/scale-ampi" "${basic[@]}" +vp "$n" +p 2 \
                 +stacksize 64K +balancer GreedyLB
         else
             run ours "$n" "$p" "$ampirun" "${root[@]}" -n "$p" \
-                "$work/scale-ampi" \
+                "$work/scale-ampi" "${basic[@]}" \
                 +vp "$n" +p 1 +stacksize 64K +balancer RefineLB
         fi
     done
