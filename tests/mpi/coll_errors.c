@@ -71,13 +71,21 @@ int main(int argc, char **argv)
                        MPI_ERR_TRUNCATE);
     MT_CHECK_MPI(MPI_Gather(a, 2, MPI_INT, b, 1, MPI_2INT, 0, self));
 
-    /* An active nonblocking collective: no cancel, no free. */
+    /* An active nonblocking collective: no cancel, no free.  The last
+     * rank joins the barrier only once the others have tried, so that
+     * theirs cannot complete meanwhile (its own may: it tries cancel
+     * only). */
+    int last = size - 1, x = 0;
+    if (rank == last)
+        for (int i = 0; i < last; i++)
+            MT_CHECK_MPI(MPI_Recv(&x, 0, MPI_INT, MPI_ANY_SOURCE, 99, w,
+                                  MPI_STATUS_IGNORE));
     MT_CHECK_MPI(MPI_Ibarrier(w, &rq));
     MT_CHECK_ERR_CLASS(MPI_Cancel(&rq), MPI_ERR_REQUEST);
-    int flag = 0;
-    MT_CHECK_MPI(MPI_Test(&rq, &flag, MPI_STATUS_IGNORE));
-    if (!flag)
+    if (rank != last) {
         MT_CHECK_ERR_CLASS(MPI_Request_free(&rq), MPI_ERR_REQUEST);
+        MT_CHECK_MPI(MPI_Send(&x, 0, MPI_INT, last, 99, w));
+    }
     if (rq != MPI_REQUEST_NULL)
         MT_CHECK_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     MT_CHECK(rq == MPI_REQUEST_NULL);
