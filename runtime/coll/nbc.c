@@ -73,16 +73,25 @@ void amp_nbc_pes_destroy(amp_nbc_pe_t *pes)
 }
 
 static void run(amp_nbc_t *s);
-static void ready_push(amp_nbc_t *s);
 
 void amp_nbc_poll(amp_nbc_pe_t *pes, amp_pe_t *pe)
 {
     if (!pes)
         return;
     amp_nbc_pe_t *me = &pes[pe->id];
-    if (me->draining || !me->head)
+    if (me->draining || (!me->head && !me->later))
         return;
     me->draining = 1;
+    /* The schedules whose owner was away: tried again at each drain, but
+     * not counted as work (amp_nbc_pending), so that the PE does not spin
+     * for them; the owner comes back through this PE and drains. */
+    amp_nbc_t *retry = me->later;
+    me->later = NULL;
+    while (retry) {
+        amp_nbc_t *s = retry;
+        retry = s->next;
+        run(s);
+    }
     while (me->head) {
         amp_nbc_t *s = me->head;
         me->head = s->next;
@@ -90,11 +99,6 @@ void amp_nbc_poll(amp_nbc_pe_t *pes, amp_pe_t *pe)
             me->tail = NULL;
         atomic_fetch_sub_explicit(&me->nready, 1, memory_order_relaxed);
         run(s);
-    }
-    while (me->later) { /* tried again at the next drain */
-        amp_nbc_t *s = me->later;
-        me->later = s->next;
-        ready_push(s);
     }
     me->draining = 0;
 }

@@ -73,7 +73,7 @@ typedef struct amp_nbc amp_nbc_t;
 typedef struct amp_nbc_pe {
     _Alignas(64) amp_nbc_t *head, *tail;
     /* Schedules whose next round applies a user function while their owner
-     * runs as another PE's guest: ready again after this drain. */
+     * runs as another PE's guest: tried again at every drain. */
     amp_nbc_t *later;
     _Atomic int nready;
     int draining;
