@@ -15,6 +15,7 @@
 #include "mpitest.h"
 
 #include <stdatomic.h>
+#include <string.h>
 
 static int calls;
 static int me;
@@ -36,6 +37,16 @@ static void add(void *in, void *inout, int *len, MPI_Datatype *dt)
         ((int *)inout)[i] += ((const int *)in)[i];
 }
 
+/* Computes for about t seconds. */
+static void spin_for(double t)
+{
+    double until = MPI_Wtime() + t;
+    volatile unsigned x = 1;
+    while (MPI_Wtime() < until)
+        for (int i = 0; i < 1000; i++)
+            x = x * 1664525u + 1013904223u;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -51,6 +62,10 @@ int main(int argc, char **argv)
     MPI_Type_contiguous(1, MPI_INT, &one_int);
     MPI_Type_commit(&one_int);
 
+    /* "compute": the ranks also compute between their calls, where an
+     * idle PE of a crowded process runs them as guests (stealing): a round
+     * that applies the function then waits for its rank to come home. */
+    int compute = argc > 1 && strcmp(argv[1], "compute") == 0;
     enum { ROUNDS = 20 };
     int in[ROUNDS], out[ROUNDS];
     MPI_Request reqs[ROUNDS];
@@ -67,6 +82,8 @@ int main(int argc, char **argv)
                          (rank + size - 1) % size, 3, MPI_COMM_WORLD,
                          MPI_STATUS_IGNORE);
         }
+        if (compute)
+            spin_for(rank % 2 ? 50e-6 : 300e-6);
     }
     MPI_Waitall(ROUNDS, reqs, MPI_STATUSES_IGNORE);
     for (int i = 0; i < ROUNDS; i++)
