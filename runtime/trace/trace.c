@@ -16,11 +16,13 @@
 #include <linux/futex.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 /* How long the flusher sleeps at most between looks at the PEs' halves
@@ -103,13 +105,40 @@ static void *flusher_main(void *arg)
     }
 }
 
+static long mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* Whether the flusher takes half h within AMP_TRACE_WAIT_NS, the PE
+ * yielding its core meanwhile; once it did not, the PE no longer waits
+ * until a half is free again. */
+static int flusher_caught_up(amp_trace_pe_t *tp, int h)
+{
+    if (tp->behind)
+        return 0;
+    long until = mono_ns() + AMP_TRACE_WAIT_NS;
+    while (atomic_load_explicit(&tp->full[h], memory_order_acquire)) {
+        if (mono_ns() > until) {
+            tp->behind = 1;
+            return 0;
+        }
+        sched_yield();
+    }
+    return 1;
+}
+
 amp_trace_rec_t *amp_trace_swap(amp_trace_pe_t *tp)
 {
     int other = !tp->filling;
-    if (atomic_load_explicit(&tp->full[other], memory_order_acquire)) {
+    if (atomic_load_explicit(&tp->full[other], memory_order_acquire) &&
+        !flusher_caught_up(tp, other)) {
         tp->dropped++; /* the flusher is behind: keep the half, lose this */
         return NULL;
     }
+    tp->behind = 0;
     atomic_store_explicit(&tp->full[tp->filling], AMP_TRACE_HALF_RECS,
                           memory_order_release);
     amp_trace_t *t = tp->trace; /* wake the flusher: once per half */

@@ -10,8 +10,11 @@
  * halves; a full half is handed to the process's flusher thread (woken
  * through a futex, once per half: the only system call of a traced PE),
  * which writes it to the PE's raw file under DIR/raw/ while the PE fills
- * the other.  When the flusher has not caught up, records are dropped and
- * counted (memory stays bounded: two halves per PE).
+ * the other.  When the flusher has not caught up, the PE first lets it
+ * run (it yields the CPU, up to AMP_TRACE_WAIT_NS: PEs that trace hard can
+ * starve the flusher of a core); after that, records are dropped and
+ * counted until a half is free again (memory stays bounded: two halves
+ * per PE).
  *
  * At the end (amp_trace_finish) every process closes its raw files; after
  * a fence of the job's processes (boot/), process 0 reads them all, sorts
@@ -83,6 +86,9 @@ typedef struct amp_trace_rec {
 
 typedef struct amp_trace amp_trace_t;
 
+/* How long a PE with both halves full waits for the flusher. */
+#define AMP_TRACE_WAIT_NS 50000000L
+
 typedef struct amp_trace_pe {
     amp_trace_rec_t *cur, *end; /* the half being filled */
     amp_trace_rec_t *half[2];
@@ -90,6 +96,8 @@ typedef struct amp_trace_pe {
     _Atomic size_t full[2]; /* records of a half handed to the
                                flusher, 0: free */
     uint64_t dropped;       /* records the flusher had no room for */
+    int behind;             /* waited for the flusher in vain: drop until
+                               a half is free (amp_trace_swap) */
     const char *names[AMP_TRACE_NAMES]; /* id i + 1 */
     int nnames;
     int fd, id;
