@@ -150,6 +150,17 @@ typedef struct amp_proc {
 
 extern amp_proc_t amp_proc;
 
+/* The job ends abnormally here (MPI_Abort, a deadlock report, exit before
+ * MPI_Finalize): +trace keeps what it recorded (trace.h). */
+static inline void amp_proc_trace_abandon(void)
+{
+    if (!amp_proc.opts.trace)
+        return;
+    amp_sys_alloc_enter();
+    amp_trace_abandon(&amp_proc.trace);
+    amp_sys_alloc_leave();
+}
+
 enum amp_mpi_state { AMP_MPI_NOT_INIT, AMP_MPI_ACTIVE, AMP_MPI_FINALIZED };
 
 /* A buffer of buffered sends (pt2pt/bsend.c): the process's

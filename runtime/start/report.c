@@ -76,6 +76,7 @@ void amp_report_deadlock(amp_sched_t *sched)
 {
     (void)sched;
     amp_report_blocked();
+    amp_proc_trace_abandon();
     _exit(1);
 }
 

@@ -356,7 +356,7 @@ static void setup(int npes, int first, int nlocal, int *local_pe)
     amp_sched_set_steal(&amp_proc.sched, 0, o->steal_idle_ns);
     if (o->trace) {
         if (amp_trace_init(&amp_proc.trace, o->trace, amp_proc.boot.index,
-                           npes) != AMP_OK)
+                           amp_proc.boot.nprocs, o->vp, npes) != AMP_OK)
             amp_fatal("+trace (AMPI_TRACE) %s: cannot write a trace there "
                       "(the line above says why)",
                       o->trace);

@@ -40,6 +40,7 @@ typedef struct stream {
 
 typedef struct conv {
     int nprocs, nranks, npes_all;
+    int salvage;  /* a killed job's: a process or a PE may lack files */
     int *pe_base; /* process -> its first PE location */
     ev_t *evs;
     size_t nevs, cap;
@@ -101,7 +102,7 @@ static amp_status_t read_names(conv_t *cv, const char *path, stream_t *s)
         s->gname[i] = -1;
     FILE *f = fopen(path, "r");
     if (!f)
-        return AMP_ERR_SYS;
+        return cv->salvage ? AMP_OK : AMP_ERR_SYS;
     char line[512];
     while (fgets(line, sizeof(line), f)) {
         int id;
@@ -145,7 +146,7 @@ static amp_status_t read_pe(conv_t *cv, const char *dir, int proc, int pe,
     amp_trace_raw_path(path, sizeof(path), dir, proc, pe, "bin");
     FILE *f = fopen(path, "rb");
     if (!f)
-        return AMP_ERR_SYS;
+        return cv->salvage ? AMP_OK : AMP_ERR_SYS;
     double rate = clk[2] > clk[0] && clk[3] > clk[1]
                       ? (clk[3] - clk[1]) / (clk[2] - clk[0])
                       : 1.0; /* ns per cycle */
@@ -185,8 +186,12 @@ static amp_status_t read_all(conv_t *cv, const char *dir)
         int64_t n0, n1;
         if (!f ||
             fscanf(f, "%" SCNu64 " %" SCNd64 " %" SCNu64 " %" SCNd64 " %d", &c0,
-                   &n0, &c1, &n1, &npes[p]) != 5)
-            st = AMP_ERR_SYS;
+                   &n0, &c1, &n1, &npes[p]) != 5) {
+            st = cv->salvage ? AMP_OK : AMP_ERR_SYS;
+            c0 = c1 = 0;
+            n0 = n1 = 0;
+            npes[p] = 0; /* killed before its flusher wrote anything */
+        }
         if (f)
             fclose(f);
         clk[p][0] = (double)c0;
@@ -674,20 +679,22 @@ static void remove_old(const char *dir)
 }
 
 /* Removes dir/raw and what trace.c wrote there. */
-static void remove_raw(const char *dir, const conv_t *cv)
+/* DIR/raw and every file in it (only this module writes there). */
+static void remove_raw(const char *dir)
 {
     char path[4096];
-    for (int p = 0; p < cv->nprocs; p++) {
-        for (int pe = 0; pe < cv->pe_base[p + 1] - cv->pe_base[p]; pe++) {
-            amp_trace_raw_path(path, sizeof(path), dir, p, pe, "bin");
-            unlink(path);
-            amp_trace_raw_path(path, sizeof(path), dir, p, pe, "names");
-            unlink(path);
-        }
-        snprintf(path, sizeof(path), "%s/raw/p%d.clock", dir, p);
-        unlink(path);
-    }
     snprintf(path, sizeof(path), "%s/raw", dir);
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        char file[8192];
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(file, sizeof(file), "%s/%s", path, e->d_name);
+        unlink(file);
+    }
+    if (d)
+        closedir(d);
     rmdir(path);
 }
 
@@ -777,9 +784,14 @@ static amp_status_t write_archive(const char *dir, conv_t *cv)
         on_event(&o, &cv->evs[i]);
     close_all(&o);
     int nloc = cv->npes_all + cv->nranks;
-    for (int loc = 0; loc < nloc; loc++)
+    for (int loc = 0; loc < nloc; loc++) {
+        /* Readers open every location's events, even none (a process
+         * killed before it wrote any, after an abnormal end). */
+        if (!o.w[loc])
+            o.w[loc] = OTF2_Archive_GetEvtWriter(ar, (OTF2_LocationRef)loc);
         if (o.w[loc])
             OTF2_Archive_CloseEvtWriter(ar, o.w[loc]);
+    }
     OTF2_Archive_CloseEvtFiles(ar);
     /* Readers expect a (here empty) local definition file per location. */
     OTF2_Archive_OpenDefFiles(ar);
@@ -797,9 +809,10 @@ out:
     return st;
 }
 
-amp_status_t amp_trace_convert(const char *dir, int nprocs, int nranks)
+static amp_status_t convert(const char *dir, int nprocs, int nranks,
+                            int salvage)
 {
-    conv_t cv = {.nprocs = nprocs, .nranks = nranks};
+    conv_t cv = {.nprocs = nprocs, .nranks = nranks, .salvage = salvage};
     cv.rank_proc = malloc((size_t)(nranks + 1) * sizeof(int));
     amp_status_t st = cv.rank_proc ? AMP_OK : AMP_ERR_NOMEM;
     for (int r = 0; r < nranks; r++)
@@ -809,7 +822,7 @@ amp_status_t amp_trace_convert(const char *dir, int nprocs, int nranks)
     if (st == AMP_OK)
         st = write_archive(dir, &cv);
     if (st == AMP_OK)
-        remove_raw(dir, &cv);
+        remove_raw(dir);
     else
         amp_log_error("+trace: cannot write the OTF2 archive %s/traces.otf2 "
                       "from %s/raw (%s)",
@@ -821,4 +834,28 @@ amp_status_t amp_trace_convert(const char *dir, int nprocs, int nranks)
                 cv.dropped);
     conv_cleanup(&cv);
     return st;
+}
+
+amp_status_t amp_trace_convert(const char *dir, int nprocs, int nranks)
+{
+    return convert(dir, nprocs, nranks, 0);
+}
+
+amp_status_t amp_trace_convert_dir(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/raw/job", dir);
+    FILE *f = fopen(path, "r");
+    int nprocs = 0, nranks = 0;
+    int ok = f && fscanf(f, "%d %d", &nprocs, &nranks) == 2 && nprocs > 0 &&
+             nranks > 0;
+    if (f)
+        fclose(f);
+    if (!ok) {
+        amp_log_error("+trace: %s has no raw trace to convert (%s is missing "
+                      "or unreadable)",
+                      dir, path);
+        return AMP_ERR_ARG;
+    }
+    return convert(dir, nprocs, nranks, 1);
 }

@@ -23,4 +23,9 @@ int64_t amp_trace_realtime(void);
 AMP_MUST_USE amp_status_t amp_trace_convert(const char *dir, int nprocs,
                                             int nranks);
 
+/* The same for the job whose raw files are under dir/raw, as its file
+ * "job" names it (nprocs and nranks); a process without its clock file
+ * (killed before the flusher wrote one) is left out. */
+AMP_MUST_USE amp_status_t amp_trace_convert_dir(const char *dir);
+
 #endif

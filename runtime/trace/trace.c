@@ -5,8 +5,11 @@
  * A PE's raw file DIR/raw/p<process>-pe<PE>.bin is its records in the
  * order it made them; p<process>-pe<PE>.names lists "id name" for the
  * names its records refer to; p<process>.clock holds the process's cycle
- * counter and CLOCK_REALTIME (ns) at the start and at the end, from which
- * the converter turns cycles into time.
+ * counter and CLOCK_REALTIME (ns) at the start and at the end (while the
+ * job runs: at the flusher's last look), from which the converter turns
+ * cycles into time; process 0's "job" names the job's processes and
+ * ranks.  The flusher rewrites the names and the clock as it goes, so the
+ * raw files of a process that is killed can still be read.
  */
 #include "trace/trace.h"
 #include "trace/raw.h"
@@ -64,7 +67,75 @@ static amp_status_t write_all(int fd, const void *p, size_t size)
 static void pe_write(amp_trace_pe_t *tp, int h, size_t n)
 {
     if (write_all(tp->fd, tp->half[h], n * sizeof(amp_trace_rec_t)) != AMP_OK)
-        tp->dropped += n; /* the PE has moved on: counted at the end */
+        __atomic_fetch_add(&tp->dropped, n, __ATOMIC_RELAXED);
+}
+
+static long mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* Writes a small file whole: into path.tmp, then renamed over path, so a
+ * reader (or a process killed meanwhile) never sees half of it. */
+static amp_status_t write_small(const char *path, const char *text)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return AMP_ERR_SYS;
+    amp_status_t st = write_all(fd, text, strlen(text));
+    if (close(fd) != 0)
+        st = AMP_ERR_SYS;
+    if (st == AMP_OK && rename(tmp, path) != 0)
+        st = AMP_ERR_SYS;
+    return st;
+}
+
+/* PE tp's names so far (a PE adds names while the flusher reads them:
+ * each is published before the records that use it). */
+static amp_status_t write_names(const amp_trace_t *t, amp_trace_pe_t *tp)
+{
+    char path[4096];
+    amp_trace_raw_path(path, sizeof(path), t->dir, t->proc, tp->id, "names");
+    size_t cap = 64 + (size_t)AMP_TRACE_NAMES * 80, len = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return AMP_ERR_NOMEM;
+    for (int s = 0; s < AMP_TRACE_NAMES; s++) {
+        const char *name = __atomic_load_n(&tp->names[s], __ATOMIC_ACQUIRE);
+        if (name && len + strlen(name) + 16 < cap)
+            len +=
+                (size_t)snprintf(text + len, cap - len, "%d %s\n", s + 1, name);
+    }
+    snprintf(text + len, cap - len, "dropped %" PRIu64 "\n",
+             __atomic_load_n(&tp->dropped, __ATOMIC_RELAXED));
+    amp_status_t st = write_small(path, text);
+    free(text);
+    return st;
+}
+
+static amp_status_t write_clock(amp_trace_t *t)
+{
+    char path[4096], text[160];
+    snprintf(path, sizeof(path), "%s/raw/p%d.clock", t->dir, t->proc);
+    uint64_t c1 = amp_trace_now();
+    int64_t ns1 = amp_trace_realtime();
+    snprintf(text, sizeof(text),
+             "%" PRIu64 " %" PRId64 " %" PRIu64 " %" PRId64 " %d\n", t->c0,
+             t->ns0, c1, ns1, t->npes);
+    t->clock_written = mono_ns();
+    return write_small(path, text);
+}
+
+/* After the flusher wrote records of tp: its names, if it has new ones. */
+static void names_current(amp_trace_t *t, amp_trace_pe_t *tp)
+{
+    int n = __atomic_load_n(&tp->nnames, __ATOMIC_ACQUIRE);
+    if (n != tp->names_written && write_names(t, tp) == AMP_OK)
+        tp->names_written = n;
 }
 
 /* Whether a PE has handed over a half not yet written. */
@@ -77,12 +148,13 @@ static int any_full(amp_trace_t *t)
     return 0;
 }
 
-/* The flusher: writes every half a PE handed over, until told to stop. */
+/* The flusher: writes every half a PE handed over, until told to stop,
+ * and keeps the names and the clock of what it wrote readable. */
 static void *flusher_main(void *arg)
 {
     amp_trace_t *t = arg;
     for (;;) {
-        int stop = atomic_load(&t->stop);
+        int stop = atomic_load(&t->stop), wrote = 0;
         for (int i = 0; i < t->npes; i++) {
             amp_trace_pe_t *tp = t->pes[i];
             for (int h = 0; h < 2; h++) {
@@ -92,10 +164,14 @@ static void *flusher_main(void *arg)
                     continue;
                 pe_write(tp, h, n);
                 atomic_store_explicit(&tp->full[h], 0, memory_order_release);
+                names_current(t, tp);
+                wrote = 1;
             }
         }
         if (stop)
             return NULL;
+        if (wrote || mono_ns() - t->clock_written > AMP_TRACE_CLOCK_NS)
+            (void)write_clock(t);
         int seen = atomic_load(&t->kick);
         if (!any_full(t)) {
             struct timespec nap = {0, FLUSH_NAP_NS};
@@ -103,13 +179,6 @@ static void *flusher_main(void *arg)
                     0);
         }
     }
-}
-
-static long mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
 /* Whether the flusher takes half h within AMP_TRACE_WAIT_NS, the PE
@@ -135,7 +204,8 @@ amp_trace_rec_t *amp_trace_swap(amp_trace_pe_t *tp)
     int other = !tp->filling;
     if (atomic_load_explicit(&tp->full[other], memory_order_acquire) &&
         !flusher_caught_up(tp, other)) {
-        tp->dropped++; /* the flusher is behind: keep the half, lose this */
+        /* the flusher is behind: keep the half, lose this */
+        __atomic_fetch_add(&tp->dropped, 1, __ATOMIC_RELAXED);
         return NULL;
     }
     tp->behind = 0;
@@ -168,8 +238,10 @@ int amp_trace_name_id(amp_trace_pe_t *tp, const char *name)
         if (!tp->names[s]) {
             if (tp->nnames == AMP_TRACE_NAMES - 1)
                 return 0; /* keep one slot free: lookups end */
-            tp->names[s] = name;
-            tp->nnames++;
+            /* Published for the flusher (write_names) before any record
+             * refers to it. */
+            __atomic_store_n(&tp->names[s], name, __ATOMIC_RELEASE);
+            __atomic_store_n(&tp->nnames, tp->nnames + 1, __ATOMIC_RELEASE);
             return (int)s + 1;
         }
         s = (s + 1) % AMP_TRACE_NAMES;
@@ -214,10 +286,23 @@ static void pe_free(amp_trace_pe_t *tp)
     free(tp);
 }
 
-amp_status_t amp_trace_init(amp_trace_t *t, const char *dir, int proc, int npes)
+/* Process 0's DIR/raw/job: the job's processes and ranks, for a
+ * conversion after the job (amp_trace_convert_dir). */
+static amp_status_t write_job(const amp_trace_t *t)
+{
+    char path[4096], text[64];
+    snprintf(path, sizeof(path), "%s/raw/job", t->dir);
+    snprintf(text, sizeof(text), "%d %d\n", t->nprocs, t->nranks);
+    return write_small(path, text);
+}
+
+amp_status_t amp_trace_init(amp_trace_t *t, const char *dir, int proc,
+                            int nprocs, int nranks, int npes)
 {
     memset(t, 0, sizeof(*t));
     t->proc = proc;
+    t->nprocs = nprocs;
+    t->nranks = nranks;
     t->npes = npes;
     t->dir = strdup(dir);
     t->pes = calloc((size_t)npes, sizeof(*t->pes));
@@ -236,6 +321,11 @@ amp_status_t amp_trace_init(amp_trace_t *t, const char *dir, int proc, int npes)
     }
     t->c0 = amp_trace_now();
     t->ns0 = amp_trace_realtime();
+    if (proc == 0 && write_job(t) != AMP_OK) {
+        amp_log_error("+trace: cannot write %s/raw/job: %s", dir,
+                      strerror(errno));
+        goto err_free;
+    }
     pthread_t th;
     if (pthread_create(&th, NULL, flusher_main, t) != 0) {
         amp_log_error("+trace: cannot start the thread that writes the "
@@ -256,44 +346,16 @@ err_free:
     return AMP_ERR_SYS;
 }
 
-/* What the PEs left in their buffers, once the flusher has stopped. */
-static void pe_drain(amp_trace_pe_t *tp)
+/* What the PEs left in their buffers, once the flusher has stopped, less
+ * the last `spare` records (a PE may still be writing the last one). */
+static void pe_drain(amp_trace_pe_t *tp, size_t spare)
 {
     size_t n = (size_t)(tp->cur - tp->half[tp->filling]);
-    if (n)
-        pe_write(tp, tp->filling, n);
+    if (n > spare)
+        pe_write(tp, tp->filling, n - spare);
 }
 
-static amp_status_t write_names(const amp_trace_t *t, const amp_trace_pe_t *tp)
-{
-    char path[4096];
-    amp_trace_raw_path(path, sizeof(path), t->dir, t->proc, tp->id, "names");
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return AMP_ERR_SYS;
-    for (int s = 0; s < AMP_TRACE_NAMES; s++)
-        if (tp->names[s])
-            fprintf(f, "%d %s\n", s + 1, tp->names[s]);
-    fprintf(f, "dropped %" PRIu64 "\n", tp->dropped);
-    return fclose(f) == 0 ? AMP_OK : AMP_ERR_SYS;
-}
-
-static amp_status_t write_clock(const amp_trace_t *t)
-{
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/raw/p%d.clock", t->dir, t->proc);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return AMP_ERR_SYS;
-    uint64_t c1 = amp_trace_now();
-    int64_t ns1 = amp_trace_realtime();
-    fprintf(f, "%" PRIu64 " %" PRId64 " %" PRIu64 " %" PRId64 " %d\n", t->c0,
-            t->ns0, c1, ns1, t->npes);
-    return fclose(f) == 0 ? AMP_OK : AMP_ERR_SYS;
-}
-
-/* This process's share: every record on disk, the names, the clock. */
-static amp_status_t close_raw(amp_trace_t *t)
+static void stop_flusher(amp_trace_t *t)
 {
     atomic_store(&t->stop, 1);
     atomic_fetch_add(&t->kick, 1);
@@ -301,13 +363,17 @@ static amp_status_t close_raw(amp_trace_t *t)
     if (t->flusher_on)
         pthread_join((pthread_t)t->flusher, NULL);
     t->flusher_on = 0;
+}
+
+/* This process's share: every record on disk (less spare a PE), the
+ * names, the clock. */
+static amp_status_t write_rest(amp_trace_t *t, size_t spare)
+{
     amp_status_t st = AMP_OK;
     for (int i = 0; i < t->npes; i++) {
-        pe_drain(t->pes[i]);
+        pe_drain(t->pes[i], spare);
         if (write_names(t, t->pes[i]) != AMP_OK)
             st = AMP_ERR_SYS;
-        pe_free(t->pes[i]);
-        t->pes[i] = NULL;
     }
     if (write_clock(t) != AMP_OK)
         st = AMP_ERR_SYS;
@@ -315,6 +381,38 @@ static amp_status_t close_raw(amp_trace_t *t)
         amp_log_error("+trace: cannot write the raw trace under %s/raw: %s",
                       t->dir, strerror(errno));
     return st;
+}
+
+static amp_status_t close_raw(amp_trace_t *t)
+{
+    stop_flusher(t);
+    amp_status_t st = write_rest(t, 0);
+    for (int i = 0; i < t->npes; i++) {
+        pe_free(t->pes[i]);
+        t->pes[i] = NULL;
+    }
+    return st;
+}
+
+void amp_trace_abandon(amp_trace_t *t)
+{
+    if (!t->dir || !t->pes || atomic_exchange(&t->abandoned, 1))
+        return;
+    stop_flusher(t);
+    if (write_rest(t, 1) != AMP_OK)
+        return;
+    if (t->nprocs == 1) {
+        if (amp_trace_convert(t->dir, 1, t->nranks) == AMP_OK)
+            amp_log_error(
+                "+trace: the run did not end normally; %s/traces.otf2 "
+                "has what was recorded until then",
+                t->dir);
+        return;
+    }
+    amp_log_error("+trace: the job did not end normally; what process %d "
+                  "recorded is under %s/raw: `ampitrace %s` makes the "
+                  "archive of every process's records once the job is over",
+                  t->proc, t->dir, t->dir);
 }
 
 amp_status_t amp_trace_finish(amp_trace_t *t, amp_boot_t *boot, int nranks)

@@ -101,12 +101,14 @@ typedef struct amp_trace_pe {
     const char *names[AMP_TRACE_NAMES]; /* id i + 1 */
     int nnames;
     int fd, id;
+    int names_written; /* the flusher's: names in the names file */
     amp_trace_t *trace;
 } amp_trace_pe_t;
 
 struct amp_trace {
-    char *dir; /* +trace DIR */
-    int proc;  /* this process's index in the job */
+    char *dir;          /* +trace DIR */
+    int proc;           /* this process's index in the job */
+    int nprocs, nranks; /* the job's */
     int npes;
     amp_trace_pe_t **pes;
     uint64_t c0; /* cycle counter and CLOCK_REALTIME (ns) at start */
@@ -115,18 +117,41 @@ struct amp_trace {
     _Atomic int kick; /* futex word: bumped when a half is full */
     int flusher_on;
     unsigned long flusher; /* pthread_t */
+    long clock_written;    /* the flusher's: when it last wrote the clock */
+    _Atomic int abandoned; /* amp_trace_abandon ran */
 };
 
-/* Sets tracing up for npes PEs of process proc: DIR (made if missing) and
- * DIR/raw, a buffer and a raw file per PE, the flusher thread.  Logs the
- * cause and returns an error when DIR cannot be used. */
+/* Sets tracing up for npes PEs of process proc of a job of nprocs
+ * processes and nranks ranks: DIR (made if missing) and DIR/raw, a buffer
+ * and a raw file per PE, the flusher thread.  Logs the cause and returns
+ * an error when DIR cannot be used.
+ *
+ * While the job runs, the flusher keeps DIR/raw readable on its own: each
+ * PE's names and the process's clock are rewritten as records go to disk
+ * (about every AMP_TRACE_CLOCK_NS), so that a job that never reaches
+ * amp_trace_finish (killed) leaves raw files that amp_trace_convert reads,
+ * less the records still in the PEs' buffers. */
 AMP_MUST_USE amp_status_t amp_trace_init(amp_trace_t *t, const char *dir,
-                                         int proc, int npes);
+                                         int proc, int nprocs, int nranks,
+                                         int npes);
 /* Ends the recording (the PEs have stopped), writes what the buffers
  * hold, and, after boot's fence, has process 0 write the OTF2 archive of
  * the job's nranks ranks.  Frees everything. */
 AMP_MUST_USE amp_status_t amp_trace_finish(amp_trace_t *t, amp_boot_t *boot,
                                            int nranks);
+
+/* The job ends abnormally in this process (MPI_Abort, an error handler
+ * that aborts, a deadlock report, exit before MPI_Finalize): the flusher stops and what
+ * the PEs' buffers hold goes to disk (the last record of each, perhaps
+ * half written by a PE still running, is left out); in a job of one
+ * process the archive is written at once, else the raw files stay for
+ * `ampitrace DIR` (amp_trace_convert_dir).  Once per process; the buffers
+ * stay allocated, since PEs may still record. */
+void amp_trace_abandon(amp_trace_t *t);
+
+/* While it has nothing else to write, the flusher rewrites the process's
+ * clock file once in so long (ns). */
+#define AMP_TRACE_CLOCK_NS 100000000L
 
 /* The cycle counter the records are stamped with (sched's). */
 static inline uint64_t amp_trace_now(void)
