@@ -47,6 +47,24 @@ void amp_bsend_reclaim(amp_bsend_t *b)
     }
 }
 
+void amp_trace_recv_put(amp_rank_t *rank, MPI_Comm comm_h,
+                        const amp_p2p_req_t *p)
+{
+    amp_pe_t *pe = amp_pe_self();
+    amp_comm_t *c = amp_comm_lookup(rank, comm_h);
+    int s = p->st_source;
+    if (!pe || !pe->trace || !c || p->is_send || p->cancelled || s < 0)
+        return;
+    int from;
+    if (c->is_inter)
+        from = s < c->remote_size && c->remote_world ? c->remote_world[s] : -1;
+    else
+        from = s < c->size ? amp_comm_world_rank(c, s) : -1;
+    if (from >= 0)
+        amp_trace_put(pe->trace, AMP_TRACE_RECV, 0, rank->world_rank + 1, from,
+                      p->st_tag, p->st_bytes);
+}
+
 void amp_req_status(const amp_req_t *r, MPI_Status *status)
 {
     if (status == MPI_STATUS_IGNORE)

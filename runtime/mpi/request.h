@@ -129,6 +129,18 @@ static inline void amp_status_set(MPI_Status *st, MPI_Comm comm, int source,
     st->MPI_LENGTH = bytes > (size_t)INT_MAX ? INT_MAX : (int)bytes;
 }
 
+/* +trace: rank received p (a receive on communicator comm_h, complete),
+ * recorded on its PE with the sender's world rank; nothing for a
+ * cancelled receive or one from MPI_PROC_NULL. */
+void amp_trace_recv_put(amp_rank_t *rank, MPI_Comm comm_h,
+                        const amp_p2p_req_t *p);
+static inline void amp_trace_recv(amp_rank_t *rank, MPI_Comm comm_h,
+                                  const amp_p2p_req_t *p)
+{
+    if (__builtin_expect(amp_sched_lending & AMP_SCHED_TRACED, 0))
+        amp_trace_recv_put(rank, comm_h, p);
+}
+
 /* The standard's empty status (MPI-3.1 3.7.3) has error MPI_SUCCESS too:
  * the one status a single-completion call writes MPI_ERROR of. */
 static inline void amp_status_empty(MPI_Status *st)

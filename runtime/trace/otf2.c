@@ -8,9 +8,10 @@
  * threads (a region "rank R" entered and left; the leave carries where the
  * rank stopped and why), idling (region "idle") and the balancing steps
  * decided there (region "load balancing"); a rank's location gets its MPI
- * calls (a region per call), its sends (MpiSend on MPI_COMM_WORLD, peer in
- * world ranks) and, at each balancing step, its load and new place (a
- * metric).  Regions left open at the end are closed at the last time.
+ * calls (a region per call), its sends and completed receives (MpiSend,
+ * MpiRecv on MPI_COMM_WORLD, peer in world ranks) and, at each balancing step,
+ * its load and new place (a metric).  Regions left open at the end are closed
+ * at the last time.
  */
 #include "trace/raw.h"
 #include "trace/trace.h"
@@ -414,7 +415,8 @@ static void on_event(out_t *o, const ev_t *e)
     int r = e->r.a - 1;
     int ranked = e->r.kind == AMP_TRACE_RUN || e->r.kind == AMP_TRACE_STOP ||
                  e->r.kind == AMP_TRACE_ENTER || e->r.kind == AMP_TRACE_LEAVE ||
-                 e->r.kind == AMP_TRACE_SEND || e->r.kind == AMP_TRACE_LB_RANK;
+                 e->r.kind == AMP_TRACE_SEND || e->r.kind == AMP_TRACE_RECV ||
+                 e->r.kind == AMP_TRACE_LB_RANK;
     if (ranked && (r < 0 || r >= o->cv->nranks))
         return; /* a helper thread, not a rank */
     switch (e->r.kind) {
@@ -426,6 +428,13 @@ static void on_event(out_t *o, const ev_t *e)
         OTF2_AttributeList_AddStringRef(o->attrs, ATTR_VIA,
                                         o->via_str[e->r.x & 3]);
         OTF2_EvtWriter_MpiSend(writer(o, rank_loc(o, r)), o->attrs,
+                               (OTF2_TimeStamp)e->ns, (uint32_t)e->r.b, 0,
+                               (uint32_t)e->r.c, e->r.d);
+        break;
+    case AMP_TRACE_RECV:
+        if (e->r.b < 0 || e->r.b >= o->cv->nranks)
+            break;
+        OTF2_EvtWriter_MpiRecv(writer(o, rank_loc(o, r)), NULL,
                                (OTF2_TimeStamp)e->ns, (uint32_t)e->r.b, 0,
                                (uint32_t)e->r.c, e->r.d);
         break;

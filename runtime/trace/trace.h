@@ -52,8 +52,10 @@ typedef enum amp_trace_kind {
     AMP_TRACE_LB_RANK,  /* rank a, load d (a double, seconds), PE b ->
                            PE c of process x */
     AMP_TRACE_LB_END,   /* the step is decided */
-    AMP_TRACE_LB_SHIP   /* step c: this process sent a ranks to others,
+    AMP_TRACE_LB_SHIP,  /* step c: this process sent a ranks to others,
                            d bytes of their memory */
+    AMP_TRACE_RECV      /* rank a received d bytes from rank b, tag c (as
+                           the program learns it: its receive completed) */
 } amp_trace_kind_t;
 
 typedef enum amp_trace_stop {
@@ -141,8 +143,8 @@ AMP_MUST_USE amp_status_t amp_trace_finish(amp_trace_t *t, amp_boot_t *boot,
                                            int nranks);
 
 /* The job ends abnormally in this process (MPI_Abort, an error handler
- * that aborts, a deadlock report, exit before MPI_Finalize): the flusher stops and what
- * the PEs' buffers hold goes to disk (the last record of each, perhaps
+ * that aborts, a deadlock report, exit before MPI_Finalize): the flusher stops
+ * and what the PEs' buffers hold goes to disk (the last record of each, perhaps
  * half written by a PE still running, is left out); in a job of one
  * process the archive is written at once, else the raw files stay for
  * `ampitrace DIR` (amp_trace_convert_dir).  Once per process; the buffers

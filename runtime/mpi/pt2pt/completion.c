@@ -48,6 +48,8 @@ static int finish(amp_rank_t *rank, MPI_Request *h, amp_req_t *r,
                   MPI_Status *status, int *errclass)
 {
     *errclass = req_class(rank, r);
+    if (r->kind == AMP_REQ_RECV)
+        amp_trace_recv(rank, r->comm, &r->p2p);
     amp_req_status(r, status);
     if (r->persistent) {
         r->active = 0;

@@ -258,6 +258,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     p.on_done = NULL;
     start_recv(rank, comm, &x, &dev, &p);
     wait_one(rank, &p, "MPI_Recv");
+    amp_trace_recv(rank, comm_h, &p);
     amp_status_set(status, comm_h, p.st_source, p.st_tag, p.st_bytes, 0);
     if (p.error == AMP_ERR_TRUNCATE)
         return amp_truncate_error(rank, comm, "MPI_Recv", p.st_source, p.st_tag,
@@ -598,6 +599,7 @@ static int sendrecv(MPI_Comm comm_h, sendrecv_args_t *a, int replace,
     rank->call = call;
     amp_p2p_wait_all(&rank->ep, reqs, 2);
     free(copy);
+    amp_trace_recv(rank, comm_h, &rp);
     amp_status_set(status, comm_h, rp.st_source, rp.st_tag, rp.st_bytes, 0);
     if (g) /* the received data back to the device */
         rc = amp_gpu_op_finish(rank, comm, g, &rp.st_bytes, call);
@@ -985,6 +987,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
     /* A rendezvous (from another process, say) is still under way. */
     wait_one(rank, &p, "MPI_Mrecv");
     rank = amp_rank_self();
+    amp_trace_recv(rank, comm, &p);
     amp_status_set(status, comm, p.st_source, p.st_tag, p.st_bytes, 0);
     if (g) /* the received data back to the device */
         rc = amp_gpu_op_finish(rank, NULL, g, &p.st_bytes, "MPI_Mrecv");
