@@ -57,6 +57,12 @@ median_lines() {
         else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# min_lines: the smallest of the numbers on stdin, one a line (n/a when
+# there are none).
+min_lines() {
+    sort -g | awk 'NR == 1 { v = $1 } END { print (NR ? v : "n/a") }'
+}
+
 # ratio A B: A / B with two decimals, or n/a.
 ratio() {
     awk -v a="$1" -v b="$2" 'BEGIN {

@@ -23,7 +23,9 @@
 # Prints a Markdown table per program: the median of the timed loop
 # (time_s), Open MPI's median over it ("vs Open MPI": above 1 is faster
 # than Open MPI) and the ideal time over it ("vs ideal": 1 is as fast as
-# perfect balance).  The ideal is Open MPI's median times
+# perfect balance); then the same two ratios of the best round of each
+# ("best"): on a machine whose other work only ever adds time, the
+# fastest of several rounds is the least disturbed one.  The ideal is Open MPI's median times
 # load_mean / load_max_steps of Open MPI's run: the programs synchronize
 # every step (pic) or every few steps (the grids), so a step lasts as long
 # as its busiest rank's work, and perfect balance would make each step last
@@ -178,7 +180,8 @@ echo "# Imbalanced programs: $rounds round(s), BENCH_ARGS='${args[*]}'"
 echo
 echo "Median of the timed loop (time_s).  vs Open MPI: Open MPI's time over"
 echo "ours (above 1: faster).  vs ideal: ideal time over ours, the ideal being"
-echo "Open MPI's time x load_mean / load_max_steps of its run.  Load average"
+echo "Open MPI's time x load_mean / load_max_steps of its run.  best: the same"
+echo "of the fastest round of each (Open MPI's fastest for its ratios).  Load average"
 echo "before: $load_before; after: $load_after.  $(nproc) CPUs."
 if [ -n "${rejected[+nosteal]:-}" ]; then
     echo
@@ -189,11 +192,15 @@ for prog in "${programs[@]}"; do
     ref=$raw_dir/$prog.ompi.1.txt
     want=$(key "$ref" result)
     t_ompi=$(for f in "$raw_dir/$prog".ompi.*.txt; do key "$f" time_s; done | median_lines)
+    b_ompi=$(for f in "$raw_dir/$prog".ompi.*.txt; do key "$f" time_s; done | min_lines)
     mean=$(key "$ref" load_mean) max=$(key "$ref" load_max)
     max_steps=$(key "$ref" load_max_steps)
-    ideal=$(awk -v t="$t_ompi" -v m="$mean" -v x="$max_steps" 'BEGIN {
-        if (t == "n/a" || m == "" || x == "" || x + 0 == 0) print "n/a"
-        else print t * m / x }')
+    ideal_of() {
+        awk -v t="$1" -v m="$mean" -v x="$max_steps" 'BEGIN {
+            if (t == "n/a" || m == "" || x == "" || x + 0 == 0) print "n/a"
+            else print t * m / x }'
+    }
+    ideal=$(ideal_of "$t_ompi") ideal_best=$(ideal_of "$b_ompi")
     echo
     echo "## $prog"
     echo
@@ -201,12 +208,12 @@ for prog in "${programs[@]}"; do
     echo "load_max_steps / load_mean $(ratio "$max_steps" "$mean") (step by step);"
     echo "ideal time $(seconds "$ideal") s."
     echo
-    echo "| configuration | median (s) | vs Open MPI | vs ideal |"
-    echo "| --- | ---: | ---: | ---: |"
+    echo "| configuration | median (s) | vs Open MPI | vs ideal | best (s) | best: vs Open MPI | best: vs ideal |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
     for i in "${!names[@]}"; do
         f=${flags[$i]}
         if [ -n "$f" ] && [ -n "${rejected[$f]}" ]; then
-            echo "| ${labels[$i]} | ${rejected[$f]} | | |"
+            echo "| ${labels[$i]} | ${rejected[$f]} | | | | | |"
             continue
         fi
         times=() bad=0
@@ -223,12 +230,14 @@ for prog in "${programs[@]}"; do
             times+=("$(key "$out" time_s)")
         done
         t=$(printf '%s\n' "${times[@]}" | grep . | median_lines)
+        b=$(printf '%s\n' "${times[@]}" | grep . | min_lines)
         if [ "$bad" -ne 0 ]; then
-            echo "| ${labels[$i]} | failed (stderr says how) | | |"
+            echo "| ${labels[$i]} | failed (stderr says how) | | | | | |"
             continue
         fi
         echo "| ${labels[$i]} | $(seconds "$t") | $(ratio "$t_ompi" "$t") |" \
-            "$(ratio "$ideal" "$t") |"
+            "$(ratio "$ideal" "$t") | $(seconds "$b") |" \
+            "$(ratio "$b_ompi" "$b") | $(ratio "$ideal_best" "$b") |"
     done
 done
 echo
