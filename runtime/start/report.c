@@ -183,6 +183,11 @@ static void on_terminate(int sig)
     signal(SIGTERM, SIG_DFL);
     signal(SIGINT, SIG_DFL);
     amp_report_terminated(sig);
+    if (amp_proc.opts.trace && amp_trace_signal(&amp_proc.trace))
+        amp_log_error("+trace: what process %d recorded until the signal is "
+                      "under %s/raw: `ampitrace %s` makes the archive",
+                      amp_proc.boot.index, amp_proc.opts.trace,
+                      amp_proc.opts.trace);
     raise(sig);
 }
 

@@ -20,6 +20,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,11 +149,19 @@ static int any_full(amp_trace_t *t)
     return 0;
 }
 
+static void last_words(amp_trace_t *t);
+
 /* The flusher: writes every half a PE handed over, until told to stop,
- * and keeps the names and the clock of what it wrote readable. */
+ * and keeps the names and the clock of what it wrote readable.  The
+ * terminating signals go to other threads (amp_trace_signal waits for it). */
 static void *flusher_main(void *arg)
 {
     amp_trace_t *t = arg;
+    sigset_t term;
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    sigaddset(&term, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &term, NULL);
     for (;;) {
         int stop = atomic_load(&t->stop), wrote = 0;
         for (int i = 0; i < t->npes; i++) {
@@ -170,6 +179,10 @@ static void *flusher_main(void *arg)
         }
         if (stop)
             return NULL;
+        if (atomic_load(&t->dying) == 1) {
+            last_words(t);
+            return NULL;
+        }
         if (wrote || mono_ns() - t->clock_written > AMP_TRACE_CLOCK_NS)
             (void)write_clock(t);
         int seen = atomic_load(&t->kick);
@@ -392,6 +405,30 @@ static amp_status_t close_raw(amp_trace_t *t)
         t->pes[i] = NULL;
     }
     return st;
+}
+
+/* The flusher, asked by amp_trace_signal: the rest, then it says so. */
+static void last_words(amp_trace_t *t)
+{
+    (void)write_rest(t, 1);
+    atomic_store(&t->dying, 2);
+}
+
+int amp_trace_signal(amp_trace_t *t)
+{
+    int idle = 0;
+    if (!t->dir || !t->flusher_on || atomic_load(&t->abandoned) ||
+        !atomic_compare_exchange_strong(&t->dying, &idle, 1))
+        return 0;
+    atomic_fetch_add(&t->kick, 1);
+    syscall(SYS_futex, &t->kick, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    struct timespec ms = {0, 1000000};
+    for (int i = 0; i < AMP_TRACE_SIGNAL_WAIT_MS; i++) {
+        if (atomic_load(&t->dying) == 2)
+            return 1;
+        nanosleep(&ms, NULL);
+    }
+    return atomic_load(&t->dying) == 2;
 }
 
 void amp_trace_abandon(amp_trace_t *t)

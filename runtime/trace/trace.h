@@ -121,6 +121,7 @@ struct amp_trace {
     unsigned long flusher; /* pthread_t */
     long clock_written;    /* the flusher's: when it last wrote the clock */
     _Atomic int abandoned; /* amp_trace_abandon ran */
+    _Atomic int dying;     /* amp_trace_signal: 1 asked, 2 written */
 };
 
 /* Sets tracing up for npes PEs of process proc of a job of nprocs
@@ -150,6 +151,15 @@ AMP_MUST_USE amp_status_t amp_trace_finish(amp_trace_t *t, amp_boot_t *boot,
  * `ampitrace DIR` (amp_trace_convert_dir).  Once per process; the buffers
  * stay allocated, since PEs may still record. */
 void amp_trace_abandon(amp_trace_t *t);
+
+/* From the handler of a terminating signal (SIGTERM, SIGINT: mpirun ending
+ * the job, a time limit, Ctrl-C): has the flusher write what the PEs'
+ * buffers hold (less the last record of each), the names and the clock,
+ * and waits for it up to AMP_TRACE_SIGNAL_WAIT_MS; whether it did.  Only
+ * async-signal-safe calls here: the flusher does the writing (it never
+ * takes the signal itself). */
+int amp_trace_signal(amp_trace_t *t);
+#define AMP_TRACE_SIGNAL_WAIT_MS 500
 
 /* While it has nothing else to write, the flusher rewrites the process's
  * clock file once in so long (ns). */

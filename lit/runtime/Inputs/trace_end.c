@@ -3,7 +3,9 @@
  *   abort:    rank 1 calls MPI_Abort;
  *   exit:     rank 1 calls exit(4) before MPI_Finalize;
  *   deadlock: rank 0 waits for a message nobody sends;
- *   kill:     rank 0 kills its own process with SIGKILL. */
+ *   kill:     rank 0 kills its own process with SIGKILL;
+ *   hang:     rank 0 computes for ever (the others wait in MPI_Barrier),
+ *             until a signal ends the job. */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -33,6 +35,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(how, "kill") == 0 && rank == 0)
         raise(SIGKILL);
+    static volatile unsigned long spin;
+    if (strcmp(how, "hang") == 0 && rank == 0)
+        for (;;)
+            spin++;
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
     return 0;
