@@ -285,7 +285,7 @@ void amp_coll_hier_levels(const amp_coll_hier_t *h, amp_coll_levels_t *out)
 {
     *out = (amp_coll_levels_t){h->first,       h->nlocal,      h->block,
                                h->nblocks,     h->local_world, h->leader_world,
-                               h->block_first, h->shm};
+                               h->block_first, h->shm,         h->nl != NULL};
 }
 
 /* The identity map's layout is the same for every member in this

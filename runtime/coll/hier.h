@@ -103,6 +103,8 @@ typedef struct amp_coll_levels {
     const int *leader_world; /* block b's leader -> world rank */
     const int *block_first;  /* block b's first comm rank; [nblocks] = size */
     struct amp_coll_shm *shm;
+    int node; /* the leaders meet in this node's memory (every process of
+                 the communicator on this node) */
 } amp_coll_levels_t;
 void amp_coll_hier_levels(const amp_coll_hier_t *h, amp_coll_levels_t *out);
 

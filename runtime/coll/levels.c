@@ -33,8 +33,16 @@
 
 /* XORed into the gatherers' sequence number (19 bits of it make tags). */
 #define LEADERS_SEQ 0x40000u
-/* Alltoall goes two-level up to this many bytes per pair of ranks. */
+/* Alltoall goes two-level up to this many bytes per pair of ranks when
+ * the processes meet in node memory (every one on this node: above it, a
+ * message per pair of ranks through the node's rings costs less than
+ * regrouping the blocks), and up to A2A_NET otherwise: between nodes each
+ * message pays the network's latency (16 ranks in 2 processes on 2 nodes
+ * of scripts/cluster.sh: 1.0 ms at 512 bytes one-level, 0.21 to 0.28 ms
+ * two-level; 0.83 to 1.2 ms against 0.67 to 0.79 ms at 4 KiB; no steady
+ * gain at 32 KiB; docs/collectives.md). */
 #define A2A_SMALL 256
+#define A2A_NET 4096
 
 typedef struct levels {
     amp_coll_levels_t l;
@@ -563,10 +571,12 @@ amp_status_t amp_coll_levels_allgather(const amp_coll_hier_t *h,
 
 int amp_coll_levels_alltoall_ok(const amp_coll_hier_t *h, size_t pair_bytes)
 {
-    if (!h || pair_bytes > A2A_SMALL)
+    if (!h || pair_bytes > A2A_NET)
         return 0;
     amp_coll_levels_t l;
     amp_coll_hier_levels(h, &l);
+    if (l.node && pair_bytes > A2A_SMALL)
+        return 0;
     return l.nblocks < l.block_first[l.nblocks]; /* a process has several */
 }
 
