@@ -40,7 +40,7 @@
  * message pays the network's latency (16 ranks in 2 processes on 2 nodes
  * of scripts/cluster.sh: 1.0 ms at 512 bytes one-level, 0.21 to 0.28 ms
  * two-level; 0.83 to 1.2 ms against 0.67 to 0.79 ms at 4 KiB; no steady
- * gain at 32 KiB; docs/collectives.md). */
+ * gain at 32 KiB; docs/bench.md, "Between nodes"). */
 #define A2A_SMALL 256
 #define A2A_NET 4096
 

@@ -51,9 +51,11 @@ void amp_trace_recv_put(amp_rank_t *rank, MPI_Comm comm_h,
                         const amp_p2p_req_t *p)
 {
     amp_pe_t *pe = amp_pe_self();
-    amp_comm_t *c = amp_comm_lookup(rank, comm_h);
     int s = p->st_source;
-    if (!pe || !pe->trace || !c || p->is_send || p->cancelled || s < 0)
+    if (!pe || !pe->trace || p->is_send || p->cancelled || s < 0)
+        return;
+    amp_comm_t *c = amp_comm_lookup(rank, comm_h);
+    if (!c)
         return;
     int from;
     if (c->is_inter)

@@ -510,8 +510,7 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
     amp_detect_cleanup();
     /* Its own line says what went wrong; the program's status stands. */
     if (amp_proc.opts.trace) {
-        amp_status_t traced =
-            amp_trace_finish(&amp_proc.trace, &amp_proc.boot, amp_proc.nranks);
+        amp_status_t traced = amp_trace_finish(&amp_proc.trace, &amp_proc.boot);
         (void)traced;
     }
     if (amp_proc.opts.stats)

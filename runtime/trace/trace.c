@@ -452,7 +452,7 @@ void amp_trace_abandon(amp_trace_t *t)
                   t->proc, t->dir, t->dir);
 }
 
-amp_status_t amp_trace_finish(amp_trace_t *t, amp_boot_t *boot, int nranks)
+amp_status_t amp_trace_finish(amp_trace_t *t, amp_boot_t *boot)
 {
     amp_status_t st = close_raw(t);
     /* Every process's raw files are complete before process 0 reads. */
@@ -460,7 +460,7 @@ amp_status_t amp_trace_finish(amp_trace_t *t, amp_boot_t *boot, int nranks)
     if (st == AMP_OK && fst != AMP_OK)
         st = fst;
     if (st == AMP_OK && t->proc == 0)
-        st = amp_trace_convert(t->dir, boot->nprocs, nranks);
+        st = amp_trace_convert(t->dir, t->nprocs, t->nranks);
     free(t->pes);
     free(t->dir);
     memset(t, 0, sizeof(*t));

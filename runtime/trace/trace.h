@@ -139,9 +139,8 @@ AMP_MUST_USE amp_status_t amp_trace_init(amp_trace_t *t, const char *dir,
                                          int npes);
 /* Ends the recording (the PEs have stopped), writes what the buffers
  * hold, and, after boot's fence, has process 0 write the OTF2 archive of
- * the job's nranks ranks.  Frees everything. */
-AMP_MUST_USE amp_status_t amp_trace_finish(amp_trace_t *t, amp_boot_t *boot,
-                                           int nranks);
+ * the job's ranks.  Frees everything. */
+AMP_MUST_USE amp_status_t amp_trace_finish(amp_trace_t *t, amp_boot_t *boot);
 
 /* The job ends abnormally in this process (MPI_Abort, an error handler
  * that aborts, a deadlock report, exit before MPI_Finalize): the flusher stops
