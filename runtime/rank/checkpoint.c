@@ -35,6 +35,66 @@ uint64_t amp_ckpt_hash(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+#define SUM_K 0x9e3779b97f4a7c15ull
+
+static inline uint64_t sum_mix(uint64_t lane, uint64_t w)
+{
+    uint64_t x = (lane ^ w) * SUM_K;
+    return x << 31 | x >> 33;
+}
+
+static inline void sum_block(amp_ckpt_sum_t *s, const unsigned char *p)
+{
+    for (int i = 0; i < 4; i++) {
+        uint64_t w;
+        memcpy(&w, p + 8 * i, sizeof(w));
+        s->lane[i] = sum_mix(s->lane[i], w);
+    }
+}
+
+void amp_ckpt_sum_init(amp_ckpt_sum_t *s)
+{
+    memset(s, 0, sizeof(*s));
+    for (int i = 0; i < 4; i++)
+        s->lane[i] = AMP_CKPT_FNV0 + (uint64_t)i * SUM_K;
+}
+
+void amp_ckpt_sum_add(amp_ckpt_sum_t *s, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    s->len += n;
+    if (s->nbuf) {
+        size_t k = sizeof(s->buf) - s->nbuf < n ? sizeof(s->buf) - s->nbuf : n;
+        memcpy(s->buf + s->nbuf, c, k);
+        s->nbuf += (unsigned)k;
+        c += k;
+        n -= k;
+        if (s->nbuf < sizeof(s->buf))
+            return;
+        sum_block(s, s->buf);
+        s->nbuf = 0;
+    }
+    for (; n >= sizeof(s->buf); c += sizeof(s->buf), n -= sizeof(s->buf))
+        sum_block(s, c);
+    memcpy(s->buf, c, n);
+    s->nbuf = (unsigned)n;
+}
+
+uint64_t amp_ckpt_sum_end(const amp_ckpt_sum_t *s)
+{
+    amp_ckpt_sum_t t = *s;
+    if (t.nbuf) { /* the last bytes, padded with zeros */
+        memset(t.buf + t.nbuf, 0, sizeof(t.buf) - t.nbuf);
+        sum_block(&t, t.buf);
+    }
+    uint64_t h = sum_mix(AMP_CKPT_FNV0, t.len);
+    for (int i = 0; i < 4; i++)
+        h = sum_mix(h, t.lane[i]);
+    h ^= h >> 29;
+    h *= SUM_K;
+    return h ^ h >> 32;
+}
+
 /* ---- what may be live at a checkpoint ---- */
 
 /* A reason the rank's state cannot be saved, in why; an MPI class. */
@@ -625,13 +685,13 @@ typedef struct snap {
 
 typedef struct out {
     int fd;
-    uint64_t hash;
+    amp_ckpt_sum_t sum;
     int err; /* errno of the first failed write */
 } out_t;
 
 static void out_write(out_t *o, const void *p, size_t n)
 {
-    o->hash = amp_ckpt_hash(o->hash, p, n);
+    amp_ckpt_sum_add(&o->sum, p, n);
     const char *c = p;
     while (n > 0 && !o->err) {
         ssize_t k = write(o->fd, c, n);
@@ -662,15 +722,15 @@ static int write_rank_file(const amp_slot_stop_t *stop, snap_t *s)
     char path[PATH_MAX], tmp[PATH_MAX + 8];
     snprintf(path, sizeof(path), "%s/rank-%d.ckpt", s->dir, rank->world_rank);
     snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-    out_t o = {.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666),
-               .hash = AMP_CKPT_FNV0};
+    out_t o = {.fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)};
+    amp_ckpt_sum_init(&o.sum);
     if (o.fd < 0)
         return refuse(s->why, MPI_ERR_IO, "cannot create %s: %s", tmp,
                       strerror(errno));
     out_write(&o, &h, sizeof(h));
     for (int i = 0; i < stop->nranges; i++)
         out_write(&o, stop->ranges[i].addr, stop->ranges[i].len);
-    uint64_t hash = o.hash;
+    uint64_t hash = amp_ckpt_sum_end(&o.sum);
     out_write(&o, &hash, sizeof(hash));
     if (close(o.fd) != 0 && !o.err)
         o.err = errno;

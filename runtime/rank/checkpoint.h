@@ -31,7 +31,7 @@
  * A rank file:
  *
  *   | amp_ckpt_rank_hdr_t | stack | rank area | heap | pie ranges |
- *   | 64-bit FNV-1a |
+ *   | 64-bit checksum (amp_ckpt_sum_t) |
  *
  * the last word being the hash of everything before it: the header, then
  * the ranges of the rank's slot as rank/slot.h describes them.
@@ -44,7 +44,7 @@
 
 #include <stdint.h>
 
-#define AMP_CKPT_VERSION 2
+#define AMP_CKPT_VERSION 3 /* 3: the files' checksum is amp_ckpt_sum_t */
 #define AMP_CKPT_MANIFEST_MAGIC "ampi-checkpoint"
 #define AMP_CKPT_RANK_MAGIC "AMPICKR1" /* 8 bytes, no terminator kept */
 /* Ranges a rank file holds after its stack, rank area and heap: those of
@@ -91,12 +91,34 @@ int amp_ckpt_aslr_off(void);
 #define AMP_CKPT_FNV0 0xcbf29ce484222325ull
 uint64_t amp_ckpt_hash(uint64_t h, const void *p, size_t n);
 
+/* The checksum of a rank file: 64 bits over a stream of bytes, the same
+ * however the stream is cut into amp_ckpt_sum_add calls.  Four lanes of
+ * 64-bit words, each word mixed in by a multiply and a rotation, so that
+ * it runs at memory speed (a checkpoint hashes every byte it writes, and a
+ * restart every byte it reads); the lanes and the length are folded at
+ * the end. */
+typedef struct amp_ckpt_sum {
+    uint64_t lane[4];
+    uint64_t len;
+    unsigned char buf[32]; /* bytes of an unfinished block */
+    unsigned nbuf;
+} amp_ckpt_sum_t;
+
+void amp_ckpt_sum_init(amp_ckpt_sum_t *s);
+void amp_ckpt_sum_add(amp_ckpt_sum_t *s, const void *p, size_t n);
+uint64_t amp_ckpt_sum_end(const amp_ckpt_sum_t *s);
+
 /* The checkpoint step of AMPI_Migrate (migrate.c), after every rank of
  * the process has arrived and the process is quiet: writes the calling
  * rank's file into dir, the manifest once all are written; returns on the
  * same path after a restart (MPI_SUCCESS there).  Collective over
  * MPI_COMM_WORLD. */
 int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call);
+
+/* The process's end, once every process's ranks are done (start.c): a
+ * job that checkpointed in memory and ended well removes the checkpoint,
+ * unless ampirun (AMPI_CHECKPOINT_NOTE set) is there to do it. */
+void amp_ckpt_job_end(void);
 
 /* Startup with +restart (start/restart.c), in every process of the job:
  * reads and checks dir's manifest and sets opts (+vp, +stacksize,

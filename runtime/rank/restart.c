@@ -37,7 +37,7 @@ void amp_restart_fail(const char *fmt, ...)
 typedef struct in {
     int fd;
     int r;
-    uint64_t hash;
+    amp_ckpt_sum_t sum;
 } in_t;
 
 static void in_read(in_t *in, void *p, size_t n)
@@ -55,7 +55,7 @@ static void in_read(in_t *in, void *p, size_t n)
         c += k;
         left -= (size_t)k;
     }
-    in->hash = amp_ckpt_hash(in->hash, p, n);
+    amp_ckpt_sum_add(&in->sum, p, n);
 }
 
 /* The header of rank r's file, checked against this process's slot and
@@ -105,8 +105,8 @@ static void load_rank(int r, amp_slot_desc_t *d, amp_move_map_fn_t map)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/rank-%d.ckpt", amp_proc.opts.restart, r);
-    in_t in = {
-        .fd = open(path, O_RDONLY | O_CLOEXEC), .r = r, .hash = AMP_CKPT_FNV0};
+    in_t in = {.fd = open(path, O_RDONLY | O_CLOEXEC), .r = r};
+    amp_ckpt_sum_init(&in.sum);
     struct stat st;
     if (in.fd < 0 || fstat(in.fd, &st) != 0)
         amp_restart_fail("cannot read rank-%d.ckpt: %s", r, strerror(errno));
@@ -120,7 +120,7 @@ static void load_rank(int r, amp_slot_desc_t *d, amp_move_map_fn_t map)
         amp_restart_fail("cannot map the memory of rank %d", r);
     for (int i = 0; i < n; i++)
         in_read(&in, ranges[i].addr, ranges[i].len);
-    uint64_t hash = in.hash, saved;
+    uint64_t hash = amp_ckpt_sum_end(&in.sum), saved;
     in_read(&in, &saved, sizeof(saved));
     close(in.fd);
     if (hash != saved)
