@@ -1,7 +1,8 @@
 /*
  * ckpt.c - the cost of a checkpoint to files against the memory a rank
  * holds (docs/bench.md, "Checkpoints"): every rank fills BYTES of its heap,
- * then calls AMPI_Migrate with "ampi_checkpoint" = "to_file=DIR" N times,
+ * then calls AMPI_Migrate with "ampi_checkpoint" = "to_file=DIR" (DIR
+ * "memory": "in_memory", into AMPI_CHECKPOINT_MEMORY) N times,
  * each time after changing every page; rank 0 prints the median and the
  * fastest time of one call.  The last call is the program's last step, so
  * a run restarted from DIR (+restart DIR) only ends: its time is the
@@ -41,7 +42,10 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     MPI_Info info;
     MPI_Info_create(&info);
-    snprintf(value, sizeof(value), "to_file=%s", argv[1]);
+    if (strcmp(argv[1], "memory") == 0)
+        snprintf(value, sizeof(value), "in_memory");
+    else
+        snprintf(value, sizeof(value), "to_file=%s", argv[1]);
     MPI_Info_set(info, "ampi_checkpoint", value);
     int restarted = 0;
     for (int i = 0; i < n; i++) {

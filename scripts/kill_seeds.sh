@@ -4,9 +4,11 @@
 # processes (6 ranks, a checkpoint to files every 5 steps) under ampirun
 # --restart-on-failure, one process killed with SIGKILL at a moment drawn
 # from each seed (every fourth seed: while a checkpoint is written); the
-# output must be that of a run that was not disturbed.
+# output must be that of a run that was not disturbed.  KIND "memory":
+# in-memory checkpoints under ampirun without options, as
+# lit/runtime/checkpoint-memory-kill-np.test (default "files").
 #
-#   scripts/kill_seeds.sh [BUILD_DIR] [FIRST_SEED] [LAST_SEED]
+#   scripts/kill_seeds.sh [BUILD_DIR] [FIRST_SEED] [LAST_SEED] [KIND]
 #
 # Prints one line per seed and a summary; exit status 1 if any run differed
 # or failed.
@@ -15,6 +17,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=${1:-build}
 first=${2:-1}
 last=${3:-20}
+kind=${4:-files}
+case $kind in
+files | memory) ;;
+*) echo "kill_seeds.sh: KIND '$kind': use files or memory" >&2; exit 2 ;;
+esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prog=$work/ckpt-iterate
@@ -28,12 +35,21 @@ for seed in $(seq "$first" "$last"); do
     rm -rf "$work/d" "$work/d.next"
     during=()
     [ $((seed % 4)) -eq 0 ] && during=(--during-checkpoint)
+    if [ "$kind" = memory ]; then
+        where=(--memory) how=() arg=memory
+    else
+        where=(--dir "$work/d") how=(--restart-on-failure) arg=$work/d
+    fi
     python3 "$root/lit/runtime/Inputs/kill-one-process.py" --seed "$seed" \
-        --dir "$work/d" --max-delay 0.5 "${during[@]}" --program "$prog" -- \
-        "$build_dir/bin/ampirun" -n 3 --restart-on-failure "$prog" \
-        "$work/d" "${args[@]}" >"$work/out" 2>"$work/err"
+        "${where[@]}" --max-delay 0.5 "${during[@]}" --program "$prog" -- \
+        "$build_dir/bin/ampirun" -n 3 "${how[@]}" "$prog" \
+        "$arg" "${args[@]}" >"$work/out" 2>"$work/err"
     rc=$?
     what=$(grep '^kill-one-process:' "$work/err" | tr '\n' ' ')
+    if [ "$kind" = memory ] && ! grep -q 'in-memory checkpoint is gone' \
+        "$work/err"; then
+        rc=99 # the checkpoint outlived the job
+    fi
     if [ "$rc" -eq 0 ] && cmp -s "$work/ref" "$work/out"; then
         echo "seed $seed: same output ($what)"
     else

@@ -56,10 +56,13 @@
  * nodes from the Slurm allocation and refuses --hostfile.
  *
  * --show prints the command, on one line that a shell can run, instead of
- * running it.  ampirun execs, so its exit status is the program's or the
- * launcher's; except with --restart-on-failure[=N], where it stays the
- * parent of the job and starts it again from its last complete checkpoint
- * when it fails, at most N times (restart_on_failure.c).  Misuse gets one line
+ * running it.  ampirun stays the parent of the job (the launcher, or the
+ * program for one process) and ends as it ended (its exit status, or its
+ * signal); when the job fails after it took an in-memory checkpoint, it
+ * starts it again from there, at most 3 times, and with
+ * --restart-on-failure[=N] from its last complete checkpoint of any kind,
+ * at most N times (restart_on_failure.c).  --no-restart-on-failure: ampirun
+ * execs the job.  Misuse gets one line
  * on stderr naming the option at fault, and status 1.
  */
 #define _GNU_SOURCE
@@ -123,6 +126,7 @@ typedef struct {
     bool show;
     bool allow_root; /* --allow-run-as-root */
     long restarts;   /* --restart-on-failure's count, 0 without it */
+    bool no_restart; /* --no-restart-on-failure */
     int prog;        /* index of the program in argv */
 } options_t;
 
@@ -193,9 +197,11 @@ static void usage(void)
          "                        with CMD instead of ssh\n"
          "  --allow-run-as-root   let Open MPI's launcher run as root\n"
          "  --restart-on-failure[=N]  when the job fails after a complete\n"
-         "                        checkpoint to files, start it again from\n"
+         "                        checkpoint (files or memory), start it again from\n"
          "                        the last one (+restart DIR), at most N\n"
-         "                        times (default 3)\n"
+         "                        times (default 3); without it, only from\n"
+         "                        an in-memory checkpoint, at most 3 times\n"
+         "  --no-restart-on-failure  never restart (ampirun execs the job)\n"
          "  --show, --dry-run     print the command instead of running it\n"
          "  --                    end of ampirun's options\n"
          "  -h, --help            print this help");
@@ -302,7 +308,7 @@ static void parse_options(options_t *opts, int argc, char **argv)
     int i;
 
     opts->nprocs = 1;
-    opts->exports = xcalloc((size_t)argc, sizeof(char *));
+    opts->exports = xcalloc((size_t)argc + 4, sizeof(char *));
     opts->launcher_args = xcalloc((size_t)argc, sizeof(char *));
     for (i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -323,6 +329,10 @@ static void parse_options(options_t *opts, int argc, char **argv)
             opts->allow_root = true;
             continue;
         }
+        if (strcmp(arg, "--no-restart-on-failure") == 0) {
+            opts->no_restart = true;
+            continue;
+        }
         if (strncmp(arg, "--restart-on-failure", 20) == 0 &&
             (arg[20] == '\0' || arg[20] == '=')) {
             parse_restarts(opts, arg);
@@ -337,6 +347,9 @@ static void parse_options(options_t *opts, int argc, char **argv)
         break;
     }
     opts->prog = i;
+    if (opts->no_restart && opts->restarts > 0)
+        die("options '--restart-on-failure' and '--no-restart-on-failure' "
+            "contradict each other: give one");
 }
 
 /* -x VAR=value sets VAR; -x VAR needs VAR to be set already. */
@@ -878,15 +891,25 @@ static const char *given_restart(const options_t *opts, int argc, char **argv)
     return env != NULL && env[0] != '\0' ? env : NULL;
 }
 
-/* --restart-on-failure: the job run by a parent that restarts it. */
+/* The job run by a parent that restarts it when it fails: from its last
+ * complete checkpoint with --restart-on-failure, else from its last
+ * in-memory one (restart_on_failure.h).  -1: no parent after all (no note
+ * file could be made), exec the job. */
 static int supervise(options_t *opts, launcher_t *l, bool use_launcher,
                      int argc, char **argv)
 {
     job_t job = {opts, use_launcher ? l : NULL, argc, argv};
-    char *note = ampirun_note_create(given_restart(opts, argc, argv));
+    bool asked = opts->restarts > 0;
+    char *note = ampirun_note_create(given_restart(opts, argc, argv), asked);
+    ampirun_recovery_t r = {asked ? opts->restarts : DEFAULT_RESTARTS, asked,
+                            NULL};
 
+    if (note == NULL)
+        return -1;
+    r.memory = ampirun_memory_dir();
     opts->exports[opts->nexports++] = "AMPI_CHECKPOINT_NOTE";
-    return ampirun_supervise(note, opts->restarts, job_command, &job);
+    opts->exports[opts->nexports++] = "AMPI_CHECKPOINT_MEMORY";
+    return ampirun_exit(ampirun_supervise(note, &r, job_command, &job), !asked);
 }
 
 int main(int argc, char **argv)
@@ -929,8 +952,12 @@ int main(int argc, char **argv)
         die("running as root, which Open MPI's launcher refuses: add "
             "--allow-run-as-root (or set OMPI_ALLOW_RUN_AS_ROOT=1 and "
             "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)");
-    if (opts.restarts > 0)
-        return supervise(&opts, &launcher, use_launcher, argc, argv);
+    if (!opts.no_restart) {
+        int status = supervise(&opts, &launcher, use_launcher, argc, argv);
+
+        if (status >= 0)
+            return status;
+    }
     execvp(cmd[0], (char *const *)cmd);
     err = errno;
     fprintf(stderr, "ampirun: cannot run %s'%s': %s\n",

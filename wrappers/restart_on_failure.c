@@ -10,26 +10,46 @@
 #define _GNU_SOURCE
 #include "restart_on_failure.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define NOTE_VAR "AMPI_CHECKPOINT_NOTE"
+#define MEMORY_VAR "AMPI_CHECKPOINT_MEMORY"
 
 /* The running job, for the signal handler (a wrapper's process, not the
- * runtime: the one place a handler can find it). */
-static volatile sig_atomic_t job_pid, stop_signal;
+ * runtime: the one place a handler can find it), and the stopping signals
+ * passed on to it (a bit each). */
+static volatile sig_atomic_t job_pid, stop_signal, passed;
 
-static void pass_on(int sig)
+/* A signal sent to ampirun goes on to the job; one the terminal sent
+ * (SI_KERNEL: Ctrl-C, a hang-up) reached the job's process group already.
+ * A stopping signal goes on once: one sent to ampirun's process group
+ * (timeout(1) signals its child, then its group) reaches the job too, and
+ * the runtime takes a second SIGTERM or SIGINT as "end now, no report".
+ * SIGUSR1 and SIGUSR2 always pass on and stop nothing, as through Open
+ * MPI's launcher. */
+static void pass_on(int sig, siginfo_t *info, void *uc)
 {
-    stop_signal = sig;
-    if (job_pid > 0)
-        kill((pid_t)job_pid, sig);
+    int stops = sig != SIGUSR1 && sig != SIGUSR2;
+
+    (void)uc;
+    if (stops)
+        stop_signal = sig;
+    if (job_pid <= 0 || info->si_code == SI_KERNEL ||
+        (stops && (passed & (1 << sig))))
+        return;
+    if (stops)
+        passed |= 1 << sig;
+    kill((pid_t)job_pid, sig);
 }
 
 long ampirun_restarts_parse(const char *text)
@@ -44,7 +64,7 @@ long ampirun_restarts_parse(const char *text)
     return n;
 }
 
-char *ampirun_note_create(const char *first)
+char *ampirun_note_create(const char *first, bool asked)
 {
     const char *tmp = getenv("TMPDIR");
     char *path, abs[PATH_MAX];
@@ -59,6 +79,12 @@ char *ampirun_note_create(const char *first)
     if (fd >= 0 && first != NULL && realpath(first, abs) != NULL)
         dprintf(fd, "%s\n", abs);
     if (fd < 0 || close(fd) != 0 || setenv(NOTE_VAR, path, 1) != 0) {
+        if (!asked) {
+            if (fd >= 0)
+                unlink(path);
+            free(path);
+            return NULL;
+        }
         fprintf(stderr,
                 "ampirun: --restart-on-failure: cannot create %s (set "
                 "TMPDIR to a writable directory): %s\n",
@@ -66,6 +92,63 @@ char *ampirun_note_create(const char *first)
         exit(1);
     }
     return path;
+}
+
+const char *ampirun_memory_dir(void)
+{
+    const char *set = getenv(MEMORY_VAR);
+    char *dir;
+
+    if (set != NULL && set[0] != '\0')
+        return set;
+    if (asprintf(&dir, "/dev/shm/ampi-ckpt-%ld-run%ld", (long)getuid(),
+                 (long)getpid()) < 0 ||
+        setenv(MEMORY_VAR, dir, 1) != 0) {
+        fputs("ampirun: out of memory\n", stderr);
+        exit(1);
+    }
+    return dir;
+}
+
+/* Whether dir is the in-memory checkpoint directory memory. */
+static bool in_memory(const char *dir, const char *memory)
+{
+    char abs[PATH_MAX];
+
+    return memory != NULL && realpath(memory, abs) != NULL &&
+           strcmp(abs, dir) == 0;
+}
+
+/* Removes the checkpoint files (manifest, rank-N.ckpt and their .tmp) of
+ * dir, then dir if that empties it. */
+static void remove_checkpoint(const char *dir)
+{
+    DIR *d = opendir(dir);
+    char path[PATH_MAX];
+    struct dirent *e;
+
+    if (d == NULL)
+        return;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, "manifest") == 0 ||
+            strncmp(e->d_name, "manifest.", 9) == 0 ||
+            strncmp(e->d_name, "rank-", 5) == 0) {
+            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    closedir(d);
+    rmdir(dir);
+}
+
+static void remove_memory(const char *memory)
+{
+    char next[PATH_MAX];
+
+    if (memory == NULL)
+        return;
+    snprintf(next, sizeof(next), "%s.next", memory);
+    remove_checkpoint(next);
+    remove_checkpoint(memory);
 }
 
 /* The directory the note names, if its checkpoint is complete: malloc'd,
@@ -113,6 +196,7 @@ static int run_once(const char *const *cmd)
         return 126 << 8;
     }
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM); /* ampirun killed: the job too */
         execvp(cmd[0], (char *const *)cmd);
         fprintf(stderr, "ampirun: cannot run '%s': %s\n", cmd[0],
                 strerror(errno));
@@ -143,53 +227,89 @@ static void describe(int status, char *buf, size_t len)
 
 static void handle_stops(void)
 {
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
     struct sigaction sa;
 
     memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = pass_on;
+    sa.sa_sigaction = pass_on;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+        sigaction(sigs[i], &sa, NULL);
 }
 
-int ampirun_supervise(const char *note, long max_restarts,
+int ampirun_exit(int status, bool as_signal)
+{
+    struct rlimit none = {0, 0};
+
+    if (!as_signal || !WIFSIGNALED(status))
+        return exit_status(status);
+    /* The job's signal, without a core of ampirun's own. */
+    setrlimit(RLIMIT_CORE, &none);
+    signal(WTERMSIG(status), SIG_DFL);
+    raise(WTERMSIG(status));
+    return exit_status(status);
+}
+
+/* Whether to restart after a failed run (status), and from where (*dir,
+ * malloc'd); prints why not when the user asked for restarts. */
+static bool restart_from(const char *note, const ampirun_recovery_t *r,
+                         long restarts, int status, char **dir)
+{
+    char how[64];
+    const char *why;
+
+    describe(status, how, sizeof(how));
+    *dir = noted_checkpoint(note, &why);
+    if (*dir != NULL && !r->asked && !in_memory(*dir, r->memory)) {
+        free(*dir); /* a checkpoint to files: restarted when asked */
+        *dir = NULL;
+    }
+    if (*dir == NULL) {
+        if (r->asked)
+            fprintf(stderr,
+                    "ampirun: --restart-on-failure: the job failed (%s) %s; "
+                    "not restarted\n",
+                    how, why);
+        return false;
+    }
+    if (restarts == r->max_restarts) {
+        fprintf(stderr,
+                "ampirun: %s=%ld: the job failed (%s) after %ld restart%s; "
+                "not restarted again\n",
+                r->asked ? "--restart-on-failure" : "restarts from memory",
+                r->max_restarts, how, restarts, restarts == 1 ? "" : "s");
+        return false;
+    }
+    fprintf(stderr,
+            "ampirun: the job failed (%s); restarting it from the %s%s "
+            "(restart %ld of at most %ld)\n",
+            how,
+            in_memory(*dir, r->memory) ? "in-memory checkpoint "
+                                       : "checkpoint ",
+            *dir, restarts + 1, r->max_restarts);
+    return true;
+}
+
+int ampirun_supervise(const char *note, const ampirun_recovery_t *r,
                       ampirun_command_fn_t command, void *ctx)
 {
-    char *dir = NULL, how[64];
-    const char *why;
+    char *dir = NULL;
     long restarts = 0;
     int status;
 
     handle_stops();
     for (;;) {
         status = run_once(command(ctx, dir));
-        if (status == 0 || stop_signal)
-            break;
-        describe(status, how, sizeof(how));
         free(dir);
-        dir = noted_checkpoint(note, &why);
-        if (dir == NULL) {
-            fprintf(stderr,
-                    "ampirun: --restart-on-failure: the job failed (%s) %s; "
-                    "not restarted\n",
-                    how, why);
+        dir = NULL;
+        if (status == 0 || stop_signal ||
+            !restart_from(note, r, restarts, status, &dir))
             break;
-        }
-        if (restarts == max_restarts) {
-            fprintf(stderr,
-                    "ampirun: --restart-on-failure=%ld: the job failed (%s) "
-                    "after %ld restart%s; not restarted again\n",
-                    max_restarts, how, restarts, restarts == 1 ? "" : "s");
-            break;
-        }
         restarts++;
-        fprintf(stderr,
-                "ampirun: the job failed (%s); restarting it from the "
-                "checkpoint %s (restart %ld of at most %ld)\n",
-                how, dir, restarts, max_restarts);
     }
     free(dir);
     unlink(note);
-    return exit_status(status);
+    remove_memory(r->memory);
+    return status;
 }

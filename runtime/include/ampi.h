@@ -93,8 +93,9 @@ AMPI_GPU_Iinvoke(struct CUstream_st *stream, MPI_Request *request);
 /* Predefined info objects for AMPI_Migrate (read-only):
  *   AMPI_INFO_LB_SYNC          "ampi_load_balance" = "sync": rebalance now
  *   AMPI_INFO_LB_ASYNC         "ampi_load_balance" = "async": the same here
- *   AMPI_INFO_CHKPT_IN_MEMORY  "ampi_checkpoint" = "in_memory" (not
- *                              supported yet: MPI_ERR_UNSUPPORTED_OPERATION) */
+ *   AMPI_INFO_CHKPT_IN_MEMORY  "ampi_checkpoint" = "in_memory": a
+ *                              checkpoint in the node's memory
+ *                              (docs/checkpoint.md) */
 #define AMPI_INFO_LB_SYNC ((MPI_Info)AMPI_HANDLE(AMPI_HANDLE_INFO, 1))
 #define AMPI_INFO_LB_ASYNC ((MPI_Info)AMPI_HANDLE(AMPI_HANDLE_INFO, 2))
 #define AMPI_INFO_CHKPT_IN_MEMORY ((MPI_Info)AMPI_HANDLE(AMPI_HANDLE_INFO, 3))

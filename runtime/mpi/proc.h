@@ -138,6 +138,9 @@ typedef struct amp_proc {
     amp_io_t *io;        /* io/io.h: the helper threads of file I/O */
     /* +restart: the checkpoint's manifest (rank/checkpoint.h), else NULL */
     struct amp_ckpt_manifest *restart;
+    /* rank/migrate.c: a rank of this process checkpointed in memory (the
+     * checkpoint is removed at the job's normal end, start.c) */
+    _Atomic int ckpt_in_memory;
     struct amp_mt *mt; /* threads.c: helpers and runners, made at startup */
     /* mpi/threads/: the C library's own waits that waits.c and syncs.c
      * interpose, by amp_mt_libc_t, looked up at their first use. */

@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -831,6 +832,24 @@ static int make_dir(const char *dir, why_t *w)
     return MPI_SUCCESS;
 }
 
+/* The staging directory rank 0 made is visible here too: the job's
+ * processes share the directory (not so across nodes with a directory of
+ * each node's own, /dev/shm among them). */
+static int check_stage(const char *stage, why_t *w)
+{
+    struct stat st;
+    if (stat(stage, &st) == 0 && S_ISDIR(st.st_mode))
+        return MPI_SUCCESS;
+    char host[64] = "";
+    gethostname(host, sizeof(host) - 1);
+    return refuse(w, MPI_ERR_IO,
+                  "%s, which rank 0 made, is not there on host %s: every "
+                  "process of the job must see the same directory (a file "
+                  "system its nodes share; /dev/shm, where in-memory "
+                  "checkpoints go, is shared only within a node)",
+                  stage, host);
+}
+
 /* What every rank learns from rank 0 before it saves itself: the
  * checkpoint's id, and where rank 0's process has the program and its
  * libraries (what the manifest records). */
@@ -918,6 +937,8 @@ int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call)
     amp_sys_alloc_enter(); /* the C library's allocations in the calls */
     if (cls == MPI_SUCCESS)
         cls = make_dir(dir, &w);
+    if (cls == MPI_SUCCESS)
+        cls = check_stage(stage, &w);
     amp_sys_alloc_leave();
     if (cls == MPI_SUCCESS)
         cls = describe(rank, &blob, &w);
@@ -960,6 +981,21 @@ int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call)
                              "nothing usable was written",
                              dir);
     return MPI_SUCCESS;
+}
+
+/* A job that checkpointed in memory and ended well frees that memory:
+ * every process that wrote into it, once all are done.  Under ampirun
+ * (AMPI_CHECKPOINT_NOTE set) ampirun removes it, after the last run it may
+ * restart from it. */
+void amp_ckpt_job_end(void)
+{
+    const char *note = getenv("AMPI_CHECKPOINT_NOTE");
+    if (!atomic_load(&amp_proc.ckpt_in_memory) ||
+        atomic_load(&amp_proc.exit_status) != 0 || (note && note[0]))
+        return;
+    char dir[PATH_MAX];
+    amp_ckpt_dir_memory(dir, sizeof(dir));
+    amp_ckpt_dir_remove(dir);
 }
 
 /* ---- for ranks that move to another process (rank/move.c) ---- */

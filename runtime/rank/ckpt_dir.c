@@ -146,3 +146,36 @@ void amp_ckpt_dir_abandon(const char *dir)
         amp_log_error("cannot remove the unfinished checkpoint in %s: %s",
                       stage, strerror(err));
 }
+
+void amp_ckpt_dir_memory(char *out, size_t len)
+{
+    const char *set = getenv("AMPI_CHECKPOINT_MEMORY");
+    if (set && set[0]) {
+        snprintf(out, len, "%s", set);
+        return;
+    }
+    char job[128];
+    const char *ns = getenv("PMIX_NAMESPACE");
+    if (ns && ns[0])
+        snprintf(job, sizeof(job), "%s", ns);
+    else
+        snprintf(job, sizeof(job), "%ld", (long)getpid());
+    for (char *c = job; *c; c++) /* a name in /dev/shm, nothing else */
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                    "0123456789.-_@",
+                    *c))
+            *c = '_';
+    snprintf(out, len, "/dev/shm/ampi-ckpt-%ld-%s", (long)getuid(), job);
+}
+
+void amp_ckpt_dir_remove(const char *dir)
+{
+    char stage[PATH_MAX];
+    amp_ckpt_dir_staging(dir, stage, sizeof(stage));
+    int err = clear(stage, 1);
+    if (!err)
+        err = clear(dir, 1);
+    if (err)
+        amp_log_error("cannot remove the in-memory checkpoint %s: %s", dir,
+                      strerror(err));
+}

@@ -28,4 +28,14 @@ int amp_ckpt_dir_commit(const char *dir, char *why, size_t len);
  * (DIR keeps the previous checkpoint). */
 void amp_ckpt_dir_abandon(const char *dir);
 
+/* Where the job's in-memory checkpoints go ("ampi_checkpoint" =
+ * "in_memory"): AMPI_CHECKPOINT_MEMORY (ampirun sets it), else a
+ * directory of /dev/shm named for the user and the job (its PMIx
+ * namespace, or the process id of a job of one process).  The same in
+ * every process of a job. */
+void amp_ckpt_dir_memory(char *out, size_t len);
+/* A job's end: the checkpoint in DIR and DIR.next removed (their
+ * checkpoint files, then each directory if that empties it). */
+void amp_ckpt_dir_remove(const char *dir);
+
 #endif

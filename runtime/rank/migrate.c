@@ -5,10 +5,13 @@
  * measures each rank's load and keeps its callbacks.
  */
 #include "rank/checkpoint.h"
+#include "rank/ckpt_dir.h"
 #include "mpi/impl.h"
 #include "rank/move.h"
 #include "rank/period.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Whether the job has several processes: then the processes agree on the
@@ -154,9 +157,17 @@ void amp_checkpoint_periodic(void)
                             "not be restarted; unset AMPI_NO_REEXEC");
         return;
     }
+    /* Without +ckptdir, in memory (docs/checkpoint.md). */
+    char dir[PATH_MAX];
+    if (amp_proc.opts.ckptdir)
+        snprintf(dir, sizeof(dir), "%s", amp_proc.opts.ckptdir);
+    else {
+        amp_ckpt_dir_memory(dir, sizeof(dir));
+        atomic_store(&amp_proc.ckpt_in_memory, 1);
+    }
     /* The ranks of the process meet first, which leaves it quiet. */
     if (lb_step(rank, amp_pe_self()->id, call) == MPI_SUCCESS)
-        (void)amp_ckpt_write(amp_rank_self(), amp_proc.opts.ckptdir, call);
+        (void)amp_ckpt_write(amp_rank_self(), dir, call);
 }
 
 /* The value of key in info (MPI_INFO_NULL: none) into value; 1 if set. */
@@ -170,24 +181,27 @@ static int info_value(MPI_Info info, const char *key, char *value, int len)
 }
 
 /* "ampi_checkpoint" = value (docs/checkpoint.md): "to_file=DIR" writes
- * the ranks' state into DIR, after the balancer ran if info asks for it
- * too.  The ranks of the process first meet in lb/ (with no move unless
+ * the ranks' state into DIR, "in_memory" into the node's memory (a
+ * directory of /dev/shm: ckpt_dir.h), after the balancer ran if info asks
+ * for it too.  The ranks of the process first meet in lb/ (with no move unless
  * balancing), which leaves the process quiet: what was sent before is in
  * the receivers' queues. */
 static int checkpoint(amp_rank_t *rank, MPI_Info info, char *value,
                       const char *call)
 {
     static const char to_file[] = "to_file=";
-    if (strcmp(value, "in_memory") == 0)
-        return amp_mpi_error(rank, NULL, MPI_ERR_UNSUPPORTED_OPERATION, call,
-                             "in-memory checkpoints (\"ampi_checkpoint\" = "
-                             "\"in_memory\") are not supported yet; use "
-                             "\"to_file=DIR\" (docs/checkpoint.md)");
-    if (strncmp(value, to_file, strlen(to_file)) != 0 ||
-        !value[strlen(to_file)])
+    char dir[PATH_MAX];
+    if (strcmp(value, "in_memory") == 0) {
+        amp_ckpt_dir_memory(dir, sizeof(dir));
+        atomic_store(&amp_proc.ckpt_in_memory, 1);
+    } else if (strncmp(value, to_file, strlen(to_file)) == 0 &&
+               value[strlen(to_file)])
+        snprintf(dir, sizeof(dir), "%s", value + strlen(to_file));
+    else
         return amp_mpi_error(rank, NULL, MPI_ERR_INFO_VALUE, call,
                              "\"ampi_checkpoint\" = \"%s\": use "
-                             "\"to_file=DIR\" (argument info)",
+                             "\"to_file=DIR\" or \"in_memory\" (argument "
+                             "info)",
                              value);
     amp_sys_alloc_enter();
     int aslr_off = amp_ckpt_aslr_off();
@@ -204,7 +218,7 @@ static int checkpoint(amp_rank_t *rank, MPI_Info info, char *value,
     int rc = lb_step(rank, balance ? -1 : amp_pe_self()->id, call);
     if (rc != MPI_SUCCESS)
         return rc;
-    return amp_ckpt_write(amp_rank_self(), value + strlen(to_file), call);
+    return amp_ckpt_write(amp_rank_self(), dir, call);
 }
 
 int AMPI_Migrate(MPI_Info info)

@@ -580,9 +580,6 @@ void amp_opts_parse(amp_opts_t *o, int *argc, char **argv)
     if (o->lbperiod_ns > 0 && o->balancer == AMP_LB_NONE)
         amp_fatal("+lbperiod: periodic balancing needs a strategy; add "
                   "+balancer GreedyLB (or another strategy)");
-    if (o->ckptperiod_ns > 0 && !o->ckptdir)
-        amp_fatal("+ckptperiod: periodic checkpoints need a directory; add "
-                  "+ckptdir DIR (or AMPI_CKPTDIR)");
     if (o->eager > (64u << 20))
         amp_fatal("+eager: %zu bytes is above the 64 MiB limit", o->eager);
 }

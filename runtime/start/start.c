@@ -508,6 +508,7 @@ int amp_start_main(int argc, char **argv, char **envp, amp_main_fn_t main_fn)
     amp_detect_finish(&amp_proc.sched);
     amp_p2p_net_finish(&amp_proc.world, &amp_proc.sched, &amp_proc.boot);
     amp_detect_cleanup();
+    amp_ckpt_job_end();
     /* Its own line says what went wrong; the program's status stands. */
     if (amp_proc.opts.trace) {
         amp_status_t traced = amp_trace_finish(&amp_proc.trace, &amp_proc.boot);

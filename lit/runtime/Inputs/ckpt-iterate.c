@@ -9,7 +9,8 @@
  *
  *   ckpt-iterate DIR STEPS EVERY WORDS PAUSE_MS [DIE_AT]
  *
- * DIR "none": no checkpoint.  PAUSE_MS: each step sleeps that long, so
+ * DIR "none": no checkpoint; "memory": checkpoints in memory
+ * (AMPI_INFO_CHKPT_IN_MEMORY).  PAUSE_MS: each step sleeps that long, so
  * that the run lasts long enough to be killed at a chosen moment.  DIE_AT:
  * rank 0's process kills itself (SIGKILL) after that step, in every run.
  */
@@ -48,6 +49,11 @@ static uint64_t step(uint64_t *w, long words, int it, int rank, int size)
 
 static void checkpoint(const char *dir)
 {
+    if (strcmp(dir, "memory") == 0) {
+        if (AMPI_Migrate(AMPI_INFO_CHKPT_IN_MEMORY) != MPI_SUCCESS)
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        return;
+    }
     char value[MPI_MAX_INFO_VAL];
     MPI_Info info;
     snprintf(value, sizeof(value), "to_file=%s", dir);

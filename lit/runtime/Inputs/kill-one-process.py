@@ -5,7 +5,10 @@ moment are drawn from --seed.  With --during-checkpoint the moment is
 instead the first one after that at which a checkpoint is being written
 (DIR.next holds a file).  The processes of the job are those below
 COMMAND whose program is --program.  With --stop-command, COMMAND itself
-(ampirun) is sent SIGTERM at that moment instead.  Exits with COMMAND's status, 3 when
+(ampirun) is sent SIGTERM at that moment instead.  With --memory (instead
+of --dir) the job checkpoints in memory: DIR is a new name in /dev/shm,
+given to the job as AMPI_CHECKPOINT_MEMORY, and after the job the script
+says whether it is gone.  Exits with COMMAND's status, 3 when
 nothing was killed, 124 when COMMAND outlives --timeout (then killed with
 all its processes).  What it did goes to stderr."""
 import argparse
@@ -69,7 +72,9 @@ def staging_busy(stage):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, required=True)
-    ap.add_argument("--dir", required=True)
+    where = ap.add_mutually_exclusive_group(required=True)
+    where.add_argument("--dir")
+    where.add_argument("--memory", action="store_true")
     ap.add_argument("--program", required=True)
     ap.add_argument("--max-delay", type=float, default=1.0)
     ap.add_argument("--during-checkpoint", action="store_true")
@@ -78,6 +83,10 @@ def main():
     ap.add_argument("command", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
+    if a.memory:
+        a.dir = "/dev/shm/ampi-kill-%d-%08x" % (os.getpid(),
+                                                random.getrandbits(32))
+        os.environ["AMPI_CHECKPOINT_MEMORY"] = a.dir
     program = os.path.realpath(a.program)
     rng = random.Random(a.seed)
     deadline = time.monotonic() + a.timeout
@@ -115,6 +124,9 @@ def main():
         print("kill-one-process: the job outlived %gs" % a.timeout,
               file=sys.stderr)
         return 124
+    if a.memory:
+        left = [d for d in (a.dir, a.dir + ".next") if os.path.exists(d)]
+        gone = "is still there: %s" % left if left else "is gone"
     if killed is None:
         print("kill-one-process: nothing was killed", file=sys.stderr)
         return 3
@@ -122,6 +134,9 @@ def main():
         print("kill-one-process: stopped %s" % killed, file=sys.stderr)
     else:
         print("kill-one-process: killed process %d of %d" % killed,
+              file=sys.stderr)
+    if a.memory:
+        print("kill-one-process: the in-memory checkpoint %s" % gone,
               file=sys.stderr)
     return status
 
