@@ -843,10 +843,8 @@ static int check_stage(const char *stage, why_t *w)
     char host[64] = "";
     gethostname(host, sizeof(host) - 1);
     return refuse(w, MPI_ERR_IO,
-                  "%s, which rank 0 made, is not there on host %s: every "
-                  "process of the job must see the same directory (a file "
-                  "system its nodes share; /dev/shm, where in-memory "
-                  "checkpoints go, is shared only within a node)",
+                  "%s, made by rank 0, is not on host %s: the processes "
+                  "must share it (each node has its own /dev/shm)",
                   stage, host);
 }
 
