@@ -81,6 +81,11 @@ int amp_gpu_mode(const amp_gpu_t *g)
     return AMP_GPU_MODE_STAGED;
 }
 
+void amp_gpu_copy_counts(const amp_gpu_t *g, uint64_t *copies, uint64_t *bytes)
+{
+    *copies = *bytes = 0;
+}
+
 void *amp_gpu_host_get(amp_gpu_t *g, amp_pe_t *pe, size_t bytes, size_t *cap)
 {
     return NULL;
@@ -183,6 +188,9 @@ typedef struct gpu_pe {
     size_t pool_cap[POOL_SLOTS];
     gpu_export_t exports[EXPORT_SLOTS];
     int export_next; /* round-robin replacement */
+    /* Copies this PE queued and their bytes (MPI_T's gpu_device_copies);
+     * written by the PE alone, read by any. */
+    _Atomic uint64_t copies, copy_bytes;
 } gpu_pe_t;
 
 struct amp_gpu {
@@ -564,6 +572,8 @@ static amp_status_t copy_on_stream(amp_gpu_t *g, gpu_pe_t *p,
     if (rc != CUDA_SUCCESS)
         return cu_error(g, dctx && sctx ? "cuMemcpyPeerAsync" : "cuMemcpyAsync",
                         rc);
+    atomic_fetch_add_explicit(&p->copies, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&p->copy_bytes, bytes, memory_order_relaxed);
     amp_status_t st =
         amp_gpu_opq_push(&p->ops, ev_ops(g), p->stream, done, arg);
     if (st != AMP_OK) {
@@ -618,6 +628,17 @@ amp_status_t amp_gpu_copy_between(amp_gpu_t *g, amp_pe_t *pe,
 int amp_gpu_mode(const amp_gpu_t *g)
 {
     return g->mode;
+}
+
+void amp_gpu_copy_counts(const amp_gpu_t *g, uint64_t *copies, uint64_t *bytes)
+{
+    *copies = *bytes = 0;
+    for (int i = 0; g && i < g->npes; i++) {
+        *copies +=
+            atomic_load_explicit(&g->pes[i].copies, memory_order_relaxed);
+        *bytes +=
+            atomic_load_explicit(&g->pes[i].copy_bytes, memory_order_relaxed);
+    }
 }
 
 amp_status_t amp_gpu_watch(amp_gpu_t *g, amp_pe_t *pe, void *stream,

@@ -107,6 +107,12 @@ AMP_MUST_USE amp_status_t amp_gpu_copy_between(amp_gpu_t *g, amp_pe_t *pe,
 /* The path policy of the process (enum amp_gpu_mode, AMPI_GPU_PATH). */
 int amp_gpu_mode(const amp_gpu_t *g);
 
+/* The copies the GPU made for the PEs so far (within a device, between
+ * devices, between device and host) and their bytes; 0 for a host-only
+ * process (g NULL).  Read while the PEs run: values that held lately. */
+void amp_gpu_copy_counts(const amp_gpu_t *g, uint64_t *copies,
+                         uint64_t *bytes);
+
 /* The devices, other than pe_dev (the device of the PE whose stream
  * copies), whose legacy default stream a copy from memory of device sdev to
  * memory of device ddev (-1: host memory; devices outside 0 .. ndev - 1

@@ -5,7 +5,8 @@
  * and N * B bytes (summed over the routes too); its own sends to itself
  * before the receives are posted wait in its unexpected queue, which the
  * level variable shows, and the matching compares at least one entry for
- * each.  The per-PE timers have one element per PE.
+ * each.  The per-PE timers have one element per PE.  Host buffers make
+ * no device copies.
  */
 #include "mpitest.h"
 
@@ -48,6 +49,10 @@ static void count_sends(MPI_T_pvar_session s, int dst)
         handle(s, "p2p_bytes_sent", MPI_T_PVAR_CLASS_COUNTER, 1);
     MPI_T_pvar_handle routes =
         handle(s, "p2p_messages_sent_by_route", MPI_T_PVAR_CLASS_COUNTER, 3);
+    /* Host buffers: the GPUs copy nothing (tests/gpu/gpu_pvar.c: device
+     * buffers). */
+    MPI_T_pvar_handle dev =
+        handle(s, "gpu_device_copies", MPI_T_PVAR_CLASS_COUNTER, 1);
     char buf[B] = {0};
     MT_CHECK_INT_EQ(read1(s, msgs), 0); /* stopped, at zero */
     MT_CHECK_MPI(MPI_T_pvar_start(s, MPI_T_PVAR_ALL_HANDLES));
@@ -56,6 +61,7 @@ static void count_sends(MPI_T_pvar_session s, int dst)
     MT_CHECK_MPI(MPI_T_pvar_stop(s, MPI_T_PVAR_ALL_HANDLES));
     MT_CHECK_INT_EQ(read1(s, msgs), N);
     MT_CHECK_INT_EQ(read1(s, bytes), N * B);
+    MT_CHECK_INT_EQ(read1(s, dev), 0);
     unsigned long long r[3] = {0, 0, 0};
     MT_CHECK_MPI(MPI_T_pvar_read(s, routes, r));
     MT_CHECK_INT_EQ(r[0] + r[1] + r[2], N);

@@ -9,6 +9,8 @@
  */
 #include "mpi/tool/tool.h"
 
+#include "gpu/gpu.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,6 +139,22 @@ static void rd_lb_time(amp_tool_val_t *out, int n)
     out[0].d = amp_proc.lb.plan_total_s;
 }
 
+static void rd_gpu_copies(amp_tool_val_t *out, int n)
+{
+    (void)n;
+    uint64_t copies, bytes;
+    amp_gpu_copy_counts(amp_proc.gpu, &copies, &bytes);
+    out[0].u = copies;
+}
+
+static void rd_gpu_bytes(amp_tool_val_t *out, int n)
+{
+    (void)n;
+    uint64_t copies, bytes;
+    amp_gpu_copy_counts(amp_proc.gpu, &copies, &bytes);
+    out[0].u = bytes;
+}
+
 #define COUNTER MPI_T_PVAR_CLASS_COUNTER
 #define TIMER MPI_T_PVAR_CLASS_TIMER
 #define P2P AMP_TOOL_CAT_P2P
@@ -182,6 +200,12 @@ const amp_tool_pvar_t amp_tool_pvars[] = {
      rd_lb_rounds},
     {"lb_time", "seconds the load-balancing steps spent deciding", TIMER, 1,
      AMP_TOOL_ONE, LB, 0, rd_lb_time},
+    {"gpu_device_copies",
+     "copies the GPUs made for MPI calls on device buffers (within a "
+     "device, between devices, to and from the host); 0 without a GPU",
+     COUNTER, 0, AMP_TOOL_ONE, AMP_TOOL_CAT_GPU, 0, rd_gpu_copies},
+    {"gpu_device_copy_bytes", "bytes of those copies", COUNTER, 0,
+     AMP_TOOL_ONE, AMP_TOOL_CAT_GPU, 0, rd_gpu_bytes},
 };
 
 const int amp_tool_npvars =

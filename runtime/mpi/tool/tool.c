@@ -138,6 +138,8 @@ static const struct {
                                      "idle time, ranks lent"},
     [AMP_TOOL_CAT_LB] = {"lb", "load balancing: the strategy, ranks moved, "
                                "time spent deciding"},
+    [AMP_TOOL_CAT_GPU] = {"gpu", "CUDA device buffers in MPI calls: the "
+                                 "copies the GPUs made"},
 };
 
 /* The variables of category cat among the first n of a table: their

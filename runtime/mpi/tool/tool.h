@@ -15,6 +15,7 @@ enum amp_tool_cat {
     AMP_TOOL_CAT_P2P,
     AMP_TOOL_CAT_SCHED,
     AMP_TOOL_CAT_LB,
+    AMP_TOOL_CAT_GPU,
     AMP_TOOL_NCATS
 };
 
