@@ -37,12 +37,17 @@ void amp_log_error(const char *fmt, ...)
     va_end(ap);
 }
 
+__attribute__((weak)) void amp_fatal_last_words(void)
+{
+}
+
 void amp_fatal(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vlog(fmt, ap);
     va_end(ap);
+    amp_fatal_last_words();
     _exit(1);
 }
 

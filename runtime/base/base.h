@@ -71,9 +71,15 @@ static inline void amp_status_ignore(amp_status_t status)
 /* Prints "ampi: <message>" on stderr as one write. */
 void amp_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Prints the message and ends the process with status 1. */
+/* Prints the message and ends the process with status 1, after
+ * amp_fatal_last_words. */
 _Noreturn void amp_fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
+/* What amp_fatal does before the process ends.  base.c's does nothing
+ * (a weak symbol); a layer above that has something to keep defines its
+ * own (mpi/proc.c: +trace's records), so that base/ calls no layer above
+ * and holds no hook. */
+void amp_fatal_last_words(void);
 
 _Noreturn void amp_assert_fail(const char *expr, const char *file, int line);
 

@@ -12,6 +12,13 @@
 /* The one process-wide struct. */
 amp_proc_t amp_proc;
 
+/* A fatal error of the runtime (amp_fatal, base/) keeps +trace's records
+ * as an abnormal end does (a second one, from inside, finds them taken). */
+void amp_fatal_last_words(void)
+{
+    amp_proc_trace_abandon();
+}
+
 __thread amp_mt_bind_t *amp_mt_bound
     __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
