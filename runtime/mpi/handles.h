@@ -41,6 +41,9 @@ typedef struct amp_comm {
     /* pt2pt/bsend.c: the buffer attached to it (MPI_Comm_attach_buffer),
      * and that of the session it derives from (init/session.c), or NULL */
     struct amp_bsend *bsend, *session_bsend;
+    /* init/session.c: the memory allocation kinds of the session it
+     * derives from ("mpi_memory_alloc_kinds"), or NULL: the World Model's */
+    const char *session_memkinds;
 } amp_comm_t;
 
 /* Bits of amp_comm_t.asserts: the MPI-4 assertions set to "true" in the

@@ -65,6 +65,11 @@ int amp_errh_problem(amp_rank_t *rank, MPI_Errhandler eh, int kind, char *buf,
 AMP_MUST_USE amp_status_t amp_info_rank_init(amp_rank_t *rank);
 /* The hints behind info handle h, or NULL (MPI_INFO_NULL, invalid). */
 struct amp_info *amp_info_lookup(amp_rank_t *rank, MPI_Info h);
+/* Sets key to value in info h (an info object) as the runtime returns it:
+ * value may be empty (MPI-4.1's "mpi_memory_alloc_kinds" with no kind),
+ * which MPI_Info_set refuses.  MPI_ERR_NO_MEM, or MPI_SUCCESS. */
+int amp_info_put(amp_rank_t *rank, MPI_Info h, const char *key,
+                 const char *value);
 /* MPI_SUCCESS when h is MPI_INFO_NULL or an info object, else
  * MPI_ERR_INFO through comm's handler. */
 int amp_check_info(amp_rank_t *rank, amp_comm_t *comm, MPI_Info h,

@@ -10,6 +10,7 @@
  * it is used and cannot be changed or freed.
  */
 #include "mpi/attr/attr.h"
+#include "mpi/memkinds.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,6 +229,13 @@ struct amp_info *amp_info_lookup(amp_rank_t *rank, MPI_Info h)
 {
     info_obj_t *o = info_obj_lookup(rank, h);
     return o ? &o->set : NULL;
+}
+
+int amp_info_put(amp_rank_t *rank, MPI_Info h, const char *key,
+                 const char *value)
+{
+    struct amp_info *s = amp_info_lookup(rank, h);
+    return s && set_put(s, key, value) == AMP_OK ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
 int amp_check_info(amp_rank_t *rank, amp_comm_t *comm, MPI_Info h,
@@ -681,6 +689,8 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
                      c->asserts & comm_hints[h].bit ? "true" : "false");
     if (st == AMP_OK && c->hw_resource) /* comm_create.c */
         st = set_put(&o->set, "mpi_hw_resource_type", c->hw_resource);
+    if (st == AMP_OK) /* MPI-4.1, init/memkinds.c */
+        st = set_put(&o->set, "mpi_memory_alloc_kinds", amp_memkinds_of(c));
     if (st != AMP_OK) {
         free_handle(rank, o);
         *info_used = MPI_INFO_NULL;

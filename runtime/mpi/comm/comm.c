@@ -322,6 +322,7 @@ static int dup_decorate(amp_rank_t *rank, amp_comm_t *comm, amp_comm_t *c,
 {
     c->errh = comm->errh;
     c->session_bsend = comm->session_bsend; /* of the same session */
+    c->session_memkinds = comm->session_memkinds;
     if (amp_topology_dup(comm->topo, &c->topo) != AMP_OK ||
         amp_comm_info_apply(rank, c, with_hints ? hints : comm->info) !=
             AMP_OK) {

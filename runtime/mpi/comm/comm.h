@@ -18,6 +18,7 @@ typedef struct amp_group {
     /* ../init/session.c: the buffer of buffered sends of the session it
      * comes from (MPI_Group_from_session_pset), or NULL */
     struct amp_bsend *session_bsend;
+    const char *session_memkinds; /* and its memory allocation kinds */
 } amp_group_t;
 
 /* collective.c: root is a rank of comm; op (a valid handle) is defined on

@@ -93,6 +93,7 @@ static int new_handle(amp_rank_t *rank, amp_comm_t *parent, int ctx, int me,
         return amp_mpi_error(rank, parent, MPI_ERR_NO_MEM, call,
                              "out of memory for a communicator");
     c->errh = parent->errh;
+    c->session_memkinds = parent->session_memkinds;
     *out = AMPI_HANDLE(AMPI_HANDLE_COMM, c->obj.idx);
     return MPI_SUCCESS;
 }

@@ -448,6 +448,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
         return amp_mpi_error(rank, local, MPI_ERR_NO_MEM, call,
                              "out of memory for a communicator");
     c->errh = local->errh;
+    c->session_memkinds = local->session_memkinds;
     *newintercomm = AMPI_HANDLE(AMPI_HANDLE_COMM, c->obj.idx);
     return MPI_SUCCESS;
 }
@@ -497,6 +498,7 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
         return amp_mpi_error(rank, ic, MPI_ERR_NO_MEM, call,
                              "out of memory for a communicator");
     c->errh = ic->errh;
+    c->session_memkinds = ic->session_memkinds;
     *newintracomm = AMPI_HANDLE(AMPI_HANDLE_COMM, c->obj.idx);
     return MPI_SUCCESS;
 }
@@ -604,6 +606,7 @@ static amp_status_t split_make(amp_rank_t *rank, amp_comm_t *ic, int ctx,
     if (!c)
         return AMP_ERR_NOMEM;
     c->errh = ic->errh;
+    c->session_memkinds = ic->session_memkinds;
     *newcomm = AMPI_HANDLE(AMPI_HANDLE_COMM, c->obj.idx);
     return AMP_OK;
 }

@@ -154,6 +154,7 @@ static int attach(amp_rank_t *rank, amp_comm_t *comm, int ctx, int n,
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call, "out of memory");
     }
     c->errh = comm->errh;
+    c->session_memkinds = comm->session_memkinds;
     c->topo = t;
     *out = AMPI_HANDLE(AMPI_HANDLE_COMM, c->obj.idx);
     return MPI_SUCCESS;

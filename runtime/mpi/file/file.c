@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE 1
 #include "mpi/file/file.h"
+#include "mpi/memkinds.h"
 
 #include <fcntl.h>
 #include <stdarg.h>
@@ -701,6 +702,9 @@ int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
         info_put(info, "ind_rd_buffer_size", h->ind_rd_buffer_size) !=
             MPI_SUCCESS ||
         info_put(info, "ind_wr_buffer_size", h->ind_wr_buffer_size) !=
+            MPI_SUCCESS ||
+        amp_info_put(rank, info, "mpi_memory_alloc_kinds",
+                     amp_memkinds_of(amp_comm_lookup(rank, f->comm))) !=
             MPI_SUCCESS)
         return amp_file_error(rank, f, MPI_ERR_NO_MEM, call, "out of memory");
     *info_used = info;

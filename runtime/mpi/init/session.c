@@ -91,6 +91,19 @@ static int asked_level(amp_rank_t *rank, MPI_Info info)
     return MPI_THREAD_MULTIPLE;
 }
 
+/* "mpi_memory_alloc_kinds" of info (or the default), as supported. */
+static void asked_memkinds(amp_rank_t *rank, MPI_Info info,
+                           char out[AMP_MEMKINDS_LEN])
+{
+    char value[MPI_MAX_INFO_VAL + 1];
+    int len = MPI_MAX_INFO_VAL, flag = 0;
+    (void)rank;
+    if (info != MPI_INFO_NULL)
+        PMPI_Info_get_string(info, "mpi_memory_alloc_kinds", &len, value,
+                             &flag);
+    amp_memkinds_supported(flag ? value : NULL, out, AMP_MEMKINDS_LEN);
+}
+
 int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
                       MPI_Session *session)
 {
@@ -114,6 +127,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
                               MPI_ERR_NO_MEM, 0, call, "out of memory");
     s->errh = errhandler;
     s->thread_level = asked_level(rank, info);
+    asked_memkinds(rank, info, s->memkinds);
     rank->nsessions++;
     *session = AMPI_HANDLE(AMPI_HANDLE_SESSION, s->obj.idx);
     return MPI_SUCCESS;
@@ -255,6 +269,9 @@ int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
     if (rc == MPI_SUCCESS)
         rc = PMPI_Info_set(*info_used, "thread_level",
                            level_names[s->thread_level]);
+    if (rc == MPI_SUCCESS)
+        rc = amp_info_put(rank, *info_used, "mpi_memory_alloc_kinds",
+                          s->memkinds);
     return rc;
 }
 AMP_WEAK_ALIAS(Session_get_info)
@@ -274,6 +291,7 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
     if (!members || amp_group_new(rank, members, n, newgroup) != AMP_OK)
         return session_error(rank, s, MPI_ERR_NO_MEM, call, "out of memory");
     amp_group_lookup(rank, *newgroup)->session_bsend = &s->bsend;
+    amp_group_lookup(rank, *newgroup)->session_memkinds = s->memkinds;
     return MPI_SUCCESS;
 }
 AMP_WEAK_ALIAS(Group_from_session_pset)
@@ -322,6 +340,7 @@ static void inherit_buffer(amp_rank_t *rank, MPI_Group group, MPI_Comm comm_h)
 {
     amp_comm_t *comm = amp_comm_lookup(rank, comm_h);
     comm->session_bsend = amp_group_lookup(rank, group)->session_bsend;
+    comm->session_memkinds = amp_group_lookup(rank, group)->session_memkinds;
 }
 
 /* The new communicator gets errhandler (MPI_ERRHANDLER_NULL: the default,

@@ -5,6 +5,7 @@
 #define AMP_MPI_SESSION_H
 
 #include "mpi/call.h"
+#include "mpi/memkinds.h"
 
 /* A session of a rank (session.c). */
 typedef struct amp_session {
@@ -12,6 +13,9 @@ typedef struct amp_session {
     MPI_Errhandler errh;
     int thread_level;
     amp_bsend_t bsend; /* session_buffer.c: its buffer of buffered sends */
+    /* ../memkinds.h: the memory allocation kinds it supports, of those
+     * its info asked for ("mpi_memory_alloc_kinds") */
+    char memkinds[AMP_MEMKINDS_LEN];
 } amp_session_t;
 
 /* Enters call on session h (session.c); an invalid one is an error of no

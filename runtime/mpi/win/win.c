@@ -14,6 +14,7 @@
  * window, and makes every member agree on the outcome.
  */
 #include "mpi/comm/comm.h"
+#include "mpi/memkinds.h"
 #include "mpi/win/win.h"
 #include "mpi/attr/attr.h"
 #include "mpi/stage.h"
@@ -627,6 +628,9 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
         enter_win(win, info_used, "info_used", "MPI_Win_get_info", &rank, &w);
     if (rc == MPI_SUCCESS)
         rc = amp_win_info_get(rank, w->hints, info_used, "MPI_Win_get_info");
+    if (rc == MPI_SUCCESS) /* MPI-4.1: those of its communicator */
+        rc = amp_info_put(rank, *info_used, "mpi_memory_alloc_kinds",
+                          amp_memkinds_of(amp_comm_lookup(rank, w->comm)));
     return rc;
 }
 AMP_WEAK_ALIAS(Win_get_info)
