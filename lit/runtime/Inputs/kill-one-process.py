@@ -107,13 +107,17 @@ def main():
             killed = ("the command with SIGTERM",)
         elif ready and procs:
             victim = procs[rng.randrange(len(procs))]
+            # What the staging directory holds at the kill, read just
+            # before it (just after, the checkpoint may be complete and
+            # swapped in: a kill at its last moment, which is fine).
+            try:
+                held = sorted(os.listdir(stage)) if a.during_checkpoint \
+                    else None
+            except OSError:
+                held = "nothing any more"
             os.kill(victim, signal.SIGKILL)
             killed = (procs.index(victim), len(procs))
             if a.during_checkpoint:
-                try:
-                    held = sorted(os.listdir(stage))
-                except OSError:
-                    held = "nothing any more"
                 print("kill-one-process: killed while %s held %s" %
                       (os.path.basename(stage), held), file=sys.stderr)
     try:
