@@ -139,9 +139,11 @@ int main(int argc, char **argv)
     double t_ring = timed(ring, rank, size, 5);
     int basic = argc > 1 && strcmp(argv[1], "basic") == 0;
     double t_split = 0, t_dup = 0, t_lb = 0;
+    long rss_comms = 0;
     if (!basic) {
         t_split = timed(split, rank, size, 1);
         t_dup = timed(duplicate, rank, size, 1);
+        rss_comms = rank == 0 ? rss_kib() : 0;
         t_lb = timed(balance, rank, size, 1);
         MPI_Comm_free(&dup);
         MPI_Comm_free(&part);
@@ -150,10 +152,10 @@ int main(int argc, char **argv)
         fail("privatized global", counter, rank);
     if (rank == 0)
         printf("scale ranks=%d start=%.4f rss_kib=%ld barrier=%.3e "
-               "allreduce=%.3e ring=%.3e split=%.3e dup=%.3e lb=%.3e "
-               "end=%.6f\n",
-               size, start, rss, t_bar, t_all, t_ring, t_split, t_dup, t_lb,
-               epoch_now());
+               "allreduce=%.3e ring=%.3e split=%.3e dup=%.3e "
+               "rss_comms_kib=%ld lb=%.3e end=%.6f\n",
+               size, start, rss, t_bar, t_all, t_ring, t_split, t_dup,
+               rss_comms, t_lb, epoch_now());
     fflush(stdout);
     MPI_Finalize();
     return 0;

@@ -368,6 +368,10 @@ amp_heap_t *amp_heap_create(void *base, size_t size, size_t page_size)
     if (size < hdr + page_size ||
         mprotect(base, hdr, PROT_READ | PROT_WRITE) != 0)
         return NULL;
+#ifdef MADV_POPULATE_WRITE
+    /* Backed in one call rather than a fault (mem.h, amp_mem_slot_populate). */
+    (void)madvise(base, hdr, MADV_POPULATE_WRITE);
+#endif
     amp_heap_t *h = base;
     memset(h, 0, sizeof(*h));
     h->magic = HEAP_MAGIC;

@@ -235,6 +235,10 @@ static void steal_when_crowded(void)
 
 /* ---- creating and reviving ---- */
 
+/* The top of a new rank's stack that its first calls touch (MPI_Init's
+ * frames and the scheduler's), backed at once with its state. */
+#define AMP_SLOT_FIRST_STACK (4u << 10)
+
 /* What a rank created or revived has of this process: its thread's owner,
  * its endpoint in the world's table, its place in the rank table. */
 static void attach(amp_rank_t *rank)
@@ -257,6 +261,7 @@ amp_rank_t *amp_slot_create(int r, amp_pe_t *pe, amp_move_map_fn_t map,
     amp_mem_t *mem = &amp_proc.mem;
     if (amp_mem_slot_commit(mem, r) != AMP_OK)
         amp_fatal("cannot set up rank %d (the line above says why)", r);
+    amp_mem_slot_populate(mem, r, AMP_SLOT_FIRST_STACK, 0);
     amp_rank_t *rank = amp_mem_slot_rank_area(mem, r);
     memset(rank, 0, sizeof(*rank));
     rank->heap = amp_heap_create(amp_mem_slot_heap(mem, r), mem->heap_size,

@@ -1,0 +1,63 @@
+/* The migratable-memory range (runtime/mem/mem.c): the default slot sizes
+ * (large for a few ranks, dense for many), and the first pages of a new
+ * rank backed in one call. */
+#include "unit.h"
+
+#include "mem/mem.h"
+
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define MIB ((size_t)1 << 20)
+#define GIB ((size_t)1 << 30)
+#define TIB ((size_t)1 << 40)
+
+/* A few ranks may each malloc hundreds of GiB; a thousand, gigabytes. */
+UNIT_TEST(mem_default_slots_are_large_for_few_ranks)
+{
+    UNIT_EQ(amp_mem_default_slot_size(2, MIB), TIB);
+    UNIT_EQ(amp_mem_default_slot_size(4, MIB), TIB);
+    UNIT_EQ(amp_mem_default_slot_size(1000, MIB), 4 * TIB / 1000);
+}
+
+/* Many slots lie close together (page tables, docs/isomalloc.md): from
+ * 32,768 slots 128 MiB each, a million 32 MiB, never below the fixed
+ * parts and a 16 MiB heap. */
+UNIT_TEST(mem_default_slots_are_dense_for_many_ranks)
+{
+    UNIT_EQ(amp_mem_default_slot_size(32768, MIB), 128 * MIB);
+    UNIT_EQ(amp_mem_default_slot_size(100000, MIB), 128 * MIB);
+    UNIT_EQ(amp_mem_default_slot_size(1 << 20, MIB), 32 * MIB);
+    UNIT_EQ(amp_mem_default_slot_size(1 << 30, MIB), 17 * MIB);
+}
+
+/* Pages of [p, p + n) in memory. */
+static int resident(const char *p, size_t n, size_t page)
+{
+    unsigned char v[64];
+    UNIT_TRUE(n / page <= sizeof(v));
+    UNIT_EQ(mincore((void *)p, n, v), 0);
+    int count = 0;
+    for (size_t i = 0; i < n / page; i++)
+        count += v[i] & 1;
+    return count;
+}
+
+/* The top of the stack asked for and the rank area are backed before the
+ * rank touches them; the rest of its stack is not. */
+UNIT_TEST(mem_populate_backs_the_first_pages)
+{
+    size_t page = (size_t)getpagesize();
+    amp_mem_layout_t layout = {.stack_size = 16 * page, .rank_area = page};
+    amp_mem_t mem;
+    UNIT_EQ(amp_mem_init(&mem, 4, &layout), AMP_OK);
+    UNIT_EQ(amp_mem_slot_commit(&mem, 2), AMP_OK);
+    char *stack = amp_mem_slot_stack(&mem, 2);
+    char *area = amp_mem_slot_rank_area(&mem, 2);
+    UNIT_EQ(resident(stack, 16 * page + page, page), 0);
+    amp_mem_slot_populate(&mem, 2, 2 * page, 0);
+    UNIT_EQ(resident(area - 2 * page, 3 * page, page), 3);
+    UNIT_EQ(resident(stack, 14 * page, page), 0);
+    amp_mem_cleanup(&mem);
+}
