@@ -38,7 +38,7 @@ amp_msg_t *amp_msg_get(amp_msg_pool_t *pool)
 void amp_msg_put(amp_msg_pool_t *mine, amp_msg_t *m)
 {
     amp_msg_pool_t *home = m->home;
-    if (home == mine) {
+    if (home->owner == mine->owner) {
         m->next = home->free;
         home->free = m;
         return;

@@ -58,12 +58,20 @@ typedef struct amp_msg {
 
 struct amp_msg_pool {
     amp_msg_t *free;
+    const void *owner; /* the PE whose thread alone takes from free */
     _Alignas(64) _Atomic(amp_msg_t *) returned;
     _Alignas(64) size_t payload; /* bytes of payload per envelope */
 };
 
+/* Bytes of a small envelope, header and payload: what a message of at
+ * most AMP_MSG_SMALL_PAYLOAD bytes, a rendezvous or a control message
+ * takes while it waits, instead of an envelope of the eager limit (a
+ * receiver of 100,000 small messages at once kept 8 KiB for each). */
+#define AMP_MSG_SMALL_BYTES 256
+#define AMP_MSG_SMALL_PAYLOAD (AMP_MSG_SMALL_BYTES - sizeof(amp_msg_t))
+
 amp_msg_t *amp_msg_get(amp_msg_pool_t *pool);
-/* Returns m to its pool; mine is the calling PE's pool. */
+/* Returns m to its pool; mine is a pool of the calling PE. */
 void amp_msg_put(amp_msg_pool_t *mine, amp_msg_t *m);
 
 #endif

@@ -15,9 +15,19 @@ static amp_p2p_pe_t *p2p_of(amp_pe_t *pe)
     return pe->upper;
 }
 
+_Static_assert(AMP_MSG_SMALL_PAYLOAD >= AMP_RING_INLINE,
+               "a small envelope holds a ring slot's message");
+
 static amp_msg_pool_t *pool_of(amp_pe_t *pe)
 {
     return &p2p_of(pe)->pool;
+}
+
+/* The pool of an envelope carrying bytes inline (0: none). */
+static amp_msg_pool_t *pool_for(amp_pe_t *pe, size_t bytes)
+{
+    amp_p2p_pe_t *p = p2p_of(pe);
+    return bytes <= p->small.payload ? &p->small : &p->pool;
 }
 
 static const amp_p2p_core_ops_t core_ops;
@@ -32,6 +42,11 @@ amp_status_t amp_p2p_pe_init(amp_pe_t *pe, size_t eager_limit,
     memset(me, 0, sizeof(*me));
     atomic_init(&me->pool.returned, NULL);
     me->pool.payload = eager_limit;
+    me->pool.owner = me->small.owner = pe;
+    atomic_init(&me->small.returned, NULL);
+    me->small.payload = AMP_MSG_SMALL_PAYLOAD < eager_limit
+                            ? AMP_MSG_SMALL_PAYLOAD
+                            : eager_limit;
     me->in = aligned_alloc(128, (size_t)npes * sizeof(amp_ring_t));
     if (!me->in) {
         free(me);
@@ -479,7 +494,9 @@ static amp_msg_t *envelope(amp_pe_t *pe, amp_p2p_ep_t *ep, const void *buf,
                            amp_p2p_req_t *req)
 {
     amp_msg_pool_t *pool = pool_of(pe);
-    amp_msg_t *m = amp_msg_get(pool);
+    int eager = bytes <= pool->payload && mode == AMP_P2P_STANDARD &&
+                !amp_p2p_on_device(req);
+    amp_msg_t *m = amp_msg_get(pool_for(pe, eager ? bytes : 0));
     m->ctx = env.ctx;
     m->src = env.src;
     m->tag = env.tag;
@@ -488,8 +505,7 @@ static amp_msg_t *envelope(amp_pe_t *pe, amp_p2p_ep_t *ep, const void *buf,
     m->sender = ep;
     m->queued = 0;
     m->sid = req->sid;
-    if (bytes <= pool->payload && mode == AMP_P2P_STANDARD &&
-        !amp_p2p_on_device(req)) {
+    if (eager) {
         m->kind = AMP_MSG_EAGER;
         if (bytes)
             send_copy(req, buf, m->payload, bytes);
@@ -945,7 +961,7 @@ void amp_p2p_cancel(amp_p2p_ep_t *ep, amp_p2p_req_t *req)
         tp_route(ep->world, NULL, req)->cancel(pe, req);
         return;
     }
-    amp_msg_t *ctl = amp_msg_get(pool_of(pe));
+    amp_msg_t *ctl = amp_msg_get(pool_for(pe, 0));
     ctl->kind = AMP_MSG_CANCEL;
     ctl->sreq = req;
     ctl->dst = req->peer;
@@ -981,7 +997,7 @@ void amp_p2p_wake(amp_pe_t *pe, amp_thread_t *thr)
         amp_sched_wake(thr);
         return;
     }
-    amp_msg_t *m = amp_msg_get(pool_of(pe));
+    amp_msg_t *m = amp_msg_get(pool_for(pe, 0));
     m->kind = AMP_MSG_WAKE;
     m->data = thr;
     post_msg(pe, thr->pe, m);
@@ -1007,7 +1023,7 @@ static void deliver_inline(amp_pe_t *pe, const amp_ring_slot_t *s)
         amp_p2p_req_complete(r);
         return;
     }
-    amp_msg_t *m = amp_msg_get(pool_of(pe));
+    amp_msg_t *m = amp_msg_get(pool_for(pe, s->bytes));
     m->kind = AMP_MSG_EAGER;
     m->ctx = s->ctx;
     m->src = s->src;
@@ -1046,7 +1062,7 @@ static amp_p2p_req_t *tp_match(amp_pe_t *pe, int dst, int ctx, int src, int tag,
 static amp_msg_t *tp_msg(amp_pe_t *pe, const amp_p2p_tp_t *tp, int ctx, int src,
                          int tag, int dst, size_t bytes, int from_proc)
 {
-    amp_msg_t *m = amp_msg_get(pool_of(pe));
+    amp_msg_t *m = amp_msg_get(pool_for(pe, bytes));
     m->kind = tp ? AMP_MSG_TP : AMP_MSG_EAGER;
     m->tp = tp;
     m->ctx = ctx;

@@ -10,7 +10,8 @@
 #include "p2p/ring.h"
 
 typedef struct amp_p2p_pe {
-    amp_msg_pool_t pool;
+    amp_msg_pool_t pool;  /* envelopes of the eager limit */
+    amp_msg_pool_t small; /* of AMP_MSG_SMALL_PAYLOAD bytes */
     amp_ring_t *in; /* by source PE: traffic to this PE */
     int npes;
     amp_p2p_world_t *world;

@@ -93,6 +93,8 @@ UNIT_TEST(msg_pool_takes_back_envelopes_from_other_threads)
 {
     pthread_t t;
     owner.payload = other.payload = 32;
+    owner.owner = &owner;
+    other.owner = &other;
     for (int i = 0; i < 100; i++)
         handed[i] = amp_msg_get(&owner);
     pthread_create(&t, NULL, give_back, NULL);
@@ -105,6 +107,27 @@ UNIT_TEST(msg_pool_takes_back_envelopes_from_other_threads)
             found += m == handed[j];
     }
     UNIT_EQ(found, 100);
+}
+
+/* A PE's pools of two sizes: an envelope of either goes back to its own
+ * pool's free list, without the return stack, whichever of them the PE
+ * names. */
+UNIT_TEST(msg_pool_pools_of_one_pe_take_back_locally)
+{
+    amp_msg_pool_t big, small;
+    memset(&big, 0, sizeof(big));
+    memset(&small, 0, sizeof(small));
+    big.payload = 4096;
+    small.payload = 64;
+    big.owner = small.owner = &big;
+    amp_msg_t *a = amp_msg_get(&small);
+    amp_msg_t *b = amp_msg_get(&big);
+    amp_msg_put(&big, a);
+    amp_msg_put(&small, b);
+    UNIT_TRUE(small.free == a);
+    UNIT_TRUE(big.free == b);
+    UNIT_TRUE(atomic_load(&small.returned) == NULL);
+    UNIT_TRUE(atomic_load(&big.returned) == NULL);
 }
 
 typedef struct obj {
