@@ -62,7 +62,7 @@ typedef struct group {
  * gets the values of the tree's nodes that cover the members (top), one
  * after another. */
 struct amp_coll_shm {
-    amp_coll_shm_t *next; /* in the registry */
+    amp_coll_shm_t *next; /* in the registry's bucket */
     int ctx, first_world, size, refs;
     int base, total;
     int ngroups, nparts, ntop;
@@ -106,6 +106,44 @@ static void reg_unlock(amp_coll_shm_registry_t *reg)
     atomic_store_explicit(&reg->lock, 0, memory_order_release);
 }
 
+#define REG_FIRST_BUCKETS 64
+
+static size_t reg_hash(int ctx, int first, size_t nbuckets)
+{
+    uint64_t k = (uint64_t)(unsigned)ctx << 32 | (unsigned)first;
+    k *= 0x9e3779b97f4a7c15ull;
+    return (size_t)(k >> 32) & (nbuckets - 1);
+}
+
+/* The registry's chain for (ctx, first). */
+static amp_coll_shm_t **reg_bucket(amp_coll_shm_registry_t *reg, int ctx,
+                                   int first)
+{
+    return &reg->buckets[reg_hash(ctx, first, reg->nbuckets)];
+}
+
+/* Twice the buckets once there are more states than buckets; left as it
+ * is when there is no memory for it (the chains only grow longer). */
+static void reg_grow(amp_coll_shm_registry_t *reg)
+{
+    if (reg->count < reg->nbuckets)
+        return;
+    size_t n = 2 * reg->nbuckets;
+    amp_coll_shm_t **b = calloc(n, sizeof(*b));
+    if (!b)
+        return;
+    for (size_t i = 0; i < reg->nbuckets; i++)
+        for (amp_coll_shm_t *s = reg->buckets[i], *next; s; s = next) {
+            next = s->next;
+            size_t h = reg_hash(s->ctx, s->first_world, n);
+            s->next = b[h];
+            b[h] = s;
+        }
+    free(reg->buckets);
+    reg->buckets = b;
+    reg->nbuckets = n;
+}
+
 static amp_status_t scratch_init(amp_coll_shm_registry_t *reg, int npes)
 {
     char **scratch = calloc((size_t)npes, sizeof(*scratch));
@@ -123,6 +161,17 @@ static amp_status_t scratch_init(amp_coll_shm_registry_t *reg, int npes)
     reg->scratch = scratch;
     reg->npes = npes;
     return AMP_OK;
+}
+
+static amp_status_t reg_init(amp_coll_shm_registry_t *reg, int npes)
+{
+    if (!reg->buckets) {
+        reg->buckets = calloc(REG_FIRST_BUCKETS, sizeof(*reg->buckets));
+        if (!reg->buckets)
+            return AMP_ERR_NOMEM;
+        reg->nbuckets = REG_FIRST_BUCKETS;
+    }
+    return reg->scratch ? AMP_OK : scratch_init(reg, npes);
 }
 
 static void shm_free(amp_coll_shm_t *s)
@@ -303,18 +352,20 @@ amp_status_t amp_coll_shm_attach(amp_coll_shm_registry_t *reg,
     amp_status_t st = AMP_OK;
     amp_coll_shm_t *s = NULL;
     reg_lock(reg);
-    if (!reg->scratch)
-        st = scratch_init(reg, npes);
+    st = reg_init(reg, npes);
     if (st == AMP_OK) {
-        for (s = reg->head; s; s = s->next)
+        amp_coll_shm_t **b = reg_bucket(reg, ctx, first);
+        for (s = *b; s; s = s->next)
             if (s->ctx == ctx && s->first_world == first && s->size == size &&
                 s->base == base && s->total == total)
                 break;
         if (!s && (s = shm_create(rank_pe, npes, ctx, size, world_map, base,
                                   total))) {
             s->scratch = reg->scratch;
-            s->next = reg->head;
-            reg->head = s;
+            s->next = *b;
+            *b = s;
+            reg->count++;
+            reg_grow(reg);
         }
         if (s)
             s->refs++;
@@ -333,10 +384,11 @@ void amp_coll_shm_detach(amp_coll_shm_registry_t *reg, amp_coll_shm_t *s)
     reg_lock(reg);
     int last = --s->refs == 0;
     if (last) {
-        amp_coll_shm_t **p = &reg->head;
+        amp_coll_shm_t **p = reg_bucket(reg, s->ctx, s->first_world);
         while (*p != s)
             p = &(*p)->next;
         *p = s->next;
+        reg->count--;
     }
     reg_unlock(reg);
     if (last)
@@ -373,8 +425,10 @@ amp_status_t amp_coll_shm_relayout(amp_coll_shm_registry_t *reg,
 {
     amp_status_t st = AMP_OK;
     reg_lock(reg);
-    for (amp_coll_shm_t *s = reg->head; s && st == AMP_OK; s = s->next)
-        st = shm_relayout(s, rank_pe, npes);
+    for (size_t i = 0; i < reg->nbuckets && st == AMP_OK; i++)
+        for (amp_coll_shm_t *s = reg->buckets[i]; s && st == AMP_OK;
+             s = s->next)
+            st = shm_relayout(s, rank_pe, npes);
     reg_unlock(reg);
     return st;
 }

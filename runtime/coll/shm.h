@@ -54,7 +54,11 @@ typedef struct amp_coll_shm amp_coll_shm_t;
  * registry).  Its lock is taken only to attach and detach. */
 typedef struct amp_coll_shm_registry {
     _Atomic int lock;
-    amp_coll_shm_t *head;
+    /* The states by (context, first member's world rank): chains of a
+     * table that doubles as they grow, so that each of a million members
+     * of a thousand communicators finds its own at once. */
+    amp_coll_shm_t **buckets;
+    size_t nbuckets, count;
     /* The layouts over several processes that this process's members
      * share (coll/hier.c), under their own lock. */
     _Atomic int hier_lock;
