@@ -6,18 +6,19 @@
  * line of key=value pairs; times in seconds, memory in KiB:
  *
  *     scale ranks=N start=S rss_kib=K barrier=... allreduce=... ring=...
- *           split=... dup=... lb=... end=T
+ *           split=... dup=... rss_comms_kib=... lb=... end=T
  *
  * start is from SCALE_T0 (the launcher's clock, seconds since the epoch,
  * set by the script just before it starts the job) to the end of the
  * first barrier; end is the same clock just before MPI_Finalize, so the
  * script can tell how long the exit took.  rss_kib is rank 0's process's
- * resident memory after the first barrier.  Every answer is checked: a
+ * resident memory after the first barrier, rss_comms_kib the same after
+ * the split and the duplicate (0 with "basic").  Every answer is checked: a
  * wrong one ends the run with status 1.
  *
  * With the program argument "basic" it stops after the ring (split, dup
  * and lb print 0): what a job whose ranks never split costs, for counts
- * where the split's member lists would not fit the machine.
+ * where the communicators would not fit the machine.
  */
 #include <mpi.h>
 

@@ -104,22 +104,25 @@ for line in open(sys.argv[1]):
 rows.sort(key=lambda r: (r[0], r[2], r[1]))
 print("| MPI | ranks | processes | wall (s) | start-up (s) | start-up per rank (µs) "
       "| resident per rank (KiB) | barrier (µs) | allreduce 8 B (µs) "
-      "| ring (µs) | comm_split (ms) | comm_dup (ms) | balancing step (ms) "
+      "| ring (µs) | comm_split (ms) | comm_dup (ms) "
+      "| resident per rank after them (KiB) | balancing step (ms) "
       "| exit (s) |")
-print("|" + " --- |" * 14)
+print("|" + " --- |" * 15)
 for impl, n, p, wall, kv in rows:
     ranks_in_proc0 = n // p
     if "failed" in kv:
         print("| %s | %d | %d | %.2f | failed (status %s) |" % (impl, n, p, wall, kv["failed"])
-              + " |" * 9)
+              + " |" * 10)
         continue
     start = float(kv["start"])
+    rss_comms = int(kv.get("rss_comms_kib", "0"))
     print("| %s | %d | %d | %.2f | %.2f | %.1f | %.1f | %.1f | %.1f | %.1f "
-          "| %.1f | %.1f | %s | %.2f |" %
+          "| %.1f | %.1f | %s | %s | %.2f |" %
           (impl, n, p, wall, start, 1e6 * start / n,
            int(kv["rss_kib"]) / ranks_in_proc0, 1e6 * float(kv["barrier"]),
            1e6 * float(kv["allreduce"]), 1e6 * float(kv["ring"]),
            1e3 * float(kv["split"]), 1e3 * float(kv["dup"]),
+           "%.1f" % (rss_comms / ranks_in_proc0) if rss_comms > 0 else "-",
            "%.1f" % (1e3 * float(kv["lb"])) if impl == "ours" else "-",
            float(kv["exit"])))
 try:
