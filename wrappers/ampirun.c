@@ -831,12 +831,24 @@ static void show_command(const options_t *opts, const char *const *cmd)
     putchar('\n');
 }
 
+/* The command lines of one run of the job (its arguments, the launcher's
+ * line), kept until ampirun exits. */
+typedef struct kept {
+    struct kept *next;
+    char **argv;
+    const char *const *cmd;
+} kept_t;
+
 /* What --restart-on-failure needs to make the job's command again. */
 typedef struct {
     const options_t *opts;
     const launcher_t *launcher; /* NULL: the program runs itself */
     int argc;
     char **argv;
+    /* Every run's command lines: ampirun's memory until it exits, as the
+     * command line was when it exec'd the launcher, and reachable from
+     * here rather than lost (the sanitizer build counts lost memory). */
+    kept_t *kept;
 } job_t;
 
 /* The program's arguments with +restart dir first (any +restart given
@@ -867,13 +879,18 @@ static char **restart_args(const job_t *job, const char *dir, int *argc)
 
 static const char *const *job_command(void *ctx, const char *dir)
 {
-    const job_t *job = ctx;
+    job_t *job = ctx;
     int argc = job->argc;
     char **argv = dir ? restart_args(job, dir, &argc) : job->argv;
+    kept_t *k = xcalloc(1, sizeof(*k));
 
-    if (job->launcher == NULL)
-        return (const char *const *)&argv[job->opts->prog];
-    return launcher_command(job->opts, job->launcher, argc, argv).v;
+    k->argv = dir ? argv : NULL;
+    k->cmd = job->launcher == NULL
+                 ? (const char *const *)&argv[job->opts->prog]
+                 : launcher_command(job->opts, job->launcher, argc, argv).v;
+    k->next = job->kept;
+    job->kept = k;
+    return k->cmd;
 }
 
 /* The checkpoint the job is started from: +restart DIR among the runtime's
@@ -898,11 +915,16 @@ static const char *given_restart(const options_t *opts, int argc, char **argv)
 static int supervise(options_t *opts, launcher_t *l, bool use_launcher,
                      int argc, char **argv)
 {
-    job_t job = {opts, use_launcher ? l : NULL, argc, argv};
+    /* Static: what ampirun made stays reachable until it exits. */
+    static job_t job;
+    static char *note;
+    static ampirun_recovery_t r;
     bool asked = opts->restarts > 0;
-    char *note = ampirun_note_create(given_restart(opts, argc, argv), asked);
-    ampirun_recovery_t r = {asked ? opts->restarts : DEFAULT_RESTARTS, asked,
-                            NULL};
+
+    job = (job_t){opts, use_launcher ? l : NULL, argc, argv, NULL};
+    note = ampirun_note_create(given_restart(opts, argc, argv), asked);
+    r = (ampirun_recovery_t){asked ? opts->restarts : DEFAULT_RESTARTS, asked,
+                             NULL};
 
     if (note == NULL)
         return -1;
@@ -914,9 +936,11 @@ static int supervise(options_t *opts, launcher_t *l, bool use_launcher,
 
 int main(int argc, char **argv)
 {
-    options_t opts = {0};
-    launcher_t launcher;
-    const char *const *cmd;
+    /* Static: ampirun's options and command lines are its memory until it
+     * exits, reachable (not lost) when it returns instead of exec'ing. */
+    static options_t opts;
+    static launcher_t launcher;
+    static const char *const *cmd;
     bool use_launcher;
     int err;
 
