@@ -68,3 +68,14 @@ ratio() {
     awk -v a="$1" -v b="$2" 'BEGIN {
         if (a == "n/a" || b == "n/a" || b + 0 == 0) print "n/a"; else printf "%.2f\n", a / b }'
 }
+
+# same_cc AMPICC: makes Open MPI's mpicc run the compiler AMPICC runs, so
+# that both sides of a comparison are compiled alike (clang and gcc differ
+# by 5 to 10% on the imbalanced programs, in either direction).  BENCH_CC,
+# when set, is that compiler for both (AMPI_CC and OMPI_CC).  Exports
+# OMPI_CC (call it outside a subshell); returns 1 when AMPICC cannot say.
+same_cc() {
+    [ -z "${BENCH_CC:-}" ] || export AMPI_CC=$BENCH_CC
+    OMPI_CC=$("$1" -showme:command) && [ -n "$OMPI_CC" ] || return 1
+    export OMPI_CC
+}

@@ -98,6 +98,8 @@ mapfile -t theirs2 < <(theirs 2 "${by_node[@]}")
 mapfile -t theirs4 < <(theirs 4 "${two_a_node[@]}")
 
 progs=(pic hotspot refine balanced)
+same_cc "$ampicc" || { note "$ampicc -showme:command failed"; exit 2; }
+note "both sides compiled by $OMPI_CC"
 for p in "${progs[@]}"; do
     "$mpicc_cmd" -std=c11 -O2 -o "$raw_dir/bin/$p-ompi" "$here/imbalance/$p.c" &&
         "$ampicc" -std=c11 -O2 -o "$raw_dir/bin/$p-ampi" "$here/imbalance/$p.c" ||

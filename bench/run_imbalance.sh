@@ -44,6 +44,8 @@
 #                   BENCH_LBPERIOD its period (default 0.2)
 #   BENCH_LBPREDICT non-empty: also the balanced rows with +lbpredict
 #   BENCH_TIMEOUT   seconds allowed per run (default 300)
+#   BENCH_CC        the C compiler behind both wrappers (default: ampicc's;
+#                   Open MPI's mpicc is given it as OMPI_CC: same_cc)
 #   MPIRUN, MPICC   Open MPI's (default mpirun.openmpi / mpicc.openmpi,
 #                   else mpirun / mpicc)
 # Raw outputs: BUILD_DIR/bench/results/imbalance-<timestamp>/.
@@ -82,6 +84,7 @@ raw_dir=$build_dir/bench/results/imbalance-$(date -u +%Y%m%d-%H%M%S)
 bin=$raw_dir/bin
 mkdir -p "$bin" || exit 2
 failed=0
+same_cc "$ampicc" || { note "$ampicc -showme:command failed"; exit 2; }
 for prog in "${programs[@]}"; do
     [ -f "$src_dir/$prog.c" ] || { note "no program $prog in $src_dir"; exit 2; }
     if ! "$mpicc_cmd" -std=c11 -O2 -o "$bin/$prog-ompi" "$src_dir/$prog.c" ||
@@ -182,7 +185,8 @@ echo "Median of the timed loop (time_s).  vs Open MPI: Open MPI's time over"
 echo "ours (above 1: faster).  vs ideal: ideal time over ours, the ideal being"
 echo "Open MPI's time x load_mean / load_max_steps of its run.  best: the same"
 echo "of the fastest round of each (Open MPI's fastest for its ratios).  Load average"
-echo "before: $load_before; after: $load_after.  $(nproc) CPUs."
+echo "before: $load_before; after: $load_after.  $(nproc) CPUs.  Both sides compiled"
+echo "by $OMPI_CC -O2 (BENCH_CC)."
 if [ -n "${rejected[+nosteal]:-}" ]; then
     echo
     echo "This build rejects +nosteal: its \"default (stealing)\" rows run with"

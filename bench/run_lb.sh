@@ -92,6 +92,9 @@ if [ -z "$mpirun_cmd" ] || ! command -v mpicc >/dev/null || [ ! -x "$ampirun" ];
     echo "run_lb.sh: moves across processes skipped (needs mpirun, mpicc and $ampirun)" >&2
     exit 0
 fi
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+same_cc "$ampicc" || exit 1
 mpicc -O2 "$src" -o "$work/lb-ompi"
 root=()
 [ "$(id -u)" -ne 0 ] || root=(--allow-run-as-root)

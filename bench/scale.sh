@@ -36,7 +36,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$ampicc" -O2 "$src" -o "$work/scale-ampi" || exit 1
 have_ompi=0
-if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+if command -v mpicc >/dev/null && command -v mpirun >/dev/null &&
+    same_cc "$ampicc"; then
     mpicc -O2 "$src" -o "$work/scale-ompi" && have_ompi=1
 fi
 root=()
