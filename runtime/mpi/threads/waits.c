@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <string.h>
 #include <sys/auxv.h>
 #include <time.h>
 #include <unistd.h>
@@ -99,15 +100,30 @@ int amp_mt_expired(clockid_t clock, const struct timespec *until)
     return 0;
 }
 
-/* Whether code at caller belongs to the program: its executable, or no
- * object the dynamic linker knows (a rank's copy of the program). */
+/* Whether an object is a sanitizer's run-time library (AddressSanitizer's
+ * libclang_rt.asan-*.so or GCC's libasan.so): its interceptors of sem_wait,
+ * sem_timedwait and sem_trywait hand the program's calls on to ours, as the
+ * caller we see.  The runtime itself never makes these calls. */
+static int sanitizer_runtime(const char *file)
+{
+    const char *base = file ? strrchr(file, '/') : NULL;
+    base = base ? base + 1 : file;
+    return base && (strncmp(base, "libclang_rt.", 12) == 0 ||
+                    strncmp(base, "libasan.", 8) == 0);
+}
+
+/* Whether code at caller belongs to the program: its executable, no
+ * object the dynamic linker knows (a rank's copy of the program), or a
+ * sanitizer's interceptor passing the program's call on. */
 static int from_program(const void *caller)
 {
     Dl_info at, exe;
     if (!dladdr(caller, &at))
         return 1;
     const void *phdr = (const void *)getauxval(AT_PHDR);
-    return phdr && dladdr(phdr, &exe) && exe.dli_fbase == at.dli_fbase;
+    if (phdr && dladdr(phdr, &exe) && exe.dli_fbase == at.dli_fbase)
+        return 1;
+    return sanitizer_runtime(at.dli_fname);
 }
 
 /* The rank whose own ULT makes this call from the program while calls of
