@@ -298,15 +298,18 @@ static void apply_holes(op_fn_t fn, const amp_dt_t *dt, int count,
     amp_dt_block_t one;
     int n;
     const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
+    long long reps = amp_dt_reps(dt);
     for (int i = 0; i < count; i++) {
         ptrdiff_t at = (ptrdiff_t)i * dt->extent;
-        if (!base->contig) {
-            apply_pairs(fn, base, b, n, in + at, io + at);
-            continue;
+        for (long long r = 0; r < reps; r++, at += dt->rep_stride) {
+            if (!base->contig) {
+                apply_pairs(fn, base, b, n, in + at, io + at);
+                continue;
+            }
+            for (int j = 0; j < n; j++)
+                fn(in + at + b[j].off, io + at + b[j].off,
+                   b[j].len / base->size, dt->base_id);
         }
-        for (int j = 0; j < n; j++)
-            fn(in + at + b[j].off, io + at + b[j].off, b[j].len / base->size,
-               dt->base_id);
     }
 }
 

@@ -183,7 +183,8 @@ static void add_part(build_t *b, ptrdiff_t disp, size_t blocklen,
     amp_dt_block_t one;
     int nold;
     const amp_dt_block_t *ob = amp_dt_blocks(old, &nold, &one);
-    if (nold == 1 && (ptrdiff_t)ob[0].len == old->extent) {
+    long long reps = amp_dt_reps(old);
+    if (reps == 1 && nold == 1 && (ptrdiff_t)ob[0].len == old->extent) {
         /* dense: the copies make one block */
         amp_dt_block_t blk = ob[0];
         blk.off += disp;
@@ -192,10 +193,14 @@ static void add_part(build_t *b, ptrdiff_t disp, size_t blocklen,
         return;
     }
     for (size_t k = 0; k < blocklen && !b->over; k++) {
-        for (int j = 0; j < nold; j++) {
-            amp_dt_block_t blk = ob[j];
-            blk.off += disp + (ptrdiff_t)k * old->extent;
-            put_block(b, blk);
+        for (long long r = 0; r < reps && !b->over; r++) {
+            ptrdiff_t at = disp + (ptrdiff_t)k * old->extent +
+                           (ptrdiff_t)r * old->rep_stride;
+            for (int j = 0; j < nold; j++) {
+                amp_dt_block_t blk = ob[j];
+                blk.off += at;
+                put_block(b, blk);
+            }
         }
     }
 }
@@ -217,7 +222,8 @@ static amp_status_t build(amp_dt_t *newdt, const layout_t *l, int pad,
 static int is_array_of_base(const amp_dt_t *dt)
 {
     const amp_dt_t *base = amp_dt_predefined(dt->base_id);
-    if (!base || base->size == 0 || dt->size % base->size)
+    if (!base || base->size == 0 || dt->size % base->size ||
+        amp_dt_reps(dt) > 1)
         return 0;
     size_t k = dt->size / base->size;
     if (dt->extent != (ptrdiff_t)k * base->extent)
@@ -239,7 +245,7 @@ static int is_contig(const amp_dt_t *dt)
 {
     if (dt->size == 0)
         return 1;
-    if (dt->extent != (ptrdiff_t)dt->size)
+    if (dt->extent != (ptrdiff_t)dt->size || amp_dt_reps(dt) > 1)
         return 0;
     ptrdiff_t at = dt->true_lb;
     for (int j = 0; j < dt->nblocks; j++) {
@@ -317,12 +323,67 @@ static amp_status_t build(amp_dt_t *newdt, const layout_t *l, int pad,
     return AMP_OK;
 }
 
+/* count entries of blocklen copies of old, stride bytes apart, whose
+ * blocks are too many to list: the blocks of one entry, repeated count
+ * times (amp_dt.reps).  The bounds and kinds are those of the first and
+ * the last entry together. */
+static amp_status_t make_regular(amp_dt_t *newdt, int count, size_t blocklen,
+                                 ptrdiff_t stride, const amp_dt_t *old)
+{
+    ptrdiff_t last;
+    size_t size;
+    if (count < 2 || amp_dt_reps(old) > 1)
+        return AMP_ERR_NOMEM;
+    if (__builtin_mul_overflow((ptrdiff_t)(count - 1), stride, &last))
+        return AMP_ERR_ARG;
+    amp_dt_t ends, entry;
+    memset(&ends, 0, sizeof(ends));
+    memset(&entry, 0, sizeof(entry));
+    layout_t le = {
+        .count = 2, .blocklen = blocklen, .stride = last, .old = old};
+    layout_t l1 = {.count = 1, .blocklen = blocklen, .old = old};
+    amp_status_t st = build(&ends, &le, 0, 0);
+    if (st == AMP_OK)
+        st = build(&entry, &l1, 0, 0);
+    if (st == AMP_OK &&
+        __builtin_mul_overflow(entry.size, (size_t)count, &size))
+        st = AMP_ERR_ARG;
+    if (st != AMP_OK) {
+        amp_dt_destroy(&ends);
+        amp_dt_destroy(&entry);
+        return st;
+    }
+    newdt->lb = ends.lb;
+    newdt->extent = ends.extent;
+    newdt->true_lb = ends.true_lb;
+    newdt->true_extent = ends.true_extent;
+    newdt->basic_size = ends.basic_size;
+    newdt->align = ends.align;
+    newdt->sticky = ends.sticky;
+    newdt->base_id = ends.base_id;
+    newdt->flags = ends.flags;
+    amp_dt_destroy(&ends);
+    newdt->size = size;
+    newdt->nblocks = entry.nblocks;
+    newdt->blocks = entry.blocks;
+    newdt->owned_blocks = entry.owned_blocks;
+    newdt->reps = count;
+    newdt->rep_stride = stride;
+    newdt->contig = 0;
+    newdt->base_count = entry.base_count * count;
+    newdt->base_holes = newdt->base_id != 0;
+    return AMP_OK;
+}
+
 amp_status_t amp_dt_make_hvector(amp_dt_t *newdt, int count, size_t blocklen,
                                  ptrdiff_t stride, const amp_dt_t *old)
 {
     layout_t l = {
         .count = count, .blocklen = blocklen, .stride = stride, .old = old};
-    return build(newdt, &l, 0, 1);
+    amp_status_t st = build(newdt, &l, 0, 1);
+    if (st == AMP_ERR_NOMEM)
+        st = make_regular(newdt, count, blocklen, stride, old);
+    return st;
 }
 
 amp_status_t amp_dt_make_struct(amp_dt_t *newdt, int count,
@@ -372,6 +433,8 @@ static amp_status_t copy_layout(amp_dt_t *newdt, const amp_dt_t *old)
     newdt->base_holes = old->base_holes;
     newdt->align = old->align;
     newdt->sticky = old->sticky;
+    newdt->reps = old->reps;
+    newdt->rep_stride = old->rep_stride;
     return AMP_OK;
 }
 
@@ -522,6 +585,7 @@ void amp_dt_destroy(amp_dt_t *dt)
     dt->owned_blocks = NULL;
     dt->blocks = NULL;
     dt->nblocks = 0;
+    dt->reps = 0;
     dt->ints = NULL;
     dt->addrs = NULL;
     dt->types = NULL;
@@ -537,12 +601,15 @@ void amp_dt_pack(const amp_dt_t *dt, int count, const void *buf, void *out)
     amp_dt_block_t one;
     int n;
     const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
+    long long reps = amp_dt_reps(dt);
     char *o = out;
     for (int i = 0; i < count; i++) {
         const char *elem = (const char *)buf + (ptrdiff_t)i * dt->extent;
-        for (int j = 0; j < n; j++) {
-            memcpy(o, elem + b[j].off, b[j].len);
-            o += b[j].len;
+        for (long long r = 0; r < reps; r++, elem += dt->rep_stride) {
+            for (int j = 0; j < n; j++) {
+                memcpy(o, elem + b[j].off, b[j].len);
+                o += b[j].len;
+            }
         }
     }
 }
@@ -560,15 +627,18 @@ size_t amp_dt_unpack(const amp_dt_t *dt, int count, void *buf, const void *in,
     amp_dt_block_t one;
     int n;
     const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
+    long long reps = amp_dt_reps(dt);
     const char *p = in;
     size_t left = bytes;
     for (int i = 0; i < count && left; i++) {
         char *elem = (char *)buf + (ptrdiff_t)i * dt->extent;
-        for (int j = 0; j < n && left; j++) {
-            size_t len = b[j].len < left ? b[j].len : left;
-            memcpy(elem + b[j].off, p, len);
-            p += len;
-            left -= len;
+        for (long long r = 0; r < reps && left; r++, elem += dt->rep_stride) {
+            for (int j = 0; j < n && left; j++) {
+                size_t len = b[j].len < left ? b[j].len : left;
+                memcpy(elem + b[j].off, p, len);
+                p += len;
+                left -= len;
+            }
         }
     }
     return bytes;
@@ -585,10 +655,12 @@ long long amp_dt_elements(const amp_dt_t *dt, size_t bytes)
     int n;
     const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
     long long per = 0;
+    size_t period = dt->size / (size_t)amp_dt_reps(dt);
     for (int j = 0; j < n; j++)
         per += (long long)(b[j].len / b[j].elem);
-    long long elems = (long long)(bytes / dt->size) * per;
-    size_t rem = bytes % dt->size;
+    /* whole periods (an element has reps of them), then what is left */
+    long long elems = (long long)(bytes / period) * per;
+    size_t rem = bytes % period;
     for (int j = 0; j < n && rem; j++) {
         size_t len = b[j].len < rem ? b[j].len : rem;
         if (len % b[j].elem)
@@ -609,9 +681,10 @@ long long amp_dt_elements_bytes(const amp_dt_t *dt, long long elements)
     int n;
     const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
     long long per = 0;
+    size_t period = dt->size / (size_t)amp_dt_reps(dt);
     for (int j = 0; j < n; j++)
         per += (long long)(b[j].len / b[j].elem);
-    long long bytes = elements / per * (long long)dt->size;
+    long long bytes = elements / per * (long long)period;
     long long rem = elements % per;
     for (int j = 0; j < n && rem; j++) {
         long long k = (long long)(b[j].len / b[j].elem);
@@ -633,11 +706,13 @@ void amp_dt_copy(const amp_dt_t *dt, int count, void *dst, const void *src)
     amp_dt_block_t one;
     int n;
     const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
+    long long reps = amp_dt_reps(dt);
     for (int i = 0; i < count; i++) {
         ptrdiff_t at = (ptrdiff_t)i * dt->extent;
-        for (int j = 0; j < n; j++)
-            memcpy((char *)dst + at + b[j].off,
-                   (const char *)src + at + b[j].off, b[j].len);
+        for (long long r = 0; r < reps; r++, at += dt->rep_stride)
+            for (int j = 0; j < n; j++)
+                memcpy((char *)dst + at + b[j].off,
+                       (const char *)src + at + b[j].off, b[j].len);
     }
 }
 
@@ -648,7 +723,8 @@ typedef struct cursor {
     char *base;
     const amp_dt_block_t *b;
     int n, i, j;
-    ptrdiff_t extent;
+    long long r, reps; /* the repetition of the blocks (amp_dt.reps) */
+    ptrdiff_t extent, rep_stride;
     size_t off; /* bytes of block j already passed */
     amp_dt_block_t one;
 } cursor_t;
@@ -665,17 +741,20 @@ static void cursor_init(cursor_t *c, const amp_dt_t *dt, const void *buf)
         c->one.len = SIZE_MAX;
         c->b = &c->one;
         c->n = 1;
+        c->reps = 1;
         return;
     }
     c->b = amp_dt_blocks(dt, &c->n, &c->one);
     c->extent = dt->extent;
+    c->reps = amp_dt_reps(dt);
+    c->rep_stride = dt->rep_stride;
 }
 
 /* The contiguous bytes at the cursor: their address and (return) length. */
 static size_t cursor_run(const cursor_t *c, char **at)
 {
-    *at = c->base + (ptrdiff_t)c->i * c->extent + c->b[c->j].off +
-          (ptrdiff_t)c->off;
+    *at = c->base + (ptrdiff_t)c->i * c->extent +
+          (ptrdiff_t)c->r * c->rep_stride + c->b[c->j].off + (ptrdiff_t)c->off;
     return c->b[c->j].len - c->off;
 }
 
@@ -685,8 +764,11 @@ static void cursor_advance(cursor_t *c, size_t k)
     if (c->off < c->b[c->j].len)
         return;
     c->off = 0;
-    if (++c->j == c->n) {
-        c->j = 0;
+    if (++c->j < c->n)
+        return;
+    c->j = 0;
+    if (++c->r == c->reps) {
+        c->r = 0;
         c->i++;
     }
 }

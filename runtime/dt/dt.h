@@ -12,6 +12,10 @@
  * AMP_DT_MAX_BLOCKS separate blocks; a constructor that would need more
  * fails with AMP_ERR_NOMEM (adjacent blocks merge, so this limits the
  * holes, not the count: a vector of 10^9 ints with stride 1 is one block).
+ * A vector (hvector) beyond the limit is kept regular instead: the blocks
+ * of one of its entries, repeated (reps, rep_stride); every walk over
+ * blocks repeats them.  A type built from such a type is flattened, and
+ * fails at the limit as before.
  */
 #ifndef AMP_DT_H
 #define AMP_DT_H
@@ -73,6 +77,12 @@ typedef struct amp_dt {
     int nblocks;
     const amp_dt_block_t *blocks;
     amp_dt_block_t *owned_blocks; /* derived types: blocks to free */
+    /* A regular type whose element has more than AMP_DT_MAX_BLOCKS blocks
+     * (a vector of many strided blocks): the element is reps copies of
+     * blocks[0 .. nblocks), rep_stride bytes apart (amp_dt_reps); 0 or 1:
+     * the blocks once. */
+    long long reps;
+    ptrdiff_t rep_stride;
     int predefined;
     int committed;
     int combiner;
@@ -116,6 +126,12 @@ typedef struct amp_dt_part {
     size_t blocklen;
     const amp_dt_t *type;
 } amp_dt_part_t;
+
+/* How many times one element repeats its blocks (amp_dt.reps). */
+static inline long long amp_dt_reps(const amp_dt_t *dt)
+{
+    return dt->reps > 1 ? dt->reps : 1;
+}
 
 /* Classes of basic types, for the reductions that apply to each. */
 enum {
@@ -188,7 +204,8 @@ AMP_MUST_USE amp_status_t amp_dt_make_darray(amp_dt_t *newdt, int ndims,
 void amp_dt_destroy(amp_dt_t *dt);
 
 /* The data blocks of one element of dt, in type-map order (*n of them);
- * one is room for the single block of a type without a list. */
+ * one is room for the single block of a type without a list.  A regular
+ * type (amp_dt_reps > 1) repeats them, rep_stride bytes apart. */
 const amp_dt_block_t *amp_dt_blocks(const amp_dt_t *dt, int *n,
                                     amp_dt_block_t *one);
 

@@ -127,7 +127,7 @@ long long amp_dt_x32_size(const amp_dt_t *dt, int count)
         per +=
             (long long)(b[j].len / b[j].elem * ext_elem(b[j].x32, b[j].elem));
     }
-    return per * count;
+    return per * amp_dt_reps(dt) * count;
 }
 
 int amp_dt_x32_resizes(const amp_dt_t *dt)
@@ -205,7 +205,9 @@ static int resize_walk(const amp_dt_t *dt, int count, unsigned char *nat,
     amp_dt_block_t one;
     int n, fits = 1;
     const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
-    for (int i = 0; i < count; i++)
+    /* packed: the repetitions of the blocks are back to back too */
+    long long units = (long long)count * amp_dt_reps(dt);
+    for (long long i = 0; i < units; i++)
         for (int j = 0; j < n; j++) {
             size_t e = ext_elem(b[j].x32, b[j].elem), k = b[j].len / b[j].elem;
             if (e == b[j].elem) { /* same size: a copy converted in place */
@@ -249,13 +251,15 @@ void amp_dt_x32_convert(const amp_dt_t *dt, int count, void *buf, int packed,
     amp_dt_block_t one;
     int n;
     const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
+    long long reps = amp_dt_reps(dt);
     unsigned char *p = buf;
     for (int i = 0; i < count; i++) {
         unsigned char *elem = (unsigned char *)buf + (ptrdiff_t)i * dt->extent;
-        for (int j = 0; j < n; j++) {
-            unsigned char *at = packed ? p : elem + b[j].off;
-            convert_run(at, b[j].len, b[j].elem, b[j].x32, to_x32);
-            p += b[j].len;
-        }
+        for (long long r = 0; r < reps; r++, elem += dt->rep_stride)
+            for (int j = 0; j < n; j++) {
+                unsigned char *at = packed ? p : elem + b[j].off;
+                convert_run(at, b[j].len, b[j].elem, b[j].x32, to_x32);
+                p += b[j].len;
+            }
     }
 }

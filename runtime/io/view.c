@@ -21,6 +21,9 @@ const char *amp_io_view_problem(const amp_dt_t *dt, int writable)
     amp_dt_block_t one;
     int n;
     const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
+    if (amp_dt_reps(dt) > 1)
+        return "has more than 4,194,304 separate blocks (AMP_DT_MAX_BLOCKS), "
+               "which a view does not take";
     for (int j = 0; j < n; j++) {
         if (b[j].off < 0)
             return "has a negative displacement";

@@ -87,16 +87,20 @@ static amp_node_iov_t *target_pieces(const amp_dt_t *tdt, int tcount,
     amp_dt_block_t one;
     int nb;
     const amp_dt_block_t *blocks = amp_dt_blocks(tdt, &nb, &one);
-    long long total = (long long)tcount * nb;
+    long long reps = amp_dt_reps(tdt);
+    long long total = (long long)tcount * reps * nb;
     *n = total > CMA_MAX_PIECES ? -1 : (int)total;
     if (*n < 0)
         return NULL;
     amp_node_iov_t *v = malloc((size_t)(total ? total : 1) * sizeof(*v));
-    for (int i = 0, k = 0; v && i < tcount; i++)
-        for (int b = 0; b < nb; b++, k++)
-            v[k] = (amp_node_iov_t){taddr + (ptrdiff_t)i * tdt->extent +
-                                        blocks[b].off,
-                                    blocks[b].len};
+    int k = 0;
+    for (int i = 0; v && i < tcount; i++)
+        for (long long r = 0; r < reps; r++) {
+            char *at = taddr + (ptrdiff_t)i * tdt->extent +
+                       (ptrdiff_t)r * tdt->rep_stride;
+            for (int b = 0; b < nb; b++, k++)
+                v[k] = (amp_node_iov_t){at + blocks[b].off, blocks[b].len};
+        }
     return v;
 }
 

@@ -23,6 +23,7 @@ typedef struct wire_dt {
     int64_t true_lb, true_extent, extent;
     uint64_t size, basic_size;
     int32_t contig, nblocks, base_id, pad;
+    int64_t reps, rep_stride; /* amp_dt.reps */
 } wire_dt_t;
 
 /* Every message of this protocol; answers echo rop. */
@@ -205,7 +206,9 @@ static const amp_dt_block_t *dt_out(const amp_dt_t *tdt, wire_dt_t *wd, int *n)
                       .basic_size = tdt->basic_size,
                       .contig = tdt->contig,
                       .nblocks = tdt->contig ? 0 : tdt->nblocks,
-                      .base_id = tdt->base_id};
+                      .base_id = tdt->base_id,
+                      .reps = tdt->contig ? 0 : tdt->reps,
+                      .rep_stride = tdt->rep_stride};
     *n = wd->nblocks;
     return tdt->blocks;
 }
@@ -322,6 +325,8 @@ static int dt_in(const rma_msg_t *m, const char *data, amp_dt_t *dt,
     dt->contig = wd->contig;
     dt->base_id = wd->base_id;
     dt->nblocks = wd->nblocks;
+    dt->reps = wd->reps;
+    dt->rep_stride = wd->rep_stride;
     *owned = NULL;
     if (wd->nblocks > 0) {
         size_t n = (size_t)wd->nblocks * sizeof(**owned);

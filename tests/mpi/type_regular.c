@@ -1,0 +1,183 @@
+/*
+ * Vectors of more separate blocks than a type lists (AMP_DT_MAX_BLOCKS,
+ * 4,194,304): MPI_Type_vector of 5,000,000 ints two apart, as MPICH's
+ * putfence1 builds them.  Its size, extent and element counts are the
+ * standard's; it moves data in a send to the partner, MPI_Pack /
+ * MPI_Unpack, MPI_Pack_external, a put, a get and an accumulate on a
+ * window, a received part counts its elements, and a resized copy repeats
+ * it.  A type built from it that would have to list every block
+ * (MPI_Type_contiguous of two) fails with MPI_ERR_NO_MEM.
+ */
+#include "mpitest.h"
+
+#include <stdlib.h>
+
+#define NB 5000000 /* blocks: more than AMP_DT_MAX_BLOCKS */
+#define SPAN (2 * (size_t)NB)
+
+/* The value of entry i of rank r's strided array. */
+static int val(int r, size_t i)
+{
+    return (int)((i * 7 + (size_t)r * 1000003) % 1000000007);
+}
+
+static void fill(int *a, int r)
+{
+    for (size_t i = 0; i < SPAN; i++)
+        a[i] = val(r, i);
+}
+
+/* Whether the even entries of a are r's, and the odd ones odd. */
+static int check_even(const int *a, int r, int odd)
+{
+    for (size_t i = 0; i < SPAN; i++)
+        if (!MT_CHECK_INT_EQ(a[i], i % 2 ? odd : val(r, i)))
+            return 0;
+    return 1;
+}
+
+static void describe(MPI_Datatype vec)
+{
+    int size = -1;
+    MPI_Aint lb = -1, extent = -1;
+    MT_CHECK_MPI(MPI_Type_size(vec, &size));
+    MT_CHECK_MPI(MPI_Type_get_extent(vec, &lb, &extent));
+    MT_CHECK_INT_EQ(size, NB * 4);
+    MT_CHECK_INT_EQ(lb, 0);
+    MT_CHECK_INT_EQ(extent, (MPI_Aint)(SPAN - 1) * 4);
+    MPI_Datatype two;
+    MT_CHECK_ERR_CLASS(MPI_Type_contiguous(2, vec, &two), MPI_ERR_NO_MEM);
+}
+
+/* A send of one vector, received packed: the even entries in order; the
+ * first 3 ints of a second send, received as a vector, count 3 elements. */
+static void sendrecv(MPI_Datatype vec, int *a, int *packed, int me, int peer)
+{
+    fill(a, me);
+    MT_CHECK_MPI(MPI_Sendrecv(a, 1, vec, peer, 1, packed, NB, MPI_INT, peer, 1,
+                              MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    for (size_t k = 0; k < NB; k++)
+        if (!MT_CHECK_INT_EQ(packed[k], val(peer, 2 * k)))
+            break;
+    for (size_t i = 0; i < SPAN; i++)
+        a[i] = -1;
+    MPI_Status st;
+    MT_CHECK_MPI(MPI_Sendrecv(packed, 3, MPI_INT, peer, 2, a, 1, vec, peer, 2,
+                              MPI_COMM_WORLD, &st));
+    int n = -1;
+    MT_CHECK_MPI(MPI_Get_elements(&st, vec, &n));
+    MT_CHECK_INT_EQ(n, 3);
+    MT_CHECK_MPI(MPI_Get_count(&st, vec, &n));
+    MT_CHECK_INT_EQ(n, MPI_UNDEFINED);
+    MT_CHECK_INT_EQ(a[0], val(me, 0));
+    MT_CHECK_INT_EQ(a[1], -1);
+    MT_CHECK_INT_EQ(a[4], val(me, 4));
+    MT_CHECK_INT_EQ(a[6], -1);
+}
+
+/* MPI_Pack, MPI_Unpack into a cleared array, then external32. */
+static void pack(MPI_Datatype vec, int *a, int *packed, int me)
+{
+    int bytes = -1, pos = 0;
+    MT_CHECK_MPI(MPI_Pack_size(1, vec, MPI_COMM_WORLD, &bytes));
+    MT_CHECK(bytes >= NB * 4);
+    fill(a, me);
+    MT_CHECK_MPI(MPI_Pack(a, 1, vec, packed, NB * 4, &pos, MPI_COMM_WORLD));
+    MT_CHECK_INT_EQ(pos, NB * 4);
+    for (size_t i = 0; i < SPAN; i++)
+        a[i] = 5;
+    pos = 0;
+    MT_CHECK_MPI(MPI_Unpack(packed, NB * 4, &pos, a, 1, vec, MPI_COMM_WORLD));
+    check_even(a, me, 5);
+    MPI_Aint xpos = 0, xsize = -1;
+    MT_CHECK_MPI(MPI_Pack_external_size("external32", 1, vec, &xsize));
+    MT_CHECK_INT_EQ(xsize, (MPI_Aint)NB * 4);
+    MT_CHECK_MPI(
+        MPI_Pack_external("external32", a, 1, vec, packed, xsize, &xpos));
+    MT_CHECK_INT_EQ(xpos, xsize);
+    unsigned char *be = (unsigned char *)packed;
+    int v1 = val(me, 2);
+    MT_CHECK_INT_EQ(be[4 + 3], (unsigned char)(v1 & 0xff)); /* big-endian */
+    for (size_t i = 0; i < SPAN; i++)
+        a[i] = 9;
+    xpos = 0;
+    MT_CHECK_MPI(
+        MPI_Unpack_external("external32", packed, xsize, &xpos, a, 1, vec));
+    check_even(a, me, 9);
+}
+
+/* Into the partner's window: a put of the vector, a get of it back, an
+ * accumulate (sum) that doubles the even entries. */
+static void rma(MPI_Datatype vec, int *a, int *packed, int me, int peer)
+{
+    int *base;
+    MPI_Win win;
+    MT_CHECK_MPI(MPI_Win_allocate((MPI_Aint)SPAN * 4, 4, MPI_INFO_NULL,
+                                  MPI_COMM_WORLD, &base, &win));
+    for (size_t i = 0; i < SPAN; i++)
+        base[i] = -7;
+    for (size_t k = 0; k < NB; k++)
+        packed[k] = val(me, 2 * k);
+    MT_CHECK_MPI(MPI_Win_fence(0, win));
+    MT_CHECK_MPI(MPI_Put(packed, NB, MPI_INT, peer, 0, 1, vec, win));
+    MT_CHECK_MPI(MPI_Win_fence(0, win));
+    check_even(base, peer, -7);
+    for (size_t i = 0; i < SPAN; i++)
+        a[i] = 0;
+    MT_CHECK_MPI(MPI_Get(a, 1, vec, peer, 0, 1, vec, win));
+    MT_CHECK_MPI(MPI_Win_fence(0, win));
+    check_even(a, me, 0);
+    MT_CHECK_MPI(
+        MPI_Accumulate(packed, NB, MPI_INT, peer, 0, 1, vec, MPI_SUM, win));
+    MT_CHECK_MPI(MPI_Win_fence(0, win));
+    for (size_t i = 0; i < SPAN; i++)
+        if (!MT_CHECK_INT_EQ(base[i], i % 2 ? -7 : 2 * val(peer, i)))
+            break;
+    MT_CHECK_MPI(MPI_Win_free(&win));
+}
+
+/* Two resized copies back to back: the second starts one int after the
+ * first, so the two fill every entry. */
+static void resized(MPI_Datatype vec, int *a, int *packed, int me)
+{
+    MPI_Datatype r;
+    MT_CHECK_MPI(MPI_Type_create_resized(vec, 0, 4, &r));
+    MT_CHECK_MPI(MPI_Type_commit(&r));
+    for (size_t k = 0; k < SPAN; k++)
+        packed[k] = val(me, k);
+    for (size_t i = 0; i < SPAN; i++)
+        a[i] = 0;
+    int pos = 0;
+    MT_CHECK_MPI(
+        MPI_Unpack(packed, (int)(SPAN * 4), &pos, a, 2, r, MPI_COMM_WORLD));
+    for (size_t i = 0; i < SPAN; i++) {
+        size_t k = i % 2 ? NB + i / 2 : i / 2; /* the second copy's, then */
+        if (!MT_CHECK_INT_EQ(a[i], val(me, k)))
+            break;
+    }
+    MPI_Type_free(&r);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int me, peer = mt_partner(MPI_COMM_WORLD);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    int *a = malloc(SPAN * sizeof(int));
+    int *packed = malloc(SPAN * sizeof(int));
+    MPI_Datatype vec;
+    if (MT_CHECK(a && packed) &&
+        MT_CHECK_MPI(MPI_Type_vector(NB, 1, 2, MPI_INT, &vec)) &&
+        MT_CHECK_MPI(MPI_Type_commit(&vec))) {
+        describe(vec);
+        sendrecv(vec, a, packed, me, peer);
+        pack(vec, a, packed, me);
+        rma(vec, a, packed, me, peer);
+        resized(vec, a, packed, me);
+        MPI_Type_free(&vec);
+    }
+    free(a);
+    free(packed);
+    return mt_finish_and_finalize();
+}
