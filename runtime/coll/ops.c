@@ -301,7 +301,8 @@ static void apply_holes(op_fn_t fn, const amp_dt_t *dt, int count,
     long long reps = amp_dt_reps(dt);
     for (int i = 0; i < count; i++) {
         ptrdiff_t at = (ptrdiff_t)i * dt->extent;
-        for (long long r = 0; r < reps; r++, at += dt->rep_stride) {
+        long long idx[AMP_DT_MAX_DIMS] = {0};
+        for (long long r = 0; r < reps; r++, at += amp_dt_rep_next(dt, idx)) {
             if (!base->contig) {
                 apply_pairs(fn, base, b, n, in + at, io + at);
                 continue;

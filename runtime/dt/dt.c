@@ -50,8 +50,9 @@ typedef struct build {
     amp_dt_block_t *blocks; /* NULL while counting */
     amp_dt_block_t last;    /* the block most recently added */
     size_t n;
-    int over;     /* more than AMP_DT_MAX_BLOCKS blocks */
-    int overflow; /* a size or bound that does not fit */
+    int over;      /* more than AMP_DT_MAX_BLOCKS blocks */
+    int no_blocks; /* bounds and kinds only (make_regular) */
+    int overflow;  /* a size or bound that does not fit */
     size_t size;
     int has_data, has_nat, sticky;
     ptrdiff_t tlb, tub; /* first and past-last data byte */
@@ -178,7 +179,7 @@ static void add_part(build_t *b, ptrdiff_t disp, size_t blocklen,
     if (b->overflow)
         return;
     add_kind(b, blocklen, old);
-    if (old->size == 0)
+    if (old->size == 0 || b->no_blocks)
         return;
     amp_dt_block_t one;
     int nold;
@@ -192,10 +193,11 @@ static void add_part(build_t *b, ptrdiff_t disp, size_t blocklen,
         put_block(b, blk);
         return;
     }
+    long long idx[AMP_DT_MAX_DIMS] = {0};
     for (size_t k = 0; k < blocklen && !b->over; k++) {
-        for (long long r = 0; r < reps && !b->over; r++) {
-            ptrdiff_t at = disp + (ptrdiff_t)k * old->extent +
-                           (ptrdiff_t)r * old->rep_stride;
+        ptrdiff_t at = disp + (ptrdiff_t)k * old->extent;
+        for (long long r = 0; r < reps && !b->over;
+             r++, at += amp_dt_rep_next(old, idx)) {
             for (int j = 0; j < nold; j++) {
                 amp_dt_block_t blk = ob[j];
                 blk.off += at;
@@ -323,54 +325,101 @@ static amp_status_t build(amp_dt_t *newdt, const layout_t *l, int pad,
     return AMP_OK;
 }
 
-/* count entries of blocklen copies of old, stride bytes apart, whose
- * blocks are too many to list: the blocks of one entry, repeated count
- * times (amp_dt.reps).  The bounds and kinds are those of the first and
- * the last entry together. */
+static amp_status_t copy_layout(amp_dt_t *newdt, const amp_dt_t *old);
+
+void amp_dt_rep_init(amp_dt_t *dt)
+{
+    long long reps = 1;
+    ptrdiff_t inner = 0; /* how far the levels inside k reach */
+    for (int k = dt->ndims - 1; k >= 0; k--) {
+        reps *= dt->dims[k];
+        dt->steps[k] = dt->strides[k] - inner;
+        inner += (ptrdiff_t)(dt->dims[k] - 1) * dt->strides[k];
+    }
+    dt->reps = dt->ndims ? reps : 0;
+}
+
+/* Bounds and kinds of parts (n of them) into newdt, without blocks. */
+static amp_status_t bounds_of(amp_dt_t *newdt, const amp_dt_part_t *parts,
+                              int n, int pad)
+{
+    build_t b;
+    build_init(&b, NULL);
+    b.no_blocks = 1;
+    for (int i = 0; i < n; i++)
+        add_part(&b, parts[i].disp, parts[i].blocklen, parts[i].type);
+    if (b.overflow)
+        return AMP_ERR_ARG;
+    build_finish(&b, newdt, pad, 0);
+    return AMP_OK;
+}
+
+/* Adds level (count, stride) outside those of newdt; 0 when too many. */
+static int add_level(amp_dt_t *newdt, long long count, ptrdiff_t stride)
+{
+    if (count <= 1)
+        return 1;
+    if (newdt->ndims == AMP_DT_MAX_DIMS)
+        return 0;
+    memmove(newdt->dims + 1, newdt->dims,
+            (size_t)newdt->ndims * sizeof(long long));
+    memmove(newdt->strides + 1, newdt->strides,
+            (size_t)newdt->ndims * sizeof(ptrdiff_t));
+    newdt->dims[0] = count;
+    newdt->strides[0] = stride;
+    newdt->ndims++;
+    return 1;
+}
+
+/* count entries of blocklen copies of old, stride bytes apart from disp,
+ * whose blocks are too many to list, kept regular (amp_dt.reps): the
+ * blocks of one entry when they fit, else those of one copy of old,
+ * repeated over the levels count, blocklen (then) and old's own.  The
+ * bounds and kinds are those of the first and the last entry together. */
 static amp_status_t make_regular(amp_dt_t *newdt, int count, size_t blocklen,
-                                 ptrdiff_t stride, const amp_dt_t *old)
+                                 ptrdiff_t stride, ptrdiff_t disp,
+                                 const amp_dt_t *old, int pad)
 {
     ptrdiff_t last;
     size_t size;
-    if (count < 2 || amp_dt_reps(old) > 1)
+    if (count < 1 || blocklen < 1 || blocklen > PTRDIFF_MAX)
         return AMP_ERR_NOMEM;
-    if (__builtin_mul_overflow((ptrdiff_t)(count - 1), stride, &last))
+    if (__builtin_mul_overflow((ptrdiff_t)(count - 1), stride, &last) ||
+        __builtin_add_overflow(last, disp, &last) ||
+        __builtin_mul_overflow(old->size, blocklen, &size) ||
+        __builtin_mul_overflow(size, (size_t)count, &size))
         return AMP_ERR_ARG;
-    amp_dt_t ends, entry;
-    memset(&ends, 0, sizeof(ends));
+    amp_dt_part_t ends[2] = {{disp, blocklen, old}, {last, blocklen, old}};
+    amp_dt_t entry;
     memset(&entry, 0, sizeof(entry));
-    layout_t le = {
-        .count = 2, .blocklen = blocklen, .stride = last, .old = old};
-    layout_t l1 = {.count = 1, .blocklen = blocklen, .old = old};
-    amp_status_t st = build(&ends, &le, 0, 0);
-    if (st == AMP_OK)
-        st = build(&entry, &l1, 0, 0);
-    if (st == AMP_OK &&
-        __builtin_mul_overflow(entry.size, (size_t)count, &size))
-        st = AMP_ERR_ARG;
-    if (st != AMP_OK) {
-        amp_dt_destroy(&ends);
-        amp_dt_destroy(&entry);
+    amp_status_t st = bounds_of(newdt, ends, count > 1 ? 2 : 1, pad);
+    if (st != AMP_OK)
         return st;
+    layout_t l1 = {.count = 1, .parts = ends};
+    int flat = count > 1 && amp_dt_reps(old) == 1 &&
+               build(&entry, &l1, 0, 0) == AMP_OK;
+    if (!flat) { /* one copy of old, at disp */
+        st = copy_layout(&entry, old);
+        for (int j = 0; st == AMP_OK && j < entry.nblocks; j++)
+            entry.owned_blocks[j].off += disp;
+        if (st != AMP_OK)
+            return st;
     }
-    newdt->lb = ends.lb;
-    newdt->extent = ends.extent;
-    newdt->true_lb = ends.true_lb;
-    newdt->true_extent = ends.true_extent;
-    newdt->basic_size = ends.basic_size;
-    newdt->align = ends.align;
-    newdt->sticky = ends.sticky;
-    newdt->base_id = ends.base_id;
-    newdt->flags = ends.flags;
-    amp_dt_destroy(&ends);
-    newdt->size = size;
     newdt->nblocks = entry.nblocks;
-    newdt->blocks = entry.blocks;
+    newdt->blocks = entry.owned_blocks;
     newdt->owned_blocks = entry.owned_blocks;
-    newdt->reps = count;
-    newdt->rep_stride = stride;
+    newdt->ndims = entry.ndims;
+    memcpy(newdt->dims, entry.dims, sizeof(entry.dims));
+    memcpy(newdt->strides, entry.strides, sizeof(entry.strides));
+    if (!(flat || add_level(newdt, (long long)blocklen, old->extent)) ||
+        !add_level(newdt, count, stride) || newdt->ndims == 0) {
+        amp_dt_destroy(newdt);
+        return AMP_ERR_NOMEM;
+    }
+    amp_dt_rep_init(newdt);
+    newdt->size = size;
     newdt->contig = 0;
-    newdt->base_count = entry.base_count * count;
+    newdt->base_count = (long long)blocklen * old->base_count * count;
     newdt->base_holes = newdt->base_id != 0;
     return AMP_OK;
 }
@@ -382,15 +431,40 @@ amp_status_t amp_dt_make_hvector(amp_dt_t *newdt, int count, size_t blocklen,
         .count = count, .blocklen = blocklen, .stride = stride, .old = old};
     amp_status_t st = build(newdt, &l, 0, 1);
     if (st == AMP_ERR_NOMEM)
-        st = make_regular(newdt, count, blocklen, stride, old);
+        st = make_regular(newdt, count, blocklen, stride, 0, old, 0);
     return st;
+}
+
+/* Whether the count parts are alike and evenly spaced: the same type and
+ * length, displacements in steps of one stride (a struct or an indexed
+ * type that is a vector in disguise, as generated ones often are). */
+static int parts_regular(const amp_dt_part_t *parts, int count)
+{
+    ptrdiff_t stride = 0;
+    if (count < 1 || (count > 1 && __builtin_sub_overflow(
+                                       parts[1].disp, parts[0].disp, &stride)))
+        return 0;
+    for (int i = 1; i < count; i++) {
+        ptrdiff_t step;
+        if (parts[i].type != parts[0].type ||
+            parts[i].blocklen != parts[0].blocklen ||
+            __builtin_sub_overflow(parts[i].disp, parts[i - 1].disp, &step) ||
+            step != stride)
+            return 0;
+    }
+    return 1;
 }
 
 amp_status_t amp_dt_make_struct(amp_dt_t *newdt, int count,
                                 const amp_dt_part_t *parts, int pad)
 {
     layout_t l = {.count = count, .parts = parts};
-    return build(newdt, &l, pad, 1);
+    amp_status_t st = build(newdt, &l, pad, 1);
+    if (st == AMP_ERR_NOMEM && parts_regular(parts, count))
+        st = make_regular(newdt, count, parts[0].blocklen,
+                          count > 1 ? parts[1].disp - parts[0].disp : 0,
+                          parts[0].disp, parts[0].type, pad);
+    return st;
 }
 
 amp_status_t amp_dt_make_contiguous(amp_dt_t *newdt, int count,
@@ -434,7 +508,10 @@ static amp_status_t copy_layout(amp_dt_t *newdt, const amp_dt_t *old)
     newdt->align = old->align;
     newdt->sticky = old->sticky;
     newdt->reps = old->reps;
-    newdt->rep_stride = old->rep_stride;
+    newdt->ndims = old->ndims;
+    memcpy(newdt->dims, old->dims, sizeof(old->dims));
+    memcpy(newdt->strides, old->strides, sizeof(old->strides));
+    memcpy(newdt->steps, old->steps, sizeof(old->steps));
     return AMP_OK;
 }
 
@@ -586,6 +663,7 @@ void amp_dt_destroy(amp_dt_t *dt)
     dt->blocks = NULL;
     dt->nblocks = 0;
     dt->reps = 0;
+    dt->ndims = 0;
     dt->ints = NULL;
     dt->addrs = NULL;
     dt->types = NULL;
@@ -605,7 +683,8 @@ void amp_dt_pack(const amp_dt_t *dt, int count, const void *buf, void *out)
     char *o = out;
     for (int i = 0; i < count; i++) {
         const char *elem = (const char *)buf + (ptrdiff_t)i * dt->extent;
-        for (long long r = 0; r < reps; r++, elem += dt->rep_stride) {
+        long long idx[AMP_DT_MAX_DIMS] = {0};
+        for (long long r = 0; r < reps; r++, elem += amp_dt_rep_next(dt, idx)) {
             for (int j = 0; j < n; j++) {
                 memcpy(o, elem + b[j].off, b[j].len);
                 o += b[j].len;
@@ -632,7 +711,9 @@ size_t amp_dt_unpack(const amp_dt_t *dt, int count, void *buf, const void *in,
     size_t left = bytes;
     for (int i = 0; i < count && left; i++) {
         char *elem = (char *)buf + (ptrdiff_t)i * dt->extent;
-        for (long long r = 0; r < reps && left; r++, elem += dt->rep_stride) {
+        long long idx[AMP_DT_MAX_DIMS] = {0};
+        for (long long r = 0; r < reps && left;
+             r++, elem += amp_dt_rep_next(dt, idx)) {
             for (int j = 0; j < n && left; j++) {
                 size_t len = b[j].len < left ? b[j].len : left;
                 memcpy(elem + b[j].off, p, len);
@@ -709,7 +790,8 @@ void amp_dt_copy(const amp_dt_t *dt, int count, void *dst, const void *src)
     long long reps = amp_dt_reps(dt);
     for (int i = 0; i < count; i++) {
         ptrdiff_t at = (ptrdiff_t)i * dt->extent;
-        for (long long r = 0; r < reps; r++, at += dt->rep_stride)
+        long long idx[AMP_DT_MAX_DIMS] = {0};
+        for (long long r = 0; r < reps; r++, at += amp_dt_rep_next(dt, idx))
             for (int j = 0; j < n; j++)
                 memcpy((char *)dst + at + b[j].off,
                        (const char *)src + at + b[j].off, b[j].len);
@@ -724,8 +806,10 @@ typedef struct cursor {
     const amp_dt_block_t *b;
     int n, i, j;
     long long r, reps; /* the repetition of the blocks (amp_dt.reps) */
-    ptrdiff_t extent, rep_stride;
-    size_t off; /* bytes of block j already passed */
+    long long idx[AMP_DT_MAX_DIMS];
+    const amp_dt_t *dt;
+    ptrdiff_t extent, roff; /* roff: the repetition's offset */
+    size_t off;             /* bytes of block j already passed */
     amp_dt_block_t one;
 } cursor_t;
 
@@ -747,14 +831,14 @@ static void cursor_init(cursor_t *c, const amp_dt_t *dt, const void *buf)
     c->b = amp_dt_blocks(dt, &c->n, &c->one);
     c->extent = dt->extent;
     c->reps = amp_dt_reps(dt);
-    c->rep_stride = dt->rep_stride;
+    c->dt = dt;
 }
 
 /* The contiguous bytes at the cursor: their address and (return) length. */
 static size_t cursor_run(const cursor_t *c, char **at)
 {
-    *at = c->base + (ptrdiff_t)c->i * c->extent +
-          (ptrdiff_t)c->r * c->rep_stride + c->b[c->j].off + (ptrdiff_t)c->off;
+    *at = c->base + (ptrdiff_t)c->i * c->extent + c->roff + c->b[c->j].off +
+          (ptrdiff_t)c->off;
     return c->b[c->j].len - c->off;
 }
 
@@ -767,8 +851,14 @@ static void cursor_advance(cursor_t *c, size_t k)
     if (++c->j < c->n)
         return;
     c->j = 0;
+    if (c->reps == 1) {
+        c->i++;
+        return;
+    }
+    c->roff += amp_dt_rep_next(c->dt, c->idx);
     if (++c->r == c->reps) {
         c->r = 0;
+        c->roff = 0;
         c->i++;
     }
 }

@@ -12,10 +12,11 @@
  * AMP_DT_MAX_BLOCKS separate blocks; a constructor that would need more
  * fails with AMP_ERR_NOMEM (adjacent blocks merge, so this limits the
  * holes, not the count: a vector of 10^9 ints with stride 1 is one block).
- * A vector (hvector) beyond the limit is kept regular instead: the blocks
- * of one of its entries, repeated (reps, rep_stride); every walk over
- * blocks repeats them.  A type built from such a type is flattened, and
- * fails at the limit as before.
+ * A vector (hvector), a contiguous type or a struct of one entry beyond
+ * the limit is kept regular instead: the blocks of one entry, repeated
+ * over a loop nest (reps, dims); every walk over blocks repeats them.
+ * Other types built from such a type are flattened, and fail at the limit
+ * as before.
  */
 #ifndef AMP_DT_H
 #define AMP_DT_H
@@ -67,6 +68,9 @@ enum {
     AMP_DT_X32_WCHAR = 6,
 };
 
+/* Levels of a regular type's loop nest (amp_dt.dims). */
+#define AMP_DT_MAX_DIMS 8
+
 typedef struct amp_dt {
     amp_obj_t obj;        /* handle table entry (derived types only) */
     size_t size;          /* data bytes in one element */
@@ -78,11 +82,16 @@ typedef struct amp_dt {
     const amp_dt_block_t *blocks;
     amp_dt_block_t *owned_blocks; /* derived types: blocks to free */
     /* A regular type whose element has more than AMP_DT_MAX_BLOCKS blocks
-     * (a vector of many strided blocks): the element is reps copies of
-     * blocks[0 .. nblocks), rep_stride bytes apart (amp_dt_reps); 0 or 1:
-     * the blocks once. */
+     * (a vector of many strided blocks, and types made of such): the
+     * element is blocks[0 .. nblocks) repeated over a loop nest of ndims
+     * levels, outermost first, repetition (i_0, ..., i_n) lying at
+     * i_0 * strides[0] + ... + i_n * strides[n]; reps is how many
+     * (amp_dt_reps: 0 or 1 means the blocks once), steps[k] how far the
+     * next one lies when level k moves on (amp_dt_rep_next). */
     long long reps;
-    ptrdiff_t rep_stride;
+    int ndims;
+    long long dims[AMP_DT_MAX_DIMS];
+    ptrdiff_t strides[AMP_DT_MAX_DIMS], steps[AMP_DT_MAX_DIMS];
     int predefined;
     int committed;
     int combiner;
@@ -132,6 +141,22 @@ static inline long long amp_dt_reps(const amp_dt_t *dt)
 {
     return dt->reps > 1 ? dt->reps : 1;
 }
+
+/* Moves idx (dt->ndims counters, zero at the first repetition) to the
+ * next repetition of dt's blocks and returns how far it lies from the one
+ * before; after the last it is back at zero (and the return value 0). */
+static inline ptrdiff_t amp_dt_rep_next(const amp_dt_t *dt, long long *idx)
+{
+    for (int k = dt->ndims - 1; k >= 0; k--) {
+        if (++idx[k] < dt->dims[k])
+            return dt->steps[k];
+        idx[k] = 0;
+    }
+    return 0;
+}
+
+/* Sets reps and steps from dims and strides (ndims of them). */
+void amp_dt_rep_init(amp_dt_t *dt);
 
 /* Classes of basic types, for the reductions that apply to each. */
 enum {
@@ -205,7 +230,7 @@ void amp_dt_destroy(amp_dt_t *dt);
 
 /* The data blocks of one element of dt, in type-map order (*n of them);
  * one is room for the single block of a type without a list.  A regular
- * type (amp_dt_reps > 1) repeats them, rep_stride bytes apart. */
+ * type (amp_dt_reps > 1) repeats them (amp_dt_rep_next). */
 const amp_dt_block_t *amp_dt_blocks(const amp_dt_t *dt, int *n,
                                     amp_dt_block_t *one);
 

@@ -255,7 +255,8 @@ void amp_dt_x32_convert(const amp_dt_t *dt, int count, void *buf, int packed,
     unsigned char *p = buf;
     for (int i = 0; i < count; i++) {
         unsigned char *elem = (unsigned char *)buf + (ptrdiff_t)i * dt->extent;
-        for (long long r = 0; r < reps; r++, elem += dt->rep_stride)
+        long long idx[AMP_DT_MAX_DIMS] = {0};
+        for (long long r = 0; r < reps; r++, elem += amp_dt_rep_next(dt, idx))
             for (int j = 0; j < n; j++) {
                 unsigned char *at = packed ? p : elem + b[j].off;
                 convert_run(at, b[j].len, b[j].elem, b[j].x32, to_x32);

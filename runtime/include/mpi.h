@@ -20,7 +20,7 @@ extern "C" {
 #define AMPI 1
 
 #define MPI_VERSION 4
-#define MPI_SUBVERSION 0
+#define MPI_SUBVERSION 1
 
 #define AMPI_API __attribute__((visibility("default")))
 

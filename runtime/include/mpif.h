@@ -16,7 +16,7 @@
 ! The MPI version this library implements (a subset of).
       INTEGER MPI_VERSION, MPI_SUBVERSION
       PARAMETER (MPI_VERSION=4)
-      PARAMETER (MPI_SUBVERSION=0)
+      PARAMETER (MPI_SUBVERSION=1)
 
 ! Null handles.
       INTEGER MPI_COMM_NULL, MPI_DATATYPE_NULL, MPI_REQUEST_NULL

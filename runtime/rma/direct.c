@@ -94,13 +94,13 @@ static amp_node_iov_t *target_pieces(const amp_dt_t *tdt, int tcount,
         return NULL;
     amp_node_iov_t *v = malloc((size_t)(total ? total : 1) * sizeof(*v));
     int k = 0;
-    for (int i = 0; v && i < tcount; i++)
-        for (long long r = 0; r < reps; r++) {
-            char *at = taddr + (ptrdiff_t)i * tdt->extent +
-                       (ptrdiff_t)r * tdt->rep_stride;
+    long long idx[AMP_DT_MAX_DIMS] = {0};
+    for (int i = 0; v && i < tcount; i++) {
+        char *at = taddr + (ptrdiff_t)i * tdt->extent;
+        for (long long r = 0; r < reps; r++, at += amp_dt_rep_next(tdt, idx))
             for (int b = 0; b < nb; b++, k++)
                 v[k] = (amp_node_iov_t){at + blocks[b].off, blocks[b].len};
-        }
+    }
     return v;
 }
 

@@ -22,8 +22,9 @@ enum msg_kind {
 typedef struct wire_dt {
     int64_t true_lb, true_extent, extent;
     uint64_t size, basic_size;
-    int32_t contig, nblocks, base_id, pad;
-    int64_t reps, rep_stride; /* amp_dt.reps */
+    int32_t contig, nblocks, base_id;
+    int32_t ndims; /* a regular type's levels (amp_dt.dims), sent after its
+                      blocks as blocks (off: stride, len: count) */
 } wire_dt_t;
 
 /* Every message of this protocol; answers echo rop. */
@@ -207,8 +208,7 @@ static const amp_dt_block_t *dt_out(const amp_dt_t *tdt, wire_dt_t *wd, int *n)
                       .contig = tdt->contig,
                       .nblocks = tdt->contig ? 0 : tdt->nblocks,
                       .base_id = tdt->base_id,
-                      .reps = tdt->contig ? 0 : tdt->reps,
-                      .rep_stride = tdt->rep_stride};
+                      .ndims = tdt->contig || !tdt->nblocks ? 0 : tdt->ndims};
     *n = wd->nblocks;
     return tdt->blocks;
 }
@@ -243,7 +243,9 @@ static amp_status_t op_data(const amp_rma_rop_t *op, const amp_dt_block_t *b,
     size_t values = !with_values              ? 0
                     : op->kind == AMP_RMA_CAS ? 2 * bytes
                                               : bytes;
-    size_t head = (size_t)nb * sizeof(*b);
+    const amp_dt_t *t = d->tdt;
+    int nl = nb ? t->ndims : 0; /* the levels, after the blocks */
+    size_t head = (size_t)(nb + nl) * sizeof(*b);
     *len = head + values;
     *temp = NULL;
     *data = NULL;
@@ -256,8 +258,12 @@ static amp_status_t op_data(const amp_rma_rop_t *op, const amp_dt_block_t *b,
     char *buf = malloc(*len ? *len : 1);
     if (!buf)
         return AMP_ERR_NOMEM;
-    if (head) /* b is NULL without blocks */
-        memcpy(buf, b, head);
+    if (nb) /* b is NULL without blocks */
+        memcpy(buf, b, (size_t)nb * sizeof(*b));
+    for (int k = 0; k < nl; k++) {
+        amp_dt_block_t lv = {.off = t->strides[k], .len = (size_t)t->dims[k]};
+        memcpy(buf + (size_t)(nb + k) * sizeof(*b), &lv, sizeof(lv));
+    }
     if (op->kind == AMP_RMA_CAS) {
         memcpy(buf + head, (const char *)d->oaddr, bytes);
         memcpy(buf + head + bytes, op->compare, bytes);
@@ -325,8 +331,16 @@ static int dt_in(const rma_msg_t *m, const char *data, amp_dt_t *dt,
     dt->contig = wd->contig;
     dt->base_id = wd->base_id;
     dt->nblocks = wd->nblocks;
-    dt->reps = wd->reps;
-    dt->rep_stride = wd->rep_stride;
+    if (wd->ndims < 0 || wd->ndims > AMP_DT_MAX_DIMS)
+        return 0;
+    dt->ndims = wd->ndims;
+    for (int k = 0; k < dt->ndims; k++) {
+        amp_dt_block_t lv;
+        memcpy(&lv, data + (size_t)(wd->nblocks + k) * sizeof(lv), sizeof(lv));
+        dt->strides[k] = lv.off;
+        dt->dims[k] = (long long)lv.len;
+    }
+    amp_dt_rep_init(dt);
     *owned = NULL;
     if (wd->nblocks > 0) {
         size_t n = (size_t)wd->nblocks * sizeof(**owned);
@@ -426,7 +440,8 @@ static void serve_op(const rma_msg_t *m, int proc, int pe, const char *data)
     amp_status_t st = AMP_ERR_NOMEM;
     if (dt_in(m, data, &tdt, &owned)) {
         const char *values =
-            data ? data + (size_t)tdt.nblocks * sizeof(*owned) : NULL;
+            data ? data + (size_t)(tdt.nblocks + tdt.ndims) * sizeof(*owned)
+                 : NULL;
         st = serve_checked(w, m, proc, pe, &tdt, values);
         free(owned);
     }

@@ -24,6 +24,7 @@ static void check_version(void)
     int version = -1, subversion = -1;
     MT_CHECK_MPI(MPI_Get_version(&version, &subversion));
     MT_CHECK(version * 100 + subversion >= 301);
+    MT_CHECK_INT_EQ(version * 100 + subversion, 401); /* MPI-4.1 */
     MT_CHECK_INT_EQ(version, MPI_VERSION);
     MT_CHECK_INT_EQ(subversion, MPI_SUBVERSION);
 }

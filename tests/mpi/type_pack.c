@@ -168,7 +168,10 @@ static void errors(void)
      * many blocks is kept regular: type_regular.c) */
     MPI_Datatype many;
     MT_CHECK_MPI(MPI_Type_vector(1 << 23, 1, 2, MPI_INT, &many));
-    MT_CHECK_ERR_CLASS(MPI_Type_contiguous(2, many, &t), MPI_ERR_NO_MEM);
+    MT_CHECK_ERR_CLASS(MPI_Type_create_struct(2, (int[]){1, 2},
+                                              (MPI_Aint[]){0, 4},
+                                              (MPI_Datatype[]){many, many}, &t),
+                       MPI_ERR_NO_MEM);
     MPI_Type_free(&many);
     int x = 0, pos = 0;
     char buf[8];

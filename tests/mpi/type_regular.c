@@ -4,9 +4,12 @@
  * putfence1 builds them.  Its size, extent and element counts are the
  * standard's; it moves data in a send to the partner, MPI_Pack /
  * MPI_Unpack, MPI_Pack_external, a put, a get and an accumulate on a
- * window, a received part counts its elements, and a resized copy repeats
- * it.  A type built from it that would have to list every block
- * (MPI_Type_contiguous of two) fails with MPI_ERR_NO_MEM.
+ * window, a received part counts its elements; types made of it stay
+ * regular (a resized copy repeated, two copies of that, a struct of one
+ * entry of it, as MPICH's datatype pools build them).  A type that would
+ * have to list every block (a struct of one and two copies of it) fails with
+ * MPI_ERR_NO_MEM.  A struct of NB evenly spaced ints and an indexed block
+ * type of NB blocks two ints apart (the vector in disguise) work too.
  */
 #include "mpitest.h"
 
@@ -46,7 +49,10 @@ static void describe(MPI_Datatype vec)
     MT_CHECK_INT_EQ(lb, 0);
     MT_CHECK_INT_EQ(extent, (MPI_Aint)(SPAN - 1) * 4);
     MPI_Datatype two;
-    MT_CHECK_ERR_CLASS(MPI_Type_contiguous(2, vec, &two), MPI_ERR_NO_MEM);
+    MT_CHECK_ERR_CLASS(MPI_Type_create_struct(2, (int[]){1, 2},
+                                              (MPI_Aint[]){0, 4},
+                                              (MPI_Datatype[]){vec, vec}, &two),
+                       MPI_ERR_NO_MEM);
 }
 
 /* A send of one vector, received packed: the even entries in order; the
@@ -136,26 +142,96 @@ static void rma(MPI_Datatype vec, int *a, int *packed, int me, int peer)
     MT_CHECK_MPI(MPI_Win_free(&win));
 }
 
-/* Two resized copies back to back: the second starts one int after the
- * first, so the two fill every entry. */
-static void resized(MPI_Datatype vec, int *a, int *packed, int me)
+/* Unpacks packed (SPAN values k -> val(me, k)) into a cleared a as count
+ * elements of t; then a's entries must be the first copy's (even) and
+ * the second's (odd). */
+static void unpack_both(MPI_Datatype t, int count, int *a, int *packed, int me)
 {
-    MPI_Datatype r;
-    MT_CHECK_MPI(MPI_Type_create_resized(vec, 0, 4, &r));
-    MT_CHECK_MPI(MPI_Type_commit(&r));
     for (size_t k = 0; k < SPAN; k++)
         packed[k] = val(me, k);
     for (size_t i = 0; i < SPAN; i++)
         a[i] = 0;
     int pos = 0;
     MT_CHECK_MPI(
-        MPI_Unpack(packed, (int)(SPAN * 4), &pos, a, 2, r, MPI_COMM_WORLD));
+        MPI_Unpack(packed, (int)(SPAN * 4), &pos, a, count, t, MPI_COMM_WORLD));
+    MT_CHECK_INT_EQ(pos, (int)(SPAN * 4));
     for (size_t i = 0; i < SPAN; i++) {
         size_t k = i % 2 ? NB + i / 2 : i / 2; /* the second copy's, then */
         if (!MT_CHECK_INT_EQ(a[i], val(me, k)))
             break;
     }
+}
+
+/* Copies of the vector resized to one int: two of them back to back fill
+ * every entry, as two elements or as one of MPI_Type_contiguous(2); a
+ * struct of one entry of the vector, one int in, holds the odd entries. */
+static void made_of(MPI_Datatype vec, int *a, int *packed, int me)
+{
+    MPI_Datatype r, two, odd;
+    MT_CHECK_MPI(MPI_Type_create_resized(vec, 0, 4, &r));
+    MT_CHECK_MPI(MPI_Type_commit(&r));
+    unpack_both(r, 2, a, packed, me);
+    MT_CHECK_MPI(MPI_Type_contiguous(2, r, &two));
+    MT_CHECK_MPI(MPI_Type_commit(&two));
+    int size = -1;
+    MT_CHECK_MPI(MPI_Type_size(two, &size));
+    MT_CHECK_INT_EQ(size, NB * 8);
+    unpack_both(two, 1, a, packed, me);
+    MT_CHECK_MPI(MPI_Type_create_struct(1, (int[]){1}, (MPI_Aint[]){4},
+                                        (MPI_Datatype[]){vec}, &odd));
+    MT_CHECK_MPI(MPI_Type_commit(&odd));
+    MPI_Aint lb = -1, extent = -1;
+    MT_CHECK_MPI(MPI_Type_get_extent(odd, &lb, &extent));
+    MT_CHECK_INT_EQ(lb, 4);
+    fill(a, me);
+    int pos = 0;
+    MT_CHECK_MPI(MPI_Pack(a, 1, odd, packed, NB * 4, &pos, MPI_COMM_WORLD));
+    for (size_t k = 0; k < NB; k++)
+        if (!MT_CHECK_INT_EQ(packed[k], val(me, 2 * k + 1)))
+            break;
+    MPI_Type_free(&odd);
+    MPI_Type_free(&two);
     MPI_Type_free(&r);
+}
+
+/* The same vector in disguise, as generated types are: a struct of NB
+ * evenly spaced entries and an indexed block type of NB blocks, packed
+ * alike. */
+static void disguised(int *a, int *packed, int me)
+{
+    int *lens = malloc(NB * sizeof(int));
+    MPI_Aint *disps = malloc(NB * sizeof(MPI_Aint));
+    MPI_Datatype *types = malloc(NB * sizeof(MPI_Datatype));
+    int *at = malloc(NB * sizeof(int));
+    if (!MT_CHECK(lens && disps && types && at))
+        goto out;
+    for (int k = 0; k < NB; k++) {
+        lens[k] = 1;
+        disps[k] = (MPI_Aint)k * 8;
+        types[k] = MPI_INT;
+        at[k] = 2 * k;
+    }
+    MPI_Datatype st, ib;
+    MT_CHECK_MPI(MPI_Type_create_struct(NB, lens, disps, types, &st));
+    MT_CHECK_MPI(MPI_Type_create_indexed_block(NB, 1, at, MPI_INT, &ib));
+    MPI_Datatype both[2] = {st, ib};
+    for (int t = 0; t < 2; t++) {
+        MT_CHECK_MPI(MPI_Type_commit(&both[t]));
+        fill(a, me);
+        int pos = 0;
+        MT_CHECK_MPI(
+            MPI_Pack(a, 1, both[t], packed, NB * 4, &pos, MPI_COMM_WORLD));
+        MT_CHECK_INT_EQ(pos, NB * 4);
+        for (size_t k = 0; k < NB; k++)
+            if (!MT_CHECK_INT_EQ(packed[k], val(me, 2 * k)))
+                break;
+        MPI_Type_free(&both[t]);
+    }
+out:
+    free(lens);
+    free(disps);
+    free(types);
+    free(at);
 }
 
 int main(int argc, char **argv)
@@ -174,7 +250,8 @@ int main(int argc, char **argv)
         sendrecv(vec, a, packed, me, peer);
         pack(vec, a, packed, me);
         rma(vec, a, packed, me, peer);
-        resized(vec, a, packed, me);
+        made_of(vec, a, packed, me);
+        disguised(a, packed, me);
         MPI_Type_free(&vec);
     }
     free(a);

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #define AMP_LIBRARY_VERSION                                                    \
-    "libampi 0.1.0 (MPI 4.0 subset; ranks are user-level threads)"
+    "libampi 0.1.0 (MPI 4.1 subset; ranks are user-level threads)"
 
 static int init_common(int required, int *provided, const char *call)
 {
