@@ -4,6 +4,7 @@
 #include "dt/dt.h"
 #include "mpi.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 struct di {
@@ -215,12 +216,58 @@ UNIT_TEST(dt_too_many_blocks_fail_cleanly)
 {
     amp_dt_t d;
     memset(&d, 0, sizeof(d));
-    UNIT_EQ(amp_dt_make_hvector(&d, AMP_DT_MAX_BLOCKS + 1, 1, 8,
-                                pre(AMPI_DTID_MPI_INT)),
-            AMP_ERR_NOMEM);
+    /* alike, evenly spaced but for the last: listed, and too many */
+    const int n = AMP_DT_MAX_BLOCKS + 1;
+    amp_dt_part_t *parts = malloc((size_t)n * sizeof(*parts));
+    UNIT_TRUE(parts != NULL);
+    if (!parts)
+        return;
+    for (int k = 0; k < n; k++)
+        parts[k] = (amp_dt_part_t){(ptrdiff_t)k * 8 + (k == n - 1 ? 4 : 0), 1,
+                                   pre(AMPI_DTID_MPI_INT)};
+    UNIT_EQ(amp_dt_make_struct(&d, n, parts, 0), AMP_ERR_NOMEM);
+    free(parts);
     UNIT_EQ(
         amp_dt_make_hvector(&d, 4, 1, PTRDIFF_MAX / 2, pre(AMPI_DTID_MPI_INT)),
         AMP_ERR_ARG);
+}
+
+/* A vector of more blocks than a type lists: one block repeated; a
+ * contiguous type of two of it (resized) nests a level outside. */
+UNIT_TEST(dt_regular_vector_is_a_loop_nest)
+{
+    const long long n = AMP_DT_MAX_BLOCKS + 1;
+    amp_dt_t v, r, two;
+    memset(&v, 0, sizeof(v));
+    memset(&r, 0, sizeof(r));
+    memset(&two, 0, sizeof(two));
+    UNIT_EQ(amp_dt_make_hvector(&v, (int)n, 1, 8, pre(AMPI_DTID_MPI_INT)),
+            AMP_OK);
+    UNIT_EQ(v.nblocks, 1);
+    UNIT_EQ(v.reps, n);
+    UNIT_EQ(v.ndims, 1);
+    UNIT_EQ(v.strides[0], 8);
+    UNIT_EQ(v.size, (size_t)n * 4);
+    UNIT_EQ(v.extent, (ptrdiff_t)(n - 1) * 8 + 4);
+    UNIT_EQ(amp_dt_elements(&v, 12), 3);
+    UNIT_EQ(amp_dt_make_resized(&r, &v, 0, 4), AMP_OK);
+    UNIT_EQ(amp_dt_make_contiguous(&two, 2, &r), AMP_OK);
+    UNIT_EQ(two.ndims, 2);
+    UNIT_EQ(two.dims[0], 2);
+    UNIT_EQ(two.strides[0], 4);
+    UNIT_EQ(two.reps, 2 * n);
+    /* the walk: (0, 0), (0, 1) .. (0, n-1), then (1, 0) one int in */
+    long long idx[AMP_DT_MAX_DIMS] = {0};
+    UNIT_EQ(amp_dt_rep_next(&two, idx), 8);
+    ptrdiff_t at = 8;
+    for (long long k = 2; k < n; k++)
+        at += amp_dt_rep_next(&two, idx);
+    UNIT_EQ(at, (ptrdiff_t)(n - 1) * 8);
+    at += amp_dt_rep_next(&two, idx);
+    UNIT_EQ(at, 4);
+    amp_dt_destroy(&two);
+    amp_dt_destroy(&r);
+    amp_dt_destroy(&v);
 }
 
 UNIT_TEST(dt_indexed_pack_round_trip)
