@@ -299,9 +299,10 @@ static void apply_holes(op_fn_t fn, const amp_dt_t *dt, int count,
     int n;
     const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
     long long reps = amp_dt_reps(dt);
+    /* back at zero after each element's last repetition */
+    long long idx[AMP_DT_MAX_DIMS] = {0};
     for (int i = 0; i < count; i++) {
         ptrdiff_t at = (ptrdiff_t)i * dt->extent;
-        long long idx[AMP_DT_MAX_DIMS] = {0};
         for (long long r = 0; r < reps; r++, at += amp_dt_rep_next(dt, idx)) {
             if (!base->contig) {
                 apply_pairs(fn, base, b, n, in + at, io + at);

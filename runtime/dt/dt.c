@@ -681,9 +681,10 @@ void amp_dt_pack(const amp_dt_t *dt, int count, const void *buf, void *out)
     const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
     long long reps = amp_dt_reps(dt);
     char *o = out;
+    /* back at zero after each element's last repetition */
+    long long idx[AMP_DT_MAX_DIMS] = {0};
     for (int i = 0; i < count; i++) {
         const char *elem = (const char *)buf + (ptrdiff_t)i * dt->extent;
-        long long idx[AMP_DT_MAX_DIMS] = {0};
         for (long long r = 0; r < reps; r++, elem += amp_dt_rep_next(dt, idx)) {
             for (int j = 0; j < n; j++) {
                 memcpy(o, elem + b[j].off, b[j].len);
@@ -709,9 +710,10 @@ size_t amp_dt_unpack(const amp_dt_t *dt, int count, void *buf, const void *in,
     long long reps = amp_dt_reps(dt);
     const char *p = in;
     size_t left = bytes;
+    /* back at zero after each element's last repetition */
+    long long idx[AMP_DT_MAX_DIMS] = {0};
     for (int i = 0; i < count && left; i++) {
         char *elem = (char *)buf + (ptrdiff_t)i * dt->extent;
-        long long idx[AMP_DT_MAX_DIMS] = {0};
         for (long long r = 0; r < reps && left;
              r++, elem += amp_dt_rep_next(dt, idx)) {
             for (int j = 0; j < n && left; j++) {
@@ -788,9 +790,10 @@ void amp_dt_copy(const amp_dt_t *dt, int count, void *dst, const void *src)
     int n;
     const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
     long long reps = amp_dt_reps(dt);
+    /* back at zero after each element's last repetition */
+    long long idx[AMP_DT_MAX_DIMS] = {0};
     for (int i = 0; i < count; i++) {
         ptrdiff_t at = (ptrdiff_t)i * dt->extent;
-        long long idx[AMP_DT_MAX_DIMS] = {0};
         for (long long r = 0; r < reps; r++, at += amp_dt_rep_next(dt, idx))
             for (int j = 0; j < n; j++)
                 memcpy((char *)dst + at + b[j].off,

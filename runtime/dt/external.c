@@ -253,9 +253,10 @@ void amp_dt_x32_convert(const amp_dt_t *dt, int count, void *buf, int packed,
     const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
     long long reps = amp_dt_reps(dt);
     unsigned char *p = buf;
+    /* back at zero after each element's last repetition */
+    long long idx[AMP_DT_MAX_DIMS] = {0};
     for (int i = 0; i < count; i++) {
         unsigned char *elem = (unsigned char *)buf + (ptrdiff_t)i * dt->extent;
-        long long idx[AMP_DT_MAX_DIMS] = {0};
         for (long long r = 0; r < reps; r++, elem += amp_dt_rep_next(dt, idx))
             for (int j = 0; j < n; j++) {
                 unsigned char *at = packed ? p : elem + b[j].off;
