@@ -435,24 +435,37 @@ amp_status_t amp_dt_make_hvector(amp_dt_t *newdt, int count, size_t blocklen,
     return st;
 }
 
-/* Whether the count parts are alike and evenly spaced: the same type and
+/* Whether the count parts, those of length 0 left out (they hold nothing
+ * and bound nothing), are alike and evenly spaced: the same type and
  * length, displacements in steps of one stride (a struct or an indexed
- * type that is a vector in disguise, as generated ones often are). */
-static int parts_regular(const amp_dt_part_t *parts, int count)
+ * type that is a vector in disguise, as generated ones often are).  Then
+ * *first is the first of them, *n how many and *stride the step. */
+static int parts_regular(const amp_dt_part_t *parts, int count, int *first,
+                         int *n, ptrdiff_t *stride)
 {
-    ptrdiff_t stride = 0;
-    if (count < 1 || (count > 1 && __builtin_sub_overflow(
-                                       parts[1].disp, parts[0].disp, &stride)))
-        return 0;
-    for (int i = 1; i < count; i++) {
+    int k = 0, prev = -1;
+    *n = 0;
+    *stride = 0;
+    for (int i = 0; i < count; i++) {
+        if (parts[i].blocklen == 0)
+            continue;
         ptrdiff_t step;
-        if (parts[i].type != parts[0].type ||
-            parts[i].blocklen != parts[0].blocklen ||
-            __builtin_sub_overflow(parts[i].disp, parts[i - 1].disp, &step) ||
-            step != stride)
+        if (prev < 0) {
+            *first = i;
+        } else if (parts[i].type != parts[*first].type ||
+                   parts[i].blocklen != parts[*first].blocklen ||
+                   __builtin_sub_overflow(parts[i].disp, parts[prev].disp,
+                                          &step) ||
+                   (k > 1 && step != *stride)) {
             return 0;
+        } else {
+            *stride = step;
+        }
+        prev = i;
+        k++;
     }
-    return 1;
+    *n = k;
+    return k > 0;
 }
 
 amp_status_t amp_dt_make_struct(amp_dt_t *newdt, int count,
@@ -460,10 +473,11 @@ amp_status_t amp_dt_make_struct(amp_dt_t *newdt, int count,
 {
     layout_t l = {.count = count, .parts = parts};
     amp_status_t st = build(newdt, &l, pad, 1);
-    if (st == AMP_ERR_NOMEM && parts_regular(parts, count))
-        st = make_regular(newdt, count, parts[0].blocklen,
-                          count > 1 ? parts[1].disp - parts[0].disp : 0,
-                          parts[0].disp, parts[0].type, pad);
+    int first, n;
+    ptrdiff_t stride;
+    if (st == AMP_ERR_NOMEM && parts_regular(parts, count, &first, &n, &stride))
+        st = make_regular(newdt, n, parts[first].blocklen, stride,
+                          parts[first].disp, parts[first].type, pad);
     return st;
 }
 
@@ -670,27 +684,69 @@ void amp_dt_destroy(amp_dt_t *dt)
     dt->owned_name = NULL;
 }
 
+/* amp_dt_pack of a regular type (amp_dt.reps > 1). */
+static __attribute__((noinline)) void
+pack_regular(const amp_dt_t *dt, int count, const void *buf, char *o)
+{
+    amp_dt_block_t one;
+    int n;
+    const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
+    /* back at zero after each element's last repetition */
+    long long idx[AMP_DT_MAX_DIMS] = {0};
+    for (int i = 0; i < count; i++) {
+        const char *elem = (const char *)buf + (ptrdiff_t)i * dt->extent;
+        for (long long r = 0; r < dt->reps;
+             r++, elem += amp_dt_rep_next(dt, idx))
+            for (int j = 0; j < n; j++) {
+                memcpy(o, elem + b[j].off, b[j].len);
+                o += b[j].len;
+            }
+    }
+}
+
 void amp_dt_pack(const amp_dt_t *dt, int count, const void *buf, void *out)
 {
     if (dt->contig) {
         memcpy(out, amp_dt_data(buf, dt), dt->size * (size_t)count);
         return;
     }
+    if (amp_dt_reps(dt) > 1) {
+        pack_regular(dt, count, buf, out);
+        return;
+    }
     amp_dt_block_t one;
     int n;
     const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
-    long long reps = amp_dt_reps(dt);
     char *o = out;
-    /* back at zero after each element's last repetition */
-    long long idx[AMP_DT_MAX_DIMS] = {0};
     for (int i = 0; i < count; i++) {
         const char *elem = (const char *)buf + (ptrdiff_t)i * dt->extent;
-        for (long long r = 0; r < reps; r++, elem += amp_dt_rep_next(dt, idx)) {
-            for (int j = 0; j < n; j++) {
-                memcpy(o, elem + b[j].off, b[j].len);
-                o += b[j].len;
-            }
+        for (int j = 0; j < n; j++) {
+            memcpy(o, elem + b[j].off, b[j].len);
+            o += b[j].len;
         }
+    }
+}
+
+/* amp_dt_unpack of bytes (at most the data of count elements) into a
+ * regular type (amp_dt.reps > 1). */
+static __attribute__((noinline)) void unpack_regular(const amp_dt_t *dt,
+                                                     int count, char *buf,
+                                                     const char *p, size_t left)
+{
+    amp_dt_block_t one;
+    int n;
+    const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
+    long long idx[AMP_DT_MAX_DIMS] = {0};
+    for (int i = 0; i < count && left; i++) {
+        char *elem = buf + (ptrdiff_t)i * dt->extent;
+        for (long long r = 0; r < dt->reps && left;
+             r++, elem += amp_dt_rep_next(dt, idx))
+            for (int j = 0; j < n && left; j++) {
+                size_t len = b[j].len < left ? b[j].len : left;
+                memcpy(elem + b[j].off, p, len);
+                p += len;
+                left -= len;
+            }
     }
 }
 
@@ -704,24 +760,22 @@ size_t amp_dt_unpack(const amp_dt_t *dt, int count, void *buf, const void *in,
         memcpy(amp_dt_data(buf, dt), in, bytes);
         return bytes;
     }
+    if (amp_dt_reps(dt) > 1) {
+        unpack_regular(dt, count, buf, in, bytes);
+        return bytes;
+    }
     amp_dt_block_t one;
     int n;
     const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
-    long long reps = amp_dt_reps(dt);
     const char *p = in;
     size_t left = bytes;
-    /* back at zero after each element's last repetition */
-    long long idx[AMP_DT_MAX_DIMS] = {0};
     for (int i = 0; i < count && left; i++) {
         char *elem = (char *)buf + (ptrdiff_t)i * dt->extent;
-        for (long long r = 0; r < reps && left;
-             r++, elem += amp_dt_rep_next(dt, idx)) {
-            for (int j = 0; j < n && left; j++) {
-                size_t len = b[j].len < left ? b[j].len : left;
-                memcpy(elem + b[j].off, p, len);
-                p += len;
-                left -= len;
-            }
+        for (int j = 0; j < n && left; j++) {
+            size_t len = b[j].len < left ? b[j].len : left;
+            memcpy(elem + b[j].off, p, len);
+            p += len;
+            left -= len;
         }
     }
     return bytes;
@@ -789,9 +843,9 @@ void amp_dt_copy(const amp_dt_t *dt, int count, void *dst, const void *src)
     amp_dt_block_t one;
     int n;
     const amp_dt_block_t *b = amp_dt_blocks(dt, &n, &one);
-    long long reps = amp_dt_reps(dt);
-    /* back at zero after each element's last repetition */
-    long long idx[AMP_DT_MAX_DIMS] = {0};
+    /* a regular type: each element is reps units (back at zero after
+     * each element's last) */
+    long long reps = amp_dt_reps(dt), idx[AMP_DT_MAX_DIMS] = {0};
     for (int i = 0; i < count; i++) {
         ptrdiff_t at = (ptrdiff_t)i * dt->extent;
         for (long long r = 0; r < reps; r++, at += amp_dt_rep_next(dt, idx))
@@ -809,16 +863,19 @@ typedef struct cursor {
     const amp_dt_block_t *b;
     int n, i, j;
     long long r, reps; /* the repetition of the blocks (amp_dt.reps) */
-    long long idx[AMP_DT_MAX_DIMS];
+    long long *idx;    /* its counters (the caller's; the cursor stays
+                          small enough to live in registers) */
     const amp_dt_t *dt;
     ptrdiff_t extent, roff; /* roff: the repetition's offset */
     size_t off;             /* bytes of block j already passed */
     amp_dt_block_t one;
 } cursor_t;
 
-static void cursor_init(cursor_t *c, const amp_dt_t *dt, const void *buf)
+static void cursor_init(cursor_t *c, const amp_dt_t *dt, const void *buf,
+                        long long *idx)
 {
     memset(c, 0, sizeof(*c));
+    c->idx = idx;
     c->base = (char *)buf;
     if (dt && dt->contig) { /* plain bytes from true_lb: one run */
         c->base += dt->true_lb;
@@ -845,7 +902,22 @@ static size_t cursor_run(const cursor_t *c, char **at)
     return c->b[c->j].len - c->off;
 }
 
-static void cursor_advance(cursor_t *c, size_t k)
+/* The cursor's next element, or next repetition of the blocks (rare:
+ * regular types only). */
+static __attribute__((noinline)) void cursor_wrap(cursor_t *c)
+{
+    if (c->reps > 1) {
+        c->roff += amp_dt_rep_next(c->dt, c->idx);
+        if (++c->r < c->reps)
+            return;
+        c->r = 0;
+        c->roff = 0;
+    }
+    c->i++;
+}
+
+static inline __attribute__((always_inline)) void cursor_advance(cursor_t *c,
+                                                                 size_t k)
 {
     c->off += k;
     if (c->off < c->b[c->j].len)
@@ -854,16 +926,10 @@ static void cursor_advance(cursor_t *c, size_t k)
     if (++c->j < c->n)
         return;
     c->j = 0;
-    if (c->reps == 1) {
+    if (__builtin_expect(c->reps == 1, 1))
         c->i++;
-        return;
-    }
-    c->roff += amp_dt_rep_next(c->dt, c->idx);
-    if (++c->r == c->reps) {
-        c->r = 0;
-        c->roff = 0;
-        c->i++;
-    }
+    else
+        cursor_wrap(c);
 }
 
 size_t amp_dt_copy_typed(const amp_dt_t *sdt, const void *sbuf,
@@ -877,8 +943,9 @@ size_t amp_dt_copy_typed(const amp_dt_t *sdt, const void *sbuf,
     }
     size_t pieces = 0;
     cursor_t s, r;
-    cursor_init(&s, sdt, sbuf);
-    cursor_init(&r, rdt, rbuf);
+    long long sidx[AMP_DT_MAX_DIMS] = {0}, ridx[AMP_DT_MAX_DIMS] = {0};
+    cursor_init(&s, sdt, sbuf, sidx);
+    cursor_init(&r, rdt, rbuf, ridx);
     while (bytes > 0) {
         char *from, *to;
         size_t k = cursor_run(&s, &from), kr = cursor_run(&r, &to);
