@@ -44,7 +44,9 @@
 
 #include <stdint.h>
 
-#define AMP_CKPT_VERSION 3 /* 3: the files' checksum is amp_ckpt_sum_t */
+/* 3: the files' checksum is amp_ckpt_sum_t; 4: a datatype holds its loop
+ * nest (amp_dt.dims) */
+#define AMP_CKPT_VERSION 4
 #define AMP_CKPT_MANIFEST_MAGIC "ampi-checkpoint"
 #define AMP_CKPT_RANK_MAGIC "AMPICKR1" /* 8 bytes, no terminator kept */
 /* Ranges a rank file holds after its stack, rank area and heap: those of

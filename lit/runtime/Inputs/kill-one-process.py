@@ -94,27 +94,32 @@ def main():
     manifest = os.path.join(a.dir, "manifest")
     killed = None
     if wait_for(lambda: os.path.exists(manifest), job, deadline, 0.005):
+        held = None
         if a.during_checkpoint:
+            # The job's processes, listed first (reading /proc takes long
+            # enough for a checkpoint to complete meanwhile); then the
+            # first moment the staging directory holds a file, read just
+            # before the kill.  A checkpoint that completed between the
+            # two looks waits for the next one.
+            procs = sorted(p for p in descendants(job.pid) if runs(p, program))
             stage = a.dir.rstrip("/") + ".next"
-            ready = wait_for(lambda: staging_busy(stage), job, deadline,
-                             0.0005)
+            ready = False
+            while not ready and wait_for(lambda: staging_busy(stage), job,
+                                         deadline, 0.0005):
+                try:
+                    held = sorted(os.listdir(stage))
+                except OSError:
+                    held = []
+                ready = bool(held)
         else:
             time.sleep(0.05 + rng.uniform(0, a.max_delay))
             ready = job.poll() is None
-        procs = sorted(p for p in descendants(job.pid) if runs(p, program))
+            procs = sorted(p for p in descendants(job.pid) if runs(p, program))
         if ready and procs and a.stop_command:
             os.kill(job.pid, signal.SIGTERM)
             killed = ("the command with SIGTERM",)
         elif ready and procs:
             victim = procs[rng.randrange(len(procs))]
-            # What the staging directory holds at the kill, read just
-            # before it (just after, the checkpoint may be complete and
-            # swapped in: a kill at its last moment, which is fine).
-            try:
-                held = sorted(os.listdir(stage)) if a.during_checkpoint \
-                    else None
-            except OSError:
-                held = "nothing any more"
             os.kill(victim, signal.SIGKILL)
             killed = (procs.index(victim), len(procs))
             if a.during_checkpoint:
