@@ -902,17 +902,15 @@ static size_t cursor_run(const cursor_t *c, char **at)
     return c->b[c->j].len - c->off;
 }
 
-/* The cursor's next element, or next repetition of the blocks (rare:
- * regular types only). */
+/* The next repetition of a regular type's blocks, or its next element
+ * after the last (out of line: rare). */
 static __attribute__((noinline)) void cursor_wrap(cursor_t *c)
 {
-    if (c->reps > 1) {
-        c->roff += amp_dt_rep_next(c->dt, c->idx);
-        if (++c->r < c->reps)
-            return;
-        c->r = 0;
-        c->roff = 0;
-    }
+    c->roff += amp_dt_rep_next(c->dt, c->idx);
+    if (++c->r < c->reps)
+        return;
+    c->r = 0;
+    c->roff = 0;
     c->i++;
 }
 
