@@ -62,6 +62,9 @@ void amp_trace_recv_put(amp_rank_t *rank, MPI_Comm comm_h,
         from = s < c->remote_size && c->remote_world ? c->remote_world[s] : -1;
     else
         from = s < c->size ? amp_comm_world_rank(c, s) : -1;
+    if (from >= 0 && c->ctx != 0)
+        amp_trace_put(pe->trace, AMP_TRACE_ON_COMM, 0, rank->world_rank + 1,
+                      c->ctx, 0, 0);
     if (from >= 0)
         amp_trace_put(pe->trace, AMP_TRACE_RECV, 0, rank->world_rank + 1, from,
                       p->st_tag, p->st_bytes);

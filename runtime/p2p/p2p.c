@@ -592,6 +592,9 @@ trace_send(amp_pe_t *pe, const amp_p2p_ep_t *ep, const amp_p2p_ep_t *to,
         to ? (to->thr->pe == pe ? AMP_TRACE_VIA_PE : AMP_TRACE_VIA_PROCESS)
            : (amp_p2p_on_device(req) ? AMP_TRACE_VIA_DEVICE
                                      : AMP_TRACE_VIA_NET);
+    if (env.ctx != 0) /* the converter tells the communicator by it */
+        amp_trace_put(pe->trace, AMP_TRACE_ON_COMM, 0, ep->world_rank + 1,
+                      env.ctx, 0, 0);
     amp_trace_put(pe->trace, AMP_TRACE_SEND, via, ep->world_rank + 1, env.dst,
                   env.tag, req->bytes);
 }

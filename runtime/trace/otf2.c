@@ -9,10 +9,13 @@
  * rank stopped and why), idling (region "idle") and the balancing steps
  * decided there (region "load balancing"); a rank's location gets its MPI
  * calls (a region per call), its sends and completed receives (MpiSend,
- * MpiRecv on MPI_COMM_WORLD, peer in world ranks) and, at each balancing step,
- * its load and new place (a metric).  Regions left open at the end are closed
- * at the last time.
+ * MpiRecv on their communicator, the peer as its rank there), its blocking
+ * collectives (MpiCollectiveBegin/End) and, at each balancing step, its
+ * load and new place (a metric).  The communicators are put together from
+ * their members' records (comms.h).  Regions left open at the end are
+ * closed at the last time.
  */
+#include "trace/comms.h"
 #include "trace/raw.h"
 #include "trace/trace.h"
 
@@ -32,6 +35,8 @@ typedef struct ev {
     int loc;      /* the PE's location */
     int stream;   /* index into cv->streams (the PE's names) */
     amp_trace_rec_t r;
+    uint64_t aux; /* SEND, RECV: the context (ON_COMM before it, else 0);
+                     COLL_END: the bytes received (COLL_RECV after it) */
 } ev_t;
 
 typedef struct stream {
@@ -54,6 +59,7 @@ typedef struct conv {
     uint64_t dropped;
     int *rank_proc;   /* the process a rank was first seen in */
     int *stream_proc; /* a PE's stream -> its process */
+    amp_tcomms_t comms;
 } conv_t;
 
 /* OTF2's smallest chunk (bytes). */
@@ -133,6 +139,39 @@ static amp_status_t add_ev(conv_t *cv, const ev_t *e)
     return AMP_OK;
 }
 
+/* Takes in the records that belong to a neighbour or to the definitions
+ * (*on: a pending ON_COMM; first: this PE's first event); whether e is
+ * done with.  A record whose partner was dropped stands alone. */
+static int fold(conv_t *cv, ev_t *e, amp_trace_rec_t *on, size_t first)
+{
+    const amp_trace_rec_t *r = &e->r;
+    ev_t *last = cv->nevs > first ? &cv->evs[cv->nevs - 1] : NULL;
+    int after_on = on->kind == AMP_TRACE_ON_COMM && on->a == r->a;
+    on->kind = 0;
+    e->aux = 0;
+    switch (r->kind) {
+    case AMP_TRACE_COMM:
+        if (amp_tcomms_member(&cv->comms, r->b, r->a - 1, r->c,
+                              (int)(r->d >> 32), (int)(uint32_t)r->d) != AMP_OK)
+            cv->dropped++; /* out of memory: that place is lost */
+        return 1;
+    case AMP_TRACE_INTER:
+        amp_tcomms_inter(&cv->comms, r->b, r->a - 1);
+        return 1;
+    case AMP_TRACE_ON_COMM: *on = *r; return 1;
+    case AMP_TRACE_SEND:
+    case AMP_TRACE_RECV:
+        if (after_on)
+            e->aux = (uint32_t)on->b;
+        return 0;
+    case AMP_TRACE_COLL_RECV:
+        if (last && last->r.kind == AMP_TRACE_COLL_END && last->r.a == r->a)
+            last->aux = r->d;
+        return 1;
+    default: return 0;
+    }
+}
+
 /* The records of PE pe of process proc, whose clock is given. */
 static amp_status_t read_pe(conv_t *cv, const char *dir, int proc, int pe,
                             const double clk[4])
@@ -152,13 +191,16 @@ static amp_status_t read_pe(conv_t *cv, const char *dir, int proc, int pe,
                       ? (clk[3] - clk[1]) / (clk[2] - clk[0])
                       : 1.0; /* ns per cycle */
     ev_t e = {.loc = s, .stream = s};
+    amp_trace_rec_t on = {0}; /* an ON_COMM waiting for its record */
+    size_t first = cv->nevs;
     while (st == AMP_OK && fread(&e.r, sizeof(e.r), 1, f) == 1) {
         e.ns = (int64_t)clk[1] + (int64_t)(((double)e.r.t - clk[0]) * rate);
         e.seq = cv->nevs;
         if (e.r.kind == AMP_TRACE_RUN && e.r.a > 0 && e.r.a <= cv->nranks &&
             cv->rank_proc[e.r.a - 1] < 0)
             cv->rank_proc[e.r.a - 1] = proc;
-        st = add_ev(cv, &e);
+        if (!fold(cv, &e, &on, first))
+            st = add_ev(cv, &e);
     }
     fclose(f);
     return st;
@@ -218,6 +260,7 @@ static amp_status_t read_all(conv_t *cv, const char *dir)
     free(npes);
     if (st != AMP_OK)
         return st;
+    amp_tcomms_seal(&cv->comms);
     qsort(cv->evs, cv->nevs, sizeof(*cv->evs), by_time);
     cv->tmin = cv->nevs ? cv->evs[0].ns : 0;
     cv->tmax = cv->nevs ? cv->evs[cv->nevs - 1].ns : 0;
@@ -235,6 +278,8 @@ typedef struct out {
     char *pe_idle;      /* PE location -> idle open */
     char *pe_lb;        /* PE location -> balancing open */
     int *rank_call;     /* rank -> the call region open, or -1 */
+    int64_t *coll;      /* rank -> its open collective's OTF2 comm, or -1 */
+    int *coll_op;       /* ... and what it is (amp_trace_coll_t) */
     OTF2_AttributeList *attrs;
     uint32_t stop_str[4], via_str[4];
     uint32_t *call_str; /* global name -> its string */
@@ -410,33 +455,122 @@ static void on_pe_event(out_t *o, const ev_t *e)
     }
 }
 
+/* The OTF2 communicator that a record of rank r on context ctx is on,
+ * and the rank's peer world in it (*peer; -1: not a member): 0 for
+ * MPI_COMM_WORLD (and for a communicator the archive does not define: the
+ * peer stays a world rank, which is right there); -1 for a message of a
+ * collective's own, not the program's (the context after a
+ * communicator's). */
+static int64_t comm_of(const out_t *o, int r, int ctx, int world, int *peer)
+{
+    const amp_tcomms_t *t = &o->cv->comms;
+    int me, k;
+    *peer = world;
+    if (ctx == 0)
+        return 0;
+    if (ctx == 1 || amp_tcomms_find(t, ctx - 1, r, &me) >= 0)
+        return -1;
+    k = amp_tcomms_find(t, ctx, r, &me);
+    if (k < 0 || !t->v[k].id)
+        return 0;
+    int j;
+    *peer = amp_tcomms_find(t, ctx, world, &j) == k ? j : -1;
+    return t->v[k].id;
+}
+
+static void on_message(out_t *o, const ev_t *e)
+{
+    int r = e->r.a - 1, peer;
+    if (e->r.b < 0 || e->r.b >= o->cv->nranks)
+        return;
+    int64_t comm = comm_of(o, r, (int)e->aux, e->r.b, &peer);
+    if (comm < 0 || peer < 0)
+        return;
+    OTF2_EvtWriter *w = writer(o, rank_loc(o, r));
+    if (e->r.kind == AMP_TRACE_RECV) {
+        OTF2_EvtWriter_MpiRecv(w, NULL, (OTF2_TimeStamp)e->ns, (uint32_t)peer,
+                               (OTF2_CommRef)comm, (uint32_t)e->r.c, e->r.d);
+        return;
+    }
+    OTF2_AttributeList_AddStringRef(o->attrs, ATTR_VIA, o->via_str[e->r.x & 3]);
+    OTF2_EvtWriter_MpiSend(w, o->attrs, (OTF2_TimeStamp)e->ns, (uint32_t)peer,
+                           (OTF2_CommRef)comm, (uint32_t)e->r.c, e->r.d);
+}
+
+/* A blocking collective's begin, on a communicator the archive defines. */
+static void on_coll_begin(out_t *o, const ev_t *e)
+{
+    int r = e->r.a - 1, me;
+    const amp_tcomms_t *t = &o->cv->comms;
+    int k = e->r.b > 0 ? amp_tcomms_find(t, e->r.b, r, &me) : -1;
+    int64_t comm = e->r.b == 0            ? 0
+                   : k >= 0 && t->v[k].id ? (int64_t)t->v[k].id
+                                          : -1;
+    if (comm < 0 || o->coll[r] >= 0)
+        return;
+    OTF2_EvtWriter_MpiCollectiveBegin(writer(o, rank_loc(o, r)), NULL,
+                                      (OTF2_TimeStamp)e->ns);
+    o->coll[r] = comm;
+    o->coll_op[r] = e->r.x;
+}
+
+/* OTF2's name of each amp_trace_coll_t. */
+static const OTF2_CollectiveOp coll_op[] = {
+    [AMP_TRACE_COLL_BARRIER] = OTF2_COLLECTIVE_OP_BARRIER,
+    [AMP_TRACE_COLL_BCAST] = OTF2_COLLECTIVE_OP_BCAST,
+    [AMP_TRACE_COLL_GATHER] = OTF2_COLLECTIVE_OP_GATHER,
+    [AMP_TRACE_COLL_GATHERV] = OTF2_COLLECTIVE_OP_GATHERV,
+    [AMP_TRACE_COLL_SCATTER] = OTF2_COLLECTIVE_OP_SCATTER,
+    [AMP_TRACE_COLL_SCATTERV] = OTF2_COLLECTIVE_OP_SCATTERV,
+    [AMP_TRACE_COLL_ALLGATHER] = OTF2_COLLECTIVE_OP_ALLGATHER,
+    [AMP_TRACE_COLL_ALLGATHERV] = OTF2_COLLECTIVE_OP_ALLGATHERV,
+    [AMP_TRACE_COLL_ALLTOALL] = OTF2_COLLECTIVE_OP_ALLTOALL,
+    [AMP_TRACE_COLL_ALLTOALLV] = OTF2_COLLECTIVE_OP_ALLTOALLV,
+    [AMP_TRACE_COLL_ALLTOALLW] = OTF2_COLLECTIVE_OP_ALLTOALLW,
+    [AMP_TRACE_COLL_ALLREDUCE] = OTF2_COLLECTIVE_OP_ALLREDUCE,
+    [AMP_TRACE_COLL_REDUCE] = OTF2_COLLECTIVE_OP_REDUCE,
+    [AMP_TRACE_COLL_REDUCE_SCATTER] = OTF2_COLLECTIVE_OP_REDUCE_SCATTER,
+    [AMP_TRACE_COLL_REDUCE_SCATTER_BLOCK] =
+        OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK,
+    [AMP_TRACE_COLL_SCAN] = OTF2_COLLECTIVE_OP_SCAN,
+    [AMP_TRACE_COLL_EXSCAN] = OTF2_COLLECTIVE_OP_EXSCAN};
+
+/* ... and its end at time t: op (amp_trace_coll_t), root (-1: none),
+ * bytes sent and received. */
+static void coll_end(out_t *o, int r, int64_t t, int op, int root,
+                     uint64_t sent, uint64_t recv)
+{
+    if (o->coll[r] < 0)
+        return;
+    OTF2_EvtWriter_MpiCollectiveEnd(
+        writer(o, rank_loc(o, r)), NULL, (OTF2_TimeStamp)t,
+        coll_op[op >= AMP_TRACE_COLL_BARRIER && op <= AMP_TRACE_COLL_EXSCAN
+                    ? op
+                    : AMP_TRACE_COLL_BARRIER],
+        (OTF2_CommRef)o->coll[r],
+        root >= 0 ? (uint32_t)root : OTF2_COLLECTIVE_ROOT_NONE, sent, recv);
+    o->coll[r] = -1;
+}
+
 static void on_event(out_t *o, const ev_t *e)
 {
     int r = e->r.a - 1;
     int ranked = e->r.kind == AMP_TRACE_RUN || e->r.kind == AMP_TRACE_STOP ||
                  e->r.kind == AMP_TRACE_ENTER || e->r.kind == AMP_TRACE_LEAVE ||
                  e->r.kind == AMP_TRACE_SEND || e->r.kind == AMP_TRACE_RECV ||
-                 e->r.kind == AMP_TRACE_LB_RANK;
+                 e->r.kind == AMP_TRACE_LB_RANK ||
+                 e->r.kind == AMP_TRACE_COLL_BEGIN ||
+                 e->r.kind == AMP_TRACE_COLL_END;
     if (ranked && (r < 0 || r >= o->cv->nranks))
         return; /* a helper thread, not a rank */
     switch (e->r.kind) {
     case AMP_TRACE_ENTER:
     case AMP_TRACE_LEAVE: on_call(o, e, e->r.kind == AMP_TRACE_ENTER); break;
     case AMP_TRACE_SEND:
-        if (e->r.b < 0 || e->r.b >= o->cv->nranks)
-            break;
-        OTF2_AttributeList_AddStringRef(o->attrs, ATTR_VIA,
-                                        o->via_str[e->r.x & 3]);
-        OTF2_EvtWriter_MpiSend(writer(o, rank_loc(o, r)), o->attrs,
-                               (OTF2_TimeStamp)e->ns, (uint32_t)e->r.b, 0,
-                               (uint32_t)e->r.c, e->r.d);
-        break;
-    case AMP_TRACE_RECV:
-        if (e->r.b < 0 || e->r.b >= o->cv->nranks)
-            break;
-        OTF2_EvtWriter_MpiRecv(writer(o, rank_loc(o, r)), NULL,
-                               (OTF2_TimeStamp)e->ns, (uint32_t)e->r.b, 0,
-                               (uint32_t)e->r.c, e->r.d);
+    case AMP_TRACE_RECV: on_message(o, e); break;
+    case AMP_TRACE_COLL_BEGIN: on_coll_begin(o, e); break;
+    case AMP_TRACE_COLL_END:
+        coll_end(o, r, e->ns, e->r.x, e->r.c, e->r.d, e->aux);
         break;
     case AMP_TRACE_LB_RANK: on_lb_rank(o, e); break;
     default: on_pe_event(o, e);
@@ -447,6 +581,8 @@ static void close_all(out_t *o)
 {
     for (int loc = 0; loc < o->cv->npes_all; loc++)
         close_pe(o, loc, o->cv->tmax);
+    for (int r = 0; r < o->cv->nranks; r++)
+        coll_end(o, r, o->cv->tmax, o->coll_op[r], -1, 0, 0);
     for (int r = 0; r < o->cv->nranks; r++)
         if (o->rank_call[r] >= 0)
             region(o, rank_loc(o, r), o->cv->tmax,
@@ -564,18 +700,33 @@ static void def_locations(out_t *o, OTF2_GlobalDefWriter *d)
     }
 }
 
-/* MPI_COMM_WORLD over the ranks' locations (comm 0: the sends' peers are
- * world ranks). */
+/* MPI_COMM_WORLD over the ranks' locations (comm 0, group 1), then
+ * every communicator the ranks' records define (comm k, group k + 1: its
+ * members' world ranks, which index group 0). */
 static amp_status_t def_comm(out_t *o, OTF2_GlobalDefWriter *d)
 {
     conv_t *cv = o->cv;
+    const amp_tcomms_t *t = &cv->comms;
     uint32_t ranks = str_ref(cv, "MPI ranks");
     uint32_t world = str_ref(cv, "MPI_COMM_WORLD");
-    if (!d)
-        return AMP_OK;
-    uint64_t *m = malloc((size_t)(cv->nranks ? cv->nranks : 1) * sizeof(*m));
-    if (!m)
+    uint32_t *names = malloc(((size_t)t->n + 1) * sizeof(*names));
+    if (!names)
         return AMP_ERR_NOMEM;
+    for (int k = 0; k < t->n; k++) { /* one name per context and size */
+        char name[64];
+        snprintf(name, sizeof(name), "context %d, %d ranks", t->v[k].ctx,
+                 t->v[k].size);
+        names[k] = str_ref(cv, name);
+    }
+    int most = cv->nranks;
+    for (int k = 0; k < t->n; k++)
+        most = t->v[k].size > most ? t->v[k].size : most;
+    uint64_t *m = malloc((size_t)(most ? most : 1) * sizeof(*m));
+    if (!m || !d) {
+        free(names);
+        free(m);
+        return m || !d ? AMP_OK : AMP_ERR_NOMEM;
+    }
     for (int r = 0; r < cv->nranks; r++)
         m[r] = (uint64_t)rank_loc(o, r);
     OTF2_GlobalDefWriter_WriteGroup(d, 0, ranks, OTF2_GROUP_TYPE_COMM_LOCATIONS,
@@ -586,9 +737,23 @@ static amp_status_t def_comm(out_t *o, OTF2_GlobalDefWriter *d)
     OTF2_GlobalDefWriter_WriteGroup(d, 1, world, OTF2_GROUP_TYPE_COMM_GROUP,
                                     OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
                                     (uint32_t)cv->nranks, m);
-    free(m);
     OTF2_GlobalDefWriter_WriteComm(d, 0, world, 1, OTF2_UNDEFINED_COMM,
                                    OTF2_COMM_FLAG_NONE);
+    for (int k = 0; k < t->n; k++) {
+        const amp_tcomm_t *c = &t->v[k];
+        if (!c->id)
+            continue;
+        for (int i = 0; i < c->size; i++)
+            m[i] = (uint64_t)c->members[i];
+        OTF2_GlobalDefWriter_WriteGroup(
+            d, c->id + 1, names[k], OTF2_GROUP_TYPE_COMM_GROUP,
+            OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)c->size, m);
+        OTF2_GlobalDefWriter_WriteComm(d, c->id, names[k], c->id + 1,
+                                       OTF2_UNDEFINED_COMM,
+                                       OTF2_COMM_FLAG_NONE);
+    }
+    free(names);
+    free(m);
     return AMP_OK;
 }
 
@@ -718,17 +883,19 @@ static amp_status_t out_init(out_t *o, conv_t *cv)
     o->pe_idle = calloc((size_t)cv->npes_all + 1, 1);
     o->pe_lb = calloc((size_t)cv->npes_all + 1, 1);
     o->rank_call = malloc((size_t)(cv->nranks + 1) * sizeof(int));
+    o->coll = malloc((size_t)(cv->nranks + 1) * sizeof(*o->coll));
+    o->coll_op = malloc((size_t)(cv->nranks + 1) * sizeof(int));
     o->attrs = OTF2_AttributeList_New();
     o->call_str = malloc((size_t)(cv->nnames + 1) * sizeof(uint32_t));
     if (!o->w || !o->count || !o->pe_rank || !o->pe_idle || !o->pe_lb ||
-        !o->rank_call || !o->attrs || !o->call_str)
+        !o->rank_call || !o->coll || !o->coll_op || !o->attrs || !o->call_str)
         return AMP_ERR_NOMEM;
     for (int g = 0; g < cv->nnames; g++)
         o->call_str[g] = str_ref(cv, cv->names[g]);
     for (int i = 0; i < cv->npes_all; i++)
         o->pe_rank[i] = -1;
     for (int r = 0; r < cv->nranks; r++)
-        o->rank_call[r] = -1;
+        o->rank_call[r] = o->coll[r] = -1;
     static const char *const stops[4] = {"block", "yield", "move", "done"};
     static const char *const vias[4] = {"PE", "process", "network", "device"};
     for (int k = 0; k < 4; k++) {
@@ -746,6 +913,8 @@ static void out_cleanup(out_t *o)
     free(o->pe_idle);
     free(o->pe_lb);
     free(o->rank_call);
+    free(o->coll);
+    free(o->coll_op);
     free(o->call_str);
     if (o->attrs)
         OTF2_AttributeList_Delete(o->attrs);
@@ -766,6 +935,7 @@ static void conv_cleanup(conv_t *cv)
     free(cv->pe_base);
     free(cv->rank_proc);
     free(cv->stream_proc);
+    amp_tcomms_free(&cv->comms);
 }
 
 /* The archive: events location by location, then the definitions. */

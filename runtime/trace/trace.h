@@ -39,24 +39,60 @@
 
 /* What a record says; a..d as listed. */
 typedef enum amp_trace_kind {
-    AMP_TRACE_RUN = 1,  /* a thread began running: a = id */
-    AMP_TRACE_STOP,     /* ... stopped: a = id, b = name of the call it
-                           is in (0: none), x = amp_trace_stop_t */
-    AMP_TRACE_IDLE,     /* the PE began idling */
-    AMP_TRACE_BUSY,     /* ... and stopped */
-    AMP_TRACE_ENTER,    /* rank a entered the call named b */
-    AMP_TRACE_LEAVE,    /* ... and left it */
-    AMP_TRACE_SEND,     /* rank a sent d bytes to rank b, tag c; x:
-                           amp_trace_via_t */
-    AMP_TRACE_LB_BEGIN, /* balancing step c (of this process) begins */
-    AMP_TRACE_LB_RANK,  /* rank a, load d (a double, seconds), PE b ->
-                           PE c of process x */
-    AMP_TRACE_LB_END,   /* the step is decided */
-    AMP_TRACE_LB_SHIP,  /* step c: this process sent a ranks to others,
-                           d bytes of their memory */
-    AMP_TRACE_RECV      /* rank a received d bytes from rank b, tag c (as
-                           the program learns it: its receive completed) */
+    AMP_TRACE_RUN = 1,    /* a thread began running: a = id */
+    AMP_TRACE_STOP,       /* ... stopped: a = id, b = name of the call it
+                             is in (0: none), x = amp_trace_stop_t */
+    AMP_TRACE_IDLE,       /* the PE began idling */
+    AMP_TRACE_BUSY,       /* ... and stopped */
+    AMP_TRACE_ENTER,      /* rank a entered the call named b */
+    AMP_TRACE_LEAVE,      /* ... and left it */
+    AMP_TRACE_SEND,       /* rank a sent d bytes to rank b, tag c; x:
+                             amp_trace_via_t */
+    AMP_TRACE_LB_BEGIN,   /* balancing step c (of this process) begins */
+    AMP_TRACE_LB_RANK,    /* rank a, load d (a double, seconds), PE b ->
+                             PE c of process x */
+    AMP_TRACE_LB_END,     /* the step is decided */
+    AMP_TRACE_LB_SHIP,    /* step c: this process sent a ranks to others,
+                             d bytes of their memory */
+    AMP_TRACE_RECV,       /* rank a received d bytes from rank b, tag c (as
+                             the program learns it: its receive completed) */
+    AMP_TRACE_COMM,       /* rank a is member c of the communicator of
+                             context b and size d >> 32 whose member 0 is
+                             world rank d & 0xffffffff (made at this rank) */
+    AMP_TRACE_INTER,      /* ... that communicator (context b) of rank a is
+                             an inter-communicator: not defined */
+    AMP_TRACE_ON_COMM,    /* rank a's next record (a SEND or RECV) is on
+                             the communicator of context b at rank a (none:
+                             MPI_COMM_WORLD) */
+    AMP_TRACE_COLL_BEGIN, /* rank a begins a blocking collective (x as
+                             below) on the communicator of context b (-1:
+                             one the archive does not define) */
+    AMP_TRACE_COLL_END,   /* ... ends it: x = amp_trace_coll_t, on the
+                             communicator of context b, root c (-1: none),
+                             d bytes sent */
+    AMP_TRACE_COLL_RECV   /* ... and received d bytes (right after END) */
 } amp_trace_kind_t;
+
+/* The blocking collectives (AMP_TRACE_COLL_END's x). */
+typedef enum amp_trace_coll {
+    AMP_TRACE_COLL_BARRIER = 1,
+    AMP_TRACE_COLL_BCAST,
+    AMP_TRACE_COLL_GATHER,
+    AMP_TRACE_COLL_GATHERV,
+    AMP_TRACE_COLL_SCATTER,
+    AMP_TRACE_COLL_SCATTERV,
+    AMP_TRACE_COLL_ALLGATHER,
+    AMP_TRACE_COLL_ALLGATHERV,
+    AMP_TRACE_COLL_ALLTOALL,
+    AMP_TRACE_COLL_ALLTOALLV,
+    AMP_TRACE_COLL_ALLTOALLW,
+    AMP_TRACE_COLL_ALLREDUCE,
+    AMP_TRACE_COLL_REDUCE,
+    AMP_TRACE_COLL_REDUCE_SCATTER,
+    AMP_TRACE_COLL_REDUCE_SCATTER_BLOCK,
+    AMP_TRACE_COLL_SCAN,
+    AMP_TRACE_COLL_EXSCAN
+} amp_trace_coll_t;
 
 typedef enum amp_trace_stop {
     AMP_TRACE_STOP_BLOCK, /* waits for something (a message, a peer) */

@@ -142,6 +142,26 @@ int amp_comm_members_local(int size, const int *world)
     return 1;
 }
 
+/* +trace: this rank's member of a new communicator, so that the archive
+ * can define it (its members' records together give its group). */
+static void trace_comm(const amp_rank_t *rank, const amp_comm_t *c)
+{
+    amp_pe_t *pe = amp_pe_self();
+    if (!pe || !pe->trace || c->ctx == 0)
+        return;
+    uint64_t first = (uint32_t)(c->world ? c->world[0] : 0);
+    amp_trace_put(pe->trace, AMP_TRACE_COMM, 0, rank->world_rank + 1, c->ctx,
+                  c->rank, (uint64_t)(uint32_t)c->size << 32 | first);
+}
+
+void amp_comm_trace_inter(const amp_rank_t *rank, const amp_comm_t *c)
+{
+    amp_pe_t *pe = amp_pe_self();
+    if (pe && pe->trace)
+        amp_trace_put(pe->trace, AMP_TRACE_INTER, 0, rank->world_rank + 1,
+                      c->ctx, 0, 0);
+}
+
 amp_comm_t *amp_comm_alloc(amp_rank_t *rank, int ctx, int myrank, int size,
                            int *world)
 {
@@ -156,6 +176,8 @@ amp_comm_t *amp_comm_alloc(amp_rank_t *rank, int ctx, int myrank, int size,
     c->world = world;
     c->owned_world = world;
     c->errh = MPI_ERRORS_ARE_FATAL;
+    if (__builtin_expect(amp_sched_lending & AMP_SCHED_TRACED, 0))
+        trace_comm(rank, c);
     return c;
 }
 

@@ -83,6 +83,9 @@ amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
  * adds it once ctx is known: MPI_Comm_idup). */
 amp_comm_t *amp_comm_alloc(amp_rank_t *rank, int ctx, int myrank, int size,
                            int *world);
+/* +trace: c, just made, is an inter-communicator (the archive leaves
+ * it out of its communicators). */
+void amp_comm_trace_inter(const amp_rank_t *rank, const amp_comm_t *c);
 /* Releases everything the communicator holds and its handle. */
 void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm);
 /* Keeps comm alive (MPI_Comm_free only invalidates the program's handle)

@@ -109,6 +109,8 @@ static amp_comm_t *intercomm_make(amp_rank_t *rank, int ctx, int attach, int me,
     c->remote_size = rsize;
     c->remote_world = c->owned_remote_world = remote;
     c->local_comm = AMPI_HANDLE(AMPI_HANDLE_COMM, lc->obj.idx);
+    if (__builtin_expect(amp_sched_lending & AMP_SCHED_TRACED, 0))
+        amp_comm_trace_inter(rank, c);
     return c;
 }
 
