@@ -918,12 +918,12 @@ int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call)
     why_t w = {{0}};
     blob_t blob = {0};
     uint64_t id;
-    int cls = MPI_SUCCESS;
+    int cls = MPI_SUCCESS, made = 0;
     char stage[PATH_MAX - 64]; /* room for a file's name after it */
     amp_ckpt_dir_staging(dir, stage, sizeof(stage));
     if (rank->world_rank == 0) { /* before any rank learns the id */
         amp_sys_alloc_enter();
-        cls = amp_ckpt_dir_prepare(dir, w.text, sizeof(w.text));
+        cls = amp_ckpt_dir_prepare(dir, &made, w.text, sizeof(w.text));
         amp_sys_alloc_leave();
     }
     int rc = agree_stamp(rank, &id, &cls, &w);
@@ -962,7 +962,7 @@ int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call)
         manifest = finish(dir, stage, id, &w);
     if ((any || manifest != MPI_SUCCESS) && rank->world_rank == 0) {
         amp_sys_alloc_enter();
-        amp_ckpt_dir_abandon(dir);
+        amp_ckpt_dir_abandon(dir, made);
         amp_sys_alloc_leave();
     }
     rc = PMPI_Bcast(&manifest, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -73,11 +73,12 @@ static int fail(char *why, size_t len, const char *what, const char *path,
     return MPI_ERR_IO;
 }
 
-int amp_ckpt_dir_prepare(const char *dir, char *why, size_t len)
+int amp_ckpt_dir_prepare(const char *dir, int *made, char *why, size_t len)
 {
     char stage[PATH_MAX];
     amp_ckpt_dir_staging(dir, stage, sizeof(stage));
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    *made = mkdir(dir, 0777) == 0;
+    if (!*made && errno != EEXIST)
         return fail(why, len, "create the checkpoint directory", dir, errno);
     int err = clear(stage, 0); /* a torn one, from a job that died */
     if (err)
@@ -137,7 +138,7 @@ int amp_ckpt_dir_commit(const char *dir, char *why, size_t len)
     return note(dir, why, len);
 }
 
-void amp_ckpt_dir_abandon(const char *dir)
+void amp_ckpt_dir_abandon(const char *dir, int made)
 {
     char stage[PATH_MAX];
     amp_ckpt_dir_staging(dir, stage, sizeof(stage));
@@ -145,6 +146,8 @@ void amp_ckpt_dir_abandon(const char *dir)
     if (err)
         amp_log_error("cannot remove the unfinished checkpoint in %s: %s",
                       stage, strerror(err));
+    if (made) /* ENOTEMPTY: something else was put there since */
+        (void)rmdir(dir);
 }
 
 void amp_ckpt_dir_memory(char *out, size_t len)

@@ -17,16 +17,17 @@
 
 /* DIR's staging directory, DIR.next (trailing slashes of DIR dropped). */
 void amp_ckpt_dir_staging(const char *dir, char *out, size_t len);
-/* Rank 0, before any rank writes: DIR and an empty DIR.next exist.  An
- * MPI class; why: the reason. */
-int amp_ckpt_dir_prepare(const char *dir, char *why, size_t len);
+/* Rank 0, before any rank writes: DIR and an empty DIR.next exist
+ * (*made: DIR did not exist before).  An MPI class; why: the reason. */
+int amp_ckpt_dir_prepare(const char *dir, int *made, char *why, size_t len);
 /* Rank 0, once DIR.next holds the manifest: DIR.next becomes DIR, the
  * previous checkpoint is removed, the note written.  An MPI class. */
 int amp_ckpt_dir_commit(const char *dir, char *why, size_t len);
 
 /* Rank 0, after a checkpoint failed: DIR.next and what it holds removed
- * (DIR keeps the previous checkpoint). */
-void amp_ckpt_dir_abandon(const char *dir);
+ * (DIR keeps the previous checkpoint); DIR too when prepare made it
+ * (made) and it is still empty. */
+void amp_ckpt_dir_abandon(const char *dir, int made);
 
 /* Where the job's in-memory checkpoints go ("ampi_checkpoint" =
  * "in_memory"): AMPI_CHECKPOINT_MEMORY (ampirun sets it), else a

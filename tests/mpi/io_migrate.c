@@ -10,6 +10,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 enum { N = 64 };
 
@@ -59,6 +61,9 @@ static void check_checkpoint_refused(void)
     MT_CHECK_ERR_CLASS(rc, MPI_ERR_UNSUPPORTED_OPERATION);
     MPI_Error_string(rc, msg, &len);
     MT_CHECK(strstr(msg, "file") != NULL);
+    /* The refused checkpoint leaves nothing behind: not even the
+     * directory it was to be written to, which it made. */
+    MT_CHECK(access(value + strlen("to_file="), F_OK) != 0);
     MPI_Info_free(&info);
 }
 
