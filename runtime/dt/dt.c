@@ -50,7 +50,8 @@ typedef struct build {
     amp_dt_block_t *blocks; /* NULL while counting */
     amp_dt_block_t last;    /* the block most recently added */
     size_t n;
-    int over;      /* more than AMP_DT_MAX_BLOCKS blocks */
+    size_t limit;  /* the most blocks it may have */
+    int over;      /* more than limit blocks */
     int no_blocks; /* bounds and kinds only (make_regular) */
     int overflow;  /* a size or bound that does not fit */
     size_t size;
@@ -69,6 +70,7 @@ static void build_init(build_t *b, amp_dt_block_t *blocks)
 {
     memset(b, 0, sizeof(*b));
     b->blocks = blocks;
+    b->limit = AMP_DT_MAX_BLOCKS;
     b->basic = SIZE_MAX;
     b->base_id = -1;
 }
@@ -84,7 +86,7 @@ static void put_block(build_t *b, amp_dt_block_t blk)
             b->blocks[b->n - 1] = b->last;
         return;
     }
-    if (b->n == AMP_DT_MAX_BLOCKS) {
+    if (b->n == b->limit) {
         b->over = 1;
         return;
     }
@@ -215,6 +217,7 @@ typedef struct layout {
     ptrdiff_t stride;
     const amp_dt_t *old;
     const amp_dt_part_t *parts;
+    size_t limit; /* the most blocks, 0: AMP_DT_MAX_BLOCKS */
 } layout_t;
 static amp_status_t build(amp_dt_t *newdt, const layout_t *l, int pad,
                           int check);
@@ -311,6 +314,8 @@ static amp_status_t build(amp_dt_t *newdt, const layout_t *l, int pad,
 {
     build_t b;
     build_init(&b, NULL);
+    if (l->limit)
+        b.limit = l->limit;
     run(&b, l);
     if (b.over)
         return AMP_ERR_NOMEM;
@@ -320,6 +325,7 @@ static amp_status_t build(amp_dt_t *newdt, const layout_t *l, int pad,
     if (!blocks)
         return AMP_ERR_NOMEM;
     build_init(&b, blocks);
+    b.limit = SIZE_MAX; /* counted already */
     run(&b, l);
     build_finish(&b, newdt, pad, check);
     return AMP_OK;
@@ -476,8 +482,14 @@ amp_status_t amp_dt_make_struct(amp_dt_t *newdt, int count,
     int first, n;
     ptrdiff_t stride;
     if (st == AMP_ERR_NOMEM && parts_regular(parts, count, &first, &n, &stride))
-        st = make_regular(newdt, n, parts[first].blocklen, stride,
-                          parts[first].disp, parts[first].type, pad);
+        return make_regular(newdt, n, parts[first].blocklen, stride,
+                            parts[first].disp, parts[first].type, pad);
+    if (st == AMP_ERR_NOMEM && count > AMP_DT_MAX_BLOCKS) {
+        /* Irregular, but no more blocks than the entries the program
+         * listed itself: as much memory as its own arrays. */
+        l.limit = (size_t)count;
+        st = build(newdt, &l, pad, 1);
+    }
     return st;
 }
 

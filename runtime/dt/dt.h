@@ -16,7 +16,9 @@
  * the limit is kept regular instead: the blocks of one entry, repeated
  * over a loop nest (reps, dims); every walk over blocks repeats them.
  * Other types built from such a type are flattened, and fail at the limit
- * as before.
+ * as before, except a struct or indexed type of more entries than the
+ * limit: it may have as many blocks as entries (the program's own arrays
+ * are that long).
  */
 #ifndef AMP_DT_H
 #define AMP_DT_H

@@ -9,7 +9,9 @@
  * entry of it, as MPICH's datatype pools build them).  A type that would
  * have to list every block (a struct of one and two copies of it) fails with
  * MPI_ERR_NO_MEM.  A struct of NB evenly spaced ints and an indexed block
- * type of NB blocks two ints apart (the vector in disguise) work too.
+ * type of NB blocks two ints apart (the vector in disguise) work too, and
+ * so does a struct of NB ints whose last one breaks the spacing (listed
+ * block by block: no more blocks than entries).
  */
 #include "mpitest.h"
 
@@ -234,6 +236,74 @@ out:
     free(at);
 }
 
+/* Entry k of the uneven struct: int 2k, but the last one's is odd. */
+static size_t uneven_at(size_t k)
+{
+    return 2 * k + (k == NB - 1);
+}
+
+/* Whether a holds r's values at the uneven struct's entries and other
+ * elsewhere. */
+static int check_uneven(const int *a, int r, int other)
+{
+    for (size_t i = 0; i < SPAN; i++) {
+        int in = i % 2 == 0 ? i != 2 * (NB - 1) : i == 2 * NB - 1;
+        if (!MT_CHECK_INT_EQ(a[i], in ? val(r, i) : other))
+            return 0;
+    }
+    return 1;
+}
+
+/* A struct of NB ints whose last entry breaks the spacing: not regular,
+ * so every block is listed (as many as the entries the program gave).
+ * It moves data in a send, MPI_Pack/MPI_Unpack and a put. */
+static void uneven(int *a, int *packed, int me, int peer)
+{
+    int *lens = malloc(NB * sizeof(int));
+    MPI_Aint *disps = malloc(NB * sizeof(MPI_Aint));
+    MPI_Datatype *types = malloc(NB * sizeof(MPI_Datatype)), t, *tp = &t;
+    if (!MT_CHECK(lens && disps && types))
+        goto out;
+    for (size_t k = 0; k < NB; k++) {
+        lens[k] = 1;
+        disps[k] = (MPI_Aint)uneven_at(k) * 4;
+        types[k] = MPI_INT;
+    }
+    if (!MT_CHECK_MPI(MPI_Type_create_struct(NB, lens, disps, types, tp)) ||
+        !MT_CHECK_MPI(MPI_Type_commit(tp)))
+        goto out;
+    fill(a, me);
+    MT_CHECK_MPI(MPI_Sendrecv(a, 1, t, peer, 2, packed, NB, MPI_INT, peer, 2,
+                              MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    for (size_t k = 0; k < NB; k++)
+        if (!MT_CHECK_INT_EQ(packed[k], val(peer, uneven_at(k))))
+            break;
+    int pos = 0;
+    MT_CHECK_MPI(MPI_Pack(a, 1, t, packed, NB * 4, &pos, MPI_COMM_WORLD));
+    MT_CHECK_INT_EQ(pos, NB * 4);
+    for (size_t i = 0; i < SPAN; i++)
+        a[i] = 0;
+    pos = 0;
+    MT_CHECK_MPI(MPI_Unpack(packed, NB * 4, &pos, a, 1, t, MPI_COMM_WORLD));
+    check_uneven(a, me, 0);
+    int *base;
+    MPI_Win win;
+    MT_CHECK_MPI(MPI_Win_allocate((MPI_Aint)SPAN * 4, 4, MPI_INFO_NULL,
+                                  MPI_COMM_WORLD, &base, &win));
+    for (size_t i = 0; i < SPAN; i++)
+        base[i] = -7;
+    MT_CHECK_MPI(MPI_Win_fence(0, win));
+    MT_CHECK_MPI(MPI_Put(packed, NB, MPI_INT, peer, 0, 1, t, win));
+    MT_CHECK_MPI(MPI_Win_fence(0, win));
+    check_uneven(base, peer, -7);
+    MT_CHECK_MPI(MPI_Win_free(&win));
+    MPI_Type_free(&t);
+out:
+    free(lens);
+    free(disps);
+    free(types);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -252,6 +322,7 @@ int main(int argc, char **argv)
         rma(vec, a, packed, me, peer);
         made_of(vec, a, packed, me);
         disguised(a, packed, me);
+        uneven(a, packed, me, peer);
         MPI_Type_free(&vec);
     }
     free(a);

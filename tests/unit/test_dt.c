@@ -216,7 +216,8 @@ UNIT_TEST(dt_too_many_blocks_fail_cleanly)
 {
     amp_dt_t d;
     memset(&d, 0, sizeof(d));
-    /* alike, evenly spaced but for the last: listed, and too many */
+    /* alike, evenly spaced but for the last: not regular, more blocks
+     * than AMP_DT_MAX_BLOCKS */
     const int n = AMP_DT_MAX_BLOCKS + 1;
     amp_dt_part_t *parts = malloc((size_t)n * sizeof(*parts));
     UNIT_TRUE(parts != NULL);
@@ -225,7 +226,24 @@ UNIT_TEST(dt_too_many_blocks_fail_cleanly)
     for (int k = 0; k < n; k++)
         parts[k] = (amp_dt_part_t){(ptrdiff_t)k * 8 + (k == n - 1 ? 4 : 0), 1,
                                    pre(AMPI_DTID_MPI_INT)};
+    /* no more blocks than entries listed: made, every block listed */
+    UNIT_EQ(amp_dt_make_struct(&d, n, parts, 0), AMP_OK);
+    UNIT_EQ(d.nblocks, n);
+    UNIT_EQ(d.reps, 0);
+    UNIT_EQ(d.blocks[n - 1].off, (ptrdiff_t)(n - 1) * 8 + 4);
+    UNIT_EQ(d.size, (size_t)n * sizeof(int));
+    amp_dt_destroy(&d);
+    /* entries of two blocks each: twice as many blocks as entries */
+    amp_dt_t pair;
+    memset(&pair, 0, sizeof(pair));
+    UNIT_EQ(amp_dt_make_hvector(&pair, 2, 1, 8, pre(AMPI_DTID_MPI_INT)),
+            AMP_OK);
+    for (int k = 0; k < n; k++)
+        parts[k] =
+            (amp_dt_part_t){(ptrdiff_t)k * 16 + (k == n - 1 ? 4 : 0), 1, &pair};
+    memset(&d, 0, sizeof(d));
     UNIT_EQ(amp_dt_make_struct(&d, n, parts, 0), AMP_ERR_NOMEM);
+    amp_dt_destroy(&pair);
     free(parts);
     UNIT_EQ(
         amp_dt_make_hvector(&d, 4, 1, PTRDIFF_MAX / 2, pre(AMPI_DTID_MPI_INT)),
