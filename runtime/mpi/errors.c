@@ -160,7 +160,7 @@ int amp_mpi_class_of(amp_status_t st)
 
 void amp_mpi_abort_job(int code)
 {
-    amp_proc_trace_abandon();
+    amp_proc_abandon();
     fflush(NULL);
     _exit(code);
 }

@@ -16,7 +16,7 @@ amp_proc_t amp_proc;
  * as an abnormal end does (a second one, from inside, finds them taken). */
 void amp_fatal_last_words(void)
 {
-    amp_proc_trace_abandon();
+    amp_proc_abandon();
 }
 
 __thread amp_mt_bind_t *amp_mt_bound

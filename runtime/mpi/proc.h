@@ -154,9 +154,12 @@ typedef struct amp_proc {
 extern amp_proc_t amp_proc;
 
 /* The job ends abnormally here (MPI_Abort, a deadlock report, exit before
- * MPI_Finalize): +trace keeps what it recorded (trace.h). */
-static inline void amp_proc_trace_abandon(void)
+ * MPI_Finalize, a fatal error): +trace keeps what it recorded (trace.h),
+ * and the node's shared objects that peers were still to open are
+ * removed (node.h). */
+static inline void amp_proc_abandon(void)
 {
+    amp_node_abandon(&amp_proc.world.node);
     if (!amp_proc.opts.trace)
         return;
     amp_sys_alloc_enter();

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -223,6 +224,37 @@ void amp_node_drop(const amp_node_t *n, const char *tag)
     char name[AMP_NODE_NAME_MAX];
     amp_node_name(n, tag, name);
     shm_unlink(name);
+}
+
+/* A directory entry as getdents64 gives it (the C library's readdir
+ * allocates, which a signal handler may not). */
+struct dent64 {
+    uint64_t ino;
+    int64_t off;
+    unsigned short reclen;
+    unsigned char type;
+    char name[];
+};
+
+void amp_node_abandon(const amp_node_t *n)
+{
+    const char *prefix = n->prefix + 1; /* without its '/' */
+    size_t len = strlen(prefix);
+    if (len == 0)
+        return; /* no node yet */
+    int fd = open("/dev/shm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    char buf[4096] __attribute__((aligned(8)));
+    long got;
+    while ((got = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
+        for (long at = 0; at < got;) {
+            const struct dent64 *d = (const void *)(buf + at);
+            if (strncmp(d->name, prefix, len) == 0 && d->name[len] == '-')
+                (void)unlinkat(fd, d->name, 0);
+            at += d->reclen;
+        }
+    close(fd);
 }
 
 void amp_node_unmap(void *p, size_t bytes)

@@ -77,6 +77,11 @@ AMP_MUST_USE amp_status_t amp_node_open(const amp_node_t *n, const char *tag,
 /* Removes the name of an object this process created (no error when it is
  * gone already). */
 void amp_node_drop(const amp_node_t *n, const char *tag);
+/* The job ends abnormally (MPI_Abort, a fatal error, a terminating
+ * signal): removes the name of every object of this job's node, so that
+ * none that a process would have removed after its peers opened it stays
+ * in /dev/shm.  Async-signal-safe. */
+void amp_node_abandon(const amp_node_t *n);
 /* Unmaps an object of bytes bytes mapped at p. */
 void amp_node_unmap(void *p, size_t bytes);
 

@@ -144,7 +144,7 @@ static void start_wave(amp_detect_t *d, amp_pe_t *pe)
     detect_unlock(d);
     if (found) { /* every other process has ended */
         amp_report_blocked();
-        amp_proc_trace_abandon();
+        amp_proc_abandon();
         _exit(1);
     }
     for (int q = 1; go && q < d->nprocs; q++)
@@ -200,7 +200,7 @@ static void on_done(amp_detect_t *d)
     if (!last)
         return;
     amp_report_blocked();
-    amp_proc_trace_abandon();
+    amp_proc_abandon();
     _exit(1);
 }
 

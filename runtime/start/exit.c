@@ -166,7 +166,7 @@ void exit(int status)
         /* The job ends: this rank's handlers run as its process's would. */
         amp_start_run_tls_dtors(rank);
         amp_start_run_atexits(rank, status);
-        amp_proc_trace_abandon();
+        amp_proc_abandon();
     }
     static _Atomic(void *) cache;
     exit_fn_t next;

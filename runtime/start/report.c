@@ -76,7 +76,7 @@ void amp_report_deadlock(amp_sched_t *sched)
 {
     (void)sched;
     amp_report_blocked();
-    amp_proc_trace_abandon();
+    amp_proc_abandon();
     _exit(1);
 }
 
@@ -182,6 +182,7 @@ static void on_terminate(int sig)
 {
     signal(SIGTERM, SIG_DFL);
     signal(SIGINT, SIG_DFL);
+    amp_node_abandon(&amp_proc.world.node);
     amp_report_terminated(sig);
     if (amp_proc.opts.trace && amp_trace_signal(&amp_proc.trace))
         amp_log_error("+trace: what process %d recorded until the signal is "
