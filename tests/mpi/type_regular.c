@@ -83,19 +83,27 @@ static void sendrecv(MPI_Datatype vec, int *a, int *packed, int me, int peer)
     MT_CHECK_INT_EQ(a[6], -1);
 }
 
+/* One element of t at a packed (NB ints), a cleared to cleared, then
+ * unpacked back into a. */
+static void round_trip(MPI_Datatype t, int *a, int *packed, int cleared)
+{
+    int pos = 0;
+    MT_CHECK_MPI(MPI_Pack(a, 1, t, packed, NB * 4, &pos, MPI_COMM_WORLD));
+    MT_CHECK_INT_EQ(pos, NB * 4);
+    for (size_t i = 0; i < SPAN; i++)
+        a[i] = cleared;
+    pos = 0;
+    MT_CHECK_MPI(MPI_Unpack(packed, NB * 4, &pos, a, 1, t, MPI_COMM_WORLD));
+}
+
 /* MPI_Pack, MPI_Unpack into a cleared array, then external32. */
 static void pack(MPI_Datatype vec, int *a, int *packed, int me)
 {
-    int bytes = -1, pos = 0;
+    int bytes = -1;
     MT_CHECK_MPI(MPI_Pack_size(1, vec, MPI_COMM_WORLD, &bytes));
     MT_CHECK(bytes >= NB * 4);
     fill(a, me);
-    MT_CHECK_MPI(MPI_Pack(a, 1, vec, packed, NB * 4, &pos, MPI_COMM_WORLD));
-    MT_CHECK_INT_EQ(pos, NB * 4);
-    for (size_t i = 0; i < SPAN; i++)
-        a[i] = 5;
-    pos = 0;
-    MT_CHECK_MPI(MPI_Unpack(packed, NB * 4, &pos, a, 1, vec, MPI_COMM_WORLD));
+    round_trip(vec, a, packed, 5);
     check_even(a, me, 5);
     MPI_Aint xpos = 0, xsize = -1;
     MT_CHECK_MPI(MPI_Pack_external_size("external32", 1, vec, &xsize));
@@ -278,13 +286,7 @@ static void uneven(int *a, int *packed, int me, int peer)
     for (size_t k = 0; k < NB; k++)
         if (!MT_CHECK_INT_EQ(packed[k], val(peer, uneven_at(k))))
             break;
-    int pos = 0;
-    MT_CHECK_MPI(MPI_Pack(a, 1, t, packed, NB * 4, &pos, MPI_COMM_WORLD));
-    MT_CHECK_INT_EQ(pos, NB * 4);
-    for (size_t i = 0; i < SPAN; i++)
-        a[i] = 0;
-    pos = 0;
-    MT_CHECK_MPI(MPI_Unpack(packed, NB * 4, &pos, a, 1, t, MPI_COMM_WORLD));
+    round_trip(t, a, packed, 0);
     check_uneven(a, me, 0);
     int *base;
     MPI_Win win;
