@@ -122,16 +122,23 @@ static void pack(MPI_Datatype vec, int *a, int *packed, int me)
     check_even(a, me, 9);
 }
 
+/* A window of SPAN ints at every rank, each -7 (*base: this rank's). */
+static MPI_Win window(int **base)
+{
+    MPI_Win win = MPI_WIN_NULL;
+    MT_CHECK_MPI(MPI_Win_allocate((MPI_Aint)SPAN * 4, 4, MPI_INFO_NULL,
+                                  MPI_COMM_WORLD, base, &win));
+    for (size_t i = 0; i < SPAN; i++)
+        (*base)[i] = -7;
+    return win;
+}
+
 /* Into the partner's window: a put of the vector, a get of it back, an
  * accumulate (sum) that doubles the even entries. */
 static void rma(MPI_Datatype vec, int *a, int *packed, int me, int peer)
 {
     int *base;
-    MPI_Win win;
-    MT_CHECK_MPI(MPI_Win_allocate((MPI_Aint)SPAN * 4, 4, MPI_INFO_NULL,
-                                  MPI_COMM_WORLD, &base, &win));
-    for (size_t i = 0; i < SPAN; i++)
-        base[i] = -7;
+    MPI_Win win = window(&base);
     for (size_t k = 0; k < NB; k++)
         packed[k] = val(me, 2 * k);
     MT_CHECK_MPI(MPI_Win_fence(0, win));
@@ -289,11 +296,7 @@ static void uneven(int *a, int *packed, int me, int peer)
     round_trip(t, a, packed, 0);
     check_uneven(a, me, 0);
     int *base;
-    MPI_Win win;
-    MT_CHECK_MPI(MPI_Win_allocate((MPI_Aint)SPAN * 4, 4, MPI_INFO_NULL,
-                                  MPI_COMM_WORLD, &base, &win));
-    for (size_t i = 0; i < SPAN; i++)
-        base[i] = -7;
+    MPI_Win win = window(&base);
     MT_CHECK_MPI(MPI_Win_fence(0, win));
     MT_CHECK_MPI(MPI_Put(packed, NB, MPI_INT, peer, 0, 1, t, win));
     MT_CHECK_MPI(MPI_Win_fence(0, win));
