@@ -851,23 +851,35 @@ typedef struct {
     kept_t *kept;
 } job_t;
 
-/* The program's arguments with +restart dir first (any +restart given
- * dropped, up to "++", after which the arguments are the program's), in
- * argv's place from job->opts->prog on. */
-static char **restart_args(const job_t *job, const char *dir, int *argc)
+/* The job's command line with +restart dir added to the runtime's
+ * options (any +restart given dropped), where a wrapper script between
+ * ampirun and the program passes them on too: last, or just before "++"
+ * (after which the arguments are the program's).  With gather, +ckptgather
+ * dir +vp gather instead. */
+static char **restart_args(const job_t *job, const char *dir, long gather,
+                           int *argc)
 {
-    char **v = xcalloc((size_t)job->argc + 3, sizeof(char *));
+    char **v = xcalloc((size_t)job->argc + 5, sizeof(char *));
     int n = 0, i, prog = job->opts->prog;
-    bool runtime = true;
+    bool added = false;
 
     for (i = 0; i <= prog; i++)
         v[n++] = job->argv[i];
-    v[n++] = "+restart";
-    v[n++] = (char *)dir;
-    for (i = prog + 1; i < job->argc; i++) {
-        if (strcmp(job->argv[i], "++") == 0)
-            runtime = false;
-        if (runtime && strcmp(job->argv[i], "+restart") == 0) {
+    for (i = prog + 1; i <= job->argc; i++) {
+        if (!added && (i == job->argc || strcmp(job->argv[i], "++") == 0)) {
+            v[n++] = gather > 0 ? "+ckptgather" : "+restart";
+            v[n++] = (char *)dir;
+            if (gather > 0) {
+                v[n++] = "+vp";
+                if (asprintf(&v[n++], "%ld", gather) < 0)
+                    die("out of memory");
+            }
+            added = true;
+        }
+        if (i == job->argc)
+            break;
+        if (!added && strcmp(job->argv[i], "+restart") == 0 &&
+            i + 1 < job->argc) {
             i++;
             continue;
         }
@@ -877,11 +889,11 @@ static char **restart_args(const job_t *job, const char *dir, int *argc)
     return v;
 }
 
-static const char *const *job_command(void *ctx, const char *dir)
+static const char *const *job_command(void *ctx, const char *dir, long gather)
 {
     job_t *job = ctx;
     int argc = job->argc;
-    char **argv = dir ? restart_args(job, dir, &argc) : job->argv;
+    char **argv = dir ? restart_args(job, dir, gather, &argc) : job->argv;
     kept_t *k = xcalloc(1, sizeof(*k));
 
     k->argv = dir ? argv : NULL;

@@ -115,12 +115,15 @@ static bool in_memory(const char *dir, const char *memory)
 {
     char abs[PATH_MAX];
 
-    return memory != NULL && realpath(memory, abs) != NULL &&
-           strcmp(abs, dir) == 0;
+    if (memory == NULL)
+        return false;
+    /* Not here when each node has its own /dev/shm and this is none of
+     * the job's nodes. */
+    return strcmp(realpath(memory, abs) != NULL ? abs : memory, dir) == 0;
 }
 
-/* Removes the checkpoint files (manifest, rank-N.ckpt and their .tmp) of
- * dir, then dir if that empties it. */
+/* Removes the checkpoint files (manifest, owner, rank-N.ckpt and their
+ * .tmp) of dir, then dir if that empties it. */
 static void remove_checkpoint(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -132,6 +135,8 @@ static void remove_checkpoint(const char *dir)
     while ((e = readdir(d)) != NULL)
         if (strcmp(e->d_name, "manifest") == 0 ||
             strncmp(e->d_name, "manifest.", 9) == 0 ||
+            strcmp(e->d_name, "owner") == 0 ||
+            strcmp(e->d_name, "owner.tmp") == 0 ||
             strncmp(e->d_name, "rank-", 5) == 0) {
             snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
             unlink(path);
@@ -151,37 +156,55 @@ static void remove_memory(const char *memory)
     remove_checkpoint(memory);
 }
 
-/* The directory the note names, if its checkpoint is complete: malloc'd,
- * or NULL (and *why says why). */
-static char *noted_checkpoint(const char *note, const char **why)
-{
-    char dir[PATH_MAX], path[PATH_MAX + 16], line[512], last[512] = "";
-    FILE *f = fopen(note, "re");
-    size_t n;
+/* What the note says: the checkpoint's directory, and whether copies of
+ * it are kept on several nodes (a second line "nodes RANKS"). */
+typedef struct noted {
+    char *dir;  /* malloc'd; NULL: none complete */
+    long ranks; /* with nodes: the checkpoint's ranks */
+    bool nodes;
+} noted_t;
 
+/* The directory the note names, if its checkpoint is complete (or, kept
+ * on several nodes, may be made so from the others: +ckptgather says);
+ * n->dir NULL (and *why says why) if not. */
+static void noted_checkpoint(const char *note, noted_t *n, const char **why)
+{
+    char text[PATH_MAX + 16], path[PATH_MAX + 32], line[512], last[512] = "";
+    FILE *f = fopen(note, "re");
+    const char *nodes;
+    size_t len;
+
+    *n = (noted_t){NULL, 0, false};
     *why = "before it wrote a checkpoint";
     if (!f)
-        return NULL;
-    n = fread(dir, 1, sizeof(dir) - 1, f);
+        return;
+    len = fread(text, 1, sizeof(text) - 1, f);
     fclose(f);
-    dir[n] = '\0';
-    dir[strcspn(dir, "\n")] = '\0';
-    if (dir[0] == '\0')
-        return NULL;
-    snprintf(path, sizeof(path), "%s/manifest", dir);
+    text[len] = '\0';
+    nodes = strstr(text, "\nnodes ");
+    n->nodes = nodes != NULL && sscanf(nodes, "\nnodes %ld", &n->ranks) == 1;
+    text[strcspn(text, "\n")] = '\0';
+    if (text[0] == '\0')
+        return;
+    if (n->nodes) { /* each node's own; +ckptgather checks them */
+        n->dir = strdup(text);
+        return;
+    }
+    snprintf(path, sizeof(path), "%s/manifest", text);
     *why = "and its last checkpoint is not complete (no manifest ending "
            "with 'end')";
     if (!(f = fopen(path, "re")))
-        return NULL;
+        return;
     if (!fgets(line, sizeof(line), f) ||
         strncmp(line, "ampi-checkpoint ", 16) != 0) {
         fclose(f);
-        return NULL;
+        return;
     }
     while (fgets(last, sizeof(last), f))
         ;
     fclose(f);
-    return strcmp(last, "end\n") == 0 ? strdup(dir) : NULL;
+    if (strcmp(last, "end\n") == 0)
+        n->dir = strdup(text);
 }
 
 /* Runs cmd to its end; its wait status. */
@@ -254,13 +277,14 @@ int ampirun_exit(int status, bool as_signal)
 /* Whether to restart after a failed run (status), and from where (*dir,
  * malloc'd); prints why not when the user asked for restarts. */
 static bool restart_from(const char *note, const ampirun_recovery_t *r,
-                         long restarts, int status, char **dir)
+                         long restarts, int status, noted_t *n)
 {
     char how[64];
     const char *why;
+    char **dir = &n->dir;
 
     describe(status, how, sizeof(how));
-    *dir = noted_checkpoint(note, &why);
+    noted_checkpoint(note, n, &why);
     if (*dir != NULL && !r->asked && !in_memory(*dir, r->memory)) {
         free(*dir); /* a checkpoint to files: restarted when asked */
         *dir = NULL;
@@ -291,24 +315,47 @@ static bool restart_from(const char *note, const ampirun_recovery_t *r,
     return true;
 }
 
+/* Before a restart from an in-memory checkpoint kept on several nodes:
+ * the job that brings each process the files it restarts from.  Whether
+ * it did (it said why not). */
+static bool gather(const noted_t *n, ampirun_command_fn_t command, void *ctx)
+{
+    int status;
+    char how[64];
+
+    if (!n->nodes)
+        return true;
+    status = run_once(command(ctx, n->dir, n->ranks));
+    if (status == 0)
+        return true;
+    describe(status, how, sizeof(how));
+    fprintf(stderr,
+            "ampirun: the copies of the checkpoint %s could not be brought "
+            "to the restarted processes (%s); not restarted\n",
+            n->dir, how);
+    return false;
+}
+
 int ampirun_supervise(const char *note, const ampirun_recovery_t *r,
                       ampirun_command_fn_t command, void *ctx)
 {
-    char *dir = NULL;
+    noted_t n = {NULL, 0, false};
     long restarts = 0;
     int status;
 
     handle_stops();
     for (;;) {
-        status = run_once(command(ctx, dir));
-        free(dir);
-        dir = NULL;
+        status = run_once(command(ctx, n.dir, 0));
+        free(n.dir);
+        n.dir = NULL;
         if (status == 0 || stop_signal ||
-            !restart_from(note, r, restarts, status, &dir))
+            !restart_from(note, r, restarts, status, &n))
+            break;
+        if (!gather(&n, command, ctx) || stop_signal)
             break;
         restarts++;
     }
-    free(dir);
+    free(n.dir);
     unlink(note);
     remove_memory(r->memory);
     return status;

@@ -14,8 +14,12 @@
 #define AMPIRUN_RESTART_ON_FAILURE_H
 
 /* The command that runs the job: from its start (dir NULL), or from the
- * checkpoint in dir; NULL-terminated, argv[0] run through PATH. */
-typedef const char *const *(*ampirun_command_fn_t)(void *ctx, const char *dir);
+ * checkpoint in dir (+restart DIR); or, with gather > 0, the job that
+ * brings an in-memory checkpoint kept on several nodes to the processes
+ * that restart from it (+ckptgather DIR +vp gather); NULL-terminated,
+ * argv[0] run through PATH. */
+typedef const char *const *(*ampirun_command_fn_t)(void *ctx, const char *dir,
+                                                   long gather);
 
 #include <stdbool.h>
 

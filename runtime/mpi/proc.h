@@ -49,6 +49,7 @@ typedef struct amp_opts {
     int balancer;          /* +balancer: amp_lb_kind_t (lb/lb.h) */
     int lbdebug;           /* +lbdebug: report load-balancing moves */
     const char *restart;   /* +restart DIR: checkpoint to resume from */
+    const char *gather;    /* +ckptgather DIR (rank/checkpoint.h) */
     int iothreads;         /* +iothreads: io/'s helper threads (0: default) */
     int node_shm;          /* AMPI_NODE_SHM: processes of a node share memory */
     int node_membarrier;   /* AMPI_NODE_MEMBARRIER: asymmetric fences there */
@@ -66,6 +67,8 @@ typedef struct amp_opts {
     long ckptperiod_ns;    /* +ckptperiod: checkpoint so often (0: never) */
     const char *ckptdir;   /* +ckptdir DIR: where +ckptperiod writes */
 } amp_opts_t;
+
+enum { AMP_CKPT_MEMORY_NODES = 2 };
 
 typedef int (*amp_main_fn_t)(int argc, char **argv, char **envp);
 
@@ -139,7 +142,9 @@ typedef struct amp_proc {
     /* +restart: the checkpoint's manifest (rank/checkpoint.h), else NULL */
     struct amp_ckpt_manifest *restart;
     /* rank/migrate.c: a rank of this process checkpointed in memory (the
-     * checkpoint is removed at the job's normal end, start.c) */
+     * checkpoint is removed at the job's normal end, start.c);
+     * AMP_CKPT_MEMORY_NODES: with copies on several nodes
+     * (rank/ckpt_copy.h) */
     _Atomic int ckpt_in_memory;
     struct amp_mt *mt; /* threads.c: helpers and runners, made at startup */
     /* mpi/threads/: the C library's own waits that waits.c and syncs.c

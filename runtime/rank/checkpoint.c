@@ -7,6 +7,7 @@
  */
 #include "rank/checkpoint.h"
 #include "mpi/impl.h"
+#include "rank/ckpt_copy.h"
 #include "rank/ckpt_dir.h"
 #include "rank/slot.h"
 
@@ -816,36 +817,17 @@ static int write_manifest(const char *dir, uint64_t id, why_t *w)
 
 /* ---- AMPI_Migrate's checkpoint step ---- */
 
-static int make_dir(const char *dir, why_t *w)
+/* A checkpoint to files whose directory this rank's process does not
+ * share with rank 0's (a directory local to each node): refused, since no
+ * restart could read it. */
+static int not_shared(const char *stage, int first, why_t *w)
 {
-    struct stat st;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return refuse(w, MPI_ERR_IO,
-                      "cannot create the checkpoint directory %s: %s", dir,
-                      strerror(errno));
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return refuse(w, MPI_ERR_IO, "%s is not a directory", dir);
-    if (access(dir, W_OK) != 0)
-        return refuse(w, MPI_ERR_IO,
-                      "cannot write into the checkpoint directory %s: %s", dir,
-                      strerror(errno));
-    return MPI_SUCCESS;
-}
-
-/* The staging directory rank 0 made is visible here too: the job's
- * processes share the directory (not so across nodes with a directory of
- * each node's own, /dev/shm among them). */
-static int check_stage(const char *stage, why_t *w)
-{
-    struct stat st;
-    if (stat(stage, &st) == 0 && S_ISDIR(st.st_mode))
-        return MPI_SUCCESS;
     char host[64] = "";
     gethostname(host, sizeof(host) - 1);
     return refuse(w, MPI_ERR_IO,
-                  "%s, made by rank 0, is not on host %s: the processes "
-                  "must share it (each node has its own /dev/shm)",
-                  stage, host);
+                  "%s, made by rank %d, is not on host %s: the processes "
+                  "must share the directory (or checkpoint in memory)",
+                  stage, first, host);
 }
 
 /* What every rank learns from rank 0 before it saves itself: the
@@ -901,95 +883,159 @@ static int agree_stamp(amp_rank_t *rank, uint64_t *id, int *cls, why_t *w)
     return MPI_SUCCESS;
 }
 
-/* Rank 0's last step: the manifest into the staging directory, then the
- * staging directory in DIR's place (ckpt_dir.h). */
-static int finish(const char *dir, const char *stage, uint64_t id, why_t *w)
+/* A directory's leader's last step: the manifest into the staging
+ * directory, then the staging directory in DIR's place (ckpt_dir.h). */
+static int finish(const char *dir, const char *stage, uint64_t id, int noted,
+                  int keep, why_t *w)
 {
     amp_sys_alloc_enter();
     int cls = write_manifest(stage, id, w);
     if (cls == MPI_SUCCESS)
-        cls = amp_ckpt_dir_commit(dir, w->text, sizeof(w->text));
+        cls = amp_ckpt_dir_commit(dir, noted, amp_proc.nranks, keep, w->text,
+                                  sizeof(w->text));
     amp_sys_alloc_leave();
     return cls;
 }
 
-int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call)
+/* Collective: whether any rank has failed. */
+static int any_failed(int failed, int *any)
 {
-    why_t w = {{0}};
-    blob_t blob = {0};
-    uint64_t id;
-    int cls = MPI_SUCCESS, made = 0;
+    return PMPI_Allreduce(&failed, any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+}
+
+/* Up to the rank's file: the id, the directory as this rank sees it (its
+ * leader in *leader), the job's directories, the checks, the snapshot.
+ * MPI_SUCCESS or a class with *w; *restarted: resumed in a restarted
+ * process.  *rc: an error of a collective (then nothing else is valid). */
+typedef struct write_ctx {
+    const char *dir, *call;
     char stage[PATH_MAX - 64]; /* room for a file's name after it */
-    amp_ckpt_dir_staging(dir, stage, sizeof(stage));
-    if (rank->world_rank == 0) { /* before any rank learns the id */
+    uint64_t id;
+    int in_memory, made, leader;
+    amp_ckpt_dirs_t dirs;
+    blob_t blob;
+    why_t w;
+} write_ctx_t;
+
+static int write_own(write_ctx_t *c, int *cls, int *restarted)
+{
+    int rc = agree_stamp(amp_rank_self(), &c->id, cls, &c->w);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    amp_rank_t *rank = amp_rank_self();
+    c->leader = -1;
+    if (*cls == MPI_SUCCESS)
+        *cls = check_state_for(rank, 1, &c->w);
+    if (*cls == MPI_SUCCESS) {
         amp_sys_alloc_enter();
-        cls = amp_ckpt_dir_prepare(dir, &made, w.text, sizeof(w.text));
+        *cls = amp_ckpt_dir_join(c->dir, c->id, rank->world_rank, &c->made,
+                                 &c->leader, c->w.text, sizeof(c->w.text));
         amp_sys_alloc_leave();
     }
-    int rc = agree_stamp(rank, &id, &cls, &w);
+    rc = amp_ckpt_dirs_find(rank, c->leader, &c->dirs);
     if (rc != MPI_SUCCESS)
         return rc;
     rank = amp_rank_self();
-    if (cls == MPI_SUCCESS)
-        cls = check_state_for(rank, 1, &w);
-    amp_sys_alloc_enter(); /* the C library's allocations in the calls */
-    if (cls == MPI_SUCCESS)
-        cls = make_dir(dir, &w);
-    if (cls == MPI_SUCCESS)
-        cls = check_stage(stage, &w);
+    if (*cls == MPI_SUCCESS && !c->in_memory && c->dirs.first >= 0 &&
+        c->leader != c->dirs.first)
+        *cls = not_shared(c->stage, c->dirs.first, &c->w);
+    if (*cls == MPI_SUCCESS)
+        *cls = describe(rank, &c->blob, &c->w);
+    if (*cls == MPI_SUCCESS)
+        *cls = snapshot(rank, c->stage, c->id, restarted, &c->w);
+    return MPI_SUCCESS;
+}
+
+/* The failure of a checkpoint, on every rank: the leaders drop what their
+ * directory got, then a rank that made DIR removes it if still empty. */
+static void abandon(const write_ctx_t *c, int me)
+{
+    amp_sys_alloc_enter();
+    if (c->leader == me)
+        amp_ckpt_dir_abandon(c->dir, 0);
     amp_sys_alloc_leave();
-    if (cls == MPI_SUCCESS)
-        cls = describe(rank, &blob, &w);
-    if (cls == MPI_SUCCESS) {
-        int restarted = 0;
-        cls = snapshot(rank, stage, id, &restarted, &w);
-        if (restarted)
-            return rebuild(amp_rank_self(), &blob, call);
-    }
-    amp_ckpt_blob_free(rank, blob.p);
+}
+
+int amp_ckpt_write(amp_rank_t *rank, const char *dir, int in_memory,
+                   const char *call)
+{
+    write_ctx_t c = {.dir = dir, .call = call, .in_memory = in_memory};
+    amp_ckpt_dir_staging(dir, c.stage, sizeof(c.stage));
+    int cls = MPI_SUCCESS, restarted = 0, any = 0, rc;
+    if ((rc = write_own(&c, &cls, &restarted)) != MPI_SUCCESS)
+        return rc;
+    if (restarted)
+        return rebuild(amp_rank_self(), &c.blob, call);
+    rank = amp_rank_self();
+    amp_ckpt_blob_free(rank, c.blob.p);
     /* The rank that failed reports why before the others learn of it: with
      * MPI_ERRORS_ARE_FATAL its reason, not theirs, ends the job. */
-    int failed = cls != MPI_SUCCESS, any = 0;
+    int failed = cls != MPI_SUCCESS;
     int err = failed ? amp_mpi_error(rank, NULL, cls, call,
-                                     "checkpoint to %s: %s", dir, w.text)
+                                     "checkpoint to %s: %s", dir, c.w.text)
                      : MPI_SUCCESS;
-    rc = PMPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (rc != MPI_SUCCESS)
+    if ((rc = any_failed(failed, &any)) != MPI_SUCCESS)
         return rc;
-    int manifest = MPI_SUCCESS;
     rank = amp_rank_self();
-    if (!any && rank->world_rank == 0)
-        manifest = finish(dir, stage, id, &w);
-    if ((any || manifest != MPI_SUCCESS) && rank->world_rank == 0) {
+    if (!any && c.dirs.n > 1) { /* a copy on the next node */
+        cls = amp_ckpt_copy_to_next(rank, c.stage, c.leader, &c.dirs, c.w.text,
+                                    sizeof(c.w.text));
+        failed = cls != MPI_SUCCESS;
+        if (failed)
+            err = amp_mpi_error(amp_rank_self(), NULL, cls, call,
+                                "checkpoint to %s: %s", dir, c.w.text);
+        if ((rc = any_failed(failed, &any)) != MPI_SUCCESS)
+            return rc;
+        rank = amp_rank_self();
+    }
+    int manifest = MPI_SUCCESS, me = rank->world_rank;
+    if (!any && c.leader == me)
+        manifest = finish(dir, c.stage, c.id,
+                          c.leader != c.dirs.first ? AMP_CKPT_NOTE_NONE
+                          : c.dirs.n > 1           ? AMP_CKPT_NOTE_NODES
+                                                   : AMP_CKPT_NOTE,
+                          c.dirs.n > 1, &c.w);
+    if (any || manifest != MPI_SUCCESS)
+        abandon(&c, me);
+    int bad = manifest != MPI_SUCCESS, anybad = 0;
+    if ((rc = any_failed(bad, &anybad)) != MPI_SUCCESS)
+        return rc;
+    if ((any || anybad) && c.made)
+        (void)rmdir(dir); /* ENOTEMPTY: it holds something else now */
+    if (!any && !anybad && c.dirs.n > 1 && c.leader == me) {
+        /* Every directory holds the new checkpoint: the previous one,
+         * kept until now in case a node died halfway, goes. */
         amp_sys_alloc_enter();
-        amp_ckpt_dir_abandon(dir, made);
+        amp_ckpt_dir_drop_previous(dir);
         amp_sys_alloc_leave();
     }
-    rc = PMPI_Bcast(&manifest, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    rank = amp_rank_self();
     if (failed)
         return err;
-    if (manifest != MPI_SUCCESS && rank->world_rank == 0)
+    if (bad)
         return amp_mpi_error(rank, NULL, manifest, call, "checkpoint to %s: %s",
-                             dir, w.text);
-    if (any || manifest != MPI_SUCCESS)
+                             dir, c.w.text);
+    if (any || anybad)
         return amp_mpi_error(rank, NULL, MPI_ERR_OTHER, call,
                              "checkpoint to %s: failed on another rank; "
                              "nothing usable was written",
                              dir);
+    if (in_memory && c.dirs.n > 1)
+        atomic_store(&amp_proc.ckpt_in_memory, AMP_CKPT_MEMORY_NODES);
     return MPI_SUCCESS;
 }
 
 /* A job that checkpointed in memory and ended well frees that memory:
  * every process that wrote into it, once all are done.  Under ampirun
  * (AMPI_CHECKPOINT_NOTE set) ampirun removes it, after the last run it may
- * restart from it. */
+ * restart from it, except the copies on nodes of their own, which ampirun
+ * does not see: each process removes its node's. */
 void amp_ckpt_job_end(void)
 {
     const char *note = getenv("AMPI_CHECKPOINT_NOTE");
-    if (!atomic_load(&amp_proc.ckpt_in_memory) ||
-        atomic_load(&amp_proc.exit_status) != 0 || (note && note[0]))
+    int kept = atomic_load(&amp_proc.ckpt_in_memory);
+    if (!kept || atomic_load(&amp_proc.exit_status) != 0 ||
+        (note && note[0] && kept != AMP_CKPT_MEMORY_NODES))
         return;
     char dir[PATH_MAX];
     amp_ckpt_dir_memory(dir, sizeof(dir));

@@ -113,9 +113,21 @@ uint64_t amp_ckpt_sum_end(const amp_ckpt_sum_t *s);
 /* The checkpoint step of AMPI_Migrate (migrate.c), after every rank of
  * the process has arrived and the process is quiet: writes the calling
  * rank's file into dir, the manifest once all are written; returns on the
- * same path after a restart (MPI_SUCCESS there).  Collective over
- * MPI_COMM_WORLD. */
-int amp_ckpt_write(amp_rank_t *rank, const char *dir, const char *call);
+ * same path after a restart (MPI_SUCCESS there).  in_memory: dir is the
+ * job's in-memory one, which may be each node's own (a copy of each file
+ * then goes to the next node: ckpt_copy.h); else every process must share
+ * dir.  Collective over MPI_COMM_WORLD. */
+int amp_ckpt_write(amp_rank_t *rank, const char *dir, int in_memory,
+                   const char *call);
+
+/* +ckptgather DIR (ampirun runs it before restarting a job whose
+ * in-memory checkpoint is on several nodes): each rank's main instead of
+ * the program's.  Brings into DIR, as each process of this job sees it,
+ * the manifest and the files of the ranks the process holds (the same
+ * ranks as in the job restarted with the same options), from whatever
+ * process's DIR has them.  Status 0; 1 with one line on stderr when a
+ * rank's file is on no node. */
+int amp_ckpt_gather_main(int argc, char **argv, char **envp);
 
 /* The process's end, once every process's ranks are done (start.c): a
  * job that checkpointed in memory and ended well removes the checkpoint,

@@ -18,7 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/file.h>
 #include <unistd.h>
+
+/* In DIR.next: which checkpoint it is being written for, and by whom
+ * ("<id in hex> <world rank>"). */
+#define OWNER "owner"
 
 void amp_ckpt_dir_staging(const char *dir, char *out, size_t len)
 {
@@ -35,7 +40,8 @@ static int ckpt_file(const char *name)
     size_t n = strlen(name);
     if (n > 4 && strcmp(name + n - 4, ".tmp") == 0)
         n -= 4;
-    if (n == strlen("manifest") && strncmp(name, "manifest", n) == 0)
+    if ((n == strlen("manifest") && strncmp(name, "manifest", n) == 0) ||
+        (n == strlen(OWNER) && strncmp(name, OWNER, n) == 0))
         return 1;
     return n > 10 && strncmp(name, "rank-", 5) == 0 &&
            strncmp(name + n - 5, ".ckpt", 5) == 0 &&
@@ -73,24 +79,96 @@ static int fail(char *why, size_t len, const char *what, const char *path,
     return MPI_ERR_IO;
 }
 
-int amp_ckpt_dir_prepare(const char *dir, int *made, char *why, size_t len)
+/* The owner line of stage into *id, *rank; 0 when it has none. */
+static int read_owner(const char *stage, uint64_t *id, int *rank)
 {
-    char stage[PATH_MAX];
-    amp_ckpt_dir_staging(dir, stage, sizeof(stage));
-    *made = mkdir(dir, 0777) == 0;
-    if (!*made && errno != EEXIST)
-        return fail(why, len, "create the checkpoint directory", dir, errno);
+    char path[PATH_MAX + 16], line[64] = "";
+    snprintf(path, sizeof(path), "%s/" OWNER, stage);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, line, sizeof(line) - 1);
+    close(fd);
+    unsigned long long v;
+    if (n <= 0 || sscanf(line, "%llx %d", &v, rank) != 2)
+        return 0;
+    *id = v;
+    return 1;
+}
+
+static int write_owner(const char *stage, uint64_t id, int rank)
+{
+    char path[PATH_MAX + 16], tmp[PATH_MAX + 24];
+    snprintf(path, sizeof(path), "%s/" OWNER, stage);
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return errno;
+    int err =
+        dprintf(fd, "%llx %d\n", (unsigned long long)id, rank) < 0 ? EIO : 0;
+    if (close(fd) != 0 && !err)
+        err = errno;
+    if (!err && rename(tmp, path) != 0)
+        err = errno;
+    return err;
+}
+
+/* Under DIR's lock: DIR.next made ready for checkpoint id, unless it is
+ * already. */
+static int join_locked(const char *stage, uint64_t id, int me, int *leader,
+                       char *why, size_t len)
+{
+    uint64_t was;
+    if (read_owner(stage, &was, leader) && was == id)
+        return MPI_SUCCESS;
     int err = clear(stage, 0); /* a torn one, from a job that died */
     if (err)
         return fail(why, len, "clear the unfinished checkpoint in", stage, err);
     if (mkdir(stage, 0777) != 0 && errno != EEXIST)
         return fail(why, len, "create the checkpoint's staging directory",
                     stage, errno);
+    err = write_owner(stage, id, me);
+    if (err)
+        return fail(why, len, "write into the staging directory", stage, err);
+    *leader = me;
     return MPI_SUCCESS;
 }
 
-/* Writes DIR's absolute path into the file AMPI_CHECKPOINT_NOTE names. */
-static int note(const char *dir, char *why, size_t len)
+int amp_ckpt_dir_join(const char *dir, uint64_t id, int me, int *made,
+                      int *leader, char *why, size_t len)
+{
+    char stage[PATH_MAX];
+    amp_ckpt_dir_staging(dir, stage, sizeof(stage));
+    *made = mkdir(dir, 0777) == 0;
+    if (!*made && errno != EEXIST)
+        return fail(why, len, "create the checkpoint directory", dir, errno);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(why, len, "%s is not a directory", dir);
+        return MPI_ERR_IO;
+    }
+    if (access(dir, W_OK) != 0)
+        return fail(why, len, "write into the checkpoint directory", dir,
+                    errno);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return fail(why, len, "open the checkpoint directory", dir, errno);
+    while (flock(fd, LOCK_EX) != 0)
+        if (errno != EINTR) {
+            int err = errno;
+            close(fd);
+            return fail(why, len, "lock the checkpoint directory", dir, err);
+        }
+    int cls = join_locked(stage, id, me, leader, why, len);
+    close(fd); /* the lock goes with it */
+    return cls;
+}
+
+/* Writes DIR's absolute path into the file AMPI_CHECKPOINT_NOTE names,
+ * and a second line "nodes RANKS" when copies of it are in several
+ * directories of the same name (AMP_CKPT_NOTE_NODES), which ampirun may
+ * not see. */
+static int note(const char *dir, int noted, int nranks, char *why, size_t len)
 {
     const char *file = getenv("AMPI_CHECKPOINT_NOTE");
     if (!file || !file[0])
@@ -103,6 +181,8 @@ static int note(const char *dir, char *why, size_t len)
     if (!f)
         return fail(why, len, "create (AMPI_CHECKPOINT_NOTE)", tmp, errno);
     fprintf(f, "%s\n", abs);
+    if (noted == AMP_CKPT_NOTE_NODES)
+        fprintf(f, "nodes %d\n", nranks);
     int err = ferror(f) ? EIO : 0;
     if (fclose(f) != 0 && !err)
         err = errno;
@@ -113,10 +193,14 @@ static int note(const char *dir, char *why, size_t len)
     return MPI_SUCCESS;
 }
 
-int amp_ckpt_dir_commit(const char *dir, char *why, size_t len)
+int amp_ckpt_dir_commit(const char *dir, int noted, int nranks, int keep,
+                        char *why, size_t len)
 {
-    char stage[PATH_MAX];
+    char stage[PATH_MAX], owner[PATH_MAX + 16];
     amp_ckpt_dir_staging(dir, stage, sizeof(stage));
+    snprintf(owner, sizeof(owner), "%s/" OWNER, stage);
+    if (unlink(owner) != 0) /* a checkpoint holds its files alone */
+        return fail(why, len, "remove", owner, errno);
     if (renameat2(AT_FDCWD, stage, AT_FDCWD, dir, RENAME_EXCHANGE) != 0) {
         if (errno != EINVAL && errno != ENOSYS)
             return fail(why, len, "swap in the checkpoint", stage, errno);
@@ -129,13 +213,38 @@ int amp_ckpt_dir_commit(const char *dir, char *why, size_t len)
                         err);
         if (rename(stage, dir) != 0)
             return fail(why, len, "rename the checkpoint", stage, errno);
-        return note(dir, why, len);
+        return noted ? note(dir, noted, nranks, why, len) : MPI_SUCCESS;
     }
+    if (!keep)
+        amp_ckpt_dir_drop_previous(dir);
+    return noted ? note(dir, noted, nranks, why, len) : MPI_SUCCESS;
+}
+
+void amp_ckpt_dir_drop_previous(const char *dir)
+{
+    char stage[PATH_MAX];
+    amp_ckpt_dir_staging(dir, stage, sizeof(stage));
     int err = clear(stage, 1); /* the previous checkpoint now */
     if (err)
         amp_log_error("cannot remove the previous checkpoint from %s: %s",
                       stage, strerror(err));
-    return note(dir, why, len);
+}
+
+int amp_ckpt_dir_settle(const char *dir, uint64_t id,
+                        uint64_t (*id_of)(const char *))
+{
+    char stage[PATH_MAX];
+    amp_ckpt_dir_staging(dir, stage, sizeof(stage));
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+        ;
+    int swapped =
+        id_of(dir) != id && id_of(stage) == id &&
+        renameat2(AT_FDCWD, stage, AT_FDCWD, dir, RENAME_EXCHANGE) == 0;
+    close(fd);
+    return swapped;
 }
 
 void amp_ckpt_dir_abandon(const char *dir, int made)

@@ -159,7 +159,8 @@ void amp_checkpoint_periodic(void)
     }
     /* Without +ckptdir, in memory (docs/checkpoint.md). */
     char dir[PATH_MAX];
-    if (amp_proc.opts.ckptdir)
+    int in_memory = !amp_proc.opts.ckptdir;
+    if (!in_memory)
         snprintf(dir, sizeof(dir), "%s", amp_proc.opts.ckptdir);
     else {
         amp_ckpt_dir_memory(dir, sizeof(dir));
@@ -167,7 +168,7 @@ void amp_checkpoint_periodic(void)
     }
     /* The ranks of the process meet first, which leaves it quiet. */
     if (lb_step(rank, amp_pe_self()->id, call) == MPI_SUCCESS)
-        (void)amp_ckpt_write(amp_rank_self(), dir, call);
+        (void)amp_ckpt_write(amp_rank_self(), dir, in_memory, call);
 }
 
 /* The value of key in info (MPI_INFO_NULL: none) into value; 1 if set. */
@@ -191,7 +192,8 @@ static int checkpoint(amp_rank_t *rank, MPI_Info info, char *value,
 {
     static const char to_file[] = "to_file=";
     char dir[PATH_MAX];
-    if (strcmp(value, "in_memory") == 0) {
+    int in_memory = strcmp(value, "in_memory") == 0;
+    if (in_memory) {
         amp_ckpt_dir_memory(dir, sizeof(dir));
         atomic_store(&amp_proc.ckpt_in_memory, 1);
     } else if (strncmp(value, to_file, strlen(to_file)) == 0 &&
@@ -218,7 +220,7 @@ static int checkpoint(amp_rank_t *rank, MPI_Info info, char *value,
     int rc = lb_step(rank, balance ? -1 : amp_pe_self()->id, call);
     if (rc != MPI_SUCCESS)
         return rc;
-    return amp_ckpt_write(amp_rank_self(), dir, call);
+    return amp_ckpt_write(amp_rank_self(), dir, in_memory, call);
 }
 
 int AMPI_Migrate(MPI_Info info)

@@ -16,7 +16,7 @@ static const char usage[] =
     "runtime options: +vp N, +p N, +stacksize BYTES, +isomalloc_slot BYTES, "
     "+mapping KIND, "
     "+eager BYTES, +nopin, +stats, +showmap, +balancer NAME, +lbdebug, "
-    "+lbperiod SECONDS, +lbpredict, +lbmingain FRACTION, +nosteal, +pinmap, +gpumap MAP, +restart DIR, "
+    "+lbperiod SECONDS, +lbpredict, +lbmingain FRACTION, +nosteal, +pinmap, +gpumap MAP, +restart DIR, +ckptgather DIR, "
     "+ckptperiod SECONDS, +ckptdir DIR, +trace DIR, +iothreads N (see "
     "docs/runtime-options.md)";
 
@@ -477,7 +477,7 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
         "+vp",       "+p",          "+stacksize",      "+mapping", "+eager",
         "+balancer", "+gpumap",     "+isomalloc_slot", "+restart", "+iothreads",
         "+lbperiod", "+ckptperiod", "+ckptdir",        "+trace",
-        "+lbmingain"};
+        "+lbmingain", "+ckptgather"};
     static const char *const flags[] = {"+nopin",   "+stats",   "+showmap",
                                         "+lbdebug", "+nosteal", "+steal",
                                         "+pinmap",  "+lbpredict"};
@@ -537,6 +537,7 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
         case 12: o->ckptdir = value; break; /* checked at the checkpoint */
         case 13: o->trace = parse_dir("+trace", value); break;
         case 14: o->lbmingain = parse_fraction("+lbmingain", value); break;
+        case 15: o->gather = value; break; /* rank/ckpt_gather.c */
         }
         return 1;
     }
@@ -582,4 +583,11 @@ void amp_opts_parse(amp_opts_t *o, int *argc, char **argv)
                   "+balancer GreedyLB (or another strategy)");
     if (o->eager > (64u << 20))
         amp_fatal("+eager: %zu bytes is above the 64 MiB limit", o->eager);
+    if (o->gather) { /* the ranks only move checkpoint files */
+        if (o->restart)
+            amp_fatal("+ckptgather: not with +restart (or AMPI_RESTART)");
+        o->lbperiod_ns = o->ckptperiod_ns = 0;
+        o->trace = NULL;
+        o->stats = 0;
+    }
 }

@@ -49,7 +49,9 @@ rank_entry(void *arg)
     amp_rank_t *rank = arg;
     rank->argv = copy_argv(rank, amp_proc.argc, amp_proc.argv);
     amp_main_fn_t main_fn = amp_proc.main_fn;
-    if (amp_proc.pie.active)
+    if (amp_proc.opts.gather)
+        main_fn = amp_ckpt_gather_main;
+    else if (amp_proc.pie.active)
         main_fn = amp_start_pie_rank_enter(rank);
     amp_rank_run_inits();
     amp_start_rank_exit(main_fn(amp_proc.argc, rank->argv, amp_proc.envp));

@@ -12,7 +12,9 @@
  * DIR "none": no checkpoint; "memory": checkpoints in memory
  * (AMPI_INFO_CHKPT_IN_MEMORY).  PAUSE_MS: each step sleeps that long, so
  * that the run lasts long enough to be killed at a chosen moment.  DIE_AT:
- * rank 0's process kills itself (SIGKILL) after that step, in every run.
+ * rank 0's process kills itself (SIGKILL) after that step, in every run;
+ * with CKPT_ITERATE_DIE_ONCE=FILE in the environment, only in a run that
+ * finds FILE there (and removes it).
  */
 #include <mpi.h>
 
@@ -90,7 +92,8 @@ int main(int argc, char **argv)
         digest = digest * 1099511628211ull + step(w, words, it, rank, size);
         if (dir && it % every == every - 1)
             checkpoint(dir);
-        if (it == die_at && rank == 0) {
+        const char *once = getenv("CKPT_ITERATE_DIE_ONCE");
+        if (it == die_at && rank == 0 && (!once || unlink(once) == 0)) {
             fflush(stdout);
             kill(getpid(), SIGKILL);
         }

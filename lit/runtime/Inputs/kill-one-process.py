@@ -8,10 +8,13 @@ COMMAND whose program is --program.  With --stop-command, COMMAND itself
 (ampirun) is sent SIGTERM at that moment instead.  With --memory (instead
 of --dir) the job checkpoints in memory: DIR is a new name in /dev/shm,
 given to the job as AMPI_CHECKPOINT_MEMORY, and after the job the script
-says whether it is gone.  Exits with COMMAND's status, 3 when
+says whether it is gone.  With --nodes NODES (own-node.sh's directory),
+each process has a /dev/shm of its own, NODES/node-K: DIR is looked for
+there, in every one of them.  Exits with COMMAND's status, 3 when
 nothing was killed, 124 when COMMAND outlives --timeout (then killed with
 all its processes).  What it did goes to stderr."""
 import argparse
+import glob
 import os
 import random
 import signal
@@ -63,8 +66,10 @@ def wait_for(cond, job, deadline, poll):
 
 
 def staging_busy(stage):
+    """Whether a rank's file is being written into stage (its "owner",
+    made first, says only that a checkpoint began)."""
     try:
-        return len(os.listdir(stage)) > 0
+        return any(f.startswith("rank-") for f in os.listdir(stage))
     except OSError:
         return False
 
@@ -80,6 +85,7 @@ def main():
     ap.add_argument("--during-checkpoint", action="store_true")
     ap.add_argument("--stop-command", action="store_true")
     ap.add_argument("--timeout", type=float, default=120.0)
+    ap.add_argument("--nodes")
     ap.add_argument("command", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
@@ -91,9 +97,17 @@ def main():
     rng = random.Random(a.seed)
     deadline = time.monotonic() + a.timeout
     job = subprocess.Popen(cmd, start_new_session=True)
+    def where(path):
+        """path, or its places in the nodes' /dev/shm (--nodes)."""
+        if not a.nodes:
+            return [path]
+        rel = os.path.relpath(path, "/dev/shm")
+        return glob.glob(os.path.join(a.nodes, "node-*", rel))
+
     manifest = os.path.join(a.dir, "manifest")
     killed = None
-    if wait_for(lambda: os.path.exists(manifest), job, deadline, 0.005):
+    if wait_for(lambda: any(os.path.exists(m) for m in where(manifest)),
+                job, deadline, 0.005):
         held = None
         if a.during_checkpoint:
             # The job's processes, listed first (reading /proc takes long
@@ -104,12 +118,16 @@ def main():
             procs = sorted(p for p in descendants(job.pid) if runs(p, program))
             stage = a.dir.rstrip("/") + ".next"
             ready = False
-            while not ready and wait_for(lambda: staging_busy(stage), job,
-                                         deadline, 0.0005):
-                try:
-                    held = sorted(os.listdir(stage))
-                except OSError:
-                    held = []
+            while not ready and wait_for(
+                    lambda: any(staging_busy(s) for s in where(stage)), job,
+                    deadline, 0.0005):
+                held = []
+                for s in where(stage):
+                    try:
+                        held += os.listdir(s)
+                    except OSError:
+                        pass
+                held = sorted(held)
                 ready = bool(held)
         else:
             time.sleep(0.05 + rng.uniform(0, a.max_delay))
@@ -134,7 +152,8 @@ def main():
               file=sys.stderr)
         return 124
     if a.memory:
-        left = [d for d in (a.dir, a.dir + ".next") if os.path.exists(d)]
+        left = [p for d in (a.dir, a.dir + ".next") for p in where(d)
+                if os.path.exists(p)]
         gone = "is still there: %s" % left if left else "is gone"
     if killed is None:
         print("kill-one-process: nothing was killed", file=sys.stderr)
