@@ -26,10 +26,12 @@
 # one veth link `eth0` (address 10.213.0.(10+i)/24), joined to the others by
 # a bridge `ampi-br0` that this script makes (address 10.213.0.1: mpirun runs
 # outside the nodes, as on a login node, and its daemons call it back there);
-# and a UTS namespace whose host name is `ampi-nodeI`.  Nothing else of the
-# machine's networking is touched.  Every process started in a node (the
-# launch agent enters both namespaces) sees its own host name and addresses,
-# and shares the machine's file systems (/tmp, /dev/shm) and process ids.
+# a UTS namespace whose host name is `ampi-nodeI`; and a mount namespace
+# whose /dev/shm is a tmpfs of its own.  Nothing else of the machine's
+# networking is touched.  Every process started in a node (the launch agent
+# enters the three namespaces) sees its own host name, addresses and
+# /dev/shm, and shares the machine's other file systems (/tmp) and process
+# ids.
 # Root only.  `down` is idempotent.
 set -euo pipefail
 
@@ -105,7 +107,10 @@ cmd_up() {
     check_subnet_free
     # A node that cannot be made takes the others down with it.
     trap 'echo "cluster.sh: up failed; taking down what was made" >&2; cmd_down' ERR
-    mkdir -p "$STATE/uts"
+    mkdir -p "$STATE/uts" "$STATE/mnt"
+    # Mount namespaces can be kept by bind mounts only on a private mount.
+    mount --bind "$STATE/mnt" "$STATE/mnt"
+    mount --make-private "$STATE/mnt"
     : > "$STATE/nodes"
 
     ip link add "$BRIDGE" type bridge
@@ -128,6 +133,12 @@ cmd_up() {
         # A UTS namespace kept by a bind mount, with the node's host name.
         touch "$STATE/uts/$name"
         unshare --uts="$STATE/uts/$name" hostname "$name"
+        # A mount namespace, kept the same way, with a /dev/shm of the
+        # node's own (as on a separate host: node shared memory and
+        # in-memory checkpoints stay on their node).
+        touch "$STATE/mnt/$name"
+        unshare --mount="$STATE/mnt/$name" --propagation private \
+            mount -t tmpfs -o mode=1777 "shm-$name" /dev/shm
         echo "$name $addr" >> "$STATE/nodes"
     done
 
@@ -181,7 +192,8 @@ cmd_exec() {
     name=$(node_of "$host")
     [ -n "$name" ] || die "exec: no node named or addressed '$host'"
     local home=${HOME:-/root}
-    exec nsenter --net="/run/netns/$name" --uts="$STATE/uts/$name" -- \
+    exec nsenter --net="/run/netns/$name" --uts="$STATE/uts/$name" \
+        --mount="$STATE/mnt/$name" -- \
         env -i PATH="$PATH" HOME="$home" USER="$(id -un)" LANG=C.UTF-8 \
         sh -c "cd \"\$HOME\" 2>/dev/null; $*"
 }
@@ -206,13 +218,15 @@ cmd_down() {
         kill_node_processes "$name"
         ip netns del "$name" 2>/dev/null || true
     done
-    if [ -d "$STATE/uts" ]; then
-        for f in "$STATE"/uts/*; do
+    for d in uts mnt; do
+        [ -d "$STATE/$d" ] || continue
+        for f in "$STATE/$d"/*; do
             [ -e "$f" ] || continue
             umount "$f" 2>/dev/null || true
             rm -f "$f"
         done
-    fi
+    done
+    umount "$STATE/mnt" 2>/dev/null || true
     # veth ends left on this side (a half-made node), then the bridge.
     for link in $(ip -o link show 2>/dev/null | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }' |
                   grep -E '^ampi-(v[0-9]+|br0)$' || true); do

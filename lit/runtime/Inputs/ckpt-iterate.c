@@ -13,11 +13,15 @@
  * (AMPI_INFO_CHKPT_IN_MEMORY).  PAUSE_MS: each step sleeps that long, so
  * that the run lasts long enough to be killed at a chosen moment.  DIE_AT:
  * rank 0's process kills itself (SIGKILL) after that step, in every run;
- * with CKPT_ITERATE_DIE_ONCE=FILE in the environment, only in a run that
- * finds FILE there (and removes it).
+ * with CKPT_ITERATE_DIE_ONCE=FILE in the environment, only in the run that
+ * creates FILE (the first, when FILE did not exist).  With
+ * CKPT_ITERATE_LOSE_NODE=1 too, it first removes its node's copy of the
+ * in-memory checkpoint (AMPI_CHECKPOINT_MEMORY), as if the node's memory
+ * were lost with it.
  */
 #include <mpi.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,6 +51,43 @@ static uint64_t step(uint64_t *w, long words, int it, int rank, int size)
         mine += w[i];
     MPI_Allreduce(&mine, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     return all;
+}
+
+/* Removes dir and a checkpoint's files in it (of size ranks). */
+static void remove_dir(const char *dir, int size)
+{
+    char path[1024];
+    for (int r = 0; r < size; r++) {
+        snprintf(path, sizeof(path), "%s/rank-%d.ckpt", dir, r);
+        unlink(path);
+    }
+    snprintf(path, sizeof(path), "%s/manifest", dir);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/owner", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* Whether this run is the one that dies (CKPT_ITERATE_DIE_ONCE); then,
+ * with CKPT_ITERATE_LOSE_NODE, the node's in-memory checkpoint goes. */
+static int first_death(int size)
+{
+    const char *once = getenv("CKPT_ITERATE_DIE_ONCE");
+    const char *lose = getenv("CKPT_ITERATE_LOSE_NODE");
+    const char *mem = getenv("AMPI_CHECKPOINT_MEMORY");
+    if (once) {
+        int fd = open(once, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd < 0)
+            return 0;
+        close(fd);
+    }
+    if (lose && mem) {
+        char next[512];
+        snprintf(next, sizeof(next), "%s.next", mem);
+        remove_dir(mem, size);
+        remove_dir(next, size);
+    }
+    return 1;
 }
 
 static void checkpoint(const char *dir)
@@ -92,8 +133,7 @@ int main(int argc, char **argv)
         digest = digest * 1099511628211ull + step(w, words, it, rank, size);
         if (dir && it % every == every - 1)
             checkpoint(dir);
-        const char *once = getenv("CKPT_ITERATE_DIE_ONCE");
-        if (it == die_at && rank == 0 && (!once || unlink(once) == 0)) {
+        if (it == die_at && rank == 0 && first_death(size)) {
             fflush(stdout);
             kill(getpid(), SIGKILL);
         }
