@@ -3,7 +3,11 @@
 # AMPI_Migrate that writes a checkpoint, against the memory each rank
 # holds, and the time of a run restarted from it (+restart DIR: start,
 # read, end), in one process and in 3 (mpirun); a Markdown table on stdout
-# (docs/bench.md).
+# (docs/bench.md).  As root, also in memory with each of the 3 processes
+# on a "node" of its own (a /dev/shm and host name of its own:
+# lit/runtime/Inputs/own-node.sh), where each file is also copied to the
+# next node (docs/checkpoint.md, "Copies on another node"); such a job
+# removes its copies at its end, so no restart is timed there.
 #
 #   bench/run_ckpt.sh [BUILD_DIR] [CKPT_DIR]
 #
@@ -41,13 +45,24 @@ seconds() {
 export AMPI_CHECKPOINT_MEMORY=$mem AMPI_CHECKPOINT_NOTE=$work/note
 echo "| where | processes | bytes per rank | ranks | checkpoint (median ms) | fastest ms | restart run (s) |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
-for where in files memory; do
-    arg=$files dir=$files
-    [ "$where" = memory ] && arg=memory dir=$mem
-    for np in 1 3; do
+wheres="files memory"
+[ "$(id -u)" = 0 ] && wheres="$wheres nodes"
+own_node=$(cd "$(dirname "$0")/.." && pwd)/lit/runtime/Inputs/own-node.sh
+for where in $wheres; do
+    arg=$files dir=$files nps="1 3"
+    [ "$where" != files ] && arg=memory dir=$mem
+    [ "$where" = nodes ] && nps=3
+    for np in $nps; do
         for b in $sizes; do
             rm -rf "$dir" "$dir.next"
-            if [ "$np" = 1 ]; then
+            if [ "$where" = nodes ]; then
+                rm -rf "$work/nodes"
+                seconds "${mpirun[@]}" -x AMPI_CHECKPOINT_MEMORY "$own_node" \
+                    "$work/nodes" "$prog" memory "$b" 5 +vp "$ranks" \
+                    +p 1 >/dev/null
+                line=$(cat "$work/out")
+                r=nan
+            elif [ "$np" = 1 ]; then
                 seconds "$prog" "$arg" "$b" 5 +vp "$ranks" +p 2 >/dev/null
                 line=$(cat "$work/out")
                 r=$(seconds "$prog" +restart "$dir" +p 2)
@@ -59,8 +74,9 @@ for where in files memory; do
             fi
             med=$(sed -n 's/.*median_ms \([0-9.]*\).*/\1/p' <<<"$line")
             min=$(sed -n 's/.*min_ms \([0-9.]*\).*/\1/p' <<<"$line")
-            printf '| %s | %s | %s | %s | %s | %s | %.2f |\n' "$where" "$np" \
-                "$b" "$ranks" "$med" "$min" "$r"
+            printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$where" "$np" \
+                "$b" "$ranks" "$med" "$min" \
+                "$([ "$r" = nan ] && echo - || printf %.2f "$r")"
         done
     done
 done

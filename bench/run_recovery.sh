@@ -4,9 +4,12 @@
 # processes (6 ranks of 1 MiB, 60 steps of 10 ms, a checkpoint every 5
 # steps) run undisturbed, then with one process killed (SIGKILL) at a
 # moment drawn from each seed, checkpointing to files under ampirun
-# --restart-on-failure and in memory under ampirun without options.  Each
-# run's output must be the undisturbed one's; a Markdown table of wall
-# times on stdout.  Timings are not pass/fail.
+# --restart-on-failure and in memory under ampirun without options; as
+# root also in memory with each process on a "node" of its own whose
+# /dev/shm is lost with it (lit/runtime/Inputs/own-node.sh: the restart
+# first gathers the lost files from the next node's copies).  Each run's
+# output must be the undisturbed one's; a Markdown table of wall times on
+# stdout.  Timings are not pass/fail.
 #
 #   bench/run_recovery.sh [BUILD_DIR]
 #
@@ -48,11 +51,20 @@ kill_one() { # SEED WHERE-ARGS... -- AMPIRUN-ARGS...
 
 echo "| checkpoints | undisturbed (s) | one process killed (s) | cost of the failure (s) |"
 echo "| --- | --- | --- | --- |"
-for kind in files memory; do
+kinds="files memory"
+[ "$(id -u)" = 0 ] && kinds="$kinds nodes"
+own_node=("$root/lit/runtime/Inputs/own-node.sh" "$work/nodes")
+for kind in $kinds; do
     plain=() killed=()
     for r in $(seq 1 "$rounds"); do
-        rm -rf "$work/d" "$work/d.next"
-        if [ "$kind" = files ]; then
+        rm -rf "$work/d" "$work/d.next" "$work/nodes"
+        if [ "$kind" = nodes ]; then
+            plain+=("$(seconds "$ampirun" -n 3 "${own_node[@]}" "$prog" memory \
+                "${args[@]}")")
+            killed+=("$(seconds kill_one "$r" --memory --nodes "$work/nodes" \
+                -- "$ampirun" -n 3 "${own_node[@]}" "$prog" memory \
+                "${args[@]}")")
+        elif [ "$kind" = files ]; then
             plain+=("$(seconds "$ampirun" -n 3 "$prog" "$work/d" "${args[@]}")")
             rm -rf "$work/d" "$work/d.next"
             killed+=("$(seconds kill_one "$r" --dir "$work/d" -- "$ampirun" \
