@@ -156,6 +156,10 @@ typedef struct amp_io_view {
     const amp_dt_block_t *blocks; /* of one tile, nondecreasing */
     amp_dt_block_t one;           /* the block of a type without a list */
     size_t *before;               /* data bytes before each block */
+    /* A regular filetype (dt.h) repeats its blocks reps times in a tile,
+     * each repetition of esize data bytes (amp_io_view_rep_at). */
+    long long reps;
+    size_t esize;
 } amp_io_view_t;
 
 /* What is wrong with the typemap of etype or filetype as the standard
@@ -187,10 +191,12 @@ typedef struct amp_io_seg {
  * that is contiguous in the file. */
 typedef struct amp_io_cursor {
     const amp_io_view_t *v;
-    int64_t tile;  /* current tile */
-    int blk;       /* block in it */
-    size_t in_blk; /* bytes of the block already yielded */
-    size_t left;   /* bytes still to yield */
+    int64_t tile;   /* current tile */
+    long long rep;  /* repetition of the blocks in it */
+    int64_t rep_at; /* where that repetition lies in the tile */
+    int blk;        /* block in it */
+    size_t in_blk;  /* bytes of the block already yielded */
+    size_t left;    /* bytes still to yield */
     char *mem;
     int src;
 } amp_io_cursor_t;

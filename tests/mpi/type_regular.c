@@ -11,11 +11,16 @@
  * MPI_ERR_NO_MEM.  A struct of NB evenly spaced ints and an indexed block
  * type of NB blocks two ints apart (the vector in disguise) work too, and
  * so does a struct of NB ints whose last one breaks the spacing (listed
- * block by block: no more blocks than entries).
+ * block by block: no more blocks than entries).  The vector is a file
+ * view: written through it, read back whole through the default view and
+ * in part through it, its end found by a seek; a vector whose blocks go
+ * backwards is refused as a view.
  */
 #include "mpitest.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define NB 5000000 /* blocks: more than AMP_DT_MAX_BLOCKS */
 #define SPAN (2 * (size_t)NB)
@@ -309,6 +314,67 @@ out:
     free(types);
 }
 
+/* Whether the file holds at int k what the view's write of tail left. */
+static void check_tail_written(MPI_File fh, int me)
+{
+    int back[20];
+    MT_CHECK_MPI(
+        MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
+    MT_CHECK_MPI(MPI_File_read_at(fh, (MPI_Offset)SPAN - 21, back, 20, MPI_INT,
+                                  MPI_STATUS_IGNORE));
+    for (int k = 0; k < 20; k++) { /* ints SPAN - 21 .. SPAN - 2 */
+        size_t i = SPAN - 21 + (size_t)k;
+        MT_CHECK_INT_EQ(back[k], i % 2 ? val(me, i) : -val(me, i));
+    }
+}
+
+/* The vector as a file view of a file of this rank's own, written whole
+ * (up to its last block) through the default view: NB values read through
+ * it, ten written near its end (then read back through the default view),
+ * its end found by a seek. */
+static void file_view(MPI_Datatype vec, int *a, int *packed, int me)
+{
+    char name[96];
+    MPI_File fh;
+    snprintf(name, sizeof(name), "type_regular.view.%ld.%d.tmp", (long)getpid(),
+             me);
+    fill(a, me);
+    if (!MT_CHECK_MPI(MPI_File_open(MPI_COMM_SELF, name,
+                                    MPI_MODE_CREATE | MPI_MODE_RDWR,
+                                    MPI_INFO_NULL, &fh)))
+        return;
+    MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
+    MT_CHECK_MPI(
+        MPI_File_write_at(fh, 0, a, (int)SPAN - 1, MPI_INT, MPI_STATUS_IGNORE));
+    MT_CHECK_MPI(
+        MPI_File_set_view(fh, 0, MPI_INT, vec, "native", MPI_INFO_NULL));
+    MPI_Offset pos = -1;
+    MT_CHECK_MPI(MPI_File_read(fh, packed, NB, MPI_INT, MPI_STATUS_IGNORE));
+    MT_CHECK_MPI(MPI_File_get_position(fh, &pos));
+    MT_CHECK_INT_EQ(pos, NB);
+    for (size_t i = 0; i < NB; i++)
+        if (!MT_CHECK_INT_EQ(packed[i], val(me, 2 * i)))
+            break;
+    int tail[10];
+    for (int k = 0; k < 10; k++)
+        tail[k] = -val(me, 2 * ((size_t)NB - 10 + k));
+    MT_CHECK_MPI(
+        MPI_File_write_at(fh, NB - 10, tail, 10, MPI_INT, MPI_STATUS_IGNORE));
+    MT_CHECK_MPI(MPI_File_seek(fh, 0, MPI_SEEK_END));
+    MT_CHECK_MPI(MPI_File_get_position(fh, &pos));
+    MT_CHECK_INT_EQ(pos, NB);
+    check_tail_written(fh, me);
+    MPI_Datatype back;
+    MT_CHECK_MPI(MPI_Type_create_hvector(NB, 1, -8, MPI_INT, &back));
+    MT_CHECK_MPI(MPI_Type_commit(&back));
+    MT_CHECK_ERR_CLASS(
+        MPI_File_set_view(fh, 0, MPI_INT, back, "native", MPI_INFO_NULL),
+        MPI_ERR_IO);
+    MPI_Type_free(&back);
+    MT_CHECK_MPI(MPI_File_close(&fh));
+    MT_CHECK_MPI(MPI_File_delete(name, MPI_INFO_NULL));
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -328,6 +394,7 @@ int main(int argc, char **argv)
         made_of(vec, a, packed, me);
         disguised(a, packed, me);
         uneven(a, packed, me, peer);
+        file_view(vec, a, packed, me);
         MPI_Type_free(&vec);
     }
     free(a);
