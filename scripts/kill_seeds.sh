@@ -6,7 +6,10 @@
 # from each seed (every fourth seed: while a checkpoint is written); the
 # output must be that of a run that was not disturbed.  KIND "memory":
 # in-memory checkpoints under ampirun without options, as
-# lit/runtime/checkpoint-memory-kill-np.test (default "files").
+# lit/runtime/checkpoint-memory-kill-np.test (default "files").  KIND
+# "nodes" (root): the same with each process on a node of its own whose
+# /dev/shm is lost with it (lit/runtime/Inputs/own-node.sh), as
+# lit/runtime/checkpoint-memory-nodes.test.
 #
 #   scripts/kill_seeds.sh [BUILD_DIR] [FIRST_SEED] [LAST_SEED] [KIND]
 #
@@ -19,8 +22,8 @@ first=${2:-1}
 last=${3:-20}
 kind=${4:-files}
 case $kind in
-files | memory) ;;
-*) echo "kill_seeds.sh: KIND '$kind': use files or memory" >&2; exit 2 ;;
+files | memory | nodes) ;;
+*) echo "kill_seeds.sh: KIND '$kind': use files, memory or nodes" >&2; exit 2 ;;
 esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -35,18 +38,23 @@ for seed in $(seq "$first" "$last"); do
     rm -rf "$work/d" "$work/d.next"
     during=()
     [ $((seed % 4)) -eq 0 ] && during=(--during-checkpoint)
-    if [ "$kind" = memory ]; then
+    wrap=()
+    if [ "$kind" = nodes ]; then
+        rm -rf "$work/nodes"
+        where=(--memory --nodes "$work/nodes") how=() arg=memory
+        wrap=("$root/lit/runtime/Inputs/own-node.sh" "$work/nodes")
+    elif [ "$kind" = memory ]; then
         where=(--memory) how=() arg=memory
     else
         where=(--dir "$work/d") how=(--restart-on-failure) arg=$work/d
     fi
     python3 "$root/lit/runtime/Inputs/kill-one-process.py" --seed "$seed" \
         "${where[@]}" --max-delay 0.5 "${during[@]}" --program "$prog" -- \
-        "$build_dir/bin/ampirun" -n 3 "${how[@]}" "$prog" \
+        "$build_dir/bin/ampirun" -n 3 "${how[@]}" "${wrap[@]}" "$prog" \
         "$arg" "${args[@]}" >"$work/out" 2>"$work/err"
     rc=$?
     what=$(grep '^kill-one-process:' "$work/err" | tr '\n' ' ')
-    if [ "$kind" = memory ] && ! grep -q 'in-memory checkpoint is gone' \
+    if [ "$kind" != files ] && ! grep -q 'in-memory checkpoint is gone' \
         "$work/err"; then
         rc=99 # the checkpoint outlived the job
     fi
