@@ -7,8 +7,19 @@
 # slurmctld, slurmd and slurm-client (whose PMIx plugin is mpi_pmix);
 # without them it says so and exits 77 (skipped).
 #
-#   slurm.sh AMPIRUN PROGRAM...      each PROGRAM prints " No Errors"
+#   slurm.sh [--iterate PROG] AMPIRUN PROGRAM...
+#                                    each PROGRAM prints " No Errors"
+#
+# With --iterate (lit/runtime/Inputs/ckpt-iterate.c built), also an sbatch
+# script whose ampirun runs it with in-memory checkpoints; its process 0
+# dies after removing its node's copy, and ampirun (srun its launcher)
+# restarts the job from the other node's copies (docs/checkpoint.md).
 set -uo pipefail
+iterate=
+if [ "${1:-}" = --iterate ]; then
+    iterate=$2
+    shift 2
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 cluster=$here/../../scripts/cluster.sh
 state=${AMPI_CLUSTER_STATE:-/run/ampi-cluster}
@@ -156,4 +167,25 @@ JOB
     on "${nodes[0]}" "cd $dir && timeout 120 sbatch --wait -N 2 -n 4 -o $script.out $script" 2>&1 | sed "s/^/sbatch: /"
     check "sbatch -N 2 -n 4 (ampirun -n 4 $(basename "$prog") +vp 16)" "$(cat "$script.out" 2>&1)"
 done
+if [ -n "$iterate" ]; then
+    script=$dir/job-memory-lost-node.sh
+    rm -f "$dir/died"
+    cat > "$script" <<JOB
+#!/bin/sh
+export $ucx CKPT_ITERATE_DIE_ONCE=$dir/died CKPT_ITERATE_LOSE_NODE=1
+exec $ampirun -n 4 $iterate memory 30 5 4096 0 +vp 8 +p 1 7
+JOB
+    chmod +x "$script"
+    on "${nodes[0]}" "cd $dir && timeout 120 sbatch --wait -N 2 -n 4 -o $script.out $script" 2>&1 | sed "s/^/sbatch: /"
+    out=$(cat "$script.out" 2>&1)
+    echo "$out"
+    what="sbatch -N 2 -n 4 (ampirun -n 4 ckpt-iterate memory, a node's copy lost)"
+    if grep -q "restarting it from the in-memory checkpoint" <<<"$out" &&
+        grep -q "^checksum 7c6ee55d8a94d480" <<<"$out"; then
+        echo "slurm.sh: $what: passed"
+    else
+        echo "slurm.sh: $what: FAILED"
+        failed=1
+    fi
+fi
 exit $failed
