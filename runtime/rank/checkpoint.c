@@ -946,14 +946,51 @@ static int write_own(write_ctx_t *c, int *cls, int *restarted)
     return MPI_SUCCESS;
 }
 
-/* The failure of a checkpoint, on every rank: the leaders drop what their
- * directory got, then a rank that made DIR removes it if still empty. */
-static void abandon(const write_ctx_t *c, int me)
+/* The copies on the next node, with several directories: this rank's
+ * failure reported (*failed, *err), any rank's in *any.  An error of a
+ * collective, or MPI_SUCCESS. */
+static int copy_step(write_ctx_t *c, int *failed, int *any, int *err)
 {
+    int cls = amp_ckpt_copy_to_next(amp_rank_self(), c->stage, c->leader,
+                                    &c->dirs, c->w.text, sizeof(c->w.text));
+    *failed = cls != MPI_SUCCESS;
+    if (*failed)
+        *err = amp_mpi_error(amp_rank_self(), NULL, cls, c->call,
+                             "checkpoint to %s: %s", c->dir, c->w.text);
+    return any_failed(*failed, any);
+}
+
+/* Once every file is in place (!any): each leader's manifest and swap;
+ * else (or when that fails) the leaders drop their staging directories,
+ * and a rank that made DIR removes it if empty.  *manifest: this rank's
+ * class; *anybad: whether any leader failed.  An error of a collective, or
+ * MPI_SUCCESS. */
+static int commit_step(write_ctx_t *c, int any, int *manifest, int *anybad)
+{
+    int me = amp_rank_self()->world_rank, leads = c->leader == me;
+    int noted = c->leader != c->dirs.first ? AMP_CKPT_NOTE_NONE
+                : c->dirs.n > 1            ? AMP_CKPT_NOTE_NODES
+                                           : AMP_CKPT_NOTE;
+    *manifest = MPI_SUCCESS;
+    if (!any && leads)
+        *manifest =
+            finish(c->dir, c->stage, c->id, noted, c->dirs.n > 1, &c->w);
     amp_sys_alloc_enter();
-    if (c->leader == me)
+    if ((any || *manifest != MPI_SUCCESS) && leads)
         amp_ckpt_dir_abandon(c->dir, 0);
     amp_sys_alloc_leave();
+    int rc = any_failed(*manifest != MPI_SUCCESS, anybad);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    amp_sys_alloc_enter();
+    if ((any || *anybad) && c->made)
+        (void)rmdir(c->dir); /* ENOTEMPTY: it holds something else now */
+    /* Every directory holds the new checkpoint: the previous one, kept
+     * until now in case a node died halfway, goes. */
+    if (!any && !*anybad && c->dirs.n > 1 && leads)
+        amp_ckpt_dir_drop_previous(c->dir);
+    amp_sys_alloc_leave();
+    return MPI_SUCCESS;
 }
 
 int amp_ckpt_write(amp_rank_t *rank, const char *dir, int in_memory,
@@ -976,43 +1013,16 @@ int amp_ckpt_write(amp_rank_t *rank, const char *dir, int in_memory,
                      : MPI_SUCCESS;
     if ((rc = any_failed(failed, &any)) != MPI_SUCCESS)
         return rc;
-    rank = amp_rank_self();
-    if (!any && c.dirs.n > 1) { /* a copy on the next node */
-        cls = amp_ckpt_copy_to_next(rank, c.stage, c.leader, &c.dirs, c.w.text,
-                                    sizeof(c.w.text));
-        failed = cls != MPI_SUCCESS;
-        if (failed)
-            err = amp_mpi_error(amp_rank_self(), NULL, cls, call,
-                                "checkpoint to %s: %s", dir, c.w.text);
-        if ((rc = any_failed(failed, &any)) != MPI_SUCCESS)
-            return rc;
-        rank = amp_rank_self();
-    }
-    int manifest = MPI_SUCCESS, me = rank->world_rank;
-    if (!any && c.leader == me)
-        manifest = finish(dir, c.stage, c.id,
-                          c.leader != c.dirs.first ? AMP_CKPT_NOTE_NONE
-                          : c.dirs.n > 1           ? AMP_CKPT_NOTE_NODES
-                                                   : AMP_CKPT_NOTE,
-                          c.dirs.n > 1, &c.w);
-    if (any || manifest != MPI_SUCCESS)
-        abandon(&c, me);
-    int bad = manifest != MPI_SUCCESS, anybad = 0;
-    if ((rc = any_failed(bad, &anybad)) != MPI_SUCCESS)
+    if (!any && c.dirs.n > 1 &&
+        (rc = copy_step(&c, &failed, &any, &err)) != MPI_SUCCESS)
         return rc;
-    if ((any || anybad) && c.made)
-        (void)rmdir(dir); /* ENOTEMPTY: it holds something else now */
-    if (!any && !anybad && c.dirs.n > 1 && c.leader == me) {
-        /* Every directory holds the new checkpoint: the previous one,
-         * kept until now in case a node died halfway, goes. */
-        amp_sys_alloc_enter();
-        amp_ckpt_dir_drop_previous(dir);
-        amp_sys_alloc_leave();
-    }
+    int manifest, anybad = 0;
+    if ((rc = commit_step(&c, any, &manifest, &anybad)) != MPI_SUCCESS)
+        return rc;
     rank = amp_rank_self();
     if (failed)
         return err;
-    if (bad)
+    if (manifest != MPI_SUCCESS)
         return amp_mpi_error(rank, NULL, manifest, call, "checkpoint to %s: %s",
                              dir, c.w.text);
     if (any || anybad)
