@@ -932,7 +932,7 @@ static int write_own(write_ctx_t *c, int *cls, int *restarted)
                                  &c->leader, c->w.text, sizeof(c->w.text));
         amp_sys_alloc_leave();
     }
-    rc = amp_ckpt_dirs_find(rank, c->leader, &c->dirs);
+    rc = amp_ckpt_dirs_find(c->leader, &c->dirs);
     if (rc != MPI_SUCCESS)
         return rc;
     rank = amp_rank_self();

@@ -60,7 +60,7 @@ static void order(const int64_t *sums, int np, int mine, amp_ckpt_dirs_t *d)
             d->from_prev += sums[np + q];
 }
 
-int amp_ckpt_dirs_find(amp_rank_t *rank, int leader, amp_ckpt_dirs_t *d)
+int amp_ckpt_dirs_find(int leader, amp_ckpt_dirs_t *d)
 {
     const amp_p2p_world_t *w = &amp_proc.world;
     *d = (amp_ckpt_dirs_t){.n = 1, .first = leader, .next = leader};
@@ -79,7 +79,6 @@ int amp_ckpt_dirs_find(amp_rank_t *rank, int leader, amp_ckpt_dirs_t *d)
     }
     int rc =
         PMPI_Allreduce(in, out, 2 * np, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-    (void)rank;
     if (rc == MPI_SUCCESS) {
         order(out, np, leader, d);
         d->first = leader_of(out, np, w->rank_proc[0]);

@@ -31,7 +31,7 @@ typedef struct amp_ckpt_dirs {
 /* Collective over MPI_COMM_WORLD: the directories, from each rank's
  * leader (-1: its directory could not be prepared).  An MPI error code
  * (of the collective). */
-int amp_ckpt_dirs_find(amp_rank_t *rank, int leader, amp_ckpt_dirs_t *d);
+int amp_ckpt_dirs_find(int leader, amp_ckpt_dirs_t *d);
 
 /* Collective over MPI_COMM_WORLD, with d->n > 1 and every rank's file in
  * stage: sends this rank's file to the next directory's leader; a leader
