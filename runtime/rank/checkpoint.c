@@ -977,7 +977,7 @@ static int commit_step(write_ctx_t *c, int any, int *manifest, int *anybad)
             finish(c->dir, c->stage, c->id, noted, c->dirs.n > 1, &c->w);
     amp_sys_alloc_enter();
     if ((any || *manifest != MPI_SUCCESS) && leads)
-        amp_ckpt_dir_abandon(c->dir, 0);
+        amp_ckpt_dir_abandon(c->dir);
     amp_sys_alloc_leave();
     int rc = any_failed(*manifest != MPI_SUCCESS, anybad);
     if (rc != MPI_SUCCESS)

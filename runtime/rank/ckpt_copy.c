@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE 1
 #include "rank/ckpt_copy.h"
+#include "rank/ckpt_dir.h"
 #include "mpi/impl.h"
 
 #include "mem/sys_alloc.h"
@@ -104,42 +105,6 @@ static int io_fail(char *why, size_t len, int cls, const char *what,
     return MPI_ERR_IO;
 }
 
-/* The file at path mapped for reading (*bytes long); NULL on failure. */
-static void *map_in(const char *path, size_t *bytes, int *err)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    void *p = MAP_FAILED;
-    if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0)
-        p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    *err = errno ? errno : EIO;
-    if (fd >= 0)
-        close(fd);
-    if (p == MAP_FAILED)
-        return NULL;
-    *bytes = (size_t)st.st_size;
-    return p;
-}
-
-/* A file of bytes bytes at tmp, mapped for writing (its descriptor in
- * *fd); NULL on failure. */
-static void *map_out(const char *tmp, size_t bytes, int *fd, int *err)
-{
-    *fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    void *p = MAP_FAILED;
-    if (*fd >= 0 && ftruncate(*fd, (off_t)bytes) == 0)
-        p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
-    *err = errno ? errno : EIO;
-    if (p != MAP_FAILED)
-        return p;
-    if (*fd >= 0) {
-        close(*fd);
-        unlink(tmp);
-    }
-    *fd = -1;
-    return NULL;
-}
-
 static void wait_one(amp_rank_t *rank, amp_p2p_req_t *req)
 {
     amp_p2p_req_t *reqs[1] = {req};
@@ -163,33 +128,17 @@ static int receive_one(amp_rank_t *rank, int ctx, const char *stage, int cls,
                      (long long)h.rank);
         return MPI_ERR_IO;
     }
-    char path[PATH_MAX], tmp[PATH_MAX + 8];
+    char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/rank-%lld.ckpt", stage, (long long)h.rank);
-    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-    size_t bytes = (size_t)h.bytes;
-    int fd, err = 0;
-    void *dst = map_out(tmp, bytes, &fd, &err);
-    if (!dst) {
-        cls = io_fail(why, len, cls, "write the copy", tmp, err);
-        dst = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (dst == MAP_FAILED)
-            amp_fatal("cannot take rank %lld's checkpoint copy (%zu bytes)",
-                      (long long)h.rank, bytes);
-    }
+    amp_ckpt_incoming_t in;
+    amp_ckpt_incoming_begin(&in, path, (size_t)h.bytes);
     req = (amp_p2p_req_t){.on_done = NULL};
     amp_p2p_irecv(
-        &rank->ep, dst, bytes,
+        &rank->ep, in.mem, in.bytes,
         (amp_p2p_env_t){.ctx = ctx, .src = (int)h.rank, .tag = TAG_DATA}, &req);
     wait_one(rank, &req);
-    munmap(dst, bytes);
-    if (fd < 0)
-        return cls;
-    if (close(fd) != 0 || rename(tmp, path) != 0) {
-        unlink(tmp);
-        return io_fail(why, len, cls, "write the copy", path, errno);
-    }
-    return cls;
+    int err = amp_ckpt_incoming_end(&in);
+    return err ? io_fail(why, len, cls, "write the copy", path, err) : cls;
 }
 
 int amp_ckpt_copy_to_next(amp_rank_t *rank, const char *stage, int leader,
@@ -201,7 +150,7 @@ int amp_ckpt_copy_to_next(amp_rank_t *rank, const char *stage, int leader,
     snprintf(path, sizeof(path), "%s/rank-%d.ckpt", stage, me);
     size_t bytes = 0;
     int err = 0, cls = MPI_SUCCESS;
-    void *data = map_in(path, &bytes, &err);
+    void *data = amp_ckpt_file_map(path, &bytes, &err);
     if (!data)
         cls = io_fail(why, len, cls, "read", path, err);
     copy_hdr_t h = {me, data ? (int64_t)bytes : -1};

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* In DIR.next: which checkpoint it is being written for, and by whom
@@ -113,6 +114,22 @@ static int write_owner(const char *stage, uint64_t id, int rank)
     return err;
 }
 
+/* A descriptor of dir holding its lock (closing it unlocks), or -1 with
+ * *err. */
+static int lock_dir(const char *dir, int *err)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    while (fd >= 0 && flock(fd, LOCK_EX) != 0)
+        if (errno != EINTR) {
+            *err = errno;
+            close(fd);
+            return -1;
+        }
+    if (fd < 0)
+        *err = errno;
+    return fd;
+}
+
 /* Under DIR's lock: DIR.next made ready for checkpoint id, unless it is
  * already. */
 static int join_locked(const char *stage, uint64_t id, int me, int *leader,
@@ -150,15 +167,9 @@ int amp_ckpt_dir_join(const char *dir, uint64_t id, int me, int *made,
     if (access(dir, W_OK) != 0)
         return fail(why, len, "write into the checkpoint directory", dir,
                     errno);
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int err, fd = lock_dir(dir, &err);
     if (fd < 0)
-        return fail(why, len, "open the checkpoint directory", dir, errno);
-    while (flock(fd, LOCK_EX) != 0)
-        if (errno != EINTR) {
-            int err = errno;
-            close(fd);
-            return fail(why, len, "lock the checkpoint directory", dir, err);
-        }
+        return fail(why, len, "lock the checkpoint directory", dir, err);
     int cls = join_locked(stage, id, me, leader, why, len);
     close(fd); /* the lock goes with it */
     return cls;
@@ -235,11 +246,9 @@ int amp_ckpt_dir_settle(const char *dir, uint64_t id,
 {
     char stage[PATH_MAX];
     amp_ckpt_dir_staging(dir, stage, sizeof(stage));
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int err, fd = lock_dir(dir, &err);
     if (fd < 0)
         return 0;
-    while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
-        ;
     int swapped =
         id_of(dir) != id && id_of(stage) == id &&
         renameat2(AT_FDCWD, stage, AT_FDCWD, dir, RENAME_EXCHANGE) == 0;
@@ -247,7 +256,7 @@ int amp_ckpt_dir_settle(const char *dir, uint64_t id,
     return swapped;
 }
 
-void amp_ckpt_dir_abandon(const char *dir, int made)
+void amp_ckpt_dir_abandon(const char *dir)
 {
     char stage[PATH_MAX];
     amp_ckpt_dir_staging(dir, stage, sizeof(stage));
@@ -255,8 +264,65 @@ void amp_ckpt_dir_abandon(const char *dir, int made)
     if (err)
         amp_log_error("cannot remove the unfinished checkpoint in %s: %s",
                       stage, strerror(err));
-    if (made) /* ENOTEMPTY: something else was put there since */
-        (void)rmdir(dir);
+}
+
+/* ---- files copied between processes (ckpt_copy.c, ckpt_gather.c) ---- */
+
+void *amp_ckpt_file_map(const char *path, size_t *bytes, int *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    void *p = MAP_FAILED;
+    *err = EIO; /* an empty file */
+    if (fd < 0 || fstat(fd, &st) != 0)
+        *err = errno;
+    else if (st.st_size > 0 && (p = mmap(NULL, (size_t)st.st_size, PROT_READ,
+                                         MAP_PRIVATE, fd, 0)) == MAP_FAILED)
+        *err = errno;
+    if (fd >= 0)
+        close(fd);
+    if (p == MAP_FAILED)
+        return NULL;
+    *bytes = (size_t)st.st_size;
+    return p;
+}
+
+void amp_ckpt_incoming_begin(amp_ckpt_incoming_t *in, const char *path,
+                             size_t bytes)
+{
+    snprintf(in->path, sizeof(in->path), "%s", path);
+    snprintf(in->tmp, sizeof(in->tmp), "%s.tmp", path);
+    in->bytes = bytes;
+    in->err = 0;
+    in->mem = MAP_FAILED;
+    in->fd = open(in->tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (in->fd >= 0 && ftruncate(in->fd, (off_t)bytes) == 0)
+        in->mem =
+            mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, in->fd, 0);
+    if (in->mem != MAP_FAILED)
+        return;
+    in->err = errno ? errno : EIO;
+    if (in->fd >= 0) {
+        close(in->fd);
+        unlink(in->tmp);
+    }
+    in->fd = -1;
+    in->mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (in->mem == MAP_FAILED)
+        amp_fatal("cannot take in a checkpoint file of %zu bytes", bytes);
+}
+
+int amp_ckpt_incoming_end(amp_ckpt_incoming_t *in)
+{
+    munmap(in->mem, in->bytes);
+    if (in->fd < 0)
+        return in->err;
+    if (close(in->fd) != 0 || rename(in->tmp, in->path) != 0) {
+        in->err = errno;
+        unlink(in->tmp);
+    }
+    return in->err;
 }
 
 void amp_ckpt_dir_memory(char *out, size_t len)

@@ -16,6 +16,7 @@
 #ifndef AMP_RANK_CKPT_DIR_H
 #define AMP_RANK_CKPT_DIR_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,9 +49,26 @@ int amp_ckpt_dir_settle(const char *dir, uint64_t id,
                         uint64_t (*id_of)(const char *));
 
 /* The leader, after a checkpoint failed: DIR.next and what it holds
- * removed (DIR keeps the previous checkpoint); DIR too when made and it is
- * still empty. */
-void amp_ckpt_dir_abandon(const char *dir, int made);
+ * removed (DIR keeps the previous checkpoint). */
+void amp_ckpt_dir_abandon(const char *dir);
+
+/* Checkpoint files sent between processes (ckpt_copy.c, ckpt_gather.c).
+ * The file at path mapped for reading (*bytes long; munmap it), or NULL
+ * with *err. */
+void *amp_ckpt_file_map(const char *path, size_t *bytes, int *err);
+/* A file of bytes bytes being received into mem: written at path.tmp and
+ * renamed to path whole by amp_ckpt_incoming_end, which returns 0 or the
+ * errno of what failed.  When the file cannot be made, mem is memory that
+ * is dropped, so that the sender still finishes. */
+typedef struct amp_ckpt_incoming {
+    char *mem;
+    size_t bytes;
+    int fd, err;
+    char path[PATH_MAX], tmp[PATH_MAX + 8];
+} amp_ckpt_incoming_t;
+void amp_ckpt_incoming_begin(amp_ckpt_incoming_t *in, const char *path,
+                             size_t bytes);
+int amp_ckpt_incoming_end(amp_ckpt_incoming_t *in);
 
 /* Where the job's in-memory checkpoints go ("ampi_checkpoint" =
  * "in_memory"): AMPI_CHECKPOINT_MEMORY (ampirun sets it), else a

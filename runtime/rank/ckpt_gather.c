@@ -139,33 +139,26 @@ static int send_item(const gather_t *g, int i, int p)
 {
     char path[PATH_MAX];
     item_path(g, i, path, sizeof(path));
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    int64_t size = fd >= 0 && fstat(fd, &st) == 0 ? (int64_t)st.st_size : -1;
-    char *p_data = size > 0
-                       ? mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0)
-                       : MAP_FAILED;
-    if (fd >= 0)
-        close(fd);
-    if (size > 0 && p_data == MAP_FAILED)
-        size = -1;
+    size_t bytes = 0;
+    int err;
+    char *data = amp_ckpt_file_map(path, &bytes, &err);
+    int64_t size = data ? (int64_t)bytes : -1;
     PMPI_Send(&size, 1, MPI_INT64_T, p, 0, g->procs);
-    for (size_t off = 0; size > 0 && off < (size_t)size; off += CHUNK) {
-        size_t n = (size_t)size - off < CHUNK ? (size_t)size - off : CHUNK;
-        PMPI_Send(p_data + off, (int)n, MPI_BYTE, p, 1, g->procs);
+    for (size_t off = 0; data && off < bytes; off += CHUNK) {
+        size_t n = bytes - off < CHUNK ? bytes - off : CHUNK;
+        PMPI_Send(data + off, (int)n, MPI_BYTE, p, 1, g->procs);
     }
-    if (size > 0)
-        munmap(p_data, (size_t)size);
-    return size < 0;
+    if (data)
+        munmap(data, bytes);
+    return !data;
 }
 
 /* Receives item i from process q into DIR (as a .tmp, renamed when
  * whole).  0, or 1 after a line saying what failed. */
 static int recv_item(const gather_t *g, int i, int q)
 {
-    char path[PATH_MAX], tmp[PATH_MAX + 8];
+    char path[PATH_MAX];
     item_path(g, i, path, sizeof(path));
-    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
     int64_t size;
     PMPI_Recv(&size, 1, MPI_INT64_T, q, 0, g->procs, MPI_STATUS_IGNORE);
     if (size <= 0) {
@@ -173,33 +166,18 @@ static int recv_item(const gather_t *g, int i, int q)
                       q, path);
         return 1;
     }
-    int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    char *dst = MAP_FAILED;
-    if (fd >= 0 && ftruncate(fd, (off_t)size) == 0)
-        dst =
-            mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    int err = dst == MAP_FAILED ? errno : 0;
-    if (dst == MAP_FAILED) /* still take the bytes, so that q goes on */
-        dst = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (dst == MAP_FAILED)
-        amp_fatal("+ckptgather: out of memory");
-    for (size_t off = 0; off < (size_t)size; off += CHUNK) {
-        size_t n = (size_t)size - off < CHUNK ? (size_t)size - off : CHUNK;
-        PMPI_Recv(dst + off, (int)n, MPI_BYTE, q, 1, g->procs,
+    amp_ckpt_incoming_t in;
+    amp_ckpt_incoming_begin(&in, path, (size_t)size);
+    for (size_t off = 0; off < in.bytes; off += CHUNK) {
+        size_t n = in.bytes - off < CHUNK ? in.bytes - off : CHUNK;
+        PMPI_Recv(in.mem + off, (int)n, MPI_BYTE, q, 1, g->procs,
                   MPI_STATUS_IGNORE);
     }
-    munmap(dst, (size_t)size);
-    if (!err && (close(fd) != 0 || rename(tmp, path) != 0))
-        err = errno;
-    else if (fd >= 0 && err)
-        close(fd);
-    if (!err)
-        return 0;
-    unlink(tmp);
-    amp_log_error("+ckptgather %s: cannot write %s: %s", g->dir, path,
-                  strerror(err));
-    return 1;
+    int err = amp_ckpt_incoming_end(&in);
+    if (err)
+        amp_log_error("+ckptgather %s: cannot write %s: %s", g->dir, path,
+                      strerror(err));
+    return err != 0;
 }
 
 /* One line naming the ranks whose files are on no process's DIR; their
