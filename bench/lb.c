@@ -6,11 +6,13 @@
  *       meet in an MPI_Allreduce; AMPI_Migrate(AMPI_INFO_LB_SYNC) after
  *       iterations 2, 12, 22, ...  Prints "loop_s S" (wall time of the
  *       loop) and "result R" (the same with or without a balancer).
- *   lb migrate [ROUNDS]   every rank moves to the next PE of its process
- *       with AMPI_Migrate_to_pe, ROUNDS times, then the same call that
- *       moves nobody: prints "move_us" and "stay_us" (per call) and
- *       "us_per_rank" (the extra time of a call that moves every rank,
- *       per rank moved).
+ *   lb migrate [ROUNDS]   every rank goes to the next PE of its process
+ *       with AMPI_Migrate_to_pe, on its own, ROUNDS times, then the same
+ *       call that moves nobody: prints "move_us" and "stay_us" (per call)
+ *       and "us_per_rank" (the extra time of a call that moves every
+ *       rank, per rank moved); then "call_home_us" and "call_lodged_us":
+ *       an MPI_Comm_compare, every rank at home, then every rank running on
+ *       the next PE (its calls carried out at home).
  *   lb migrate_heap [ROUNDS [BYTES]]   the same with BYTES of heap per
  *       rank, written before the moves (a move copies nothing, so the
  *       time does not depend on it).
@@ -172,6 +174,17 @@ static double time_calls(int rounds, int move, int npes)
     return (MPI_Wtime() - t0) / rounds;
 }
 
+/* One MPI call that a rank makes at home (MPI_Comm_compare), per call. */
+static double time_probe(int rounds)
+{
+    int r;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < rounds * 10; i++)
+        MPI_Comm_compare(MPI_COMM_WORLD, MPI_COMM_WORLD, &r);
+    return (MPI_Wtime() - t0) / (rounds * 10);
+}
+
 static int migrate(int rank, int size, int rounds, size_t bytes)
 {
     int *np, flag;
@@ -180,15 +193,24 @@ static int migrate(int rank, int size, int rounds, size_t bytes)
     char *heap = bytes ? malloc(bytes) : NULL;
     if (heap)
         memset(heap, 1, bytes);
+    int home = my_pe();
     time_calls(rounds / 10 + 1, 1, *np); /* warm up */
     double move = time_calls(rounds, 1, *np);
     double stay = time_calls(rounds, 0, *np);
-    double m = 0, s = 0;
+    AMPI_Migrate_to_pe(home);
+    double at_home = time_probe(rounds);
+    AMPI_Migrate_to_pe((home + 1) % *np);
+    double lodged = time_probe(rounds);
+    AMPI_Migrate_to_pe(home);
+    double m = 0, s = 0, h = 0, l = 0;
     MPI_Allreduce(&move, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     MPI_Allreduce(&stay, &s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&at_home, &h, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&lodged, &l, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("move_us %.2f\nstay_us %.2f\nus_per_rank %.3f\n", m * 1e6,
-               s * 1e6, (m - s) * 1e6 / size);
+        printf("move_us %.2f\nstay_us %.2f\nus_per_rank %.3f\n"
+               "call_home_us %.3f\ncall_lodged_us %.3f\n",
+               m * 1e6, s * 1e6, (m - s) * 1e6 / size, h * 1e6, l * 1e6);
     free(heap);
     return 0;
 }

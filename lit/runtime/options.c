@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 // NOVAL: ampi: +vp: missing value
 // UNKNOWN: ampi: warning: unknown runtime option '+pv' ignored; runtime options: +vp N, +p N, {{.*}} (see docs/runtime-options.md)
 // UNKNOWN-NEXT: size=1 argc=2 [4]
-// CHARM: ampi: +ampiEnableMigrateToPe has no effect here: AMPI_Migrate_to_pe is always allowed, and collective
+// CHARM: ampi: +ampiEnableMigrateToPe has no effect here: AMPI_Migrate_to_pe is always allowed
 // CHARM-NEXT: size=2 argc=1
 // MAPPING: ampi: +mapping: expected block, rr, random[:SEED] or list:PE,PE,..., got 'diagonal'
 // RANDOM: size=4 argc=2 [delta]

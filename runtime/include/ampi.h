@@ -105,9 +105,10 @@ AMPI_GPU_Iinvoke(struct CUstream_st *stream, MPI_Request *request);
  * moves ranks between the PEs of their process by their load since the
  * last call. */
 __attribute__((visibility("default"))) int AMPI_Migrate(MPI_Info info);
-/* Collective over MPI_COMM_WORLD, unlike the call of the same name in
- * Charm++'s AMPI: every rank names the PE (of its process) to move to;
- * -1 stays.  Charm++'s +ampiEnableMigrateToPe is accepted (no effect). */
+/* The calling rank alone goes to PE pe of its process (-1: stays), as in
+ * Charm++'s AMPI: it runs there from the call on, and pe becomes its home
+ * at the next balancing step (docs/load-balancing.md).  Charm++'s
+ * +ampiEnableMigrateToPe is accepted (no effect). */
 __attribute__((visibility("default"))) int AMPI_Migrate_to_pe(int pe);
 /* fn runs in the rank that registered it, before it leaves its PE (fn must
  * not communicate) and after it arrived on another (when every rank is in

@@ -89,10 +89,24 @@ static void wait_device_idle(amp_rank_t *rank)
     }
 }
 
-/* The collective step of AMPI_Migrate and AMPI_Migrate_to_pe: every rank
- * of the process, asking for PE want (-1: the balancer's choice). */
+/* The PE a rank lodged on by AMPI_Migrate_to_pe, or -1. */
+static int lodged_pe(const amp_rank_t *rank)
+{
+    const amp_pe_t *lodge = rank->thr.lodge;
+    return lodge ? lodge->id : -1;
+}
+
+/* The collective step of AMPI_Migrate, the periodic steps and the
+ * checkpoints: every rank of the process, asking for PE want (-1: the
+ * balancer's choice; with no balancer, a barrier).  A rank lodged on a PE
+ * by AMPI_Migrate_to_pe asks for that PE, unless it must stay, and its
+ * home moves there: its migration callbacks ran when it went there. */
 static int lb_step(amp_rank_t *rank, int want, const char *call)
 {
+    int barrier = want < 0 && amp_proc.lb.kind == AMP_LB_NONE;
+    int lodged = want != AMP_LB_STAY && !barrier ? lodged_pe(rank) : -1;
+    if (lodged >= 0)
+        want = lodged;
     int rc =
         want == AMP_LB_STAY ? MPI_SUCCESS : check_no_pending_coll(rank, call);
     if (rc != MPI_SUCCESS)
@@ -105,12 +119,16 @@ static int lb_step(amp_rank_t *rank, int want, const char *call)
         want = AMP_LB_STAY;
     const char *saved = rank->call;
     rank->call = call;
+    amp_lb_callback_fn_t about = rank->lb.about_to_migrate,
+                         just = rank->lb.just_migrated;
+    if (lodged >= 0) /* no second call of its callbacks */
+        rank->lb.about_to_migrate = rank->lb.just_migrated = NULL;
     double load = rank_load(rank), plan = load;
     double len = (double)(amp_sched_cycles() - rank->lb.since);
     if (amp_proc.opts.lbpredict && !rank->lb.has_value)
         plan = amp_lb_predict(rank->lb.prev, rank->lb.prev_len, load, len);
     static const amp_lb_hooks_t one = {.remap = amp_move_remap};
-    if (want < 0 && amp_proc.lb.kind == AMP_LB_NONE) {
+    if (barrier) {
         rc = PMPI_Barrier(MPI_COMM_WORLD);
     } else if (several_processes()) {
         /* Ranks may change process (move.h). */
@@ -123,6 +141,10 @@ static int lb_step(amp_rank_t *rank, int want, const char *call)
                         &one);
     }
     rank = amp_rank_self();
+    if (lodged >= 0) {
+        rank->lb.about_to_migrate = about;
+        rank->lb.just_migrated = just;
+    }
     rank->call = saved;
     rank->lb.prev = load;
     rank->lb.prev_len = len;
@@ -248,6 +270,12 @@ int AMPI_Migrate(MPI_Info info)
     return lb_step(rank, -1, call);
 }
 
+/* Charm++'s AMPI_Migrate_to_pe: the calling rank alone goes to PE pe of
+ * its process (-1: stays where it runs).  It runs there at once, between
+ * its calls, as a guest: its home PE, where its messages are matched,
+ * still carries out its MPI calls until the next step where the ranks of
+ * the process meet (AMPI_Migrate, +lbperiod, a checkpoint) makes pe its
+ * home (lb_step; sched.h, "Lodging"). */
 int AMPI_Migrate_to_pe(int pe)
 {
     static const char call[] = "AMPI_Migrate_to_pe";
@@ -262,9 +290,19 @@ int AMPI_Migrate_to_pe(int pe)
                              "PE %d does not exist: this process has %d PEs "
                              "(0 .. %d, or -1 to stay) (argument pe)",
                              pe, npes, npes - 1);
-    if (pe >= 0)
-        rank->placed = 1; /* +pinmap: never lent from now on */
-    return lb_step(rank, pe < 0 ? amp_pe_self()->id : pe, call);
+    if (pe < 0)
+        return MPI_SUCCESS;
+    rank->placed = 1; /* +pinmap: never lent from now on */
+    amp_pe_t *to = amp_proc.sched.pes[pe];
+    if (to == amp_sched_where(&rank->thr))
+        return MPI_SUCCESS;
+    amp_lb_callback_fn_t just = rank->lb.just_migrated;
+    if (rank->lb.about_to_migrate)
+        rank->lb.about_to_migrate();
+    amp_sched_lodge(to);
+    if (just)
+        just();
+    return MPI_SUCCESS;
 }
 
 int AMPI_Register_about_to_migrate(void (*fn)(void))

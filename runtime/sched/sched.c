@@ -716,8 +716,9 @@ int amp_sched_lending;
 void amp_sched_set_steal(amp_sched_t *sched, int on, long idle_ns)
 {
     sched->steal = on && sched->npes > 1;
-    amp_sched_lending = (sched->steal ? AMP_SCHED_LENDS : 0) |
-                        (amp_sched_lending & AMP_SCHED_TRACED);
+    amp_sched_lending =
+        (sched->steal ? AMP_SCHED_LENDS : 0) |
+        (amp_sched_lending & (AMP_SCHED_TRACED | AMP_SCHED_LODGES));
     sched->steal_idle_ns = idle_ns > 0 ? idle_ns : STEAL_IDLE_NS;
 }
 
@@ -762,9 +763,23 @@ void amp_sched_call_home(amp_pe_t *pe, amp_thread_t *thr)
     go_home(pe, thr);
 }
 
+/* A lodged thread leaving its outermost call at home goes back to its
+ * lodge (not while a PE acts for it: it is not the one running). */
+static void back_to_lodge(amp_pe_t *pe, amp_thread_t *thr)
+{
+    if (thr != pe->current || amp_pe_self() != pe)
+        return;
+    thr->away = 1;
+    leave_for(pe, thr, thr->lodge, 0);
+}
+
 void amp_sched_lend(amp_thread_t *thr)
 {
     amp_pe_t *pe = thr->pe;
+    if (thr->lodge) {
+        back_to_lodge(pe, thr);
+        return;
+    }
     amp_sched_t *sched = pe->sched;
     int want = atomic_load(&pe->thief);
     if (!want)
@@ -785,6 +800,20 @@ void amp_sched_lend(amp_thread_t *thr)
     thr->away = 1;
     pe->lent_out++;
     leave_for(pe, thr, to, 0);
+}
+
+void amp_sched_lodge(amp_pe_t *to)
+{
+    amp_pe_t *pe = amp_pe_self();
+    amp_thread_t *thr = pe->current;
+    amp_assert(thr->pe == pe);
+    if (to == pe) {
+        thr->lodge = NULL;
+        return;
+    }
+    __atomic_fetch_or(&amp_sched_lending, AMP_SCHED_LODGES, __ATOMIC_RELAXED);
+    thr->lodge = to;
+    back_to_lodge(pe, thr);
 }
 
 static void idle(amp_pe_t *pe, long sleep_ns)
@@ -857,6 +886,8 @@ static void hand_off(amp_pe_t *pe)
         thr->pe = to;
         thr->moved = 1;
         pe->moved_out++;
+        if (thr->lodge == to) /* at home where it lodged */
+            thr->lodge = NULL;
     }
     thr->state = AMP_THREAD_READY;
     amp_inbox_push(&to->arrivals, &thr->arrival);

@@ -47,6 +47,14 @@
  * lent thread copies nothing (its stack and memory stay where they are),
  * and a thread keeps its PE unless another PE would idle.  The layer above
  * says which threads may never be lent (the may_lend hook).
+ *
+ * Lodging.  A thread may also ask to run on another PE of its own accord
+ * (amp_sched_lodge: AMPI_Migrate_to_pe called by one rank alone), which
+ * needs none of the other threads: it becomes a guest of that PE, its
+ * lodge, and goes back there at the end of each of its outermost calls,
+ * instead of being lent; its home keeps its channels as for any guest.
+ * A move of its home to its lodge (amp_sched_migrate, from a step where
+ * every thread of the process meets) ends the lodging.
  */
 #ifndef AMP_SCHED_H
 #define AMP_SCHED_H
@@ -81,11 +89,12 @@ typedef struct amp_thread {
     unsigned long resumes;        /* times it was switched to (+stats) */
     uint64_t busy;                /* cycle counter ticks spent running */
     unsigned depth;               /* calls into the layer above under way */
-    int returning;                /* on its way home from a lend */
-    int away;                     /* lent: runs or waits as a guest */
-    amp_inbox_item_t arrival;     /* in its new PE's arrivals while migrating */
-    unsigned long lent; /* times it ran as a guest (+lbdebug, +stats) */
-    int moved;          /* arriving at a new home (a PE's moved_in) */
+    struct amp_pe *lodge;     /* where it runs between calls, or NULL (top) */
+    int returning;            /* on its way home from a lend */
+    int away;                 /* lent: runs or waits as a guest */
+    amp_inbox_item_t arrival; /* in its new PE's arrivals while migrating */
+    unsigned long lent;       /* times it ran as a guest (+lbdebug, +stats) */
+    int moved;                /* arriving at a new home (a PE's moved_in) */
     /* Read by other PEs for every message to the thread (where it lives),
      * written only when it moves: after what the thread writes at each
      * switch and call, on the next cache line. */
@@ -134,7 +143,7 @@ struct amp_pe {
     /* Touched by other PEs: keep on its own cache line. */
     _Alignas(64) amp_inbox_t inbox;
     _Atomic int sleep_state; /* futex word: AWAKE or ASLEEP */
-    _Atomic int still; /* asleep, stopped or ended: runs no thread now */
+    _Atomic int still;       /* asleep, stopped or ended: runs no thread now */
     amp_inbox_t arrivals;    /* threads migrating to this PE */
     amp_inbox_t tasks;       /* amp_sched_post_task's */
     /* Owned by this PE. */
@@ -322,9 +331,11 @@ extern __thread amp_pe_t *amp_sched_self_pe
  * once before the PEs start; without it the calls skip enter and leave. */
 extern int amp_sched_lending __attribute__((visibility("hidden")));
 /* Bits of amp_sched_lending: the process lends; it traces (+trace: the
- * calls go through the same detour, which records them). */
+ * calls go through the same detour, which records them); a thread lodged
+ * (set by the first amp_sched_lodge, never cleared). */
 #define AMP_SCHED_LENDS 1
 #define AMP_SCHED_TRACED 2
+#define AMP_SCHED_LODGES 4
 void amp_sched_call_home(amp_pe_t *pe, amp_thread_t *thr);
 void amp_sched_lend(amp_thread_t *thr);
 /* Inline: the entry points of every MPI call run it.  The thread pointer
@@ -353,12 +364,22 @@ amp_sched_call_leave(amp_thread_t *thr)
     unsigned depth = thr->depth;
     thr->depth = depth ? depth - 1 : 0;
     if (depth <= 1 &&
-        atomic_load_explicit(&thr->pe->thief, memory_order_relaxed))
+        (thr->lodge ||
+         atomic_load_explicit(&thr->pe->thief, memory_order_relaxed)))
         amp_sched_lend(thr);
 }
 /* Takes the calling thread home if it runs as a guest (before it touches
  * anything its home PE's channels hold, outside a call). */
 void amp_sched_go_home(void);
+/* The calling thread, at home, runs on PE to from now on between its
+ * calls (see "Lodging" above), and goes there now; to its home: it stays
+ * home from now on. */
+void amp_sched_lodge(amp_pe_t *to);
+/* The PE thr runs on between its calls: its lodge, else its home. */
+static inline amp_pe_t *amp_sched_where(const amp_thread_t *thr)
+{
+    return thr->lodge ? thr->lodge : thr->pe;
+}
 
 /* Makes a blocked thread ready.  Must run on thr's PE. */
 void amp_sched_wake(amp_thread_t *thr);

@@ -16,7 +16,8 @@ static const char usage[] =
     "runtime options: +vp N, +p N, +stacksize BYTES, +isomalloc_slot BYTES, "
     "+mapping KIND, "
     "+eager BYTES, +nopin, +stats, +showmap, +balancer NAME, +lbdebug, "
-    "+lbperiod SECONDS, +lbpredict, +lbmingain FRACTION, +nosteal, +pinmap, +gpumap MAP, +restart DIR, +ckptgather DIR, "
+    "+lbperiod SECONDS, +lbpredict, +lbmingain FRACTION, +nosteal, +pinmap, "
+    "+gpumap MAP, +restart DIR, +ckptgather DIR, "
     "+ckptperiod SECONDS, +ckptdir DIR, +trace DIR, +iothreads N (see "
     "docs/runtime-options.md)";
 
@@ -412,8 +413,7 @@ static const charm_option_t charm_options[] = {
     {"+commap", 1, NULL, "there is no communication thread"},
     {"+tcharm_nomig", 0, NULL,
      "ranks change PE for good only in AMPI_Migrate and +lbperiod"},
-    {"+ampiEnableMigrateToPe", 0, NULL,
-     "AMPI_Migrate_to_pe is always allowed, and collective"},
+    {"+ampiEnableMigrateToPe", 0, NULL, "AMPI_Migrate_to_pe is always allowed"},
 };
 
 /* Only the job's first process speaks, so a note comes once. */
@@ -474,12 +474,12 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
     if (arg[0] != '+' || !isalpha((unsigned char)arg[1]))
         return 0;
     static const char *const with_value[] = {
-        "+vp",       "+p",          "+stacksize",      "+mapping", "+eager",
-        "+balancer", "+gpumap",     "+isomalloc_slot", "+restart", "+iothreads",
-        "+lbperiod", "+ckptperiod", "+ckptdir",        "+trace",
-        "+lbmingain", "+ckptgather"};
-    static const char *const flags[] = {"+nopin",   "+stats",   "+showmap",
-                                        "+lbdebug", "+nosteal", "+steal",
+        "+vp",      "+p",         "+stacksize", "+mapping",
+        "+eager",   "+balancer",  "+gpumap",    "+isomalloc_slot",
+        "+restart", "+iothreads", "+lbperiod",  "+ckptperiod",
+        "+ckptdir", "+trace",     "+lbmingain", "+ckptgather"};
+    static const char *const flags[] = {"+nopin",   "+stats",    "+showmap",
+                                        "+lbdebug", "+nosteal",  "+steal",
                                         "+pinmap",  "+lbpredict"};
     for (size_t k = 0; k < sizeof(flags) / sizeof(*flags); k++) {
         size_t n = strlen(flags[k]);

@@ -65,11 +65,6 @@ static void describe_rank(amp_rank_t *rank)
     amp_log_error("  rank %d: blocked in %s", rank->world_rank,
                   rank->call ? rank->call : "an MPI call");
     describe_waits(rank);
-    /* Collective here, where Charm++'s AMPI lets one rank call it alone. */
-    if (rank->call && strcmp(rank->call, "AMPI_Migrate_to_pe") == 0)
-        amp_log_error("    waiting for every rank to call it: "
-                      "AMPI_Migrate_to_pe is collective over MPI_COMM_WORLD "
-                      "here (docs/load-balancing.md)");
 }
 
 void amp_report_deadlock(amp_sched_t *sched)

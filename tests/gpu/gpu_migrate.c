@@ -1,10 +1,11 @@
 /* Ranks move to another PE while device transfers of theirs are under
  * way: a 3 MiB device receive and send around a ring (the receive posted
  * first, so the GPU copies as soon as the send arrives), a long kernel
- * watched by AMPI_GPU_Iinvoke, then AMPI_Migrate_to_pe.  The move waits
- * for the transfers the rank's PE is running; after it every request
- * completes on the new PE with the right data.  Runs within a process and
- * across processes (the moves stay in each process). */
+ * watched by AMPI_GPU_Iinvoke, then AMPI_Migrate_to_pe, which runs the
+ * rank on the new PE at once while its transfers stay with its home PE;
+ * every request completes with the right data, and so do the transfers
+ * of the next rounds.  Runs within a process and across processes (the
+ * moves stay in each process). */
 #include "gpu_test.h"
 
 #include "ampi.h"

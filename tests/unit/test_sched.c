@@ -318,6 +318,45 @@ UNIT_TEST(sched_migrate_moves_a_thread_to_another_pe)
     UNIT_TRUE(thr[0].busy > 0);
 }
 
+/* A thread lodged on PE 1 runs there between its calls, goes home to PE 0
+ * for each call and back at its end; a move of its home to PE 1 ends the
+ * lodging. */
+static void lodger(void *arg)
+{
+    int i = (int)(long)arg;
+    amp_pe_t *home = sched.pes[0], *lodge = sched.pes[1];
+    amp_sched_lodge(home); /* its own home: nothing happens */
+    UNIT_TRUE(amp_pe_self() == home && thr[i].lodge == NULL);
+    amp_sched_lodge(lodge);
+    UNIT_TRUE(amp_pe_self() == lodge);
+    UNIT_EQ(tid(), atomic_load(&kernel_tid[1]));
+    UNIT_TRUE(thr[i].pe == home && amp_sched_where(&thr[i]) == lodge);
+    for (int k = 0; k < 3; k++) {
+        amp_thread_t *self = amp_sched_call_enter();
+        UNIT_TRUE(self == &thr[i] && amp_pe_self() == home);
+        amp_thread_t *inner = amp_sched_call_enter(); /* nested: stays */
+        amp_sched_call_leave(inner);
+        UNIT_TRUE(amp_pe_self() == home);
+        amp_sched_call_leave(self);
+        UNIT_TRUE(amp_pe_self() == lodge);
+    }
+    amp_thread_t *self = amp_sched_call_enter();
+    amp_sched_migrate(lodge);
+    UNIT_TRUE(thr[i].pe == lodge && thr[i].lodge == NULL);
+    amp_sched_call_leave(self);
+    UNIT_TRUE(amp_pe_self() == lodge);
+    amp_sched_exit();
+}
+
+UNIT_TEST(sched_lodge_runs_a_thread_elsewhere_between_its_calls)
+{
+    start(2, no_deadlock);
+    spawn(0, 0, lodger);
+    run();
+    UNIT_TRUE(thr[0].pe == sched.pes[1]);
+    UNIT_EQ(thr[0].state, AMP_THREAD_DONE);
+}
+
 #define HOPPERS 8
 #define HOPS 300
 

@@ -488,8 +488,9 @@ static int predefined_value(amp_rank_t *rank, int keyval, const int **value)
     case MPI_UNIVERSE_SIZE: *value = &amp_proc.nranks; return 1;
     case MPI_LASTUSEDCODE: *value = amp_mpi_lastusedcode(rank); return 1;
     case AMPI_MY_WTH:
-        /* Where the rank runs now; it may be elsewhere after a migration. */
-        rank->attr_my_wth = amp_pe_self()->id;
+        /* Where the rank runs between its calls (its home, or where
+         * AMPI_Migrate_to_pe lodged it); elsewhere after a migration. */
+        rank->attr_my_wth = amp_sched_where(&rank->thr)->id;
         *value = &rank->attr_my_wth;
         return 1;
     case AMPI_NUM_WTHS: *value = &amp_proc.sched.npes; return 1;
