@@ -15,6 +15,9 @@ enum { PE_AWAKE = 0, PE_ASLEEP = 1 };
  * looking again on its own. */
 #define IDLE_SPIN_NS 200000L
 #define IDLE_SLEEP_NS 50000000L
+/* How often an idle PE yields its core while the node's PEs outnumber its
+ * cores (amp_sched_set_crowded). */
+#define CROWDED_YIELD_NS 2000L
 /* For so long at first an idle PE polls without pausing between looks:
  * what it waits for (the answer to a message just sent) often comes then,
  * and a pause (tens of nanoseconds) would only delay seeing it. */
@@ -820,21 +823,27 @@ static void idle(amp_pe_t *pe, long sleep_ns)
 {
     if (__builtin_expect(pe->trace != NULL, 0))
         amp_trace_put(pe->trace, AMP_TRACE_IDLE, 0, 0, 0, 0, 0);
-    long start = now_ns(), spun = 0;
+    long start = now_ns(), spun = 0, yielded = start;
     int crowded =
         atomic_load_explicit(&pe->sched->crowded, memory_order_relaxed);
     atomic_store_explicit(&pe->idling, 1, memory_order_relaxed);
     do {
         int hot = spun < IDLE_HOT_NS && !crowded;
-        for (int i = 0; i < 64; i++) {
+        for (int i = 0; i < (crowded ? 1 : 64); i++) {
             if (has_work(pe))
                 goto out;
             if (!hot)
                 __builtin_ia32_pause();
         }
-        if (crowded) /* another process's PE may need this core */
+        long now = now_ns();
+        /* Another process's PE may need this core: yield it every
+         * CROWDED_YIELD_NS, however long a look takes (a system call for
+         * a network polled through its sockets). */
+        if (crowded && now - yielded >= CROWDED_YIELD_NS) {
             sched_yield();
-        spun = now_ns() - start;
+            now = yielded = now_ns();
+        }
+        spun = now - start;
         steal_ask(pe, spun);
     } while (spun < IDLE_SPIN_NS);
     sleep_until_posted(pe, sleep_ns);
