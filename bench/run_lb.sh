@@ -64,18 +64,19 @@ for b in "${balancers[@]}"; do
         "$(echo "$base / $t" | bc -l)" "$tb" "$(echo "$base_best / $tb" | bc -l)"
 done
 echo
-echo "## AMPI_Migrate_to_pe: every rank to the next PE ($pes PEs)"
+echo "## AMPI_Migrate_to_pe: each rank, on its own, to the next PE ($pes PEs)"
 echo
-echo "| ranks | heap per rank | call moving all (us) | call moving none (us) | extra us per rank moved | whole call per rank (us) |"
-echo "| ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| ranks | heap per rank | call moving (us) | call moving none (us) | extra us per rank moved | whole call per rank (us) | an MPI call at home (us) | an MPI call away from home (us) |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 migrate_row() {
     local n=$1 mode=$2 bytes=$3 label=$4 out
     out=$("$work/lb" +vp "$n" +p "$pes" "$mode" "${@:5}")
     local move
     move=$(echo "$out" | field move_us)
-    printf '| %s | %s | %s | %s | %s | %.2f |\n' "$n" "$label" "$move" \
+    printf '| %s | %s | %s | %s | %s | %.2f | %s | %s |\n' "$n" "$label" "$move" \
         "$(echo "$out" | field stay_us)" "$(echo "$out" | field us_per_rank)" \
-        "$(echo "$move / $n" | bc -l)"
+        "$(echo "$move / $n" | bc -l)" "$(echo "$out" | field call_home_us)" \
+        "$(echo "$out" | field call_lodged_us)"
     : "$bytes"
 }
 migrate_row 8 migrate 0 "-" 2000
