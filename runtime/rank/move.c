@@ -25,6 +25,16 @@ typedef struct move_hdr {
 _Static_assert(sizeof(move_hdr_t) <= AMP_P2P_AM_HDR_MAX,
                "a move's header fits an active message's");
 
+/* A message of an arriving rank that came while this process still had
+ * its own ranks to send (hold): its data (an eager message's, copied) or
+ * its rendezvous descriptor. */
+struct amp_move_held {
+    amp_move_held_t *next;
+    amp_p2p_am_t msg;
+    move_hdr_t hdr;
+    char data[];
+};
+
 /* A rank arriving, then waiting to be let run. */
 struct amp_move_arrival {
     amp_move_arrival_t *next;
@@ -62,6 +72,7 @@ void amp_move_init(amp_move_map_fn_t map_copy)
         !(m->incoming = calloc((size_t)n, sizeof(*m->incoming))))
         amp_fatal("out of memory for %d ranks", n);
     pthread_mutex_init(&m->lock, NULL);
+    m->held_tail = &m->held;
     m->ident = process_ident();
     m->map_copy = map_copy;
     int npes = amp_proc.sched.npes;
@@ -146,6 +157,84 @@ static void give_back(amp_move_t *m)
     pthread_mutex_unlock(&m->lock);
 }
 
+/* ---- arrivals held while this process's own ranks leave ---- */
+
+static void take(amp_pe_t *pe, const move_hdr_t *h, const amp_p2p_am_t *msg);
+
+/* With one PE, the PE that takes a rank in (prefaulting and copying its
+ * pages) is the one that sends the ranks that leave: taking arrivals
+ * first would keep the other process waiting for its own arrivals until
+ * this one is done, and the two would move their ranks one after the
+ * other.  From the step's first exchange on, arrivals wait (held) until
+ * this process's ranks that leave are sent; then both processes take
+ * their arrivals at once, each on its own core.  With several PEs the
+ * arrivals and the departures are spread over the PEs already. */
+static void hold(amp_move_t *m)
+{
+    pthread_mutex_lock(&m->lock);
+    m->holding = amp_proc.sched.npes == 1;
+    pthread_mutex_unlock(&m->lock);
+}
+
+/* The held messages taken in, in the order they came, then arrivals are
+ * taken as they come; once to_send more of this process's ranks are sent
+ * (writer_main), or now. */
+static void take_held(amp_move_t *m, int to_send)
+{
+    pthread_mutex_lock(&m->lock);
+    m->to_send = to_send;
+    if (!m->holding || to_send > 0) {
+        pthread_mutex_unlock(&m->lock);
+        return;
+    }
+    for (;;) {
+        amp_move_held_t *x = m->held;
+        if (!x) {
+            m->holding = 0;
+            m->held_tail = &m->held;
+            break;
+        }
+        m->held = x->next;
+        if (!m->held)
+            m->held_tail = &m->held;
+        pthread_mutex_unlock(&m->lock);
+        amp_sys_alloc_enter();
+        take(amp_pe_self(), &x->hdr, &x->msg);
+        free(x);
+        amp_sys_alloc_leave();
+        pthread_mutex_lock(&m->lock);
+    }
+    pthread_mutex_unlock(&m->lock);
+}
+
+/* Keeps msg for take_held when arrivals are held; 0 when they are not. */
+static int held(amp_move_t *m, const move_hdr_t *h, const amp_p2p_am_t *msg)
+{
+    pthread_mutex_lock(&m->lock);
+    if (!m->holding) {
+        pthread_mutex_unlock(&m->lock);
+        return 0;
+    }
+    size_t copy = msg->data ? msg->bytes : 0;
+    amp_sys_alloc_enter();
+    amp_move_held_t *x = malloc(sizeof(*x) + copy);
+    amp_sys_alloc_leave();
+    if (!x)
+        amp_fatal("out of memory receiving rank %d", h->rank);
+    x->next = NULL;
+    x->msg = *msg;
+    x->hdr = *h;
+    if (msg->data) {
+        memcpy(x->data, msg->data, copy);
+        x->msg.data = x->data;
+    }
+    x->msg.hdr = &x->hdr;
+    *m->held_tail = x;
+    m->held_tail = &x->next;
+    pthread_mutex_unlock(&m->lock);
+    return 1;
+}
+
 static amp_move_load_t *gather(amp_lb_t *lb)
 {
     amp_move_t *m = st();
@@ -219,10 +308,12 @@ static int plan_job(amp_lb_t *lb, void *arg)
     (void)arg;
     amp_move_t *m = st();
     give_back(m);
+    hold(m);
     amp_move_load_t *all = gather(lb);
     int nprocs = amp_proc.world.nprocs, n = lb->nranks;
     if (!job_wide(lb, all)) {
         free(all);
+        take_held(m, 0);
         return 0;
     }
     int *off = calloc((size_t)nprocs + 1, sizeof(int));
@@ -275,6 +366,7 @@ static int plan_job(amp_lb_t *lb, void *arg)
      * may all be gone before the first of them arrives, and the process
      * must not take itself for finished meanwhile. */
     amp_sched_expect(lb->sched, arriving);
+    take_held(m, m->leaving);
     free(off);
     free(cur);
     free(loads);
@@ -375,10 +467,12 @@ static void placed(amp_lb_t *lb, void *arg)
     (void)arg;
     amp_move_t *m = st();
     if (lb->cross) {
-        /* The ranks that leave may wait to run on this PE. */
+        /* The ranks that leave may wait to run on this PE, and their
+         * memory to be taken by the new process. */
         pthread_mutex_lock(&m->lock);
         while (m->ngone < m->leaving) {
             pthread_mutex_unlock(&m->lock);
+            amp_sched_poll(amp_pe_self());
             amp_sched_yield();
             pthread_mutex_lock(&m->lock);
         }
@@ -407,9 +501,13 @@ static void placed(amp_lb_t *lb, void *arg)
 typedef struct ship {
     int proc, pe;
     amp_ckpt_blob_t blob; /* its objects, for the new process */
-    volatile int sent;    /* messages sent so far */
+    int sent;             /* messages taken so far (shipped) */
 } ship_t;
 
+/* Each message of a rank that left, taken by the new process.  Once the
+ * last one is, nothing reads the slot here any more and it may be given
+ * back (give_back).  The record is in the slot, on the rank's stack as it
+ * stopped. */
 static void shipped(void *arg, int ok)
 {
     amp_slot_stop_t *stop = arg;
@@ -417,20 +515,13 @@ static void shipped(void *arg, int ok)
     if (!ok)
         amp_fatal("rank %d could not be sent to process %d",
                   stop->rank->world_rank, s->proc);
-    s->sent++;
-}
-
-/* The rank's thread ends in this process without touching its slot any
- * more (once counted gone, the slot may be released at once). */
-static _Noreturn void vanish(amp_rank_t *rank)
-{
+    if (++s->sent < stop->nranges)
+        return;
     amp_move_t *m = st();
-    int slot = rank->slot;
-    amp_slot_gone(rank->world_rank);
+    int slot = stop->rank->slot;
     pthread_mutex_lock(&m->lock);
     m->gone[m->ngone++] = slot;
     pthread_mutex_unlock(&m->lock);
-    amp_sched_vanish();
 }
 
 /* Before the rank leaves: libgcc forgets its program copy's unwind
@@ -443,7 +534,10 @@ static void pie_leave(amp_rank_t *rank)
 }
 
 /* Runs on the PE's writer stack while the rank is stopped: sends the
- * ranges of its slot in use and waits until they are taken. */
+ * ranges of its slot in use and ends the rank's thread in this process
+ * without waiting for them to be taken (shipped counts them; nothing here
+ * writes the slot any more).  The PE goes on to the next rank, whose
+ * messages follow these while the new process takes them in. */
 static void writer_main(amp_slot_stop_t *stop)
 {
     ship_t *s = stop->arg;
@@ -469,9 +563,14 @@ static void writer_main(amp_slot_stop_t *stop)
                                                 .done = shipped,
                                                 .arg = stop});
     }
-    while (s->sent < stop->nranges)
-        amp_sched_poll(pe);
-    vanish(rank);
+    amp_move_t *m = st();
+    pthread_mutex_lock(&m->lock);
+    int left = --m->to_send;
+    pthread_mutex_unlock(&m->lock);
+    if (left == 0)
+        take_held(m, 0);
+    amp_slot_gone(rank->world_rank);
+    amp_sched_vanish();
 }
 
 static void depart(amp_lb_t *lb, int me, void *arg)
@@ -562,8 +661,28 @@ static amp_move_arrival_t *slot_ready(const move_hdr_t *h, int from)
     return a;
 }
 
-/* On the PE the rank is to run on, each of its messages in order: the
- * data into the same addresses of its slot here. */
+/* Each of an arriving rank's messages in order, on the PE it is to run
+ * on: the data into the same addresses of its slot here. */
+static void take(amp_pe_t *pe, const move_hdr_t *hp, const amp_p2p_am_t *msg)
+{
+    move_hdr_t h = *hp;
+    int r = h.rank;
+    amp_move_arrival_t *a =
+        h.idx == 0 ? slot_ready(&h, msg->from_proc) : st()->incoming[r];
+    if (!a)
+        amp_fatal("process %d sent a part of rank %d out of order",
+                  msg->from_proc, r);
+    void *into = (void *)(uintptr_t)h.addr;
+    if (msg->data) {
+        memcpy(into, msg->data, msg->bytes);
+        fetched(a, 1);
+        return;
+    }
+    amp_p2p_am_fetch(pe, msg->desc, into, msg->bytes, fetched, a);
+}
+
+/* A message of a rank that moves here: checked, then taken in now or
+ * held (hold). */
 static void on_arrival(amp_pe_t *pe, const amp_p2p_am_t *msg)
 {
     move_hdr_t h;
@@ -579,18 +698,8 @@ static void on_arrival(amp_pe_t *pe, const amp_p2p_am_t *msg)
         h.addr + msg->bytes > (uintptr_t)slot + mem->slot_size)
         amp_fatal("process %d sent a part of rank %d outside its slot",
                   msg->from_proc, r);
-    amp_move_arrival_t *a =
-        h.idx == 0 ? slot_ready(&h, msg->from_proc) : st()->incoming[r];
-    if (!a)
-        amp_fatal("process %d sent a part of rank %d out of order",
-                  msg->from_proc, r);
-    void *into = (void *)(uintptr_t)h.addr;
-    if (msg->data) {
-        memcpy(into, msg->data, msg->bytes);
-        fetched(a, 1);
-        return;
-    }
-    amp_p2p_am_fetch(pe, msg->desc, into, msg->bytes, fetched, a);
+    if (!held(st(), &h, msg))
+        take(pe, &h, msg);
 }
 
 const amp_lb_hooks_t amp_move_hooks = {.quiesce = quiesce,

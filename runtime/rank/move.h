@@ -41,6 +41,7 @@
 #include <pthread.h>
 
 typedef struct amp_move_arrival amp_move_arrival_t;
+typedef struct amp_move_held amp_move_held_t;
 
 /* The process's state (amp_proc.move). */
 typedef struct amp_move {
@@ -56,6 +57,11 @@ typedef struct amp_move {
     int *gone;
     int ngone, departing;
     int leaving; /* ranks that leave at this step */
+    /* A process of one PE takes in the ranks that arrive once its own
+     * ranks that leave are sent (to_send of them still to go): the
+     * messages that come before wait in held, in order. */
+    int holding, to_send;
+    amp_move_held_t *held, **held_tail;
     _Atomic uint64_t shipped; /* bytes of their slots sent (+lbdebug) */
     /* By PE: a stack for the writer of a rank that leaves. */
     void **writers;
