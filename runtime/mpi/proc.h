@@ -54,6 +54,7 @@ typedef struct amp_opts {
     int node_shm;          /* AMPI_NODE_SHM: processes of a node share memory */
     int node_membarrier;   /* AMPI_NODE_MEMBARRIER: asymmetric fences there */
     size_t node_split;     /* AMPI_NODE_SPLIT_COPY: shared copies from here */
+    size_t net_eager;      /* AMPI_NET_EAGER: eager through UCX up to here */
     int yield_idle;        /* AMPI_YIELD_WHEN_IDLE: 1, 0, -1 (crowded only) */
     int term_report;       /* AMPI_TERM_REPORT: ranks' state on SIGTERM/INT */
     int steal;             /* +nosteal: 0; idle PEs run others' ranks */

@@ -144,6 +144,13 @@ static void wake_ucx(amp_net_pe_t *np, int proc, int rpe)
     op_post(np, op, proc, rpe, NULL, 0, UCP_AM_SEND_FLAG_EAGER);
 }
 
+/* Whether messages to PE rpe of process proc go through a ring of this
+ * node (netnode.c) rather than UCX. */
+static int by_ring(const amp_net_pe_t *np, int proc, int rpe)
+{
+    return np->tx && np->tx[chan(np->net, proc, rpe)].r;
+}
+
 /* The transport's send (transport.h): req's data (buf, bytes, dt) to
  * world rank req->peer, which lives in another process. */
 static void net_tp_send(amp_pe_t *pe, amp_p2p_req_t *req, int mode)
@@ -166,7 +173,10 @@ static void net_tp_send(amp_pe_t *pe, amp_p2p_req_t *req, int mode)
     net_op_t *op = op_get(np);
     /* Device memory (only when UCX moves it: p2p/dev.h) is a rendezvous. */
     op->cuda = amp_p2p_on_device(req);
-    int eager = bytes <= np->net->eager && !op->cuda;
+    int eager =
+        !op->cuda && (bytes <= np->net->eager ||
+                      (bytes <= np->net->eager_far && mode != AMP_P2P_SYNC &&
+                       !by_ring(np, proc, rpe)));
     op->wire.hdr = (net_hdr_t){
         .kind = !eager                 ? AMP_NET_RNDV
                 : mode == AMP_P2P_SYNC ? AMP_NET_SYNC
@@ -452,6 +462,31 @@ static void net_am_fetch(amp_pe_t *pe, void *desc, void *into, size_t bytes,
 
 /* ---- arrivals -------------------------------------------------------- */
 
+/* A plain eager message larger than an envelope's payload (eager_far),
+ * waiting unexpected: its data in a block of its own, freed once it is
+ * received. */
+static void keep_large(amp_pe_t *pe, const net_hdr_t *h, const void *data)
+{
+    const amp_p2p_core_ops_t *core = amp_p2p_core(pe);
+    amp_sys_alloc_enter();
+    void *block = malloc((size_t)h->bytes);
+    amp_sys_alloc_leave();
+    if (!block)
+        amp_fatal("out of memory keeping a %zu-byte message from process %d "
+                  "until it is received",
+                  (size_t)h->bytes, (int)h->from_proc);
+    memcpy(block, data, (size_t)h->bytes);
+    amp_msg_t *m = core->msg(pe, NULL, h->ctx, h->src, h->tag, h->dst,
+                             (size_t)h->bytes, h->from_proc);
+    m->kind = AMP_MSG_HEAP;
+    m->tp_kind = h->kind;
+    m->from_rank = h->from_rank;
+    m->remote_sreq = h->sreq;
+    m->sid = h->sid;
+    m->data = block;
+    core->queue(pe, m);
+}
+
 /* A message of the program's (kind EAGER, SYNC or RNDV) on the PE that
  * runs its receiver: its data (inline, or desc: a rendezvous) into the
  * receive it matches, or it waits as an unexpected message. */
@@ -469,6 +504,10 @@ static void net_deliver(amp_pe_t *pe, const net_hdr_t *h, const void *data,
         if (h->kind == AMP_NET_SYNC)
             amp_net_ack(pe, h->from_rank, h->sreq);
         core->copy(pe, r, data, (size_t)h->bytes, h->src, h->tag, NULL);
+        return;
+    }
+    if (h->kind == AMP_NET_EAGER && h->bytes > amp_p2p_tp_payload(pe)) {
+        keep_large(pe, h, data);
         return;
     }
     if (h->kind != AMP_NET_RNDV && h->bytes > amp_p2p_tp_payload(pe))
@@ -1306,6 +1345,8 @@ amp_status_t amp_net_init(amp_p2p_world_t *w, amp_sched_t *sched,
     w->nprocs = net->nprocs = boot->nprocs;
     w->proc = net->proc = boot->index;
     net->eager = w->eager_limit;
+    net->eager_far =
+        w->net_eager > w->eager_limit ? w->net_eager : w->eager_limit;
     net->proc_cuda = calloc((size_t)boot->nprocs, 1);
     if (!net->proc_cuda)
         return AMP_ERR_NOMEM;

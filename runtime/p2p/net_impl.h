@@ -75,6 +75,11 @@ typedef struct amp_net {
     int nprocs, proc, maxpes, nranks;
     void **addr;  /* [proc * maxpes + pe]: worker addresses */
     size_t eager; /* the eager limit */
+    /* Larger messages to a process no ring reaches (another node, or
+     * AMPI_NODE_SHM=0) go eagerly through UCX up to this size too: a
+     * rendezvous costs UCX a round trip more, over TCP tens of µs.  One
+     * that waits unexpected is kept in a block of its own. */
+    size_t eager_far;
     int cuda;     /* this process's UCX moves CUDA memory (gpu/ucx.c) */
     unsigned char *proc_cuda; /* by process: the same, as it published */
     amp_sched_t *sched;

@@ -230,6 +230,7 @@ struct amp_p2p_world {
     int node_shm;        /* AMPI_NODE_SHM: share memory between processes */
     int node_membarrier; /* AMPI_NODE_MEMBARRIER: asymmetric fences there */
     size_t node_split;   /* AMPI_NODE_SPLIT_COPY: shared copies (0: none) */
+    size_t net_eager;    /* AMPI_NET_EAGER: eager through UCX (net.c) */
     /* The transports to other processes (p2p/transport.h), for host and
      * for device memory; NULL in a job of one process. */
     const struct amp_p2p_tp *between, *device;

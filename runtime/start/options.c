@@ -364,6 +364,8 @@ static void from_env(amp_opts_t *o)
         o->term_report = parse_flag("AMPI_TERM_REPORT", v);
     if ((v = getenv("AMPI_NODE_SPLIT_COPY")))
         o->node_split = parse_bytes("AMPI_NODE_SPLIT_COPY", v, 0);
+    if ((v = getenv("AMPI_NET_EAGER")))
+        o->net_eager = parse_bytes("AMPI_NET_EAGER", v, 0);
     if ((v = getenv("AMPI_NODE_MEMBARRIER")))
         o->node_membarrier = parse_flag("AMPI_NODE_MEMBARRIER", v);
     if ((v = getenv("AMPI_LBPERIOD")))
@@ -561,6 +563,7 @@ void amp_opts_parse(amp_opts_t *o, int *argc, char **argv)
     o->term_report = 1;
     o->node_membarrier = 1;
     o->node_split = 256u << 10;
+    o->net_eager = 32u << 10;
     o->yield_idle = -1;
     o->steal = 1;
     o->lbmingain = 0.05;

@@ -311,6 +311,7 @@ static void place_ranks(int npes, int first, int nlocal, int *local_pe)
     w->node_shm = amp_proc.opts.node_shm;
     w->node_membarrier = amp_proc.opts.node_membarrier;
     w->node_split = amp_proc.opts.node_split;
+    w->net_eager = amp_proc.opts.net_eager;
     if (amp_proc.boot.nprocs == 1) {
         if (amp_node_init_alone(&w->node) != AMP_OK)
             amp_fatal("out of memory starting");

@@ -58,6 +58,10 @@ static void rd_split(void *buf)
 {
     rd_ulong(buf, amp_proc.opts.node_split);
 }
+static void rd_net_eager(void *buf)
+{
+    rd_ulong(buf, amp_proc.opts.net_eager);
+}
 
 static void rd_steal_idle(void *buf)
 {
@@ -145,6 +149,12 @@ const amp_tool_cvar_t amp_tool_cvars[] = {
      "bytes from which a copy between processes of a node is split "
      "(AMPI_NODE_SPLIT_COPY; 0: the default)",
      MPI_UNSIGNED_LONG, MPI_T_SCOPE_READONLY, RUNTIME, NOENUM, rd_split, NULL},
+    {"net_eager",
+     "largest message sent eagerly through UCX to a process no ring of "
+     "this node reaches, in bytes (AMPI_NET_EAGER; the eager limit if "
+     "larger)",
+     MPI_UNSIGNED_LONG, MPI_T_SCOPE_READONLY, RUNTIME, NOENUM, rd_net_eager,
+     NULL},
     {"yield_when_idle",
      "an idle PE yields its core: 1, 0, -1 when the cores are crowded "
      "(AMPI_YIELD_WHEN_IDLE)",
