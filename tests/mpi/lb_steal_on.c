@@ -13,31 +13,12 @@
 
 #include <string.h>
 
+/* Finalized before any step: a rank with MPI_T in effect stays in its
+ * process (docs/tools.md). */
 static int steal_cvar(void)
 {
-    int provided, n, idx = -1, value = -1, count;
-    MPI_T_cvar_handle h;
-    MT_CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
-    MT_CHECK_MPI(MPI_T_cvar_get_num(&n));
-    for (int i = 0; i < n && idx < 0; i++) {
-        char name[64], desc[256];
-        int nlen = sizeof(name), dlen = sizeof(desc), verb, bind, scope;
-        MPI_Datatype dt;
-        MPI_T_enum en;
-        MT_CHECK_MPI(MPI_T_cvar_get_info(i, name, &nlen, &verb, &dt, &en,
-                                         desc, &dlen, &bind, &scope));
-        if (strcmp(name, "steal") == 0)
-            idx = i;
-    }
-    MT_CHECK(idx >= 0);
-    if (idx >= 0) {
-        MT_CHECK_MPI(MPI_T_cvar_handle_alloc(idx, NULL, &h, &count));
-        MT_CHECK_MPI(MPI_T_cvar_read(h, &value));
-        MT_CHECK_MPI(MPI_T_cvar_handle_free(&h));
-    }
-    /* Finalized before any step: a rank with MPI_T in effect stays in its
-     * process (docs/tools.md). */
-    MT_CHECK_MPI(MPI_T_finalize());
+    int value = -1;
+    mt_cvar_read("steal", &value);
     return value;
 }
 
@@ -47,18 +28,19 @@ static void check_steal(const char *when, int exact)
 {
     MPI_Comm here;
     int nhere, *wths, flag;
-    MT_CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, AMPI_COMM_TYPE_PROCESS,
-                                     0, MPI_INFO_NULL, &here));
+    MT_CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, AMPI_COMM_TYPE_PROCESS, 0,
+                                     MPI_INFO_NULL, &here));
     MT_CHECK_MPI(MPI_Comm_size(here, &nhere));
     MT_CHECK_MPI(MPI_Comm_free(&here));
-    MT_CHECK_MPI(MPI_Comm_get_attr(MPI_COMM_WORLD, AMPI_NUM_WTHS, &wths, &flag));
+    MT_CHECK_MPI(
+        MPI_Comm_get_attr(MPI_COMM_WORLD, AMPI_NUM_WTHS, &wths, &flag));
     MT_CHECK(flag);
     int npes = *wths; /* of each process */
     int want = nhere > npes && npes > 1;
     int got = steal_cvar();
     if (got != want && (exact || want))
-        MT_FAIL("%s: steal is %d with %d ranks on %d PEs in this process",
-                when, got, nhere, npes);
+        MT_FAIL("%s: steal is %d with %d ranks on %d PEs in this process", when,
+                got, nhere, npes);
 }
 
 int main(int argc, char **argv)

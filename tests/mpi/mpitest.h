@@ -195,6 +195,35 @@ static inline int mt_partner(MPI_Comm comm)
     return (rank ^ 1) < size ? (rank ^ 1) : rank;
 }
 
+/* Reads the MPI_T control variable called name (an int or an unsigned
+ * long, as it says) into value, between its own MPI_T_init_thread and
+ * MPI_T_finalize; a failure if there is none. */
+static inline void mt_cvar_read(const char *name, void *value)
+{
+    int provided, n, idx = -1, count;
+    MPI_T_cvar_handle h;
+    MT_CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
+    MT_CHECK_MPI(MPI_T_cvar_get_num(&n));
+    for (int i = 0; i < n && idx < 0; i++) {
+        char got[64], desc[256];
+        int nlen = sizeof(got), dlen = sizeof(desc), verb, bind, scope;
+        MPI_Datatype dt;
+        MPI_T_enum en;
+        MT_CHECK_MPI(MPI_T_cvar_get_info(i, got, &nlen, &verb, &dt, &en, desc,
+                                         &dlen, &bind, &scope));
+        if (strcmp(got, name) == 0)
+            idx = i;
+    }
+    if (idx < 0)
+        MT_FAIL("no MPI_T control variable %s", name);
+    if (idx >= 0) {
+        MT_CHECK_MPI(MPI_T_cvar_handle_alloc(idx, NULL, &h, &count));
+        MT_CHECK_MPI(MPI_T_cvar_read(h, value));
+        MT_CHECK_MPI(MPI_T_cvar_handle_free(&h));
+    }
+    MT_CHECK_MPI(MPI_T_finalize());
+}
+
 /* Sums the failures over MPI_COMM_WORLD; rank 0 prints the verdict.
  * Returns the exit status for main. */
 static inline int mt_finish(void)

@@ -28,33 +28,6 @@ enum {
 };
 static const int sizes[NSIZES] = {8 * KIB, 32 * KIB, 64 * KIB, 128 * KIB};
 
-static unsigned long net_eager_cvar(void)
-{
-    int provided, n, idx = -1, count;
-    unsigned long value = 0;
-    MPI_T_cvar_handle h;
-    MT_CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
-    MT_CHECK_MPI(MPI_T_cvar_get_num(&n));
-    for (int i = 0; i < n && idx < 0; i++) {
-        char name[64], desc[256];
-        int nlen = sizeof(name), dlen = sizeof(desc), verb, bind, scope;
-        MPI_Datatype dt;
-        MPI_T_enum en;
-        MT_CHECK_MPI(MPI_T_cvar_get_info(i, name, &nlen, &verb, &dt, &en, desc,
-                                         &dlen, &bind, &scope));
-        if (strcmp(name, "net_eager") == 0)
-            idx = i;
-    }
-    MT_CHECK(idx >= 0);
-    if (idx >= 0) {
-        MT_CHECK_MPI(MPI_T_cvar_handle_alloc(idx, NULL, &h, &count));
-        MT_CHECK_MPI(MPI_T_cvar_read(h, &value));
-        MT_CHECK_MPI(MPI_T_cvar_handle_free(&h));
-    }
-    MT_CHECK_MPI(MPI_T_finalize());
-    return value;
-}
-
 static unsigned char byte_at(int tag, long i)
 {
     return (unsigned char)(i * 7 + tag * 31 + (i >> 9));
@@ -188,7 +161,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MT_CHECK_INT_EQ(size, 2);
     const char *want = getenv("MT_EXPECT_NET_EAGER");
-    unsigned long eager = net_eager_cvar();
+    unsigned long eager = 0;
+    mt_cvar_read("net_eager", &eager);
     MT_CHECK(eager == (want ? strtoul(want, NULL, 0) : 32ul * KIB));
     if (rank == 0)
         sender();
