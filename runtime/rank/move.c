@@ -663,16 +663,15 @@ static amp_move_arrival_t *slot_ready(const move_hdr_t *h, int from)
 
 /* Each of an arriving rank's messages in order, on the PE it is to run
  * on: the data into the same addresses of its slot here. */
-static void take(amp_pe_t *pe, const move_hdr_t *hp, const amp_p2p_am_t *msg)
+static void take(amp_pe_t *pe, const move_hdr_t *h, const amp_p2p_am_t *msg)
 {
-    move_hdr_t h = *hp;
-    int r = h.rank;
+    int r = h->rank;
     amp_move_arrival_t *a =
-        h.idx == 0 ? slot_ready(&h, msg->from_proc) : st()->incoming[r];
+        h->idx == 0 ? slot_ready(h, msg->from_proc) : st()->incoming[r];
     if (!a)
         amp_fatal("process %d sent a part of rank %d out of order",
                   msg->from_proc, r);
-    void *into = (void *)(uintptr_t)h.addr;
+    void *into = (void *)(uintptr_t)h->addr;
     if (msg->data) {
         memcpy(into, msg->data, msg->bytes);
         fetched(a, 1);
