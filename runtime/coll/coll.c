@@ -258,6 +258,8 @@ typedef struct up {
     size_t bytes;
     int nsends;
     amp_p2p_req_t sends[2 * AMP_COLL_TREE_MAX_HEIGHT + 1];
+    int nrecvs, next_recv; /* posted by up_post, waited for in order */
+    amp_p2p_req_t recvs[2 * AMP_COLL_TREE_MAX_HEIGHT];
 } up_t;
 
 static int block_of(const up_t *u, int r)
@@ -301,23 +303,45 @@ static int up_work_buffers(const up_t *u)
     return k;
 }
 
-/* dest = the value of node [lo, hi), whose lowest rank is this block's
- * and which ends past it: the right child from its leader or from here,
- * then the left one, from the cover or into work buffer depth. */
-static void up_value(up_t *u, int lo, int hi, int depth, char *dest)
+/* Work buffer depth (0: the node's own destination, dest). */
+static char *up_buffer(const up_t *u, int depth, char *dest)
+{
+    return depth ? u->work + (size_t)depth * u->bytes : dest;
+}
+
+/* Posts, in the order up_value waits for them, the receives of the values
+ * node [lo, hi) needs from other leaders, each into the buffer up_value
+ * combines it in: every child travels at once, instead of one
+ * rendezvous after another (the sender of the next waits meanwhile). */
+static void up_post(up_t *u, int lo, int hi, int depth, char *dest)
 {
     int mid = amp_coll_tree_mid(lo, hi);
     if (mid >= u->hi) {
-        amp_p2p_req_t req;
-        req.on_done = NULL;
-        recv_from(u->c, dest, u->bytes, block_of(u, mid), up_tag(lo, hi), &req);
-        wait1(u->c, &req);
+        amp_p2p_req_t *req = &u->recvs[u->nrecvs++];
+        req->on_done = NULL;
+        recv_from(u->c, up_buffer(u, depth, dest), u->bytes, block_of(u, mid),
+                  up_tag(lo, hi), req);
     } else {
-        up_value(u, mid, hi, depth, dest);
+        up_post(u, mid, hi, depth, dest);
     }
+    if (mid > u->hi)
+        up_post(u, lo, mid, depth + 1, dest);
+}
+
+/* dest = the value of node [lo, hi), whose lowest rank is this block's
+ * and which ends past it: the right child from its leader (received into
+ * dest, posted by up_post) or from here, then the left one, from the cover
+ * or into work buffer depth + 1. */
+static void up_value(up_t *u, int lo, int hi, int depth, char *dest)
+{
+    int mid = amp_coll_tree_mid(lo, hi);
+    if (mid >= u->hi)
+        wait1(u->c, &u->recvs[u->next_recv++]);
+    else
+        up_value(u, mid, hi, depth, dest);
     const char *left = cover_value(u, lo);
     if (mid > u->hi) {
-        char *tmp = u->work + (size_t)(depth + 1) * u->bytes;
+        char *tmp = up_buffer(u, depth + 1, dest);
         up_value(u, lo, mid, depth + 1, tmp);
         left = tmp;
     }
@@ -344,6 +368,7 @@ static void up_roots(up_t *u, int lo, int hi, int plo, char *result)
         v = cover_value(u, lo);
     } else {
         char *dest = root ? result : u->work;
+        up_post(u, lo, hi, 0, dest);
         up_value(u, lo, hi, 0, dest);
         v = dest;
     }
