@@ -342,9 +342,29 @@ static int *rank_sys_count(void)
     return rank ? &rank->sys_alloc : NULL;
 }
 
+/* The C library's heap keeps what the runtime frees, up to sizes a
+ * message's temporaries reach: by default it gives back the top of the
+ * heap above 128 KiB at each free, so that the buffers of every collective
+ * over 128 KiB between processes were made present again at each call
+ * (docs/multi-process.md).  These are the largest values the C library's
+ * own adaptation reaches; MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_ or
+ * MALLOC_TOP_PAD_ in the environment leave its settings alone. */
+#define SYS_MMAP_THRESHOLD (32 << 20)
+#define SYS_TRIM_THRESHOLD (64 << 20)
+
+static void keep_freed_memory(void)
+{
+    if (getenv("MALLOC_MMAP_THRESHOLD_") || getenv("MALLOC_TRIM_THRESHOLD_") ||
+        getenv("MALLOC_TOP_PAD_"))
+        return;
+    mallopt(M_MMAP_THRESHOLD, SYS_MMAP_THRESHOLD);
+    mallopt(M_TRIM_THRESHOLD, SYS_TRIM_THRESHOLD);
+}
+
 void amp_start_alloc_init(void)
 {
     amp_sys_alloc_route(rank_sys_count);
+    keep_freed_memory();
 }
 
 /* ---- the query of ampi.h ---- */
