@@ -346,9 +346,10 @@ static int *rank_sys_count(void)
  * message's temporaries reach: by default it gives back the top of the
  * heap above 128 KiB at each free, so that the buffers of every collective
  * over 128 KiB between processes were made present again at each call
- * (docs/runtime-options.md, "Heap").  These are the largest values the C library's
- * own adaptation reaches; MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_ or
- * MALLOC_TOP_PAD_ in the environment leave its settings alone. */
+ * (docs/runtime-options.md, "Heap").  These are the largest values the C
+ * library's own adaptation reaches; MALLOC_MMAP_THRESHOLD_,
+ * MALLOC_TRIM_THRESHOLD_ or MALLOC_TOP_PAD_ in the environment leave its
+ * settings alone. */
 #define SYS_MMAP_THRESHOLD (32 << 20)
 #define SYS_TRIM_THRESHOLD (64 << 20)
 
