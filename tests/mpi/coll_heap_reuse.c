@@ -5,25 +5,13 @@
  * faulted in 64 pages or more per temporary, and took several times as
  * long (runtime/start/alloc.c, keep_freed_memory).  After 3 calls of each
  * to warm up, 10 more may fault in at most 16 pages a call over the whole
- * process; every result is checked.  Run with one rank a process. */
+ * process (under AddressSanitizer, whose quarantine hands out fresh
+ * memory, only the results); every result is checked.  Run with one rank a
+ * process. */
 #include "mpitest.h"
 
 #include <stdlib.h>
 #include <sys/resource.h>
-
-/* AddressSanitizer's allocator holds freed blocks back (its quarantine)
- * and hands out fresh memory: there only the results are checked. */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MT_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(MT_ASAN)
-#define MT_ASAN 1
-#endif
-#ifndef MT_ASAN
-#define MT_ASAN 0
-#endif
 
 enum { COUNT = 32768, WARM = 3, CALLS = 10, MAX_FAULTS_PER_CALL = 16 };
 

@@ -18,15 +18,6 @@
 
 #include <stdint.h>
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define AMPI_TEST_ASAN 1
-#endif
-#endif
-#ifndef AMPI_TEST_ASAN
-#define AMPI_TEST_ASAN 0
-#endif
-
 typedef struct seen {
     int calls, code, handle;
 } seen_t;
@@ -221,7 +212,7 @@ static void alloc_mem(void)
     MT_CHECK_MPI(MPI_Info_free(&info));
     MT_CHECK_ERR_CLASS(MPI_Alloc_mem(-1, MPI_INFO_NULL, &p), MPI_ERR_ARG);
     MT_CHECK_ERR_CLASS(MPI_Alloc_mem(8, MPI_COMM_WORLD, &p), MPI_ERR_INFO);
-#if !defined(__SANITIZE_ADDRESS__) && !AMPI_TEST_ASAN
+#if !MT_ASAN
     /* More than any machine has (AddressSanitizer would abort instead). */
     MT_CHECK_ERR_CLASS(
         MPI_Alloc_mem((MPI_Aint)(PTRDIFF_MAX / 2), MPI_INFO_NULL, &p),

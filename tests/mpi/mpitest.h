@@ -26,6 +26,20 @@
 #include <stdio.h>
 #include <string.h>
 
+/* MT_ASAN: 1 when the test is built with AddressSanitizer (gcc's or
+ * Clang's), whose allocator and quarantine change what memory a call gets. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MT_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(MT_ASAN)
+#define MT_ASAN 1
+#endif
+#ifndef MT_ASAN
+#define MT_ASAN 0
+#endif
+
 static inline atomic_int *mt_error_count(void)
 {
     static atomic_int count;
