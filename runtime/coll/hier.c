@@ -20,6 +20,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+/* An allreduce of this many bytes or more shares the leaders' work out by
+ * segments (segments_pay). */
+#define SEGMENTS_MIN (64u << 10)
+
 struct amp_coll_hier {
     int first, nlocal;   /* this process's members: comm ranks first.. */
     int block, nblocks;  /* this process's block among the comm's */
@@ -239,6 +243,18 @@ amp_status_t amp_coll_hier_bcast(const amp_coll_hier_t *h,
     return st;
 }
 
+/* Whether the leaders share an allreduce's tree out by segments
+ * (amp_coll_tree_allreduce_blocks) rather than reduce to one of them and
+ * broadcast: for values of SEGMENTS_MIN bytes or more, at least an element
+ * for each leader, when the leaders do not all meet in this node's memory
+ * (between the processes of one node, whose rings copy through memory,
+ * the tree is as fast up to 64 KiB, and faster above). */
+static int segments_pay(const amp_coll_hier_t *h, int count, size_t bytes)
+{
+    return !h->nl && h->nblocks > 1 && count >= h->nblocks &&
+           bytes >= SEGMENTS_MIN;
+}
+
 /* Each process computes the tree's nodes over its block into its leader's
  * scratch, the leaders compute the rest of the tree (the root at block
  * 0's leader) and broadcast it, and each leader hands it on. */
@@ -268,13 +284,15 @@ amp_status_t amp_coll_hier_allreduce(const amp_coll_hier_t *h,
     if (st == AMP_OK && parts && node)
         st = amp_coll_nlevel_allreduce(h->nl, parts, h->ncover,
                                        amp_dt_data(recvbuf, dt), count, dt, op);
-    else if (st == AMP_OK && parts)
-        st = amp_coll_tree_reduce_blocks(&leaders, c->size, h->block_first,
-                                         parts, amp_dt_data(recvbuf, dt), count,
-                                         dt, op);
+    int segs = !node && segments_pay(h, count, bytes);
+    if (st == AMP_OK && parts && !node)
+        st = (segs ? amp_coll_tree_allreduce_blocks
+                   : amp_coll_tree_reduce_blocks)(
+            &leaders, c->size, h->block_first, parts, amp_dt_data(recvbuf, dt),
+            count, dt, op);
     if (parts != small)
         free(parts);
-    if (st == AMP_OK && local.rank == 0 && !node)
+    if (st == AMP_OK && local.rank == 0 && !node && !segs)
         st = amp_coll_bcast(&leaders, recvbuf, count, dt, 0);
     if (st == AMP_OK)
         st = amp_coll_shm_bcast(h->shm, &local, recvbuf, count, dt, 0);

@@ -10,8 +10,9 @@
  * place too, MPI_Reduce_scatter, MPI_Reduce_scatter_block, MPI_Scan,
  * MPI_Exscan, their nonblocking forms, and MPI_Reduce / MPI_Allreduce on a
  * sub-communicator whose order is not MPI_COMM_WORLD's), on a short vector
- * (the shared-memory small path) and a long one, rank 0 prints one line
- * per call and value kind: a hash of every rank's result bytes.  Runs with
+ * (the shared-memory small path), a long one and one long enough for the
+ * leaders of several processes to share it out by segments, rank 0 prints one
+ * line per call and value kind: a hash of every rank's result bytes.  Runs with
  * the same +vp must print the same lines under any +p, +mapping and number
  * of processes (lit/runtime/reduction-bits-*.test compare them).
  *
@@ -33,6 +34,9 @@
 
 #define SHORT_COUNT 5
 #define LONG_COUNT 300
+/* 36 KiB of doubles and more: across processes, the leaders share an
+ * allreduce of 32 KiB or more out by segments (coll/segments.c). */
+#define BIG_COUNT 4501
 
 enum kind_id {
     K_DOUBLE,
@@ -386,6 +390,7 @@ static void run_all(const ctx_t *x, uint64_t (*hashes)[NCALLS])
             hashes[kid][c] = FNV0;
         run_kind(x, &x->kinds[kid], kid, SHORT_COUNT, hashes[kid]);
         run_kind(x, &x->kinds[kid], kid, LONG_COUNT, hashes[kid]);
+        run_kind(x, &x->kinds[kid], kid, BIG_COUNT, hashes[kid]);
     }
 }
 

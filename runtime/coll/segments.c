@@ -1,0 +1,254 @@
+/*
+ * The level above the processes for an allreduce of many bytes
+ * (amp_coll_tree_allreduce_blocks, coll/tree.h): the leaders share the
+ * tree's work out by segments of the elements.
+ *
+ * Leader s owns segment s (elements count * s / nblocks up to count *
+ * (s + 1) / nblocks).  Every leader sends every other its cover values'
+ * part in that leader's segment; each then evaluates the whole tree over
+ * the n ranks for its own segment, from the values of every block, and
+ * sends that part of the root's value to every other leader.  An element
+ * combines through the same nodes, the same operands in the same order, as
+ * in amp_coll_tree_reduce_blocks, so every leader has the bits block 0's
+ * leader computes there.  Each leader sends its values once, in pieces,
+ * and its segment of the result once to each leader: between two
+ * processes, half the value each way twice, at the same time in both
+ * directions, where the tree sends the whole value up and the broadcast
+ * sends it back down, one after the other.
+ */
+#include "coll/tree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Tags: amp_coll_tag(c->seq, step), apart from coll.c's steps (below
+ * 128). */
+enum {
+    TAG_SEG_RESULT = 128,
+    TAG_SEG_VALUE = 129 /* .. 129 + 2 * AMP_COLL_TREE_MAX_HEIGHT */
+};
+
+typedef struct segs {
+    const amp_coll_comm_t *c;
+    int n, nblocks, me;
+    const int *first;
+    int *cover_at, *cover_lo; /* block b's cover: cover_lo[cover_at[b]..] */
+    const char *parts;        /* this leader's cover values */
+    size_t bytes;             /* one whole value */
+    int count;
+    const amp_dt_t *dt;
+    char *got;  /* block b's values of my segment: got + cover_at[b] seg */
+    char *work; /* the tree evaluation's work buffers */
+    amp_p2p_req_t *reqs; /* posted, and the list to wait for them */
+    amp_p2p_req_t **list;
+    int nreqs;
+} segs_t;
+
+static int seg_first(const segs_t *s, int k)
+{
+    return (int)((long long)s->count * k / s->nblocks);
+}
+
+static size_t seg_offset(const segs_t *s, int k)
+{
+    return (size_t)seg_first(s, k) * s->dt->size;
+}
+
+static size_t seg_bytes(const segs_t *s, int k)
+{
+    return seg_offset(s, k + 1) - seg_offset(s, k);
+}
+
+static amp_p2p_req_t *next_req(segs_t *s)
+{
+    amp_p2p_req_t *r = &s->reqs[s->nreqs++];
+    r->on_done = NULL;
+    return r;
+}
+
+/* Messages go in pieces of at most the eager limit between processes
+ * (AMPI_NET_EAGER where it is above +eager): a rendezvous over TCP costs
+ * round trips that pieces sent eagerly, all at once, do not. */
+static size_t piece_bytes(const amp_p2p_world_t *w)
+{
+    size_t p = w->net_eager > w->eager_limit ? w->net_eager : w->eager_limit;
+    return p ? p : 1;
+}
+
+static size_t npieces(const amp_p2p_world_t *w, size_t bytes)
+{
+    size_t p = piece_bytes(w);
+    return bytes ? (bytes + p - 1) / p : 1;
+}
+
+static void send_to(segs_t *s, const char *buf, size_t bytes, int dst, int step)
+{
+    const amp_coll_comm_t *c = s->c;
+    size_t piece = piece_bytes(c->ep->world), off = 0;
+    do {
+        size_t len = bytes - off < piece ? bytes - off : piece;
+        amp_p2p_isend(c->ep, buf + off, len,
+                      (amp_p2p_env_t){.ctx = c->ctx,
+                                      .src = c->rank,
+                                      .dst = c->world ? c->world[dst] : dst,
+                                      .tag = amp_coll_tag(c->seq, step)},
+                      AMP_P2P_STANDARD, next_req(s));
+        off += len;
+    } while (off < bytes);
+}
+
+static void recv_from(segs_t *s, char *buf, size_t bytes, int src, int step)
+{
+    const amp_coll_comm_t *c = s->c;
+    size_t piece = piece_bytes(c->ep->world), off = 0;
+    do {
+        size_t len = bytes - off < piece ? bytes - off : piece;
+        amp_p2p_irecv(c->ep, buf + off, len,
+                      (amp_p2p_env_t){.ctx = c->ctx,
+                                      .src = src,
+                                      .tag = amp_coll_tag(c->seq, step)},
+                      next_req(s));
+        off += len;
+    } while (off < bytes);
+}
+
+static void wait_posted(segs_t *s)
+{
+    for (int i = 0; i < s->nreqs; i++)
+        s->list[i] = &s->reqs[i];
+    amp_p2p_wait_all(s->c->ep, s->list, s->nreqs);
+    s->nreqs = 0;
+}
+
+/* Every block's cover (amp_coll_tree_cover). */
+static amp_status_t make_covers(segs_t *s)
+{
+    int los[2 * AMP_COLL_TREE_MAX_HEIGHT], his[2 * AMP_COLL_TREE_MAX_HEIGHT];
+    s->cover_at = malloc(((size_t)s->nblocks + 1) * sizeof(int));
+    s->cover_lo = malloc((size_t)s->nblocks * sizeof(los));
+    if (!s->cover_at || !s->cover_lo)
+        return AMP_ERR_NOMEM;
+    s->cover_at[0] = 0;
+    for (int b = 0; b < s->nblocks; b++) {
+        int nc =
+            amp_coll_tree_cover(s->n, s->first[b], s->first[b + 1], los, his);
+        memcpy(s->cover_lo + s->cover_at[b], los, (size_t)nc * sizeof(int));
+        s->cover_at[b + 1] = s->cover_at[b] + nc;
+    }
+    return AMP_OK;
+}
+
+/* Each value of this leader's cover, segment k of it, to leader k; each
+ * other leader's values of my segment into got. */
+static void exchange_values(segs_t *s)
+{
+    size_t mine = seg_bytes(s, s->me);
+    for (int b = 0; b < s->nblocks; b++) {
+        if (b == s->me)
+            continue;
+        for (int k = 0; k < s->cover_at[b + 1] - s->cover_at[b]; k++)
+            recv_from(s, s->got + (size_t)(s->cover_at[b] + k) * mine, mine, b,
+                      TAG_SEG_VALUE + k);
+    }
+    int nc = s->cover_at[s->me + 1] - s->cover_at[s->me];
+    for (int d = 1; d < s->nblocks; d++) {
+        int b = (s->me + d) % s->nblocks; /* not all to leader 0 first */
+        for (int k = 0; k < nc; k++)
+            send_to(s, s->parts + (size_t)k * s->bytes + seg_offset(s, b),
+                    seg_bytes(s, b), b, TAG_SEG_VALUE + k);
+    }
+}
+
+/* A node inside one block is one of its cover nodes (the evaluation
+ * descends from the root, so the first such node it meets is maximal):
+ * this leader's from parts, the others' from got. */
+static const char *seg_leaf(const amp_coll_tree_eval_t *e, int lo, int hi)
+{
+    const segs_t *s = e->arg;
+    int b = amp_coll_block_of(s->first, s->nblocks, lo);
+    if (hi > s->first[b + 1])
+        return NULL;
+    const int *los = s->cover_lo + s->cover_at[b];
+    int nc = s->cover_at[b + 1] - s->cover_at[b], k = 0;
+    while (k < nc - 1 && los[k] != lo)
+        k++;
+    if (b == s->me)
+        return s->parts + (size_t)k * s->bytes + seg_offset(s, s->me);
+    return s->got + (size_t)(s->cover_at[b] + k) * e->bytes;
+}
+
+/* My segment of the root's value into result, then every segment shared
+ * out. */
+static void reduce_and_share(segs_t *s, const amp_coll_op_t *op, char *result)
+{
+    size_t mine = seg_bytes(s, s->me);
+    char *tmp[AMP_COLL_TREE_MAX_HEIGHT];
+    for (int i = 0; i < amp_coll_tree_height(s->n); i++)
+        tmp[i] = s->work + (size_t)i * mine;
+    amp_coll_tree_eval_t e = {.leaf = seg_leaf,
+                              .arg = s,
+                              .op = op,
+                              .unit = s->dt,
+                              .units =
+                                  seg_first(s, s->me + 1) - seg_first(s, s->me),
+                              .lb = s->dt->true_lb,
+                              .bytes = mine,
+                              .tmp = tmp};
+    if (mine)
+        amp_coll_tree_eval(&e, 0, s->n, result + seg_offset(s, s->me));
+    for (int d = 1; d < s->nblocks; d++) {
+        int b = (s->me + d) % s->nblocks;
+        recv_from(s, result + seg_offset(s, b), seg_bytes(s, b), b,
+                  TAG_SEG_RESULT);
+        send_to(s, result + seg_offset(s, s->me), mine, b, TAG_SEG_RESULT);
+    }
+}
+
+/* Everything the exchange needs, before any message. */
+static amp_status_t make_room(segs_t *s)
+{
+    if (make_covers(s) != AMP_OK)
+        return AMP_ERR_NOMEM;
+    size_t mine = seg_bytes(s, s->me) ? seg_bytes(s, s->me) : 1;
+    size_t nvalues = (size_t)s->cover_at[s->nblocks];
+    size_t nc = (size_t)(s->cover_at[s->me + 1] - s->cover_at[s->me]);
+    size_t nreqs =
+        (nvalues + (nc + 2) * (size_t)s->nblocks) *
+        npieces(s->c->ep->world, s->bytes / (size_t)s->nblocks + s->dt->size);
+    s->got = malloc(nvalues * mine);
+    s->work = malloc((size_t)amp_coll_tree_height(s->n) * mine);
+    s->reqs = malloc(nreqs * sizeof(*s->reqs));
+    s->list = malloc(nreqs * sizeof(*s->list));
+    return s->got && s->work && s->reqs && s->list ? AMP_OK : AMP_ERR_NOMEM;
+}
+
+amp_status_t amp_coll_tree_allreduce_blocks(const amp_coll_comm_t *c, int n,
+                                            const int *first, const char *parts,
+                                            char *result, int count,
+                                            const amp_dt_t *dt,
+                                            const amp_coll_op_t *op)
+{
+    segs_t s = {.c = c,
+                .n = n,
+                .nblocks = c->size,
+                .me = c->rank,
+                .first = first,
+                .parts = parts,
+                .bytes = (size_t)count * dt->size,
+                .count = count,
+                .dt = dt};
+    amp_status_t st = make_room(&s);
+    if (st == AMP_OK) {
+        exchange_values(&s);
+        wait_posted(&s);
+        reduce_and_share(&s, op, result);
+        wait_posted(&s);
+    }
+    free(s.got);
+    free(s.work);
+    free(s.reqs);
+    free(s.list);
+    free(s.cover_at);
+    free(s.cover_lo);
+    return st;
+}
