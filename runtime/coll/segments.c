@@ -66,13 +66,17 @@ static amp_p2p_req_t *next_req(segs_t *s)
     return r;
 }
 
-/* Messages go in pieces of at most the eager limit between processes
- * (AMPI_NET_EAGER where it is above +eager): a rendezvous over TCP costs
- * round trips that pieces sent eagerly, all at once, do not. */
+/* Messages go in pieces of PIECE_MAX bytes, or of the eager limit between
+ * processes (AMPI_NET_EAGER where it is above +eager) if that is less: a
+ * rendezvous over TCP costs round trips that pieces sent eagerly, all at
+ * once, do not; and 64-KiB pieces made the 1-MiB allreduce between two
+ * nodes slower than 32-KiB ones (docs/bench.md). */
+#define PIECE_MAX (32u << 10)
+
 static size_t piece_bytes(const amp_p2p_world_t *w)
 {
     size_t p = w->net_eager > w->eager_limit ? w->net_eager : w->eager_limit;
-    return p ? p : 1;
+    return p == 0 ? 1 : p < PIECE_MAX ? p : PIECE_MAX;
 }
 
 static size_t npieces(const amp_p2p_world_t *w, size_t bytes)

@@ -563,7 +563,7 @@ void amp_opts_parse(amp_opts_t *o, int *argc, char **argv)
     o->term_report = 1;
     o->node_membarrier = 1;
     o->node_split = 256u << 10;
-    o->net_eager = 32u << 10;
+    o->net_eager = 64u << 10;
     o->yield_idle = -1;
     o->steal = 1;
     o->lbmingain = 0.05;

@@ -1,6 +1,6 @@
 /* Messages larger than the eager limit to a process that no ring of this
  * node reaches (another node, or AMPI_NODE_SHM=0) go eagerly through UCX
- * up to AMPI_NET_EAGER (32 KiB by default; the MPI_T cvar net_eager says
+ * up to AMPI_NET_EAGER (64 KiB by default; the MPI_T cvar net_eager says
  * it), and one that comes before its receive waits in a block of its own
  * (runtime/p2p/net.c).  Rank 0 sends rank 1 messages of 8, 32 and 64 KiB
  * and one of 128 KiB (a rendezvous), nonblocking, before rank 1 posts a
@@ -163,7 +163,7 @@ int main(int argc, char **argv)
     const char *want = getenv("MT_EXPECT_NET_EAGER");
     unsigned long eager = 0;
     mt_cvar_read("net_eager", &eager);
-    MT_CHECK(eager == (want ? strtoul(want, NULL, 0) : 32ul * KIB));
+    MT_CHECK(eager == (want ? strtoul(want, NULL, 0) : 64ul * KIB));
     if (rank == 0)
         sender();
     else if (rank == 1)
