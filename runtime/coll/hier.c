@@ -20,9 +20,12 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-/* An allreduce of this many bytes or more shares the leaders' work out by
- * segments (segments_pay). */
-#define SEGMENTS_MIN (64u << 10)
+/* An allreduce of a small value goes to every leader from every other
+ * (amp_coll_tree_allreduce_blocks) while each receives at most
+ * EVERY_MAX bytes of the others' values, and there are at most
+ * EVERY_LEADERS leaders. */
+#define EVERY_MAX (64u << 10)
+#define EVERY_LEADERS 8
 
 struct amp_coll_hier {
     int first, nlocal;   /* this process's members: comm ranks first.. */
@@ -243,16 +246,22 @@ amp_status_t amp_coll_hier_bcast(const amp_coll_hier_t *h,
     return st;
 }
 
-/* Whether the leaders share an allreduce's tree out by segments
- * (amp_coll_tree_allreduce_blocks) rather than reduce to one of them and
- * broadcast: for values of SEGMENTS_MIN bytes or more, at least an element
- * for each leader, when the leaders do not all meet in this node's memory
- * (between the processes of one node, whose rings copy through memory,
- * the tree is as fast up to 64 KiB, and faster above). */
-static int segments_pay(const amp_coll_hier_t *h, int count, size_t bytes)
+/* Whether the leaders compute an allreduce's tree among them, each
+ * getting the root (amp_coll_tree_allreduce_blocks), rather than reduce to
+ * one of them and broadcast: when they do not all meet in this node's
+ * memory (between the processes of one node, whose rings copy through
+ * memory, the tree is as fast up to 64 KiB, and faster above), for values
+ * of AMP_COLL_SEGMENTS_MIN bytes or more (by segments, an element at
+ * least for each leader), and for small values among few leaders (one
+ * exchange where the tree and the broadcast take two trips or more). */
+static int leaders_share(const amp_coll_hier_t *h, int count, size_t bytes)
 {
-    return !h->nl && h->nblocks > 1 && count >= h->nblocks &&
-           bytes >= SEGMENTS_MIN;
+    if (h->nl || h->nblocks < 2)
+        return 0;
+    if (bytes >= AMP_COLL_SEGMENTS_MIN)
+        return count >= h->nblocks;
+    return h->nblocks <= EVERY_LEADERS &&
+           bytes * (size_t)(h->nblocks - 1) <= EVERY_MAX;
 }
 
 /* Each process computes the tree's nodes over its block into its leader's
@@ -284,7 +293,7 @@ amp_status_t amp_coll_hier_allreduce(const amp_coll_hier_t *h,
     if (st == AMP_OK && parts && node)
         st = amp_coll_nlevel_allreduce(h->nl, parts, h->ncover,
                                        amp_dt_data(recvbuf, dt), count, dt, op);
-    int segs = !node && segments_pay(h, count, bytes);
+    int segs = !node && leaders_share(h, count, bytes);
     if (st == AMP_OK && parts && !node)
         st = (segs ? amp_coll_tree_allreduce_blocks
                    : amp_coll_tree_reduce_blocks)(

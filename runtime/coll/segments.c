@@ -37,6 +37,7 @@ typedef struct segs {
     size_t bytes;             /* one whole value */
     int count;
     const amp_dt_t *dt;
+    int whole;  /* every leader evaluates every element (small values) */
     char *got;  /* block b's values of my segment: got + cover_at[b] seg */
     char *work; /* the tree evaluation's work buffers */
     amp_p2p_req_t *reqs; /* posted, and the list to wait for them */
@@ -44,19 +45,25 @@ typedef struct segs {
     int nreqs;
 } segs_t;
 
-static int seg_first(const segs_t *s, int k)
+/* Segment k: elements seg_lo .. seg_hi - 1 (all of them when whole). */
+static int seg_lo(const segs_t *s, int k)
 {
-    return (int)((long long)s->count * k / s->nblocks);
+    return s->whole ? 0 : (int)((long long)s->count * k / s->nblocks);
+}
+
+static int seg_hi(const segs_t *s, int k)
+{
+    return s->whole ? s->count : seg_lo(s, k + 1);
 }
 
 static size_t seg_offset(const segs_t *s, int k)
 {
-    return (size_t)seg_first(s, k) * s->dt->size;
+    return (size_t)seg_lo(s, k) * s->dt->size;
 }
 
 static size_t seg_bytes(const segs_t *s, int k)
 {
-    return seg_offset(s, k + 1) - seg_offset(s, k);
+    return (size_t)(seg_hi(s, k) - seg_lo(s, k)) * s->dt->size;
 }
 
 static amp_p2p_req_t *next_req(segs_t *s)
@@ -193,14 +200,13 @@ static void reduce_and_share(segs_t *s, const amp_coll_op_t *op, char *result)
                               .arg = s,
                               .op = op,
                               .unit = s->dt,
-                              .units =
-                                  seg_first(s, s->me + 1) - seg_first(s, s->me),
+                              .units = seg_hi(s, s->me) - seg_lo(s, s->me),
                               .lb = s->dt->true_lb,
                               .bytes = mine,
                               .tmp = tmp};
     if (mine)
         amp_coll_tree_eval(&e, 0, s->n, result + seg_offset(s, s->me));
-    for (int d = 1; d < s->nblocks; d++) {
+    for (int d = 1; d < s->nblocks && !s->whole; d++) {
         int b = (s->me + d) % s->nblocks;
         recv_from(s, result + seg_offset(s, b), seg_bytes(s, b), b,
                   TAG_SEG_RESULT);
@@ -216,9 +222,10 @@ static amp_status_t make_room(segs_t *s)
     size_t mine = seg_bytes(s, s->me) ? seg_bytes(s, s->me) : 1;
     size_t nvalues = (size_t)s->cover_at[s->nblocks];
     size_t nc = (size_t)(s->cover_at[s->me + 1] - s->cover_at[s->me]);
-    size_t nreqs =
-        (nvalues + (nc + 2) * (size_t)s->nblocks) *
-        npieces(s->c->ep->world, s->bytes / (size_t)s->nblocks + s->dt->size);
+    size_t most =
+        s->whole ? s->bytes : s->bytes / (size_t)s->nblocks + s->dt->size;
+    size_t nreqs = (nvalues + (nc + 2) * (size_t)s->nblocks) *
+                   npieces(s->c->ep->world, most);
     s->got = malloc(nvalues * mine);
     s->work = malloc((size_t)amp_coll_tree_height(s->n) * mine);
     s->reqs = malloc(nreqs * sizeof(*s->reqs));
@@ -240,7 +247,8 @@ amp_status_t amp_coll_tree_allreduce_blocks(const amp_coll_comm_t *c, int n,
                 .parts = parts,
                 .bytes = (size_t)count * dt->size,
                 .count = count,
-                .dt = dt};
+                .dt = dt,
+                .whole = (size_t)count * dt->size < AMP_COLL_SEGMENTS_MIN};
     amp_status_t st = make_room(&s);
     if (st == AMP_OK) {
         exchange_values(&s);

@@ -109,12 +109,16 @@ AMP_MUST_USE amp_status_t amp_coll_tree_reduce_blocks(
     const amp_coll_comm_t *c, int n, const int *first, const char *parts,
     char *result, int count, const amp_dt_t *dt, const amp_coll_op_t *op);
 
-/* The same tree for an allreduce of many bytes (coll/segments.c): every
- * leader gets the root's value in result.  Leader s evaluates the tree for
- * its segment s of the elements, from every leader's cover values of it,
- * and sends it to the others: the same combinations as
- * amp_coll_tree_reduce_blocks, element by element, so the same bits.
- * AMP_ERR_NOMEM before any message when its buffers cannot be had. */
+/* The same tree for an allreduce (coll/segments.c): every leader gets the
+ * root's value in result, without a broadcast.  Values of
+ * AMP_COLL_SEGMENTS_MIN bytes or more: leader s evaluates the tree for its
+ * segment s of the elements, from every leader's cover values of it, and
+ * sends it to the others.  Smaller ones: every leader sends its cover
+ * values to every other and evaluates the whole tree itself.  Either way
+ * the same combinations as amp_coll_tree_reduce_blocks, element by
+ * element, so the same bits.  AMP_ERR_NOMEM before any message when its
+ * buffers cannot be had. */
+#define AMP_COLL_SEGMENTS_MIN (64u << 10)
 AMP_MUST_USE amp_status_t amp_coll_tree_allreduce_blocks(
     const amp_coll_comm_t *c, int n, const int *first, const char *parts,
     char *result, int count, const amp_dt_t *dt, const amp_coll_op_t *op);
