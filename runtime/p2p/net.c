@@ -697,17 +697,36 @@ static ucs_status_t on_message(void *arg, const void *header, size_t hlen,
     return rndv ? UCS_INPROGRESS : UCS_OK;
 }
 
+/* Whether this progress looks at UCX.  When every process of the job
+ * shares this node, the rings carry nearly everything: UCX (what did not
+ * fit, wake-ups) is looked at on every NET_UCX_EVERY-th call only.  Else
+ * at every call while nothing else waits to run on the PE, and at most once
+ * every NET_UCX_GAP_NS while threads are ready (a PE of many ranks
+ * progresses at each switch between them). */
+static int ucx_due(amp_net_pe_t *np, const amp_pe_t *pe)
+{
+    if (np->net->all_local)
+        return (np->ticks++ & (NET_UCX_EVERY - 1)) == 0;
+    if (!pe->runq_head)
+        return 1;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    long now = ts.tv_sec * 1000000000L + ts.tv_nsec;
+    if (now - np->ucx_last < NET_UCX_GAP_NS)
+        return 0;
+    np->ucx_last = now;
+    return 1;
+}
+
 unsigned amp_net_progress(amp_pe_t *pe)
 {
     amp_net_pe_t *np = net_of(pe);
     if (np->in_progress)
         return 0;
     /* The rings first: what they hold is delivered before UCX's progress
-     * (the costlier call) runs.  When every process of the job shares this
-     * node, the rings carry nearly everything: UCX (what did not fit,
-     * wake-ups) is looked at on every NET_UCX_EVERY-th call only. */
+     * (the costlier call) runs. */
     unsigned n = np->rx ? amp_net_node_progress(pe, np) : 0;
-    if (!np->net->all_local || (np->ticks++ & (NET_UCX_EVERY - 1)) == 0) {
+    if (ucx_due(np, pe)) {
         np->in_progress = 1;
         amp_sys_alloc_enter(); /* UCX's, even on a rank's stack */
         n += ucp_worker_progress(np->worker);

@@ -30,6 +30,10 @@
 /* With every process on this node, UCX is progressed every so many polls
  * (a power of two). */
 #define NET_UCX_EVERY 16
+/* With other threads of the PE ready to run, UCX is progressed at most once
+ * in so many nanoseconds (over TCP a progress is a system call or more, and
+ * a PE whose ranks switch often would spend its time there). */
+#define NET_UCX_GAP_NS 5000L
 
 /* What every message carries ahead of its data.  A plain eager message
  * (kind EAGER) carries only the fields before bytes (NET_HDR_SHORT bytes):
@@ -174,6 +178,7 @@ typedef struct amp_net_pe {
     int nrx;
     int in_rings;               /* delivering from them */
     unsigned ticks;             /* calls of amp_net_progress */
+    long ucx_last;              /* when UCX was progressed with work ready */
     _Atomic uint32_t *sleeping; /* this PE's flag in the node's memory */
     uint32_t split_gen;         /* its shared copies so far (netnode.c) */
 } amp_net_pe_t;
