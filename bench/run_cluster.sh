@@ -7,8 +7,8 @@
 #   - ping-pong latency and bandwidth between 2 processes on 2 nodes, one
 #     rank each;
 #   - MPI_Allreduce and MPI_Alltoall with 2 processes (one a node) and 4
-#     (two a node), one rank each, and ours also with 16 ranks in 2
-#     processes;
+#     (two a node), one rank each, and with 16 ranks: ours in 2 processes,
+#     Open MPI's 16 processes (8 a node, oversubscribed);
 #   - the imbalanced programs of bench/imbalance on 2 nodes: Open MPI with
 #     2 ranks (one a node), ours with 2 processes of one PE (+vp 2, and
 #     +vp 16 without balancing, with stealing, and with GreedyLB every
@@ -96,6 +96,8 @@ mapfile -t ours2 < <(ours 2 "${by_node[@]}")
 mapfile -t ours4 < <(ours 4 "${two_a_node[@]}")
 mapfile -t theirs2 < <(theirs 2 "${by_node[@]}")
 mapfile -t theirs4 < <(theirs 4 "${two_a_node[@]}")
+# Open MPI's 16 ranks: a process each, 8 a node, on the 2 cores.
+mapfile -t theirs16 < <(theirs 16 "${by_node[@]}" --oversubscribe)
 
 progs=(pic hotspot refine balanced)
 same_cc "$ampicc" || { note "$ampicc -showme:command failed"; exit 2; }
@@ -122,6 +124,7 @@ for r in $(seq 1 "$rounds"); do
     run "coll_ampi_4.$r" "${ours4[@]}" "$bench_dir/coll-ampi" +vp 4 +p 1 "${coll_args[@]}"
     run "coll_ompi_4.$r" "${theirs4[@]}" "$bench_dir/coll-ompi" "${coll_args[@]}"
     run "coll_ampi_16in2.$r" "${ours2[@]}" "$bench_dir/coll-ampi" +vp 16 +p 1 "${coll_args[@]}"
+    run "coll_ompi_16.$r" "${theirs16[@]}" "$bench_dir/coll-ompi" "${coll_args[@]}"
     for p in "${progs[@]}"; do
         for c in "${imb_confs[@]}"; do
             IFS='|' read -r tag opts _ <<<"$c"
@@ -180,16 +183,19 @@ csizes=$(awk '$1 ~ /^op=/ { sub("size=", "", $2); print $2 }' "$raw_dir"/coll_*.
 for op in allreduce alltoall; do
     echo "#### MPI_$(echo "${op:0:1}" | tr a-z A-Z)${op:1} on 2 nodes (µs per call)"
     echo
-    echo "One rank per process: 2 processes (one a node) and 4 (two a node); ours"
-    echo "also 16 ranks in 2 processes.  Ratio = Open MPI / AMPI: above 1, we are faster."
+    echo "One rank per process: 2 processes (one a node) and 4 (two a node); then"
+    echo "16 ranks: ours in 2 processes (one a node), Open MPI's 16 processes (8 a"
+    echo "node).  Ratio = Open MPI / AMPI: above 1, we are faster."
     echo
-    echo "| size | AMPI 2 | Open MPI 2 | ratio 2 | AMPI 4 | Open MPI 4 | ratio 4 | AMPI 16 ranks in 2 processes |"
-    echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    echo "| size | AMPI 2 | Open MPI 2 | ratio 2 | AMPI 4 | Open MPI 4 | ratio 4 | AMPI 16 ranks in 2 processes | Open MPI 16 | ratio 16 |"
+    echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     for s in $csizes; do
         a2=$(value coll_ampi_2 lat_us "$op" "$s") o2=$(value coll_ompi_2 lat_us "$op" "$s")
         a4=$(value coll_ampi_4 lat_us "$op" "$s") o4=$(value coll_ompi_4 lat_us "$op" "$s")
+        a16=$(value coll_ampi_16in2 lat_us "$op" "$s")
+        o16=$(value coll_ompi_16 lat_us "$op" "$s")
         echo "| $(human_size "$s") | $a2 | $o2 | $(ratio "$o2" "$a2") | $a4 | $o4 | $(ratio "$o4" "$a4") |" \
-            "$(value coll_ampi_16in2 lat_us "$op" "$s") |"
+            "$a16 | $o16 | $(ratio "$o16" "$a16") |"
     done
     echo
 done
