@@ -81,10 +81,7 @@ struct amp_coll_nlevel {
     unsigned long complete;  /* every leader has published up to it */
     char *tmp;               /* work buffers of the tree evaluation */
     size_t tmp_bytes;
-    /* Block b's cover (amp_coll_tree_cover): its values' first ranks,
-     * cover_lo[cover_at[b]] on (cover_at[nblocks] in all); made with
-     * tmp. */
-    int *cover_at, *cover_lo;
+    amp_coll_covers_t covers; /* every block's; made by the first use */
 };
 
 static size_t object_bytes(int nblocks)
@@ -119,8 +116,7 @@ void amp_coll_nlevel_free(amp_coll_nlevel_t *l)
         amp_node_drop(l->node, l->tag);
     amp_node_unmap(l->slots, object_bytes(l->nblocks));
     free(l->tmp);
-    free(l->cover_at);
-    free(l->cover_lo);
+    amp_coll_covers_free(&l->covers);
     free(l);
 }
 
@@ -264,7 +260,8 @@ amp_status_t amp_coll_nlevel_bcast(amp_coll_nlevel_t *l, void *buf,
     waiting_t wt = {0, 0, 0};
     while (atomic_load_explicit(seq, memory_order_acquire) < l->seq)
         poll_once(&wt);
-    amp_dt_copy_typed(NULL, l->slots[root].area[l->seq % NAREAS], dt, buf, bytes);
+    amp_dt_copy_typed(NULL, l->slots[root].area[l->seq % NAREAS], dt, buf,
+                      bytes);
     publish(l);
     return AMP_OK;
 }
@@ -283,47 +280,16 @@ typedef struct given {
     size_t bytes;
 } given_t;
 
-static int block_of(const amp_coll_nlevel_t *l, int r)
-{
-    return amp_coll_block_of(l->first, l->nblocks, r);
-}
-
-/* A node inside one block is one of its cover nodes (the evaluation
- * descends from the root, so the first such node it meets is maximal). */
+/* A cover node's value as its block's leader published it. */
 static const char *slot_leaf(const amp_coll_tree_eval_t *e, int lo, int hi)
 {
     const given_t *g = e->arg;
     const amp_coll_nlevel_t *l = g->l;
-    int b = block_of(l, lo);
-    if (hi > l->first[b + 1])
+    int b,
+        k = amp_coll_covers_find(&l->covers, l->first, l->nblocks, lo, hi, &b);
+    if (k < 0)
         return NULL;
-    const int *los = l->cover_lo + l->cover_at[b];
-    int nc = l->cover_at[b + 1] - l->cover_at[b], k = 0;
-    while (k < nc - 1 && los[k] != lo)
-        k++;
     return l->slots[b].area[l->seq % NAREAS] + (size_t)k * g->bytes;
-}
-
-/* Every block's cover, once. */
-static amp_status_t make_covers(amp_coll_nlevel_t *l)
-{
-    int los[2 * AMP_COLL_TREE_MAX_HEIGHT], his[2 * AMP_COLL_TREE_MAX_HEIGHT];
-    l->cover_at = malloc(((size_t)l->nblocks + 1) * sizeof(int));
-    l->cover_lo = malloc((size_t)l->nblocks * sizeof(los));
-    if (!l->cover_at || !l->cover_lo) {
-        free(l->cover_at);
-        free(l->cover_lo);
-        l->cover_at = l->cover_lo = NULL;
-        return AMP_ERR_NOMEM;
-    }
-    l->cover_at[0] = 0;
-    for (int b = 0; b < l->nblocks; b++) {
-        int nc = amp_coll_tree_cover(l->n, l->first[b], l->first[b + 1], los,
-                                     his);
-        memcpy(l->cover_lo + l->cover_at[b], los, (size_t)nc * sizeof(int));
-        l->cover_at[b + 1] = l->cover_at[b] + nc;
-    }
-    return AMP_OK;
 }
 
 amp_status_t amp_coll_nlevel_allreduce(amp_coll_nlevel_t *l, const char *parts,
@@ -333,7 +299,8 @@ amp_status_t amp_coll_nlevel_allreduce(amp_coll_nlevel_t *l, const char *parts,
 {
     size_t bytes = (size_t)count * dt->size;
     int height = amp_coll_tree_height(l->n);
-    if (!l->cover_at && make_covers(l) != AMP_OK)
+    if (!l->covers.at &&
+        amp_coll_covers_make(&l->covers, l->n, l->nblocks, l->first) != AMP_OK)
         return AMP_ERR_NOMEM;
     size_t need = (size_t)height * bytes; /* the evaluation's work buffers */
     if (need > l->tmp_bytes) {

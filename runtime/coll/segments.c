@@ -32,9 +32,9 @@ typedef struct segs {
     const amp_coll_comm_t *c;
     int n, nblocks, me;
     const int *first;
-    int *cover_at, *cover_lo; /* block b's cover: cover_lo[cover_at[b]..] */
-    const char *parts;        /* this leader's cover values */
-    size_t bytes;             /* one whole value */
+    amp_coll_covers_t cv; /* every block's cover */
+    const char *parts;    /* this leader's cover values */
+    size_t bytes;         /* one whole value */
     int count;
     const amp_dt_t *dt;
     int whole;  /* every leader evaluates every element (small values) */
@@ -92,35 +92,36 @@ static size_t npieces(const amp_p2p_world_t *w, size_t bytes)
     return bytes ? (bytes + p - 1) / p : 1;
 }
 
-static void send_to(segs_t *s, const char *buf, size_t bytes, int dst, int step)
+/* A message of bytes to peer from out, or from peer into in (out NULL),
+ * in pieces. */
+static void move(segs_t *s, const char *out, char *in, size_t bytes, int peer,
+                 int step)
 {
     const amp_coll_comm_t *c = s->c;
     size_t piece = piece_bytes(c->ep->world), off = 0;
+    amp_p2p_env_t env = {.ctx = c->ctx,
+                         .src = out ? c->rank : peer,
+                         .dst = out && c->world ? c->world[peer] : peer,
+                         .tag = amp_coll_tag(c->seq, step)};
     do {
         size_t len = bytes - off < piece ? bytes - off : piece;
-        amp_p2p_isend(c->ep, buf + off, len,
-                      (amp_p2p_env_t){.ctx = c->ctx,
-                                      .src = c->rank,
-                                      .dst = c->world ? c->world[dst] : dst,
-                                      .tag = amp_coll_tag(c->seq, step)},
-                      AMP_P2P_STANDARD, next_req(s));
+        if (out)
+            amp_p2p_isend(c->ep, out + off, len, env, AMP_P2P_STANDARD,
+                          next_req(s));
+        else
+            amp_p2p_irecv(c->ep, in + off, len, env, next_req(s));
         off += len;
     } while (off < bytes);
 }
 
+static void send_to(segs_t *s, const char *buf, size_t bytes, int dst, int step)
+{
+    move(s, buf, NULL, bytes, dst, step);
+}
+
 static void recv_from(segs_t *s, char *buf, size_t bytes, int src, int step)
 {
-    const amp_coll_comm_t *c = s->c;
-    size_t piece = piece_bytes(c->ep->world), off = 0;
-    do {
-        size_t len = bytes - off < piece ? bytes - off : piece;
-        amp_p2p_irecv(c->ep, buf + off, len,
-                      (amp_p2p_env_t){.ctx = c->ctx,
-                                      .src = src,
-                                      .tag = amp_coll_tag(c->seq, step)},
-                      next_req(s));
-        off += len;
-    } while (off < bytes);
+    move(s, NULL, buf, bytes, src, step);
 }
 
 static void wait_posted(segs_t *s)
@@ -131,24 +132,6 @@ static void wait_posted(segs_t *s)
     s->nreqs = 0;
 }
 
-/* Every block's cover (amp_coll_tree_cover). */
-static amp_status_t make_covers(segs_t *s)
-{
-    int los[2 * AMP_COLL_TREE_MAX_HEIGHT], his[2 * AMP_COLL_TREE_MAX_HEIGHT];
-    s->cover_at = malloc(((size_t)s->nblocks + 1) * sizeof(int));
-    s->cover_lo = malloc((size_t)s->nblocks * sizeof(los));
-    if (!s->cover_at || !s->cover_lo)
-        return AMP_ERR_NOMEM;
-    s->cover_at[0] = 0;
-    for (int b = 0; b < s->nblocks; b++) {
-        int nc =
-            amp_coll_tree_cover(s->n, s->first[b], s->first[b + 1], los, his);
-        memcpy(s->cover_lo + s->cover_at[b], los, (size_t)nc * sizeof(int));
-        s->cover_at[b + 1] = s->cover_at[b] + nc;
-    }
-    return AMP_OK;
-}
-
 /* Each value of this leader's cover, segment k of it, to leader k; each
  * other leader's values of my segment into got. */
 static void exchange_values(segs_t *s)
@@ -157,11 +140,11 @@ static void exchange_values(segs_t *s)
     for (int b = 0; b < s->nblocks; b++) {
         if (b == s->me)
             continue;
-        for (int k = 0; k < s->cover_at[b + 1] - s->cover_at[b]; k++)
-            recv_from(s, s->got + (size_t)(s->cover_at[b] + k) * mine, mine, b,
+        for (int k = 0; k < s->cv.at[b + 1] - s->cv.at[b]; k++)
+            recv_from(s, s->got + (size_t)(s->cv.at[b] + k) * mine, mine, b,
                       TAG_SEG_VALUE + k);
     }
-    int nc = s->cover_at[s->me + 1] - s->cover_at[s->me];
+    int nc = s->cv.at[s->me + 1] - s->cv.at[s->me];
     for (int d = 1; d < s->nblocks; d++) {
         int b = (s->me + d) % s->nblocks; /* not all to leader 0 first */
         for (int k = 0; k < nc; k++)
@@ -170,22 +153,16 @@ static void exchange_values(segs_t *s)
     }
 }
 
-/* A node inside one block is one of its cover nodes (the evaluation
- * descends from the root, so the first such node it meets is maximal):
- * this leader's from parts, the others' from got. */
+/* A cover node's value: this leader's from parts, the others' from got. */
 static const char *seg_leaf(const amp_coll_tree_eval_t *e, int lo, int hi)
 {
     const segs_t *s = e->arg;
-    int b = amp_coll_block_of(s->first, s->nblocks, lo);
-    if (hi > s->first[b + 1])
+    int b, k = amp_coll_covers_find(&s->cv, s->first, s->nblocks, lo, hi, &b);
+    if (k < 0)
         return NULL;
-    const int *los = s->cover_lo + s->cover_at[b];
-    int nc = s->cover_at[b + 1] - s->cover_at[b], k = 0;
-    while (k < nc - 1 && los[k] != lo)
-        k++;
     if (b == s->me)
         return s->parts + (size_t)k * s->bytes + seg_offset(s, s->me);
-    return s->got + (size_t)(s->cover_at[b] + k) * e->bytes;
+    return s->got + (size_t)(s->cv.at[b] + k) * e->bytes;
 }
 
 /* My segment of the root's value into result, then every segment shared
@@ -217,11 +194,11 @@ static void reduce_and_share(segs_t *s, const amp_coll_op_t *op, char *result)
 /* Everything the exchange needs, before any message. */
 static amp_status_t make_room(segs_t *s)
 {
-    if (make_covers(s) != AMP_OK)
+    if (amp_coll_covers_make(&s->cv, s->n, s->nblocks, s->first) != AMP_OK)
         return AMP_ERR_NOMEM;
     size_t mine = seg_bytes(s, s->me) ? seg_bytes(s, s->me) : 1;
-    size_t nvalues = (size_t)s->cover_at[s->nblocks];
-    size_t nc = (size_t)(s->cover_at[s->me + 1] - s->cover_at[s->me]);
+    size_t nvalues = (size_t)s->cv.at[s->nblocks];
+    size_t nc = (size_t)(s->cv.at[s->me + 1] - s->cv.at[s->me]);
     size_t most =
         s->whole ? s->bytes : s->bytes / (size_t)s->nblocks + s->dt->size;
     size_t nreqs = (nvalues + (nc + 2) * (size_t)s->nblocks) *
@@ -260,7 +237,6 @@ amp_status_t amp_coll_tree_allreduce_blocks(const amp_coll_comm_t *c, int n,
     free(s.work);
     free(s.reqs);
     free(s.list);
-    free(s.cover_at);
-    free(s.cover_lo);
+    amp_coll_covers_free(&s.cv);
     return st;
 }

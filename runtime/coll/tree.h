@@ -52,6 +52,25 @@ static inline int amp_coll_tree_height(int n)
  * many.  They partition [a, b). */
 int amp_coll_tree_cover(int n, int a, int b, int *lo, int *hi);
 
+/* Every block's cover, for evaluating the tree from the values of all of
+ * them: block b (ranks first[b] .. first[b + 1] - 1) has the nodes that
+ * start at ranks lo[at[b]] .. lo[at[b + 1] - 1]. */
+typedef struct amp_coll_covers {
+    int *at, *lo;
+} amp_coll_covers_t;
+
+/* Makes cv for nblocks blocks of the tree over n; AMP_ERR_NOMEM. */
+AMP_MUST_USE amp_status_t amp_coll_covers_make(amp_coll_covers_t *cv, int n,
+                                               int nblocks, const int *first);
+void amp_coll_covers_free(amp_coll_covers_t *cv);
+
+/* For an evaluation's leaf(): if node [lo, hi) lies inside one block, that
+ * block in *block and the node's index among its cover nodes (the
+ * evaluation descends from the root, so the first such node it meets is
+ * one of them); else -1. */
+int amp_coll_covers_find(const amp_coll_covers_t *cv, const int *first,
+                         int nblocks, int lo, int hi, int *block);
+
 /* One evaluation of part of the tree: the values it takes as given come
  * from leaf(), which returns the value of node [lo, hi) if the evaluation
  * has it, or NULL if the node is to be combined from its children.
