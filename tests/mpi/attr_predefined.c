@@ -1,7 +1,8 @@
 /*
  * attr_predefined: the predefined attributes, read on MPI_COMM_WORLD.
  *   MPI_TAG_UB >= 32767, MPI_HOST MPI_PROC_NULL, MPI_IO MPI_ANY_SOURCE,
- *   MPI_WTIME_IS_GLOBAL 1, MPI_UNIVERSE_SIZE the world size, MPI_APPNUM 0,
+ *   MPI_WTIME_IS_GLOBAL 1 where every process runs on one node (else 0),
+ *   MPI_UNIVERSE_SIZE the world size, MPI_APPNUM 0,
  *   MPI_LASTUSEDCODE >= MPI_ERR_LASTCODE; AMPI_NUM_WTHS the +p count
  *   (MT_EXPECT_PES, set by the test registration) and one more than the
  *   largest AMPI_MY_WTH of any rank (every PE runs a rank), AMPI_MY_PROCESS
@@ -54,8 +55,19 @@ int main(int argc, char **argv)
     MT_CHECK_INT_EQ(get_int(MPI_COMM_WORLD, MPI_HOST, "MPI_HOST"),
                     MPI_PROC_NULL);
     MT_CHECK_INT_EQ(get_int(MPI_COMM_WORLD, MPI_IO, "MPI_IO"), MPI_ANY_SOURCE);
+    /* Global where every process runs on one node (its clock). */
+    MPI_Comm node;
+    int nnode = 0;
+    MT_CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+                                     MPI_INFO_NULL, &node));
+    MT_CHECK_MPI(MPI_Comm_size(node, &nnode));
+    MT_CHECK_MPI(MPI_Comm_free(&node));
+    int one_node = nnode == size;
+    MT_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &one_node, 1, MPI_INT, MPI_LAND,
+                               MPI_COMM_WORLD));
     MT_CHECK_INT_EQ(
-        get_int(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, "MPI_WTIME_IS_GLOBAL"), 1);
+        get_int(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, "MPI_WTIME_IS_GLOBAL"),
+        one_node);
     MT_CHECK_INT_EQ(
         get_int(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, "MPI_UNIVERSE_SIZE"), size);
     MT_CHECK_INT_EQ(get_int(MPI_COMM_WORLD, MPI_APPNUM, "MPI_APPNUM"), 0);
