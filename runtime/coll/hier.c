@@ -10,7 +10,8 @@
  * combine in the order of coll/tree.h, as in one process: each process
  * computes the nodes of the tree that cover its block (its shared state
  * knows where the block lies in the communicator), and the leaders compute
- * the nodes above (amp_coll_tree_reduce_blocks).  Other communicators use
+ * the nodes above (amp_coll_tree_reduce_blocks, or
+ * amp_coll_tree_allreduce_blocks for an allreduce).  Other communicators use
  * the one-level algorithms, which follow the same tree.
  */
 #include "coll/hier.h"
@@ -265,8 +266,9 @@ static int leaders_share(const amp_coll_hier_t *h, int count, size_t bytes)
 }
 
 /* Each process computes the tree's nodes over its block into its leader's
- * scratch, the leaders compute the rest of the tree (the root at block
- * 0's leader) and broadcast it, and each leader hands it on. */
+ * scratch; the leaders compute the rest of the tree: in node memory, or
+ * among them with every leader getting the root (leaders_share), or up to
+ * block 0's leader, which broadcasts it; each leader hands it on. */
 amp_status_t amp_coll_hier_allreduce(const amp_coll_hier_t *h,
                                      const amp_coll_comm_t *c,
                                      const void *sendbuf, void *recvbuf,
@@ -290,18 +292,20 @@ amp_status_t amp_coll_hier_allreduce(const amp_coll_hier_t *h,
         amp_coll_shm_reduce(h->shm, &local, sendbuf, mine, count, dt, op, 0);
     /* Through node memory every leader computes the root itself. */
     int node = amp_coll_nlevel_allreduce_ok(h->nl, bytes);
+    int shared = !node && leaders_share(h, count, bytes);
+    char *result = amp_dt_data(recvbuf, dt);
     if (st == AMP_OK && parts && node)
-        st = amp_coll_nlevel_allreduce(h->nl, parts, h->ncover,
-                                       amp_dt_data(recvbuf, dt), count, dt, op);
-    int segs = !node && leaders_share(h, count, bytes);
-    if (st == AMP_OK && parts && !node)
-        st = (segs ? amp_coll_tree_allreduce_blocks
-                   : amp_coll_tree_reduce_blocks)(
-            &leaders, c->size, h->block_first, parts, amp_dt_data(recvbuf, dt),
-            count, dt, op);
+        st = amp_coll_nlevel_allreduce(h->nl, parts, h->ncover, result, count,
+                                       dt, op);
+    else if (st == AMP_OK && parts && shared)
+        st = amp_coll_tree_allreduce_blocks(&leaders, c->size, h->block_first,
+                                            parts, result, count, dt, op);
+    else if (st == AMP_OK && parts && !node)
+        st = amp_coll_tree_reduce_blocks(&leaders, c->size, h->block_first,
+                                         parts, result, count, dt, op);
     if (parts != small)
         free(parts);
-    if (st == AMP_OK && local.rank == 0 && !node && !segs)
+    if (st == AMP_OK && local.rank == 0 && !node && !shared)
         st = amp_coll_bcast(&leaders, recvbuf, count, dt, 0);
     if (st == AMP_OK)
         st = amp_coll_shm_bcast(h->shm, &local, recvbuf, count, dt, 0);

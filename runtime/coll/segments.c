@@ -1,7 +1,10 @@
 /*
- * The level above the processes for an allreduce of many bytes
- * (amp_coll_tree_allreduce_blocks, coll/tree.h): the leaders share the
- * tree's work out by segments of the elements.
+ * The level above the processes for an allreduce in which every leader
+ * gets the root (amp_coll_tree_allreduce_blocks, coll/tree.h).  A value of
+ * AMP_COLL_SEGMENTS_MIN bytes or more: the leaders share the tree's work
+ * out by segments of the elements, as below.  A smaller one is a single
+ * segment, all the elements, that every leader evaluates itself from every
+ * other's cover values (one exchange; no results to send).
  *
  * Leader s owns segment s (elements count * s / nblocks up to count *
  * (s + 1) / nblocks).  Every leader sends every other its cover values'
@@ -38,7 +41,7 @@ typedef struct segs {
     int count;
     const amp_dt_t *dt;
     int whole;  /* every leader evaluates every element (small values) */
-    char *got;  /* block b's values of my segment: got + cover_at[b] seg */
+    char *got;  /* block b's values of my segment, from got + cv.at[b] */
     char *work; /* the tree evaluation's work buffers */
     amp_p2p_req_t *reqs; /* posted, and the list to wait for them */
     amp_p2p_req_t **list;
@@ -101,8 +104,9 @@ static void move(segs_t *s, const char *out, char *in, size_t bytes, int peer,
     size_t piece = piece_bytes(c->ep->world), off = 0;
     amp_p2p_env_t env = {.ctx = c->ctx,
                          .src = out ? c->rank : peer,
-                         .dst = out && c->world ? c->world[peer] : peer,
                          .tag = amp_coll_tag(c->seq, step)};
+    if (out) /* a send's destination is a world rank */
+        env.dst = c->world ? c->world[peer] : peer;
     do {
         size_t len = bytes - off < piece ? bytes - off : piece;
         if (out)
