@@ -1,4 +1,4 @@
-// A slot too small for a rank's stack, state and a heap is refused at
+// A slot too small for a rank's heap is refused at
 // startup with one line giving the least size that works.
 // REQUIRES: ampi-runtime
 // RUN: %ampicc %s -o %t
@@ -14,5 +14,5 @@ int main(int argc, char **argv)
     return 0;
 }
 
-// CHECK: ampi: +isomalloc_slot: 65536 bytes do not hold a rank's stack, state and heap; use at least {{[0-9]+}}
+// CHECK: ampi: +isomalloc_slot: 65536 bytes do not hold a rank's heap; use at least {{[0-9]+}}
 // BAD: ampi: AMPI_ISOMALLOC_SLOT: expected a size in bytes (K, M or G suffix allowed), got 'junk'

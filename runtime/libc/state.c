@@ -32,7 +32,7 @@ void *amp_libc_real(_Atomic(void *) *cache, const char *name)
  * (the default TYPE_3 generator), drand48() from a zero state. */
 amp_libc_rank_t *amp_libc_create(amp_rank_t *rank)
 {
-    amp_libc_rank_t *l = amp_heap_alloc(rank->heap, sizeof(*l), 16);
+    amp_libc_rank_t *l = amp_heap_alloc(amp_rank_heap(rank), sizeof(*l), 16);
     if (!l)
         return NULL;
     memset(l, 0, sizeof(*l));
@@ -47,7 +47,7 @@ amp_libc_buffers_t *amp_libc_buffers(void)
     if (!l || l->buffers)
         return l ? l->buffers : NULL;
     amp_rank_t *rank = amp_rank_self();
-    amp_libc_buffers_t *b = amp_heap_alloc(rank->heap, sizeof(*b), 16);
+    amp_libc_buffers_t *b = amp_heap_alloc(amp_rank_heap(rank), sizeof(*b), 16);
     if (b)
         memset(b, 0, sizeof(*b));
     l->buffers = b;
@@ -60,7 +60,7 @@ void *amp_libc_realloc(void *p, size_t size)
     if (!rank)
         return NULL;
     return p ? amp_heap_realloc(rank->heap, p, size)
-             : amp_heap_alloc(rank->heap, size, 16);
+             : amp_heap_alloc(amp_rank_heap(rank), size, 16);
 }
 
 void amp_libc_rank_end(void)

@@ -41,10 +41,11 @@
 #define AMP_MEM_MIN_HEAP ((size_t)1 << 20)
 #define AMP_MEM_DEFAULT_MIN_HEAP ((size_t)16 << 20)
 
-/* Kernel memory mappings a rank's slot takes: its stack and state, and its
- * heap's accessible pages, each apart from the inaccessible rest; and the
- * mappings left to the program and the libraries beside the slots. */
-#define AMP_MEM_MAPS_PER_SLOT 2
+/* Kernel memory mappings a rank's slot takes: its stack and state apart
+ * from its guard, and its heap's accessible pages apart from the
+ * inaccessible rest; and the mappings left to the program and the
+ * libraries beside the slots. */
+#define AMP_MEM_MAPS_PER_SLOT 4
 #define AMP_MEM_MAPS_SPARE 4096
 
 static size_t max_size(size_t a, size_t b)
@@ -91,12 +92,25 @@ static int beyond_map_count(int nslots)
                max;
 }
 
-/* The range as one mapping, nslots slots aligned to align, at the hint
- * where the kernel lets us (it is aligned), anywhere otherwise (then
- * trimmed to the alignment); MAP_FAILED when the kernel refuses. */
+/* Bytes of the stacks part: nslots stack slots, up to the alignment of
+ * the heaps part that follows. */
+static size_t stacks_bytes(const amp_mem_t *mem, int nslots, size_t align)
+{
+    return AMP_ROUND_UP(mem->stack_slot * (size_t)nslots, align);
+}
+
+/* The range's bytes: its stacks part and its heaps part. */
+static size_t range_bytes(const amp_mem_t *mem, int nslots, size_t align)
+{
+    return stacks_bytes(mem, nslots, align) + mem->slot_size * (size_t)nslots;
+}
+
+/* The range as one mapping, aligned to align, at the hint where the
+ * kernel lets us (it is aligned), anywhere otherwise (then trimmed to the
+ * alignment); MAP_FAILED when the kernel refuses. */
 static void *map_range(amp_mem_t *mem, int nslots, size_t align, int prot)
 {
-    size_t total = mem->slot_size * (size_t)nslots;
+    size_t total = range_bytes(mem, nslots, align);
     int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
     void *p = mmap(AMP_MEM_HINT, total, prot, flags | MAP_FIXED_NOREPLACE,
                    -1, 0);
@@ -119,7 +133,7 @@ static void *map_range(amp_mem_t *mem, int nslots, size_t align, int prot)
 static amp_status_t reserve(amp_mem_t *mem, int nslots, size_t align,
                             int guard)
 {
-    size_t total = mem->slot_size * (size_t)nslots;
+    size_t total = range_bytes(mem, nslots, align);
     void *p = MAP_FAILED;
     if (!guard && beyond_map_count(nslots)) {
         p = map_range(mem, nslots, align, PROT_READ | PROT_WRITE);
@@ -141,20 +155,30 @@ static amp_status_t reserve(amp_mem_t *mem, int nslots, size_t align,
         return AMP_ERR_NOMEM;
     }
     mem->map_base = p;
-    mem->base = (char *)AMP_ROUND_UP((uintptr_t)p, align);
+    mem->stacks = (char *)AMP_ROUND_UP((uintptr_t)p, align);
+    mem->base = mem->stacks + stacks_bytes(mem, nslots, align);
     return AMP_OK;
 }
 
-/* The parts of a slot before its heap area, into mem. */
+/* A rank's stack slot, and the parts of a slot before its heap area, into
+ * mem.  A stack slot is an odd number of pages (the guard takes one more
+ * where it would be even): a power of two apart, the same place of every
+ * rank (its stack's top, its state) would fall in the same cache and TLB
+ * sets, which made same-PE messages half again as slow. */
 static void lay_out(amp_mem_t *mem, const amp_mem_layout_t *layout)
 {
-    mem->page_size = (size_t)sysconf(_SC_PAGESIZE);
-    size_t align = max_size(layout->image_align, mem->page_size);
-    mem->stack_size = AMP_ROUND_UP(layout->stack_size, mem->page_size);
-    mem->rank_area_size = AMP_ROUND_UP(layout->rank_area, mem->page_size);
-    mem->image_offset = AMP_ROUND_UP(
-        mem->page_size + mem->stack_size + mem->rank_area_size, align);
-    mem->image_size = AMP_ROUND_UP(layout->image_size, mem->page_size);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    mem->page_size = page;
+    mem->stack_size = AMP_ROUND_UP(layout->stack_size, page);
+    mem->rank_area_size = AMP_ROUND_UP(layout->rank_area, page);
+    mem->guard_size = page;
+    mem->stack_slot = page + mem->stack_size + mem->rank_area_size;
+    if (mem->stack_slot / page % 2 == 0) {
+        mem->guard_size += page;
+        mem->stack_slot += page;
+    }
+    mem->image_offset = 0; /* the slot is aligned as the image needs */
+    mem->image_size = AMP_ROUND_UP(layout->image_size, page);
     mem->heap_offset = mem->image_offset + mem->image_size;
 }
 
@@ -212,10 +236,11 @@ amp_status_t amp_mem_init(amp_mem_t *mem, int nslots,
     mem->slot_size = AMP_ROUND_UP(size, align);
     if (mem->slot_size / align % 2 == 0)
         mem->slot_size += align;
-    if (mem->slot_size / align > SIZE_MAX / align / (size_t)nslots) {
-        amp_log_error("%d rank slots of %zu bytes do not fit in the address "
-                      "space",
-                      nslots, mem->slot_size);
+    if (mem->slot_size / align > SIZE_MAX / 2 / align / (size_t)nslots ||
+        mem->stack_slot > SIZE_MAX / 2 / (size_t)nslots) {
+        amp_log_error("%d rank slots of %zu bytes and stacks of %zu do not "
+                      "fit in the address space",
+                      nslots, mem->slot_size, mem->stack_size);
         return AMP_ERR_NOMEM;
     }
     mem->heap_size = mem->slot_size - mem->heap_offset;
@@ -232,11 +257,17 @@ void amp_mem_cleanup(amp_mem_t *mem)
         munmap(mem->map_base, mem->map_size);
     mem->map_base = NULL;
     mem->base = NULL;
+    mem->stacks = NULL;
 }
 
 static char *slot_base(const amp_mem_t *mem, int i)
 {
     return mem->base + (size_t)i * mem->slot_size;
+}
+
+static char *stack_slot_base(const amp_mem_t *mem, int i)
+{
+    return mem->stacks + (size_t)i * mem->stack_slot;
 }
 
 /* Says why slot i's memory could not be made accessible (errno err): the
@@ -250,7 +281,7 @@ static void explain_commit(const amp_mem_t *mem, int i, int err)
         long want = maps + AMP_MEM_MAPS_PER_SLOT * (long)(mem->nslots - i);
         amp_log_error("cannot set up rank slot %d: the process has %ld "
                       "memory mappings, the kernel's limit vm.max_map_count "
-                      "is %ld, and each rank takes about %d with guard "
+                      "is %ld, and each rank takes up to %d with guard "
                       "pages (AMPI_ISOMALLOC_GUARD=1, or the kernel's strict "
                       "overcommit, vm.overcommit_memory=2); raise it (as "
                       "root: sysctl -w vm.max_map_count=%ld) or run fewer "
@@ -266,7 +297,7 @@ static void explain_commit(const amp_mem_t *mem, int i, int err)
 
 amp_status_t amp_mem_slot_commit(amp_mem_t *mem, int i)
 {
-    char *start = slot_base(mem, i) + mem->page_size;
+    char *start = amp_mem_slot_stack(mem, i);
     size_t len = mem->stack_size + mem->rank_area_size;
     if (mprotect(start, len, PROT_READ | PROT_WRITE) != 0) {
         explain_commit(mem, i, errno);
@@ -290,32 +321,32 @@ void amp_mem_slot_populate(const amp_mem_t *mem, int i, size_t stack_bytes,
                            size_t heap_bytes)
 {
     char *area = amp_mem_slot_rank_area(mem, i);
-    char *heap = amp_mem_slot_heap(mem, i);
     stack_bytes = AMP_ROUND_UP(stack_bytes, mem->page_size);
     if (stack_bytes > mem->stack_size)
         stack_bytes = mem->stack_size;
-    heap_bytes = AMP_ROUND_UP(heap_bytes, mem->page_size);
-    /* Without a program copy between them, one range. */
-    if (area + mem->rank_area_size == heap) {
-        populate(area - stack_bytes,
-                 stack_bytes + mem->rank_area_size + heap_bytes);
-        return;
-    }
     populate(area - stack_bytes, stack_bytes + mem->rank_area_size);
-    populate(heap, heap_bytes);
+    if (heap_bytes)
+        populate(amp_mem_slot_heap(mem, i),
+                 AMP_ROUND_UP(heap_bytes, mem->page_size));
+}
+
+/* Gives [start, start + len) back: inaccessible again, or, flat, one
+ * mapping still, only its pages gone.  Nonzero (errno) when refused. */
+static int give_back(const amp_mem_t *mem, char *start, size_t len)
+{
+    if (mem->flat)
+        return madvise(start, len, MADV_DONTNEED) != 0;
+    return mmap(start, len, PROT_NONE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1,
+                0) == MAP_FAILED;
 }
 
 amp_status_t amp_mem_slot_release(amp_mem_t *mem, int i)
 {
-    char *start = slot_base(mem, i) + mem->page_size;
-    size_t len = mem->slot_size - mem->page_size;
-    /* Flat: one mapping stays one; the pages go, not the access. */
-    int failed = mem->flat ? madvise(start, len, MADV_DONTNEED) != 0
-                           : mmap(start, len, PROT_NONE,
-                                  MAP_PRIVATE | MAP_ANONYMOUS |
-                                      MAP_NORESERVE | MAP_FIXED,
-                                  -1, 0) == MAP_FAILED;
-    if (failed) {
+    char *stack = amp_mem_slot_stack(mem, i);
+    size_t stack_len = mem->stack_size + mem->rank_area_size;
+    if (give_back(mem, stack, stack_len) ||
+        give_back(mem, slot_base(mem, i), mem->slot_size)) {
         amp_log_error("cannot release the memory of rank slot %d: %s", i,
                       strerror(errno));
         return AMP_ERR_NOMEM;
@@ -323,18 +354,19 @@ amp_status_t amp_mem_slot_release(amp_mem_t *mem, int i)
     /* What AddressSanitizer poisoned in the slot must not outlive its rank
      * onto the next: the red zones of the frames a rank that left stopped
      * in, and those of its program copy's globals (pie). */
-    amp_asan_unpoison(start, mem->heap_offset - mem->page_size);
+    amp_asan_unpoison(stack, stack_len);
+    amp_asan_unpoison(amp_mem_slot_image(mem, i), mem->image_size);
     return AMP_OK;
 }
 
 void *amp_mem_slot_stack(const amp_mem_t *mem, int i)
 {
-    return slot_base(mem, i) + mem->page_size;
+    return stack_slot_base(mem, i) + mem->guard_size;
 }
 
 void *amp_mem_slot_rank_area(const amp_mem_t *mem, int i)
 {
-    return slot_base(mem, i) + mem->page_size + mem->stack_size;
+    return stack_slot_base(mem, i) + mem->guard_size + mem->stack_size;
 }
 
 void *amp_mem_slot_image(const amp_mem_t *mem, int i)
@@ -347,22 +379,42 @@ void *amp_mem_slot_heap(const amp_mem_t *mem, int i)
     return slot_base(mem, i) + mem->heap_offset;
 }
 
+/* Offset of a in [start, start + len), or len when outside. */
+static size_t offset_in(const char *start, size_t len, const void *a)
+{
+    size_t off = (size_t)((uintptr_t)a - (uintptr_t)start);
+    return start && off < len ? off : len;
+}
+
 int amp_mem_slot_of(const amp_mem_t *mem, const void *addr)
 {
-    const char *a = addr;
-    if (!mem->base || a < mem->base)
-        return -1;
-    size_t off = (size_t)(a - mem->base);
-    if (off >= mem->slot_size * (size_t)mem->nslots)
-        return -1;
-    return (int)(off / mem->slot_size);
+    size_t n = (size_t)mem->nslots;
+    size_t heaps = mem->slot_size * n, stacks = mem->stack_slot * n;
+    size_t off = offset_in(mem->base, heaps, addr);
+    if (off < heaps)
+        return (int)(off / mem->slot_size);
+    off = offset_in(mem->stacks, stacks, addr);
+    return off < stacks ? (int)(off / mem->stack_slot) : -1;
 }
 
 int amp_mem_guard_slot(const amp_mem_t *mem, const void *addr)
 {
-    int i = amp_mem_slot_of(mem, addr);
-    if (i < 0)
+    size_t stacks = mem->stack_slot * (size_t)mem->nslots;
+    size_t off = offset_in(mem->stacks, stacks, addr);
+    if (off >= stacks || off % mem->stack_slot >= mem->guard_size)
         return -1;
-    size_t off = (size_t)((const char *)addr - slot_base(mem, i));
-    return off < mem->page_size ? i : -1;
+    return (int)(off / mem->stack_slot);
+}
+
+int amp_mem_slot_holds(const amp_mem_t *mem, int i, const void *addr,
+                       size_t len)
+{
+    if (i < 0 || i >= mem->nslots)
+        return 0;
+    size_t stack_len = mem->stack_size + mem->rank_area_size;
+    size_t off = offset_in(amp_mem_slot_stack(mem, i), stack_len, addr);
+    if (off < stack_len)
+        return len <= stack_len - off;
+    off = offset_in(slot_base(mem, i), mem->slot_size, addr);
+    return off < mem->slot_size && len <= mem->slot_size - off;
 }

@@ -1,15 +1,23 @@
 /*
  * mem: the migratable-memory range.  One large virtual range is reserved at
  * startup (at a fixed address, so that every process of a job can map a
- * rank's memory at the same place); each rank owns one slot of it.
+ * rank's memory at the same place); each rank owns one slot of it, in two
+ * parts.
  *
- * Slot layout (addresses grow to the right):
+ * The stacks part, the ranks' stacks and states side by side:
  *
- *   | guard page | stack (grows down) ... | rank area | image area | heap |
+ *   | guard | stack (grows down) ... | rank area | guard | stack ... |
  *
- * The guard page stays inaccessible, so a stack overflow faults there and
+ * The heaps part, one slot of slot_size bytes a rank:
+ *
+ *   | image area | heap ...                      | image area | heap ...
+ *
+ * The guard pages stay inaccessible, so a stack overflow faults there and
  * amp_mem_guard_slot() can name the rank.  The rank area holds the rank's
- * own runtime state.  The image area (empty unless the program was built
+ * own runtime state.  Side by side, the pages a rank touches at every
+ * switch (its stack's top, its state) of many ranks share a page of the
+ * kernel's page tables (one covers 2 MiB), where a slot of their own each
+ * took one per rank.  The image area (empty unless the program was built
  * with -privatize=pie) is where pie/ maps the rank's copy of the program
  * image; it starts aligned as the image needs and stays reserved until
  * pie/ maps into it.  The heap area, the rest of the slot, is the rank's
@@ -21,8 +29,11 @@
 #include "base/base.h"
 
 typedef struct amp_mem {
-    char *base;       /* start of the reserved range */
-    size_t slot_size; /* bytes per slot, page aligned */
+    char *base;        /* start of the heaps part */
+    size_t slot_size;  /* bytes per slot of the heaps part, page aligned */
+    char *stacks;      /* start of the stacks part */
+    size_t stack_slot; /* bytes per rank there: guard, stack, rank area */
+    size_t guard_size; /* bytes of the guard below each stack */
     size_t page_size;
     size_t stack_size;     /* usable stack bytes per slot */
     size_t rank_area_size; /* bytes after the stack for per-rank state */
@@ -39,29 +50,30 @@ typedef struct amp_mem {
     int flat;
 } amp_mem_t;
 
-/* What each slot holds besides its guard page. */
+/* What each rank's slot holds besides its guard page. */
 typedef struct amp_mem_layout {
     size_t stack_size;  /* usable stack bytes */
     size_t rank_area;   /* bytes for per-rank state */
     size_t image_size;  /* bytes for a program image copy, or 0 */
     size_t image_align; /* alignment of the image area (power of two) */
-    /* Bytes of the whole slot, or 0 for the default
-     * (amp_mem_default_slot_size).  Rounded up to an odd multiple of 2 MiB
-     * (or of image_align, if larger). */
+    /* Bytes of the slot in the heaps part (image area and heap), or 0 for
+     * the default (amp_mem_default_slot_size).  Rounded up to an odd
+     * multiple of 2 MiB (or of image_align, if larger). */
     size_t slot_size;
     /* Keep each slot's guard page even where the kernel's limit on
      * mappings then limits the slots (never flat). */
     int guard;
 } amp_mem_layout_t;
 
-/* The default size of each of nslots slots whose parts before the heap
- * take fixed bytes: 32 TiB shared out (half the address space the process
+/* The default size of each of nslots slots of the heaps part whose image
+ * area takes fixed bytes: 32 TiB shared out (half the address space the process
  * may have, when that is less), at most 1 TiB a slot, and, for many slots,
  * no more than 128 MiB each over no less than 4 TiB in all (the fewer page
  * tables); never less than fixed and a 16 MiB heap. */
 size_t amp_mem_default_slot_size(int nslots, size_t fixed);
 
-/* The least slot size that holds the parts of layout and a 1 MiB heap. */
+/* The least slot size that holds the image area of layout and a 1 MiB
+ * heap. */
 size_t amp_mem_min_slot_size(const amp_mem_layout_t *layout);
 
 /* Reserves nslots slots laid out as described.  AMP_ERR_ARG: the slot size
@@ -82,9 +94,9 @@ AMP_MUST_USE amp_status_t amp_mem_slot_commit(amp_mem_t *mem, int i);
 void amp_mem_slot_populate(const amp_mem_t *mem, int i, size_t stack_bytes,
                            size_t heap_bytes);
 
-/* Gives every page of slot i but its guard page back to the system: the
- * slot is reserved and inaccessible again, as before its first commit
- * (its rank moved to another process). */
+/* Gives every page of slot i (both parts) back to the system: the slot is
+ * reserved and inaccessible again, as before its first commit (its rank
+ * moved to another process). */
 AMP_MUST_USE amp_status_t amp_mem_slot_release(amp_mem_t *mem, int i);
 
 void *amp_mem_slot_stack(const amp_mem_t *mem, int i);
@@ -99,7 +111,12 @@ void *amp_mem_slot_heap(const amp_mem_t *mem, int i);
 /* Slot whose guard page holds addr, or -1. */
 int amp_mem_guard_slot(const amp_mem_t *mem, const void *addr);
 
-/* Slot containing addr, or -1. */
+/* Slot containing addr (in either part), or -1. */
 int amp_mem_slot_of(const amp_mem_t *mem, const void *addr);
+
+/* Whether [addr, addr + len) lies in slot i's stack and rank area, or in
+ * its part of the heaps. */
+int amp_mem_slot_holds(const amp_mem_t *mem, int i, const void *addr,
+                       size_t len);
 
 #endif

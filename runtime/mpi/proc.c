@@ -32,8 +32,16 @@ amp_rank_t *amp_mt_rank(void)
 
 void *amp_rank_alloc(amp_rank_t *rank, size_t n)
 {
-    void *p = NULL;
-    if (rank->heap)
-        return amp_heap_alloc(rank->heap, n, 16);
-    return posix_memalign(&p, 16, n) == 0 ? p : NULL;
+    return amp_heap_alloc(amp_rank_heap(rank), n, 16);
+}
+
+struct amp_heap *amp_rank_heap_make(amp_rank_t *rank)
+{
+    const amp_mem_t *mem = &amp_proc.mem;
+    rank->heap = amp_heap_create(amp_mem_slot_heap(mem, rank->slot),
+                                 mem->heap_size, mem->page_size);
+    if (!rank->heap)
+        amp_fatal("cannot set up the heap of rank %d in its isomalloc slot",
+                  rank->world_rank);
+    return rank->heap;
 }

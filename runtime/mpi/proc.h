@@ -218,8 +218,10 @@ typedef struct amp_call_ctx {
 typedef struct amp_rank {
     amp_thread_t thr; /* first: the scheduler's thread is the rank */
     amp_p2p_ep_t ep;
-    struct amp_heap *heap; /* its slot's heap (mem/heap.h, start/alloc.c) */
-    int sys_alloc;         /* > 0: its allocations go to the C library */
+    /* its slot's heap (mem/heap.h, start/alloc.c), NULL until its first
+     * allocation (amp_rank_heap) */
+    struct amp_heap *heap;
+    int sys_alloc; /* > 0: its allocations go to the C library */
     int world_rank;
     int slot;
     char **argv; /* the rank's own copy of the command line */
@@ -314,6 +316,18 @@ extern __thread amp_mt_bind_t *amp_mt_bound
  * where it has none: sanitizer builds), or NULL; free() gives them back
  * (proc.c). */
 void *amp_rank_alloc(amp_rank_t *rank, size_t n);
+
+/* Makes the rank's heap in its slot (amp_rank_heap); fatal when the slot
+ * cannot hold one. */
+struct amp_heap *amp_rank_heap_make(amp_rank_t *rank);
+
+/* The rank's heap, made at its first allocation: a rank that allocates
+ * nothing touches no page of its slot's heap part, nor a page of the
+ * kernel's page tables for it (mem/mem.h). */
+static inline struct amp_heap *amp_rank_heap(amp_rank_t *rank)
+{
+    return rank->heap ? rank->heap : amp_rank_heap_make(rank);
+}
 
 /* The rank the calling thread acts for: the running rank on a PE, the
  * bound rank elsewhere, or NULL (proc.c). */

@@ -305,7 +305,7 @@ static void *blob_room(amp_rank_t *rank, blob_t *b, size_t n)
         while (cap < b->len + n)
             cap *= 2;
         char *p = b->p ? amp_heap_realloc(rank->heap, b->p, cap)
-                       : amp_heap_alloc(rank->heap, cap, 16);
+                       : amp_heap_alloc(amp_rank_heap(rank), cap, 16);
         if (!p) {
             b->failed = 1;
             return NULL;

@@ -45,8 +45,9 @@
 #include <stdint.h>
 
 /* 3: the files' checksum is amp_ckpt_sum_t; 4: a datatype holds its loop
- * nest (amp_dt.dims) */
-#define AMP_CKPT_VERSION 4
+ * nest (amp_dt.dims); 5: a rank's stack and state lie apart from its heap
+ * (mem/mem.h) */
+#define AMP_CKPT_VERSION 5
 #define AMP_CKPT_MANIFEST_MAGIC "ampi-checkpoint"
 #define AMP_CKPT_RANK_MAGIC "AMPICKR1" /* 8 bytes, no terminator kept */
 /* Ranges a rank file holds after its stack, rank area and heap: those of

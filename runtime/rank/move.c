@@ -685,16 +685,13 @@ static void take(amp_pe_t *pe, const move_hdr_t *h, const amp_p2p_am_t *msg)
 static void on_arrival(amp_pe_t *pe, const amp_p2p_am_t *msg)
 {
     move_hdr_t h;
-    amp_mem_t *mem = &amp_proc.mem;
     if (msg->hlen != sizeof(h))
         amp_fatal("a rank that moves came with a %zu-byte header", msg->hlen);
     memcpy(&h, msg->hdr, sizeof(h));
     int r = h.rank;
-    char *slot = r >= 0 && r < amp_proc.nranks
-                     ? (char *)amp_mem_slot_stack(mem, r) - mem->page_size
-                     : NULL;
-    if (!slot || h.addr < (uintptr_t)slot ||
-        h.addr + msg->bytes > (uintptr_t)slot + mem->slot_size)
+    if (r < 0 || r >= amp_proc.nranks ||
+        !amp_mem_slot_holds(&amp_proc.mem, r, (void *)(uintptr_t)h.addr,
+                            msg->bytes))
         amp_fatal("process %d sent a part of rank %d outside its slot",
                   msg->from_proc, r);
     if (!held(st(), &h, msg))

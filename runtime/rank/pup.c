@@ -40,7 +40,7 @@ int AMPI_Register_pup(MPI_PupFn fn, void *data, int *idx)
     size_t bytes = (size_t)(rank->npups + 1) * sizeof(struct amp_pup_entry);
     struct amp_pup_entry *more =
         rank->pups ? amp_heap_realloc(rank->heap, rank->pups, bytes)
-                   : amp_heap_alloc(rank->heap, bytes, 16);
+                   : amp_heap_alloc(amp_rank_heap(rank), bytes, 16);
     if (!more)
         return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call,
                              "out of memory in the rank's heap");

@@ -126,11 +126,15 @@ static void load_rank(int r, amp_slot_desc_t *d, amp_move_map_fn_t map)
     if (hash != saved)
         amp_restart_fail("rank-%d.ckpt is damaged (checksum mismatch)", r);
     const amp_rank_t *rank = (const amp_rank_t *)(uintptr_t)h.slot.area;
-    if (!amp_heap_restore_check((void *)(uintptr_t)h.slot.heap,
-                                amp_proc.mem.heap_size, h.slot.heap_extent,
-                                h.slot.heap_committed) ||
-        rank->world_rank != r || rank->slot != r ||
-        (uintptr_t)rank->heap != h.slot.heap ||
+    /* A rank that allocated nothing has no heap yet. */
+    int heap_ok =
+        h.slot.heap_extent
+            ? amp_heap_restore_check((void *)(uintptr_t)h.slot.heap,
+                                     amp_proc.mem.heap_size, h.slot.heap_extent,
+                                     h.slot.heap_committed) &&
+                  (uintptr_t)rank->heap == h.slot.heap
+            : !rank->heap && !h.slot.heap_committed;
+    if (!heap_ok || rank->world_rank != r || rank->slot != r ||
         rank->pie_base != h.slot.pie_base)
         amp_restart_fail(
             "rank-%d.ckpt is damaged (its rank state is inconsistent)", r);

@@ -126,11 +126,13 @@ void *amp_slot_tls_area(int slot)
 
 int amp_slot_ranges(const amp_slot_desc_t *d, amp_slot_range_t *out)
 {
-    out[0] = (amp_slot_range_t){(char *)(uintptr_t)d->sp,
-                                (size_t)(d->stack_bytes + d->area_bytes)};
-    out[1] =
-        (amp_slot_range_t){(char *)(uintptr_t)d->heap, (size_t)d->heap_extent};
-    return 2 + pie_ranges((uintptr_t)d->pie_base, out + 2);
+    int n = 0;
+    out[n++] = (amp_slot_range_t){(char *)(uintptr_t)d->sp,
+                                  (size_t)(d->stack_bytes + d->area_bytes)};
+    if (d->heap_extent) /* none before the rank's first allocation */
+        out[n++] = (amp_slot_range_t){(char *)(uintptr_t)d->heap,
+                                      (size_t)d->heap_extent};
+    return n + pie_ranges((uintptr_t)d->pie_base, out + n);
 }
 
 /* Rank's description, stopped at sp. */
@@ -138,15 +140,18 @@ static void describe(const amp_rank_t *rank, void *sp, amp_slot_desc_t *d)
 {
     const amp_mem_t *mem = &amp_proc.mem;
     char *area = amp_mem_slot_rank_area(mem, rank->slot);
-    amp_heap_trim(rank->heap); /* its kept free pages go back first */
-    *d = (amp_slot_desc_t){.sp = (uintptr_t)sp,
-                           .stack_bytes = (uintptr_t)area - (uintptr_t)sp,
-                           .area = (uintptr_t)area,
-                           .area_bytes = mem->rank_area_size,
-                           .heap = (uintptr_t)rank->heap,
-                           .heap_extent = amp_heap_extent(rank->heap),
-                           .heap_committed = amp_heap_committed(rank->heap),
-                           .pie_base = rank->pie_base};
+    amp_heap_t *heap = rank->heap; /* NULL: the rank allocated nothing */
+    if (heap)
+        amp_heap_trim(heap); /* its kept free pages go back first */
+    *d =
+        (amp_slot_desc_t){.sp = (uintptr_t)sp,
+                          .stack_bytes = (uintptr_t)area - (uintptr_t)sp,
+                          .area = (uintptr_t)area,
+                          .area_bytes = mem->rank_area_size,
+                          .heap = (uintptr_t)amp_mem_slot_heap(mem, rank->slot),
+                          .heap_extent = heap ? amp_heap_extent(heap) : 0,
+                          .heap_committed = heap ? amp_heap_committed(heap) : 0,
+                          .pie_base = rank->pie_base};
 }
 
 amp_slot_fit_t amp_slot_fit(const amp_slot_desc_t *d, int r)
@@ -263,11 +268,7 @@ amp_rank_t *amp_slot_create(int r, amp_pe_t *pe, amp_move_map_fn_t map,
         amp_fatal("cannot set up rank %d (the line above says why)", r);
     amp_mem_slot_populate(mem, r, AMP_SLOT_FIRST_STACK, 0);
     amp_rank_t *rank = amp_mem_slot_rank_area(mem, r);
-    memset(rank, 0, sizeof(*rank));
-    rank->heap = amp_heap_create(amp_mem_slot_heap(mem, r), mem->heap_size,
-                                 mem->page_size);
-    if (!rank->heap)
-        amp_fatal("cannot set up the heap of rank %d in its isomalloc slot", r);
+    memset(rank, 0, sizeof(*rank)); /* its heap comes at its first malloc */
     /* The rank's copy of the static TLS block follows its struct. */
     void *tls = amp_tls_copy_init(&amp_proc.tls, amp_slot_tls_area(r));
     rank->world_rank = r;

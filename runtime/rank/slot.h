@@ -6,7 +6,7 @@
  * A stopped rank is the memory of its slot in use, at fixed addresses:
  *   - its stack, from the stack pointer of its saved context up, and the
  *     rank area right above it (amp_rank_t, its TLS copy);
- *   - its heap, up to its extent;
+ *   - its heap, up to its extent (none before its first allocation);
  *   - with -privatize=pie, the writable part of its program copy, less
  *     RELRO (the rest a process maps and relocates itself at the same
  *     address, amp_move_map_fn_t).

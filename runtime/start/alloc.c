@@ -69,14 +69,16 @@ void *__libc_memalign(size_t align, size_t size);
 static inline amp_heap_t *rank_heap(void)
 {
     amp_rank_t *rank = amp_rank_self();
-    return rank && !rank->sys_alloc ? rank->heap : NULL;
+    return rank && !rank->sys_alloc ? amp_rank_heap(rank) : NULL;
 }
 
+/* Whether p lies in the range: the stacks part or the heaps part. */
 static int in_range(const void *p)
 {
     const amp_mem_t *mem = &amp_proc.mem;
-    return (uintptr_t)p - (uintptr_t)mem->base <
-           mem->slot_size * (size_t)mem->nslots;
+    return (uintptr_t)p - (uintptr_t)mem->stacks <
+           (size_t)(mem->base - mem->stacks) +
+               mem->slot_size * (size_t)mem->nslots;
 }
 
 /* The heap of the slot holding p (p in the range), or NULL: self's own
@@ -146,7 +148,7 @@ static void free_in_slot(void *p, const char *call)
 static void *realloc_in_slot(void *p, size_t size)
 {
     amp_rank_t *self = amp_rank_self();
-    amp_heap_t *to = self && !self->sys_alloc ? self->heap : NULL;
+    amp_heap_t *to = self && !self->sys_alloc ? amp_rank_heap(self) : NULL;
     amp_heap_t *heap = heap_of(p, self);
     size_t have = heap ? amp_heap_usable_size(p) : 0;
     if (have == 0)

@@ -59,7 +59,7 @@ static int program_dso(const amp_rank_t *rank, const void *dso)
 static int push(amp_rank_t *rank, void (*fn)(void *), void (*on)(int, void *),
                 void *arg)
 {
-    struct amp_atexit *h = amp_heap_alloc(rank->heap, sizeof(*h), 16);
+    struct amp_atexit *h = amp_heap_alloc(amp_rank_heap(rank), sizeof(*h), 16);
     if (!h)
         return -1;
     *h = (struct amp_atexit){fn, on, arg, rank->atexits};
@@ -140,7 +140,9 @@ _Noreturn void amp_start_rank_exit(int status)
     amp_start_pie_rank_exit(rank);
     amp_libc_rank_end();
     fflush(NULL); /* what the rank wrote, as its process's exit would */
-    free(rank->argv);
+    /* A short command line was copied on the rank's stack (start.c). */
+    if (rank->heap && amp_heap_contains(rank->heap, rank->argv))
+        free(rank->argv);
     rank->argv = NULL;
     if (status != 0) {
         int zero = 0;

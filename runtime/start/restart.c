@@ -142,8 +142,9 @@ static void read_manifest(const char *dir, amp_ckpt_manifest_t *m)
     fclose(f);
     if (n == 0)
         amp_restart_fail("the manifest is empty");
+    /* heap_offset is 0 without a program copy (mem/mem.h). */
     if (!ended || !m->nranks || !m->slot_size || !m->stack_size ||
-        !m->rank_area || !m->heap_offset || !m->ident.program[0])
+        !m->rank_area || !m->ident.program[0])
         amp_restart_fail("the manifest is truncated");
 }
 

@@ -16,14 +16,28 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Each rank gets its own argv (pointers and strings), as a process would,
- * in its heap: it moves with the rank and is saved in a checkpoint. */
-static char **copy_argv(amp_rank_t *rank, int argc, char **argv)
+/* Bytes of the copy of argc, argv that copy_argv makes. */
+static size_t argv_bytes(int argc, char **argv)
 {
     size_t bytes = (size_t)(argc + 1) * sizeof(char *);
     for (int i = 0; i < argc; i++)
         bytes += strlen(argv[i]) + 1;
-    char **copy = amp_heap_alloc(rank->heap, bytes, 16);
+    return AMP_ROUND_UP(bytes, 16);
+}
+
+/* A command line up to this many bytes is copied on the rank's stack, in
+ * the frame of its entry (below); a longer one in its heap. */
+#define AMP_ARGV_ON_STACK 512
+
+/* Each rank gets its own argv (pointers and strings), as a process would,
+ * into space (or, NULL, its heap): in its slot, it moves with the rank and
+ * is saved in a checkpoint.  On the stack a rank that allocates nothing
+ * never makes its heap (mpi/proc.h, amp_rank_heap). */
+static char **copy_argv(amp_rank_t *rank, int argc, char **argv, void *space)
+{
+    char **copy =
+        space ? space
+              : amp_heap_alloc(amp_rank_heap(rank), argv_bytes(argc, argv), 16);
     if (!copy)
         amp_fatal("out of memory copying the command line");
     char *s = (char *)(copy + argc + 1);
@@ -47,7 +61,10 @@ static void
 rank_entry(void *arg)
 {
     amp_rank_t *rank = arg;
-    rank->argv = copy_argv(rank, amp_proc.argc, amp_proc.argv);
+    size_t bytes = argv_bytes(amp_proc.argc, amp_proc.argv);
+    _Alignas(16) char space[bytes <= AMP_ARGV_ON_STACK ? bytes : 16];
+    rank->argv = copy_argv(rank, amp_proc.argc, amp_proc.argv,
+                           bytes <= AMP_ARGV_ON_STACK ? space : NULL);
     amp_main_fn_t main_fn = amp_proc.main_fn;
     if (amp_proc.opts.gather)
         main_fn = amp_ckpt_gather_main;
@@ -225,9 +242,11 @@ static void setup_memory(void)
     /* A slot for every rank of the job, the same in every process. */
     amp_status_t status = amp_mem_init(&amp_proc.mem, o->vp, &layout);
     if (status == AMP_ERR_ARG)
-        amp_fatal("+isomalloc_slot: %zu bytes do not hold a rank's stack, "
-                  "state and heap; use at least %zu",
-                  o->isomalloc_slot, amp_mem_min_slot_size(&layout));
+        amp_fatal("+isomalloc_slot: %zu bytes do not hold a rank's heap%s; "
+                  "use at least %zu",
+                  o->isomalloc_slot,
+                  layout.image_size ? " and its copy of the program" : "",
+                  amp_mem_min_slot_size(&layout));
     if (status != AMP_OK)
         amp_fatal("cannot reserve %zu-byte isomalloc slots for %d ranks; "
                   "lower +vp, +stacksize or +isomalloc_slot",

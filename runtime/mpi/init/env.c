@@ -214,14 +214,9 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     if (!baseptr)
         return amp_mpi_error(rank, NULL, MPI_ERR_ARG, call,
                              "NULL pointer (argument baseptr)");
-    void *p = NULL;
-    /* size 0 still gets a distinct pointer that MPI_Free_mem accepts.
-     * Without a rank heap (sanitizer builds): the C library's. */
+    /* size 0 still gets a distinct pointer that MPI_Free_mem accepts. */
     size_t bytes = size ? (size_t)size : 1;
-    if (rank->heap)
-        p = amp_heap_alloc(rank->heap, bytes, 64);
-    else if (posix_memalign(&p, 64, bytes) != 0)
-        p = NULL;
+    void *p = amp_heap_alloc(amp_rank_heap(rank), bytes, 64);
     if (!p)
         return amp_mpi_error(rank, NULL, MPI_ERR_NO_MEM, call,
                              "cannot allocate %td bytes", size);
