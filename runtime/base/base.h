@@ -92,6 +92,17 @@ _Noreturn void amp_assert_fail(const char *expr, const char *file, int line);
 
 #define AMP_ROUND_UP(x, align) (((x) + (align) - 1) / (align) * (align))
 
+/* What a thread spinning on a word does between two looks: lets the
+ * other hardware thread of the core run. */
+static inline void amp_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
 /* A cheap, monotonic tick count: the time stamp counter where there is
  * one (the scheduler's load measurement and +trace's time stamps). */
 static inline uint64_t amp_cycles(void)

@@ -84,21 +84,12 @@ struct amp_coll_shm {
     _Alignas(64) _Atomic unsigned long arrivals;
 };
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ volatile("yield");
-#endif
-}
-
 /* ---- the registry ----------------------------------------------------- */
 
 static void reg_lock(amp_coll_shm_registry_t *reg)
 {
     while (atomic_exchange_explicit(&reg->lock, 1, memory_order_acquire))
-        cpu_relax();
+        amp_cpu_relax();
 }
 
 static void reg_unlock(amp_coll_shm_registry_t *reg)
@@ -511,7 +502,7 @@ static int spin_until(amp_coll_shm_t *s, unsigned long target)
         for (int i = 0; i < 64; i++) {
             if (reached(s, target))
                 return 1;
-            cpu_relax();
+            amp_cpu_relax();
         }
     } while (now_ns() - start < SPIN_NS);
     return 0;

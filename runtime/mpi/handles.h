@@ -15,7 +15,8 @@ typedef struct amp_comm {
     int ctx; /* p2p context; ctx + 1 is the collective one */
     int rank, size;
     const int *world; /* comm rank -> world rank; NULL: identity */
-    int *owned_world; /* world map to free with the communicator */
+    /* the shared map world points into, dropped with the communicator */
+    amp_world_map_t *owned_world;
     MPI_Errhandler errh;
     char name[MPI_MAX_OBJECT_NAME];
     /* Each of the following belongs to the file named (of comm/, but

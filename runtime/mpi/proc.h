@@ -97,6 +97,15 @@ typedef enum {
 } amp_mt_libc_t;
 
 /* The one process-wide struct: written at startup, read afterwards. */
+/* The world maps of communicators, one a process for all the members
+ * that hold the same (mpi/comm/world_map.c). */
+typedef struct amp_world_map amp_world_map_t;
+typedef struct amp_world_maps {
+    _Atomic int lock;
+    amp_world_map_t **buckets; /* by hash, a power of two of them */
+    size_t nbuckets, count;
+} amp_world_maps_t;
+
 typedef struct amp_proc {
     amp_opts_t opts;
     amp_boot_t boot; /* the job's processes (PMIx), this one's index */
@@ -109,6 +118,7 @@ typedef struct amp_proc {
     struct amp_rank **ranks;          /* by world rank */
     int *rank_pe;                     /* world rank -> PE it was placed on */
     amp_coll_shm_registry_t coll_shm; /* coll/shm.c: shared collectives */
+    amp_world_maps_t world_maps;      /* mpi/comm/world_map.c */
     int nranks;
     int nhere; /* ranks in this process now (rank/slot.c) */
     amp_main_fn_t main_fn;

@@ -96,22 +96,13 @@ struct amp_rma_win {
     struct mapping *maps; /* node memory mapped for the window (direct.c) */
 };
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ volatile("yield");
-#endif
-}
-
 /* Spinlocks for short sections that never yield: a holder runs to the
  * unlock without a context switch, so only threads of other PEs spin. */
 static inline void spin_lock(_Atomic int *l)
 {
     while (atomic_exchange_explicit(l, 1, memory_order_acquire))
         while (atomic_load_explicit(l, memory_order_relaxed))
-            cpu_relax();
+            amp_cpu_relax();
 }
 
 static inline void spin_unlock(_Atomic int *l)

@@ -165,16 +165,18 @@ void amp_comm_trace_inter(const amp_rank_t *rank, const amp_comm_t *c)
 amp_comm_t *amp_comm_alloc(amp_rank_t *rank, int ctx, int myrank, int size,
                            int *world)
 {
-    amp_comm_t *c = amp_table_alloc(&rank->comms);
+    amp_world_map_t *map =
+        world ? amp_world_map_share(&amp_proc.world_maps, world, size) : NULL;
+    amp_comm_t *c = world && !map ? NULL : amp_table_alloc(&rank->comms);
     if (!c) {
-        free(world);
+        amp_world_map_drop(&amp_proc.world_maps, map);
         return NULL;
     }
     c->ctx = ctx;
     c->rank = myrank;
     c->size = size;
-    c->world = world;
-    c->owned_world = world;
+    c->world = amp_world_map_ranks(map);
+    c->owned_world = map;
     c->errh = MPI_ERRORS_ARE_FATAL;
     if (__builtin_expect(amp_sched_lending & AMP_SCHED_TRACED, 0))
         trace_comm(rank, c);
@@ -186,8 +188,8 @@ amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
 {
     amp_comm_t *c = amp_comm_alloc(rank, ctx, myrank, size, world);
     if (c && amp_comm_coll_attach(c) != AMP_OK) {
+        amp_world_map_drop(&amp_proc.world_maps, c->owned_world);
         amp_table_free(&rank->comms, c);
-        free(world);
         return NULL;
     }
     return c;
@@ -239,7 +241,7 @@ void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm)
 {
     amp_attr_comm_clear(rank, comm);
     amp_info_destroy(comm->info);
-    free(comm->owned_world);
+    amp_world_map_drop(&amp_proc.world_maps, comm->owned_world);
     free(comm->owned_remote_world);
     amp_coll_shm_detach(&amp_proc.coll_shm, comm->shm);
     amp_coll_hier_free(comm->hier);

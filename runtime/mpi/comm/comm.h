@@ -72,6 +72,15 @@ AMP_MUST_USE amp_status_t amp_comm_rank_init(amp_rank_t *rank);
  * its shared memory (coll/shm.c). */
 int amp_comm_members_local(int size, const int *world);
 
+/* world (size entries, taken over: freed) as a map shared with the other
+ * members in this process that hold the same, counted once more; NULL
+ * when out of memory. */
+amp_world_map_t *amp_world_map_share(amp_world_maps_t *t, int *world, int size);
+/* The ranks of a shared map (NULL for NULL). */
+const int *amp_world_map_ranks(const amp_world_map_t *m);
+/* Counts a holder of m less; the last frees it.  NULL: nothing. */
+void amp_world_map_drop(amp_world_maps_t *t, amp_world_map_t *m);
+
 /* A new communicator object of this rank with context ctx (ctx and ctx + 1),
  * this rank's position myrank among size members, and world (comm rank ->
  * world rank, which the communicator takes over and frees; NULL for the
