@@ -177,9 +177,9 @@ static void lay_out(amp_mem_t *mem, const amp_mem_layout_t *layout)
         mem->guard_size += page;
         mem->stack_slot += page;
     }
-    mem->image_offset = 0; /* the slot is aligned as the image needs */
+    /* The image area starts the slot, aligned as the image needs. */
     mem->image_size = AMP_ROUND_UP(layout->image_size, page);
-    mem->heap_offset = mem->image_offset + mem->image_size;
+    mem->heap_offset = mem->image_size;
 }
 
 static size_t slot_align(const amp_mem_layout_t *layout)
@@ -317,17 +317,13 @@ static void populate(char *start, size_t len)
 #endif
 }
 
-void amp_mem_slot_populate(const amp_mem_t *mem, int i, size_t stack_bytes,
-                           size_t heap_bytes)
+void amp_mem_slot_populate(const amp_mem_t *mem, int i, size_t stack_bytes)
 {
     char *area = amp_mem_slot_rank_area(mem, i);
     stack_bytes = AMP_ROUND_UP(stack_bytes, mem->page_size);
     if (stack_bytes > mem->stack_size)
         stack_bytes = mem->stack_size;
     populate(area - stack_bytes, stack_bytes + mem->rank_area_size);
-    if (heap_bytes)
-        populate(amp_mem_slot_heap(mem, i),
-                 AMP_ROUND_UP(heap_bytes, mem->page_size));
 }
 
 /* Gives [start, start + len) back: inaccessible again, or, flat, one
@@ -371,7 +367,7 @@ void *amp_mem_slot_rank_area(const amp_mem_t *mem, int i)
 
 void *amp_mem_slot_image(const amp_mem_t *mem, int i)
 {
-    return slot_base(mem, i) + mem->image_offset;
+    return slot_base(mem, i);
 }
 
 void *amp_mem_slot_heap(const amp_mem_t *mem, int i)

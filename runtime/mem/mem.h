@@ -37,8 +37,7 @@ typedef struct amp_mem {
     size_t page_size;
     size_t stack_size;     /* usable stack bytes per slot */
     size_t rank_area_size; /* bytes after the stack for per-rank state */
-    size_t image_offset;   /* image area, from the slot's start */
-    size_t image_size;     /* bytes of the image area (0: none) */
+    size_t image_size;     /* bytes of the image area, at the slot's start */
     size_t heap_offset;    /* heap area, from the slot's start */
     size_t heap_size;      /* bytes of the heap area */
     void *map_base;        /* the reservation, as mmap returned it */
@@ -87,12 +86,12 @@ void amp_mem_cleanup(amp_mem_t *mem);
 AMP_MUST_USE amp_status_t amp_mem_slot_commit(amp_mem_t *mem, int i);
 
 /* Backs, in one call, the pages a new rank of slot i touches first: the
- * top stack_bytes of its stack, its rank area and heap_bytes from the start
- * of its heap (all accessible).  One fault a page costs far more than the
- * call (13 us a fault against 0.7 us a page in a virtual machine); where
- * the kernel cannot (before Linux 5.14), the pages stay to be faulted in. */
-void amp_mem_slot_populate(const amp_mem_t *mem, int i, size_t stack_bytes,
-                           size_t heap_bytes);
+ * top stack_bytes of its stack and its rank area (accessible; the heap
+ * backs its header itself when it is made).  One fault a page costs far
+ * more than the call (13 us a fault against 0.7 us a page in a virtual
+ * machine); where the kernel cannot (before Linux 5.14), the pages stay to
+ * be faulted in. */
+void amp_mem_slot_populate(const amp_mem_t *mem, int i, size_t stack_bytes);
 
 /* Gives every page of slot i (both parts) back to the system: the slot is
  * reserved and inaccessible again, as before its first commit (its rank

@@ -266,7 +266,7 @@ amp_rank_t *amp_slot_create(int r, amp_pe_t *pe, amp_move_map_fn_t map,
     amp_mem_t *mem = &amp_proc.mem;
     if (amp_mem_slot_commit(mem, r) != AMP_OK)
         amp_fatal("cannot set up rank %d (the line above says why)", r);
-    amp_mem_slot_populate(mem, r, AMP_SLOT_FIRST_STACK, 0);
+    amp_mem_slot_populate(mem, r, AMP_SLOT_FIRST_STACK);
     amp_rank_t *rank = amp_mem_slot_rank_area(mem, r);
     memset(rank, 0, sizeof(*rank)); /* its heap comes at its first malloc */
     /* The rank's copy of the static TLS block follows its struct. */

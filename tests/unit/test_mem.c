@@ -56,8 +56,41 @@ UNIT_TEST(mem_populate_backs_the_first_pages)
     char *stack = amp_mem_slot_stack(&mem, 2);
     char *area = amp_mem_slot_rank_area(&mem, 2);
     UNIT_EQ(resident(stack, 16 * page + page, page), 0);
-    amp_mem_slot_populate(&mem, 2, 2 * page, 0);
+    amp_mem_slot_populate(&mem, 2, 2 * page);
     UNIT_EQ(resident(area - 2 * page, 3 * page, page), 3);
     UNIT_EQ(resident(stack, 14 * page, page), 0);
+    amp_mem_cleanup(&mem);
+}
+
+/* Each slot's two parts: its stack and state side by side with the other
+ * slots', its heap in a slot of its own; an address of either names the
+ * slot, a guard page only below a stack, and a range holds only within
+ * one part. */
+UNIT_TEST(mem_slot_parts_name_their_slot)
+{
+    size_t page = (size_t)getpagesize();
+    amp_mem_layout_t layout = {.stack_size = 16 * page, .rank_area = page};
+    amp_mem_t mem;
+    UNIT_EQ(amp_mem_init(&mem, 4, &layout), AMP_OK);
+    char *stack = amp_mem_slot_stack(&mem, 1);
+    char *area = amp_mem_slot_rank_area(&mem, 1);
+    char *heap = amp_mem_slot_heap(&mem, 1);
+    UNIT_EQ((long)(mem.stack_slot / page % 2), 1);
+    UNIT_EQ(area - stack, (long)(16 * page));
+    UNIT_EQ((char *)amp_mem_slot_stack(&mem, 2) - stack, (long)mem.stack_slot);
+    UNIT_EQ(amp_mem_slot_of(&mem, stack), 1);
+    UNIT_EQ(amp_mem_slot_of(&mem, area + page - 1), 1);
+    UNIT_EQ(amp_mem_slot_of(&mem, heap), 1);
+    UNIT_EQ(amp_mem_slot_of(&mem, heap + mem.heap_size - 1), 1);
+    UNIT_EQ(amp_mem_slot_of(&mem, heap + mem.heap_size), 2);
+    UNIT_EQ(amp_mem_slot_of(&mem, (char *)mem.map_base - 1), -1);
+    UNIT_EQ(amp_mem_guard_slot(&mem, stack - 1), 1);
+    UNIT_EQ(amp_mem_guard_slot(&mem, stack), -1);
+    UNIT_EQ(amp_mem_guard_slot(&mem, heap), -1);
+    UNIT_EQ(amp_mem_slot_holds(&mem, 1, stack, 17 * page), 1);
+    UNIT_EQ(amp_mem_slot_holds(&mem, 1, stack, 17 * page + 1), 0);
+    UNIT_EQ(amp_mem_slot_holds(&mem, 1, heap, mem.heap_size), 1);
+    UNIT_EQ(amp_mem_slot_holds(&mem, 2, heap, 1), 0);
+    UNIT_EQ(amp_mem_slot_holds(&mem, 4, heap, 1), 0);
     amp_mem_cleanup(&mem);
 }
