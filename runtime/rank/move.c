@@ -93,17 +93,24 @@ void amp_move_rank_ready(amp_rank_t *rank)
     amp_move_t *m = st();
     int r = rank->world_rank;
     char why[160];
-    m->movable[r] = 0;
-    if (!m->ident || amp_proc.lb.kind == AMP_LB_NONE ||
-        amp_ckpt_check(rank, why, sizeof(why)) != MPI_SUCCESS)
-        return;
-    amp_ckpt_blob_t *b = &m->blobs[r];
+    m->blobs[r].p = NULL;
+    m->movable[r] = m->ident && amp_proc.lb.kind != AMP_LB_NONE &&
+                    amp_ckpt_check(rank, why, sizeof(why)) == MPI_SUCCESS;
+}
+
+/* A rank the plan sends to another process: its MPI objects described in
+ * its heap, which travels with it.  Only then: a description in the heap
+ * of every rank that may move would make a heap for each (its pages, and
+ * the kernel's page of page tables for its slot) at every step. */
+static void describe_leaving(amp_rank_t *rank)
+{
+    amp_ckpt_blob_t *b = &st()->blobs[rank->world_rank];
     if (amp_ckpt_describe(rank, b) == MPI_SUCCESS)
-        m->movable[r] = 1;
-    else
-        amp_ckpt_blob_free(rank, b->p);
-    if (!m->movable[r])
-        b->p = NULL;
+        return;
+    amp_ckpt_blob_free(rank, b->p);
+    amp_fatal("rank %d: its heap has no room to describe its MPI objects "
+              "before it moves to another process; raise +isomalloc_slot",
+              rank->world_rank);
 }
 
 static void each_comm(amp_rank_t *rank, int attach)
@@ -401,6 +408,8 @@ static void prepare(void *arg)
 {
     (void)arg;
     amp_rank_t *rank = amp_rank_self();
+    if (amp_proc.lb.map_proc[rank->world_rank] != amp_proc.lb.proc)
+        describe_leaving(rank);
     amp_table_t *t = &rank->msgs;
     int cap = amp_table_capacity(t), n = 0;
     amp_sys_alloc_enter();

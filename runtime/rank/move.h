@@ -78,8 +78,9 @@ void amp_move_remap(amp_lb_t *lb, void *arg);
 /* The hooks of AMPI_Migrate in jobs of several processes (lb.h). */
 extern const amp_lb_hooks_t amp_move_hooks;
 
-/* In each rank before amp_lb_exchange: whether it may leave the process
- * (then its objects are described), for the plan. */
+/* In each rank before amp_lb_exchange: whether it may leave the process,
+ * for the plan (a rank the plan sends away describes its objects once the
+ * plan is known). */
 void amp_move_rank_ready(amp_rank_t *rank);
 /* In each rank after amp_lb_exchange answered how: attaches its
  * communicators again when ranks changed process, frees its description. */
