@@ -297,6 +297,8 @@ static void explain_commit(const amp_mem_t *mem, int i, int err)
 
 amp_status_t amp_mem_slot_commit(amp_mem_t *mem, int i)
 {
+    if (mem->flat) /* accessible already: a system call a rank saved */
+        return AMP_OK;
     char *start = amp_mem_slot_stack(mem, i);
     size_t len = mem->stack_size + mem->rank_area_size;
     if (mprotect(start, len, PROT_READ | PROT_WRITE) != 0) {
