@@ -64,6 +64,9 @@ amp_status_t amp_coll_barrier(const amp_coll_comm_t *c)
     return AMP_OK;
 }
 
+/* Sends of a broadcast's node in flight at once. */
+#define BCAST_BATCH 4
+
 /* Binomial tree rooted at root, over ranks relative to it. */
 static amp_status_t bcast_bytes(const amp_coll_comm_t *c, void *data,
                                 size_t bytes, int root)
@@ -81,16 +84,21 @@ static amp_status_t bcast_bytes(const amp_coll_comm_t *c, void *data,
         }
         mask <<= 1;
     }
-    amp_p2p_req_t sreqs[32];
-    amp_p2p_req_t *reqs[32];
+    /* A few sends at a time: the requests live on the caller's stack,
+     * and a million ranks each touching one more page of it for a tree
+     * of 20 levels would cost more than the waits between the batches. */
+    amp_p2p_req_t sreqs[BCAST_BATCH];
+    amp_p2p_req_t *reqs[BCAST_BATCH];
     int ns = 0;
     for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (vr + mask < n) {
-            sreqs[ns].on_done = NULL;
-            send_to(c, data, bytes, (vr + mask + root) % n, TAG_BCAST,
-                    &sreqs[ns]);
-            reqs[ns] = &sreqs[ns];
-            ns++;
+        if (vr + mask >= n)
+            continue;
+        sreqs[ns].on_done = NULL;
+        send_to(c, data, bytes, (vr + mask + root) % n, TAG_BCAST, &sreqs[ns]);
+        reqs[ns] = &sreqs[ns];
+        if (++ns == BCAST_BATCH) {
+            amp_p2p_wait_all(c->ep, reqs, ns);
+            ns = 0;
         }
     }
     amp_p2p_wait_all(c->ep, reqs, ns);

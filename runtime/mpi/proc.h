@@ -106,6 +106,14 @@ typedef struct amp_world_maps {
     size_t nbuckets, count;
 } amp_world_maps_t;
 
+/* The boards where the members of a communicator split in this process
+ * meet (mpi/comm/split.c). */
+typedef struct amp_split_board amp_split_board_t;
+typedef struct amp_split_boards {
+    _Atomic int lock;
+    amp_split_board_t *head;
+} amp_split_boards_t;
+
 typedef struct amp_proc {
     amp_opts_t opts;
     amp_boot_t boot; /* the job's processes (PMIx), this one's index */
@@ -119,6 +127,7 @@ typedef struct amp_proc {
     int *rank_pe;                     /* world rank -> PE it was placed on */
     amp_coll_shm_registry_t coll_shm; /* coll/shm.c: shared collectives */
     amp_world_maps_t world_maps;      /* mpi/comm/world_map.c */
+    amp_split_boards_t split_boards;  /* mpi/comm/split.c */
     int nranks;
     int nhere; /* ranks in this process now (rank/slot.c) */
     amp_main_fn_t main_fn;

@@ -88,15 +88,23 @@ void amp_comm_ctx_backoff(unsigned *tries)
         amp_sched_yield();
 }
 
-/* The maxima over comm's members of k ints (k <= 2). */
+/* The maxima over comm's members of k ints (k <= 2): through the process's
+ * shared memory when they all run in it (a tree of messages through the
+ * 100,000 ranks of MPI_COMM_WORLD in one process took 1.6 s and a page of
+ * stack a rank), over point-to-point trees otherwise (the two-level form made a
+ * thousand duplicates at once, each over four processes, three times as
+ * slow). */
 static amp_status_t comm_max(amp_rank_t *rank, MPI_Comm h, const int *mine,
                              int *max, int k)
 {
     amp_coll_comm_t c;
     amp_coll_op_t op = {.op_id = 1};
-    amp_coll_comm_of(rank, amp_comm_lookup(rank, h), &c);
-    return amp_coll_allreduce(&c, mine, max, k,
-                              amp_dt_predefined(AMPI_DTID_MPI_INT), &op);
+    amp_comm_t *comm = amp_comm_lookup(rank, h);
+    const amp_dt_t *dt = amp_dt_predefined(AMPI_DTID_MPI_INT);
+    amp_coll_comm_of(rank, comm, &c);
+    if (comm->shm && amp_coll_shm_reduce_ok(dt, k, &op, comm->size))
+        return amp_coll_shm_allreduce(comm->shm, &c, mine, max, k, dt, &op);
+    return amp_coll_allreduce(&c, mine, max, k, dt, &op);
 }
 
 amp_status_t amp_comm_agree_ctx(amp_rank_t *rank, amp_comm_t *comm, int *ctx)
@@ -162,12 +170,10 @@ void amp_comm_trace_inter(const amp_rank_t *rank, const amp_comm_t *c)
                       c->ctx, 0, 0);
 }
 
-amp_comm_t *amp_comm_alloc(amp_rank_t *rank, int ctx, int myrank, int size,
-                           int *world)
+amp_comm_t *amp_comm_alloc_mapped(amp_rank_t *rank, int ctx, int myrank,
+                                  int size, amp_world_map_t *map)
 {
-    amp_world_map_t *map =
-        world ? amp_world_map_share(&amp_proc.world_maps, world, size) : NULL;
-    amp_comm_t *c = world && !map ? NULL : amp_table_alloc(&rank->comms);
+    amp_comm_t *c = amp_table_alloc(&rank->comms);
     if (!c) {
         amp_world_map_drop(&amp_proc.world_maps, map);
         return NULL;
@@ -183,16 +189,38 @@ amp_comm_t *amp_comm_alloc(amp_rank_t *rank, int ctx, int myrank, int size,
     return c;
 }
 
-amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
-                         int *world)
+amp_comm_t *amp_comm_alloc(amp_rank_t *rank, int ctx, int myrank, int size,
+                           int *world)
 {
-    amp_comm_t *c = amp_comm_alloc(rank, ctx, myrank, size, world);
+    amp_world_map_t *map =
+        world ? amp_world_map_share(&amp_proc.world_maps, world, size) : NULL;
+    if (world && !map)
+        return NULL;
+    return amp_comm_alloc_mapped(rank, ctx, myrank, size, map);
+}
+
+/* The collectives' shared state of c, just made; c is gone when that
+ * fails. */
+static amp_comm_t *attached(amp_rank_t *rank, amp_comm_t *c)
+{
     if (c && amp_comm_coll_attach(c) != AMP_OK) {
         amp_world_map_drop(&amp_proc.world_maps, c->owned_world);
         amp_table_free(&rank->comms, c);
         return NULL;
     }
     return c;
+}
+
+amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
+                         int *world)
+{
+    return attached(rank, amp_comm_alloc(rank, ctx, myrank, size, world));
+}
+
+amp_comm_t *amp_comm_new_mapped(amp_rank_t *rank, int ctx, int myrank, int size,
+                                amp_world_map_t *map)
+{
+    return attached(rank, amp_comm_alloc_mapped(rank, ctx, myrank, size, map));
 }
 
 amp_status_t amp_comm_hier_attach(amp_comm_t *comm)
@@ -305,17 +333,25 @@ void amp_comm_drop(amp_rank_t *rank, amp_comm_t *comm)
 static int copy_intra(amp_rank_t *rank, amp_comm_t *comm, int ctx, int attach,
                       amp_comm_t **out, const char *call)
 {
-    int *world = NULL;
+    amp_world_map_t *map =
+        comm->owned_world
+            ? amp_world_map_hold(&amp_proc.world_maps, comm->owned_world, 1)
+            : NULL;
     *out = NULL;
-    if (comm->world) {
-        world = malloc((size_t)comm->size * sizeof(int));
-        if (!world)
+    if (comm->world && !map) { /* a map of its own, not shared */
+        int *world = malloc((size_t)comm->size * sizeof(int));
+        if (world)
+            memcpy(world, comm->world, (size_t)comm->size * sizeof(int));
+        map = world
+                  ? amp_world_map_share(&amp_proc.world_maps, world, comm->size)
+                  : NULL;
+        if (!map)
             return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call,
                                  "out of memory");
-        memcpy(world, comm->world, (size_t)comm->size * sizeof(int));
     }
-    *out = attach ? amp_comm_new(rank, ctx, comm->rank, comm->size, world)
-                  : amp_comm_alloc(rank, ctx, comm->rank, comm->size, world);
+    *out = attach
+               ? amp_comm_new_mapped(rank, ctx, comm->rank, comm->size, map)
+               : amp_comm_alloc_mapped(rank, ctx, comm->rank, comm->size, map);
     if (!*out)
         return amp_mpi_error(rank, comm, MPI_ERR_NO_MEM, call, "out of memory");
     return MPI_SUCCESS;

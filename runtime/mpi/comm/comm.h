@@ -78,8 +78,22 @@ int amp_comm_members_local(int size, const int *world);
 amp_world_map_t *amp_world_map_share(amp_world_maps_t *t, int *world, int size);
 /* The ranks of a shared map (NULL for NULL). */
 const int *amp_world_map_ranks(const amp_world_map_t *m);
+/* Counts k more holders of m (not NULL); returns m. */
+amp_world_map_t *amp_world_map_hold(amp_world_maps_t *t, amp_world_map_t *m,
+                                    int k);
 /* Counts a holder of m less; the last frees it.  NULL: nothing. */
 void amp_world_map_drop(amp_world_maps_t *t, amp_world_map_t *m);
+
+/* Collective over comm (an intra-communicator), after the context ctx of
+ * the new communicators was agreed: the members of the caller's color
+ * (MPI_UNDEFINED: none), ordered by key and then rank in comm, as a shared
+ * map (*map, one hold of it the caller's) of *n world ranks, the caller at
+ * *me (split.c).  Fails with AMP_ERR_NOMEM.  May block; re-read rank-local
+ * pointers after. */
+AMP_MUST_USE amp_status_t amp_comm_split_members(amp_comm_t *comm, int ctx,
+                                                 int color, int key,
+                                                 amp_world_map_t **map,
+                                                 int *n, int *me);
 
 /* A new communicator object of this rank with context ctx (ctx and ctx + 1),
  * this rank's position myrank among size members, and world (comm rank ->
@@ -92,6 +106,13 @@ amp_comm_t *amp_comm_new(amp_rank_t *rank, int ctx, int myrank, int size,
  * adds it once ctx is known: MPI_Comm_idup). */
 amp_comm_t *amp_comm_alloc(amp_rank_t *rank, int ctx, int myrank, int size,
                            int *world);
+/* amp_comm_new and amp_comm_alloc with a shared map instead of world (NULL:
+ * the identity), one of whose holds the communicator takes over (dropped
+ * when out of memory). */
+amp_comm_t *amp_comm_new_mapped(amp_rank_t *rank, int ctx, int myrank,
+                                int size, amp_world_map_t *map);
+amp_comm_t *amp_comm_alloc_mapped(amp_rank_t *rank, int ctx, int myrank,
+                                  int size, amp_world_map_t *map);
 /* +trace: c, just made, is an inter-communicator (the archive leaves
  * it out of its communicators). */
 void amp_comm_trace_inter(const amp_rank_t *rank, const amp_comm_t *c);

@@ -21,8 +21,11 @@
 #include <string.h>
 
 /* Tag on the parent's collective context of the messages of an agreement
- * among a subset tagged tag (0..MPI_TAG_UB_VALUE). */
-#define AMONG_TAG(tag) (-(1 << 30) - (tag))
+ * among a subset tagged tag (0..MPI_TAG_UB_VALUE): from -2^30 + 1 down to
+ * INT_MIN + 2, above the tags of a split (split.c). */
+#define AMONG_TAG(tag) (-(1 << 30) + 1 - (tag))
+_Static_assert(AMONG_TAG(MPI_TAG_UB_VALUE) == INT_MIN + 2,
+               "agreements among a subset keep clear of a split's tags");
 
 /* The maxima of k ints (k <= 2) over the members of an agreement among a
  * subset (amp_comm_agree_ctx_among): dissemination, after the round with
@@ -82,13 +85,11 @@ amp_status_t amp_comm_agree_ctx_among(amp_rank_t *rank, amp_comm_t *comm,
     }
 }
 
-/* Makes the communicator (ctx, position me of n, world taken over) that
- * parent's constructor call returns in *out; it inherits parent's error
- * handler. */
-static int new_handle(amp_rank_t *rank, amp_comm_t *parent, int ctx, int me,
-                      int n, int *world, MPI_Comm *out, const char *call)
+/* c, just made (NULL: out of memory), as what parent's constructor call
+ * returns in *out; it inherits parent's error handler. */
+static int handle_of(amp_rank_t *rank, amp_comm_t *parent, amp_comm_t *c,
+                     MPI_Comm *out, const char *call)
 {
-    amp_comm_t *c = amp_comm_new(rank, ctx, me, n, world);
     if (!c)
         return amp_mpi_error(rank, parent, MPI_ERR_NO_MEM, call,
                              "out of memory for a communicator");
@@ -96,6 +97,15 @@ static int new_handle(amp_rank_t *rank, amp_comm_t *parent, int ctx, int me,
     c->session_memkinds = parent->session_memkinds;
     *out = AMPI_HANDLE(AMPI_HANDLE_COMM, c->obj.idx);
     return MPI_SUCCESS;
+}
+
+/* Makes the communicator (ctx, position me of n, world taken over) that
+ * parent's constructor call returns in *out. */
+static int new_handle(amp_rank_t *rank, amp_comm_t *parent, int ctx, int me,
+                      int n, int *world, MPI_Comm *out, const char *call)
+{
+    return handle_of(rank, parent, amp_comm_new(rank, ctx, me, n, world), out,
+                     call);
 }
 
 static int status_error(amp_rank_t *rank, amp_comm_t *comm, amp_status_t st,
@@ -127,171 +137,6 @@ static int check_new(amp_rank_t **rank, MPI_Comm comm_h, MPI_Comm *newcomm,
 
 /* ---- split ---- */
 
-/* Tag on the parent's collective context of the messages of a split:
- * below every AMONG_TAG. */
-#define SPLIT_TAG INT_MIN
-
-/* What each member tells the root. */
-typedef struct member {
-    int color, key, rank, world; /* rank in the parent, world rank */
-} member_t;
-
-static int by_color_key_rank(const void *a, const void *b)
-{
-    const member_t *x = a, *y = b;
-    if (x->color != y->color)
-        return x->color < y->color ? -1 : 1;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->rank < y->rank ? -1 : x->rank > y->rank;
-}
-
-/* One message of a split on the parent's collective context cctx, from
- * this rank (position me in the parent) to world rank to. */
-static void split_send(const void *buf, size_t bytes, int cctx, int me, int to)
-{
-    amp_p2p_req_t req;
-    amp_p2p_req_t *reqs[1] = {&req};
-    req.on_done = NULL;
-    amp_p2p_ep_t *ep = &amp_rank_self()->ep;
-    amp_p2p_isend(
-        ep, buf, bytes,
-        (amp_p2p_env_t){.ctx = cctx, .src = me, .dst = to, .tag = SPLIT_TAG},
-        AMP_P2P_STANDARD, &req);
-    amp_p2p_wait_all(ep, reqs, 1);
-}
-
-/* The message of a split from position from of the parent (AMP_P2P_ANY:
- * whichever came first) into buf. */
-static void split_recv(void *buf, size_t capacity, int cctx, int from)
-{
-    amp_p2p_req_t req;
-    amp_p2p_req_t *reqs[1] = {&req};
-    req.on_done = NULL;
-    amp_p2p_ep_t *ep = &amp_rank_self()->ep;
-    amp_p2p_irecv(ep, buf, capacity,
-                  (amp_p2p_env_t){.ctx = cctx, .src = from, .tag = SPLIT_TAG},
-                  &req);
-    amp_p2p_wait_all(ep, reqs, 1);
-}
-
-/* What a split needs of the parent, taken before anything blocks. */
-typedef struct split {
-    int size, me, cctx;
-    int my_world, root_world;
-} split_t;
-
-/* The root could not make the table: every member that takes part hears
- * -1 for its count (its call fails with AMP_ERR_NOMEM). */
-static void split_refuse_all(const split_t *s)
-{
-    static const int refused = -1;
-    for (int i = 1; i < s->size; i++) {
-        member_t x;
-        split_recv(&x, sizeof(x), s->cctx, AMP_P2P_ANY);
-        if (x.color != MPI_UNDEFINED)
-            split_send(&refused, sizeof(refused), s->cctx, 0, x.world);
-    }
-}
-
-/* Root: each color's members, in order, sent to each of them (count, then
- * world ranks); its own in *world. */
-static void split_reply(const split_t *s, const member_t *m, const int *list,
-                        int **world, int *n, int *me)
-{
-    for (int a = 0, b; a < s->size; a = b) {
-        for (b = a + 1; b < s->size && m[b].color == m[a].color; b++)
-            ;
-        if (m[a].color == MPI_UNDEFINED)
-            continue;
-        int g = b - a;
-        for (int j = a; j < b; j++) {
-            if (m[j].rank == 0) {
-                *n = g;
-                *me = j - a;
-                memcpy(*world, list + a, (size_t)g * sizeof(int));
-                continue;
-            }
-            split_send(&g, sizeof(g), s->cctx, 0, list[j]);
-            split_send(list + a, (size_t)g * sizeof(int), s->cctx, 0, list[j]);
-        }
-    }
-}
-
-/* Root (position 0 of the parent): every member's (color, key), sorted
- * once, O(size log size) here and O(size) in all messages. */
-static amp_status_t split_root(const split_t *s, int color, int key,
-                               int **world, int *n, int *me)
-{
-    member_t *m = malloc((size_t)s->size * sizeof(member_t));
-    int *list = malloc((size_t)s->size * sizeof(int));
-    *world = malloc((size_t)s->size * sizeof(int));
-    if (!m || !list || !*world) {
-        free(m);
-        free(list);
-        free(*world);
-        *world = NULL;
-        split_refuse_all(s);
-        return AMP_ERR_NOMEM;
-    }
-    m[0] = (member_t){color, key, 0, s->my_world};
-    for (int i = 1; i < s->size; i++) /* in the order they came */
-        split_recv(&m[i], sizeof(m[i]), s->cctx, AMP_P2P_ANY);
-    qsort(m, (size_t)s->size, sizeof(member_t), by_color_key_rank);
-    for (int i = 0; i < s->size; i++)
-        list[i] = m[i].world;
-    split_reply(s, m, list, world, n, me);
-    free(m);
-    free(list);
-    int *fit = *n > 0 && *n < s->size
-                   ? realloc(*world, (size_t)*n * sizeof(int))
-                   : NULL;
-    if (fit)
-        *world = fit;
-    return AMP_OK;
-}
-
-/* A member other than the root: its (color, key) to the root, then its
- * color's members (none for MPI_UNDEFINED). */
-static amp_status_t split_member(const split_t *s, int color, int key,
-                                 int **world, int *n, int *me)
-{
-    member_t x = {color, key, s->me, s->my_world};
-    int g = 0;
-    split_send(&x, sizeof(x), s->cctx, s->me, s->root_world);
-    if (color == MPI_UNDEFINED)
-        return AMP_OK;
-    split_recv(&g, sizeof(g), s->cctx, 0);
-    if (g < 0)
-        return AMP_ERR_NOMEM;
-    *world = malloc((size_t)g * sizeof(int));
-    if (!*world) {
-        split_recv(NULL, 0, s->cctx, 0); /* taken, truncated */
-        return AMP_ERR_NOMEM;
-    }
-    split_recv(*world, (size_t)g * sizeof(int), s->cctx, 0);
-    *n = g;
-    for (int i = 0; i < g; i++)
-        if ((*world)[i] == s->my_world)
-            *me = i;
-    return AMP_OK;
-}
-
-/* The members of color, ordered by key and then parent rank, as world
- * ranks in *world (n of them); *me is the caller's position.  Position 0
- * of the parent gathers, sorts and answers. */
-static amp_status_t split_members(amp_comm_t *comm, int color, int key,
-                                  int **world, int *n, int *me)
-{
-    split_t s = {comm->size, comm->rank, comm->ctx + 1,
-                 amp_comm_world_rank(comm, comm->rank),
-                 amp_comm_world_rank(comm, 0)};
-    *world = NULL;
-    if (s.me != 0)
-        return split_member(&s, color, key, world, n, me);
-    return split_root(&s, color, key, world, n, me);
-}
-
 /* Collective part of MPI_Comm_split: a new context id agreed over the
  * parent, then the members of each color. */
 static int split_common(amp_rank_t *rank, MPI_Comm comm_h, int color, int key,
@@ -306,17 +151,17 @@ static int split_common(amp_rank_t *rank, MPI_Comm comm_h, int color, int key,
     if (st != AMP_OK)
         return status_error(rank, comm, st, call);
     *newcomm = MPI_COMM_NULL;
-    int *world = NULL, n = 0, me = 0;
-    st = split_members(comm, color, key, &world, &n, &me);
+    amp_world_map_t *map = NULL;
+    int n = 0, me = 0;
+    st = amp_comm_split_members(comm, ctx, color, key, &map, &n, &me);
     rank = amp_rank_self();
     comm = amp_comm_lookup(rank, comm_h);
     if (st != AMP_OK)
         return status_error(rank, comm, st, call);
-    if (color == MPI_UNDEFINED) {
-        free(world); /* the root's table, unused */
+    if (color == MPI_UNDEFINED)
         return MPI_SUCCESS;
-    }
-    return new_handle(rank, comm, ctx, me, n, world, newcomm, call);
+    return handle_of(rank, comm, amp_comm_new_mapped(rank, ctx, me, n, map),
+                     newcomm, call);
 }
 
 int PMPI_Comm_split(MPI_Comm comm_h, int color, int key, MPI_Comm *newcomm)

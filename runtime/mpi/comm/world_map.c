@@ -100,6 +100,15 @@ const int *amp_world_map_ranks(const amp_world_map_t *m)
     return m ? m->world : NULL;
 }
 
+amp_world_map_t *amp_world_map_hold(amp_world_maps_t *t, amp_world_map_t *m,
+                                    int k)
+{
+    maps_lock(t);
+    m->refs += k;
+    maps_unlock(t);
+    return m;
+}
+
 void amp_world_map_drop(amp_world_maps_t *t, amp_world_map_t *m)
 {
     if (!m)
