@@ -245,6 +245,20 @@ static int checkpoint(amp_rank_t *rank, MPI_Info info, char *value,
     return amp_ckpt_write(amp_rank_self(), dir, in_memory, call);
 }
 
+/* The checkpoint info asks for, if it does (*asked).  Out of line: its
+ * buffers (a value and a directory, 5 KB) take a rank's stack only when it
+ * checkpoints; in AMPI_Migrate's frame they made each of a million ranks
+ * touch another page of its stack at every balancing step. */
+static __attribute__((noinline)) int checkpoint_if_asked(amp_rank_t *rank,
+                                                         MPI_Info info,
+                                                         const char *call,
+                                                         int *asked)
+{
+    char value[MPI_MAX_INFO_VAL];
+    *asked = info_value(info, "ampi_checkpoint", value, sizeof(value));
+    return *asked ? checkpoint(rank, info, value, call) : MPI_SUCCESS;
+}
+
 int AMPI_Migrate(MPI_Info info)
 {
     static const char call[] = "AMPI_Migrate";
@@ -253,12 +267,19 @@ int AMPI_Migrate(MPI_Info info)
     int rc = amp_mpi_enter(&rank, call);
     if (rc != MPI_SUCCESS)
         return rc;
+    /* The read-only AMPI_INFO_LB_SYNC and _ASYNC ask for a step alone:
+     * no lookup, whose buffers took each of a million ranks a page further
+     * down its stack. */
+    if (info == AMPI_INFO_LB_SYNC || info == AMPI_INFO_LB_ASYNC)
+        return lb_step(rank, -1, call);
     rc = amp_check_info(rank, NULL, info, call);
     if (rc != MPI_SUCCESS)
         return rc;
-    char value[MPI_MAX_INFO_VAL];
-    if (info_value(info, "ampi_checkpoint", value, sizeof(value)))
-        return checkpoint(rank, info, value, call);
+    int asked = 0;
+    rc = checkpoint_if_asked(rank, info, call, &asked);
+    if (asked)
+        return rc;
+    char value[32]; /* "sync", "async", "false"; more is an error */
     if (!info_value(info, "ampi_load_balance", value, sizeof(value)) ||
         strcmp(value, "false") == 0)
         return PMPI_Barrier(MPI_COMM_WORLD);

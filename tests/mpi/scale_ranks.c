@@ -13,7 +13,9 @@
  * to cost a page of them (4 KiB).  A load-balancing step (AMPI_Migrate;
  * run with a balancer across processes) keeps them so: only the ranks
  * that leave their process describe their objects in their heap, where
- * every rank that might leave did.
+ * every rank that might leave did.  The step adds under 1 KiB a rank of
+ * resident memory: AMPI_Migrate(AMPI_INFO_LB_SYNC) looks nothing up in
+ * its info, whose buffers took every rank a page further down its stack.
  */
 #include "mpitest.h"
 
@@ -29,6 +31,20 @@ static long page_table_kib(void)
     long kib = -1;
     while (f && fgets(line, sizeof(line), f))
         if (sscanf(line, "VmPTE: %ld", &kib) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kib;
+}
+
+/* KiB resident in this process (VmRSS), or -1. */
+static long rss_kib(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = -1;
+    while (f && fgets(line, sizeof(line), f))
+        if (sscanf(line, "VmRSS: %ld", &kib) == 1)
             break;
     if (f)
         fclose(f);
@@ -100,8 +116,15 @@ int main(int argc, char **argv)
     ring(rank, size);
     if (!(argc > 1 && strcmp(argv[1], "nosplit") == 0))
         split(rank, size);
+    MT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    long before = rank == 0 ? rss_kib() : 0;
     MT_CHECK_MPI(AMPI_Migrate(AMPI_INFO_LB_SYNC));
     check_page_tables(rank, size);
+    long grew = rank == 0 ? rss_kib() - before : 0;
+    if (rank == 0 && size >= 10000 && grew >= size)
+        fprintf(stderr, "scale_ranks: the step took %ld KiB\n", grew);
+    if (rank == 0 && size >= 10000)
+        MT_CHECK(grew < size);
     MT_CHECK_INT_EQ(counter, rank + 1);
     return mt_finish_and_finalize();
 }
