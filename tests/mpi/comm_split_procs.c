@@ -20,19 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long rss_kib(void)
-{
-    char line[256];
-    long kib = -1;
-    FILE *f = fopen("/proc/self/status", "r");
-    while (f && fgets(line, sizeof(line), f))
-        if (strncmp(line, "VmRSS:", 6) == 0)
-            sscanf(line + 6, " %ld", &kib);
-    if (f)
-        fclose(f);
-    return kib;
-}
-
 /* Checks that comm holds the world ranks want[0..n) in that order, and that
  * an allreduce over it sums them. */
 static void check_members(MPI_Comm comm, const int *want, int n)
@@ -133,10 +120,10 @@ int main(int argc, char **argv)
     if (size >= 10000) {
         MPI_Comm dup;
         MPI_Barrier(MPI_COMM_WORLD);
-        long before = rank == 0 ? rss_kib() : 0;
+        long before = rank == 0 ? mt_status_kib("VmRSS") : 0;
         MT_CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
         MPI_Barrier(MPI_COMM_WORLD);
-        long dup_grew = rank == 0 ? rss_kib() - before : 0;
+        long dup_grew = rank == 0 ? mt_status_kib("VmRSS") - before : 0;
         if (rank == 0 && dup_grew * 1024 >= 1024L * size)
             fprintf(stderr, "comm_split_procs: the duplicate took %ld KiB\n",
                     dup_grew);
@@ -144,11 +131,11 @@ int main(int argc, char **argv)
             MT_CHECK(dup_grew * 1024 < 1024L * size);
         MT_CHECK_MPI(MPI_Comm_free(&dup));
         MPI_Barrier(MPI_COMM_WORLD);
-        before = rank == 0 ? rss_kib() : 0;
+        before = rank == 0 ? mt_status_kib("VmRSS") : 0;
         MPI_Comm part;
         MT_CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 1000, rank, &part));
         MPI_Barrier(MPI_COMM_WORLD);
-        long grew = rank == 0 ? rss_kib() - before : 0;
+        long grew = rank == 0 ? mt_status_kib("VmRSS") - before : 0;
         if (rank == 0 && grew * 1024 >= 2048L * size)
             fprintf(stderr,
                     "comm_split_procs: the split took %ld KiB for "

@@ -172,6 +172,22 @@ static inline int mt_check_pattern(const void *buf, size_t n, unsigned seed,
     mt_check_pattern((buf), (n), (seed), #buf, __FILE__, __LINE__)
 #define MT_FAIL(...) mt_fail(__FILE__, __LINE__, __VA_ARGS__)
 
+/* A field of this process's /proc/self/status in KiB ("VmRSS",
+ * "VmPTE"), or -1. */
+static inline long mt_status_kib(const char *field)
+{
+    char line[256];
+    size_t len = strlen(field);
+    long kib = -1;
+    FILE *f = fopen("/proc/self/status", "r");
+    while (f && fgets(line, sizeof(line), f))
+        if (strncmp(line, field, len) == 0 && line[len] == ':')
+            sscanf(line + len + 1, " %ld", &kib);
+    if (f)
+        fclose(f);
+    return kib;
+}
+
 /* Partner for pairwise tests: rank ^ 1, or the rank itself when that is out
  * of range (a single rank, or the last of an odd number). */
 /* The job's processes (AMPI_NUM_PROCESSES; 1 started alone). */

@@ -23,41 +23,13 @@
 
 static long counter; /* privatized: one per rank */
 
-/* KiB of page tables of this process (VmPTE), or -1. */
-static long page_table_kib(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kib = -1;
-    while (f && fgets(line, sizeof(line), f))
-        if (sscanf(line, "VmPTE: %ld", &kib) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kib;
-}
-
-/* KiB resident in this process (VmRSS), or -1. */
-static long rss_kib(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kib = -1;
-    while (f && fgets(line, sizeof(line), f))
-        if (sscanf(line, "VmRSS: %ld", &kib) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kib;
-}
-
 /* From 10,000 ranks on: under 1 KiB of page tables a rank here. */
 static void check_page_tables(int rank, int size)
 {
     MT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     if (rank != 0 || size < 10000)
         return;
-    long kib = page_table_kib();
+    long kib = mt_status_kib("VmPTE");
     if (kib >= size)
         fprintf(stderr, "scale_ranks: %ld KiB of page tables\n", kib);
     MT_CHECK(kib >= 0 && kib < size);
@@ -117,10 +89,10 @@ int main(int argc, char **argv)
     if (!(argc > 1 && strcmp(argv[1], "nosplit") == 0))
         split(rank, size);
     MT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
-    long before = rank == 0 ? rss_kib() : 0;
+    long before = rank == 0 ? mt_status_kib("VmRSS") : 0;
     MT_CHECK_MPI(AMPI_Migrate(AMPI_INFO_LB_SYNC));
     check_page_tables(rank, size);
-    long grew = rank == 0 ? rss_kib() - before : 0;
+    long grew = rank == 0 ? mt_status_kib("VmRSS") - before : 0;
     if (rank == 0 && size >= 10000 && grew >= size)
         fprintf(stderr, "scale_ranks: the step took %ld KiB\n", grew);
     if (rank == 0 && size >= 10000)

@@ -13,19 +13,6 @@
 #define NMSG 20000
 #define MAX_BYTES_PER_MSG 1024
 
-static long rss_kib(void)
-{
-    char line[256];
-    long kib = -1;
-    FILE *f = fopen("/proc/self/status", "r");
-    while (f && fgets(line, sizeof(line), f))
-        if (strncmp(line, "VmRSS:", 6) == 0)
-            sscanf(line + 6, " %ld", &kib);
-    if (f)
-        fclose(f);
-    return kib;
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -33,7 +20,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MT_CHECK(size >= 2);
-    long before = rank == 0 ? rss_kib() : 0;
+    long before = rank == 0 ? mt_status_kib("VmRSS") : 0;
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 1) {
         for (long i = 0; i < NMSG; i++)
@@ -41,7 +28,7 @@ int main(int argc, char **argv)
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
-        long grown = rss_kib() - before;
+        long grown = mt_status_kib("VmRSS") - before;
         MT_CHECK(before > 0);
         MT_CHECK(grown * 1024 <= (long)NMSG * MAX_BYTES_PER_MSG);
         if (grown * 1024 > (long)NMSG * MAX_BYTES_PER_MSG)
