@@ -6,7 +6,7 @@
  * line of key=value pairs; times in seconds, memory in KiB:
  *
  *     scale ranks=N start=S rss_kib=K barrier=... allreduce=... ring=...
- *           split=... dup=... rss_comms_kib=... lb=... end=T
+ *           split=... dup=... rss_comms_kib=... lb=... ckpt=... end=T
  *
  * start is from SCALE_T0 (the launcher's clock, seconds since the epoch,
  * set by the script just before it starts the job) to the end of the
@@ -19,6 +19,10 @@
  * With the program argument "basic" it stops after the ring (split, dup
  * and lb print 0): what a job whose ranks never split costs, for counts
  * where the communicators would not fit the machine.
+ *
+ * With SCALE_CKPT_DIR set (ours only), every rank then checkpoints into
+ * that directory (AMPI_Migrate, "ampi_checkpoint" = "to_file=DIR"):
+ * ckpt=S, else ckpt=0.
  */
 #include <mpi.h>
 
@@ -124,6 +128,22 @@ static void balance(int rank, int size)
 #endif
 }
 
+static void checkpoint(int rank, int size)
+{
+    (void)rank;
+    (void)size;
+#ifdef AMPI
+    char value[4096];
+    MPI_Info info;
+    snprintf(value, sizeof(value), "to_file=%s", getenv("SCALE_CKPT_DIR"));
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "ampi_checkpoint", value);
+    if (AMPI_Migrate(info) != MPI_SUCCESS)
+        fail("checkpoint", 1, 0);
+    MPI_Info_free(&info);
+#endif
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -139,7 +159,7 @@ int main(int argc, char **argv)
     double t_all = timed(allreduce, rank, size, 5);
     double t_ring = timed(ring, rank, size, 5);
     int basic = argc > 1 && strcmp(argv[1], "basic") == 0;
-    double t_split = 0, t_dup = 0, t_lb = 0;
+    double t_split = 0, t_dup = 0, t_lb = 0, t_ckpt = 0;
     long rss_comms = 0;
     if (!basic) {
         t_split = timed(split, rank, size, 1);
@@ -149,14 +169,18 @@ int main(int argc, char **argv)
         MPI_Comm_free(&dup);
         MPI_Comm_free(&part);
     }
+#ifdef AMPI
+    if (getenv("SCALE_CKPT_DIR"))
+        t_ckpt = timed(checkpoint, rank, size, 1);
+#endif
     if (counter != rank)
         fail("privatized global", counter, rank);
     if (rank == 0)
         printf("scale ranks=%d start=%.4f rss_kib=%ld barrier=%.3e "
                "allreduce=%.3e ring=%.3e split=%.3e dup=%.3e "
-               "rss_comms_kib=%ld lb=%.3e end=%.6f\n",
+               "rss_comms_kib=%ld lb=%.3e ckpt=%.3e end=%.6f\n",
                size, start, rss, t_bar, t_all, t_ring, t_split, t_dup,
-               rss_comms, t_lb, epoch_now());
+               rss_comms, t_lb, t_ckpt, epoch_now());
     fflush(stdout);
     MPI_Finalize();
     return 0;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Very large jobs (bench/scale.c): start-up, resident memory per rank,
 # barrier, allreduce, ring exchange, comm_split, comm_dup, a balancing
-# step (GreedyLB in one process, RefineLB across processes) and exit,
+# step (GreedyLB in one process, RefineLB across processes), a checkpoint
+# of every rank to files (ours; into a directory under TMPDIR) and exit,
 # for each rank count, in one process and in several, and
 # Open MPI beside it with one process per rank where it can run that many
 # on this machine.  A Markdown table on stdout (docs/bench.md) and a
@@ -81,10 +82,12 @@ for n in $ranks; do
         basic=()
         [ "$n" -ge 1000000 ] && basic=(basic)
         if [ "$p" -eq 1 ]; then
-            run ours "$n" 1 "$work/scale-ampi" "${basic[@]}" +vp "$n" +p 2 \
+            SCALE_CKPT_DIR=$work/ckpt \
+                run ours "$n" 1 "$work/scale-ampi" "${basic[@]}" +vp "$n" +p 2 \
                 +stacksize 64K +balancer GreedyLB
         else
-            run ours "$n" "$p" "$ampirun" "${root[@]}" -n "$p" \
+            SCALE_CKPT_DIR=$work/ckpt \
+                run ours "$n" "$p" "$ampirun" "${root[@]}" -n "$p" \
                 "$work/scale-ampi" "${basic[@]}" \
                 +vp "$n" +p 1 +stacksize 64K +balancer RefineLB
         fi
@@ -109,24 +112,26 @@ print("| MPI | ranks | processes | wall (s) | start-up (s) | start-up per rank (
       "| resident per rank (KiB) | barrier (µs) | allreduce 8 B (µs) "
       "| ring (µs) | comm_split (ms) | comm_dup (ms) "
       "| resident per rank after them (KiB) | balancing step (ms) "
-      "| exit (s) |")
-print("|" + " --- |" * 15)
+      "| checkpoint (ms) | exit (s) |")
+print("|" + " --- |" * 16)
 for impl, n, p, wall, kv in rows:
     ranks_in_proc0 = n // p
     if "failed" in kv:
         print("| %s | %d | %d | %.2f | failed (status %s) |" % (impl, n, p, wall, kv["failed"])
-              + " |" * 10)
+              + " |" * 11)
         continue
     start = float(kv["start"])
     rss_comms = int(kv.get("rss_comms_kib", "0"))
     print("| %s | %d | %d | %.2f | %.2f | %.1f | %.1f | %.1f | %.1f | %.1f "
-          "| %.1f | %.1f | %s | %s | %.2f |" %
+          "| %.1f | %.1f | %s | %s | %s | %.2f |" %
           (impl, n, p, wall, start, 1e6 * start / n,
            int(kv["rss_kib"]) / ranks_in_proc0, 1e6 * float(kv["barrier"]),
            1e6 * float(kv["allreduce"]), 1e6 * float(kv["ring"]),
            1e3 * float(kv["split"]), 1e3 * float(kv["dup"]),
            "%.1f" % (rss_comms / ranks_in_proc0) if rss_comms > 0 else "-",
            "%.1f" % (1e3 * float(kv["lb"])) if impl == "ours" else "-",
+           "%.1f" % (1e3 * float(kv["ckpt"]))
+           if impl == "ours" and float(kv.get("ckpt", "0")) > 0 else "-",
            float(kv["exit"])))
 try:
     import matplotlib
