@@ -6,6 +6,7 @@
 #ifndef AMP_BASE_H
 #define AMP_BASE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -101,6 +102,21 @@ static inline void amp_cpu_relax(void)
 #elif defined(__aarch64__)
     __asm__ volatile("yield");
 #endif
+}
+
+/* A lock held for a few instructions by the threads of the process (PEs,
+ * helper threads): an int that starts at 0.  Test and test-and-set: a
+ * waiter reads until the lock looks free, then tries. */
+static inline void amp_spin_lock(_Atomic int *lock)
+{
+    while (atomic_exchange_explicit(lock, 1, memory_order_acquire))
+        while (atomic_load_explicit(lock, memory_order_relaxed))
+            amp_cpu_relax();
+}
+
+static inline void amp_spin_unlock(_Atomic int *lock)
+{
+    atomic_store_explicit(lock, 0, memory_order_release);
 }
 
 /* A cheap, monotonic tick count: the time stamp counter where there is

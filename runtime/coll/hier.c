@@ -74,13 +74,12 @@ static int count_blocks(const amp_coll_where_t *w)
 
 static void hiers_lock(amp_coll_shm_registry_t *reg)
 {
-    while (atomic_exchange_explicit(&reg->hier_lock, 1, memory_order_acquire))
-        ;
+    amp_spin_lock(&reg->hier_lock);
 }
 
 static void hiers_unlock(amp_coll_shm_registry_t *reg)
 {
-    atomic_store_explicit(&reg->hier_lock, 0, memory_order_release);
+    amp_spin_unlock(&reg->hier_lock);
 }
 
 /* The shared layout for w, with one more reference, or NULL.  Called

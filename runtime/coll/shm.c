@@ -88,13 +88,12 @@ struct amp_coll_shm {
 
 static void reg_lock(amp_coll_shm_registry_t *reg)
 {
-    while (atomic_exchange_explicit(&reg->lock, 1, memory_order_acquire))
-        amp_cpu_relax();
+    amp_spin_lock(&reg->lock);
 }
 
 static void reg_unlock(amp_coll_shm_registry_t *reg)
 {
-    atomic_store_explicit(&reg->lock, 0, memory_order_release);
+    amp_spin_unlock(&reg->lock);
 }
 
 #define REG_FIRST_BUCKETS 64

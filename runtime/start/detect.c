@@ -70,13 +70,12 @@ static long now_ns(void)
 
 static void detect_lock(amp_detect_t *d)
 {
-    while (atomic_exchange_explicit(&d->lock, 1, memory_order_acquire))
-        ;
+    amp_spin_lock(&d->lock);
 }
 
 static void detect_unlock(amp_detect_t *d)
 {
-    atomic_store_explicit(&d->lock, 0, memory_order_release);
+    amp_spin_unlock(&d->lock);
 }
 
 /* Whether the process is still as quiet as on_quiet last found it (under

@@ -99,14 +99,12 @@ static void recv_from(void *buf, size_t capacity, const split_t *s, int from,
 
 static void boards_lock(amp_split_boards_t *t)
 {
-    while (atomic_exchange_explicit(&t->lock, 1, memory_order_acquire))
-        while (atomic_load_explicit(&t->lock, memory_order_relaxed))
-            amp_cpu_relax();
+    amp_spin_lock(&t->lock);
 }
 
 static void boards_unlock(amp_split_boards_t *t)
 {
-    atomic_store_explicit(&t->lock, 0, memory_order_release);
+    amp_spin_unlock(&t->lock);
 }
 
 /* The parent's members in this process, its collector, and at the root's

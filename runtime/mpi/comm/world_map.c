@@ -18,14 +18,12 @@ struct amp_world_map {
 
 static void maps_lock(amp_world_maps_t *t)
 {
-    while (atomic_exchange_explicit(&t->lock, 1, memory_order_acquire))
-        while (atomic_load_explicit(&t->lock, memory_order_relaxed))
-            amp_cpu_relax();
+    amp_spin_lock(&t->lock);
 }
 
 static void maps_unlock(amp_world_maps_t *t)
 {
-    atomic_store_explicit(&t->lock, 0, memory_order_release);
+    amp_spin_unlock(&t->lock);
 }
 
 /* FNV-1a over the map's entries. */
