@@ -105,8 +105,10 @@ static inline void amp_cpu_relax(void)
 }
 
 /* A lock held for a few instructions by the threads of the process (PEs,
- * helper threads): an int that starts at 0.  Test and test-and-set: a
- * waiter reads until the lock looks free, then tries. */
+ * helper threads), for sections that never yield: a holder runs to the
+ * unlock without a context switch, so only threads of other PEs spin.  An
+ * int that starts at 0; test and test-and-set: a waiter reads until the
+ * lock looks free, then tries. */
 static inline void amp_spin_lock(_Atomic int *lock)
 {
     while (atomic_exchange_explicit(lock, 1, memory_order_acquire))

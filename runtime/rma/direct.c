@@ -50,10 +50,10 @@ amp_status_t amp_rma_keep_mapping(amp_rma_win_t *w, void *p, size_t bytes)
     mapping_t *m = malloc(sizeof(*m));
     if (!m)
         return AMP_ERR_NOMEM;
-    spin_lock(&w->wl); /* members of this process add theirs at once */
+    amp_spin_lock(&w->wl); /* members of this process add theirs at once */
     *m = (mapping_t){w->maps, p, bytes};
     w->maps = m;
-    spin_unlock(&w->wl);
+    amp_spin_unlock(&w->wl);
     return AMP_OK;
 }
 

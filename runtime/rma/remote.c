@@ -525,9 +525,9 @@ static void apply_held(held_op_t *h)
  * order; one PE at a time (the others leave them to it). */
 static void drain(target_t *t)
 {
-    spin_lock(&t->oq);
+    amp_spin_lock(&t->oq);
     if (t->draining) {
-        spin_unlock(&t->oq);
+        amp_spin_unlock(&t->oq);
         return;
     }
     t->draining = 1;
@@ -535,21 +535,21 @@ static void drain(target_t *t)
         t->held_head = h->next;
         if (!t->held_head)
             t->held_tail = NULL;
-        spin_unlock(&t->oq);
+        amp_spin_unlock(&t->oq);
         apply_held(h);
-        spin_lock(&t->oq);
+        amp_spin_lock(&t->oq);
     }
     t->draining = 0;
-    spin_unlock(&t->oq);
+    amp_spin_unlock(&t->oq);
 }
 
 static void held_fetched(void *arg, int ok)
 {
     held_op_t *h = arg;
     target_t *t = target_of(&h->m);
-    spin_lock(&t->oq);
+    amp_spin_lock(&t->oq);
     h->ready = ok ? 1 : 2;
-    spin_unlock(&t->oq);
+    amp_spin_unlock(&t->oq);
     drain(t);
 }
 
@@ -560,9 +560,9 @@ static void accumulate_op(amp_pe_t *pe, const rma_msg_t *m,
 {
     target_t *t = target_of(m);
     int here = am->data || !am->bytes;
-    spin_lock(&t->oq);
+    amp_spin_lock(&t->oq);
     int alone = !t->held_head;
-    spin_unlock(&t->oq);
+    amp_spin_unlock(&t->oq);
     if (alone && here) {
         serve_op(m, am->from_proc, am->from_pe, am->data);
         return;
@@ -578,13 +578,13 @@ static void accumulate_op(amp_pe_t *pe, const rma_msg_t *m,
                      .ready = here};
     if (here && am->bytes)
         memcpy(buf, am->data, am->bytes);
-    spin_lock(&t->oq);
+    amp_spin_lock(&t->oq);
     if (t->held_tail)
         t->held_tail->next = h;
     else
         t->held_head = h;
     t->held_tail = h;
-    spin_unlock(&t->oq);
+    amp_spin_unlock(&t->oq);
     if (here)
         drain(t);
     else
@@ -612,9 +612,9 @@ static void lock_request(const rma_msg_t *m, int proc, int pe)
                          .pe = pe,
                          .rop = m->rop,
                          .grant = grant_remote};
-    spin_lock(&t->lq);
+    amp_spin_lock(&t->lq);
     amp_rma_lq_append(t, q);
-    spin_unlock(&t->lq);
+    amp_spin_unlock(&t->lq);
     /* The lock may have been released before the request was queued. */
     amp_rma_serve_locks(w, m->target);
 }

@@ -39,24 +39,24 @@ static void wait_for(amp_rma_win_t *w, int (*ready)(amp_rma_win_t *, void *),
          * sleeper (amp_rma_notify reads the count without the lock) and
          * wake nobody.  Both sides order their store before their load
          * with a full fence, so one of them sees the other's. */
-        spin_lock(&w->wl);
+        amp_spin_lock(&w->wl);
         me.next = w->sleepers;
         w->sleepers = &me;
         atomic_fetch_add(&w->nsleepers, 1);
         atomic_thread_fence(memory_order_seq_cst);
         int done = ready(w, arg);
-        spin_unlock(&w->wl);
+        amp_spin_unlock(&w->wl);
         if (!done)
             amp_sched_block();
         /* Ready, woken by notify (which unlisted it) or spuriously. */
-        spin_lock(&w->wl);
+        amp_spin_lock(&w->wl);
         for (sleeper_t **p = &w->sleepers; *p; p = &(*p)->next)
             if (*p == &me) {
                 *p = me.next;
                 atomic_fetch_sub(&w->nsleepers, 1);
                 break;
             }
-        spin_unlock(&w->wl);
+        amp_spin_unlock(&w->wl);
         if (done)
             return;
     }
@@ -71,12 +71,12 @@ void amp_rma_notify(amp_rma_win_t *w)
     if (!atomic_load(&w->nsleepers))
         return;
     amp_pe_t *pe = amp_pe_self();
-    spin_lock(&w->wl);
+    amp_spin_lock(&w->wl);
     for (sleeper_t *z = w->sleepers; z; z = z->next)
         amp_p2p_wake(pe, z->thr);
     w->sleepers = NULL;
     atomic_store(&w->nsleepers, 0);
-    spin_unlock(&w->wl);
+    amp_spin_unlock(&w->wl);
 }
 
 /* ---- windows ---------------------------------------------------------- */
@@ -161,10 +161,10 @@ amp_status_t amp_rma_attach(amp_rma_win_t *w, int r, void *base, size_t size)
     target_t *t = &w->targets[r];
     g->base = base;
     g->size = size;
-    spin_lock(&t->dyn);
+    amp_spin_lock(&t->dyn);
     g->next = t->regions;
     t->regions = g;
-    spin_unlock(&t->dyn);
+    amp_spin_unlock(&t->dyn);
     return AMP_OK;
 }
 
@@ -172,14 +172,14 @@ amp_status_t amp_rma_detach(amp_rma_win_t *w, int r, const void *base)
 {
     target_t *t = &w->targets[r];
     region_t *found = NULL;
-    spin_lock(&t->dyn);
+    amp_spin_lock(&t->dyn);
     for (region_t **p = &t->regions; *p; p = &(*p)->next)
         if ((*p)->base == base) {
             found = *p;
             *p = found->next;
             break;
         }
-    spin_unlock(&t->dyn);
+    amp_spin_unlock(&t->dyn);
     free(found);
     return found ? AMP_OK : AMP_ERR_ARG;
 }
@@ -198,11 +198,11 @@ int amp_rma_attached(amp_rma_win_t *w, int r, const char *addr, size_t len)
 {
     target_t *t = &w->targets[r];
     const char *p = addr, *end = addr + len;
-    spin_lock(&t->dyn);
+    amp_spin_lock(&t->dyn);
     /* Region after region: the range may span adjacent ones. */
     while (p && p < end)
         p = region_end(t, p);
-    spin_unlock(&t->dyn);
+    amp_spin_unlock(&t->dyn);
     return p != NULL;
 }
 
@@ -224,11 +224,11 @@ void amp_rma_lock(amp_rma_win_t *w, int r, int exclusive)
 {
     target_t *t = &w->targets[r];
     lock_waiter_t me = {.exclusive = exclusive, .thr = amp_pe_self()->current};
-    spin_lock(&t->lq);
+    amp_spin_lock(&t->lq);
     int now = !t->lq_head && amp_rma_try_lock(&t->lock, exclusive);
     if (!now)
         amp_rma_lq_append(t, &me);
-    spin_unlock(&t->lq);
+    amp_spin_unlock(&t->lq);
     if (!now)
         wait_for(w, lock_granted, &me);
 }
@@ -237,7 +237,7 @@ void amp_rma_serve_locks(amp_rma_win_t *w, int r)
 {
     target_t *t = &w->targets[r];
     int woke = 0;
-    spin_lock(&t->lq);
+    amp_spin_lock(&t->lq);
     while (t->lq_head && amp_rma_try_lock(&t->lock, t->lq_head->exclusive)) {
         lock_waiter_t *q = t->lq_head;
         t->lq_head = q->next;
@@ -252,7 +252,7 @@ void amp_rma_serve_locks(amp_rma_win_t *w, int r)
             free(q);
         }
     }
-    spin_unlock(&t->lq);
+    amp_spin_unlock(&t->lq);
     if (woke)
         amp_rma_notify(w);
 }
@@ -326,12 +326,12 @@ static void acc_plain_target(amp_rma_win_t *w, int r, char *t,
                              const amp_coll_op_t *op, void *old)
 {
     target_t *tg = &w->targets[r];
-    spin_lock(tg->accp);
+    amp_spin_lock(tg->accp);
     if (old)
         memcpy(old, t, (size_t)n * basic->size);
     if (op->op_id != OP_NO_OP)
         amp_coll_apply(op, basic, n, in, t);
-    spin_unlock(tg->accp);
+    amp_spin_unlock(tg->accp);
     if (op->op_id != OP_NO_OP)
         amp_sched_activity(amp_pe_self()); /* may end a poll (sched.h) */
 }
@@ -353,7 +353,7 @@ amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
         return AMP_ERR_NOMEM;
     target_t *t = &w->targets[r];
     amp_status_t st = AMP_OK;
-    spin_lock(t->accp);
+    amp_spin_lock(t->accp);
     amp_dt_pack(tdt, tcount, taddr, cur);
     if (old)
         memcpy(old, cur, bytes);
@@ -361,7 +361,7 @@ amp_status_t amp_rma_acc_packed(amp_rma_win_t *w, int r, char *taddr,
         st = apply_packed(op, basic, n, in, cur);
     if (op->op_id != OP_NO_OP && st == AMP_OK)
         amp_dt_unpack(tdt, tcount, taddr, cur, bytes);
-    spin_unlock(t->accp);
+    amp_spin_unlock(t->accp);
     if (op->op_id != OP_NO_OP)
         amp_sched_activity(amp_pe_self());
     if (cur != small)
@@ -423,12 +423,12 @@ void amp_rma_cas(amp_rma_win_t *w, int r, char *taddr, const void *origin,
                  const void *compare, void *result, size_t size)
 {
     target_t *t = &w->targets[r];
-    spin_lock(t->accp);
+    amp_spin_lock(t->accp);
     memmove(result, taddr, size);
     int swap = memcmp(result, compare, size) == 0;
     if (swap)
         memcpy(taddr, origin, size);
-    spin_unlock(t->accp);
+    amp_spin_unlock(t->accp);
     if (swap)
         amp_sched_activity(amp_pe_self());
 }

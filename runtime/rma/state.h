@@ -96,20 +96,6 @@ struct amp_rma_win {
     struct mapping *maps; /* node memory mapped for the window (direct.c) */
 };
 
-/* Spinlocks for short sections that never yield: a holder runs to the
- * unlock without a context switch, so only threads of other PEs spin. */
-static inline void spin_lock(_Atomic int *l)
-{
-    while (atomic_exchange_explicit(l, 1, memory_order_acquire))
-        while (atomic_load_explicit(l, memory_order_relaxed))
-            amp_cpu_relax();
-}
-
-static inline void spin_unlock(_Atomic int *l)
-{
-    atomic_store_explicit(l, 0, memory_order_release);
-}
-
 /* Takes passive-target lock l, shared or exclusive, if it is free for
  * that; returns whether it did. */
 static inline int amp_rma_try_lock(_Atomic int *l, int exclusive)
