@@ -339,21 +339,26 @@ static int give_back(const amp_mem_t *mem, char *start, size_t len)
                 0) == MAP_FAILED;
 }
 
-amp_status_t amp_mem_slot_release(amp_mem_t *mem, int i)
+void amp_mem_slot_unpoison(const amp_mem_t *mem, int i)
 {
-    char *stack = amp_mem_slot_stack(mem, i);
-    size_t stack_len = mem->stack_size + mem->rank_area_size;
-    if (give_back(mem, stack, stack_len) ||
-        give_back(mem, slot_base(mem, i), mem->slot_size)) {
+    amp_asan_unpoison(amp_mem_slot_stack(mem, i),
+                      mem->stack_size + mem->rank_area_size);
+    amp_asan_unpoison(amp_mem_slot_image(mem, i), mem->image_size);
+}
+
+amp_status_t amp_mem_slot_release(amp_mem_t *mem, int i, size_t used)
+{
+    used = AMP_ROUND_UP(used, mem->page_size);
+    if (used > mem->slot_size)
+        used = mem->slot_size;
+    if (give_back(mem, amp_mem_slot_stack(mem, i),
+                  mem->stack_size + mem->rank_area_size) ||
+        (used && give_back(mem, slot_base(mem, i), used))) {
         amp_log_error("cannot release the memory of rank slot %d: %s", i,
                       strerror(errno));
         return AMP_ERR_NOMEM;
     }
-    /* What AddressSanitizer poisoned in the slot must not outlive its rank
-     * onto the next: the red zones of the frames a rank that left stopped
-     * in, and those of its program copy's globals (pie). */
-    amp_asan_unpoison(stack, stack_len);
-    amp_asan_unpoison(amp_mem_slot_image(mem, i), mem->image_size);
+    amp_mem_slot_unpoison(mem, i);
     return AMP_OK;
 }
 

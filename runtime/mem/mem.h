@@ -93,10 +93,17 @@ AMP_MUST_USE amp_status_t amp_mem_slot_commit(amp_mem_t *mem, int i);
  * be faulted in. */
 void amp_mem_slot_populate(const amp_mem_t *mem, int i, size_t stack_bytes);
 
-/* Gives every page of slot i (both parts) back to the system: the slot is
- * reserved and inaccessible again, as before its first commit (its rank
- * moved to another process). */
-AMP_MUST_USE amp_status_t amp_mem_slot_release(amp_mem_t *mem, int i);
+/* Gives slot i's pages back to the system (its rank moved to another
+ * process): its stack part, and the first `used` bytes of its slot (its
+ * program copy and the part of its heap committed; the rest was never
+ * made accessible).  The slot is reserved and inaccessible again, as
+ * before its first commit. */
+AMP_MUST_USE amp_status_t amp_mem_slot_release(amp_mem_t *mem, int i,
+                                               size_t used);
+/* What AddressSanitizer poisoned in slot i must not outlive its rank onto
+ * the next: the red zones of the frames a rank that left stopped in, and
+ * those of its program copy's globals (pie).  Nothing without it. */
+void amp_mem_slot_unpoison(const amp_mem_t *mem, int i);
 
 void *amp_mem_slot_stack(const amp_mem_t *mem, int i);
 void *amp_mem_slot_rank_area(const amp_mem_t *mem, int i);

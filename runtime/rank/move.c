@@ -68,11 +68,12 @@ void amp_move_init(amp_move_map_fn_t map_copy)
     int n = amp_proc.nranks;
     if (!m || !(m->movable = calloc((size_t)n, sizeof(int))) ||
         !(m->blobs = calloc((size_t)n, sizeof(*m->blobs))) ||
-        !(m->gone = calloc((size_t)n, sizeof(int))) ||
+        !(m->gone = calloc((size_t)n, sizeof(*m->gone))) ||
         !(m->incoming = calloc((size_t)n, sizeof(*m->incoming))))
         amp_fatal("out of memory for %d ranks", n);
     pthread_mutex_init(&m->lock, NULL);
     m->held_tail = &m->held;
+    m->kept_first = m->kept_last = -1;
     m->ident = process_ident();
     m->map_copy = map_copy;
     int npes = amp_proc.sched.npes;
@@ -156,10 +157,8 @@ static void give_back(amp_move_t *m)
         amp_sched_poll(amp_pe_self());
         pthread_mutex_lock(&m->lock);
     }
-    /* A slot that keeps its pages is logged by mem and only costs memory:
-     * a rank that comes back commits it again. */
     for (int i = 0; i < m->ngone; i++)
-        amp_status_ignore(amp_mem_slot_release(&amp_proc.mem, m->gone[i]));
+        amp_move_keep(m, &m->gone[i]);
     m->ngone = m->departing = m->leaving = 0;
     pthread_mutex_unlock(&m->lock);
 }
@@ -527,9 +526,13 @@ static void shipped(void *arg, int ok)
     if (++s->sent < stop->nranges)
         return;
     amp_move_t *m = st();
-    int slot = stop->rank->slot;
+    struct amp_move_gone g = {
+        .slot = stop->rank->slot,
+        .used = amp_proc.mem.heap_offset + (size_t)stop->desc.heap_committed};
+    for (int i = 0; i < stop->nranges; i++)
+        g.bytes += stop->ranges[i].len;
     pthread_mutex_lock(&m->lock);
-    m->gone[m->ngone++] = slot;
+    m->gone[m->ngone++] = g;
     pthread_mutex_unlock(&m->lock);
 }
 
@@ -655,7 +658,11 @@ static amp_move_arrival_t *slot_ready(const move_hdr_t *h, int from)
                   "this process's slots: are all processes the same "
                   "program with the same options?",
                   from, r);
-    if (amp_slot_prepare(&h->slot, r, amp_proc.move->map_copy) != AMP_OK)
+    amp_move_t *m = st();
+    pthread_mutex_lock(&m->lock);
+    amp_move_keep_reuse(m, r);
+    pthread_mutex_unlock(&m->lock);
+    if (amp_slot_prepare(&h->slot, r, m->map_copy) != AMP_OK)
         amp_fatal("cannot map the memory or the program copy of rank %d "
                   "arriving from process %d",
                   r, from);

@@ -53,9 +53,19 @@ typedef struct amp_move {
     amp_move_arrival_t *pending;
     amp_move_arrival_t **incoming; /* by world rank: being received */
     /* Slots of ranks that left (ngone of departing so far), given back at
-     * the next step. */
-    int *gone;
+     * the next step: each with the bytes from its start the rank had made
+     * accessible (program copy, heap committed). */
+    struct amp_move_gone {
+        int slot;
+        size_t used;  /* program copy and heap committed */
+        size_t bytes; /* the ranges it sent */
+    } *gone;
     int ngone, departing;
+    /* Slots of ranks that left whose pages the process keeps (move_keep.c),
+     * oldest first through kept[]; kept_bytes in all. */
+    struct amp_move_kept *kept; /* by world rank, made at the first */
+    int kept_first, kept_last;
+    size_t kept_bytes;
     int leaving; /* ranks that leave at this step */
     /* A process of one PE takes in the ranks that arrive once its own
      * ranks that leave are sent (to_send of them still to go): the
@@ -69,6 +79,30 @@ typedef struct amp_move {
 } amp_move_t;
 
 /* amp_move_init is in proc.h. */
+
+/* ---- move_keep.c: the pages of ranks that left, kept for their return.
+ * A rank that comes back to a process finds its pages there: no system
+ * call gives them back when it leaves, none makes them present again, and
+ * its memory is copied into pages already touched (on a virtual machine
+ * ten times faster than into new ones: docs/bench.md).  The process keeps
+ * up to AMP_MOVE_KEEP_BYTES of them, the longest kept given back first.
+ * All under m->lock. */
+
+#define AMP_MOVE_KEEP_BYTES ((size_t)64 << 20)
+
+typedef struct amp_move_kept {
+    int prev, next;     /* world ranks; -1: none */
+    size_t used, bytes; /* as amp_move_gone's; bytes 0: not kept */
+} amp_move_kept_t;
+
+/* Keeps the slot g of a rank that left (or gives it back at once when its
+ * record cannot be made), then gives back the longest kept until the
+ * process keeps no more than AMP_MOVE_KEEP_BYTES. */
+void amp_move_keep(amp_move_t *m, const struct amp_move_gone *g);
+/* Rank r arrives in this process: its slot, if kept, is no longer (the
+ * part of a heap committed only grows, so what the rank brings covers
+ * what its slot kept). */
+void amp_move_keep_reuse(amp_move_t *m, int r);
 
 /* The remap hook of a move within each process (lb.h): runs while no
  * rank of the process is inside a collective; the shared collective state
