@@ -498,6 +498,17 @@ size_t amp_heap_extent(const amp_heap_t *h)
     return (size_t)(h->top - (const char *)h);
 }
 
+void amp_heap_unused(const amp_heap_t *h, size_t *from, size_t *to)
+{
+    char *a = (char *)AMP_ROUND_UP((uintptr_t)h->small_cur, h->page);
+    char *b = h->small_end; /* a span's end: on a page boundary */
+    *from = *to = 0;
+    if (h->small_cur >= h->first && b <= h->top && b > a) {
+        *from = (size_t)(a - (const char *)h);
+        *to = (size_t)(b - (const char *)h);
+    }
+}
+
 size_t amp_heap_committed(const amp_heap_t *h)
 {
     return (size_t)(h->commit - (const char *)h);

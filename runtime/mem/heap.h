@@ -70,6 +70,11 @@ int amp_heap_contains(const amp_heap_t *heap, const void *p);
 /* Bytes from the region's start that hold the heap's header and blocks
  * (what must be copied to move the heap). */
 size_t amp_heap_extent(const amp_heap_t *heap);
+/* The part of the extent nothing was carved from yet (the end of the span
+ * small blocks are carved from, whole pages), as offsets from the region's
+ * start into *from and *to (equal when there is none): it need not be
+ * copied with the rest, its contents mean nothing. */
+void amp_heap_unused(const amp_heap_t *heap, size_t *from, size_t *to);
 /* Bytes from the region's start that are accessible now. */
 size_t amp_heap_committed(const amp_heap_t *heap);
 

@@ -716,10 +716,11 @@ static int write_rank_file(const amp_slot_stop_t *stop, snap_t *s)
                              .id = s->id,
                              .slot = stop->desc};
     memcpy(h.magic, AMP_CKPT_RANK_MAGIC, sizeof(h.magic));
-    h.pie_nranges = (uint32_t)(stop->nranges - 2);
-    for (int i = 2; i < stop->nranges; i++) {
-        h.pie[i - 2].addr = (uintptr_t)stop->ranges[i].addr;
-        h.pie[i - 2].len = stop->ranges[i].len;
+    int first = amp_slot_pie_first(&stop->desc);
+    h.pie_nranges = (uint32_t)(stop->nranges - first);
+    for (int i = first; i < stop->nranges; i++) {
+        h.pie[i - first].addr = (uintptr_t)stop->ranges[i].addr;
+        h.pie[i - first].len = stop->ranges[i].len;
     }
     char path[PATH_MAX], tmp[PATH_MAX + 8];
     snprintf(path, sizeof(path), "%s/rank-%d.ckpt", s->dir, rank->world_rank);

@@ -46,13 +46,14 @@
 
 /* 3: the files' checksum is amp_ckpt_sum_t; 4: a datatype holds its loop
  * nest (amp_dt.dims); 5: a rank's stack and state lie apart from its heap
- * (mem/mem.h) */
-#define AMP_CKPT_VERSION 5
+ * (mem/mem.h); 6: a heap's unused part is left out (amp_slot_desc_t's
+ * heap_gap) */
+#define AMP_CKPT_VERSION 6
 #define AMP_CKPT_MANIFEST_MAGIC "ampi-checkpoint"
 #define AMP_CKPT_RANK_MAGIC "AMPICKR1" /* 8 bytes, no terminator kept */
 /* Ranges a rank file holds after its stack, rank area and heap: those of
  * its pie program copy (slot.h). */
-#define AMP_CKPT_PIE_RANGES (AMP_SLOT_MAX_RANGES - 2)
+#define AMP_CKPT_PIE_RANGES (AMP_SLOT_MAX_RANGES - 3)
 
 typedef struct amp_ckpt_rank_hdr {
     char magic[8];

@@ -82,11 +82,13 @@ static int check_header(const amp_ckpt_rank_hdr_t *h, int r, off_t size,
                          r);
     int n = amp_slot_ranges(&h->slot, ranges);
     uint64_t want = sizeof(*h) + sizeof(uint64_t);
-    int ok = fit == AMP_SLOT_FITS && h->pie_nranges == (uint32_t)(n - 2);
+    int first = amp_slot_pie_first(&h->slot);
+    int ok = fit == AMP_SLOT_FITS && h->pie_nranges == (uint32_t)(n - first);
     for (int i = 0; i < n; i++) {
         want += ranges[i].len;
-        ok = ok && (i < 2 || (h->pie[i - 2].addr == (uintptr_t)ranges[i].addr &&
-                              h->pie[i - 2].len == ranges[i].len));
+        ok = ok && (i < first ||
+                    (h->pie[i - first].addr == (uintptr_t)ranges[i].addr &&
+                     h->pie[i - first].len == ranges[i].len));
     }
     if (!ok)
         amp_restart_fail(

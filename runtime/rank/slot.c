@@ -124,14 +124,36 @@ void *amp_slot_tls_area(int slot)
            AMP_ROUND_UP(sizeof(amp_rank_t), 64);
 }
 
+/* The heap's ranges: none before the rank's first allocation; two when a
+ * part of it does not travel. */
+static int heap_ranges(const amp_slot_desc_t *d, amp_slot_range_t *out)
+{
+    char *heap = (char *)(uintptr_t)d->heap;
+    if (!d->heap_extent)
+        return 0;
+    if (d->heap_gap_end <= d->heap_gap) {
+        out[0] = (amp_slot_range_t){heap, (size_t)d->heap_extent};
+        return 1;
+    }
+    out[0] = (amp_slot_range_t){heap, (size_t)d->heap_gap};
+    if (d->heap_gap_end == d->heap_extent)
+        return 1;
+    out[1] = (amp_slot_range_t){heap + d->heap_gap_end,
+                                (size_t)(d->heap_extent - d->heap_gap_end)};
+    return 2;
+}
+
+int amp_slot_pie_first(const amp_slot_desc_t *d)
+{
+    amp_slot_range_t heap[2];
+    return 1 + heap_ranges(d, heap);
+}
+
 int amp_slot_ranges(const amp_slot_desc_t *d, amp_slot_range_t *out)
 {
-    int n = 0;
-    out[n++] = (amp_slot_range_t){(char *)(uintptr_t)d->sp,
-                                  (size_t)(d->stack_bytes + d->area_bytes)};
-    if (d->heap_extent) /* none before the rank's first allocation */
-        out[n++] = (amp_slot_range_t){(char *)(uintptr_t)d->heap,
-                                      (size_t)d->heap_extent};
+    out[0] = (amp_slot_range_t){(char *)(uintptr_t)d->sp,
+                                (size_t)(d->stack_bytes + d->area_bytes)};
+    int n = 1 + heap_ranges(d, out + 1);
     return n + pie_ranges((uintptr_t)d->pie_base, out + n);
 }
 
@@ -141,8 +163,11 @@ static void describe(const amp_rank_t *rank, void *sp, amp_slot_desc_t *d)
     const amp_mem_t *mem = &amp_proc.mem;
     char *area = amp_mem_slot_rank_area(mem, rank->slot);
     amp_heap_t *heap = rank->heap; /* NULL: the rank allocated nothing */
-    if (heap)
+    size_t gap = 0, gap_end = 0;
+    if (heap) {
         amp_heap_trim(heap); /* its kept free pages go back first */
+        amp_heap_unused(heap, &gap, &gap_end);
+    }
     *d =
         (amp_slot_desc_t){.sp = (uintptr_t)sp,
                           .stack_bytes = (uintptr_t)area - (uintptr_t)sp,
@@ -151,6 +176,8 @@ static void describe(const amp_rank_t *rank, void *sp, amp_slot_desc_t *d)
                           .heap = (uintptr_t)amp_mem_slot_heap(mem, rank->slot),
                           .heap_extent = heap ? amp_heap_extent(heap) : 0,
                           .heap_committed = heap ? amp_heap_committed(heap) : 0,
+                          .heap_gap = gap,
+                          .heap_gap_end = gap_end,
                           .pie_base = rank->pie_base};
 }
 
@@ -165,6 +192,8 @@ amp_slot_fit_t amp_slot_fit(const amp_slot_desc_t *d, int r)
         d->sp < stack || d->sp >= area || d->stack_bytes != area - d->sp ||
         d->heap != (uintptr_t)amp_mem_slot_heap(mem, r) ||
         d->heap_extent > d->heap_committed ||
+        (d->heap_gap_end > d->heap_gap &&
+         (d->heap_gap == 0 || d->heap_gap_end > d->heap_extent)) ||
         d->heap_committed > mem->heap_size)
         return AMP_SLOT_MISFIT;
     uintptr_t base = amp_proc.pie.active ? amp_pie_slot_base(r) : 0;

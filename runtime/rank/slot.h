@@ -32,7 +32,7 @@ typedef amp_status_t (*amp_move_map_fn_t)(int slot);
 
 /* The ranges of a stopped rank: its stack with its rank area, its heap,
  * and at most two per segment of its program copy. */
-#define AMP_SLOT_MAX_RANGES (2 + 2 * AMP_PIE_MAX_SEGMENTS)
+#define AMP_SLOT_MAX_RANGES (3 + 2 * AMP_PIE_MAX_SEGMENTS)
 
 typedef struct amp_slot_range {
     char *addr;
@@ -46,12 +46,18 @@ typedef struct amp_slot_desc {
     uint64_t stack_bytes; /* from sp up to the stack's top: the rank area */
     uint64_t area, area_bytes;
     uint64_t heap, heap_extent, heap_committed;
+    /* Offsets from heap of a part of the extent that does not travel
+     * (amp_heap_unused; both 0: none). */
+    uint64_t heap_gap, heap_gap_end;
     uint64_t pie_base; /* base of its program copy, or 0 (no pie) */
 } amp_slot_desc_t;
 
 /* The ranges of the rank d describes, in the order they travel; returns
  * their count (at most AMP_SLOT_MAX_RANGES). */
 int amp_slot_ranges(const amp_slot_desc_t *d, amp_slot_range_t *out);
+/* How many of them come before those of its program copy (pie): its stack
+ * and rank area, then its heap in one range or two. */
+int amp_slot_pie_first(const amp_slot_desc_t *d);
 
 /* Whether d fits world rank r's slot in this process; checked before
  * anything is written into the slot. */

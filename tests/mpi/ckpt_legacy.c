@@ -23,12 +23,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define N 64
 #define ITERS 10
 #define CKPT_AT 4
 #define CKPT_AGAIN 7
+#define FILE_MAX (128 << 10)
 
 /* The legacy part: mutable globals, privatized per rank by ampicc. */
 static int my_rank, nranks;
@@ -84,6 +86,15 @@ static void checkpoint(const char *dir)
     MT_CHECK_MPI(MPI_Info_set(info, "ampi_checkpoint", value));
     MT_CHECK_MPI(AMPI_Migrate(info));
     MT_CHECK_MPI(MPI_Info_free(&info));
+    /* A rank that allocated a few KB writes a few pages of its heap, not
+     * the span its small blocks come from (256 KiB; mem/heap.c). */
+    char path[600];
+    struct stat st;
+    snprintf(path, sizeof(path), "%s/rank-%d.ckpt", dir, my_rank);
+    MT_CHECK(stat(path, &st) == 0);
+    if (st.st_size >= FILE_MAX)
+        MT_FAIL("%s has %lld bytes (at most %d)", path, (long long)st.st_size,
+                FILE_MAX);
 }
 
 /* After the checkpoint (and after a restart): the objects still work and
