@@ -379,6 +379,10 @@ int amp_mpi_error(amp_rank_t *rank, amp_comm_t *comm, int errclass,
 /* A new rank's tables of MPI objects, with the predefined ones
  * (init/rank_objects.c). */
 AMP_MUST_USE amp_status_t amp_rank_objects_init(amp_rank_t *rank);
+/* Frees what the tables of a rank that left this process hold here, and
+ * the tables, calling nothing of the program's: the rank rebuilt its
+ * objects in the process it went to (init/rank_objects.c). */
+void amp_rank_objects_forget(amp_rank_t *rank);
 
 /* For the deadlock report (handles.c): the communicator of rank that p2p
  * context ctx belongs to, named into buf; and one line per communicator

@@ -157,8 +157,12 @@ static void give_back(amp_move_t *m)
         amp_sched_poll(amp_pe_self());
         pthread_mutex_lock(&m->lock);
     }
-    for (int i = 0; i < m->ngone; i++)
+    for (int i = 0; i < m->ngone; i++) {
+        /* Its objects here: rebuilt in the process it went to. */
+        amp_rank_objects_forget(
+            amp_mem_slot_rank_area(&amp_proc.mem, m->gone[i].slot));
         amp_move_keep(m, &m->gone[i]);
+    }
     m->ngone = m->departing = m->leaving = 0;
     pthread_mutex_unlock(&m->lock);
 }

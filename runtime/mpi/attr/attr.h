@@ -82,6 +82,9 @@ AMP_MUST_USE amp_status_t amp_comm_info_apply(amp_rank_t *rank,
                                               amp_comm_t *comm,
                                               const struct amp_info *hints);
 void amp_info_destroy(struct amp_info *info);
+/* Clears every info object of a rank that left this process (their
+ * handles go with its tables: amp_rank_objects_forget). */
+void amp_info_forget_all(amp_rank_t *rank);
 
 /* ---- window hints (info.c) ---- */
 /* A window's hints: amp_win_info_apply keeps in *set (created on first

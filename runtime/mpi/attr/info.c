@@ -288,6 +288,16 @@ static int new_handle(amp_rank_t *rank, info_obj_t **o, MPI_Info *h,
     return MPI_SUCCESS;
 }
 
+void amp_info_forget_all(amp_rank_t *rank)
+{
+    amp_table_t *t = &rank->infos;
+    for (int i = 0; i < amp_table_capacity(t); i++) {
+        info_obj_t *o = amp_table_lookup(t, i);
+        if (o)
+            set_clear(&o->set);
+    }
+}
+
 static void free_handle(amp_rank_t *rank, info_obj_t *o)
 {
     set_clear(&o->set);

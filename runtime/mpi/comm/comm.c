@@ -271,20 +271,43 @@ void amp_comm_coll_detach(amp_comm_t *c)
     c->hier = NULL;
 }
 
-void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm)
+/* What an intra-communicator holds in this process, but its attributes
+ * and its handle. */
+static void release_parts(amp_comm_t *comm)
 {
-    amp_attr_comm_clear(rank, comm);
     amp_info_destroy(comm->info);
+    comm->info = NULL;
     amp_world_map_drop(&amp_proc.world_maps, comm->owned_world);
+    comm->owned_world = NULL;
     free(comm->owned_remote_world);
+    comm->owned_remote_world = NULL;
     amp_coll_shm_detach(&amp_proc.coll_shm, comm->shm);
+    comm->shm = NULL;
     amp_coll_hier_free(comm->hier);
     comm->hier = NULL;
     amp_topology_free(comm->topo);
+    comm->topo = NULL;
     free(comm->bsend); /* MPI_Comm_free drained it */
+    comm->bsend = NULL;
+}
+
+void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm)
+{
+    amp_attr_comm_clear(rank, comm);
+    release_parts(comm);
     if (comm->is_inter)
         amp_intercomm_cleanup(rank, comm);
     amp_table_free(&rank->comms, comm);
+}
+
+void amp_comm_forget_all(amp_rank_t *rank)
+{
+    amp_table_t *t = &rank->comms;
+    for (int i = 0; i < amp_table_capacity(t); i++) {
+        amp_comm_t *c = amp_table_lookup(t, i);
+        if (c)
+            release_parts(c);
+    }
 }
 
 static void comm_setup(amp_comm_t *c, int ctx, int rank, int size,

@@ -118,6 +118,10 @@ amp_comm_t *amp_comm_alloc_mapped(amp_rank_t *rank, int ctx, int myrank,
 void amp_comm_trace_inter(const amp_rank_t *rank, const amp_comm_t *c);
 /* Releases everything the communicator holds and its handle. */
 void amp_comm_destroy(amp_rank_t *rank, amp_comm_t *comm);
+/* Releases what every communicator of a rank that left this process held
+ * here (amp_rank_objects_forget; such a rank has intra-communicators
+ * without attributes only: rank/checkpoint.c's check). */
+void amp_comm_forget_all(amp_rank_t *rank);
 /* Keeps comm alive (MPI_Comm_free only invalidates the program's handle)
  * while a persistent request uses it; the last drop after the free
  * destroys it. */

@@ -29,3 +29,37 @@ amp_status_t amp_rank_objects_init(amp_rank_t *rank)
         return AMP_ERR_NOMEM;
     return amp_comm_rank_init(rank);
 }
+
+static void forget_types(amp_rank_t *rank)
+{
+    amp_table_t *t = &rank->dts;
+    for (int i = 0; i < amp_table_capacity(t); i++) {
+        amp_dt_t *d = amp_table_lookup(t, i);
+        if (d)
+            amp_dt_destroy(d);
+    }
+}
+
+static void forget_groups(amp_rank_t *rank)
+{
+    amp_table_t *t = &rank->groups;
+    for (int i = 0; i < amp_table_capacity(t); i++) {
+        amp_group_t *g = amp_table_lookup(t, i);
+        if (g)
+            free(g->world);
+    }
+}
+
+void amp_rank_objects_forget(amp_rank_t *rank)
+{
+    amp_comm_forget_all(rank);
+    forget_types(rank);
+    forget_groups(rank);
+    amp_info_forget_all(rank);
+    amp_table_t *tables[] = {&rank->comms,   &rank->dts,    &rank->reqs,
+                             &rank->msgs,    &rank->errhs,  &rank->ops,
+                             &rank->groups,  &rank->keyvals, &rank->infos,
+                             &rank->wins,    &rank->files,  &rank->sessions};
+    for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+        amp_table_cleanup(tables[i]);
+}
