@@ -211,40 +211,6 @@ static int lightest(const double *pl, int npes)
     return best;
 }
 
-/* The heaviest rank on PE from with a load in (0, room], or -1. */
-static int fitting_rank(int n, const double *loads, const int *map,
-                        const int *order, int from, double room)
-{
-    for (int i = 0; i < n; i++) {
-        int r = order[i];
-        if (map[r] == from && loads[r] > 0 && loads[r] <= room)
-            return r;
-    }
-    return -1;
-}
-
-/* The swap of a rank on PE heavy with a lighter one on PE light that
- * lowers heavy the most while leaving light below what heavy had; 0 if
- * there is none (ranks in *a, *b). */
-static int best_swap(int n, const double *loads, const int *map,
-                     const double *pl, int heavy, int light, int *a, int *b)
-{
-    double best = 0, gap = pl[heavy] - pl[light];
-    for (int i = 0; i < n; i++) {
-        if (map[i] != heavy)
-            continue;
-        for (int j = 0; j < n; j++) {
-            double d = loads[i] - loads[j];
-            if (map[j] == light && d > best && d < gap) {
-                best = d;
-                *a = i;
-                *b = j;
-            }
-        }
-    }
-    return best > 0;
-}
-
 static void move_rank(int *map, double *pl, const double *loads, int r, int to)
 {
     pl[map[r]] -= loads[r];
@@ -290,13 +256,254 @@ static void placement_end(placement_t *m)
     free(m->pl);
 }
 
+/* RefineLB's view of a placement: besides m, the ranks of each PE at the
+ * start in order (grp, from grp_first[p]; rank r at gpos[r]), each rank's
+ * place in order (pos), and the ranks moved onto each PE since (a list of
+ * entries from head[p]).  A rank is on PE p while out[r] is p.  One that
+ * leaves the PE it started on is taken out of grp (skip[i]: a later
+ * place to look, i itself while grp[i] is there; found in
+ * near-constant time, path halving); one that left a PE it was moved to
+ * stays in that PE's list and is passed over.  Finding a rank to move is
+ * then a binary search in a PE's ranks rather than a pass over all of
+ * them (the pass made a step O(n), and a swap O(n^2)). */
+typedef struct refine {
+    placement_t m;
+    int *grp, *grp_first, *gpos, *pos, *skip;
+    int *head, *ent_rank, *ent_next, nent, cap;
+} refine_t;
+
+/* The first place from i on whose rank is still where it started. */
+static int alive(refine_t *f, int i)
+{
+    while (f->skip[i] != i) {
+        f->skip[i] = f->skip[f->skip[i]];
+        i = f->skip[i];
+    }
+    return i;
+}
+
+static void refine_free(refine_t *f)
+{
+    free(f->gpos);
+    free(f->skip);
+    free(f->grp);
+    free(f->grp_first);
+    free(f->pos);
+    free(f->head);
+    free(f->ent_rank);
+    free(f->ent_next);
+    placement_end(&f->m);
+}
+
+static amp_status_t refine_begin(refine_t *f, int n, const double *loads,
+                                 const int *cur, int npes, int *out)
+{
+    memset(f, 0, sizeof(*f));
+    if (placement_begin(&f->m, n, loads, cur, npes, out) != AMP_OK)
+        return AMP_ERR_NOMEM;
+    size_t nn = (size_t)(n ? n : 1);
+    f->grp = malloc(nn * sizeof(int));
+    f->grp_first = calloc((size_t)npes + 1, sizeof(int));
+    f->pos = malloc(nn * sizeof(int));
+    f->gpos = malloc(nn * sizeof(int));
+    f->skip = malloc((nn + 1) * sizeof(int));
+    f->head = malloc((size_t)npes * sizeof(int));
+    if (!f->grp || !f->grp_first || !f->pos || !f->gpos || !f->skip ||
+        !f->head) {
+        refine_free(f);
+        return AMP_ERR_NOMEM;
+    }
+    for (int r = 0; r < n; r++)
+        f->grp_first[cur[r] + 1]++;
+    for (int p = 0; p < npes; p++) {
+        f->grp_first[p + 1] += f->grp_first[p];
+        f->head[p] = -1;
+    }
+    int *fill = f->head; /* borrowed: each PE's next free place */
+    for (int p = 0; p < npes; p++)
+        fill[p] = f->grp_first[p];
+    for (int i = 0; i < n; i++) {
+        int r = f->m.order[i];
+        f->pos[r] = i;
+        f->gpos[r] = fill[cur[r]]++;
+        f->grp[f->gpos[r]] = r;
+    }
+    for (int i = 0; i <= n; i++)
+        f->skip[i] = i;
+    for (int p = 0; p < npes; p++)
+        f->head[p] = -1;
+    return AMP_OK;
+}
+
+/* Moves rank r to PE to, noting it among to's arrivals. */
+static int refine_move(refine_t *f, int r, int to)
+{
+    if (f->nent == f->cap) {
+        int cap = f->cap ? 2 * f->cap : 64;
+        int *a = realloc(f->ent_rank, (size_t)cap * sizeof(int));
+        if (a)
+            f->ent_rank = a;
+        int *b = a ? realloc(f->ent_next, (size_t)cap * sizeof(int)) : NULL;
+        if (!b)
+            return 0;
+        f->ent_next = b;
+        f->cap = cap;
+    }
+    f->ent_rank[f->nent] = r;
+    f->ent_next[f->nent] = f->head[to];
+    f->head[to] = f->nent++;
+    int i = f->gpos[r];
+    if (f->skip[i] == i && f->grp_first[f->m.out[r]] <= i &&
+        i < f->grp_first[f->m.out[r] + 1])
+        f->skip[i] = i + 1; /* leaves the PE it started on */
+    move_rank(f->m.out, f->m.pl, f->m.loads, r, to);
+    return 1;
+}
+
+/* The first place in a[lo, hi) (heaviest first) whose load is at most x. */
+static int first_at_most(const double *loads, const int *a, int lo, int hi,
+                         double x)
+{
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (loads[a[mid]] <= x)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* The heaviest rank on PE from with a load in (0, room] (the first such
+ * in order), or -1. */
+static int fitting_rank(refine_t *f, int from, double room)
+{
+    const double *loads = f->m.loads;
+    const int *out = f->m.out;
+    int best = -1, i = alive(f, first_at_most(loads, f->grp, f->grp_first[from],
+                                              f->grp_first[from + 1], room));
+    if (i < f->grp_first[from + 1] && loads[f->grp[i]] > 0 &&
+        out[f->grp[i]] == from)
+        best = f->grp[i];
+    for (int e = f->head[from]; e >= 0; e = f->ent_next[e]) {
+        int r = f->ent_rank[e];
+        if (out[r] == from && loads[r] > 0 && loads[r] <= room &&
+            (best < 0 || f->pos[r] < f->pos[best]))
+            best = r;
+    }
+    return best;
+}
+
+/* Whether b, on light with a load below la by less than gap, is a better
+ * partner than best (-1: none): lighter, or as light and of lower rank. */
+static int better_partner(const double *loads, double la, double gap, int b,
+                          int best)
+{
+    double d = la - loads[b];
+    if (!(d > 0 && d < gap))
+        return 0;
+    return best < 0 || loads[b] < loads[best] ||
+           (loads[b] == loads[best] && b < best);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The ranks moved onto PE p that are there now, in order, into *a (their
+ * count; -1 when out of memory). */
+static int arrivals_now(const refine_t *f, int p, int **a)
+{
+    int n = 0;
+    for (int e = f->head[p]; e >= 0; e = f->ent_next[e])
+        n++;
+    int *pos = malloc((size_t)(n ? n : 1) * sizeof(int));
+    if (!pos)
+        return -1;
+    n = 0;
+    for (int e = f->head[p]; e >= 0; e = f->ent_next[e])
+        if (f->m.out[f->ent_rank[e]] == p)
+            pos[n++] = f->pos[f->ent_rank[e]];
+    qsort(pos, (size_t)n, sizeof(int), by_value);
+    for (int i = 0; i < n; i++)
+        pos[i] = f->m.order[pos[i]];
+    *a = pos;
+    return n;
+}
+
+/* In a[lo, hi) (heaviest first, equal loads by rank), the lightest rank
+ * whose load is below la by less than gap, of lowest rank among equals;
+ * or -1.  group: a is grp, where only the ranks still there count. */
+static int partner_in(refine_t *f, const int *a, int lo, int hi, int group,
+                      double la, double gap)
+{
+    const double *loads = f->m.loads;
+    int k = first_at_most(loads, a, lo, hi, la - gap);
+    while (k > lo) {
+        double l = loads[a[k - 1]]; /* the lightest left: a run of them */
+        if (l >= la)
+            return -1;
+        int s = first_at_most(loads, a, lo, hi, l);
+        int i = group ? alive(f, s) : s;
+        if (i < k && better_partner(loads, la, gap, a[i], -1))
+            return a[i];
+        k = s;
+    }
+    return -1;
+}
+
+/* Considers rank a of PE heavy for the swap with a rank of PE light (its
+ * ranks from the start in grp, those moved onto it since in arr). */
+static void swap_candidate(refine_t *f, int a, int light, const int *arr,
+                           int narr, double gap, double *best, int *ba,
+                           int *bb)
+{
+    const double *loads = f->m.loads;
+    double la = loads[a];
+    int b = partner_in(f, f->grp, f->grp_first[light], f->grp_first[light + 1],
+                       1, la, gap);
+    int c = partner_in(f, arr, 0, narr, 0, la, gap);
+    if (c >= 0 && better_partner(loads, la, gap, c, b))
+        b = c;
+    if (b < 0)
+        return;
+    double d = la - loads[b];
+    if (d > *best || (d == *best && *ba >= 0 && a < *ba)) {
+        *best = d;
+        *ba = a;
+        *bb = b;
+    }
+}
+
+/* The swap of a rank on PE heavy with a lighter one on PE light that
+ * lowers heavy the most while leaving light below what heavy had (ties:
+ * the lowest ranks); 0 if there is none (ranks in *a, *b). */
+static int best_swap(refine_t *f, int heavy, int light, int *a, int *b)
+{
+    const double *pl = f->m.pl;
+    double best = 0, gap = pl[heavy] - pl[light];
+    int *arr, narr = arrivals_now(f, light, &arr);
+    if (narr < 0)
+        return 0;
+    *a = *b = -1;
+    for (int i = alive(f, f->grp_first[heavy]); i < f->grp_first[heavy + 1];
+         i = alive(f, i + 1))
+        swap_candidate(f, f->grp[i], light, arr, narr, gap, &best, a, b);
+    for (int e = f->head[heavy]; e >= 0; e = f->ent_next[e])
+        if (f->m.out[f->ent_rank[e]] == heavy)
+            swap_candidate(f, f->ent_rank[e], light, arr, narr, gap, &best, a,
+                           b);
+    free(arr);
+    return best > 0;
+}
 /* One step on the most loaded PE; 0 when it is within limit or nothing
  * helps. */
-static int refine_step(const placement_t *m, double limit)
+static int refine_step(refine_t *f, double limit)
 {
-    int n = m->n, npes = m->npes, *out = m->out;
-    const double *loads = m->loads;
-    double *pl = m->pl;
+    int npes = f->m.npes;
+    double *pl = f->m.pl;
     int heavy = 0;
     for (int p = 1; p < npes; p++)
         if (pl[p] > pl[heavy])
@@ -309,33 +516,29 @@ static int refine_step(const placement_t *m, double limit)
     double room = limit - pl[light];
     if (pl[heavy] - pl[light] <= room)
         room = pl[heavy] - pl[light] - 1e-12;
-    int r = fitting_rank(n, loads, out, m->order, heavy, room);
-    if (r >= 0) {
-        move_rank(out, pl, loads, r, light);
-        return 1;
-    }
+    int r = fitting_rank(f, heavy, room);
+    if (r >= 0)
+        return refine_move(f, r, light);
     /* No rank fits: exchange a heavy one for a lighter one. */
     int a = -1, b = -1;
-    if (!best_swap(n, loads, out, pl, heavy, light, &a, &b))
+    if (!best_swap(f, heavy, light, &a, &b))
         return 0;
-    move_rank(out, pl, loads, a, light);
-    move_rank(out, pl, loads, b, heavy);
-    return 1;
+    return refine_move(f, a, light) && refine_move(f, b, heavy);
 }
 
 amp_status_t amp_lb_refine(int n, const double *loads, const int *cur, int npes,
                            double tol, int *out)
 {
-    placement_t m;
-    if (placement_begin(&m, n, loads, cur, npes, out) != AMP_OK)
+    refine_t f;
+    if (refine_begin(&f, n, loads, cur, npes, out) != AMP_OK)
         return AMP_ERR_NOMEM;
-    double limit = m.total / npes * (1.0 + tol);
+    double limit = f.m.total / npes * (1.0 + tol);
     /* Every step lowers the sum of the squared PE loads, so this ends; n
      * steps bound it anyway. */
     for (int steps = 0; steps < n; steps++)
-        if (!refine_step(&m, limit))
+        if (!refine_step(&f, limit))
             break;
-    placement_end(&m);
+    refine_free(&f);
     return AMP_OK;
 }
 

@@ -305,3 +305,90 @@ UNIT_TEST(lb_min_gain_keeps_an_even_placement)
     UNIT_TRUE(amp_lb_plan_input(AMP_LB_ROTATE, &in, out) == AMP_OK);
     UNIT_TRUE(out[0] == 1 && out[4] == 0);
 }
+
+/* ---- RefineLB against its definition ---- */
+
+/* RefineLB as the strategy defines it, one pass over all ranks for each
+ * choice (strategy.c finds the same ranks by searching each PE's ranks):
+ * while the heaviest PE (the first of equals) is over the limit, move to
+ * the lightest PE the heaviest rank of it (equal loads: the lowest rank)
+ * that fits, or else swap the pair, first by rank, that lowers it most. */
+static void ref_refine(int n, const double *loads, const int *cur, int npes,
+                       double tol, int *out)
+{
+    double pl[8] = {0}, total = 0;
+    memcpy(out, cur, (size_t)n * sizeof(int));
+    for (int r = 0; r < n; r++)
+        pl[cur[r]] += loads[r];
+    for (int p = 0; p < npes; p++)
+        total += pl[p];
+    double limit = total / npes * (1.0 + tol);
+    for (int step = 0; step < n; step++) {
+        int heavy = 0, light = 0;
+        for (int p = 1; p < npes; p++) {
+            heavy = pl[p] > pl[heavy] ? p : heavy;
+            light = pl[p] < pl[light] ? p : light;
+        }
+        if (pl[heavy] <= limit)
+            return;
+        double room = limit - pl[light];
+        if (pl[heavy] - pl[light] <= room)
+            room = pl[heavy] - pl[light] - 1e-12;
+        int fit = -1;
+        for (int r = 0; r < n; r++)
+            if (out[r] == heavy && loads[r] > 0 && loads[r] <= room &&
+                (fit < 0 || loads[r] > loads[fit]))
+                fit = r;
+        int a = fit, b = -1;
+        double best = 0, gap = pl[heavy] - pl[light];
+        for (int i = 0; fit < 0 && i < n; i++)
+            for (int j = 0; out[i] == heavy && j < n; j++) {
+                double d = loads[i] - loads[j];
+                if (out[j] == light && d > best && d < gap) {
+                    best = d;
+                    a = i;
+                    b = j;
+                }
+            }
+        if (a < 0)
+            return;
+        pl[heavy] -= loads[a];
+        pl[light] += loads[a];
+        out[a] = light;
+        if (b >= 0) {
+            pl[light] -= loads[b];
+            pl[heavy] += loads[b];
+            out[b] = heavy;
+        }
+    }
+}
+
+/* Random placements with many equal loads and zero loads, some where no
+ * rank fits and steps swap, some where ranks are moved onto a PE and then
+ * away from it: the same map as the definition. */
+UNIT_TEST(lb_refine_matches_its_definition)
+{
+    enum { MAXN = 300 };
+    static double loads[MAXN];
+    static int cur[MAXN], got[MAXN], want[MAXN];
+    unsigned long long s = 12345;
+    for (int t = 0; t < 3000; t++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        int n = 1 + (int)(s >> 33) % (t % 10 == 0 ? MAXN : 40);
+        int npes = 1 + (int)(s >> 40) % 6, shape = (int)(s >> 50) % 4;
+        for (int r = 0; r < n; r++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            unsigned v = (unsigned)(s >> 33);
+            cur[r] = shape == 3 ? (r < n / 2 ? 0 : npes - 1) : (int)(v % npes);
+            loads[r] = shape == 0   ? (double)(v % 5)
+                       : shape == 1 ? (double)(v % 1000) / 100.0
+                       : shape == 2 ? (v % 3 == 0 ? 0.0 : 1.0 + v % 3)
+                                    : (cur[r] == 0 ? 100.0 : 99.9) +
+                                          (double)(v % 5) * 0.001;
+        }
+        double tol = shape == 3 ? 0 : (double)(t % 3) * 0.05;
+        ref_refine(n, loads, cur, npes, tol, want);
+        UNIT_EQ(amp_lb_refine(n, loads, cur, npes, tol, got), AMP_OK);
+        UNIT_EQ(memcmp(got, want, (size_t)n * sizeof(int)), 0);
+    }
+}
