@@ -166,6 +166,12 @@ typedef struct amp_proc {
      * AMP_CKPT_MEMORY_NODES: with copies on several nodes
      * (rank/ckpt_copy.h) */
     _Atomic int ckpt_in_memory;
+    /* rank/checkpoint.c: what the process's first rank to join the last
+     * checkpoint's directory found, which its other ranks take over, or
+     * NULL; rank/slot.c: whether address-space randomization is off (0:
+     * not asked yet, 1: off, 2: on). */
+    _Atomic(struct amp_ckpt_joined *) ckpt_joined;
+    _Atomic int aslr_off;
     struct amp_mt *mt; /* threads.c: helpers and runners, made at startup */
     /* mpi/threads/: the C library's own waits that waits.c and syncs.c
      * interpose, by amp_mt_libc_t, looked up at their first use. */

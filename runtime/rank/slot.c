@@ -72,7 +72,7 @@ void amp_ckpt_ident(amp_ckpt_ident_t *id)
     id->addr_libc = (uintptr_t)&strtol;
 }
 
-int amp_ckpt_aslr_off(void)
+static int ask_aslr_off(void)
 {
     int p = personality(0xffffffff);
     if (p != -1 && (p & ADDR_NO_RANDOMIZE))
@@ -85,6 +85,19 @@ int amp_ckpt_aslr_off(void)
         fclose(f);
     }
     return level == 0;
+}
+
+/* Asked once a process: every rank of a checkpoint asks (four system
+ * calls each). */
+int amp_ckpt_aslr_off(void)
+{
+    int known = atomic_load_explicit(&amp_proc.aslr_off, memory_order_relaxed);
+    if (known)
+        return known == 1;
+    int off = ask_aslr_off();
+    atomic_store_explicit(&amp_proc.aslr_off, off ? 1 : 2,
+                          memory_order_relaxed);
+    return off;
 }
 
 /* ---- the program copy of a rank (pie) ---- */
