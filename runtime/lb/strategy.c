@@ -454,26 +454,34 @@ static int partner_in(refine_t *f, const int *a, int lo, int hi, int group,
     return -1;
 }
 
-/* Considers rank a of PE heavy for the swap with a rank of PE light (its
- * ranks from the start in grp, those moved onto it since in arr). */
-static void swap_candidate(refine_t *f, int a, int light, const int *arr,
-                           int narr, double gap, double *best, int *ba,
-                           int *bb)
+/* A swap being chosen: PE light (its ranks from the start in f->grp,
+ * those moved onto it since in arr), the gap between the two PEs, and the
+ * best pair so far (a on the heavy PE, b on light; gain d = their
+ * difference). */
+typedef struct swap {
+    int light, narr;
+    const int *arr;
+    double gap, d;
+    int a, b;
+} swap_t;
+
+/* Considers rank a of the heavy PE for the swap s. */
+static void swap_candidate(refine_t *f, int a, swap_t *s)
 {
     const double *loads = f->m.loads;
     double la = loads[a];
-    int b = partner_in(f, f->grp, f->grp_first[light], f->grp_first[light + 1],
-                       1, la, gap);
-    int c = partner_in(f, arr, 0, narr, 0, la, gap);
-    if (c >= 0 && better_partner(loads, la, gap, c, b))
+    int b = partner_in(f, f->grp, f->grp_first[s->light],
+                       f->grp_first[s->light + 1], 1, la, s->gap);
+    int c = partner_in(f, s->arr, 0, s->narr, 0, la, s->gap);
+    if (c >= 0 && better_partner(loads, la, s->gap, c, b))
         b = c;
     if (b < 0)
         return;
     double d = la - loads[b];
-    if (d > *best || (d == *best && *ba >= 0 && a < *ba)) {
-        *best = d;
-        *ba = a;
-        *bb = b;
+    if (d > s->d || (d == s->d && s->a >= 0 && a < s->a)) {
+        s->d = d;
+        s->a = a;
+        s->b = b;
     }
 }
 
@@ -483,20 +491,25 @@ static void swap_candidate(refine_t *f, int a, int light, const int *arr,
 static int best_swap(refine_t *f, int heavy, int light, int *a, int *b)
 {
     const double *pl = f->m.pl;
-    double best = 0, gap = pl[heavy] - pl[light];
-    int *arr, narr = arrivals_now(f, light, &arr);
-    if (narr < 0)
+    int *arr;
+    swap_t s = {.light = light,
+                .narr = arrivals_now(f, light, &arr),
+                .gap = pl[heavy] - pl[light],
+                .a = -1,
+                .b = -1};
+    if (s.narr < 0)
         return 0;
-    *a = *b = -1;
+    s.arr = arr;
     for (int i = alive(f, f->grp_first[heavy]); i < f->grp_first[heavy + 1];
          i = alive(f, i + 1))
-        swap_candidate(f, f->grp[i], light, arr, narr, gap, &best, a, b);
+        swap_candidate(f, f->grp[i], &s);
     for (int e = f->head[heavy]; e >= 0; e = f->ent_next[e])
         if (f->m.out[f->ent_rank[e]] == heavy)
-            swap_candidate(f, f->ent_rank[e], light, arr, narr, gap, &best, a,
-                           b);
+            swap_candidate(f, f->ent_rank[e], &s);
     free(arr);
-    return best > 0;
+    *a = s.a;
+    *b = s.b;
+    return s.d > 0;
 }
 /* One step on the most loaded PE; 0 when it is within limit or nothing
  * helps. */

@@ -888,9 +888,13 @@ static int agree_stamp(amp_rank_t *rank, uint64_t *id, int *cls, why_t *w)
 }
 
 /* A directory's leader's last step: the manifest into the staging
- * directory, then the staging directory in DIR's place (ckpt_dir.h). */
-static int finish(const char *dir, const char *stage, uint64_t id, int noted,
-                  int keep, why_t *w)
+ * directory, then the staging directory in DIR's place (ckpt_dir.h).  Out
+ * of line, as the steps after a rank's file (copy_step, commit_step):
+ * their buffers (paths, 8 KB) would take every rank's stack down at its
+ * snapshot, into its file and its resident memory. */
+static __attribute__((noinline)) int finish(const char *dir,
+                                            const char *stage, uint64_t id,
+                                            int noted, int keep, why_t *w)
 {
     amp_sys_alloc_enter();
     int cls = write_manifest(stage, id, w);
@@ -1008,7 +1012,8 @@ static int write_own(write_ctx_t *c, int *cls, int *restarted)
 /* The copies on the next node, with several directories: this rank's
  * failure reported (*failed, *err), any rank's in *any.  An error of a
  * collective, or MPI_SUCCESS. */
-static int copy_step(write_ctx_t *c, int *failed, int *any, int *err)
+static __attribute__((noinline)) int copy_step(write_ctx_t *c, int *failed,
+                                               int *any, int *err)
 {
     int cls = amp_ckpt_copy_to_next(amp_rank_self(), c->stage, c->leader,
                                     &c->dirs, c->w.text, sizeof(c->w.text));
@@ -1024,7 +1029,9 @@ static int copy_step(write_ctx_t *c, int *failed, int *any, int *err)
  * and a rank that made DIR removes it if empty.  *manifest: this rank's
  * class; *anybad: whether any leader failed.  An error of a collective, or
  * MPI_SUCCESS. */
-static int commit_step(write_ctx_t *c, int any, int *manifest, int *anybad)
+static __attribute__((noinline)) int commit_step(write_ctx_t *c, int any,
+                                                 int *manifest,
+                                                 int *anybad)
 {
     int me = amp_rank_self()->world_rank, leads = c->leader == me;
     int noted = c->leader != c->dirs.first ? AMP_CKPT_NOTE_NONE
