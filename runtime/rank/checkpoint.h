@@ -47,8 +47,9 @@
 /* 3: the files' checksum is amp_ckpt_sum_t; 4: a datatype holds its loop
  * nest (amp_dt.dims); 5: a rank's stack and state lie apart from its heap
  * (mem/mem.h); 6: a heap's unused part is left out (amp_slot_desc_t's
- * heap_gap) */
-#define AMP_CKPT_VERSION 6
+ * heap_gap); 7: what a rank's senders read of its endpoint starts a
+ * cache line (amp_rank_t's layout) */
+#define AMP_CKPT_VERSION 7
 #define AMP_CKPT_MANIFEST_MAGIC "ampi-checkpoint"
 #define AMP_CKPT_RANK_MAGIC "AMPICKR1" /* 8 bytes, no terminator kept */
 /* Ranges a rank file holds after its stack, rank area and heap: those of

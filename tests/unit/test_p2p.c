@@ -7,6 +7,8 @@
  * hook (amp_p2p_poll), as their scheduler would. */
 #include "unit.h"
 
+#include "mem/sys_alloc.h" /* mpi/proc.h uses it */
+#include "mpi/proc.h"
 #include "p2p/msg.h"
 #include "p2p/p2p.h"
 
@@ -567,4 +569,19 @@ UNIT_TEST(p2p_cancel_withdraws_an_unmatched_send)
     recv(0, CTX, AMP_P2P_ANY, AMP_P2P_ANY, &in, sizeof(in), &r);
     UNIT_EQ(r.done, 0);
     amp_p2p_cancel(&ep[0], &r);
+}
+
+/* What a sender reads of the receiving rank for every message (its
+ * endpoint's thread, world, world rank) sits on a cache line that none of
+ * the fields the rank writes at its calls shares, wherever a rank's
+ * struct lies (at the start of its slot's rank area, 64-byte aligned):
+ * last_sid, written by every send, beside the thread had made each
+ * message between two PEs wait for a line the receiver had just written. */
+UNIT_TEST(p2p_senders_read_a_line_the_receiver_leaves_alone)
+{
+    size_t thr = offsetof(amp_rank_t, ep) + offsetof(amp_p2p_ep_t, thr);
+    size_t sid = offsetof(amp_rank_t, ep) + offsetof(amp_p2p_ep_t, last_sid);
+    UNIT_EQ(thr % 64, (size_t)0);
+    UNIT_TRUE(sid / 64 != thr / 64);
+    UNIT_TRUE(offsetof(amp_rank_t, heap) >= thr + 64); /* the rank's next */
 }
