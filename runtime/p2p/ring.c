@@ -6,14 +6,15 @@ void amp_ring_init(amp_ring_t *ring)
 {
     memset(ring, 0, sizeof(*ring));
     for (uint32_t i = 0; i < AMP_RING_SLOTS; i++)
-        atomic_init(&ring->slots[i].seq, i);
+        atomic_init(&ring->slots[i].seq, 0);
+    atomic_init(&ring->head, 0);
 }
 
 static int put_one(amp_ring_t *ring, amp_msg_t *m)
 {
-    amp_ring_slot_t *s = &ring->slots[ring->tail % AMP_RING_SLOTS];
-    if (atomic_load_explicit(&s->seq, memory_order_acquire) != ring->tail)
+    if (!amp_ring_room(ring))
         return 0;
+    amp_ring_slot_t *s = &ring->slots[ring->tail % AMP_RING_SLOTS];
     s->kind = AMP_SLOT_MSG;
     s->u.msg = m;
     amp_ring_publish(ring, s);

@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define TOTAL 200000
 
@@ -81,4 +82,34 @@ UNIT_TEST(ring_reports_full_and_empty)
     UNIT_TRUE(amp_ring_reserve(&ring) == NULL); /* the overflow goes first */
     amp_ring_flush(&ring);
     UNIT_TRUE(ring.ovf_head == NULL);
+}
+
+/* The consumer never writes a slot (only its own head): a producer that
+ * sends into a slot then finds the line as its last write left it, and
+ * never waits for a line the consumer wrote.  The producer reads that
+ * head only once its copy says the ring is full. */
+UNIT_TEST(ring_consumer_leaves_the_slots_alone)
+{
+    static amp_ring_slot_t before[AMP_RING_SLOTS];
+    amp_ring_init(&ring);
+    for (int lap = 0; lap < 3; lap++) {
+        for (int i = 0; i < AMP_RING_SLOTS; i++) {
+            amp_ring_slot_t *s = amp_ring_reserve(&ring);
+            UNIT_TRUE(s != NULL);
+            s->tag = lap * AMP_RING_SLOTS + i;
+            amp_ring_publish(&ring, s);
+        }
+        UNIT_TRUE(amp_ring_reserve(&ring) == NULL);
+        UNIT_EQ(ring.seen_head, (uint32_t)(lap * AMP_RING_SLOTS));
+        memcpy(before, ring.slots, sizeof(before));
+        for (int i = 0; i < AMP_RING_SLOTS; i++) {
+            amp_ring_slot_t *s = amp_ring_peek(&ring);
+            UNIT_TRUE(s != NULL);
+            UNIT_EQ(s->tag, lap * AMP_RING_SLOTS + i);
+            amp_ring_release(&ring, s);
+        }
+        UNIT_TRUE(amp_ring_peek(&ring) == NULL);
+        UNIT_TRUE(!amp_ring_nonempty(&ring));
+        UNIT_EQ(memcmp(before, ring.slots, sizeof(before)), 0);
+    }
 }
