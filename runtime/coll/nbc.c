@@ -103,7 +103,7 @@ void amp_nbc_poll(amp_nbc_pe_t *pes, amp_pe_t *pe)
     me->draining = 0;
 }
 
-int amp_nbc_pending(amp_nbc_pe_t *pes, amp_pe_t *pe)
+AMP_POLL_PATH int amp_nbc_pending(amp_nbc_pe_t *pes, amp_pe_t *pe)
 {
     return pes &&
            atomic_load_explicit(&pes[pe->id].nready, memory_order_relaxed) > 0;

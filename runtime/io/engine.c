@@ -186,7 +186,7 @@ void amp_io_poll(amp_io_t *io, amp_pe_t *pe)
     }
 }
 
-int amp_io_pending(amp_io_t *io, amp_pe_t *pe)
+AMP_POLL_PATH int amp_io_pending(amp_io_t *io, amp_pe_t *pe)
 {
     return !amp_inbox_is_empty(&io->pes[pe->id].done);
 }

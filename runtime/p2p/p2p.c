@@ -1161,7 +1161,7 @@ void amp_p2p_ep_fetch_remote(amp_p2p_ep_t *ep, struct amp_msg *const *taken,
 /* The ring transport's progress: take everything the other PEs of this
  * process sent, and move this PE's overflowed envelopes into rings that
  * have room again. */
-static unsigned ring_progress(amp_pe_t *pe)
+static AMP_POLL_PATH unsigned ring_progress(amp_pe_t *pe)
 {
     amp_p2p_pe_t *me = p2p_of(pe);
     amp_pe_t **pes = pe->sched->pes;
@@ -1188,7 +1188,7 @@ static unsigned ring_progress(amp_pe_t *pe)
 
 /* Something for pe in a ring, or envelopes pe still has to move into
  * one. */
-static int ring_pending(amp_pe_t *pe)
+static AMP_POLL_PATH int ring_pending(amp_pe_t *pe)
 {
     amp_p2p_pe_t *me = p2p_of(pe);
     amp_pe_t **pes = pe->sched->pes;
@@ -1201,7 +1201,7 @@ static int ring_pending(amp_pe_t *pe)
 
 /* The scheduler's poll hook: what came from other processes, then from
  * the other PEs of this one. */
-void amp_p2p_poll(amp_pe_t *pe)
+AMP_POLL_PATH void amp_p2p_poll(amp_pe_t *pe)
 {
     const amp_p2p_tp_t *between = p2p_of(pe)->world->between;
     if (between)
@@ -1210,7 +1210,7 @@ void amp_p2p_poll(amp_pe_t *pe)
 }
 
 /* The scheduler's pending hook. */
-int amp_p2p_pending(amp_pe_t *pe)
+AMP_POLL_PATH int amp_p2p_pending(amp_pe_t *pe)
 {
     const amp_p2p_tp_t *between = p2p_of(pe)->world->between;
     if (between && between->pending(pe))

@@ -597,7 +597,7 @@ void amp_sched_post_task(amp_pe_t *pe, amp_sched_task_t *task)
     pe_wake(pe);
 }
 
-static int has_work(amp_pe_t *pe)
+static AMP_POLL_PATH int has_work(amp_pe_t *pe)
 {
     amp_sched_t *sched = pe->sched;
     return !amp_inbox_is_empty(&pe->inbox) ||
@@ -819,7 +819,7 @@ void amp_sched_lodge(amp_pe_t *to)
     back_to_lodge(pe, thr);
 }
 
-static void idle(amp_pe_t *pe, long sleep_ns)
+static AMP_POLL_PATH void idle(amp_pe_t *pe, long sleep_ns)
 {
     if (__builtin_expect(pe->trace != NULL, 0))
         amp_trace_put(pe->trace, AMP_TRACE_IDLE, 0, 0, 0, 0, 0);

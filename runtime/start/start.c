@@ -174,7 +174,7 @@ static void leave_on(amp_rank_t *rank)
 
 /* The poll hook: p2p's channels, then the collective schedules ready on
  * the PE (coll/nbc.h). */
-static void poll_hook(amp_pe_t *pe)
+static AMP_POLL_PATH void poll_hook(amp_pe_t *pe)
 {
     amp_rank_t *rank = enter_on(pe);
     amp_p2p_poll(pe);
@@ -203,7 +203,7 @@ static int gpu_pending(amp_pe_t *pe)
     return pending;
 }
 
-static int pending_hook(amp_pe_t *pe)
+static AMP_POLL_PATH int pending_hook(amp_pe_t *pe)
 {
     return amp_p2p_pending(pe) || amp_nbc_pending(amp_proc.nbc_pes, pe) ||
            amp_io_pending(amp_proc.io, pe) ||
