@@ -16,7 +16,9 @@
 #   - ampirun -n 2, +vp 2 +p 1: two processes of one node (node shared
 #     memory), and the same with AMPI_NODE_SHM=0 (UCX alone);
 # then Open MPI's two processes (pingpong-ompi, if built).  Each cell is
-# the median over the rounds of the one-way latency in µs.  Markdown to
+# the median over the rounds of the one-way latency in µs; the floor under
+# any of them, one cache line between two cores (line_pingpong), is
+# printed at the start and the end.  Markdown to
 # stdout, progress to stderr, raw outputs in
 # BUILD_DIR/bench/results/ppab-<timestamp>/.  Environment:
 #   BENCH_ROUNDS        rounds (default 7)
@@ -51,6 +53,13 @@ echo "- machine: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)
 echo "- load average at start: $(cut -d ' ' -f 1-3 /proc/loadavg)"
 echo "- before: \`$before\`; after: \`$after\`; options \`${opts[*]}\`"
 echo "- each cell: median over $rounds interleaved rounds, one-way µs"
+# The hardware's floor under a message between two cores (line_pingpong.c):
+# it moves with where the host puts this machine's CPUs.
+floor() {
+    [ -x "$build_dir/bench/line_pingpong" ] &&
+        "$build_dir/bench/line_pingpong" | sed 's/^/- cache line between two cores, '"$1"': /'
+}
+floor "at start"
 echo
 
 # one VARIANT LIBDIR ROUND: the four runs of one build.
@@ -101,4 +110,5 @@ for s in $sizes; do
 done
 echo
 echo "- load average at the end: $(cut -d ' ' -f 1-3 /proc/loadavg)"
+floor "at the end"
 exit "$failed"
