@@ -1,7 +1,7 @@
 /*
  * The time a balancing strategy takes to plan (runtime/lb/strategy.c),
  * alone, for many ranks: GreedyLB, RefineLB, DistributedLB and
- * GreedyRefineLB on 10,000 to 1,000,000 ranks over 4 and 64 PEs, the
+ * GreedyRefineLB on 10,000 to 1,000,000 ranks over 4, 64 and 1024 PEs, the
  * first PE's ranks carrying twice the load of the others (random loads
  * between 1 and 2, or 2 and 3); and RefineLB where no single rank fits
  * and every step swaps two (two PEs, loads 100 against 99.9, tolerance
@@ -41,7 +41,7 @@ static void report(const char *what, const input_t *in, double s)
         sum += pl[p];
         max = pl[p] > max ? pl[p] : max;
     }
-    printf("%-16s ranks %8d PEs %3d: %9.2f ms, %7d moved, max/mean %.3f\n",
+    printf("%-16s ranks %8d PEs %4d: %9.2f ms, %7d moved, max/mean %.3f\n",
            what, in->n, in->npes, s * 1e3, moved, max / (sum / in->npes));
     free(pl);
 }
@@ -106,7 +106,7 @@ int main(int argc, char **argv)
     if (!in.loads || !in.cur || !in.out)
         return 1;
     for (int n = 10000; n <= max; n *= 10)
-        for (int npes = 4; npes <= 64; npes *= 16)
+        for (int npes = 4; npes <= 1024; npes *= 16)
             for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
                 in.n = n;
                 in.npes = npes;

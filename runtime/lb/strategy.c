@@ -134,57 +134,137 @@ static double *pe_loads(int n, const double *loads, const int *map, int npes)
     return pl;
 }
 
+/* The PEs in a binary heap by load, the least loaded on top (equal loads:
+ * the lower PE first), so that the greedy strategies find it in O(1) and
+ * pay O(log PEs) for each rank they place instead of a look at every PE. */
+typedef struct pe_heap {
+    int npes;
+    int *heap; /* PEs, heap[0] the least loaded */
+    int *pos;  /* a PE's index in heap */
+    double *pl;
+} pe_heap_t;
+
+static int heap_less(const pe_heap_t *h, int a, int b)
+{
+    return h->pl[a] < h->pl[b] || (h->pl[a] == h->pl[b] && a < b);
+}
+
+static void heap_swap(pe_heap_t *h, int i, int j)
+{
+    int a = h->heap[i], b = h->heap[j];
+    h->heap[i] = b;
+    h->heap[j] = a;
+    h->pos[b] = i;
+    h->pos[a] = j;
+}
+
+/* PE p's load changed: back to its place. */
+static void heap_fix(pe_heap_t *h, int p)
+{
+    int i = h->pos[p];
+    while (i > 0 && heap_less(h, p, h->heap[(i - 1) / 2])) {
+        heap_swap(h, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        int l = 2 * i + 1, m = i;
+        if (l < h->npes && heap_less(h, h->heap[l], h->heap[m]))
+            m = l;
+        if (l + 1 < h->npes && heap_less(h, h->heap[l + 1], h->heap[m]))
+            m = l + 1;
+        if (m == i)
+            return;
+        heap_swap(h, i, m);
+        i = m;
+    }
+}
+
+/* Every PE at load 0, in order (already a heap). */
+static amp_status_t heap_init(pe_heap_t *h, int npes)
+{
+    h->npes = npes;
+    h->heap = malloc((size_t)npes * sizeof(int));
+    h->pos = malloc((size_t)npes * sizeof(int));
+    h->pl = calloc((size_t)npes, sizeof(double));
+    if (!h->heap || !h->pos || !h->pl)
+        return AMP_ERR_NOMEM;
+    for (int p = 0; p < npes; p++)
+        h->heap[p] = h->pos[p] = p;
+    return AMP_OK;
+}
+
+static void heap_free(pe_heap_t *h)
+{
+    free(h->heap);
+    free(h->pos);
+    free(h->pl);
+}
+
+/* The least loaded PE, cur where it is one of them, else the lowest. */
+static int least_loaded(const pe_heap_t *h, int cur)
+{
+    int p = h->heap[0];
+    return h->pl[cur] <= h->pl[p] ? cur : p;
+}
+
+static void heap_add(pe_heap_t *h, int p, double load)
+{
+    h->pl[p] += load;
+    heap_fix(h, p);
+}
+
+/* The ranks by load and the PEs in a heap, for the greedy strategies. */
+static amp_status_t greedy_begin(int n, const double *loads, int npes,
+                                 int **order, pe_heap_t *h)
+{
+    *order = malloc((size_t)(n ? n : 1) * sizeof(int));
+    amp_status_t st = heap_init(h, npes);
+    if (!*order || st != AMP_OK) {
+        free(*order);
+        heap_free(h);
+        return AMP_ERR_NOMEM;
+    }
+    order_by_load(n, loads, *order);
+    return AMP_OK;
+}
+
 amp_status_t amp_lb_greedy(int n, const double *loads, const int *cur, int npes,
                            int *out)
 {
-    int *order = malloc((size_t)(n ? n : 1) * sizeof(int));
-    double *pl = calloc((size_t)npes, sizeof(double));
-    if (!order || !pl) {
-        free(order);
-        free(pl);
+    int *order;
+    pe_heap_t h;
+    if (greedy_begin(n, loads, npes, &order, &h) != AMP_OK)
         return AMP_ERR_NOMEM;
-    }
-    order_by_load(n, loads, order);
     for (int i = 0; i < n; i++) {
-        int r = order[i], best = cur[r];
-        for (int p = 0; p < npes; p++)
-            if (pl[p] < pl[best])
-                best = p;
-        out[r] = best;
-        pl[best] += loads[r];
+        int r = order[i];
+        out[r] = least_loaded(&h, cur[r]);
+        heap_add(&h, out[r], loads[r]);
     }
     free(order);
-    free(pl);
+    heap_free(&h);
     return AMP_OK;
 }
 
 amp_status_t amp_lb_greedy_refine(int n, const double *loads, const int *cur,
                                   int npes, double tol, int *out)
 {
-    int *order = malloc((size_t)(n ? n : 1) * sizeof(int));
-    double *pl = calloc((size_t)npes, sizeof(double));
-    if (!order || !pl) {
-        free(order);
-        free(pl);
+    int *order;
+    pe_heap_t h;
+    if (greedy_begin(n, loads, npes, &order, &h) != AMP_OK)
         return AMP_ERR_NOMEM;
-    }
     double total = 0;
     for (int r = 0; r < n; r++)
         total += loads[r];
-    order_by_load(n, loads, order);
     for (int i = 0; i < n; i++) {
-        int r = order[i], best = cur[r];
-        for (int p = 0; p < npes; p++)
-            if (pl[p] < pl[best])
-                best = p;
-        double bound = pl[best] + loads[r];
+        int r = order[i], best = least_loaded(&h, cur[r]);
+        double bound = h.pl[best] + loads[r];
         if (bound < total / npes)
             bound = total / npes;
-        out[r] = pl[cur[r]] + loads[r] <= bound * (1.0 + tol) ? cur[r] : best;
-        pl[out[r]] += loads[r];
+        out[r] = h.pl[cur[r]] + loads[r] <= bound * (1.0 + tol) ? cur[r] : best;
+        heap_add(&h, out[r], loads[r]);
     }
     free(order);
-    free(pl);
+    heap_free(&h);
     return AMP_OK;
 }
 

@@ -392,3 +392,74 @@ UNIT_TEST(lb_refine_matches_its_definition)
         UNIT_EQ(memcmp(got, want, (size_t)n * sizeof(int)), 0);
     }
 }
+
+/* GreedyLB and GreedyRefineLB by their definition: the ranks heaviest
+ * first (equal loads by rank), each to the least loaded PE at that moment
+ * (its own PE where that is one of them, else the lowest); GreedyRefineLB
+ * keeps a rank home while home stays within tol of that choice's bound. */
+static void ref_greedy(int n, const double *loads, const int *cur, int npes,
+                       double tol, int refine, int *out)
+{
+    static int order[400];
+    static double pl[8];
+    double total = 0;
+    for (int r = 0; r < n; r++) {
+        order[r] = r;
+        total += loads[r];
+    }
+    for (int i = 1; i < n; i++)
+        for (int k = i; k > 0; k--) {
+            int a = order[k], b = order[k - 1];
+            if (!(loads[a] > loads[b] || (loads[a] == loads[b] && a < b)))
+                break;
+            order[k] = b;
+            order[k - 1] = a;
+        }
+    for (int p = 0; p < npes; p++)
+        pl[p] = 0;
+    for (int i = 0; i < n; i++) {
+        int r = order[i], best = cur[r];
+        for (int p = 0; p < npes; p++)
+            if (pl[p] < pl[best])
+                best = p;
+        out[r] = best;
+        if (refine) {
+            double bound = pl[best] + loads[r];
+            if (bound < total / npes)
+                bound = total / npes;
+            if (pl[cur[r]] + loads[r] <= bound * (1.0 + tol))
+                out[r] = cur[r];
+        }
+        pl[out[r]] += loads[r];
+    }
+}
+
+/* The heap of PE loads the greedy strategies keep gives their definition's
+ * placements, ties of loads and of PEs included. */
+UNIT_TEST(lb_greedy_matches_its_definition)
+{
+    enum { MAXN = 400 };
+    static double loads[MAXN];
+    static int cur[MAXN], got[MAXN], want[MAXN];
+    unsigned long long s = 777;
+    for (int t = 0; t < 4000; t++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        int n = 1 + (int)(s >> 33) % (t % 10 == 0 ? MAXN : 50);
+        int npes = 1 + (int)(s >> 40) % 8, shape = (int)(s >> 50) % 3;
+        for (int r = 0; r < n; r++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            unsigned v = (unsigned)(s >> 33);
+            cur[r] = (int)(v % npes);
+            loads[r] = shape == 0   ? (double)(v % 4)
+                       : shape == 1 ? (double)(v % 1000) / 100.0
+                                    : (v % 3 == 0 ? 0.0 : 1.0);
+        }
+        double tol = (double)(t % 3) * 0.05;
+        ref_greedy(n, loads, cur, npes, 0, 0, want);
+        UNIT_EQ(amp_lb_greedy(n, loads, cur, npes, got), AMP_OK);
+        UNIT_EQ(memcmp(got, want, (size_t)n * sizeof(int)), 0);
+        ref_greedy(n, loads, cur, npes, tol, 1, want);
+        UNIT_EQ(amp_lb_greedy_refine(n, loads, cur, npes, tol, got), AMP_OK);
+        UNIT_EQ(memcmp(got, want, (size_t)n * sizeof(int)), 0);
+    }
+}
