@@ -124,6 +124,11 @@ echo "- load average at start: $(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null)"
 echo "- build: \`$build_dir\`, ${build_type:-unknown} build${sanitize:+, sanitizer $sanitize}, revision $revision"
 echo "- peer: $peer"
 echo "- each cell: median over $rounds interleaved rounds of each program's own median"
+# The floor under a message between two cores, which moves with where the
+# host puts a VM's CPUs (line_pingpong.c).
+if [ -x "$build_dir/bench/line_pingpong" ]; then
+    echo "- cache line between two cores: $("$build_dir/bench/line_pingpong" -r 5)"
+fi
 # Two ranks that poll on two cores need both cores: a busy machine ruins the
 # two-PE and Open MPI columns first.
 load1=$(cut -d ' ' -f 1 /proc/loadavg 2>/dev/null)
