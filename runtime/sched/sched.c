@@ -487,8 +487,10 @@ static void release_pollers(amp_pe_t *pe)
 static amp_thread_t *poll_round(amp_pe_t *pe)
 {
     unsigned long act = amp_sched_activity_sum(pe->sched);
-    if (act == pe->poll_seen)
+    if (act == pe->poll_seen) {
         idle(pe, POLL_SLEEP_NS);
+        pe->run_start = amp_sched_cycles(); /* idle time is nobody's */
+    }
     pe->poll_seen = amp_sched_activity_sum(pe->sched);
     amp_sched_poll(pe);
     release_pollers(pe);

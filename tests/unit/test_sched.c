@@ -706,6 +706,49 @@ UNIT_TEST(sched_no_deadlock_while_an_outside_thread_runs)
     UNIT_EQ(atomic_load(&sched.outside), 0);
 }
 
+static double poll_busy_share;
+
+/* Polls for poll_go as poll_until_go does, and measures the part of the
+ * time it was charged as running. */
+static void poll_until_go_charged(void *arg)
+{
+    (void)arg;
+    uint64_t c0 = amp_sched_cycles(), b0 = amp_sched_self_busy();
+    for (unsigned polls = 1; !atomic_load(&poll_go); polls++)
+        amp_sched_poll_wait(polls);
+    uint64_t c1 = amp_sched_cycles(), b1 = amp_sched_self_busy();
+    poll_busy_share = (double)(b1 - b0) / (double)(c1 - c0);
+    amp_sched_exit();
+}
+
+static void *go_later(void *arg)
+{
+    (void)arg;
+    sleep_ms(100);
+    atomic_store(&poll_go, 1);
+    amp_sched_outside_end(&sched);
+    return NULL;
+}
+
+/* A poller parked while nothing happens waits in its PE's sleeps between
+ * poll rounds: that time is nobody's, not the poller's load (before, each
+ * round's sleep was charged to the poller it released, and a rank waiting
+ * in a collective for another process looked as loaded as its busiest
+ * peer to the load balancer). */
+UNIT_TEST(sched_poll_sleeps_are_nobodys_time)
+{
+    pthread_t t;
+    start(1, no_deadlock);
+    atomic_store(&poll_go, 0);
+    spawn(0, 0, poll_until_go_charged);
+    amp_sched_outside_begin(&sched);
+    UNIT_EQ(pthread_create(&t, NULL, go_later, NULL), 0);
+    run();
+    UNIT_EQ(pthread_join(t, NULL), 0);
+    UNIT_TRUE(poll_busy_share >= 0);
+    UNIT_TRUE(poll_busy_share < 0.5);
+}
+
 /* ---- what blocked threads wait for (with p2p) ------------------------- */
 
 #define CTX 4
