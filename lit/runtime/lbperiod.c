@@ -14,11 +14,13 @@
 // RUN: not %t +vp 2 +balancer GreedyLB +lbperiod soon 2>&1 | FileCheck %s --check-prefix=BAD --implicit-check-not={{.}}
 // RUN: not %t +vp 2 +balancer GreedyLB +lbmingain 1 2>&1 | FileCheck %s --check-prefix=BADGAIN --implicit-check-not={{.}}
 
+// ONE: ampi: lb: step 1 in this process: the busiest PE's load {{[0-9.e+-]+}} s before, {{[0-9.e+-]+}} s planned; the mean {{[0-9.e+-]+}} s
 // ONE: ampi: lb: step 1, GreedyLB, {{[0-9]+}} of 8 ranks move, 0 cannot move now; decided in {{[0-9.]+}} ms
 // ONE: result 4800000 ok
 // PENDING: ampi: lb: step 1, RefineLB, {{[0-9]+}} of 8 ranks move, 1 cannot move now
 // PENDING: result 4800000 ok
 // TWO-DAG: ampi: lb: step 1, GreedyLB, {{[0-9]+}} of {{[0-9]+}} ranks move, 0 cannot move now
+// TWO-DAG: ampi: lb: step 1: the busiest PE's load {{[0-9.e+-]+}} s before, {{[0-9.e+-]+}} s planned; the mean {{[0-9.e+-]+}} s
 // TWO-DAG: result 4800000 ok
 // NONE: result 4800000 ok
 // BAD: ampi: +lbperiod: expected a positive number of seconds, got 'soon'

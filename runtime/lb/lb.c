@@ -227,6 +227,8 @@ static void plan_process(amp_lb_t *lb)
                       "moves");
         memcpy(out, cur, (size_t)n * sizeof(int));
     }
+    if (lb->debug)
+        amp_lb_debug_spread(lb->rounds + 1, &in, out, lb->proc);
     for (int i = 0; i < n; i++) {
         int r = ranks[i];
         lb->map[r] = lb->want[r] >= 0             ? lb->want[r]

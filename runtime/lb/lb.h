@@ -148,6 +148,14 @@ typedef struct amp_lb_input {
 AMP_MUST_USE amp_status_t amp_lb_plan_input(int kind, const amp_lb_input_t *in,
                                             int *out);
 
+/* The most loaded PE's load when in's ranks are placed by map (0 when out
+ * of memory). */
+double amp_lb_max_pe_load(const amp_lb_input_t *in, const int *map);
+/* +lbdebug: the busiest PE's load before step and as planned (out), and
+ * the mean, on stderr; proc >= 0: a process's own plan. */
+void amp_lb_debug_spread(unsigned long step, const amp_lb_input_t *in,
+                         const int *out, int proc);
+
 /* The strategy kind's map (AMP_LB_NONE: out = cur). */
 AMP_MUST_USE amp_status_t amp_lb_plan(int kind, int n, const double *loads,
                                       const int *cur, int npes,

@@ -1,6 +1,7 @@
 /* Load-balancing strategies: loads in, a new rank -> PE map out. */
 #include "lb/lb.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -688,7 +689,7 @@ amp_status_t amp_lb_distributed(int n, const double *loads, const int *cur,
     return AMP_OK;
 }
 
-static double max_pe_load(const amp_lb_input_t *in, const int *map)
+double amp_lb_max_pe_load(const amp_lb_input_t *in, const int *map)
 {
     double *pl = pe_loads(in->n, in->loads, map, in->npes);
     if (!pl)
@@ -708,9 +709,24 @@ static void keep_unless_gain(int kind, const amp_lb_input_t *in, int *out)
     if (in->min_gain <= 0 || kind == AMP_LB_ROTATE || kind == AMP_LB_RANDOM ||
         kind == AMP_LB_GREEDY_COMM || kind == AMP_LB_NONE)
         return;
-    double now = max_pe_load(in, in->cur), then = max_pe_load(in, out);
+    double now = amp_lb_max_pe_load(in, in->cur),
+           then = amp_lb_max_pe_load(in, out);
     if (then > now * (1 - in->min_gain))
         memcpy(out, in->cur, (size_t)in->n * sizeof(int));
+}
+
+void amp_lb_debug_spread(unsigned long step, const amp_lb_input_t *in,
+                         const int *out, int proc)
+{
+    double sum = 0;
+    for (int i = 0; i < in->n; i++)
+        sum += in->loads[i];
+    fprintf(stderr,
+            "ampi: lb: step %lu%s: the busiest PE's load %.4g s before, "
+            "%.4g s planned; the mean %.4g s\n",
+            step, proc < 0 ? "" : " in this process",
+            amp_lb_max_pe_load(in, in->cur), amp_lb_max_pe_load(in, out),
+            in->npes > 0 ? sum / in->npes : 0.0);
 }
 
 static amp_status_t plan_input(int kind, const amp_lb_input_t *in, int *out)

@@ -355,6 +355,8 @@ static int plan_job(amp_lb_t *lb, void *arg)
                          .min_gain = lb->min_gain};
     if (amp_lb_plan_input(lb->kind, &in, out) != AMP_OK)
         amp_fatal("out of memory planning the load balancing");
+    if (lb->debug && lb->proc == 0)
+        amp_lb_debug_spread(lb->rounds + 1, &in, out, -1);
     free(pe_proc);
     constrain(lb, all, off, cur, out);
     lb->cross = 0;
