@@ -62,6 +62,7 @@ typedef struct amp_opts {
     int pinmap;            /* +pinmap: placed ranks are never lent */
     int mapped;            /* +mapping or AMPI_MAPPING was given */
     long lbperiod_ns;      /* +lbperiod: balance so often (0: never) */
+    double lbearly;        /* +lbearly: the early look, part of a period */
     int lbpredict;         /* +lbpredict: balance the loads to come */
     double lbmingain;      /* +lbmingain: the least gain a step moves for */
     const char *trace;     /* +trace DIR: write an OTF2 trace there */
@@ -265,6 +266,13 @@ typedef struct amp_rank {
      * (CLOCK_MONOTONIC, ns) at the last one. */
     unsigned long lbp_count, lbp_next, lbp_gap, lbp_asked_count;
     long lbp_asked_ns;
+    /* +lbearly (period.h): since when the rank measures its PE's idle time
+     * (CLOCK_MONOTONIC ns; 0: not yet), on which PE, that PE's busy ticks
+     * and the cycle counter then; whether the period's early look is to
+     * come. */
+    long lbp_mark_ns;
+    uint64_t lbp_mark_busy, lbp_mark_cycles;
+    int lbp_mark_pe, lbp_early;
     const char *call; /* the MPI call a blocked rank waits in */
     int next_ctx;     /* lowest context id this rank has not used */
     int idup_blocks;  /* comm.c: blocks of context ids taken for idups */

@@ -48,8 +48,8 @@
  * nest (amp_dt.dims); 5: a rank's stack and state lie apart from its heap
  * (mem/mem.h); 6: a heap's unused part is left out (amp_slot_desc_t's
  * heap_gap); 7: what a rank's senders read of its endpoint starts a
- * cache line (amp_rank_t's layout) */
-#define AMP_CKPT_VERSION 7
+ * cache line (amp_rank_t's layout); 8: +lbearly's mark (amp_rank_t) */
+#define AMP_CKPT_VERSION 8
 #define AMP_CKPT_MANIFEST_MAGIC "ampi-checkpoint"
 #define AMP_CKPT_RANK_MAGIC "AMPICKR1" /* 8 bytes, no terminator kept */
 /* Ranges a rank file holds after its stack, rank area and heap: those of

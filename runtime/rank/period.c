@@ -4,6 +4,7 @@
 #include "mpi/impl.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <time.h>
 
 static long now_ns(void)
@@ -23,6 +24,41 @@ static long next_gap(const amp_rank_t *rank, long now, long deadline)
                           rank->lbp_gap);
 }
 
+/* The rank measures its PE's idle time from now on (+lbearly). */
+static void mark(amp_rank_t *rank, long now)
+{
+    const amp_opts_t *o = &amp_proc.opts;
+    rank->lbp_mark_ns = now;
+    rank->lbp_mark_pe = amp_pe_self()->id;
+    rank->lbp_mark_busy = amp_sched_pe_busy();
+    rank->lbp_mark_cycles = amp_sched_cycles();
+    rank->lbp_early = o->lbearly > 0 && o->lbperiod_ns > 0;
+}
+
+/* When the period's early look is due; LONG_MAX when none is to come. */
+static long early_at(const amp_rank_t *rank)
+{
+    if (!rank->lbp_early)
+        return LONG_MAX;
+    const amp_opts_t *o = &amp_proc.opts;
+    return rank->lbp_mark_ns + (long)(o->lbearly * (double)o->lbperiod_ns);
+}
+
+/* Thousandths of the time since the mark the rank's PE ran threads; -1
+ * when the rank is on another PE than then, which cannot tell. */
+static int pe_busy(const amp_rank_t *rank)
+{
+    if (amp_pe_self()->id != rank->lbp_mark_pe)
+        return -1;
+    return amp_period_busy(rank->lbp_mark_busy, amp_sched_pe_busy(),
+                           rank->lbp_mark_cycles, amp_sched_cycles());
+}
+
+static long earliest(long a, long b)
+{
+    return a < b ? a : b;
+}
+
 /* At each blocking collective over MPI_COMM_WORLD of the calling rank,
  * before it runs. */
 static void world_collective(void)
@@ -32,23 +68,43 @@ static void world_collective(void)
         return;
     long now = now_ns(), lb_end = atomic_load(&amp_proc.lb_deadline),
          ckpt_end = atomic_load(&amp_proc.ckpt_deadline);
-    long deadline = lb_end < ckpt_end ? lb_end : ckpt_end;
-    /* Whether each period is over, and minus the gap the rank proposes:
-     * the largest of each is the job's answer and its shortest gap. */
-    int mine[3] = {now >= lb_end, now >= ckpt_end,
-                   -(int)next_gap(rank, now, deadline)};
-    int job[3] = {0, 0, -1};
-    if (PMPI_Allreduce(mine, job, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD) !=
+    if (!rank->lbp_mark_ns)
+        mark(rank, now);
+    long early = early_at(rank);
+    long deadline = earliest(earliest(lb_end, ckpt_end), early);
+    int busy = pe_busy(rank);
+    /* Whether each period is over, minus the gap the rank proposes,
+     * whether the early look is due, how busy its PE was and minus that:
+     * the largest of each is the job's answer, its shortest gap, whether
+     * the job looks, and its busiest and least busy PEs. */
+    int mine[6] = {now >= lb_end,
+                   now >= ckpt_end,
+                   -(int)next_gap(rank, now, deadline),
+                   now >= early,
+                   busy,
+                   busy < 0 ? -1000 : -busy};
+    int job[6] = {0, 0, -1, 0, -1, -1000};
+    if (PMPI_Allreduce(mine, job, 6, MPI_INT, MPI_MAX, MPI_COMM_WORLD) !=
         MPI_SUCCESS)
-        job[0] = job[1] = 0; /* every rank got the same error: no step */
+        job[0] = job[1] = job[3] = 0; /* every rank got the same error */
     rank = amp_rank_self();
-    if (!job[0] && !job[1]) {
+    int early_step = !job[0] && job[3] && amp_period_uneven(job[4], -job[5]);
+    if (job[3])
+        rank->lbp_early = 0; /* the period's look is over */
+    if (!job[0] && !job[1] && !early_step) {
         rank->lbp_gap = (unsigned long)-job[2];
         rank->lbp_next = rank->lbp_count + rank->lbp_gap;
         rank->lbp_asked_count = rank->lbp_count;
         rank->lbp_asked_ns = now;
         return;
     }
+    if (early_step && amp_proc.lb.debug && rank->world_rank == 0)
+        fprintf(stderr,
+                "ampi: lb: step %lu comes early: the least busy PE ran "
+                "threads %.1f%% of the time since the last step, the "
+                "busiest %.1f%%\n",
+                amp_proc.lb.rounds + 1, -job[5] / 10.0, job[4] / 10.0);
+    job[0] |= early_step;
     if (job[0])
         amp_migrate_periodic();
     if (job[1])
@@ -58,9 +114,11 @@ static void world_collective(void)
     rank->lbp_next = rank->lbp_count + 1;
     rank->lbp_asked_count = rank->lbp_count;
     rank->lbp_asked_ns = now_ns();
-    if (job[0])
+    if (job[0]) {
+        mark(rank, rank->lbp_asked_ns);
         atomic_store(&amp_proc.lb_deadline,
                      now_ns() + amp_proc.opts.lbperiod_ns);
+    }
     if (job[1])
         atomic_store(&amp_proc.ckpt_deadline,
                      now_ns() + amp_proc.opts.ckptperiod_ns);

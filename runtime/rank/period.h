@@ -17,6 +17,19 @@
  * collective under way, kernel threads bound to its PE) stays where it is
  * (AMP_LB_STAY) and +lbdebug counts it.
  *
+ * A step comes early where the load is far off (+lbearly FRACTION, 0.125
+ * unless given; 0: never early): once that part of the period has passed
+ * since the last step (since the ranks' first collective over
+ * MPI_COMM_WORLD, for the first), the next question also compares how
+ * busy the job's PEs were since then (the part of the time each ran
+ * threads, amp_sched_pe_busy); when the least busy was busy less than
+ * 1 - AMP_PERIOD_EARLY_GAP of the busiest's, the job balances there, and
+ * the next period starts.  Idle time alone does not tell: a balanced
+ * program idles every PE alike while its messages travel.  One early look
+ * a period: a first placement that puts the heavy ranks together, or a
+ * load that jumps, does not wait a whole period, and a balanced job pays
+ * only a larger question.
+ *
  * +ckptperiod asks the same question about its own period, at the same
  * collectives (the job's answer says which of the two are due): a
  * checkpoint is AMPI_Migrate with "ampi_checkpoint" = "to_file=DIR" just
@@ -26,7 +39,12 @@
 #ifndef AMP_RANK_PERIOD_H
 #define AMP_RANK_PERIOD_H
 
+#include <stdint.h>
+
 #define AMP_PERIOD_GAP_MAX 65536
+/* How much less busy than the busiest PE the least busy may be before the
+ * early look balances (over 2 PEs, a step would gain 10%). */
+#define AMP_PERIOD_EARLY_GAP 0.20
 
 /* From start-up, when +lbperiod or +ckptperiod was given: sets
  * amp_proc.lb_periodic,
@@ -50,6 +68,26 @@ static inline long amp_period_gap(unsigned long made, long spent_ns,
         most = AMP_PERIOD_GAP_MAX;
     long gap = expect < (double)most ? (long)expect : most;
     return gap < 1 ? 1 : gap;
+}
+
+/* Thousandths of the cycles since a mark in which a PE ran threads, from
+ * its busy ticks then and now (amp_sched_pe_busy) and the cycle counter
+ * then and now: 0 to 1000; -1 when no time has passed. */
+static inline int amp_period_busy(uint64_t busy0, uint64_t busy1,
+                                  uint64_t cycles0, uint64_t cycles1)
+{
+    if (cycles1 <= cycles0 || busy1 < busy0)
+        return -1;
+    double part = (double)(busy1 - busy0) / (double)(cycles1 - cycles0);
+    return part >= 1 ? 1000 : (int)(1000 * part);
+}
+
+/* Whether the early look balances: the busiest and the least busy PE's
+ * thousandths (amp_period_busy). */
+static inline int amp_period_uneven(int most, int least)
+{
+    return most > 0 && least >= 0 &&
+           (double)least < (1 - AMP_PERIOD_EARLY_GAP) * (double)most;
 }
 
 /* The balancing step itself, collective over the job's ranks (migrate.c):

@@ -940,6 +940,12 @@ uint64_t amp_sched_self_busy(void)
     return pe->current->busy + (amp_sched_cycles() - pe->run_start);
 }
 
+uint64_t amp_sched_pe_busy(void)
+{
+    amp_pe_t *pe = amp_pe_self();
+    return pe->busy + (amp_sched_cycles() - pe->run_start);
+}
+
 int amp_sched_quiet(amp_sched_t *sched)
 {
     for (int i = 0; i < sched->npes; i++) {

@@ -467,6 +467,9 @@ void amp_sched_set_traced(amp_sched_t *sched, amp_trace_t *t);
 void amp_sched_trace_call(amp_thread_t *thr, const char *name, int leave);
 /* Ticks the calling thread has run so far, the current stretch included. */
 uint64_t amp_sched_self_busy(void);
+/* Ticks the threads of the calling thread's PE have run so far there, the
+ * current stretch included (what the PE did not idle). */
+uint64_t amp_sched_pe_busy(void);
 
 /* Counts a kernel thread outside the PEs that may post work to them later
  * (begin: before it starts; end: once what it posted back has been handled,

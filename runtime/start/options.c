@@ -16,7 +16,8 @@ static const char usage[] =
     "runtime options: +vp N, +p N, +stacksize BYTES, +isomalloc_slot BYTES, "
     "+mapping KIND, "
     "+eager BYTES, +nopin, +stats, +showmap, +balancer NAME, +lbdebug, "
-    "+lbperiod SECONDS, +lbpredict, +lbmingain FRACTION, +nosteal, +pinmap, "
+    "+lbperiod SECONDS, +lbearly FRACTION, +lbpredict, +lbmingain FRACTION, "
+    "+nosteal, +pinmap, "
     "+gpumap MAP, +restart DIR, +ckptgather DIR, "
     "+ckptperiod SECONDS, +ckptdir DIR, +trace DIR, +iothreads N (see "
     "docs/runtime-options.md)";
@@ -376,6 +377,8 @@ static void from_env(amp_opts_t *o)
         o->ckptdir = v;
     if ((v = getenv("AMPI_LBMINGAIN")))
         o->lbmingain = parse_fraction("AMPI_LBMINGAIN", v);
+    if ((v = getenv("AMPI_LBEARLY")))
+        o->lbearly = parse_fraction("AMPI_LBEARLY", v);
     if ((v = getenv("AMPI_LBPREDICT")))
         o->lbpredict = parse_flag("AMPI_LBPREDICT", v);
     if ((v = getenv("AMPI_STEAL")))
@@ -479,7 +482,8 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
         "+vp",      "+p",         "+stacksize", "+mapping",
         "+eager",   "+balancer",  "+gpumap",    "+isomalloc_slot",
         "+restart", "+iothreads", "+lbperiod",  "+ckptperiod",
-        "+ckptdir", "+trace",     "+lbmingain", "+ckptgather"};
+        "+ckptdir", "+trace",     "+lbmingain", "+ckptgather",
+        "+lbearly"};
     static const char *const flags[] = {"+nopin",   "+stats",    "+showmap",
                                         "+lbdebug", "+nosteal",  "+steal",
                                         "+pinmap",  "+lbpredict"};
@@ -540,6 +544,7 @@ static int take_option(amp_opts_t *o, int argc, char **argv, int *i)
         case 13: o->trace = parse_dir("+trace", value); break;
         case 14: o->lbmingain = parse_fraction("+lbmingain", value); break;
         case 15: o->gather = value; break; /* rank/ckpt_gather.c */
+        case 16: o->lbearly = parse_fraction("+lbearly", value); break;
         }
         return 1;
     }
@@ -567,6 +572,7 @@ void amp_opts_parse(amp_opts_t *o, int *argc, char **argv)
     o->yield_idle = -1;
     o->steal = 1;
     o->lbmingain = 0.05;
+    o->lbearly = 0.125;
     from_env(o);
     int out = 1;
     for (int i = 1; i < *argc; i++) {

@@ -225,6 +225,27 @@ UNIT_TEST(lb_period_gap_follows_the_pace)
             AMP_PERIOD_GAP_MAX);
 }
 
+/* +lbearly: how busy a PE was since a mark, in thousandths, and when the
+ * early look balances. */
+UNIT_TEST(lb_period_early_look)
+{
+    /* 750 busy ticks in 1000 cycles. */
+    UNIT_EQ(amp_period_busy(250, 1000, 5000, 6000), 750);
+    UNIT_EQ(amp_period_busy(0, 2000, 0, 1000), 1000); /* rounding: capped */
+    /* No time, or counters from another process (a restart): unknown. */
+    UNIT_EQ(amp_period_busy(0, 10, 100, 100), -1);
+    UNIT_EQ(amp_period_busy(20, 10, 0, 100), -1);
+    UNIT_EQ(amp_period_busy(0, 10, 100, 50), -1);
+    /* The least busy 0.75 of the busiest: balance; 0.85: not. */
+    UNIT_TRUE(amp_period_uneven(1000, 750));
+    UNIT_TRUE(!amp_period_uneven(1000, 850));
+    UNIT_TRUE(!amp_period_uneven(600, 600));
+    /* Nothing known, or every PE idle: no step. */
+    UNIT_TRUE(!amp_period_uneven(-1, -1));
+    UNIT_TRUE(!amp_period_uneven(1000, -1));
+    UNIT_TRUE(!amp_period_uneven(0, 0));
+}
+
 /* Charm++'s names: RotateLB and RandCentLB are strategies here; others
  * give the closest strategy and say why; an unknown name is none. */
 UNIT_TEST(lb_charm_names)
