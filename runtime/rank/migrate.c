@@ -43,6 +43,13 @@ static void load_reset(amp_rank_t *rank)
     memset(&rank->lb.sends, 0, sizeof(rank->lb.sends));
 }
 
+void amp_migrate_load_restart(amp_rank_t *rank)
+{
+    rank->lb.since = amp_sched_cycles();
+    rank->lb.mark = amp_sched_self_busy();
+    rank->lb.acc = 0;
+}
+
 /* A nonblocking collective still running would be advanced on the rank's
  * old PE (coll/nbc.h), and a file operation completes there (io/io.h):
  * refuse to move with one.  Pending point-to-point requests move with the

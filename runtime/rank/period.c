@@ -68,8 +68,11 @@ static void world_collective(void)
         return;
     long now = now_ns(), lb_end = atomic_load(&amp_proc.lb_deadline),
          ckpt_end = atomic_load(&amp_proc.ckpt_deadline);
-    if (!rank->lbp_mark_ns)
+    if (!rank->lbp_mark_ns) {
         mark(rank, now);
+        if (amp_proc.opts.lbperiod_ns > 0)
+            amp_migrate_load_restart(rank);
+    }
     long early = early_at(rank);
     long deadline = earliest(earliest(lb_end, ckpt_end), early);
     int busy = pe_busy(rank);

@@ -41,6 +41,8 @@
 
 #include <stdint.h>
 
+struct amp_rank;
+
 #define AMP_PERIOD_GAP_MAX 65536
 /* How much less busy than the busiest PE the least busy may be before the
  * early look balances (over 2 PEs, a step would gain 10%). */
@@ -89,6 +91,11 @@ static inline int amp_period_uneven(int most, int least)
     return most > 0 && least >= 0 &&
            (double)least < (1 - AMP_PERIOD_EARLY_GAP) * (double)most;
 }
+
+/* The rank's measured load starts again from now (migrate.c): at its
+ * first collective over MPI_COMM_WORLD, so that the first step, early or
+ * not, balances what the ranks did since, not their set-up. */
+void amp_migrate_load_restart(struct amp_rank *rank);
 
 /* The balancing step itself, collective over the job's ranks (migrate.c):
  * AMPI_Migrate(AMPI_INFO_LB_SYNC), but a rank that cannot move stays. */
