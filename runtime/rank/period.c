@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 static long now_ns(void)
@@ -59,6 +60,49 @@ static long earliest(long a, long b)
     return a < b ? a : b;
 }
 
+/* The question, asked by every rank at the same collective: fills job
+ * with the largest over the job of whether the +lbperiod and +ckptperiod
+ * periods are over, minus the gap each rank proposes, whether the early
+ * look is due, how busy the busiest PE was and minus how busy the least
+ * busy was (thousandths). */
+static void ask(amp_rank_t *rank, long now, int job[6])
+{
+    long lb_end = atomic_load(&amp_proc.lb_deadline),
+         ckpt_end = atomic_load(&amp_proc.ckpt_deadline);
+    long early = early_at(rank);
+    long deadline = earliest(earliest(lb_end, ckpt_end), early);
+    int busy = pe_busy(rank);
+    int mine[6] = {now >= lb_end,
+                   now >= ckpt_end,
+                   -(int)next_gap(rank, now, deadline),
+                   now >= early,
+                   busy,
+                   busy < 0 ? -1000 : -busy};
+    int none[6] = {0, 0, -1, 0, -1, -1000};
+    memcpy(job, none, sizeof(none));
+    if (PMPI_Allreduce(mine, job, 6, MPI_INT, MPI_MAX, MPI_COMM_WORLD) !=
+        MPI_SUCCESS)
+        job[0] = job[1] = job[3] = 0; /* every rank got the same error */
+}
+
+/* After a step (balancing, lb; checkpoint, ckpt): the next question at
+ * the next collective, the periods that ended start again. */
+static void stepped(amp_rank_t *rank, int lb, int ckpt)
+{
+    rank->lbp_gap = 0;
+    rank->lbp_next = rank->lbp_count + 1;
+    rank->lbp_asked_count = rank->lbp_count;
+    rank->lbp_asked_ns = now_ns();
+    if (lb) {
+        mark(rank, rank->lbp_asked_ns);
+        atomic_store(&amp_proc.lb_deadline,
+                     now_ns() + amp_proc.opts.lbperiod_ns);
+    }
+    if (ckpt)
+        atomic_store(&amp_proc.ckpt_deadline,
+                     now_ns() + amp_proc.opts.ckptperiod_ns);
+}
+
 /* At each blocking collective over MPI_COMM_WORLD of the calling rank,
  * before it runs. */
 static void world_collective(void)
@@ -66,30 +110,14 @@ static void world_collective(void)
     amp_rank_t *rank = amp_rank_self();
     if (++rank->lbp_count < rank->lbp_next)
         return;
-    long now = now_ns(), lb_end = atomic_load(&amp_proc.lb_deadline),
-         ckpt_end = atomic_load(&amp_proc.ckpt_deadline);
+    long now = now_ns();
     if (!rank->lbp_mark_ns) {
         mark(rank, now);
         if (amp_proc.opts.lbperiod_ns > 0)
             amp_migrate_load_restart(rank);
     }
-    long early = early_at(rank);
-    long deadline = earliest(earliest(lb_end, ckpt_end), early);
-    int busy = pe_busy(rank);
-    /* Whether each period is over, minus the gap the rank proposes,
-     * whether the early look is due, how busy its PE was and minus that:
-     * the largest of each is the job's answer, its shortest gap, whether
-     * the job looks, and its busiest and least busy PEs. */
-    int mine[6] = {now >= lb_end,
-                   now >= ckpt_end,
-                   -(int)next_gap(rank, now, deadline),
-                   now >= early,
-                   busy,
-                   busy < 0 ? -1000 : -busy};
-    int job[6] = {0, 0, -1, 0, -1, -1000};
-    if (PMPI_Allreduce(mine, job, 6, MPI_INT, MPI_MAX, MPI_COMM_WORLD) !=
-        MPI_SUCCESS)
-        job[0] = job[1] = job[3] = 0; /* every rank got the same error */
+    int job[6];
+    ask(rank, now, job);
     rank = amp_rank_self();
     int early_step = !job[0] && job[3] && amp_period_uneven(job[4], -job[5]);
     if (job[3])
@@ -107,24 +135,12 @@ static void world_collective(void)
                 "threads %.1f%% of the time since the last step, the "
                 "busiest %.1f%%\n",
                 amp_proc.lb.rounds + 1, -job[5] / 10.0, job[4] / 10.0);
-    job[0] |= early_step;
-    if (job[0])
+    int lb = job[0] || early_step;
+    if (lb)
         amp_migrate_periodic();
     if (job[1])
         amp_checkpoint_periodic(); /* a restarted rank resumes in it */
-    rank = amp_rank_self();        /* it may have changed process */
-    rank->lbp_gap = 0;
-    rank->lbp_next = rank->lbp_count + 1;
-    rank->lbp_asked_count = rank->lbp_count;
-    rank->lbp_asked_ns = now_ns();
-    if (job[0]) {
-        mark(rank, rank->lbp_asked_ns);
-        atomic_store(&amp_proc.lb_deadline,
-                     now_ns() + amp_proc.opts.lbperiod_ns);
-    }
-    if (job[1])
-        atomic_store(&amp_proc.ckpt_deadline,
-                     now_ns() + amp_proc.opts.ckptperiod_ns);
+    stepped(amp_rank_self(), lb, job[1]); /* it may have changed process */
 }
 
 static long deadline_after(long period_ns)
