@@ -34,20 +34,18 @@ static double rank_load(const amp_rank_t *rank)
     return (double)ticks / amp_lb_cycles_per_second(&amp_proc.lb);
 }
 
-static void load_reset(amp_rank_t *rank)
-{
-    rank->lb.since = amp_sched_cycles();
-    rank->lb.mark = amp_sched_self_busy();
-    rank->lb.acc = 0;
-    rank->lb.has_value = 0;
-    memset(&rank->lb.sends, 0, sizeof(rank->lb.sends));
-}
-
 void amp_migrate_load_restart(amp_rank_t *rank)
 {
     rank->lb.since = amp_sched_cycles();
     rank->lb.mark = amp_sched_self_busy();
     rank->lb.acc = 0;
+}
+
+static void load_reset(amp_rank_t *rank)
+{
+    amp_migrate_load_restart(rank);
+    rank->lb.has_value = 0;
+    memset(&rank->lb.sends, 0, sizeof(rank->lb.sends));
 }
 
 /* A nonblocking collective still running would be advanced on the rank's
