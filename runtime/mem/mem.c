@@ -2,6 +2,7 @@
 #include "base/sanitize.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -295,13 +296,27 @@ static void explain_commit(const amp_mem_t *mem, int i, int err)
                   i, mem->stack_size, mem->rank_area_size, strerror(err));
 }
 
+/* Whether slot i was made ready by amp_mem_slots_prepare. */
+static int ahead(const amp_mem_t *mem, int i)
+{
+    return i >= mem->ahead_lo && i < mem->ahead_hi;
+}
+
+/* Makes slot i's stack and rank area accessible; nonzero (errno) when
+ * refused. */
+static int open_slot(const amp_mem_t *mem, int i)
+{
+    return mprotect(amp_mem_slot_stack(mem, i),
+                    mem->stack_size + mem->rank_area_size,
+                    PROT_READ | PROT_WRITE) != 0;
+}
+
 amp_status_t amp_mem_slot_commit(amp_mem_t *mem, int i)
 {
-    if (mem->flat) /* accessible already: a system call a rank saved */
+    /* Accessible already (flat: a system call a rank saved). */
+    if (mem->flat || ahead(mem, i))
         return AMP_OK;
-    char *start = amp_mem_slot_stack(mem, i);
-    size_t len = mem->stack_size + mem->rank_area_size;
-    if (mprotect(start, len, PROT_READ | PROT_WRITE) != 0) {
+    if (open_slot(mem, i)) {
         explain_commit(mem, i, errno);
         return AMP_ERR_NOMEM;
     }
@@ -321,11 +336,79 @@ static void populate(char *start, size_t len)
 
 void amp_mem_slot_populate(const amp_mem_t *mem, int i, size_t stack_bytes)
 {
+    if (ahead(mem, i))
+        return;
     char *area = amp_mem_slot_rank_area(mem, i);
     stack_bytes = AMP_ROUND_UP(stack_bytes, mem->page_size);
     if (stack_bytes > mem->stack_size)
         stack_bytes = mem->stack_size;
     populate(area - stack_bytes, stack_bytes + mem->rank_area_size);
+}
+
+/* One thread's share of amp_mem_slots_prepare. */
+typedef struct prepare_share {
+    amp_mem_t *mem;
+    int lo, hi;
+    size_t stack_bytes;
+    int done; /* the whole share */
+} prepare_share_t;
+
+/* Reads a byte of each page of [start, start + len): the first access, not
+ * the backing, is what a virtual machine makes slow. */
+static void touch_pages(const char *start, size_t len, size_t page)
+{
+    for (size_t off = 0; off < len; off += page)
+        (void)*(const volatile char *)(start + off);
+}
+
+static void *prepare_slots(void *arg)
+{
+    prepare_share_t *s = arg;
+    amp_mem_t *mem = s->mem;
+    size_t stack_bytes = AMP_ROUND_UP(s->stack_bytes, mem->page_size);
+    if (stack_bytes > mem->stack_size)
+        stack_bytes = mem->stack_size;
+    for (int i = s->lo; i < s->hi; i++) {
+        if (!mem->flat && open_slot(mem, i))
+            return NULL; /* the rank's own commit says why */
+        amp_mem_slot_populate(mem, i, stack_bytes);
+        touch_pages((char *)amp_mem_slot_rank_area(mem, i) - stack_bytes,
+                    stack_bytes + mem->rank_area_size, mem->page_size);
+    }
+    s->done = 1;
+    return NULL;
+}
+
+void amp_mem_slots_prepare(amp_mem_t *mem, int lo, int hi, size_t stack_bytes,
+                           int nthreads)
+{
+    enum { MAX_HELPERS = 63 };
+    if (nthreads > MAX_HELPERS + 1)
+        nthreads = MAX_HELPERS + 1;
+    prepare_share_t share[MAX_HELPERS + 1];
+    pthread_t helper[MAX_HELPERS];
+    int n = hi - lo, started = 0;
+    for (int t = 0; t < nthreads; t++)
+        share[t] = (prepare_share_t){mem, lo + (int)((long)n * t / nthreads),
+                                     lo + (int)((long)n * (t + 1) / nthreads),
+                                     stack_bytes, 0};
+    /* Helpers take the later shares; a helper not started leaves its share
+     * to the rank's own commit and populate. */
+    while (started + 1 < nthreads &&
+           pthread_create(&helper[started], NULL, prepare_slots,
+                          &share[started + 1]) == 0)
+        started++;
+    prepare_slots(&share[0]);
+    int all = 1;
+    for (int t = 0; t < nthreads; t++) {
+        if (t >= 1 && t <= started)
+            pthread_join(helper[t - 1], NULL);
+        all &= share[t].done;
+    }
+    if (all) {
+        mem->ahead_lo = lo;
+        mem->ahead_hi = hi;
+    }
 }
 
 /* Gives [start, start + len) back: inaccessible again, or, flat, one
@@ -348,6 +431,7 @@ void amp_mem_slot_unpoison(const amp_mem_t *mem, int i)
 
 amp_status_t amp_mem_slot_release(amp_mem_t *mem, int i, size_t used)
 {
+    mem->ahead_lo = mem->ahead_hi = 0; /* slot i is to commit again */
     used = AMP_ROUND_UP(used, mem->page_size);
     if (used > mem->slot_size)
         used = mem->slot_size;

@@ -47,6 +47,9 @@ typedef struct amp_mem {
      * more slots than the kernel's vm.max_map_count allows otherwise
      * (docs/isomalloc.md, "How many ranks fit"). */
     int flat;
+    /* Slots [ahead_lo, ahead_hi) committed and populated ahead
+     * (amp_mem_slots_prepare) and not released since. */
+    int ahead_lo, ahead_hi;
 } amp_mem_t;
 
 /* What each rank's slot holds besides its guard page. */
@@ -92,6 +95,17 @@ AMP_MUST_USE amp_status_t amp_mem_slot_commit(amp_mem_t *mem, int i);
  * machine); where the kernel cannot (before Linux 5.14), the pages stay to
  * be faulted in. */
 void amp_mem_slot_populate(const amp_mem_t *mem, int i, size_t stack_bytes);
+
+/* amp_mem_slot_commit and amp_mem_slot_populate for slots [lo, hi), and
+ * each of their pages touched once, shared among nthreads threads (the
+ * caller and nthreads - 1 it starts and joins): a page's first touch is
+ * what costs (7 to 14 us a page in a virtual machine, in the thread that
+ * touches it), and the ranks are then created in one thread.  Slots whose
+ * commit fails are left as they were (amp_mem_slot_commit says why when
+ * the rank is created).  Their amp_mem_slot_commit and
+ * amp_mem_slot_populate then return at once. */
+void amp_mem_slots_prepare(amp_mem_t *mem, int lo, int hi, size_t stack_bytes,
+                           int nthreads);
 
 /* Gives slot i's pages back to the system (its rank moved to another
  * process): its stack part, and the first `used` bytes of its slot (its

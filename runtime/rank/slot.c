@@ -302,6 +302,12 @@ static void attach(amp_rank_t *rank)
     steal_when_crowded();
 }
 
+void amp_slot_create_ahead(int lo, int hi, int nthreads)
+{
+    amp_mem_slots_prepare(&amp_proc.mem, lo, hi, AMP_SLOT_FIRST_STACK,
+                          nthreads);
+}
+
 amp_rank_t *amp_slot_create(int r, amp_pe_t *pe, amp_move_map_fn_t map,
                             amp_ult_entry_fn_t entry)
 {

@@ -109,6 +109,11 @@ void amp_slot_gone(int r);
 
 /* ---- creating and reviving ---- */
 
+/* The first pages of the new ranks of slots [lo, hi), which
+ * amp_slot_create touches, made ready ahead by nthreads threads at once
+ * (mem.h, amp_mem_slots_prepare). */
+void amp_slot_create_ahead(int lo, int hi, int nthreads);
+
 /* World rank r created in its slot to run entry(rank) on pe: its memory,
  * heap, TLS copy, program copy (map), tables of MPI objects, thread,
  * endpoint; not yet spawned.  Ends the process when out of memory. */

@@ -28,6 +28,10 @@ static size_t argv_bytes(int argc, char **argv)
 /* A command line up to this many bytes is copied on the rank's stack, in
  * the frame of its entry (below); a longer one in its heap. */
 #define AMP_ARGV_ON_STACK 512
+/* From this many ranks in a process, their first pages are touched by all
+ * its PEs' cores before they are created (amp_slot_create_ahead): a
+ * thread a PE costs less than the pages it touches. */
+#define AMP_START_AHEAD_MIN 1024
 
 /* Each rank gets its own argv (pointers and strings), as a process would,
  * into space (or, NULL, its heap): in its slot, it moves with the rank and
@@ -404,6 +408,10 @@ static void setup(int npes, int first, int nlocal, int *local_pe)
     amp_period_init();
     if (w->nprocs > 1)
         amp_move_init(amp_start_pie_map);
+    /* Many ranks: their first pages touched by every PE's core at once,
+     * before they are created here one by one. */
+    if (npes > 1 && nlocal >= AMP_START_AHEAD_MIN && !amp_proc.restart)
+        amp_slot_create_ahead(first, first + nlocal, npes);
     for (int i = 0; i < nlocal; i++)
         create_rank(first + i, local_pe[i]);
 }

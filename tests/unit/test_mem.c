@@ -62,6 +62,40 @@ UNIT_TEST(mem_populate_backs_the_first_pages)
     amp_mem_cleanup(&mem);
 }
 
+/* Slots made ready ahead by several threads: each one's first pages
+ * accessible and backed, the rest of its stack not, the slots outside the
+ * range untouched; the rank's own commit and populate then skip them, and
+ * a slot released must commit again. */
+UNIT_TEST(mem_slots_prepared_ahead_by_threads)
+{
+    size_t page = (size_t)getpagesize();
+    amp_mem_layout_t layout = {.stack_size = 16 * page,
+                               .rank_area = page,
+                               .guard = 1};
+    amp_mem_t mem;
+    UNIT_EQ(amp_mem_init(&mem, 8, &layout), AMP_OK);
+    UNIT_EQ(mem.flat, 0);
+    amp_mem_slots_prepare(&mem, 1, 7, page, 3);
+    UNIT_EQ(mem.ahead_lo, 1);
+    UNIT_EQ(mem.ahead_hi, 7);
+    for (int i = 1; i < 7; i++) {
+        char *area = amp_mem_slot_rank_area(&mem, i);
+        UNIT_EQ(resident(area - page, 2 * page, page), 2);
+        UNIT_EQ(resident(amp_mem_slot_stack(&mem, i), 15 * page, page), 0);
+        area[0] = (char)i; /* writable: committed */
+        area[-1] = (char)i;
+    }
+    UNIT_EQ(resident(amp_mem_slot_rank_area(&mem, 0), page, page), 0);
+    UNIT_EQ(resident(amp_mem_slot_rank_area(&mem, 7), page, page), 0);
+    UNIT_EQ(amp_mem_slot_commit(&mem, 3), AMP_OK);
+    UNIT_EQ(amp_mem_slot_release(&mem, 3, 0), AMP_OK);
+    UNIT_EQ(mem.ahead_hi, 0);
+    UNIT_EQ(amp_mem_slot_commit(&mem, 3), AMP_OK);
+    amp_mem_slot_populate(&mem, 3, page);
+    UNIT_EQ(resident(amp_mem_slot_rank_area(&mem, 3), page, page), 1);
+    amp_mem_cleanup(&mem);
+}
+
 /* Each slot's two parts: its stack and state side by side with the other
  * slots', its heap in a slot of its own; an address of either names the
  * slot, a guard page only below a stack, and a range holds only within
