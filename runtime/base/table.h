@@ -27,14 +27,26 @@ typedef struct amp_table {
     char **chunks;
     int nchunks;
     int first; /* lowest index ever handed out */
-    size_t elem_size;
+    unsigned elem_size;
+    unsigned lent; /* AMP_TABLE_LENT_*: what the table must not free */
     int free_head; /* -1 when empty */
     int nlive;
 } amp_table_t;
 
+/* Parts of a table in space given by its owner (amp_table_init_in). */
+enum { AMP_TABLE_LENT_ARRAY = 1, AMP_TABLE_LENT_CHUNK = 2 };
+
 /* Indexes below first are never handed out (reserved for predefined
  * objects that are set up with amp_table_put). */
 void amp_table_init(amp_table_t *t, size_t elem_size, int first);
+/* The bytes amp_table_init_in takes: the first chunk and its place in the
+ * chunk array. */
+size_t amp_table_space(size_t elem_size);
+/* amp_table_init with the first chunk already in space (16-byte aligned,
+ * amp_table_space bytes, zeroed), which the table never frees: many
+ * tables set up at once take no allocation each.  NULL: amp_table_init. */
+void amp_table_init_in(amp_table_t *t, size_t elem_size, int first,
+                       void *space);
 void amp_table_cleanup(amp_table_t *t);
 
 /* A zeroed object with obj.idx set, or NULL when out of memory. */

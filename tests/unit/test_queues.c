@@ -193,3 +193,39 @@ UNIT_TEST(table_grows_by_doubling_from_a_small_first_chunk)
     UNIT_TRUE(far != NULL && amp_table_lookup(&t, 5000) == far);
     amp_table_cleanup(&t);
 }
+
+/* A table whose first chunk is in space of its owner's: its objects live
+ * there, more go into chunks of its own, and neither the space nor its
+ * first chunk is freed (a free of them would abort); a table without
+ * space allocates as amp_table_init's. */
+UNIT_TEST(table_first_chunk_in_space_lent_by_its_owner)
+{
+    _Alignas(16) char space[2][512];
+    UNIT_TRUE(amp_table_space(sizeof(obj_t)) <= sizeof(space[0]));
+    memset(space, 0, sizeof(space));
+    amp_table_t t;
+    amp_table_init_in(&t, sizeof(obj_t), 2, space[0]);
+    UNIT_EQ(t.nchunks, 1);
+    obj_t *reserved = amp_table_put(&t, 1);
+    UNIT_TRUE((char *)reserved > space[0] &&
+              (char *)reserved < space[0] + sizeof(space[0]));
+    reserved->payload = -1;
+    for (int i = 2; i < 40; i++) {
+        obj_t *o = amp_table_alloc(&t);
+        UNIT_EQ(o->obj.idx, i);
+        o->payload = i;
+    }
+    UNIT_TRUE(t.nchunks > 1 && !(t.lent & AMP_TABLE_LENT_ARRAY));
+    UNIT_TRUE(t.lent & AMP_TABLE_LENT_CHUNK);
+    UNIT_EQ(((obj_t *)amp_table_lookup(&t, 1))->payload, -1);
+    for (int i = 2; i < 40; i++)
+        UNIT_EQ(((obj_t *)amp_table_lookup(&t, i))->payload, i);
+    amp_table_cleanup(&t);
+    amp_table_init_in(&t, sizeof(obj_t), 0, space[1]); /* never grows */
+    UNIT_TRUE(amp_table_alloc(&t) != NULL);
+    amp_table_cleanup(&t);
+    amp_table_init_in(&t, sizeof(obj_t), 0, NULL);
+    UNIT_TRUE(amp_table_alloc(&t) != NULL);
+    UNIT_EQ(t.lent, 0);
+    amp_table_cleanup(&t);
+}
