@@ -256,6 +256,10 @@ void amp_mem_cleanup(amp_mem_t *mem)
 {
     if (mem->map_base)
         munmap(mem->map_base, mem->map_size);
+    if (mem->side)
+        munmap(mem->side,
+               (size_t)(mem->side_hi - mem->side_lo) * mem->side_per);
+    mem->side = NULL;
     mem->map_base = NULL;
     mem->base = NULL;
     mem->stacks = NULL;
@@ -368,6 +372,13 @@ static void *prepare_slots(void *arg)
     size_t stack_bytes = AMP_ROUND_UP(s->stack_bytes, mem->page_size);
     if (stack_bytes > mem->stack_size)
         stack_bytes = mem->stack_size;
+    if (mem->side && s->hi > s->lo) { /* the pages of its side bytes */
+        char *side = amp_mem_slot_side(mem, s->lo);
+        size_t cut = (uintptr_t)side % mem->page_size;
+        size_t len = (size_t)(s->hi - s->lo) * mem->side_per + cut;
+        populate(side - cut, len);
+        touch_pages(side - cut, len, mem->page_size);
+    }
     for (int i = s->lo; i < s->hi; i++) {
         if (!mem->flat && open_slot(mem, i))
             return NULL; /* the rank's own commit says why */
@@ -379,10 +390,35 @@ static void *prepare_slots(void *arg)
     return NULL;
 }
 
+void *amp_mem_slot_side(const amp_mem_t *mem, int i)
+{
+    if (!mem->side || i < mem->side_lo || i >= mem->side_hi)
+        return NULL;
+    return mem->side + (size_t)(i - mem->side_lo) * mem->side_per;
+}
+
+/* The side bytes of slots [lo, hi), side_bytes each (none where the
+ * system refuses: the ranks allocate theirs). */
+static void map_side(amp_mem_t *mem, int lo, int hi, size_t side_bytes)
+{
+    if (!side_bytes || mem->side)
+        return;
+    size_t per = AMP_ROUND_UP(side_bytes, 16);
+    void *side = mmap(NULL, (size_t)(hi - lo) * per, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (side == MAP_FAILED)
+        return;
+    mem->side = side;
+    mem->side_per = per;
+    mem->side_lo = lo;
+    mem->side_hi = hi;
+}
+
 void amp_mem_slots_prepare(amp_mem_t *mem, int lo, int hi, size_t stack_bytes,
-                           int nthreads)
+                           size_t side_bytes, int nthreads)
 {
     enum { MAX_HELPERS = 63 };
+    map_side(mem, lo, hi, side_bytes);
     if (nthreads > MAX_HELPERS + 1)
         nthreads = MAX_HELPERS + 1;
     prepare_share_t share[MAX_HELPERS + 1];

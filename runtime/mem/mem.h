@@ -50,6 +50,11 @@ typedef struct amp_mem {
     /* Slots [ahead_lo, ahead_hi) committed and populated ahead
      * (amp_mem_slots_prepare) and not released since. */
     int ahead_lo, ahead_hi;
+    /* Slot i's side bytes (amp_mem_slot_side) for i in [side_lo,
+     * side_hi): side_per each from side, or side NULL. */
+    char *side;
+    size_t side_per;
+    int side_lo, side_hi;
 } amp_mem_t;
 
 /* What each rank's slot holds besides its guard page. */
@@ -103,9 +108,16 @@ void amp_mem_slot_populate(const amp_mem_t *mem, int i, size_t stack_bytes);
  * touches it), and the ranks are then created in one thread.  Slots whose
  * commit fails are left as they were (amp_mem_slot_commit says why when
  * the rank is created).  Their amp_mem_slot_commit and
- * amp_mem_slot_populate then return at once. */
+ * amp_mem_slot_populate then return at once.  With side_bytes, each slot
+ * also gets that many zeroed bytes outside the slots, made ready the same
+ * way, for what its rank's creation would otherwise allocate
+ * (amp_mem_slot_side). */
 void amp_mem_slots_prepare(amp_mem_t *mem, int lo, int hi, size_t stack_bytes,
-                           int nthreads);
+                           size_t side_bytes, int nthreads);
+/* Slot i's side bytes of amp_mem_slots_prepare (16-byte aligned; this
+ * process's until it ends, not the slot's: they do not move with the
+ * rank), or NULL. */
+void *amp_mem_slot_side(const amp_mem_t *mem, int i);
 
 /* Gives slot i's pages back to the system (its rank moved to another
  * process): its stack part, and the first `used` bytes of its slot (its

@@ -304,7 +304,7 @@ static void attach(amp_rank_t *rank)
 
 void amp_slot_create_ahead(int lo, int hi, int nthreads)
 {
-    amp_mem_slots_prepare(&amp_proc.mem, lo, hi, AMP_SLOT_FIRST_STACK,
+    amp_mem_slots_prepare(&amp_proc.mem, lo, hi, AMP_SLOT_FIRST_STACK, 0,
                           nthreads);
 }
 

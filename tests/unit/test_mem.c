@@ -6,6 +6,7 @@
 #include "mem/mem.h"
 
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -65,7 +66,8 @@ UNIT_TEST(mem_populate_backs_the_first_pages)
 /* Slots made ready ahead by several threads: each one's first pages
  * accessible and backed, the rest of its stack not, the slots outside the
  * range untouched; the rank's own commit and populate then skip them, and
- * a slot released must commit again. */
+ * a slot released must commit again.  Each slot of the range has its side
+ * bytes, zeroed, backed and apart from the others'. */
 UNIT_TEST(mem_slots_prepared_ahead_by_threads)
 {
     size_t page = (size_t)getpagesize();
@@ -75,9 +77,23 @@ UNIT_TEST(mem_slots_prepared_ahead_by_threads)
     amp_mem_t mem;
     UNIT_EQ(amp_mem_init(&mem, 8, &layout), AMP_OK);
     UNIT_EQ(mem.flat, 0);
-    amp_mem_slots_prepare(&mem, 1, 7, page, 3);
+    amp_mem_slots_prepare(&mem, 1, 7, page, 1000, 3);
     UNIT_EQ(mem.ahead_lo, 1);
     UNIT_EQ(mem.ahead_hi, 7);
+    UNIT_TRUE(amp_mem_slot_side(&mem, 0) == NULL);
+    UNIT_TRUE(amp_mem_slot_side(&mem, 7) == NULL);
+    char *first = amp_mem_slot_side(&mem, 1);
+    UNIT_EQ(resident(first, 2 * page, page), 2); /* 6 x 1008 bytes */
+    for (int i = 1; i < 7; i++) {
+        unsigned char *side = amp_mem_slot_side(&mem, i);
+        UNIT_EQ((size_t)((char *)side - first), (size_t)(i - 1) * 1008);
+        UNIT_EQ((uintptr_t)side % 16, 0);
+        for (int b = 0; b < 1000; b++)
+            UNIT_EQ(side[b], 0);
+        memset(side, i, 1000);
+    }
+    for (int i = 1; i < 7; i++)
+        UNIT_EQ(((unsigned char *)amp_mem_slot_side(&mem, i))[999], i);
     for (int i = 1; i < 7; i++) {
         char *area = amp_mem_slot_rank_area(&mem, i);
         UNIT_EQ(resident(area - page, 2 * page, page), 2);
