@@ -391,8 +391,11 @@ int amp_mpi_error(amp_rank_t *rank, amp_comm_t *comm, int errclass,
     __attribute__((format(printf, 5, 6)));
 
 /* A new rank's tables of MPI objects, with the predefined ones
- * (init/rank_objects.c). */
-AMP_MUST_USE amp_status_t amp_rank_objects_init(amp_rank_t *rank);
+ * (init/rank_objects.c): the first chunks of those that hold predefined
+ * objects in space (amp_rank_objects_space bytes, zeroed, never freed by
+ * the tables), or, NULL, allocated. */
+AMP_MUST_USE amp_status_t amp_rank_objects_init(amp_rank_t *rank, void *space);
+size_t amp_rank_objects_space(void);
 /* Frees what the tables of a rank that left this process hold here, and
  * the tables, calling nothing of the program's: the rank rebuilt its
  * objects in the process it went to (init/rank_objects.c). */

@@ -304,8 +304,11 @@ static void attach(amp_rank_t *rank)
 
 void amp_slot_create_ahead(int lo, int hi, int nthreads)
 {
-    amp_mem_slots_prepare(&amp_proc.mem, lo, hi, AMP_SLOT_FIRST_STACK, 0,
-                          nthreads);
+    /* Beside each slot, the first chunks of its rank's tables of MPI
+     * objects (mpi/proc.h): they would take each rank its own allocations
+     * of the C library, made and first touched one by one. */
+    amp_mem_slots_prepare(&amp_proc.mem, lo, hi, AMP_SLOT_FIRST_STACK,
+                          amp_rank_objects_space(), nthreads);
 }
 
 amp_rank_t *amp_slot_create(int r, amp_pe_t *pe, amp_move_map_fn_t map,
@@ -328,7 +331,7 @@ amp_rank_t *amp_slot_create(int r, amp_pe_t *pe, amp_move_map_fn_t map,
                       r);
         rank->pie_base = amp_pie_slot_base(r);
     }
-    if (amp_rank_objects_init(rank) != AMP_OK)
+    if (amp_rank_objects_init(rank, amp_mem_slot_side(mem, r)) != AMP_OK)
         amp_fatal("out of memory setting up rank %d", r);
     amp_sched_thread_init(&rank->thr, pe, amp_mem_slot_stack(mem, r),
                           mem->stack_size, tls, entry, rank);
@@ -354,7 +357,7 @@ amp_rank_t *amp_slot_revive(const amp_slot_desc_t *d, int r, amp_pe_t *pe)
     rank->lb.acc = 0;
     /* Its MPI objects: fresh tables, refilled by the rank itself when it
      * resumes (rank/checkpoint.c). */
-    if (amp_rank_objects_init(rank) != AMP_OK)
+    if (amp_rank_objects_init(rank, NULL) != AMP_OK)
         amp_fatal("out of memory setting up rank %d", r);
     rank->next_ctx = next_ctx;
     rank->idup_blocks = idup_blocks;

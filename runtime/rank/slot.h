@@ -111,7 +111,8 @@ void amp_slot_gone(int r);
 
 /* The first pages of the new ranks of slots [lo, hi), which
  * amp_slot_create touches, made ready ahead by nthreads threads at once
- * (mem.h, amp_mem_slots_prepare). */
+ * (mem.h, amp_mem_slots_prepare), with the first chunks of their tables of
+ * MPI objects beside the slots. */
 void amp_slot_create_ahead(int lo, int hi, int nthreads);
 
 /* World rank r created in its slot to run entry(rank) on pe: its memory,

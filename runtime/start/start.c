@@ -409,8 +409,9 @@ static void setup(int npes, int first, int nlocal, int *local_pe)
     if (w->nprocs > 1)
         amp_move_init(amp_start_pie_map);
     /* Many ranks: their first pages touched by every PE's core at once,
-     * before they are created here one by one. */
-    if (npes > 1 && nlocal >= AMP_START_AHEAD_MIN && !amp_proc.restart)
+     * before they are created here one by one (with one PE, at least their
+     * tables' pages are backed in one call, not a fault each). */
+    if (nlocal >= AMP_START_AHEAD_MIN && !amp_proc.restart)
         amp_slot_create_ahead(first, first + nlocal, npes);
     for (int i = 0; i < nlocal; i++)
         create_rank(first + i, local_pe[i]);

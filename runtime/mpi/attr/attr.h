@@ -62,7 +62,10 @@ int amp_errh_problem(amp_rank_t *rank, MPI_Errhandler eh, int kind, char *buf,
                      size_t len);
 
 /* ---- info objects (info.c) ---- */
-AMP_MUST_USE amp_status_t amp_info_rank_init(amp_rank_t *rank);
+/* space: NULL, or amp_info_rank_space() bytes for the table's first
+ * chunk (base/table.h, amp_table_init_in). */
+AMP_MUST_USE amp_status_t amp_info_rank_init(amp_rank_t *rank, void *space);
+size_t amp_info_rank_space(void);
 /* The hints behind info handle h, or NULL (MPI_INFO_NULL, invalid). */
 struct amp_info *amp_info_lookup(amp_rank_t *rank, MPI_Info h);
 /* Sets key to value in info h (an info object) as the runtime returns it:

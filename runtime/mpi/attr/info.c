@@ -51,9 +51,14 @@ static const struct {
 /* MPI_INFO_ENV and the AMPI_INFO_* objects of ampi.h, read-only. */
 #define NPREDEFINED 4
 
-amp_status_t amp_info_rank_init(amp_rank_t *rank)
+size_t amp_info_rank_space(void)
 {
-    amp_table_init(&rank->infos, sizeof(info_obj_t), NPREDEFINED);
+    return amp_table_space(sizeof(info_obj_t));
+}
+
+amp_status_t amp_info_rank_init(amp_rank_t *rank, void *space)
+{
+    amp_table_init_in(&rank->infos, sizeof(info_obj_t), NPREDEFINED, space);
     for (int i = 0; i < NPREDEFINED; i++)
         if (!amp_table_put(&rank->infos, i))
             return AMP_ERR_NOMEM;

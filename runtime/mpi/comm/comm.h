@@ -175,7 +175,9 @@ AMP_MUST_USE amp_status_t amp_group_new(amp_rank_t *rank, int *world, int n,
                                         MPI_Group *out);
 /* Position of world rank w in group, or MPI_UNDEFINED. */
 int amp_group_rank_of(const amp_group_t *group, int w);
-AMP_MUST_USE amp_status_t amp_group_init(amp_rank_t *rank);
+/* space: NULL, or amp_table_space(sizeof(amp_group_t)) bytes for the
+ * table's first chunk (base/table.h, amp_table_init_in). */
+AMP_MUST_USE amp_status_t amp_group_init(amp_rank_t *rank, void *space);
 
 /* ---- inter-communicators (intercomm.c) ---- */
 /* Enters call with inter-communicator comm_h and a place out (named

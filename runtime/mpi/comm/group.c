@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-amp_status_t amp_group_init(amp_rank_t *rank)
+amp_status_t amp_group_init(amp_rank_t *rank, void *space)
 {
-    amp_table_init(&rank->groups, sizeof(amp_group_t), 1);
+    amp_table_init_in(&rank->groups, sizeof(amp_group_t), 1, space);
     amp_group_t *empty = amp_table_put(&rank->groups, 0);
     return empty ? AMP_OK : AMP_ERR_NOMEM;
 }

@@ -11,18 +11,39 @@
 #include "mpi/file/fileio.h"
 #include "mpi/init/session.h"
 
-amp_status_t amp_rank_objects_init(amp_rank_t *rank)
+/* The tables set up with objects in them: communicators, groups, infos,
+ * their first chunks side by side in the space of amp_rank_objects_init. */
+size_t amp_rank_objects_space(void)
 {
-    amp_table_init(&rank->comms, sizeof(amp_comm_t), 2);
+    return amp_table_space(sizeof(amp_comm_t)) +
+           amp_table_space(sizeof(amp_group_t)) + amp_info_rank_space();
+}
+
+/* The part of the space at *at for a table of elem_size objects (NULL
+ * without space); *at moves past it. */
+static void *part(char **at, size_t elem_size)
+{
+    char *p = *at;
+    if (p)
+        *at = p + amp_table_space(elem_size);
+    return p;
+}
+
+amp_status_t amp_rank_objects_init(amp_rank_t *rank, void *space)
+{
+    char *at = space;
+    amp_table_init_in(&rank->comms, sizeof(amp_comm_t), 2,
+                      part(&at, sizeof(amp_comm_t)));
+    void *groups = part(&at, sizeof(amp_group_t));
     amp_table_init(&rank->dts, sizeof(amp_dt_t), 0);
     amp_table_init(&rank->reqs, sizeof(amp_req_t), 1);
     amp_table_init(&rank->msgs, sizeof(amp_msg_handle_t), 1);
     amp_table_init(&rank->errhs, sizeof(amp_errh_t), 4);
     amp_table_init(&rank->ops, sizeof(amp_op_obj_t), 1);
-    if (amp_group_init(rank) != AMP_OK)
+    if (amp_group_init(rank, groups) != AMP_OK)
         return AMP_ERR_NOMEM;
     if (amp_attr_rank_init(rank) != AMP_OK ||
-        amp_info_rank_init(rank) != AMP_OK ||
+        amp_info_rank_init(rank, at) != AMP_OK ||
         amp_win_rank_init(rank) != AMP_OK ||
         amp_file_rank_init(rank) != AMP_OK ||
         amp_session_rank_init(rank) != AMP_OK)
