@@ -40,8 +40,7 @@ int main(int argc, char **argv)
 {
     long gib = argc > 1 ? atol(argv[1]) : 4;
     if (gib < 1 || gib > 1024) {
-        fprintf(stderr, "page_touch: GIB must be 1 to 1024, not %s\n",
-                argv[1]);
+        fprintf(stderr, "page_touch: GIB must be 1 to 1024, not %s\n", argv[1]);
         return 2;
     }
     char *p = mmap(NULL, (size_t)gib * GIB, PROT_READ | PROT_WRITE,
