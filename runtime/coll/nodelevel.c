@@ -148,6 +148,8 @@ typedef struct waiting {
  * polling: parked after many fruitless polls in a row). */
 static void poll_once(waiting_t *wt)
 {
+    if (!wt->looks) /* waiting is not load (sched.h) */
+        amp_sched_wait_begin();
     if (wt->looks++ % 64 && !amp_pe_self()->runq_head) {
         amp_sched_relax(); /* a yield when PEs are crowded */
         return;
@@ -161,6 +163,13 @@ static void poll_once(waiting_t *wt)
         amp_sched_yield();
     else
         amp_sched_poll_wait(++wt->polls);
+}
+
+/* The wait is over: what runs now is charged again. */
+static void waited(const waiting_t *wt)
+{
+    if (wt->looks)
+        amp_sched_wait_end();
 }
 
 /* Maps the object: created at block 0's leader, opened by the others. */
@@ -177,6 +186,7 @@ static amp_status_t map_slots(amp_coll_nlevel_t *l)
         while ((st = amp_node_open(l->node, l->tag, bytes, 0, &p)) ==
                AMP_ERR_NOENT)
             poll_once(&wt);
+        waited(&wt);
     }
     if (st != AMP_OK)
         return st == AMP_ERR_SYS || st == AMP_ERR_NOMEM ? AMP_ERR_NOMEM
@@ -207,6 +217,7 @@ static char *begin(amp_coll_nlevel_t *l, amp_status_t *st)
         waiting_t wt = {0, 0, 0};
         while (!reached(l, need))
             poll_once(&wt);
+        waited(&wt);
         l->complete = need;
         l->all_opened = 1;
     }
@@ -233,6 +244,7 @@ static void meet(amp_coll_nlevel_t *l)
     waiting_t wt = {0, 0, 0};
     while (!reached(l, l->seq))
         poll_once(&wt);
+    waited(&wt);
     l->complete = l->seq;
     l->all_opened = 1;
 }
@@ -260,6 +272,7 @@ amp_status_t amp_coll_nlevel_bcast(amp_coll_nlevel_t *l, void *buf,
     waiting_t wt = {0, 0, 0};
     while (atomic_load_explicit(seq, memory_order_acquire) < l->seq)
         poll_once(&wt);
+    waited(&wt);
     amp_dt_copy_typed(NULL, l->slots[root].area[l->seq % NAREAS], dt, buf,
                       bytes);
     publish(l);

@@ -530,7 +530,12 @@ static void cross_barrier(amp_coll_shm_t *s, group_t *g)
         wake_leaders(s, g);
         return;
     }
-    if (spin_until(s, target))
+    /* Waiting is not load (sched.h): the spin is nobody's, as the sleep
+     * after it is. */
+    amp_sched_wait_begin();
+    int got = spin_until(s, target);
+    amp_sched_wait_end();
+    if (got)
         return;
     /* sleeping = 1, then look again; the waker counts itself in, then
      * looks at sleeping (both sequentially consistent): one of the two

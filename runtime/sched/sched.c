@@ -253,8 +253,9 @@ static void switch_away(amp_pe_t *pe, amp_thread_t *thr)
 {
     /* Charge thr for its stretch; the next thread's starts now. */
     uint64_t now = amp_sched_cycles();
-    thr->busy += now - pe->run_start;
-    pe->busy += now - pe->run_start;
+    uint64_t ran = thr->waiting ? 0 : now - pe->run_start;
+    thr->busy += ran;
+    pe->busy += ran;
     pe->run_start = now;
     if (__builtin_expect(pe->trace != NULL, 0))
         trace_switch(pe, thr, AMP_TRACE_STOP, stop_how(thr->state));
@@ -300,8 +301,9 @@ static void switch_away(amp_pe_t *pe, amp_thread_t *thr)
 static void leave_for(amp_pe_t *pe, amp_thread_t *thr, amp_pe_t *to, int home)
 {
     uint64_t now = amp_sched_cycles();
-    thr->busy += now - pe->run_start;
-    pe->busy += now - pe->run_start;
+    uint64_t ran = thr->waiting ? 0 : now - pe->run_start;
+    thr->busy += ran;
+    pe->busy += ran;
     pe->run_start = now;
     if (__builtin_expect(pe->trace != NULL, 0))
         trace_switch(pe, thr, AMP_TRACE_STOP, AMP_TRACE_STOP_MOVE);
@@ -934,16 +936,46 @@ void amp_sched_migrate(amp_pe_t *to)
     leave_for(pe, thr, to, 1);
 }
 
+/* The current stretch of pe's running thread, as charged so far. */
+static uint64_t stretch(const amp_pe_t *pe)
+{
+    const amp_thread_t *thr = pe->current;
+    return thr && !thr->waiting ? amp_sched_cycles() - pe->run_start : 0;
+}
+
 uint64_t amp_sched_self_busy(void)
 {
     amp_pe_t *pe = amp_pe_self();
-    return pe->current->busy + (amp_sched_cycles() - pe->run_start);
+    return pe->current->busy + stretch(pe);
 }
 
 uint64_t amp_sched_pe_busy(void)
 {
     amp_pe_t *pe = amp_pe_self();
-    return pe->busy + (amp_sched_cycles() - pe->run_start);
+    return pe->busy + stretch(pe);
+}
+
+void amp_sched_wait_begin(void)
+{
+    amp_pe_t *pe = amp_pe_self();
+    amp_thread_t *thr = pe->current;
+    if (!thr || thr->waiting)
+        return;
+    uint64_t now = amp_sched_cycles();
+    thr->busy += now - pe->run_start;
+    pe->busy += now - pe->run_start;
+    pe->run_start = now;
+    thr->waiting = 1;
+}
+
+void amp_sched_wait_end(void)
+{
+    amp_pe_t *pe = amp_pe_self();
+    amp_thread_t *thr = pe->current;
+    if (!thr || !thr->waiting)
+        return;
+    pe->run_start = amp_sched_cycles();
+    thr->waiting = 0;
 }
 
 int amp_sched_quiet(amp_sched_t *sched)

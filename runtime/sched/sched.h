@@ -88,7 +88,8 @@ typedef struct amp_thread {
     struct amp_thread *poll_next; /* its PE's pollers */
     unsigned long resumes;        /* times it was switched to (+stats) */
     uint64_t busy;                /* cycle counter ticks spent running */
-    unsigned depth;               /* calls into the layer above under way */
+    int waiting;    /* in a wait that is not load (amp_sched_wait_begin) */
+    unsigned depth; /* calls into the layer above under way */
     struct amp_pe *lodge;     /* where it runs between calls, or NULL (top) */
     int returning;            /* on its way home from a lend */
     int away;                 /* lent: runs or waits as a guest */
@@ -470,6 +471,13 @@ uint64_t amp_sched_self_busy(void);
 /* Ticks the threads of the calling thread's PE have run so far there, the
  * current stretch included (what the PE did not idle). */
 uint64_t amp_sched_pe_busy(void);
+/* The calling thread waits for other threads or processes (a collective
+ * whose peers have not all arrived): what it runs from wait_begin to
+ * wait_end, its spins, yields and polls, is charged neither to it nor to
+ * its PE, as a blocked thread's idle PE is not (a balancer reads the
+ * charges as load).  What it ran before wait_begin is charged. */
+void amp_sched_wait_begin(void);
+void amp_sched_wait_end(void);
 
 /* Counts a kernel thread outside the PEs that may post work to them later
  * (begin: before it starts; end: once what it posted back has been handled,

@@ -106,10 +106,16 @@ static double seconds(uint64_t ticks)
     return rate > 0 ? (double)ticks / rate : 0.0;
 }
 
+/* The calling PE's value includes the stretch its thread is running
+ * (a rank that never switched out read 0 before); another PE's is as of
+ * its last switch. */
 static void rd_busy(amp_tool_val_t *out, int n)
 {
-    for (int i = 0; i < n; i++)
-        out[i].d = seconds(amp_proc.sched.pes[i]->busy);
+    const amp_pe_t *self = amp_pe_self();
+    for (int i = 0; i < n; i++) {
+        const amp_pe_t *pe = amp_proc.sched.pes[i];
+        out[i].d = seconds(pe == self ? amp_sched_pe_busy() : pe->busy);
+    }
 }
 
 /* A PE's idle time up to the start of its current stretch (the stretch
