@@ -144,10 +144,34 @@ typedef struct amp_lb_input {
     /* A strategy that balances load keeps cur unless its plan lowers the
      * most loaded PE's load by at least this fraction (+lbmingain). */
     double min_gain;
+    /* With pe_proc: the seconds rank r's move to another process is
+     * estimated to cost (move_cost[r], amp_lb_move_cost; NULL: moves are
+     * free), and how many seconds the plan holds for each second the
+     * loads were measured over (horizon; 0 counts as 1).  A plan that
+     * lowers the most loaded PE's load over the horizon by less than its
+     * moves cost the process that takes in the most is not made: the
+     * ranks stay (with min_gain above 0 only; loads in seconds). */
+    const double *move_cost;
+    double horizon;
 } amp_lb_input_t;
+
+/* The seconds a rank whose memory takes bytes (heap and rank area) is
+ * estimated to take to move to another process of the node: a fixed part
+ * and the pages made present where it arrives (docs/bench.md, "Moving one
+ * rank to another process": about 0.2 ms, and 1.3 ms a MiB). */
+#define AMP_LB_MOVE_FIXED_S 2e-4
+#define AMP_LB_MOVE_BYTE_S (1.3e-3 / 1048576.0)
+static inline double amp_lb_move_cost(double bytes)
+{
+    return AMP_LB_MOVE_FIXED_S + AMP_LB_MOVE_BYTE_S * bytes;
+}
 AMP_MUST_USE amp_status_t amp_lb_plan_input(int kind, const amp_lb_input_t *in,
                                             int *out);
 
+/* What the moves of map between processes cost (in->move_cost): the most
+ * any one process takes in, whose PE takes them one after another; 0
+ * without move_cost or pe_proc, or out of memory. */
+double amp_lb_moves_cost(const amp_lb_input_t *in, const int *map);
 /* The most loaded PE's load when in's ranks are placed by map (0 when out
  * of memory). */
 double amp_lb_max_pe_load(const amp_lb_input_t *in, const int *map);

@@ -701,9 +701,32 @@ double amp_lb_max_pe_load(const amp_lb_input_t *in, const int *map)
     return max;
 }
 
+/* What the moves of map cost (in->move_cost): the most any one process
+ * takes in, whose PE takes them in one after another.  0 when unknown or
+ * out of memory. */
+double amp_lb_moves_cost(const amp_lb_input_t *in, const int *map)
+{
+    if (!in->move_cost || !in->pe_proc || in->npes <= 0)
+        return 0;
+    int nprocs = in->pe_proc[in->npes - 1] + 1;
+    double *in_cost = calloc((size_t)nprocs, sizeof(double)), most = 0;
+    if (!in_cost)
+        return 0;
+    for (int r = 0; r < in->n; r++) {
+        int to = in->pe_proc[map[r]];
+        if (to != in->pe_proc[in->cur[r]])
+            in_cost[to] += in->move_cost[r];
+    }
+    for (int q = 0; q < nprocs; q++)
+        most = in_cost[q] > most ? in_cost[q] : most;
+    free(in_cost);
+    return most;
+}
+
 /* The strategies that place by load alone (not RotateLB, RandomLB, nor
  * GreedyCommLB, which also weighs bytes) keep the ranks where they are
- * unless the plan gains at least in->min_gain. */
+ * unless the plan gains at least in->min_gain, and more over the horizon
+ * than its moves between processes cost. */
 static void keep_unless_gain(int kind, const amp_lb_input_t *in, int *out)
 {
     if (in->min_gain <= 0 || kind == AMP_LB_ROTATE || kind == AMP_LB_RANDOM ||
@@ -711,7 +734,9 @@ static void keep_unless_gain(int kind, const amp_lb_input_t *in, int *out)
         return;
     double now = amp_lb_max_pe_load(in, in->cur),
            then = amp_lb_max_pe_load(in, out);
-    if (then > now * (1 - in->min_gain))
+    double horizon = in->horizon > 0 ? in->horizon : 1;
+    if (then > now * (1 - in->min_gain) ||
+        (now - then) * horizon < amp_lb_moves_cost(in, out))
         memcpy(out, in->cur, (size_t)in->n * sizeof(int));
 }
 

@@ -2,6 +2,7 @@
 #include "rank/move.h"
 #include "mpi/impl.h"
 #include "rank/move_exchange.h"
+#include "mem/heap.h"
 #include "rank/slot.h"
 
 #include <sys/mman.h>
@@ -245,6 +246,23 @@ static int held(amp_move_t *m, const move_hdr_t *h, const amp_p2p_am_t *msg)
     return 1;
 }
 
+/* What moving world rank r (of this process, in the step) to another
+ * process is estimated to cost, and the seconds its load was measured
+ * over; cost -1 when its load is a value the program gave. */
+static void move_estimate(const amp_lb_t *lb, int r, double *window,
+                          double *cost)
+{
+    const amp_lb_rank_t *rl = lb->rls[r];
+    const amp_rank_t *rank = lb->threads[r]->owner;
+    double rate = amp_lb_cycles_per_second(lb);
+    uint64_t now = amp_sched_cycles();
+    *window =
+        rate > 0 && now > rl->since ? (double)(now - rl->since) / rate : 0.0;
+    size_t bytes = amp_proc.mem.rank_area_size +
+                   (rank->heap ? amp_heap_extent(rank->heap) : 0);
+    *cost = rl->has_value ? -1.0 : amp_lb_move_cost((double)bytes);
+}
+
 static amp_move_load_t *gather(amp_lb_t *lb)
 {
     amp_move_t *m = st();
@@ -265,6 +283,7 @@ static amp_move_load_t *gather(amp_lb_t *lb)
                                       .npes = lb->sched->npes,
                                       .ident = m->ident,
                                       .load = lb->loads[r]};
+        move_estimate(lb, r, &mine[k - 1].window, &mine[k - 1].cost);
     }
     amp_move_exchange_loads(&amp_proc.world, mine, k, all);
     free(mine);
@@ -313,6 +332,55 @@ static void constrain(const amp_lb_t *lb, const amp_move_load_t *all,
     free(count);
 }
 
+/* The ranks' costs of a move to another process (cost, by world rank),
+ * and how long the plan is expected to hold per second the loads were
+ * measured over: +lbperiod over the longest window (1 for a step the
+ * program asked for).  0: the loads are not all seconds (a rank gave its
+ * own value), and moves are not weighed against their cost.  The same in
+ * every process: it reads only what the processes exchanged. */
+static double move_costs(const amp_move_load_t *all, int n, double *cost)
+{
+    double window = 0;
+    for (int r = 0; r < n; r++) {
+        if (all[r].cost < 0)
+            return 0;
+        cost[r] = all[r].cost;
+        window = all[r].window > window ? all[r].window : window;
+    }
+    long period_ns = amp_proc.opts.lbperiod_ns;
+    if (period_ns <= 0 || window <= 0)
+        return 1;
+    return (double)period_ns * 1e-9 / window;
+}
+
+/* +lbdebug: a plan kept back because its moves between processes cost
+ * more than it gains over the horizon. */
+static void debug_cost(const amp_lb_t *lb, const amp_lb_input_t *in,
+                       const int *out)
+{
+    if (!in->move_cost || in->min_gain <= 0 ||
+        memcmp(out, in->cur, (size_t)in->n * sizeof(int)) != 0)
+        return;
+    amp_lb_input_t any = *in;
+    any.min_gain = 0;
+    int *plan = malloc((size_t)in->n * sizeof(int));
+    if (!plan || amp_lb_plan_input(lb->kind, &any, plan) != AMP_OK) {
+        free(plan);
+        return;
+    }
+    double gain =
+        amp_lb_max_pe_load(in, in->cur) - amp_lb_max_pe_load(in, plan);
+    double cost = amp_lb_moves_cost(in, plan);
+    if (gain >= in->min_gain * amp_lb_max_pe_load(in, in->cur) && cost > 0)
+        fprintf(stderr,
+                "ampi: lb: step %lu: no move: the plan would gain %.4g s over "
+                "the next period (%.4g s a measured second, %.3g periods "
+                "measured) and its moves between processes cost %.4g s\n",
+                lb->rounds + 1, gain * in->horizon, gain, 1 / in->horizon,
+                cost);
+    free(plan);
+}
+
 static int plan_job(amp_lb_t *lb, void *arg)
 {
     (void)arg;
@@ -341,8 +409,10 @@ static int plan_job(amp_lb_t *lb, void *arg)
         loads[r] = all[r].load;
     }
     int *pe_proc = malloc((size_t)off[nprocs] * sizeof(int));
-    if (!pe_proc)
+    double *cost = malloc((size_t)n * sizeof(double));
+    if (!pe_proc || !cost)
         amp_fatal("out of memory planning the load balancing");
+    double horizon = move_costs(all, n, cost);
     for (int q = 0; q < nprocs; q++)
         for (int p = off[q]; p < off[q + 1]; p++)
             pe_proc[p] = q;
@@ -352,12 +422,17 @@ static int plan_job(amp_lb_t *lb, void *arg)
                          .cur = cur,
                          .pe_proc = pe_proc,
                          .seed = lb->rounds + 1,
-                         .min_gain = lb->min_gain};
+                         .min_gain = lb->min_gain,
+                         .move_cost = horizon > 0 ? cost : NULL,
+                         .horizon = horizon};
     if (amp_lb_plan_input(lb->kind, &in, out) != AMP_OK)
         amp_fatal("out of memory planning the load balancing");
-    if (lb->debug && lb->proc == 0)
+    if (lb->debug && lb->proc == 0) {
         amp_lb_debug_spread(lb->rounds + 1, &in, out, -1);
+        debug_cost(lb, &in, out);
+    }
     free(pe_proc);
+    free(cost);
     constrain(lb, all, off, cur, out);
     lb->cross = 0;
     lb->nlocal_next = 0;

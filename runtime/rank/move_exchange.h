@@ -22,6 +22,10 @@ typedef struct amp_move_load {
     int32_t stay;    /* cannot move now (AMP_LB_STAY): stays on its PE */
     uint64_t ident;  /* of its process: where the program is loaded */
     double load;
+    double window; /* seconds the load was measured over */
+    double cost;   /* seconds a move to another process is estimated to
+                    * take (amp_lb_move_cost); below 0: the load is a value
+                    * the program gave, not seconds */
 } amp_move_load_t;
 
 /* The state (amp_proc.move_exchange) and the handler, at startup of a job
