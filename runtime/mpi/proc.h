@@ -151,6 +151,8 @@ typedef struct amp_proc {
      * collective over MPI_COMM_WORLD, or NULL; when their next periods
      * end (ns; LONG_MAX: never). */
     void (*lb_periodic)(void);
+    /* rank/period.c: +lbearly's window of each PE (by PE id), or NULL */
+    struct amp_period_pe *period_pes;
     _Atomic long lb_deadline;
     _Atomic long ckpt_deadline;
     struct amp_move *move; /* move.c: ranks between processes, or NULL */
@@ -266,13 +268,12 @@ typedef struct amp_rank {
      * (CLOCK_MONOTONIC, ns) at the last one. */
     unsigned long lbp_count, lbp_next, lbp_gap, lbp_asked_count;
     long lbp_asked_ns;
-    /* +lbearly (period.h): since when the rank measures its PE's idle time
-     * (CLOCK_MONOTONIC ns; 0: not yet), on which PE, that PE's busy ticks
-     * and the cycle counter then; whether the period's early look is to
-     * come. */
+    /* +lbearly (period.h): since when the period runs (CLOCK_MONOTONIC
+     * ns; 0: not yet), its number (the steps before it), and whether its
+     * early look is to come. */
     long lbp_mark_ns;
-    uint64_t lbp_mark_busy, lbp_mark_cycles;
-    int lbp_mark_pe, lbp_early;
+    unsigned long lbp_mark_gen;
+    int lbp_early;
     const char *call; /* the MPI call a blocked rank waits in */
     int next_ctx;     /* lowest context id this rank has not used */
     int idup_blocks;  /* comm.c: blocks of context ids taken for idups */

@@ -4,6 +4,7 @@
 #include "mpi/impl.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -25,15 +26,35 @@ static long next_gap(const amp_rank_t *rank, long now, long deadline)
                           rank->lbp_gap);
 }
 
-/* The rank measures its PE's idle time from now on (+lbearly). */
+/* A PE's window for +lbearly: its busy ticks and the cycle counter when
+ * the first of its ranks started period gen + 1 (gen: the steps before
+ * it).  Written and read by that PE's ranks only. */
+struct amp_period_pe {
+    uint64_t busy, cycles;
+    unsigned long gen; /* 0: no period yet */
+};
+
+/* The period starts for the rank now (+lbearly); the window of its PE
+ * starts with the first of the PE's ranks to get here, so that every rank
+ * of a PE measures the same stretch.  After a step no rank returns
+ * before every rank of the process is in place (lb.h), so the window
+ * leaves out the step itself: how long the PE took in the ranks that
+ * came from another process is not idle time of the new placement. */
 static void mark(amp_rank_t *rank, long now)
 {
     const amp_opts_t *o = &amp_proc.opts;
+    unsigned long gen = amp_proc.lb.rounds + 1;
     rank->lbp_mark_ns = now;
-    rank->lbp_mark_pe = amp_pe_self()->id;
-    rank->lbp_mark_busy = amp_sched_pe_busy();
-    rank->lbp_mark_cycles = amp_sched_cycles();
+    rank->lbp_mark_gen = gen;
     rank->lbp_early = o->lbearly > 0 && o->lbperiod_ns > 0;
+    if (!amp_proc.period_pes) /* a rank restarted in a job without periods */
+        return;
+    struct amp_period_pe *w = &amp_proc.period_pes[amp_pe_self()->id];
+    if (w->gen != gen) {
+        w->busy = amp_sched_pe_busy();
+        w->cycles = amp_sched_cycles();
+        w->gen = gen;
+    }
 }
 
 /* When the period's early look is due; LONG_MAX when none is to come. */
@@ -45,14 +66,18 @@ static long early_at(const amp_rank_t *rank)
     return rank->lbp_mark_ns + (long)(o->lbearly * (double)o->lbperiod_ns);
 }
 
-/* Thousandths of the time since the mark the rank's PE ran threads; -1
- * when the rank is on another PE than then, which cannot tell. */
+/* Thousandths of the period so far in which the rank's PE ran threads;
+ * -1 when the PE's window is not this period's (the rank runs as a guest
+ * on a PE none of whose own ranks started it), which cannot tell. */
 static int pe_busy(const amp_rank_t *rank)
 {
-    if (amp_pe_self()->id != rank->lbp_mark_pe)
+    if (!amp_proc.period_pes || !rank->lbp_mark_gen)
         return -1;
-    return amp_period_busy(rank->lbp_mark_busy, amp_sched_pe_busy(),
-                           rank->lbp_mark_cycles, amp_sched_cycles());
+    const struct amp_period_pe *w = &amp_proc.period_pes[amp_pe_self()->id];
+    if (w->gen != rank->lbp_mark_gen)
+        return -1;
+    return amp_period_busy(w->busy, amp_sched_pe_busy(), w->cycles,
+                           amp_sched_cycles());
 }
 
 static long earliest(long a, long b)
@@ -95,6 +120,12 @@ static void stepped(amp_rank_t *rank, int lb, int ckpt)
     rank->lbp_asked_ns = now_ns();
     if (lb) {
         mark(rank, rank->lbp_asked_ns);
+        /* Ranks that came from another process slow their new PEs for a
+         * while (their memory's first uses there), and the PEs waiting on
+         * them look idle: an early look would take that for imbalance
+         * and move ranks again.  The period after such a step has none. */
+        if (amp_proc.lb.cross)
+            rank->lbp_early = 0;
         atomic_store(&amp_proc.lb_deadline,
                      now_ns() + amp_proc.opts.lbperiod_ns);
     }
@@ -111,14 +142,16 @@ static void world_collective(void)
     if (++rank->lbp_count < rank->lbp_next)
         return;
     long now = now_ns();
-    if (!rank->lbp_mark_ns) {
-        mark(rank, now);
-        if (amp_proc.opts.lbperiod_ns > 0)
-            amp_migrate_load_restart(rank);
-    }
+    int first = !rank->lbp_mark_ns;
+    if (first && amp_proc.opts.lbperiod_ns > 0)
+        amp_migrate_load_restart(rank);
     int job[6];
     ask(rank, now, job);
     rank = amp_rank_self();
+    /* The first period starts once every rank has come to the job's first
+     * collective: the PEs' windows leave out the ranks' set-up. */
+    if (first)
+        mark(rank, now_ns());
     int early_step = !job[0] && job[3] && amp_period_uneven(job[4], -job[5]);
     if (job[3])
         rank->lbp_early = 0; /* the period's look is over */
@@ -155,5 +188,9 @@ void amp_period_init(void)
         return;
     atomic_store(&amp_proc.lb_deadline, deadline_after(o->lbperiod_ns));
     atomic_store(&amp_proc.ckpt_deadline, deadline_after(o->ckptperiod_ns));
+    amp_proc.period_pes =
+        calloc((size_t)amp_proc.sched.npes, sizeof(*amp_proc.period_pes));
+    if (!amp_proc.period_pes)
+        amp_fatal("out of memory starting %d PEs", amp_proc.sched.npes);
     amp_proc.lb_periodic = world_collective;
 }
