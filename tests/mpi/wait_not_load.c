@@ -7,8 +7,10 @@
  * scheduler must not count that as their threads running: a balancer
  * that read it as load would see the idle PEs as busy.  Each rank reads
  * its own PE's busy time (MPI_T's sched_busy_time) over the loop: the PE
- * of rank 0 ran about N milliseconds, every other PE under a twentieth of
- * that.  Run with +nosteal, so that rank 0 stays on its PE.
+ * of rank 0 ran about N milliseconds, every other PE under a tenth of
+ * that (before waits were left out, a fifth: the spin, yield and poll
+ * phases of each wait for the other process, about 200 us of its 1 ms).
+ * Run with +nosteal, so that rank 0 stays on its PE.
  */
 #include "mpitest.h"
 
@@ -82,7 +84,7 @@ int main(int argc, char **argv)
     double ran = after[pe] - before[pe], work = N * WORK_S;
     if (where[0] == zero[0] && pe == zero[1]) {
         MT_CHECK(ran >= 0.9 * work);
-    } else if (!MT_CHECK(ran < 0.05 * work)) {
+    } else if (!MT_CHECK(ran < 0.1 * work)) {
         fprintf(stderr,
                 "rank %d: its PE %d ran threads %.6f s while rank 0 "
                 "computed %.3f s\n",
