@@ -147,49 +147,62 @@ static void report(const amp_lb_t *lb)
     }
 }
 
-/* The bytes the n local ranks ranks[] sent each other, from their tables
- * (amp_lb_sends_t), as a graph over 0 .. n-1. */
-static amp_status_t graph_of(const amp_lb_t *lb, const int *ranks, int n,
-                             amp_lb_graph_t *g)
+amp_status_t amp_lb_graph_of(int n, const amp_lb_sends_t *const *sends,
+                             const int *index, int nranks, amp_lb_graph_t *g)
 {
-    int *index = malloc((size_t)lb->nranks * sizeof(int));
     int *first = malloc((size_t)(n + 1) * sizeof(int));
     int *peer = malloc((size_t)(n ? n : 1) * AMP_LB_PEERS * sizeof(int));
     double *bytes = malloc((size_t)(n ? n : 1) * AMP_LB_PEERS * sizeof(double));
-    if (!index || !first || !peer || !bytes) {
-        free(index);
+    if (!first || !peer || !bytes) {
         free(first);
         free(peer);
         free(bytes);
         return AMP_ERR_NOMEM;
     }
-    for (int r = 0; r < lb->nranks; r++)
-        index[r] = -1;
-    for (int i = 0; i < n; i++)
-        index[ranks[i]] = i;
     int k = 0;
     for (int i = 0; i < n; i++) {
         first[i] = k;
-        const amp_lb_sends_t *s = &lb->rls[ranks[i]]->sends;
+        const amp_lb_sends_t *s = sends[i];
         for (int j = 0; j < AMP_LB_PEERS; j++) {
             int to = s->peer1[j] - 1;
-            if (to < 0 || to >= lb->nranks || index[to] < 0 || !s->bytes[j])
+            if (to < 0 || to >= nranks || index[to] < 0 || !s->msgs[j])
                 continue;
             peer[k] = index[to];
-            bytes[k++] = (double)s->bytes[j];
+            bytes[k++] =
+                (double)s->bytes[j] + AMP_LB_MSG_BYTES * (double)s->msgs[j];
         }
     }
     first[n] = k;
-    free(index);
     *g = (amp_lb_graph_t){.first = first, .peer = peer, .bytes = bytes};
     return AMP_OK;
 }
 
-static void graph_free(amp_lb_graph_t *g)
+void amp_lb_graph_free(amp_lb_graph_t *g)
 {
     free((void *)g->first);
     free((void *)g->peer);
     free((void *)g->bytes);
+}
+
+/* The send tables of the n local ranks ranks[], as a graph over 0 .. n-1. */
+static amp_status_t graph_of(const amp_lb_t *lb, const int *ranks, int n,
+                             amp_lb_graph_t *g)
+{
+    int *index = malloc((size_t)lb->nranks * sizeof(int));
+    const amp_lb_sends_t **sends = malloc((size_t)(n ? n : 1) * sizeof(*sends));
+    amp_status_t st = AMP_ERR_NOMEM;
+    if (index && sends) {
+        for (int r = 0; r < lb->nranks; r++)
+            index[r] = -1;
+        for (int i = 0; i < n; i++) {
+            index[ranks[i]] = i;
+            sends[i] = &lb->rls[ranks[i]]->sends;
+        }
+        st = amp_lb_graph_of(n, sends, index, lb->nranks, g);
+    }
+    free(index);
+    free(sends);
+    return st;
 }
 
 /* The process's own plan: its ranks stay in it. */
@@ -221,7 +234,7 @@ static void plan_process(amp_lb_t *lb)
                          .min_gain = lb->min_gain};
     amp_status_t st = amp_lb_plan_input(kind, &in, out);
     if (have_graph)
-        graph_free(&g);
+        amp_lb_graph_free(&g);
     if (st != AMP_OK) {
         amp_log_error("out of memory planning the load balancing; no rank "
                       "moves");

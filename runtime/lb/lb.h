@@ -52,8 +52,18 @@ typedef enum amp_lb_kind {
     AMP_LB_HYBRID,      /* HybridLB: processes, then PEs */
     AMP_LB_GREEDY_REFINE, /* GreedyRefineLB: GreedyLB that keeps ranks put */
     AMP_LB_ROTATE,        /* RotateLB: every rank to the next PE */
-    AMP_LB_RANDOM         /* RandCentLB: every rank to a PE drawn at random */
+    AMP_LB_RANDOM,        /* RandCentLB: every rank to a PE drawn at random */
+    AMP_LB_RECBIPART      /* RecBipartLB: the PEs' halves get parts of the
+                           * communication graph found breadth-first */
 } amp_lb_kind_t;
+#define AMP_LB_NKINDS (AMP_LB_RECBIPART + 1)
+
+/* Whether the strategy kind weighs what ranks send each other: then every
+ * point-to-point send notes its peer and bytes (amp_lb_note_send). */
+static inline int amp_lb_kind_uses_sends(int kind)
+{
+    return kind == AMP_LB_GREEDY_COMM || kind == AMP_LB_RECBIPART;
+}
 
 /* The strategy called name (case aside), or -1 when there is none by that
  * name.  A name of Charm++'s that has no strategy of its own here gives
@@ -112,9 +122,22 @@ typedef struct amp_lb_graph {
     const double *bytes;
 } amp_lb_graph_t;
 
-/* Seconds a byte sent between two PEs of a process is taken to cost
- * (GreedyCommLB weighs it against load). */
+/* Seconds a byte sent between two PEs is taken to cost (GreedyCommLB
+ * weighs it against load), and what a message costs besides its bytes, as
+ * bytes: 0.5 us, about what a message between two PEs or two processes
+ * of a node costs a PE beyond one within a PE (docs/bench.md). */
 #define AMP_LB_BYTE_COST 2e-10
+#define AMP_LB_MSG_BYTES 2500.0
+
+/* The graph of n ranks' send tables (sends[i]: rank i's; a peer is a
+ * world rank, index[peer] its place in 0 .. n-1, or -1 to leave it out),
+ * a message weighing AMP_LB_MSG_BYTES besides its bytes; free it with
+ * amp_lb_graph_free. */
+struct amp_lb_sends;
+AMP_MUST_USE amp_status_t
+amp_lb_graph_of(int n, const struct amp_lb_sends *const *sends,
+                const int *index, int nranks, amp_lb_graph_t *g);
+void amp_lb_graph_free(amp_lb_graph_t *g);
 
 /* Heaviest rank first, each to the PE where its load plus what it would
  * send to and receive from ranks placed on other PEs so far (bytes times
@@ -122,6 +145,15 @@ typedef struct amp_lb_graph {
 AMP_MUST_USE amp_status_t amp_lb_greedy_comm(int n, const double *loads,
                                              const int *cur, int npes,
                                              const amp_lb_graph_t *g, int *out);
+/* Recursive bisection: the PEs split in halves, and the ranks in two
+ * parts whose loads are in the halves' proportion, the first part grown
+ * breadth-first over g (NULL: ranks next in rank order are neighbours)
+ * from its lowest rank, taking ranks in rank order among equals; each
+ * half then splits its part the same way.  Ranks that talk end up
+ * together, in a process when the PEs of a process are consecutive, and
+ * where the loads drift the parts' edges move by a few ranks. */
+AMP_MUST_USE amp_status_t amp_lb_recbipart(int n, const double *loads, int npes,
+                                           const amp_lb_graph_t *g, int *out);
 /* Two levels: ranks move between processes (pe_proc: PE -> its process;
  * the PEs of a process are consecutive) as RefineLB moves them between
  * PEs, heaviest that fits first from a process above the average to the
@@ -195,6 +227,7 @@ typedef void (*amp_lb_callback_fn_t)(void);
 #define AMP_LB_PEERS 16
 typedef struct amp_lb_sends {
     int peer1[AMP_LB_PEERS]; /* world rank + 1; 0: free */
+    uint32_t msgs[AMP_LB_PEERS];
     uint64_t bytes[AMP_LB_PEERS];
 } amp_lb_sends_t;
 
@@ -205,6 +238,7 @@ static inline void amp_lb_note_send(amp_lb_sends_t *s, int peer, size_t bytes)
         int i = (int)((h >> 28) + (unsigned)k) % AMP_LB_PEERS;
         if (s->peer1[i] == peer + 1 || !s->peer1[i]) {
             s->peer1[i] = peer + 1;
+            s->msgs[i]++;
             s->bytes[i] += bytes;
             return;
         }

@@ -8,7 +8,7 @@
 
 static const char *const kind_names[] = {
     "none",     "GreedyLB",       "RefineLB", "DistributedLB", "GreedyCommLB",
-    "HybridLB", "GreedyRefineLB", "RotateLB", "RandCentLB"};
+    "HybridLB", "GreedyRefineLB", "RotateLB", "RandCentLB",    "RecBipartLB"};
 
 /* Charm++'s balancers with no strategy of their own here: the closest. */
 static const struct {
@@ -54,7 +54,7 @@ int amp_lb_kind_of(const char *name)
 
 const char *amp_lb_kind_name(int kind)
 {
-    if (kind < 0 || kind > AMP_LB_RANDOM)
+    if (kind < 0 || kind >= AMP_LB_NKINDS)
         return "?";
     return kind_names[kind];
 }
@@ -735,7 +735,10 @@ static void keep_unless_gain(int kind, const amp_lb_input_t *in, int *out)
     double now = amp_lb_max_pe_load(in, in->cur),
            then = amp_lb_max_pe_load(in, out);
     double horizon = in->horizon > 0 ? in->horizon : 1;
-    if (then > now * (1 - in->min_gain) ||
+    /* RecBipartLB moves the ranks at its parts' edges only: a small gain
+     * is worth its few moves, and what they cost is weighed below. */
+    double need = kind == AMP_LB_RECBIPART ? 0 : in->min_gain;
+    if (then > now * (1 - need) ||
         (now - then) * horizon < amp_lb_moves_cost(in, out))
         memcpy(out, in->cur, (size_t)in->n * sizeof(int));
 }
@@ -762,6 +765,8 @@ static amp_status_t plan_input(int kind, const amp_lb_input_t *in, int *out)
             return amp_lb_greedy_comm(in->n, in->loads, in->cur, in->npes,
                                       in->graph, out);
         return amp_lb_greedy(in->n, in->loads, in->cur, in->npes, out);
+    case AMP_LB_RECBIPART:
+        return amp_lb_recbipart(in->n, in->loads, in->npes, in->graph, out);
     case AMP_LB_HYBRID:
         if (in->pe_proc)
             return amp_lb_hybrid(in->n, in->loads, in->cur, in->npes,
@@ -795,6 +800,7 @@ amp_status_t amp_lb_plan(int kind, int n, const double *loads, const int *cur,
                                     AMP_LB_REFINE_TOLERANCE, out);
     case AMP_LB_ROTATE: amp_lb_rotate(n, cur, npes, out); return AMP_OK;
     case AMP_LB_RANDOM: amp_lb_random(n, npes, seed, out); return AMP_OK;
+    case AMP_LB_RECBIPART: return amp_lb_recbipart(n, loads, npes, NULL, out);
     case AMP_LB_DISTRIBUTED:
         return amp_lb_distributed(n, loads, cur, npes, seed, out);
     default: memcpy(out, cur, (size_t)n * sizeof(int)); return AMP_OK;
@@ -965,4 +971,125 @@ double amp_lb_predict(double prev, double prev_len, double cur, double cur_len)
     if (next > 2 * rate)
         next = 2 * rate;
     return next * cur_len;
+}
+
+/* ---- RecBipartLB ----------------------------------------------------- */
+
+/* The scratch of a bisection: the symmetric graph (NULL: rank order), a
+ * queue, which ranks the current split takes, and the ranks of each part
+ * in place (parts are runs of ranks[]). */
+typedef struct bipart {
+    const sym_graph_t *s;
+    const double *loads;
+    int *ranks, *queue;
+    char *in_part, *taken;
+    int *out;
+} bipart_t;
+
+/* Puts ranks[lo .. hi) taken by a breadth-first walk first, in walk order,
+ * until their load reaches want (the rank that crosses it joins when that
+ * leaves the parts nearer the proportion); returns where the rest starts.
+ * The walk starts at the lowest rank not taken, and again from there when
+ * it runs dry. */
+static int bfs_split(bipart_t *b, int lo, int hi, double want)
+{
+    int n = hi - lo, got = 0, head = 0, tail = 0, next_low = lo;
+    double load = 0;
+    for (int i = lo; i < hi; i++)
+        b->in_part[b->ranks[i]] = 1;
+    while (got < n - 1 && load < want) {
+        if (head == tail) { /* a new start: the lowest rank left */
+            while (b->taken[b->ranks[next_low]])
+                next_low++;
+            b->queue[tail++] = b->ranks[next_low];
+            b->taken[b->ranks[next_low]] = 1;
+        }
+        int r = b->queue[head++];
+        double l = b->loads[r];
+        /* The part is nearer its share without it: stop. */
+        if (got > 0 && load + l - want > want - load)
+            break;
+        b->queue[got++] = r; /* the queue's taken prefix is the part */
+        load += l;
+        if (b->s) {
+            for (int k = b->s->first[r]; k < b->s->first[r + 1]; k++) {
+                int p = b->s->peer[k];
+                if (b->in_part[p] && !b->taken[p]) {
+                    b->taken[p] = 1;
+                    b->queue[tail++] = p;
+                }
+            }
+        } else {
+            for (int d = -1; d <= 1; d += 2) {
+                int p = r + d;
+                if (p >= 0 && b->in_part[p] && !b->taken[p]) {
+                    b->taken[p] = 1;
+                    b->queue[tail++] = p;
+                }
+            }
+        }
+    }
+    /* ranks[lo ..) becomes the part, in rank order, then the rest. */
+    for (int i = lo; i < hi; i++)
+        b->taken[b->ranks[i]] = 0;
+    for (int i = 0; i < got; i++)
+        b->taken[b->queue[i]] = 1;
+    int a = lo, k = 0;
+    for (int i = lo; i < hi; i++)
+        if (b->taken[b->ranks[i]])
+            b->queue[k++] = b->ranks[i];
+    for (int i = lo; i < hi; i++)
+        if (!b->taken[b->ranks[i]])
+            b->queue[k++] = b->ranks[i];
+    for (int i = lo; i < hi; i++) {
+        b->ranks[i] = b->queue[i - lo];
+        b->in_part[b->ranks[i]] = 0;
+        b->taken[b->ranks[i]] = 0;
+    }
+    return a + got;
+}
+
+/* ranks[lo .. hi) over PEs pe .. pe + npes - 1. */
+static void bisect(bipart_t *b, int lo, int hi, int pe, int npes)
+{
+    if (npes == 1 || hi - lo <= 1) {
+        for (int i = lo; i < hi; i++)
+            b->out[b->ranks[i]] = pe;
+        return;
+    }
+    double total = 0;
+    for (int i = lo; i < hi; i++)
+        total += b->loads[b->ranks[i]];
+    int left = npes / 2;
+    int mid = bfs_split(b, lo, hi, total * left / npes);
+    bisect(b, lo, mid, pe, left);
+    bisect(b, mid, hi, pe + left, npes - left);
+}
+
+amp_status_t amp_lb_recbipart(int n, const double *loads, int npes,
+                              const amp_lb_graph_t *g, int *out)
+{
+    sym_graph_t s = {0};
+    size_t m = (size_t)(n ? n : 1);
+    bipart_t b = {.loads = loads, .out = out};
+    b.ranks = malloc(m * sizeof(int));
+    b.queue = malloc(m * sizeof(int));
+    b.in_part = calloc(m, 1);
+    b.taken = calloc(m, 1);
+    amp_status_t st = b.ranks && b.queue && b.in_part && b.taken
+                          ? (g ? sym_of(n, g, &s) : AMP_OK)
+                          : AMP_ERR_NOMEM;
+    if (st == AMP_OK) {
+        b.s = g ? &s : NULL;
+        for (int r = 0; r < n; r++)
+            b.ranks[r] = r;
+        bisect(&b, 0, n, 0, npes);
+        if (g)
+            sym_free(&s);
+    }
+    free(b.ranks);
+    free(b.queue);
+    free(b.in_part);
+    free(b.taken);
+    return st;
 }

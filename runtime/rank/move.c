@@ -353,6 +353,37 @@ static double move_costs(const amp_move_load_t *all, int n, double *cost)
     return (double)period_ns * 1e-9 / window;
 }
 
+/* GreedyCommLB across processes: every rank's send table, from every
+ * process, as a graph over the world ranks (1: made). */
+static int job_graph(const amp_lb_t *lb, amp_lb_graph_t *g)
+{
+    if (!lb->comm || !amp_move_exchange_has_sends())
+        return 0;
+    int n = lb->nranks, k = 0;
+    amp_lb_sends_t *all = malloc((size_t)n * sizeof(*all));
+    const amp_lb_sends_t **tables = malloc((size_t)n * sizeof(*tables));
+    int *ranks = malloc((size_t)n * sizeof(int));
+    if (!all || !tables || !ranks)
+        amp_fatal("out of memory planning the load balancing");
+    for (int r = 0; r < n; r++)
+        if (amp_lb_is_local(lb, r)) {
+            ranks[k] = r;
+            tables[k++] = &lb->rls[r]->sends;
+        }
+    amp_move_exchange_sends(&amp_proc.world, ranks, tables, k, all);
+    for (int r = 0; r < n; r++) {
+        ranks[r] = r; /* the graph's index: every world rank */
+        tables[r] = &all[r];
+    }
+    amp_status_t st = amp_lb_graph_of(n, tables, ranks, n, g);
+    free(all);
+    free(tables);
+    free(ranks);
+    if (st != AMP_OK)
+        amp_fatal("out of memory planning the load balancing");
+    return 1;
+}
+
 /* +lbdebug: a plan kept back because its moves between processes cost
  * more than it gains over the horizon. */
 static void debug_cost(const amp_lb_t *lb, const amp_lb_input_t *in,
@@ -413,6 +444,8 @@ static int plan_job(amp_lb_t *lb, void *arg)
     if (!pe_proc || !cost)
         amp_fatal("out of memory planning the load balancing");
     double horizon = move_costs(all, n, cost);
+    amp_lb_graph_t graph;
+    int have_graph = job_graph(lb, &graph);
     for (int q = 0; q < nprocs; q++)
         for (int p = off[q]; p < off[q + 1]; p++)
             pe_proc[p] = q;
@@ -424,7 +457,8 @@ static int plan_job(amp_lb_t *lb, void *arg)
                          .seed = lb->rounds + 1,
                          .min_gain = lb->min_gain,
                          .move_cost = horizon > 0 ? cost : NULL,
-                         .horizon = horizon};
+                         .horizon = horizon,
+                         .graph = have_graph ? &graph : NULL};
     if (amp_lb_plan_input(lb->kind, &in, out) != AMP_OK)
         amp_fatal("out of memory planning the load balancing");
     if (lb->debug && lb->proc == 0) {
@@ -433,6 +467,8 @@ static int plan_job(amp_lb_t *lb, void *arg)
     }
     free(pe_proc);
     free(cost);
+    if (have_graph)
+        amp_lb_graph_free(&graph);
     constrain(lb, all, off, cur, out);
     lb->cross = 0;
     lb->nlocal_next = 0;

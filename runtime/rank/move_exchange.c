@@ -4,10 +4,11 @@
 #include "mpi/impl.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { EXCHANGE_PLACES, EXCHANGE_LOADS };
+enum { EXCHANGE_PLACES, EXCHANGE_LOADS, EXCHANGE_SENDS };
 
 /* The header of an exchange's message: its kind and how many records
  * follow as its data ((rank, PE) pairs, or amp_move_load_t). */
@@ -22,7 +23,23 @@ typedef struct amp_move_exchange {
     _Atomic int places_got;
     amp_move_load_t *loads; /* by world rank, as processes reported */
     _Atomic int loads_got;
+    amp_lb_sends_t *sends; /* by world rank, or NULL: not exchanged */
+    _Atomic int sends_got;
 } amp_move_exchange_t;
+
+/* A send table as it travels: its rank first. */
+typedef struct sends_rec {
+    int32_t rank, pad;
+    amp_lb_sends_t sends;
+} sends_rec_t;
+
+/* The record size of an exchange of kind. */
+static size_t record_size(int kind)
+{
+    return kind == EXCHANGE_LOADS   ? sizeof(amp_move_load_t)
+           : kind == EXCHANGE_SENDS ? sizeof(sends_rec_t)
+                                    : 2 * sizeof(int32_t);
+}
 
 /* On PE 0, from process m->from_proc: the PEs of its ranks, or their
  * loads. */
@@ -37,10 +54,9 @@ static void on_message(amp_pe_t *pe, const amp_p2p_am_t *m)
                   "all processes the same program?",
                   q, m->hlen);
     memcpy(&h, m->hdr, sizeof(h));
-    size_t rec = h.kind == EXCHANGE_LOADS ? sizeof(amp_move_load_t)
-                                          : 2 * sizeof(int32_t);
+    size_t rec = record_size(h.kind);
     if (h.n < 0 || h.n > x->nranks || m->bytes != (size_t)h.n * rec ||
-        (m->bytes && !m->data))
+        (m->bytes && !m->data) || (h.kind == EXCHANGE_SENDS && !x->sends))
         amp_fatal("process %d sent %zu bytes of rank places: are all "
                   "processes the same program?",
                   q, m->bytes);
@@ -55,11 +71,17 @@ static void on_message(amp_pe_t *pe, const amp_p2p_am_t *m)
             memcpy(&x->loads[pair[0]], p, rec);
             continue;
         }
+        if (h.kind == EXCHANGE_SENDS) {
+            memcpy(&x->sends[pair[0]], p + offsetof(sends_rec_t, sends),
+                   sizeof(amp_lb_sends_t));
+            continue;
+        }
         x->place_pe[pair[0]] = pair[1];
         x->place_proc[pair[0]] = q;
     }
-    atomic_fetch_add_explicit(h.kind == EXCHANGE_LOADS ? &x->loads_got
-                                                       : &x->places_got,
+    atomic_fetch_add_explicit(h.kind == EXCHANGE_LOADS   ? &x->loads_got
+                              : h.kind == EXCHANGE_SENDS ? &x->sends_got
+                                                         : &x->places_got,
                               1, memory_order_release);
 }
 
@@ -76,6 +98,10 @@ void amp_move_exchange_init(amp_p2p_world_t *w)
     x->nranks = n;
     atomic_init(&x->places_got, 0);
     atomic_init(&x->loads_got, 0);
+    atomic_init(&x->sends_got, 0);
+    if (amp_proc.lb.comm && n <= AMP_MOVE_SENDS_MAX &&
+        !(x->sends = calloc((size_t)n, sizeof(*x->sends))))
+        amp_fatal("out of memory for the send tables of %d ranks", n);
     amp_proc.move_exchange = x;
     amp_p2p_am_register(w, AMP_P2P_AM_PLACES, on_message);
 }
@@ -143,4 +169,29 @@ void amp_move_exchange_loads(amp_p2p_world_t *w, const amp_move_load_t *mine,
     memcpy(all, x->loads, (size_t)w->nranks * sizeof(*all));
     for (int i = 0; i < n; i++)
         all[mine[i].rank] = mine[i];
+}
+
+int amp_move_exchange_has_sends(void)
+{
+    const amp_move_exchange_t *x = amp_proc.move_exchange;
+    return x && x->sends;
+}
+
+void amp_move_exchange_sends(amp_p2p_world_t *w, const int *ranks,
+                             const amp_lb_sends_t *const *tables, int n,
+                             amp_lb_sends_t *all)
+{
+    amp_move_exchange_t *x = amp_proc.move_exchange;
+    sends_rec_t *mine = calloc((size_t)(n ? n : 1), sizeof(*mine));
+    if (!mine)
+        amp_fatal("out of memory exchanging the send tables of %d ranks", n);
+    for (int i = 0; i < n; i++) {
+        mine[i].rank = ranks[i];
+        mine[i].sends = *tables[i];
+    }
+    exchange(w, EXCHANGE_SENDS, mine, n, sizeof(*mine), &x->sends_got);
+    memcpy(all, x->sends, (size_t)w->nranks * sizeof(*all));
+    for (int i = 0; i < n; i++)
+        all[ranks[i]] = *tables[i];
+    free(mine);
 }

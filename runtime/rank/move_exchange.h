@@ -10,6 +10,7 @@
 #ifndef AMP_RANK_MOVE_EXCHANGE_H
 #define AMP_RANK_MOVE_EXCHANGE_H
 
+#include "lb/lb.h"
 #include "p2p/p2p.h"
 
 /* What each process says of its ranks before the job plans moves between
@@ -35,6 +36,18 @@ void amp_move_exchange_init(amp_p2p_world_t *w);
  * rank) with every process's. */
 void amp_move_exchange_loads(amp_p2p_world_t *w, const amp_move_load_t *mine,
                              int n, amp_move_load_t *all);
+/* The most ranks a job exchanges send tables for (GreedyCommLB across
+ * processes): each process sends 264 bytes a rank of its own to every
+ * other; beyond, the job plans by load alone. */
+#define AMP_MOVE_SENDS_MAX 65536
+/* Whether the job exchanges send tables: GreedyCommLB, at most
+ * AMP_MOVE_SENDS_MAX ranks. */
+int amp_move_exchange_has_sends(void);
+/* Sends the send tables of this process's n ranks ranks[] (tables[i] is
+ * ranks[i]'s) and fills all (by world rank) with every rank's. */
+void amp_move_exchange_sends(amp_p2p_world_t *w, const int *ranks,
+                             const amp_lb_sends_t *const *tables, int n,
+                             amp_lb_sends_t *all);
 /* Tells every other process the PEs of this process's ranks (those
  * rank_proc gives it) and sets rank_pe and rank_proc with theirs
  * (amp_p2p_net_place). */

@@ -404,7 +404,7 @@ static void setup(int npes, int first, int nlocal, int *local_pe)
     amp_proc.lb.kind = o->balancer;
     amp_proc.lb.debug = o->lbdebug;
     amp_proc.lb.min_gain = o->lbmingain;
-    amp_proc.lb.comm = o->balancer == AMP_LB_GREEDY_COMM;
+    amp_proc.lb.comm = amp_lb_kind_uses_sends(o->balancer);
     amp_period_init();
     if (w->nprocs > 1)
         amp_move_init(amp_start_pie_map);

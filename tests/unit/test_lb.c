@@ -372,6 +372,69 @@ UNIT_TEST(lb_moves_between_processes_must_pay_for_themselves)
     UNIT_TRUE(memcmp(out, cur, sizeof(cur)) != 0);
 }
 
+/* RecBipartLB without a graph: ranks next in rank order are neighbours,
+ * so each PE gets a run of ranks whose load is near its share. */
+UNIT_TEST(lb_recbipart_splits_rank_order_into_runs)
+{
+    double even[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    int out[8], want[8] = {0, 0, 0, 0, 1, 1, 1, 1};
+    UNIT_TRUE(amp_lb_recbipart(8, even, 2, NULL, out) == AMP_OK);
+    UNIT_TRUE(memcmp(out, want, sizeof(want)) == 0);
+    /* Four PEs: runs of two. */
+    int four[8] = {0, 0, 1, 1, 2, 2, 3, 3};
+    UNIT_TRUE(amp_lb_recbipart(8, even, 4, NULL, out) == AMP_OK);
+    UNIT_TRUE(memcmp(out, four, sizeof(four)) == 0);
+    /* A heavy rank 0 (4 of 11): the first run stops near half (a rank
+     * that leaves the run as far above half as it was below joins). */
+    double heavy[8] = {4, 1, 1, 1, 1, 1, 1, 1};
+    int split[8] = {0, 0, 0, 1, 1, 1, 1, 1};
+    UNIT_TRUE(amp_lb_recbipart(8, heavy, 2, NULL, out) == AMP_OK);
+    UNIT_TRUE(memcmp(out, split, sizeof(split)) == 0);
+}
+
+/* With a graph the halves grow breadth-first over it: ranks r and r + 4
+ * talk, so each pair shares a PE, four ranks a PE. */
+UNIT_TEST(lb_recbipart_keeps_talkers_together)
+{
+    double even[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    int first[9] = {0, 1, 2, 3, 4, 4, 4, 4, 4}, peer[4] = {4, 5, 6, 7};
+    double bytes[4] = {1e6, 1e6, 1e6, 1e6};
+    amp_lb_graph_t g = {.first = first, .peer = peer, .bytes = bytes};
+    int out[8], per_pe[2] = {0, 0};
+    UNIT_TRUE(amp_lb_recbipart(8, even, 2, &g, out) == AMP_OK);
+    for (int r = 0; r < 4; r++)
+        UNIT_EQ(out[r], out[r + 4]);
+    for (int r = 0; r < 8; r++)
+        per_pe[out[r]]++;
+    UNIT_EQ(per_pe[0], 4);
+    UNIT_EQ(per_pe[1], 4);
+    UNIT_EQ(amp_lb_kind_of("RecBipartLB"), AMP_LB_RECBIPART);
+    UNIT_TRUE(amp_lb_kind_uses_sends(AMP_LB_RECBIPART));
+}
+
+/* The send tables as a graph: a message weighs AMP_LB_MSG_BYTES besides
+ * its bytes, and peers outside the index are left out. */
+UNIT_TEST(lb_graph_of_send_tables)
+{
+    amp_lb_sends_t s[2];
+    memset(s, 0, sizeof(s));
+    amp_lb_note_send(&s[0], 1, 100);
+    amp_lb_note_send(&s[0], 1, 100);
+    amp_lb_note_send(&s[0], 5, 8); /* not in the index */
+    amp_lb_note_send(&s[1], 0, 0); /* a message of no bytes still counts */
+    const amp_lb_sends_t *tables[2] = {&s[0], &s[1]};
+    int index[6] = {0, 1, -1, -1, -1, -1};
+    amp_lb_graph_t g;
+    UNIT_TRUE(amp_lb_graph_of(2, tables, index, 6, &g) == AMP_OK);
+    UNIT_EQ(g.first[1] - g.first[0], 1);
+    UNIT_EQ(g.first[2] - g.first[1], 1);
+    UNIT_EQ(g.peer[0], 1);
+    UNIT_TRUE(g.bytes[0] == 200 + 2 * AMP_LB_MSG_BYTES);
+    UNIT_EQ(g.peer[1], 0);
+    UNIT_TRUE(g.bytes[1] == AMP_LB_MSG_BYTES);
+    amp_lb_graph_free(&g);
+}
+
 /* ---- RefineLB against its definition ---- */
 
 /* RefineLB as the strategy defines it, one pass over all ranks for each

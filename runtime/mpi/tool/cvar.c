@@ -98,11 +98,11 @@ static int wr_balancer(const void *buf)
 {
     int v;
     memcpy(&v, buf, sizeof(v));
-    if (v < AMP_LB_NONE || v > AMP_LB_RANDOM)
+    if (v < AMP_LB_NONE || v >= AMP_LB_NKINDS)
         return MPI_T_ERR_INVALID;
     /* The strategy that weighs bytes sent needs the ranks to count them
      * (mpi/pt2pt/pt2pt.c) from now on. */
-    __atomic_store_n(&amp_proc.lb.comm, v == AMP_LB_GREEDY_COMM,
+    __atomic_store_n(&amp_proc.lb.comm, amp_lb_kind_uses_sends(v),
                      __ATOMIC_RELAXED);
     __atomic_store_n(&amp_proc.lb.kind, v, __ATOMIC_RELAXED);
     return MPI_SUCCESS;

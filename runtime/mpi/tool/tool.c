@@ -88,7 +88,7 @@ static int enum_of(MPI_T_enum h)
 }
 
 /* The balancers, in amp_lb_kind_t's order. */
-#define NBALANCERS (AMP_LB_RANDOM + 1)
+#define NBALANCERS AMP_LB_NKINDS
 
 int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name,
                          int *name_len)
