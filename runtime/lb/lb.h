@@ -178,9 +178,9 @@ typedef struct amp_lb_input {
     double min_gain;
     /* With pe_proc: the seconds rank r's move to another process is
      * estimated to cost (move_cost[r], amp_lb_move_cost; NULL: moves are
-     * free), and how many seconds the plan holds for each second the
-     * loads were measured over (horizon; 0 counts as 1).  A plan that
-     * lowers the most loaded PE's load over the horizon by less than its
+     * free), and how many seconds the plan has to pay them back for each
+     * second the loads were measured over (horizon; 0 counts as 1).  A
+     * plan that lowers the most loaded PE's load over that by less than its
      * moves cost the process that takes in the most is not made: the
      * ranks stay (with min_gain above 0 only; loads in seconds). */
     const double *move_cost;
@@ -192,6 +192,9 @@ typedef struct amp_lb_input {
  * and the pages made present where it arrives (docs/bench.md, "Moving one
  * rank to another process": about 0.2 ms, and 1.3 ms a MiB). */
 #define AMP_LB_MOVE_FIXED_S 2e-4
+/* The least time a plan has to pay back its moves between processes (its
+ * gain lasts while the loads do, beyond the next period). */
+#define AMP_LB_PAYBACK_S 1.0
 #define AMP_LB_MOVE_BYTE_S (1.3e-3 / 1048576.0)
 static inline double amp_lb_move_cost(double bytes)
 {

@@ -333,9 +333,10 @@ static void constrain(const amp_lb_t *lb, const amp_move_load_t *all,
 }
 
 /* The ranks' costs of a move to another process (cost, by world rank),
- * and how long the plan is expected to hold per second the loads were
- * measured over: +lbperiod over the longest window (1 for a step the
- * program asked for).  0: the loads are not all seconds (a rank gave its
+ * and how long the plan is expected to pay back its moves, per second the
+ * loads were measured over: the next period (+lbperiod; for a step the
+ * program asked for, as long as the last), at least AMP_LB_PAYBACK_S, over
+ * the longest window.  0: the loads are not all seconds (a rank gave its
  * own value), and moves are not weighed against their cost.  The same in
  * every process: it reads only what the processes exchanged. */
 static double move_costs(const amp_move_load_t *all, int n, double *cost)
@@ -347,10 +348,11 @@ static double move_costs(const amp_move_load_t *all, int n, double *cost)
         cost[r] = all[r].cost;
         window = all[r].window > window ? all[r].window : window;
     }
-    long period_ns = amp_proc.opts.lbperiod_ns;
-    if (period_ns <= 0 || window <= 0)
+    if (window <= 0)
         return 1;
-    return (double)period_ns * 1e-9 / window;
+    long period_ns = amp_proc.opts.lbperiod_ns;
+    double next = period_ns > 0 ? (double)period_ns * 1e-9 : window;
+    return (next > AMP_LB_PAYBACK_S ? next : AMP_LB_PAYBACK_S) / window;
 }
 
 /* GreedyCommLB across processes: every rank's send table, from every
@@ -384,6 +386,16 @@ static int job_graph(const amp_lb_t *lb, amp_lb_graph_t *g)
     return 1;
 }
 
+/* The longest window a load of in was measured over, from its horizon
+ * (move_costs): what the plan's gain was measured in. */
+static double window_s(const amp_lb_input_t *in)
+{
+    long period_ns = amp_proc.opts.lbperiod_ns;
+    double next = period_ns > 0 ? (double)period_ns * 1e-9 : 0;
+    next = next > AMP_LB_PAYBACK_S ? next : AMP_LB_PAYBACK_S;
+    return in->horizon > 0 ? next / in->horizon : 0;
+}
+
 /* +lbdebug: a plan kept back because its moves between processes cost
  * more than it gains over the horizon. */
 static void debug_cost(const amp_lb_t *lb, const amp_lb_input_t *in,
@@ -404,11 +416,10 @@ static void debug_cost(const amp_lb_t *lb, const amp_lb_input_t *in,
     double cost = amp_lb_moves_cost(in, plan);
     if (gain >= in->min_gain * amp_lb_max_pe_load(in, in->cur) && cost > 0)
         fprintf(stderr,
-                "ampi: lb: step %lu: no move: the plan would gain %.4g s over "
-                "the next period (%.4g s a measured second, %.3g periods "
-                "measured) and its moves between processes cost %.4g s\n",
-                lb->rounds + 1, gain * in->horizon, gain, 1 / in->horizon,
-                cost);
+                "ampi: lb: step %lu: no move: the plan would gain %.4g s in "
+                "the time it has to pay back its moves (%.4g s in the %.4g "
+                "s measured) and its moves between processes cost %.4g s\n",
+                lb->rounds + 1, gain * in->horizon, gain, window_s(in), cost);
     free(plan);
 }
 
