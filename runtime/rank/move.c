@@ -339,7 +339,8 @@ static void constrain(const amp_lb_t *lb, const amp_move_load_t *all,
  * the longest window.  0: the loads are not all seconds (a rank gave its
  * own value), and moves are not weighed against their cost.  The same in
  * every process: it reads only what the processes exchanged. */
-static double move_costs(const amp_move_load_t *all, int n, double *cost)
+static double move_costs(const amp_move_load_t *all, int n, double *cost,
+                         double *longest)
 {
     double window = 0;
     for (int r = 0; r < n; r++) {
@@ -348,6 +349,7 @@ static double move_costs(const amp_move_load_t *all, int n, double *cost)
         cost[r] = all[r].cost;
         window = all[r].window > window ? all[r].window : window;
     }
+    *longest = window;
     if (window <= 0)
         return 1;
     long period_ns = amp_proc.opts.lbperiod_ns;
@@ -386,20 +388,10 @@ static int job_graph(const amp_lb_t *lb, amp_lb_graph_t *g)
     return 1;
 }
 
-/* The longest window a load of in was measured over, from its horizon
- * (move_costs): what the plan's gain was measured in. */
-static double window_s(const amp_lb_input_t *in)
-{
-    long period_ns = amp_proc.opts.lbperiod_ns;
-    double next = period_ns > 0 ? (double)period_ns * 1e-9 : 0;
-    next = next > AMP_LB_PAYBACK_S ? next : AMP_LB_PAYBACK_S;
-    return in->horizon > 0 ? next / in->horizon : 0;
-}
-
 /* +lbdebug: a plan kept back because its moves between processes cost
  * more than it gains over the horizon. */
 static void debug_cost(const amp_lb_t *lb, const amp_lb_input_t *in,
-                       const int *out)
+                       const int *out, double window)
 {
     if (!in->move_cost || in->min_gain <= 0 ||
         memcmp(out, in->cur, (size_t)in->n * sizeof(int)) != 0)
@@ -419,7 +411,7 @@ static void debug_cost(const amp_lb_t *lb, const amp_lb_input_t *in,
                 "ampi: lb: step %lu: no move: the plan would gain %.4g s in "
                 "the time it has to pay back its moves (%.4g s in the %.4g "
                 "s measured) and its moves between processes cost %.4g s\n",
-                lb->rounds + 1, gain * in->horizon, gain, window_s(in), cost);
+                lb->rounds + 1, gain * in->horizon, gain, window, cost);
     free(plan);
 }
 
@@ -454,7 +446,7 @@ static int plan_job(amp_lb_t *lb, void *arg)
     double *cost = malloc((size_t)n * sizeof(double));
     if (!pe_proc || !cost)
         amp_fatal("out of memory planning the load balancing");
-    double horizon = move_costs(all, n, cost);
+    double window = 0, horizon = move_costs(all, n, cost, &window);
     amp_lb_graph_t graph;
     int have_graph = job_graph(lb, &graph);
     for (int q = 0; q < nprocs; q++)
@@ -474,7 +466,7 @@ static int plan_job(amp_lb_t *lb, void *arg)
         amp_fatal("out of memory planning the load balancing");
     if (lb->debug && lb->proc == 0) {
         amp_lb_debug_spread(lb->rounds + 1, &in, out, -1);
-        debug_cost(lb, &in, out);
+        debug_cost(lb, &in, out, window);
     }
     free(pe_proc);
     free(cost);
