@@ -184,7 +184,10 @@ echo
 echo "Median of the timed loop (time_s).  vs Open MPI: Open MPI's time over"
 echo "ours (above 1: faster).  vs ideal: ideal time over ours, the ideal being"
 echo "Open MPI's time x load_mean / load_max_steps of its run.  best: the same"
-echo "of the fastest round of each (Open MPI's fastest for its ratios).  Load average"
+echo "of the fastest round of each (Open MPI's fastest for its ratios).  paired:"
+echo "the median over the rounds of each round's ideal over ours in that round"
+echo "(Open MPI ran just before: a machine that slows down for a while slows"
+echo "both).  Load average"
 echo "before: $load_before; after: $load_after.  $(nproc) CPUs.  Both sides compiled"
 echo "by $OMPI_CC -O2 (BENCH_CC)."
 if [ -n "${rejected[+nosteal]:-}" ]; then
@@ -201,7 +204,7 @@ for prog in "${programs[@]}"; do
     max_steps=$(key "$ref" load_max_steps)
     ideal_of() {
         awk -v t="$1" -v m="$mean" -v x="$max_steps" 'BEGIN {
-            if (t == "n/a" || m == "" || x == "" || x + 0 == 0) print "n/a"
+            if (t == "n/a" || t == "" || m == "" || x == "" || x + 0 == 0) print "n/a"
             else print t * m / x }'
     }
     ideal=$(ideal_of "$t_ompi") ideal_best=$(ideal_of "$b_ompi")
@@ -212,17 +215,18 @@ for prog in "${programs[@]}"; do
     echo "load_max_steps / load_mean $(ratio "$max_steps" "$mean") (step by step);"
     echo "ideal time $(seconds "$ideal") s."
     echo
-    echo "| configuration | median (s) | vs Open MPI | vs ideal | best (s) | best: vs Open MPI | best: vs ideal |"
-    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+    echo "| configuration | median (s) | vs Open MPI | vs ideal | best (s) | best: vs Open MPI | best: vs ideal | paired: vs ideal |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     for i in "${!names[@]}"; do
         f=${flags[$i]}
         if [ -n "$f" ] && [ -n "${rejected[$f]}" ]; then
-            echo "| ${labels[$i]} | ${rejected[$f]} | | | | | |"
+            echo "| ${labels[$i]} | ${rejected[$f]} | | | | | | |"
             continue
         fi
-        times=() bad=0
+        times=() paired=() bad=0
         for ((r = 1; r <= rounds; r++)); do
             out=$raw_dir/$prog.${names[$i]}.$r.txt
+            paired+=("$(ratio "$(ideal_of "$(key "$raw_dir/$prog.ompi.$r.txt" time_s)")" "$(key "$out" time_s)")")
             got=$(key "$out" result)
             if ! grep -qx ok "$out" 2>/dev/null; then
                 note "$prog, ${labels[$i]}, round $r: no 'ok' (see $out and .err)"
@@ -236,12 +240,13 @@ for prog in "${programs[@]}"; do
         t=$(printf '%s\n' "${times[@]}" | grep . | median_lines)
         b=$(printf '%s\n' "${times[@]}" | grep . | min_lines)
         if [ "$bad" -ne 0 ]; then
-            echo "| ${labels[$i]} | failed (stderr says how) | | | | | |"
+            echo "| ${labels[$i]} | failed (stderr says how) | | | | | | |"
             continue
         fi
         echo "| ${labels[$i]} | $(seconds "$t") | $(ratio "$t_ompi" "$t") |" \
             "$(ratio "$ideal" "$t") | $(seconds "$b") |" \
-            "$(ratio "$b_ompi" "$b") | $(ratio "$ideal_best" "$b") |"
+            "$(ratio "$b_ompi" "$b") | $(ratio "$ideal_best" "$b") |" \
+            "$(printf '%s\n' "${paired[@]}" | grep -v n/a | median_lines) |"
     done
 done
 echo
