@@ -200,6 +200,17 @@ static inline double amp_lb_move_cost(double bytes)
 {
     return AMP_LB_MOVE_FIXED_S + AMP_LB_MOVE_BYTE_S * bytes;
 }
+/* amp_lb_input_t's horizon: the seconds a plan has to pay back its moves
+ * (the next period, period_s, or as long as the window the loads were
+ * measured over when there is no period; at least AMP_LB_PAYBACK_S) per
+ * second of that window; 1 when the window is unknown (0). */
+static inline double amp_lb_horizon(double period_s, double window)
+{
+    if (window <= 0)
+        return 1;
+    double next = period_s > 0 ? period_s : window;
+    return (next > AMP_LB_PAYBACK_S ? next : AMP_LB_PAYBACK_S) / window;
+}
 AMP_MUST_USE amp_status_t amp_lb_plan_input(int kind, const amp_lb_input_t *in,
                                             int *out);
 

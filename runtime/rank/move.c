@@ -350,11 +350,7 @@ static double move_costs(const amp_move_load_t *all, int n, double *cost,
         window = all[r].window > window ? all[r].window : window;
     }
     *longest = window;
-    if (window <= 0)
-        return 1;
-    long period_ns = amp_proc.opts.lbperiod_ns;
-    double next = period_ns > 0 ? (double)period_ns * 1e-9 : window;
-    return (next > AMP_LB_PAYBACK_S ? next : AMP_LB_PAYBACK_S) / window;
+    return amp_lb_horizon((double)amp_proc.opts.lbperiod_ns * 1e-9, window);
 }
 
 /* GreedyCommLB across processes: every rank's send table, from every

@@ -372,6 +372,19 @@ UNIT_TEST(lb_moves_between_processes_must_pay_for_themselves)
     UNIT_TRUE(memcmp(out, cur, sizeof(cur)) != 0);
 }
 
+/* The payback horizon: the next period or a second, whichever is longer,
+ * per second the loads were measured over; without a period, as long as
+ * the window itself (at least a second); unknown window: 1. */
+UNIT_TEST(lb_horizon_is_the_next_period_or_a_second)
+{
+    UNIT_TRUE(amp_lb_horizon(0.2, 0.2) == AMP_LB_PAYBACK_S / 0.2);
+    UNIT_TRUE(amp_lb_horizon(0.2, 0.05) == AMP_LB_PAYBACK_S / 0.05);
+    UNIT_TRUE(amp_lb_horizon(4.0, 2.0) == 2.0);
+    UNIT_TRUE(amp_lb_horizon(0, 2.0) == 1.0);
+    UNIT_TRUE(amp_lb_horizon(0, 0.5) == AMP_LB_PAYBACK_S / 0.5);
+    UNIT_TRUE(amp_lb_horizon(0.2, 0) == 1.0);
+}
+
 /* RecBipartLB without a graph: ranks next in rank order are neighbours,
  * so each PE gets a run of ranks whose load is near its share. */
 UNIT_TEST(lb_recbipart_splits_rank_order_into_runs)
