@@ -316,9 +316,46 @@ static void leave_for(amp_pe_t *pe, amp_thread_t *thr, amp_pe_t *to, int home)
     amp_ult_switch(&thr->ctx, &pe->sched_ctx);
 }
 
+/* ---- lending by call site (sched.h, "Lending") ---- */
+
+#define LEND_RECHECK 8
+
+static struct amp_lend_site *lend_site(amp_thread_t *thr, const void *site)
+{
+    return &thr->lend_sites[((uintptr_t)site >> 2) % AMP_SCHED_LEND_SITES];
+}
+
+/* Whether thr, leaving a call that returns to site, is worth lending. */
+static int worth_lending(const amp_sched_t *sched, amp_thread_t *thr,
+                         const void *site)
+{
+    struct amp_lend_site *s = lend_site(thr, site);
+    if (s->site != site || s->ran_ns >= sched->steal_idle_ns ||
+        ++s->kept >= LEND_RECHECK) {
+        s->kept = 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* thr's run as a guest ends: how long it was, for its site. */
+static void lend_ended(amp_thread_t *thr)
+{
+    if (!thr->lent_site)
+        return;
+    long ran = now_ns() - thr->lent_at;
+    uint32_t ns = ran < 0 ? 0 : ran > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)ran;
+    struct amp_lend_site *s = lend_site(thr, thr->lent_site);
+    if (s->site == thr->lent_site)
+        ns = (uint32_t)(((uint64_t)s->ran_ns + ns) / 2);
+    *s = (struct amp_lend_site){.site = thr->lent_site, .ran_ns = ns};
+    thr->lent_site = NULL;
+}
+
 /* A lent thread goes home, ahead of the threads ready there. */
 static void go_home(amp_pe_t *pe, amp_thread_t *thr)
 {
+    lend_ended(thr);
     thr->returning = 1;
     leave_for(pe, thr, thr->pe, 0);
 }
@@ -780,7 +817,7 @@ static void back_to_lodge(amp_pe_t *pe, amp_thread_t *thr)
     leave_for(pe, thr, thr->lodge, 0);
 }
 
-void amp_sched_lend(amp_thread_t *thr)
+void amp_sched_lend(amp_thread_t *thr, const void *site)
 {
     amp_pe_t *pe = thr->pe;
     if (thr->lodge) {
@@ -798,15 +835,19 @@ void amp_sched_lend(amp_thread_t *thr)
     if (thr->pe != pe || thr != pe->current ||
         (sched->may_lend && !sched->may_lend(thr)))
         return; /* the next thread to leave a call may go */
+    if (!worth_lending(sched, thr, site))
+        return; /* as short as it ran here before: the next may go */
     if (!atomic_compare_exchange_strong(&pe->thief, &want, 0))
         return;
     amp_pe_t *to = sched->pes[want - 1];
     if (!atomic_load(&to->idling))
         return; /* it found work meanwhile */
+    thr->lent_site = site;
     thr->lent++;
     thr->away = 1;
     pe->lent_out++;
     leave_for(pe, thr, to, 0);
+    thr->lent_at = now_ns(); /* running on to (after its wake-up) */
 }
 
 void amp_sched_lodge(amp_pe_t *to)

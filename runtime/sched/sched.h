@@ -46,7 +46,13 @@
  * So nothing of the home PE's channels ever sees the thread elsewhere, a
  * lent thread copies nothing (its stack and memory stay where they are),
  * and a thread keeps its PE unless another PE would idle.  The layer above
- * says which threads may never be lent (the may_lend hook).
+ * says which threads may never be lent (the may_lend hook).  A lend lasts
+ * until the thread's next call, so it pays only where the thread computes
+ * long after the call it leaves: each thread remembers, for a few call
+ * sites (where the call returns to), how long it last ran as a guest
+ * after it, and is kept home after a site whose runs were shorter than
+ * an idle PE waits before it asks (the next thread to leave a call may
+ * go instead), but for every LEND_RECHECK-th time (sched.c), to look again.
  *
  * Lodging.  A thread may also ask to run on another PE of its own accord
  * (amp_sched_lodge: AMPI_Migrate_to_pe called by one rank alone), which
@@ -80,6 +86,9 @@ typedef enum amp_thread_state {
 
 struct amp_pe;
 
+/* Call sites a thread remembers how long it ran as a guest after. */
+#define AMP_SCHED_LEND_SITES 4
+
 typedef struct amp_thread {
     amp_ult_ctx_t ctx;
     struct amp_thread *next; /* run queue link */
@@ -95,6 +104,17 @@ typedef struct amp_thread {
     int away;                 /* lent: runs or waits as a guest */
     amp_inbox_item_t arrival; /* in its new PE's arrivals while migrating */
     unsigned long lent;       /* times it ran as a guest (+lbdebug, +stats) */
+    /* Lending by call site (amp_sched_lend): how long its last runs as a
+     * guest after a call that returned to site lasted (ns, smoothed), and
+     * how often since it was kept home there; the lend under way's site
+     * and start (CLOCK_MONOTONIC ns). */
+    struct amp_lend_site {
+        const void *site;
+        uint32_t ran_ns;
+        uint32_t kept;
+    } lend_sites[AMP_SCHED_LEND_SITES];
+    const void *lent_site;
+    long lent_at;
     int moved;                /* arriving at a new home (a PE's moved_in) */
     /* Read by other PEs for every message to the thread (where it lives),
      * written only when it moves: after what the thread writes at each
@@ -338,7 +358,8 @@ extern int amp_sched_lending __attribute__((visibility("hidden")));
 #define AMP_SCHED_TRACED 2
 #define AMP_SCHED_LODGES 4
 void amp_sched_call_home(amp_pe_t *pe, amp_thread_t *thr);
-void amp_sched_lend(amp_thread_t *thr);
+/* site: where the call returns to (its caller's next instruction). */
+void amp_sched_lend(amp_thread_t *thr, const void *site);
 /* Inline: the entry points of every MPI call run it.  The thread pointer
  * is read once, before anything may switch threads. */
 static inline __attribute__((always_inline)) amp_thread_t *
@@ -367,7 +388,7 @@ amp_sched_call_leave(amp_thread_t *thr)
     if (depth <= 1 &&
         (thr->lodge ||
          atomic_load_explicit(&thr->pe->thief, memory_order_relaxed)))
-        amp_sched_lend(thr);
+        amp_sched_lend(thr, __builtin_return_address(0));
 }
 /* Takes the calling thread home if it runs as a guest (before it touches
  * anything its home PE's channels hold, outside a call). */

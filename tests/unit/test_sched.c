@@ -357,6 +357,75 @@ UNIT_TEST(sched_lodge_runs_a_thread_elsewhere_between_its_calls)
     UNIT_EQ(thr[0].state, AMP_THREAD_DONE);
 }
 
+/* ---- lending by call site ---- */
+
+#define LENDERS 4
+#define LEND_ROUNDS 300
+
+/* Runs of each kind that ran lent, counted by their thread. */
+static long lent_long[LENDERS], lent_short[LENDERS];
+
+static void spin_us(long us)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &b);
+    while ((b.tv_sec - a.tv_sec) * 1000000L + (b.tv_nsec - a.tv_nsec) / 1000 <
+           us);
+}
+
+/* Two calls, each returning to its own site in lender. */
+static __attribute__((noinline)) void call_before_long(void)
+{
+    amp_sched_call_leave(amp_sched_call_enter());
+}
+
+static __attribute__((noinline)) void call_before_short(void)
+{
+    amp_sched_call_leave(amp_sched_call_enter());
+}
+
+static void lender(void *arg)
+{
+    int i = (int)(long)arg;
+    for (int round = 0; round < LEND_ROUNDS; round++) {
+        call_before_long();
+        int away = amp_pe_self() != thr[i].pe;
+        spin_us(200);
+        lent_long[i] += away;
+        call_before_short();
+        away = amp_pe_self() != thr[i].pe;
+        spin_us(2);
+        lent_short[i] += away;
+        amp_sched_yield();
+    }
+    amp_sched_exit();
+}
+
+/* Threads on PE 0 compute 200 us after one call and 2 us after another;
+ * PE 1 has none and asks for work.  The asks come while a thread computes
+ * long, so the next call to end is mostly the one before the short run:
+ * lent there, the thread is back at once (without lending by call site,
+ * 90 to 100% of the lends).  Two thirds of the lends or more must come
+ * after the call before the long runs. */
+UNIT_TEST(sched_lends_where_threads_compute_long)
+{
+    start(2, no_deadlock);
+    amp_sched_set_steal(&sched, 1, 0);
+    for (int i = 0; i < LENDERS; i++)
+        spawn(i, 0, lender);
+    run();
+    amp_sched_set_steal(&sched, 0, 0);
+    long lng = 0, shrt = 0;
+    for (int i = 0; i < LENDERS; i++) {
+        lng += lent_long[i];
+        shrt += lent_short[i];
+    }
+    UNIT_TRUE(lng >= 8);
+    UNIT_TRUE(shrt * 2 < lng);
+}
+
 #define HOPPERS 8
 #define HOPS 300
 
