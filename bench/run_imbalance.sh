@@ -25,7 +25,10 @@
 # than Open MPI) and the ideal time over it ("vs ideal": 1 is as fast as
 # perfect balance); then the same two ratios of the best round of each
 # ("best"): on a machine whose other work only ever adds time, the
-# fastest of several rounds is the least disturbed one.  The ideal is Open MPI's median times
+# fastest of several rounds is the least disturbed one; and "paired: vs
+# ideal", the median over the rounds of the ideal of each round's Open MPI
+# run over ours in the same round (Open MPI runs first in each round, so
+# a stretch of the machine running slow touches both).  The ideal is Open MPI's median times
 # load_mean / load_max_steps of Open MPI's run: the programs synchronize
 # every step (pic) or every few steps (the grids), so a step lasts as long
 # as its busiest rank's work, and perfect balance would make each step last
