@@ -104,17 +104,6 @@ typedef struct amp_thread {
     int away;                 /* lent: runs or waits as a guest */
     amp_inbox_item_t arrival; /* in its new PE's arrivals while migrating */
     unsigned long lent;       /* times it ran as a guest (+lbdebug, +stats) */
-    /* Lending by call site (amp_sched_lend): how long its last runs as a
-     * guest after a call that returned to site lasted (ns, smoothed), and
-     * how often since it was kept home there; the lend under way's site
-     * and start (CLOCK_MONOTONIC ns). */
-    struct amp_lend_site {
-        const void *site;
-        uint32_t ran_ns;
-        uint32_t kept;
-    } lend_sites[AMP_SCHED_LEND_SITES];
-    const void *lent_site;
-    long lent_at;
     int moved;                /* arriving at a new home (a PE's moved_in) */
     /* Read by other PEs for every message to the thread (where it lives),
      * written only when it moves: after what the thread writes at each
@@ -127,6 +116,17 @@ typedef struct amp_thread {
      * where the layer above keeps the name of the call it is in. */
     int trace_id;
     const char *const *trace_why;
+    /* Lending by call site (amp_sched_lend), touched at lends only: how
+     * long its last runs as a guest after a call that returned to site
+     * lasted (ns, smoothed), and how often since it was kept home there;
+     * the lend under way's site and start (CLOCK_MONOTONIC ns). */
+    struct amp_lend_site {
+        const void *site;
+        uint32_t ran_ns;
+        uint32_t kept;
+    } lend_sites[AMP_SCHED_LEND_SITES];
+    const void *lent_site;
+    long lent_at;
 } amp_thread_t;
 
 typedef struct amp_sched amp_sched_t;
