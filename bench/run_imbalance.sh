@@ -26,9 +26,11 @@
 # perfect balance); then the same two ratios of the best round of each
 # ("best"): on a machine whose other work only ever adds time, the
 # fastest of several rounds is the least disturbed one; and "paired: vs
-# ideal", the median over the rounds of the ideal of each round's Open MPI
-# run over ours in the same round (Open MPI runs first in each round, so
-# a stretch of the machine running slow touches both).  The ideal is Open MPI's median times
+# ideal", the median over the rounds of the ideal of the Open MPI run next
+# to ours over ours: for the rows with a balancer, a run of Open MPI's
+# made just before that row's own (the machine's speed may change within
+# a round, which lasts minutes); for the others, the round's first.  The
+# ideal is Open MPI's median times
 # load_mean / load_max_steps of Open MPI's run: the programs synchronize
 # every step (pic) or every few steps (the grids), so a step lasts as long
 # as its busiest rank's work, and perfect balance would make each step last
@@ -105,10 +107,11 @@ ampi2=("$ampirun" -n 2 --launcher "$mpirun_cmd" "${root[@]}")
 
 # The configurations: name, how many processes (0: Open MPI), +vp, +p,
 # the runtime options, the row's label.
-names=() nps=() cvps=() cps=() flags=() labels=()
+names=() nps=() cvps=() cps=() flags=() labels=() pairs=()
 add() {
     names+=("$1") nps+=("$2") cvps+=("$3") cps+=("$4") flags+=("$5")
     labels+=("$6")
+    case $5 in *+balancer*) pairs+=(1) ;; *) pairs+=(0) ;; esac
 }
 balancer=${BENCH_BALANCER:-GreedyLB}
 period=${BENCH_LBPERIOD:-0.2}
@@ -174,6 +177,10 @@ for ((r = 1; r <= rounds; r++)); do
             fi
             [ "${nps[$i]}" -eq 0 ] ||
                 cmd+=(+vp "${cvps[$i]}" +p "${cps[$i]}" "${fa[@]}")
+            # A balanced row's Open MPI run beside it (paired, below).
+            [ "${pairs[$i]}" -eq 0 ] ||
+                run "$prog.ompi.${names[$i]}.$r" "${ompi[@]}" \
+                    "$bin/$prog-ompi" "${args[@]}"
             run "$prog.${names[$i]}.$r" "${cmd[@]}" "${args[@]}"
         done
     done
@@ -188,8 +195,9 @@ echo "Median of the timed loop (time_s).  vs Open MPI: Open MPI's time over"
 echo "ours (above 1: faster).  vs ideal: ideal time over ours, the ideal being"
 echo "Open MPI's time x load_mean / load_max_steps of its run.  best: the same"
 echo "of the fastest round of each (Open MPI's fastest for its ratios).  paired:"
-echo "the median over the rounds of each round's ideal over ours in that round"
-echo "(Open MPI ran just before: a machine that slows down for a while slows"
+echo "the median over the rounds of the ideal of an Open MPI run next to ours"
+echo "over ours (for a row with a balancer, Open MPI ran just before it; for the"
+echo "others, first in the round: a machine that slows down for a while slows"
 echo "both).  Load average"
 echo "before: $load_before; after: $load_after.  $(nproc) CPUs.  Both sides compiled"
 echo "by $OMPI_CC -O2 (BENCH_CC)."
@@ -201,8 +209,8 @@ fi
 for prog in "${programs[@]}"; do
     ref=$raw_dir/$prog.ompi.1.txt
     want=$(key "$ref" result)
-    t_ompi=$(for f in "$raw_dir/$prog".ompi.*.txt; do key "$f" time_s; done | median_lines)
-    b_ompi=$(for f in "$raw_dir/$prog".ompi.*.txt; do key "$f" time_s; done | min_lines)
+    t_ompi=$(for f in "$raw_dir/$prog".ompi.[0-9]*.txt; do key "$f" time_s; done | median_lines)
+    b_ompi=$(for f in "$raw_dir/$prog".ompi.[0-9]*.txt; do key "$f" time_s; done | min_lines)
     mean=$(key "$ref" load_mean) max=$(key "$ref" load_max)
     max_steps=$(key "$ref" load_max_steps)
     ideal_of() {
@@ -229,7 +237,12 @@ for prog in "${programs[@]}"; do
         times=() paired=() bad=0
         for ((r = 1; r <= rounds; r++)); do
             out=$raw_dir/$prog.${names[$i]}.$r.txt
-            paired+=("$(ratio "$(ideal_of "$(key "$raw_dir/$prog.ompi.$r.txt" time_s)")" "$(key "$out" time_s)")")
+            next_to=$raw_dir/$prog.ompi.$r.txt
+            [ "${pairs[$i]}" -eq 0 ] ||
+                next_to=$raw_dir/$prog.ompi.${names[$i]}.$r.txt
+            grep -qx ok "$next_to" 2>/dev/null ||
+                note "$prog, Open MPI before ${labels[$i]}, round $r: no 'ok' (see $next_to)"
+            paired+=("$(ratio "$(ideal_of "$(key "$next_to" time_s)")" "$(key "$out" time_s)")")
             got=$(key "$out" result)
             if ! grep -qx ok "$out" 2>/dev/null; then
                 note "$prog, ${labels[$i]}, round $r: no 'ok' (see $out and .err)"
