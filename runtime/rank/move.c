@@ -775,10 +775,14 @@ static amp_move_arrival_t *slot_ready(const move_hdr_t *h, int from)
                   "program with the same options?",
                   from, r);
     amp_move_t *m = st();
+    size_t heap_open = 0;
     pthread_mutex_lock(&m->lock);
-    amp_move_keep_reuse(m, r);
+    int kept = amp_move_keep_reuse(m, r, &heap_open);
     pthread_mutex_unlock(&m->lock);
-    if (amp_slot_prepare(&h->slot, r, m->map_copy) != AMP_OK)
+    amp_status_t ready =
+        kept ? amp_slot_prepare_kept(&h->slot, r, m->map_copy, heap_open)
+             : amp_slot_prepare(&h->slot, r, m->map_copy);
+    if (ready != AMP_OK)
         amp_fatal("cannot map the memory or the program copy of rank %d "
                   "arriving from process %d",
                   r, from);

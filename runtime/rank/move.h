@@ -101,8 +101,9 @@ typedef struct amp_move_kept {
 void amp_move_keep(amp_move_t *m, const struct amp_move_gone *g);
 /* Rank r arrives in this process: its slot, if kept, is no longer (the
  * part of a heap committed only grows, so what the rank brings covers
- * what its slot kept). */
-void amp_move_keep_reuse(amp_move_t *m, int r);
+ * what its slot kept).  1 when it was kept, with the bytes of its heap
+ * still accessible in *heap_open; 0 when it was not. */
+int amp_move_keep_reuse(amp_move_t *m, int r, size_t *heap_open);
 
 /* The remap hook of a move within each process (lb.h): runs while no
  * rank of the process is inside a collective; the shared collective state

@@ -64,8 +64,12 @@ void amp_move_keep(amp_move_t *m, const struct amp_move_gone *g)
     }
 }
 
-void amp_move_keep_reuse(amp_move_t *m, int r)
+int amp_move_keep_reuse(amp_move_t *m, int r, size_t *heap_open)
 {
-    if (m->kept && m->kept[r].bytes)
-        unlink_kept(m, r);
+    if (!m->kept || !m->kept[r].bytes)
+        return 0;
+    size_t used = m->kept[r].used, image = amp_proc.mem.heap_offset;
+    *heap_open = used > image ? used - image : 0;
+    unlink_kept(m, r);
+    return 1;
 }

@@ -225,6 +225,21 @@ amp_status_t amp_slot_prepare(const amp_slot_desc_t *d, int r,
     return st;
 }
 
+/* No system call for what the kept slot has open already: each would
+ * take this process's address-space lock for writing, which the other
+ * process's copies out of this one wait on while ranks move both ways. */
+amp_status_t amp_slot_prepare_kept(const amp_slot_desc_t *d, int r,
+                                   amp_move_map_fn_t map, size_t heap_open)
+{
+    amp_status_t st = AMP_OK;
+    if (d->heap_committed > heap_open)
+        st = amp_heap_restore_commit((void *)(uintptr_t)d->heap,
+                                     d->heap_committed);
+    if (st == AMP_OK && d->pie_base)
+        st = map(r);
+    return st;
+}
+
 /* ---- stopping a rank on a writer's stack ---- */
 
 /* On the writer's stack, the rank stopped: its description, then fn. */

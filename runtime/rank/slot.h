@@ -73,6 +73,12 @@ amp_slot_fit_t amp_slot_fit(const amp_slot_desc_t *d, int r);
  * start/'s amp_start_pie_map).  AMP_OK, or what failed. */
 AMP_MUST_USE amp_status_t amp_slot_prepare(const amp_slot_desc_t *d, int r,
                                            amp_move_map_fn_t map);
+/* The same for a slot whose pages this process kept since its rank left
+ * (move.h): its stack and rank area are accessible, and heap_open bytes of
+ * its heap. */
+AMP_MUST_USE amp_status_t amp_slot_prepare_kept(const amp_slot_desc_t *d,
+                                                int r, amp_move_map_fn_t map,
+                                                size_t heap_open);
 
 /* ---- stopping a rank on a writer's stack ---- */
 
