@@ -217,17 +217,12 @@ amp_status_t amp_slot_prepare(const amp_slot_desc_t *d, int r,
                               amp_move_map_fn_t map)
 {
     amp_status_t st = amp_mem_slot_commit(&amp_proc.mem, r);
-    if (st == AMP_OK)
-        st = amp_heap_restore_commit((void *)(uintptr_t)d->heap,
-                                     d->heap_committed);
-    if (st == AMP_OK && d->pie_base)
-        st = map(r);
-    return st;
+    return st == AMP_OK ? amp_slot_prepare_kept(d, r, map, 0) : st;
 }
 
-/* No system call for what the kept slot has open already: each would
- * take this process's address-space lock for writing, which the other
- * process's copies out of this one wait on while ranks move both ways. */
+/* Only the system calls the kept slot still needs: each call is a trip
+ * into the kernel that takes the process's address-space lock for
+ * writing, for pages whose access did not change. */
 amp_status_t amp_slot_prepare_kept(const amp_slot_desc_t *d, int r,
                                    amp_move_map_fn_t map, size_t heap_open)
 {
